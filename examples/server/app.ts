@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import express, { type Express } from 'express';
+import { consoleLogger, createAuth, getUser, mustGetUser, setAdmin, type Auth, type Logger } from '../../src';
+
+/** Settings of the example app; `readExampleConfig` fills them from the environment. */
+export interface ExampleConfig {
+  port: number;
+  url: string;
+  secret: string;
+  avatarStore: string;
+  logger: Logger;
+}
+
+/** The demo accounts of the direct provider `local`. */
+export const DEMO_USERS: Readonly<Record<string, string>> = { demo: 'demo-password', admin: 'admin-password' };
+
+/** Reads PORT, AUTH_URL, AUTH_SECRET and AVATAR_STORE (see the README). */
+export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: Logger = consoleLogger): ExampleConfig {
+  const port = Number(env.PORT ?? 8080);
+  let secret = env.AUTH_SECRET ?? '';
+  if (secret === '') {
+    secret = randomBytes(32).toString('hex');
+    logger.logf('[WARN] AUTH_SECRET is not set: using a random secret, so logins end when the server restarts');
+  }
+  return {
+    port,
+    url: env.AUTH_URL ?? `http://127.0.0.1:${port}`,
+    secret,
+    avatarStore: env.AVATAR_STORE ?? join(process.cwd(), 'var', 'avatars'),
+    logger,
+  };
+}
+
+const PAGE = readFileSync(join(__dirname, 'page.html'), 'utf8');
+
+/** Builds the example app: auth and avatar routers, protected routes and the page at `/`. */
+export function createExampleApp(config: ExampleConfig): { app: Express; auth: Auth } {
+  const auth = createAuth({
+    url: config.url,
+    secret: config.secret,
+    issuer: 'authgate-example',
+    avatarStore: config.avatarStore,
+    avatarResizeLimit: 256,
+    logger: config.logger,
+    // The demo account "admin" gets the admin flag, so /admin can be tried.
+    claimsUpdater: (claims) => {
+      if (claims.user && claims.auth_provider?.name === 'local' && claims.user.name === 'admin') setAdmin(claims.user, true);
+      return claims;
+    },
+  });
+  auth.addDirectProvider('local', (user, passwd) => Object.hasOwn(DEMO_USERS, user) && DEMO_USERS[user] === passwd);
+
+  const app = express();
+  const { authRouter, avatarRouter } = auth.handlers();
+  const m = auth.middleware();
+  app.use('/auth', authRouter);
+  app.use('/avatar', avatarRouter);
+  app.get('/private', m.auth, (req, res) => {
+    res.json({ message: 'this is a protected route', user: mustGetUser(req) });
+  });
+  app.get('/admin', m.admin, (req, res) => {
+    res.json({ message: 'admins only', user: mustGetUser(req) });
+  });
+  app.get('/open', m.trace, (req, res) => {
+    res.json({ message: 'open to everyone', user: getUser(req).user ?? null });
+  });
+  app.get('/', (_req, res) => {
+    res.type('html').send(PAGE);
+  });
+  return { app, auth };
+}

@@ -1,0 +1,101 @@
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { AuthError } from './errors';
+import { sendJson } from './internal/http';
+import { securityHeaders } from './internal/security-headers';
+import type { Logger } from './logger';
+import type { Authenticator } from './middleware/authenticator';
+import type { LoginRequest, Provider, ProviderKit } from './providers/provider';
+import type { TokenService } from './token/token-service';
+
+/** What the auth router needs from the service. */
+export interface AuthRouterDeps {
+  providers: ReadonlyMap<string, Provider>;
+  tokens: TokenService;
+  authenticator: Authenticator;
+  kit: ProviderKit;
+  bodyLimit: number;
+  logger: Logger;
+}
+
+const ACTIONS = new Set(['login', 'callback', 'logout']);
+
+function toLoginRequest(req: Request): LoginRequest {
+  const q = req.originalUrl.indexOf('?');
+  return {
+    method: req.method.toUpperCase(),
+    query: new URLSearchParams(q === -1 ? '' : req.originalUrl.slice(q + 1)),
+    body: (req as { body?: unknown }).body,
+    ip: req.ip ?? req.socket.remoteAddress ?? '',
+    baseUrl: req.baseUrl,
+    raw: req,
+  };
+}
+
+/**
+ * The auth router: `/list`, `/user`, `/status`, `/logout`, and `/<provider>/login|callback|logout`.
+ * Every answer carries nosniff and a strict CSP; every error is `{"error": "..."}`.
+ */
+export function createAuthRouter(deps: AuthRouterDeps): Router {
+  const { providers, tokens, authenticator, kit, logger } = deps;
+  const router = Router();
+  router.use(securityHeaders);
+  router.use(express.json({ limit: deps.bodyLimit, type: ['application/json', 'application/*+json'] }));
+  router.use(express.urlencoded({ limit: deps.bodyLimit, extended: false, parameterLimit: 100 }));
+
+  router.get('/list', (_req, res) => sendJson(res, 200, [...providers.keys()]));
+
+  router.get('/user', async (req, res) => {
+    try {
+      sendJson(res, 200, await authenticator.authenticate(req, res));
+    } catch (err) {
+      if (!(err instanceof AuthError)) throw err;
+      sendJson(res, 401, { error: err.message });
+    }
+  });
+
+  router.get('/status', async (req, res) => {
+    const read = await tokens.read(req).catch(() => undefined);
+    const user = read?.claims.handshake === undefined ? read?.claims.user : undefined;
+    sendJson(res, 200, user ? { status: 'logged in', user: user.name } : { status: 'not logged in' });
+  });
+
+  router.all('/logout', (_req, res) => {
+    tokens.reset(res);
+    sendJson(res, 200, { status: 'logged out' });
+  });
+
+  router.all('/:provider/:action', async (req, res) => {
+    const name = String(req.params.provider);
+    const action = String(req.params.action);
+    const provider = providers.get(name);
+    if (provider === undefined) return sendJson(res, 404, { error: `provider ${name.slice(0, 64)} not supported` });
+    if (!ACTIONS.has(action)) return sendJson(res, 404, { error: `unknown action ${action.slice(0, 64)}` });
+    const loginReq = toLoginRequest(req);
+    if (action === 'login') return provider.login(loginReq, res, kit);
+    if (action === 'callback') {
+      if (!provider.callback) return sendJson(res, 404, { error: `provider ${name} has no callback` });
+      return provider.callback(loginReq, res, kit);
+    }
+    if (provider.logout) return provider.logout(loginReq, res, kit);
+    tokens.reset(res);
+    return sendJson(res, 200, { status: 'logged out' });
+  });
+
+  router.use((_req: Request, res: Response) => sendJson(res, 404, { error: 'not found' }));
+
+  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    if (err instanceof AuthError) {
+      if (err.status >= 500) logger.logf('[ERROR] %s%s', err.message, err.cause ? `: ${String((err.cause as Error).message ?? err.cause)}` : '');
+      return sendJson(res, err.status, { error: err.message });
+    }
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const message = status === 413 ? 'request body is too large' : status === 415 ? 'unsupported body encoding' : 'request body is malformed';
+      return sendJson(res, status, { error: message });
+    }
+    logger.logf('[ERROR] auth route failed: %s', (err as Error)?.message ?? String(err));
+    return sendJson(res, 500, { error: 'internal error' });
+  });
+  return router;
+}

@@ -1,0 +1,69 @@
+import type { Logger } from '../logger';
+import { safeFetch, type SafeFetchLimits } from '../internal/safe-fetch';
+import type { User } from '../token/user';
+import { avatarIdFor } from './avatar-id';
+import { identicon } from './identicon';
+import { normalizeImage } from './normalize-image';
+import type { AvatarStore } from './store';
+
+/** Settings of the {@link AvatarProxy}. */
+export interface AvatarProxyOptions {
+  /** Where avatars go. */
+  store: AvatarStore;
+  /** Public URL the avatar router answers at, e.g. `http://127.0.0.1:8080/avatar`. */
+  routeUrl: string;
+  /** Resize box; 0 keeps the size. */
+  resizeLimit: number;
+  /** Pixel cap of a fetched image. */
+  maxPixels: number;
+  /** Limits of the picture fetch. */
+  fetch: SafeFetchLimits;
+  /** Where failures are logged. */
+  logger: Logger;
+}
+
+/**
+ * Fetches a user's picture once at login, keeps it in the avatar store and points the user's
+ * `picture` at the avatar route, so browsers never load images from third parties. Falls back to
+ * an identicon when there is no picture or it cannot be used.
+ */
+export class AvatarProxy {
+  /** @param options - store, links and limits. */
+  constructor(private readonly options: AvatarProxyOptions) {}
+
+  /**
+   * Stores the avatar for `user` and returns the picture URL to put in the token (`''` when the
+   * store keeps nothing).
+   * @param noAva - skip the picture, use the identicon.
+   */
+  async put(user: User, noAva = false): Promise<string> {
+    const { store } = this.options;
+    const source = noAva ? '' : user.picture;
+    let avatarId: string;
+    if (source) {
+      avatarId = await this.putFetched(user, source);
+    } else {
+      const existing = await store.id(avatarIdFor(user.id));
+      avatarId = existing !== undefined ? avatarIdFor(user.id) : await store.put(user.id, identicon(user.id, this.identiconSize()));
+    }
+    return avatarId === '' ? '' : `${this.options.routeUrl}/${avatarId}`;
+  }
+
+  private async putFetched(user: User, source: string): Promise<string> {
+    const { store, logger } = this.options;
+    try {
+      const raw = await safeFetch(source, this.options.fetch);
+      return await store.put(user.id, await normalizeImage(raw, this.options.resizeLimit, this.options.maxPixels));
+    } catch (err) {
+      logger.logf('[WARN] avatar of %s not used, identicon instead: %s', user.id, (err as Error).message);
+    }
+    // A stored avatar beats an identicon when the provider's picture is only briefly unreachable.
+    if ((await store.id(avatarIdFor(user.id))) !== undefined) return avatarIdFor(user.id);
+    return store.put(user.id, identicon(user.id, this.identiconSize()));
+  }
+
+  private identiconSize(): number {
+    const limit = this.options.resizeLimit;
+    return limit > 0 && limit < 256 ? limit : 256;
+  }
+}

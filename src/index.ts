@@ -1,0 +1,32 @@
+export { createAuth, type Auth, type AuthHandlers } from './service';
+export { resolveOptions, type AuthOptions, type ResolvedOptions, type SameSite } from './options';
+export { AuthError, type AuthErrorCode } from './errors';
+export { consoleLogger, noopLogger, loggerFunc, type Logger } from './logger';
+export type { BasicAuthChecker, ClaimsUpdater, MaybePromise, SecretReader, UserUpdater, Validator } from './hooks';
+export type { Claims, Handshake } from './token/claims';
+export {
+  hashId,
+  getStrAttr,
+  getBoolAttr,
+  setStrAttr,
+  setBoolAttr,
+  isAdmin,
+  setAdmin,
+  getRole,
+  setRole,
+  type User,
+  type AttrValue,
+} from './token/user';
+export { getUser, mustGetUser } from './token/request-user';
+export { TokenService, MAX_TOKEN_LENGTH, type ReadToken, type TokenSource } from './token/token-service';
+export type { Middleware } from './middleware/authenticator';
+export { MemoryRefreshCache, type RefreshCache, type RefreshedToken } from './middleware/refresh-cache';
+export type { AuthErrorHandler } from './middleware/error-handler';
+export type { Provider, ProviderKit, LoginRequest, CompletedLogin } from './providers/provider';
+export type { CredentialChecker } from './providers/direct';
+export { createAvatarStore, AVATAR_STORE_SCHEMES, type AvatarStore } from './avatar/store';
+export { avatarIdFor, isAvatarId } from './avatar/avatar-id';
+export { AvatarProxy, type AvatarProxyOptions } from './avatar/proxy';
+export { FileAvatarStore } from './avatar/stores/file-store';
+export { MemoryAvatarStore } from './avatar/stores/memory-store';
+export { NoopAvatarStore } from './avatar/stores/noop-store';

@@ -1,0 +1,55 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** Attributes of a cookie written by authgate. */
+export interface CookieAttributes {
+  httpOnly: boolean;
+  secure: boolean;
+  sameSite: 'lax' | 'strict' | 'none';
+  domain: string | undefined;
+  /** Seconds; `undefined` makes a session cookie. */
+  maxAge: number | undefined;
+}
+
+const EPOCH = new Date(0).toUTCString();
+
+/** Serialises one `Set-Cookie` value. Values written here are URL-safe tokens, never user text. */
+export function serializeCookie(name: string, value: string, attrs: CookieAttributes): string {
+  let out = `${name}=${value}; Path=/`;
+  if (attrs.domain) out += `; Domain=${attrs.domain}`;
+  if (attrs.maxAge !== undefined) {
+    out += attrs.maxAge <= 0 ? `; Max-Age=0; Expires=${EPOCH}` : `; Max-Age=${attrs.maxAge}; Expires=${new Date(Date.now() + attrs.maxAge * 1000).toUTCString()}`;
+  }
+  if (attrs.httpOnly) out += '; HttpOnly';
+  if (attrs.secure) out += '; Secure';
+  out += `; SameSite=${attrs.sameSite[0]?.toUpperCase()}${attrs.sameSite.slice(1)}`;
+  return out;
+}
+
+/** Adds `Set-Cookie` values to a response, keeping the ones already set. */
+export function appendSetCookie(res: ServerResponse, cookies: string[]): void {
+  const prev = res.getHeader('Set-Cookie');
+  const list = prev === undefined ? [] : Array.isArray(prev) ? prev : [String(prev)];
+  res.setHeader('Set-Cookie', [...list, ...cookies]);
+}
+
+/**
+ * Reads one cookie from the request's `Cookie` header. When the name appears twice the first one
+ * wins (browsers send the most specific path first).
+ */
+export function readCookie(req: IncomingMessage, name: string): string | undefined {
+  const header = req.headers.cookie;
+  if (!header) return undefined;
+  let start = 0;
+  while (start < header.length) {
+    let end = header.indexOf(';', start);
+    if (end === -1) end = header.length;
+    const eq = header.indexOf('=', start);
+    if (eq !== -1 && eq < end && header.slice(start, eq).trim() === name) {
+      let value = header.slice(eq + 1, end).trim();
+      if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+      return value;
+    }
+    start = end + 1;
+  }
+  return undefined;
+}

@@ -1,0 +1,172 @@
+import type { ServerResponse } from 'node:http';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { AuthError } from '../errors';
+import type { ResolvedOptions } from '../options';
+import type { Claims } from '../token/claims';
+import { getUser, setRequestUser } from '../token/request-user';
+import type { ReadToken, TokenService } from '../token/token-service';
+import { getRole, isAdmin, type User } from '../token/user';
+import { checkBasicAuth, parseBasicAuth } from './basic-auth';
+import { rejectRequest } from './error-handler';
+import type { RefreshedToken } from './refresh-cache';
+
+/** The Express middleware returned by `auth.middleware()`. */
+export interface Middleware {
+  /** Lets the request through only with a valid login; 401 otherwise. */
+  auth: RequestHandler;
+  /** Attaches the user when there is one; never rejects. */
+  trace: RequestHandler;
+  /** Lets through only users with `attrs.admin === true`; 401 or 403 otherwise. */
+  admin: RequestHandler;
+  /** Lets through only users whose role is one of `roles` (case-insensitive); 401 or 403 otherwise. */
+  rbac(...roles: string[]): RequestHandler;
+  /** Replaces the request's user with `userUpdater(user)`; needs the `userUpdater` option. */
+  readonly updateUser: RequestHandler;
+}
+
+type AuthenticatorOptions = Pick<
+  ResolvedOptions,
+  'validator' | 'adminPasswd' | 'basicAuthChecker' | 'refreshCache' | 'errorHandler' | 'userUpdater' | 'logger'
+>;
+
+const unauthorized = (message: string): AuthError => new AuthError('unauthorized', message);
+
+/**
+ * Decides who a request belongs to: basic auth, then the token (refreshing an expired cookie
+ * token once), then the validator. Shared by the middleware and the `/user` route.
+ */
+export class Authenticator {
+  private readonly refreshing = new Map<string, Promise<RefreshedToken>>();
+
+  /**
+   * @param tokens - the token service.
+   * @param options - resolved options.
+   * @param isProviderActive - whether a provider name is still registered.
+   */
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly options: AuthenticatorOptions,
+    private readonly isProviderActive: (name: string) => boolean,
+  ) {}
+
+  /** The request's user; throws a 401 {@link AuthError} when there is no acceptable login. */
+  async authenticate(req: Request, res: ServerResponse): Promise<User> {
+    const { adminPasswd, basicAuthChecker } = this.options;
+    if (adminPasswd !== undefined || basicAuthChecker !== undefined) {
+      const basic = parseBasicAuth(req);
+      if (basic) return checkBasicAuth(basic, adminPasswd, basicAuthChecker);
+    }
+    const read = await this.tokens.read(req);
+    if (read === undefined) throw unauthorized('token not found');
+    const claims = await this.acceptable(read, res);
+    return { ...(claims.user as User), aud: claims.aud };
+  }
+
+  private async acceptable(read: ReadToken, res: ServerResponse): Promise<Claims> {
+    let { claims, token } = read;
+    if (claims.handshake !== undefined) throw unauthorized('a handshake token is not a login');
+    if (claims.user === undefined || typeof claims.user !== 'object') throw unauthorized('no user in the token');
+    const provider = claims.auth_provider?.name;
+    if (provider !== undefined && !this.isProviderActive(provider)) {
+      this.tokens.reset(res);
+      throw unauthorized(`provider ${provider} is not active`);
+    }
+    if (read.expired) {
+      const refreshed = await this.refresh(read);
+      this.tokens.send(res, refreshed.token, refreshed.claims);
+      ({ claims, token } = refreshed);
+    }
+    if (this.options.validator && !(await this.options.validator(token, claims))) {
+      this.tokens.reset(res);
+      throw unauthorized('token rejected by the validator');
+    }
+    return claims;
+  }
+
+  /** One refresh per expired token, even when many requests carry it at once. */
+  private async refresh(read: ReadToken): Promise<RefreshedToken> {
+    const cached = await this.options.refreshCache.get(read.token);
+    if (cached) return cached;
+    let pending = this.refreshing.get(read.token);
+    if (pending === undefined) {
+      pending = this.makeRefreshed(read).finally(() => this.refreshing.delete(read.token));
+      this.refreshing.set(read.token, pending);
+    }
+    return pending;
+  }
+
+  private async makeRefreshed(read: ReadToken): Promise<RefreshedToken> {
+    const { exp: _exp, iat: _iat, nbf: _nbf, ...base } = read.claims;
+    const refreshed = await this.tokens.create(base);
+    await this.options.refreshCache.set(read.token, refreshed);
+    this.options.logger.logf('[DEBUG] token %s refreshed', read.claims.jti ?? '');
+    return refreshed;
+  }
+}
+
+/** Builds the middleware set on an {@link Authenticator}. */
+export function createMiddleware(authenticator: Authenticator, options: AuthenticatorOptions): Middleware {
+  const reject = (req: Request, res: Response, err: AuthError): void => rejectRequest(req, res, err, options.errorHandler);
+
+  const guard = (allow: ((user: User) => AuthError | undefined) | undefined, required: boolean): RequestHandler =>
+    function authgateGuard(req: Request, res: Response, next: NextFunction): void {
+      authenticator.authenticate(req, res).then(
+        (user) => {
+          const refusal = allow?.(user);
+          if (refusal) return reject(req, res, refusal);
+          setRequestUser(req, user);
+          next();
+        },
+        (err: unknown) => {
+          if (!(err instanceof AuthError)) return next(err);
+          if (required) return reject(req, res, err);
+          setRequestUser(req, undefined);
+          next();
+        },
+      );
+    };
+
+  const middleware = {
+    auth: guard(undefined, true),
+    trace: guard(undefined, false),
+    admin: guard((user) => (isAdmin(user) ? undefined : new AuthError('forbidden', 'admin access required')), true),
+    rbac(...roles: string[]): RequestHandler {
+      if (roles.length === 0) throw new TypeError('authgate: rbac() needs at least one role');
+      const wanted = new Set(roles.map((r) => r.toLowerCase()));
+      return guard(
+        (user) => (wanted.has(getRole(user).toLowerCase()) ? undefined : new AuthError('forbidden', 'access denied for this role')),
+        true,
+      );
+    },
+    get updateUser(): RequestHandler {
+      const updater = options.userUpdater;
+      if (!updater) throw new TypeError('authgate: m.updateUser needs the userUpdater option of createAuth()');
+      return function authgateUpdateUser(req: Request, _res: Response, next: NextFunction): void {
+        const { user: current } = getUser(req);
+        if (current === undefined) return next();
+        Promise.resolve(updater(current)).then((user) => {
+          setRequestUser(req, user);
+          next();
+        }, next);
+      };
+    },
+  };
+  return guardAgainstAppUse(middleware);
+}
+
+/**
+ * `app.use(m)` (the whole set instead of `m.auth`) is an easy slip. The set is therefore a function
+ * that looks like a sub-app (`handle` and `set`): Express then emits 'mount' on it at once, and
+ * that throws a start-up error that says what to write instead. Called as a handler, it throws too.
+ */
+function guardAgainstAppUse(middleware: Middleware): Middleware {
+  const hint = (): never => {
+    throw new TypeError('authgate: app.use(m) got the whole middleware set; use one of m.auth, m.trace, m.admin, m.rbac(...) or m.updateUser');
+  };
+  const guarded = function authgateMiddlewareSet(): never {
+    return hint();
+  };
+  Object.defineProperties(guarded, Object.getOwnPropertyDescriptors(middleware));
+  for (const key of ['handle', 'set', 'emit']) Object.defineProperty(guarded, key, { value: hint, enumerable: false });
+  return guarded as unknown as Middleware;
+}

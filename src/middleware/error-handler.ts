@@ -1,0 +1,19 @@
+import type { Request, Response } from 'express';
+import { AuthError } from '../errors';
+
+/** Answers a middleware rejection (401 or 403) instead of the default JSON body. */
+export type AuthErrorHandler = (err: AuthError, req: Request, res: Response, status: number) => void;
+
+/** Sends `{"error": message}` with the error's status, or the `errorHandler` option's answer. */
+export function rejectRequest(req: Request, res: Response, err: AuthError, handler: AuthErrorHandler | undefined): void {
+  if (handler) {
+    handler(err, req, res, err.status);
+    return;
+  }
+  res.status(err.status).json({ error: err.message });
+}
+
+/** Wraps any thrown value in an {@link AuthError}, keeping an AuthError as it is. */
+export function asAuthError(err: unknown, fallback: AuthError): AuthError {
+  return err instanceof AuthError ? err : new AuthError(fallback.code, fallback.message, { cause: err });
+}

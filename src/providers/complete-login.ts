@@ -1,0 +1,52 @@
+import type { ServerResponse } from 'node:http';
+import type { AvatarProxy } from '../avatar/proxy';
+import { AuthError } from '../errors';
+import { sendJson, sendRedirect } from '../internal/http';
+import { isAllowedRedirect } from '../internal/redirect-policy';
+import type { ResolvedOptions } from '../options';
+import type { TokenService } from '../token/token-service';
+import type { CompletedLogin, LoginRequest } from './provider';
+
+/**
+ * The end of every login, whatever the provider: audience check, avatar, session token and
+ * cookies, then a 303 to an allowed `from` or the user JSON.
+ */
+export class LoginCompleter {
+  /**
+   * @param tokens - issues the session.
+   * @param avatars - stores the avatar.
+   * @param options - audiences, issuer, own URL and redirect allowlist.
+   */
+  constructor(
+    private readonly tokens: TokenService,
+    private readonly avatars: AvatarProxy,
+    private readonly options: Pick<ResolvedOptions, 'audiences' | 'issuer' | 'url' | 'allowedRedirectHosts'>,
+  ) {}
+
+  /** The audience a login gets when it asks for none. */
+  defaultAudience(): string {
+    return this.options.audiences?.[0] ?? this.options.issuer;
+  }
+
+  /** Completes a login; see the class description. */
+  async complete(_req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<void> {
+    const aud = login.aud || this.defaultAudience();
+    if (this.options.audiences !== undefined && !this.options.audiences.includes(aud)) {
+      throw new AuthError('forbidden', `aud ${JSON.stringify(aud)} is not allowed`);
+    }
+    const user = { ...login.user, aud: undefined };
+    delete user.aud;
+    user.picture = await this.avatars.put(user, login.noAva ?? false);
+    const { claims } = await this.tokens.issue(res, {
+      aud,
+      user,
+      sess_only: login.sessionOnly ? true : undefined,
+      'no-ava': login.noAva ? true : undefined,
+      auth_provider: { name: login.provider },
+    });
+    if (login.from && isAllowedRedirect(login.from, this.options.url, this.options.allowedRedirectHosts)) {
+      return sendRedirect(res, 303, login.from);
+    }
+    sendJson(res, 200, { ...claims.user, aud: claims.aud });
+  }
+}

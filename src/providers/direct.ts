@@ -1,0 +1,61 @@
+import type { ServerResponse } from 'node:http';
+import { AuthError } from '../errors';
+import { toFunction, type MaybePromise } from '../hooks';
+import { hashId } from '../token/user';
+import { loginAudience, loginField, loginFlag, requireObjectBody } from './login-fields';
+import type { LoginRequest, Provider, ProviderKit } from './provider';
+
+/** Checks a user name and password. A function or an object with `check`. May be async. */
+export type CredentialChecker =
+  | ((user: string, passwd: string) => MaybePromise<boolean>)
+  | { check(user: string, passwd: string): MaybePromise<boolean> };
+
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/**
+ * Login with a user name and password checked by the app. `GET /<name>/login?user=&passwd=` or a
+ * POST with the same fields as JSON or a form; also `aud`, `session=1`, `from`, `noava=1`.
+ * The user id is `<name>_<sha1 of the user name>`.
+ */
+export class DirectProvider implements Provider {
+  private readonly check: (user: string, passwd: string) => MaybePromise<boolean>;
+
+  /**
+   * @param name - provider name.
+   * @param checker - decides the credentials.
+   */
+  constructor(
+    readonly name: string,
+    checker: CredentialChecker,
+  ) {
+    const fn = toFunction<[string, string], MaybePromise<boolean>>(checker, 'check');
+    if (fn === undefined) throw new TypeError('authgate: addDirectProvider() needs a credential checker');
+    this.check = fn;
+  }
+
+  /** @inheritdoc */
+  async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
+    if (req.method !== 'GET' && req.method !== 'POST') throw new AuthError('bad_request', 'use GET or POST', { status: 405 });
+    requireObjectBody(req);
+    const user = loginField(req, 'user');
+    const passwd = loginField(req, 'passwd') ?? loginField(req, 'password');
+    if (!user || !passwd) throw new AuthError('bad_request', 'user and passwd are required');
+    if (CONTROL.test(user)) throw new AuthError('bad_request', 'user must not contain control characters');
+    let ok: boolean;
+    try {
+      ok = (await this.check(user, passwd)) === true;
+    } catch (err) {
+      kit.logger.logf('[ERROR] %s: credential check failed: %s', this.name, (err as Error)?.message ?? String(err));
+      throw new AuthError('internal', 'failed to check user credentials', { cause: err });
+    }
+    if (!ok) throw new AuthError('forbidden', 'incorrect user or password');
+    await kit.completeLogin(req, res, {
+      provider: this.name,
+      user: { name: user, id: hashId(this.name, user), picture: '' },
+      aud: loginAudience(req),
+      sessionOnly: loginFlag(req, 'session', 'sess'),
+      noAva: loginFlag(req, 'noava'),
+      from: loginField(req, 'from'),
+    });
+  }
+}

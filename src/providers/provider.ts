@@ -1,0 +1,67 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../logger';
+import type { TokenService } from '../token/token-service';
+import type { User } from '../token/user';
+
+/** A request as providers see it: method, query, parsed body, client IP, and the raw request. */
+export interface LoginRequest {
+  /** HTTP method, upper case. */
+  method: string;
+  /** Query parameters. */
+  query: URLSearchParams;
+  /** Parsed JSON or form body (`undefined` when there was none or its type is not JSON/form). */
+  body: unknown;
+  /** Client IP as Express sees it (honours the app's `trust proxy`). */
+  ip: string;
+  /** The path the auth router is mounted at, e.g. `/auth`. */
+  baseUrl: string;
+  /** The underlying Node request (headers, cookies). */
+  raw: IncomingMessage;
+}
+
+/** What a provider hands over once it knows who the user is. */
+export interface CompletedLogin {
+  /** The provider's name (recorded in `auth_provider`). */
+  provider: string;
+  /** The user; `picture` is the source picture URL, replaced by the proxied one. */
+  user: User;
+  /** Requested audience (`aud` or `site`). @default the only/first allowed audience, else the issuer */
+  aud?: string | undefined;
+  /** Session-only cookies. @default false */
+  sessionOnly?: boolean | undefined;
+  /** Skip the picture, use the identicon. @default false */
+  noAva?: boolean | undefined;
+  /** Where to send the browser afterwards, if allowed. @default undefined (answer the user JSON) */
+  from?: string | undefined;
+}
+
+/** Services a provider gets from the auth service. */
+export interface ProviderKit {
+  /** The token service (handshake tokens, cookies). */
+  tokens: TokenService;
+  /** Saves the avatar, issues the session and answers (303 to an allowed `from`, or 200 user JSON). */
+  completeLogin(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<void>;
+  /** The public base URL of the app. */
+  url: URL;
+  /** The public URL of the auth router for this request, e.g. `http://127.0.0.1:8080/auth`. */
+  authRouteUrl(req: LoginRequest): string;
+  /** Where to log. */
+  logger: Logger;
+}
+
+/**
+ * A login method mounted at `/<name>/login`, `/<name>/callback` and `/<name>/logout`. Handlers
+ * answer through `res`, or throw an `AuthError` for a JSON error answer.
+ */
+export interface Provider {
+  /** The name in the routes, `/list` and `auth_provider`. */
+  readonly name: string;
+  /** Handles `/<name>/login`. */
+  login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void>;
+  /** Handles `/<name>/callback`; 404 when absent. */
+  callback?(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void>;
+  /** Handles `/<name>/logout`; by default both cookies are cleared. */
+  logout?(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void>;
+  /** Stops anything the provider runs (servers, polling). */
+  close?(): Promise<void>;
+}

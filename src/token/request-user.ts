@@ -1,0 +1,36 @@
+import type { IncomingMessage } from 'node:http';
+import type { User } from './user';
+
+const USER = Symbol.for('authgate.user');
+
+interface Marked {
+  [USER]?: { user: User | undefined };
+}
+
+/** Attaches the user (or the fact that there is none) to a request; used by the middleware. */
+export function setRequestUser(req: IncomingMessage, user: User | undefined): void {
+  (req as Marked)[USER] = { user };
+}
+
+/**
+ * Reads the user the `auth`, `trace`, `admin` or `rbac` middleware attached to the request.
+ * Never throws: `{ user }` when there is one, `{ error }` otherwise.
+ */
+export function getUser(req: IncomingMessage): { user: User; error?: undefined } | { user?: undefined; error: string } {
+  const mark = (req as Marked)[USER];
+  if (mark === undefined) return { error: 'no user: the route is not behind the authgate middleware' };
+  if (mark.user === undefined) return { error: 'no user: not logged in' };
+  return { user: mark.user };
+}
+
+/**
+ * Returns the user the middleware attached to the request. Throws only on a wiring bug: the
+ * route is not behind `auth`/`admin`/`rbac` (or is behind `trace` and nobody is logged in).
+ */
+export function mustGetUser(req: IncomingMessage): User {
+  const result = getUser(req);
+  if (result.user === undefined) {
+    throw new Error(`authgate: mustGetUser(): ${result.error}; put m.auth (or m.admin, m.rbac) before this route`);
+  }
+  return result.user;
+}

@@ -1,0 +1,253 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import jwt from 'jsonwebtoken';
+import { AuthError } from '../errors';
+import { appendSetCookie, readCookie, serializeCookie, type CookieAttributes } from '../internal/cookies';
+import { randomId, safeEqual } from '../internal/random';
+import type { ResolvedOptions } from '../options';
+import type { Claims } from './claims';
+import { KeyCache } from './key-cache';
+
+/** The longest token accepted, in characters. */
+export const MAX_TOKEN_LENGTH = 8192;
+
+/** Where a token was read from. */
+export type TokenSource = 'query' | 'header' | 'cookie';
+
+/** A token read from a request and checked. */
+export interface ReadToken {
+  /** The raw JWT. */
+  token: string;
+  /** Its verified claims. */
+  claims: Claims;
+  /** Where it came from. */
+  source: TokenSource;
+  /** `true` for a cookie token past `exp` (still within the refresh window). */
+  expired: boolean;
+}
+
+/** The options the token service reads. */
+export type TokenOptions = Pick<
+  ResolvedOptions,
+  | 'secretReader'
+  | 'issuer'
+  | 'tokenDuration'
+  | 'cookieDuration'
+  | 'audiences'
+  | 'disableXsrf'
+  | 'xsrfIgnoreMethods'
+  | 'jwtCookieName'
+  | 'jwtCookieDomain'
+  | 'xsrfCookieName'
+  | 'xsrfHeaderKey'
+  | 'jwtHeaderKey'
+  | 'jwtQuery'
+  | 'sendJwtHeader'
+  | 'sameSite'
+  | 'secureCookies'
+  | 'claimsUpdater'
+>;
+
+const unauthorized = (message: string, cause?: unknown): AuthError => new AuthError('unauthorized', message, { cause });
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+function decodeSegment(segment: string | undefined): unknown {
+  if (segment === undefined || segment.length === 0) return undefined;
+  try {
+    return JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Makes, reads and clears session tokens: HS256 JWTs in the `JWT` cookie (or a header), with the
+ * token id in the script-readable `XSRF-TOKEN` cookie for the double-submit check.
+ */
+export class TokenService {
+  private readonly keys = new KeyCache();
+
+  /** @param options - resolved options of the auth service. */
+  constructor(private readonly options: TokenOptions) {}
+
+  /** Signs claims as they are (HS256). Refuses a user token whose `aud` is not allowed. */
+  async sign(claims: Claims): Promise<string> {
+    const aud = claims.aud;
+    if (claims.user !== undefined && (typeof aud !== 'string' || aud === '')) {
+      throw new AuthError('internal', 'a user token needs exactly one aud');
+    }
+    this.checkAudience(aud);
+    const key = this.keys.get(await this.secretFor(aud ?? ''));
+    return jwt.sign(claims, key, { algorithm: 'HS256' });
+  }
+
+  /**
+   * Verifies a token and returns its claims. Only HS256 is accepted; `exp` must be a number and,
+   * unless `allowExpired`, in the future; `aud` must be a single allowed value.
+   */
+  async parse(token: string, allowExpired = false): Promise<Claims> {
+    if (token.length > MAX_TOKEN_LENGTH) throw unauthorized('token is too large');
+    const parts = token.split('.');
+    if (parts.length !== 3) throw unauthorized('token is malformed');
+    const header = decodeSegment(parts[0]);
+    if (!isObject(header) || header.alg !== 'HS256') throw unauthorized('unexpected signing method');
+    const payload = decodeSegment(parts[1]);
+    if (!isObject(payload)) throw unauthorized('token is malformed');
+    const aud = this.singleAudience(payload.aud);
+    let secret: string;
+    try {
+      secret = await this.secretFor(aud ?? '');
+    } catch (err) {
+      throw unauthorized("can't get the signing secret", err);
+    }
+    try {
+      jwt.verify(token, this.keys.get(secret), { algorithms: ['HS256'], ignoreExpiration: true, clockTolerance: 60 });
+    } catch (err) {
+      throw unauthorized('token is invalid', err);
+    }
+    if (typeof payload.exp !== 'number' || !Number.isFinite(payload.exp)) throw unauthorized('token has no valid exp');
+    if (!allowExpired && payload.exp <= nowSeconds()) throw unauthorized('token is expired');
+    try {
+      this.checkAudience(aud);
+    } catch (err) {
+      throw unauthorized('aud is not allowed', err);
+    }
+    const claims = payload as Claims;
+    if (aud === undefined) delete claims.aud;
+    else claims.aud = aud;
+    return claims;
+  }
+
+  /**
+   * Completes claims into a session token: issuer, times, token id, then the claims updater.
+   * @returns the signed token and the claims it carries (not sent anywhere yet).
+   */
+  async create(base: Claims): Promise<{ token: string; claims: Claims }> {
+    const now = nowSeconds();
+    let claims: Claims = {
+      ...base,
+      iss: base.iss ?? this.options.issuer,
+      iat: now,
+      nbf: now,
+      exp: now + Math.ceil(this.options.tokenDuration / 1000),
+      jti: base.jti ?? randomId(),
+    };
+    if (this.options.claimsUpdater) {
+      const updated = await this.options.claimsUpdater(claims);
+      if (!isObject(updated)) throw new AuthError('internal', 'claimsUpdater must return claims');
+      claims = updated as Claims;
+    }
+    return { token: await this.sign(claims), claims };
+  }
+
+  /**
+   * {@link TokenService.create} and {@link TokenService.send} in one: the session token goes out as
+   * the `JWT` + `XSRF-TOKEN` cookies, or in the JWT header with `sendJwtHeader`.
+   */
+  async issue(res: ServerResponse, base: Claims): Promise<{ token: string; claims: Claims }> {
+    const made = await this.create(base);
+    this.send(res, made.token, made.claims);
+    return made;
+  }
+
+  /** Sends an already signed token the way `issue` does. */
+  send(res: ServerResponse, token: string, claims: Claims): void {
+    if (this.options.sendJwtHeader) {
+      res.setHeader(this.options.jwtHeaderKey, token);
+      return;
+    }
+    const maxAge = claims.sess_only ? undefined : Math.floor(this.options.cookieDuration / 1000);
+    appendSetCookie(res, [
+      serializeCookie(this.options.jwtCookieName, token, this.cookieAttributes(true, maxAge)),
+      serializeCookie(this.options.xsrfCookieName, claims.jti ?? '', this.cookieAttributes(false, maxAge)),
+    ]);
+  }
+
+  /** Clears both cookies (empty value, Max-Age=0, Expires in 1970). */
+  reset(res: ServerResponse): void {
+    appendSetCookie(res, [
+      serializeCookie(this.options.jwtCookieName, '', this.cookieAttributes(true, 0)),
+      serializeCookie(this.options.xsrfCookieName, '', this.cookieAttributes(false, 0)),
+    ]);
+  }
+
+  /**
+   * Reads the request's token: query `token`, then the `X-JWT` header, then the `JWT` cookie.
+   * Query and header tokens must be unexpired. A cookie token may be expired within the refresh
+   * window; with a user in it, the XSRF header must echo its `jti`.
+   * @returns `undefined` when the request carries no token; throws a 401 {@link AuthError} for a bad one.
+   */
+  async read(req: IncomingMessage): Promise<ReadToken | undefined> {
+    const found = this.find(req);
+    if (found === undefined) return undefined;
+    const { token, source } = found;
+    if (source !== 'cookie') {
+      return { token, source, claims: await this.parse(token), expired: false };
+    }
+    const claims = await this.parse(token, true);
+    const exp = claims.exp as number;
+    const now = nowSeconds();
+    if (exp + Math.floor(this.options.cookieDuration / 1000) < now) throw unauthorized('token is expired');
+    if (claims.user !== undefined && this.xsrfRequired(req)) {
+      const header = req.headers[this.options.xsrfHeaderKey.toLowerCase()];
+      if (typeof header !== 'string' || !safeEqual(header, claims.jti ?? '')) throw unauthorized('xsrf mismatch');
+    }
+    return { token, source, claims, expired: exp <= now };
+  }
+
+  /** `true` when the claims' `exp` has passed. */
+  isExpired(claims: Claims): boolean {
+    return typeof claims.exp !== 'number' || claims.exp <= nowSeconds();
+  }
+
+  private find(req: IncomingMessage): { token: string; source: TokenSource } | undefined {
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    if (q !== -1) {
+      const fromQuery = new URLSearchParams(url.slice(q + 1)).get(this.options.jwtQuery);
+      if (fromQuery) return { token: fromQuery, source: 'query' };
+    }
+    const fromHeader = req.headers[this.options.jwtHeaderKey.toLowerCase()];
+    if (typeof fromHeader === 'string' && fromHeader !== '') return { token: fromHeader, source: 'header' };
+    const fromCookie = readCookie(req, this.options.jwtCookieName);
+    if (fromCookie) return { token: fromCookie, source: 'cookie' };
+    return undefined;
+  }
+
+  private xsrfRequired(req: IncomingMessage): boolean {
+    return !this.options.disableXsrf && !this.options.xsrfIgnoreMethods.has((req.method ?? 'GET').toUpperCase());
+  }
+
+  private cookieAttributes(httpOnly: boolean, maxAge: number | undefined): CookieAttributes {
+    return {
+      httpOnly,
+      secure: this.options.secureCookies,
+      sameSite: this.options.sameSite,
+      domain: this.options.jwtCookieDomain,
+      maxAge,
+    };
+  }
+
+  private singleAudience(aud: unknown): string | undefined {
+    if (aud === undefined) return undefined;
+    if (typeof aud === 'string') return aud;
+    if (Array.isArray(aud) && aud.length === 1 && typeof aud[0] === 'string') return aud[0];
+    throw unauthorized('aud must be a single value');
+  }
+
+  private checkAudience(aud: string | undefined): void {
+    const allowed = this.options.audiences;
+    if (allowed !== undefined && (aud === undefined || !allowed.includes(aud))) {
+      throw new AuthError('forbidden', `aud ${JSON.stringify(aud ?? '')} is not allowed`);
+    }
+  }
+
+  private async secretFor(aud: string): Promise<string> {
+    const secret = await this.options.secretReader(aud);
+    if (typeof secret !== 'string' || secret === '') throw new AuthError('internal', 'secretReader returned no secret');
+    return secret;
+  }
+}
