@@ -1,3 +1,5 @@
+import { hasControlChars } from './text';
+
 /**
  * Decides whether a login may redirect to `from`: a relative path starting with a single `/`, or
  * an absolute http(s) URL (without credentials) whose host is the app's own or listed in
@@ -5,7 +7,7 @@
  * characters, is refused.
  */
 export function isAllowedRedirect(from: string, ownUrl: URL, allowedHosts: readonly string[]): boolean {
-  if (from === '' || from.length > 2048 || /[\u0000-\u001f\u007f\\]/.test(from)) return false;
+  if (from === '' || from.length > 2048 || hasControlChars(from) || from.includes('\\')) return false;
   if (from.startsWith('/')) return !from.startsWith('//');
   let target: URL;
   try {

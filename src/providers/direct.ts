@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { AuthError } from '../errors';
 import { toFunction, type MaybePromise } from '../hooks';
+import { hasControlChars } from '../internal/text';
 import { hashId } from '../token/user';
 import { loginAudience, loginField, loginFlag, requireObjectBody } from './login-fields';
 import type { LoginRequest, Provider, ProviderKit } from './provider';
@@ -9,8 +10,6 @@ import type { LoginRequest, Provider, ProviderKit } from './provider';
 export type CredentialChecker =
   | ((user: string, passwd: string) => MaybePromise<boolean>)
   | { check(user: string, passwd: string): MaybePromise<boolean> };
-
-const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
  * Login with a user name and password checked by the app. `GET /<name>/login?user=&passwd=` or a
@@ -40,7 +39,7 @@ export class DirectProvider implements Provider {
     const user = loginField(req, 'user');
     const passwd = loginField(req, 'passwd') ?? loginField(req, 'password');
     if (!user || !passwd) throw new AuthError('bad_request', 'user and passwd are required');
-    if (CONTROL.test(user)) throw new AuthError('bad_request', 'user must not contain control characters');
+    if (hasControlChars(user)) throw new AuthError('bad_request', 'user must not contain control characters');
     let ok: boolean;
     try {
       ok = (await this.check(user, passwd)) === true;

@@ -1,0 +1,8 @@
+/** `true` when the text has an ASCII control character (U+0000 to U+001F, or U+007F). */
+export function hasControlChars(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}

@@ -1,0 +1,61 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import request from 'supertest';
+import { noopLogger } from '../../src';
+import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
+import { setCookies } from '../support/cookies';
+
+describe('example server', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'authgate-example-'));
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  it('reads its configuration from the environment, with a random secret when unset', () => {
+    const warnings: string[] = [];
+    const config = readExampleConfig({ PORT: '9999' }, { logf: (f) => warnings.push(f) });
+    expect(config.url).toBe('http://127.0.0.1:9999');
+    expect(config.secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(warnings.join()).toMatch(/AUTH_SECRET/);
+    expect(readExampleConfig({ AUTH_SECRET: 's'.repeat(20), AUTH_URL: 'https://x.example' }, noopLogger)).toMatchObject({
+      secret: 's'.repeat(20),
+      url: 'https://x.example',
+    });
+  });
+
+  it('serves the page, logs in with the demo account, shows the avatar, guards routes and logs out', async () => {
+    const { app } = createExampleApp({ ...readExampleConfig({ AUTH_SECRET: 'x'.repeat(32) }, noopLogger), avatarStore: dir });
+    const page = await request(app).get('/').expect(200);
+    expect(page.text).toContain('id="direct-form"');
+
+    const bad = await request(app).post('/auth/local/login').send({ user: 'demo', passwd: 'wrong' }).expect(403);
+    expect(bad.body.error).toBe('incorrect user or password');
+
+    const res = await request(app).post('/auth/local/login').send({ user: 'demo', passwd: DEMO_USERS.demo }).expect(200);
+    const cookies = setCookies(res);
+    const cookie = `JWT=${cookies.JWT!.value}; XSRF-TOKEN=${cookies['XSRF-TOKEN']!.value}`;
+    const xsrf = cookies['XSRF-TOKEN']!.value;
+    const avatarPath = new URL(res.body.picture as string).pathname;
+    const avatar = await request(app).get(avatarPath).expect(200);
+    expect(avatar.headers['content-type']).toBe('image/png');
+
+    await request(app).get('/private').expect(401);
+    const priv = await request(app).get('/private').set('Cookie', cookie).set('X-XSRF-TOKEN', xsrf).expect(200);
+    expect(priv.body.user.name).toBe('demo');
+    await request(app).get('/admin').set('Cookie', cookie).set('X-XSRF-TOKEN', xsrf).expect(403);
+    expect((await request(app).get('/open').expect(200)).body.user).toBeNull();
+
+    const admin = await request(app).post('/auth/local/login').send({ user: 'admin', passwd: DEMO_USERS.admin }).expect(200);
+    const ac = setCookies(admin);
+    await request(app)
+      .get('/admin')
+      .set('Cookie', `JWT=${ac.JWT!.value}`)
+      .set('X-XSRF-TOKEN', ac['XSRF-TOKEN']!.value)
+      .expect(200);
+
+    const out = await request(app).get('/auth/logout').set('Cookie', cookie).expect(200);
+    expect(setCookies(out).JWT!.value).toBe('');
+  });
+});
