@@ -1,0 +1,69 @@
+import http from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { noopLogger } from '../../src';
+import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
+import { browserRequired, browserUnavailableReason, launchChromium } from '../support/browser';
+
+const unavailable = browserUnavailableReason();
+if (unavailable && !browserRequired) {
+  console.warn(`browser test skipped: ${unavailable}`);
+}
+const browserIt = unavailable && !browserRequired ? it.skip : it;
+
+describe('example in headless chromium', () => {
+  let server: http.Server;
+  let base: string;
+  let browser: Browser;
+  let dir: string;
+
+  beforeAll(async () => {
+    if (unavailable && !browserRequired) return;
+    if (unavailable) throw new Error(`AUTHGATE_REQUIRE_BROWSER=1 but ${unavailable}`);
+    dir = await mkdtemp(join(tmpdir(), 'authgate-browser-'));
+    server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const config = { ...readExampleConfig({ AUTH_SECRET: 'b'.repeat(32), AUTH_URL: base }, noopLogger), avatarStore: dir };
+    server.on('request', createExampleApp(config).app);
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  browserIt('logs in with the direct form, shows name and avatar, calls /private, logs out', async () => {
+    const page = await browser.newPage();
+    await page.goto(base);
+    await page.waitForSelector('#logged-out:not(.hidden)');
+    await page.fill('#user', 'demo');
+    await page.fill('#passwd', DEMO_USERS.demo!);
+    await page.click('#direct-login');
+    await page.waitForSelector('#logged-in:not(.hidden)');
+    expect(await page.textContent('#user-name')).toBe('demo');
+    await page.waitForFunction(() => {
+      const img = document.getElementById('avatar') as HTMLImageElement | null;
+      return img !== null && img.complete && img.naturalWidth > 0;
+    });
+    expect(await page.getAttribute('#avatar', 'src')).toMatch(new RegExp(`^${base}/avatar/[0-9a-f]{40}\\.image$`));
+    const cookies = await page.context().cookies();
+    expect(cookies.find((c) => c.name === 'JWT')?.httpOnly).toBe(true);
+    expect(cookies.find((c) => c.name === 'XSRF-TOKEN')?.httpOnly).toBe(false);
+
+    await page.click('#call-private');
+    await page.waitForFunction(() => document.getElementById('output')?.textContent?.includes('protected route'));
+    expect(await page.textContent('#output')).toContain('"status": 200');
+
+    await page.click('#logout');
+    await page.waitForSelector('#logged-out:not(.hidden)');
+    expect(await page.textContent('#status')).toBe('Not logged in.');
+    expect((await page.context().cookies()).find((c) => c.name === 'JWT')).toBeUndefined();
+    await page.close();
+  }, 60_000);
+});
