@@ -1,5 +1,6 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { AuthError } from './errors';
+import { asyncHandler } from './internal/async-handler';
 import { sendJson } from './internal/http';
 import { securityHeaders } from './internal/security-headers';
 import type { Logger } from './logger';
@@ -44,27 +45,27 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
 
   router.get('/list', (_req, res) => sendJson(res, 200, [...providers.keys()]));
 
-  router.get('/user', async (req, res) => {
+  router.get('/user', asyncHandler(async (req, res) => {
     try {
       sendJson(res, 200, await authenticator.authenticate(req, res));
     } catch (err) {
       if (!(err instanceof AuthError)) throw err;
       sendJson(res, 401, { error: err.message });
     }
-  });
+  }));
 
-  router.get('/status', async (req, res) => {
+  router.get('/status', asyncHandler(async (req, res) => {
     const read = await tokens.read(req).catch(() => undefined);
     const user = read?.claims.handshake === undefined ? read?.claims.user : undefined;
     sendJson(res, 200, user ? { status: 'logged in', user: user.name } : { status: 'not logged in' });
-  });
+  }));
 
   router.all('/logout', (_req, res) => {
     tokens.reset(res);
     sendJson(res, 200, { status: 'logged out' });
   });
 
-  router.all('/:provider/:action', async (req, res) => {
+  router.all('/:provider/:action', asyncHandler(async (req, res) => {
     const name = String(req.params.provider);
     const action = String(req.params.action);
     const provider = providers.get(name);
@@ -79,7 +80,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     if (provider.logout) return provider.logout(loginReq, res, kit);
     tokens.reset(res);
     return sendJson(res, 200, { status: 'logged out' });
-  });
+  }));
 
   router.use((_req: Request, res: Response) => sendJson(res, 404, { error: 'not found' }));
 

@@ -1,4 +1,5 @@
 import { Router, type Request, type Response } from 'express';
+import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
 import { securityHeaders } from '../internal/security-headers';
 import type { Logger } from '../logger';
@@ -23,7 +24,7 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 export function createAvatarRouter(store: AvatarStore, logger: Logger): Router {
   const router = Router();
   router.use(securityHeaders);
-  router.use(async (req: Request, res: Response) => {
+  router.use(asyncHandler(async (req: Request, res: Response) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
       return sendJson(res, 405, { error: 'method not allowed' });
@@ -50,6 +51,6 @@ export function createAvatarRouter(store: AvatarStore, logger: Logger): Router {
       logger.logf('[ERROR] avatar %s: %s', avatarId, (err as Error).message);
       sendJson(res, 503, { error: 'avatar store unavailable' });
     }
-  });
+  }));
   return router;
 }
