@@ -34,8 +34,7 @@ export class LoginCompleter {
     if (this.options.audiences !== undefined && !this.options.audiences.includes(aud)) {
       throw new AuthError('forbidden', `aud ${JSON.stringify(aud)} is not allowed`);
     }
-    const user = { ...login.user, aud: undefined };
-    delete user.aud;
+    const { aud: _requested, ...user } = login.user;
     user.picture = await this.avatars.put(user, login.noAva ?? false);
     const { claims } = await this.tokens.issue(res, {
       aud,

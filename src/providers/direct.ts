@@ -44,7 +44,8 @@ export class DirectProvider implements Provider {
     try {
       ok = (await this.check(user, passwd)) === true;
     } catch (err) {
-      kit.logger.logf('[ERROR] %s: credential check failed: %s', this.name, (err as Error)?.message ?? String(err));
+      // Only the error's name: a checker's message may carry connection strings or passwords.
+      kit.logger.logf('[ERROR] %s: credential check threw %s', this.name, (err as Error)?.name ?? typeof err);
       throw new AuthError('internal', 'failed to check user credentials', { cause: err });
     }
     if (!ok) throw new AuthError('forbidden', 'incorrect user or password');

@@ -90,5 +90,7 @@ describe('direct provider', () => {
     const res = await request(app).get('/auth/broken/login?user=a&passwd=pw').expect(500);
     expect(res.body).toEqual({ error: 'failed to check user credentials' });
     expect(JSON.stringify(res.body)).not.toMatch(/hunter2/);
+    expect(logged.join('\n')).toMatch(/credential check threw Error/);
+    expect(logged.join('\n')).not.toMatch(/hunter2/);
   });
 });
