@@ -87,7 +87,8 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
     if (err instanceof AuthError) {
-      if (err.status >= 500) logger.logf('[ERROR] %s%s', err.message, err.cause ? `: ${String((err.cause as Error).message ?? err.cause)}` : '');
+      // The cause's message may quote secrets (connection strings, SMTP replies): only its name is logged.
+      if (err.status >= 500) logger.logf('[ERROR] %s (cause: %s)', err.message, (err.cause as Error | undefined)?.name ?? 'none');
       return sendJson(res, err.status, { error: err.message });
     }
     const status = (err as { status?: unknown }).status;
@@ -95,7 +96,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       const message = status === 413 ? 'request body is too large' : status === 415 ? 'unsupported body encoding' : 'request body is malformed';
       return sendJson(res, status, { error: message });
     }
-    logger.logf('[ERROR] auth route failed: %s', (err as Error)?.message ?? String(err));
+    logger.logf('[ERROR] auth route failed: %s', (err as Error)?.name ?? typeof err);
     return sendJson(res, 500, { error: 'internal error' });
   });
   return router;

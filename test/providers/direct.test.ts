@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { loggerFunc } from '../../src';
 import { makeApp } from '../support/auth-app';
 import { decodeJwt, setCookies } from '../support/cookies';
 
@@ -82,7 +83,7 @@ describe('direct provider', () => {
 
   it('answers 500 with a generic message when the checker throws, without leaking the error', async () => {
     const logged: string[] = [];
-    const { app } = makeApp({ logger: { logf: (f, ...a) => logged.push([f, ...a].join(' ')) } }, (auth) =>
+    const { app } = makeApp({ logger: loggerFunc((line) => logged.push(line)) }, (auth) =>
       auth.addDirectProvider('broken', () => {
         throw new Error('db password is hunter2');
       }),
