@@ -67,6 +67,7 @@ export function createAuth(options: AuthOptions): Auth {
     url: resolved.url,
     logger: resolved.logger,
     completeLogin: (req, res, login) => completer.complete(req, res, login),
+    resolveAudience: (requested) => completer.resolveAudience(requested),
     authRouteUrl: (req) => `${resolved.url.href.replace(/\/+$/, '')}${req.baseUrl}`,
   };
   let handlers: AuthHandlers | undefined;

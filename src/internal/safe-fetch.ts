@@ -14,6 +14,10 @@ export interface SafeFetchLimits {
   allowPrivateNetworks: boolean;
   /** Redirects followed at most. */
   maxRedirects?: number;
+  /** Extra request headers (e.g. `Authorization`); not sent again after a redirect to another host. */
+  headers?: Record<string, string>;
+  /** The Accept header. @default 'image/*' */
+  accept?: string;
 }
 
 /** Why a guarded fetch failed; the message never carries the URL's query (it may hold secrets). */
@@ -58,7 +62,9 @@ export async function safeFetch(rawUrl: string, limits: SafeFetchLimits): Promis
   for (let hop = 0; hop <= (limits.maxRedirects ?? 3); hop++) {
     const answer = await fetchOnce(url, limits, deadline);
     if (answer.redirect === undefined) return answer.body as Buffer;
-    url = new URL(answer.redirect, url);
+    const next = new URL(answer.redirect, url);
+    if (next.host !== url.host) limits = { ...limits, headers: undefined };
+    url = next;
   }
   throw new FetchError('too many redirects');
 }
@@ -76,7 +82,7 @@ function fetchOnce(url: URL, limits: SafeFetchLimits, deadline: number): Promise
     const client = url.protocol === 'https:' ? https : http;
     const req = client.get(url, {
       lookup: guardedLookup(limits.allowPrivateNetworks) as never,
-      headers: { accept: 'image/*', 'user-agent': 'authgate-avatar-proxy' },
+      headers: { ...limits.headers, accept: limits.accept ?? 'image/*', 'user-agent': 'authgate' },
       timeout: remaining,
     });
     const timer = setTimeout(() => req.destroy(new FetchError('timed out')), remaining);

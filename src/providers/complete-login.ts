@@ -23,17 +23,21 @@ export class LoginCompleter {
     private readonly options: Pick<ResolvedOptions, 'audiences' | 'issuer' | 'url' | 'allowedRedirectHosts'>,
   ) {}
 
-  /** The audience a login gets when it asks for none. */
-  defaultAudience(): string {
-    return this.options.audiences?.[0] ?? this.options.issuer;
+  /**
+   * The audience of a login: the requested one, else the first allowed one, else the issuer.
+   * @throws AuthError 403 when the requested audience is not allowed.
+   */
+  resolveAudience(requested: string | undefined): string {
+    const aud = requested || (this.options.audiences?.[0] ?? this.options.issuer);
+    if (this.options.audiences !== undefined && !this.options.audiences.includes(aud)) {
+      throw new AuthError('forbidden', `aud ${JSON.stringify(aud.slice(0, 64))} is not allowed`);
+    }
+    return aud;
   }
 
   /** Completes a login; see the class description. */
   async complete(_req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<void> {
-    const aud = login.aud || this.defaultAudience();
-    if (this.options.audiences !== undefined && !this.options.audiences.includes(aud)) {
-      throw new AuthError('forbidden', `aud ${JSON.stringify(aud)} is not allowed`);
-    }
+    const aud = this.resolveAudience(login.aud);
     const { aud: _requested, ...user } = login.user;
     user.picture = await this.avatars.put(user, login.noAva ?? false);
     const { claims } = await this.tokens.issue(res, {

@@ -41,6 +41,8 @@ export interface ProviderKit {
   tokens: TokenService;
   /** Saves the avatar, issues the session and answers (303 to an allowed `from`, or 200 user JSON). */
   completeLogin(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<void>;
+  /** The audience a login gets (the requested one, or the default); throws a 403 AuthError when not allowed. */
+  resolveAudience(requested: string | undefined): string;
   /** The public base URL of the app. */
   url: URL;
   /** The public URL of the auth router for this request, e.g. `http://127.0.0.1:8080/auth`. */

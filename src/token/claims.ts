@@ -6,8 +6,10 @@ export interface Handshake {
   state?: string;
   /** Where to send the user after login. */
   from?: string;
-  /** Provider-specific id, e.g. a PKCE verifier reference. */
+  /** Provider-specific id. */
   id?: string;
+  /** The PKCE code verifier of an OAuth2 login (authgate extension). */
+  pkce?: string;
 }
 
 /**

@@ -7,6 +7,9 @@ import type { ResolvedOptions } from '../options';
 import type { Claims } from './claims';
 import { KeyCache } from './key-cache';
 
+/** How long a login may take between `/login` and `/callback`. */
+export const HANDSHAKE_DURATION_MS = 30 * 60_000;
+
 /** The longest token accepted, in characters. */
 export const MAX_TOKEN_LENGTH = 8192;
 
@@ -164,6 +167,31 @@ export class TokenService {
       serializeCookie(this.options.jwtCookieName, token, this.cookieAttributes(true, maxAge)),
       serializeCookie(this.options.xsrfCookieName, claims.jti ?? '', this.cookieAttributes(false, maxAge)),
     ]);
+  }
+
+  /**
+   * Sends a handshake token (a login in progress: state, PKCE verifier, where to go after) in the
+   * JWT cookie as a session cookie, valid for `durationMs`. No XSRF cookie: it carries no user.
+   */
+  async sendHandshake(res: ServerResponse, claims: Claims, durationMs = HANDSHAKE_DURATION_MS): Promise<void> {
+    const now = nowSeconds();
+    const token = await this.sign({
+      ...claims,
+      iss: this.options.issuer,
+      iat: now,
+      nbf: now,
+      exp: now + Math.ceil(durationMs / 1000),
+      jti: randomId(),
+    });
+    appendSetCookie(res, [serializeCookie(this.options.jwtCookieName, token, this.cookieAttributes(true, undefined))]);
+  }
+
+  /** The unexpired handshake token of the request's JWT cookie; `undefined` when there is none. */
+  async readHandshake(req: IncomingMessage): Promise<Claims | undefined> {
+    const token = readCookie(req, this.options.jwtCookieName);
+    if (!token) return undefined;
+    const claims = await this.parse(token).catch(() => undefined);
+    return claims?.handshake !== undefined && claims.user === undefined ? claims : undefined;
   }
 
   /** Clears both cookies (empty value, Max-Age=0, Expires in 1970). */

@@ -1,0 +1,113 @@
+import type { ServerResponse } from 'node:http';
+import { AuthError } from '../../errors';
+import type { MaybePromise } from '../../hooks';
+import { sendRedirect } from '../../internal/http';
+import { randomId } from '../../internal/random';
+import type { User } from '../../token/user';
+import { loginAudience, loginField, loginFlag } from '../login-fields';
+import type { LoginRequest, Provider, ProviderKit } from '../provider';
+import { PassportFlow, type FlowRequest, type OAuth2Outcome, type PassportOAuth2Strategy } from './passport-flow';
+import { copyAttributes } from './profile';
+
+/** The provider's tokens handed to `onBearerToken`. */
+export interface BearerTokens {
+  accessToken: string;
+  refreshToken: string | undefined;
+  /** The whole token response (expires_in, scope, id_token...). */
+  params: Record<string, unknown>;
+}
+
+/** Options every OAuth2 provider takes. */
+export interface OAuth2ProviderOptions {
+  /** Copies provider fields into `attrs`: `{ attrName: 'path.in.user.info' }`. @default undefined */
+  userAttributes?: Record<string, string>;
+  /** Called after a successful callback with the provider's tokens, so the app can keep them. @default undefined */
+  onBearerToken?: (providerName: string, user: User, tokens: BearerTokens) => MaybePromise<void>;
+  /** Send a PKCE S256 challenge. @default true */
+  pkce?: boolean;
+}
+
+/** Maps a provider profile to the user; the id is used as returned. */
+export type ProfileMapper = (profile: unknown, outcome: OAuth2Outcome) => MaybePromise<User>;
+
+function flowRequest(req: LoginRequest): FlowRequest {
+  const body = req.body !== null && typeof req.body === 'object' ? req.body : {};
+  return { query: Object.fromEntries(req.query), body, headers: req.raw.headers };
+}
+
+/**
+ * An OAuth2 login on a passport-oauth2 strategy: `/login` signs state, PKCE verifier, `from`,
+ * audience and flags into a handshake cookie and redirects (302) to the provider; `/callback`
+ * checks them, exchanges the code, maps the user and completes the login.
+ */
+export class OAuth2Provider implements Provider {
+  private flow: PassportFlow | undefined;
+
+  /**
+   * @param name - provider name.
+   * @param strategy - the strategy, or a function making it on first use (for endpoints known late).
+   * @param mapUser - profile to user.
+   * @param options - attributes, bearer-token hook, PKCE.
+   */
+  constructor(
+    readonly name: string,
+    private readonly strategy: PassportOAuth2Strategy | (() => PassportOAuth2Strategy),
+    private readonly mapUser: ProfileMapper,
+    private readonly options: OAuth2ProviderOptions = {},
+  ) {
+    if (typeof strategy !== 'function') this.flow = new PassportFlow(strategy, options.pkce ?? true);
+  }
+
+  private getFlow(): PassportFlow {
+    this.flow ??= new PassportFlow((this.strategy as () => PassportOAuth2Strategy)(), this.options.pkce ?? true);
+    return this.flow;
+  }
+
+  private callbackUrl(req: LoginRequest, kit: ProviderKit): string {
+    return `${kit.authRouteUrl(req)}/${this.name}/callback`;
+  }
+
+  /** @inheritdoc */
+  async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
+    if (req.method !== 'GET') throw new AuthError('bad_request', 'use GET', { status: 405 });
+    const aud = kit.resolveAudience(loginAudience(req));
+    const { location, handshake } = await this.getFlow().start(flowRequest(req), this.callbackUrl(req, kit), randomId(16));
+    await kit.tokens.sendHandshake(res, {
+      aud,
+      handshake: { state: handshake.state, from: loginField(req, 'from') || undefined, pkce: handshake.pkce },
+      sess_only: loginFlag(req, 'session', 'sess') || undefined,
+      'no-ava': loginFlag(req, 'noava') || undefined,
+    });
+    sendRedirect(res, 302, location);
+  }
+
+  /** @inheritdoc */
+  async callback(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
+    const claims = await kit.tokens.readHandshake(req.raw);
+    const handshake = claims?.handshake;
+    if (!claims || !handshake?.state) throw new AuthError('forbidden', 'no login in progress: start again at /login');
+    const outcome = await this.getFlow().finish(flowRequest(req), this.callbackUrl(req, kit), { state: handshake.state, pkce: handshake.pkce });
+    const profile = outcome.profile as { _json?: unknown } | undefined;
+    let user: User;
+    try {
+      user = copyAttributes(await this.mapUser(outcome.profile, outcome), profile?._json ?? profile, this.options.userAttributes);
+    } catch (err) {
+      throw new AuthError('unavailable', 'the provider gave a user info authgate cannot read', { cause: err });
+    }
+    await kit.completeLogin(req, res, {
+      provider: this.name,
+      user,
+      aud: claims.aud,
+      sessionOnly: claims.sess_only,
+      noAva: claims['no-ava'],
+      from: handshake.from,
+    });
+    if (this.options.onBearerToken) {
+      try {
+        await this.options.onBearerToken(this.name, user, { accessToken: outcome.accessToken, refreshToken: outcome.refreshToken, params: outcome.params });
+      } catch (err) {
+        kit.logger.logf('[WARN] %s: onBearerToken threw %s', this.name, (err as Error)?.name ?? typeof err);
+      }
+    }
+  }
+}
