@@ -24,6 +24,13 @@ export { MemoryRefreshCache, type RefreshCache, type RefreshedToken } from './mi
 export type { AuthErrorHandler } from './middleware/error-handler';
 export type { Provider, ProviderKit, LoginRequest, CompletedLogin } from './providers/provider';
 export type { CredentialChecker } from './providers/direct';
+export { BUILTIN_PROVIDER_NAMES } from './providers/builtin';
+export type { BuiltinProviderOptions } from './providers/builtin/spec';
+export type { CustomClient, CustomProviderConfig } from './providers/oauth2/custom-provider';
+export type { BearerTokens, OAuth2ProviderOptions } from './providers/oauth2/oauth2-provider';
+export type { PassportOAuth2Strategy } from './providers/oauth2/passport-flow';
+export { defaultPassportMapper, type PassportProfile, type PassportProfileMapper } from './providers/oauth2/passport-provider';
+export { DevServer, type DevServerOptions } from './providers/dev/dev-server';
 export { createAvatarStore, AVATAR_STORE_SCHEMES, type AvatarStore } from './avatar/store';
 export { avatarIdFor, isAvatarId } from './avatar/avatar-id';
 export { AvatarProxy, type AvatarProxyOptions } from './avatar/proxy';

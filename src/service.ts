@@ -9,6 +9,16 @@ import { DirectProvider, type CredentialChecker } from './providers/direct';
 import type { Provider, ProviderKit } from './providers/provider';
 import { validateProviderName } from './providers/provider-name';
 import { TokenService } from './token/token-service';
+import { configError } from './errors';
+import { BUILTIN_PROVIDER_NAMES, BUILTIN_PROVIDERS } from './providers/builtin';
+import { createBuiltinProvider } from './providers/builtin/create';
+import type { BuiltinProviderOptions } from './providers/builtin/spec';
+import { createDevProvider } from './providers/dev/dev-provider';
+import { DevServer, type DevServerOptions } from './providers/dev/dev-server';
+import { createCustomProvider, type CustomClient, type CustomProviderConfig } from './providers/oauth2/custom-provider';
+import type { OAuth2ProviderOptions } from './providers/oauth2/oauth2-provider';
+import type { PassportOAuth2Strategy } from './providers/oauth2/passport-flow';
+import { createPassportProvider, type PassportProfileMapper } from './providers/oauth2/passport-provider';
 
 /** The routers returned by {@link Auth.handlers}. */
 export interface AuthHandlers {
@@ -20,6 +30,17 @@ export interface AuthHandlers {
 
 /** The auth service made by {@link createAuth}. */
 export interface Auth {
+  /**
+   * Adds a built-in OAuth2 provider by name (github, google, facebook, microsoft, yandex,
+   * battlenet, patreon, discord, twitter), or `dev` (the development server with defaults).
+   */
+  addProvider(name: string, cid: string, csecret: string, options?: BuiltinProviderOptions): this;
+  /** Adds an OAuth2 provider with your own endpoints and user mapping; built-in names are refused. */
+  addCustomProvider(name: string, client: CustomClient, config: CustomProviderConfig): this;
+  /** Adds any Passport OAuth2 strategy from npm as a provider (state, PKCE and cookies handled here). */
+  addPassportProvider(name: string, strategy: PassportOAuth2Strategy, mapProfile?: PassportProfileMapper, options?: OAuth2ProviderOptions): this;
+  /** Adds the `dev` provider and returns its fake OAuth2 server: `await dev.start()`. For development only. */
+  addDevProvider(options?: DevServerOptions): DevServer;
   /** Adds a login with a user name and password checked by `checker`. */
   addDirectProvider(name: string, checker: CredentialChecker): this;
   /** Adds any {@link Provider} implementation. */
@@ -77,6 +98,32 @@ export function createAuth(options: AuthOptions): Auth {
     tokens,
     avatars,
     options: resolved,
+    addProvider(name, cid, csecret, providerOptions) {
+      if (name === 'dev') {
+        auth.addDevProvider();
+        return auth;
+      }
+      const spec = BUILTIN_PROVIDERS.get(name);
+      if (!spec) {
+        throw configError(`"${name}" is not a built-in provider (${BUILTIN_PROVIDER_NAMES.join(', ')}); use addCustomProvider() for others`);
+      }
+      if (!cid || !csecret) throw configError(`addProvider("${name}") needs the client id and secret of your ${name} OAuth app`);
+      return auth.addCustomHandler(createBuiltinProvider(spec, cid, csecret, providerOptions));
+    },
+    addCustomProvider(name, client, config) {
+      if (BUILTIN_PROVIDER_NAMES.includes(name)) {
+        throw configError(`"${name}" is a built-in provider name: use addProvider("${name}", ...) or pick another name`);
+      }
+      return auth.addCustomHandler(createCustomProvider(name, client, config));
+    },
+    addPassportProvider(name, strategy, mapProfile, providerOptions) {
+      return auth.addCustomHandler(createPassportProvider(name, strategy, mapProfile, providerOptions));
+    },
+    addDevProvider(devOptions = {}) {
+      const server = new DevServer({ host: '127.0.0.1', port: 8084, logger: resolved.logger, ...devOptions });
+      auth.addCustomHandler(createDevProvider('dev', server));
+      return server;
+    },
     addDirectProvider(name, checker) {
       return auth.addCustomHandler(new DirectProvider(name, checker));
     },

@@ -1,0 +1,231 @@
+import { createHash } from 'node:crypto';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { identicon } from '../../avatar/identicon';
+import { sendJson } from '../../internal/http';
+import { randomId, safeEqual } from '../../internal/random';
+import { hasControlChars } from '../../internal/text';
+import type { Logger } from '../../logger';
+import { devLoginPage, type AuthorizeParams } from './login-page';
+
+/** Options of the development OAuth2 server. */
+export interface DevServerOptions {
+  /** Interface to listen on. @default '127.0.0.1' */
+  host?: string;
+  /** Port; 0 picks a free one. @default 8084 */
+  port?: number;
+  /** Gives an e-mail for a user name, reported in the user info. @default undefined */
+  getEmail?: (username: string) => string | undefined;
+  /** Where the server logs. @default the auth service's logger */
+  logger?: Logger;
+}
+
+interface Grant {
+  username: string;
+  challenge: string;
+  method: string;
+  redirectUri: string;
+  until: number;
+}
+
+const MAX_ENTRIES = 10_000;
+const CODE_TTL = 5 * 60_000;
+const TOKEN_TTL = 60 * 60_000;
+
+function readBody(req: IncomingMessage, limit = 16 * 1024): Promise<URLSearchParams> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new Error('body too large'));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => {
+      const text = Buffer.concat(chunks).toString('utf8');
+      if ((req.headers['content-type'] ?? '').includes('json')) {
+        try {
+          const parsed = JSON.parse(text) as Record<string, unknown>;
+          resolve(new URLSearchParams(Object.entries(parsed).map(([k, v]): [string, string] => [k, String(v)])));
+        } catch {
+          reject(new Error('malformed JSON'));
+        }
+        return;
+      }
+      resolve(new URLSearchParams(text));
+    });
+    req.on('error', reject);
+  });
+}
+
+function remember<T extends { until: number }>(map: Map<string, T>, key: string, value: T): void {
+  const now = Date.now();
+  for (const [k, v] of map) {
+    if (v.until < now || map.size >= MAX_ENTRIES) map.delete(k);
+    else break;
+  }
+  map.set(key, value);
+}
+
+function s256(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
+}
+
+function httpUrl(text: string): URL | undefined {
+  try {
+    const url = new URL(text);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A fake OAuth2 server for development: a login page that accepts any user name, an authorize
+ * endpoint issuing one-shot codes (PKCE checked), a token endpoint, user info and identicon
+ * avatars. Never use it in production; it says so in the log at start.
+ */
+export class DevServer {
+  private server: http.Server | undefined;
+  private readonly codes = new Map<string, Grant>();
+  private readonly tokens = new Map<string, { username: string; until: number }>();
+  private currentUrl = '';
+
+  /** @param options - host, port, e-mail lookup, logger. */
+  constructor(private readonly options: Required<Pick<DevServerOptions, 'host' | 'port' | 'logger'>> & DevServerOptions) {}
+
+  /** The server's base URL, set once started. */
+  get url(): string {
+    if (!this.currentUrl) throw new Error('authgate: the dev OAuth2 server is not started: await dev.start() first');
+    return this.currentUrl;
+  }
+
+  /** `true` while listening. */
+  get started(): boolean {
+    return this.currentUrl !== '';
+  }
+
+  /** Starts listening; resolves with the base URL. */
+  async start(): Promise<string> {
+    if (this.server) return this.url;
+    const server = http.createServer((req, res) => {
+      this.handle(req, res).catch(() => sendJson(res, 400, { error: 'invalid_request' }));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.options.port, this.options.host, resolve);
+    });
+    this.server = server;
+    const { port } = server.address() as AddressInfo;
+    const host = this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host;
+    this.currentUrl = `http://${host}:${port}`;
+    this.options.logger.logf('[WARN] dev OAuth2 server on %s: for development only, any user name logs in', this.currentUrl);
+    return this.currentUrl;
+  }
+
+  /** Stops listening and forgets codes and tokens. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    this.currentUrl = '';
+    this.codes.clear();
+    this.tokens.clear();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://dev.invalid');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'no-store');
+    const route = `${req.method} ${url.pathname}`;
+    if (route === 'GET /login/oauth/authorize') return this.loginPage(url.searchParams, res);
+    if (route === 'POST /login/oauth/authorize') return this.authorize(await readBody(req), res);
+    if (route === 'POST /login/oauth/access_token') return this.token(await readBody(req), res);
+    if (route === 'GET /user') return this.userInfo(req, res);
+    const avatar = /^\/avatar\/([^/]{1,64})\.png$/.exec(url.pathname);
+    if (req.method === 'GET' && avatar?.[1]) {
+      const png = identicon(decodeURIComponent(avatar[1]), 128);
+      res.writeHead(200, { 'Content-Type': 'image/png', 'Content-Length': png.length });
+      return void res.end(png);
+    }
+    return sendJson(res, 404, { error: 'not found' });
+  }
+
+  private loginPage(query: URLSearchParams, res: ServerResponse): void {
+    const redirect = httpUrl(query.get('redirect_uri') ?? '');
+    if (!redirect) return sendJson(res, 400, { error: 'invalid_request', error_description: 'redirect_uri must be an http(s) URL' });
+    const params: AuthorizeParams = {
+      redirect_uri: redirect.href,
+      state: query.get('state') ?? '',
+      code_challenge: query.get('code_challenge') ?? '',
+      code_challenge_method: query.get('code_challenge_method') ?? '',
+    };
+    const html = devLoginPage(params);
+    res.writeHead(200, {
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': Buffer.byteLength(html),
+      // The page only needs its inline style and a form that ends in a redirect to the app.
+      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${redirect.origin}; frame-ancestors 'none'`,
+    });
+    res.end(html);
+  }
+
+  private authorize(form: URLSearchParams, res: ServerResponse): void {
+    const username = (form.get('username') ?? '').trim();
+    const redirect = httpUrl(form.get('redirect_uri') ?? '');
+    if (!redirect) return sendJson(res, 400, { error: 'invalid_request', error_description: 'redirect_uri must be an http(s) URL' });
+    if (username === '' || username.length > 64 || hasControlChars(username)) {
+      return sendJson(res, 400, { error: 'invalid_request', error_description: 'user name must be 1 to 64 printable characters' });
+    }
+    const code = randomId(16);
+    remember(this.codes, code, {
+      username,
+      challenge: form.get('code_challenge') ?? '',
+      method: form.get('code_challenge_method') ?? '',
+      redirectUri: redirect.href,
+      until: Date.now() + CODE_TTL,
+    });
+    redirect.searchParams.set('code', code);
+    const state = form.get('state');
+    if (state) redirect.searchParams.set('state', state);
+    res.writeHead(302, { Location: redirect.href, 'Content-Length': 0 });
+    res.end();
+  }
+
+  private token(form: URLSearchParams, res: ServerResponse): void {
+    const code = form.get('code') ?? '';
+    const grant = this.codes.get(code);
+    this.codes.delete(code);
+    if (!grant || grant.until < Date.now()) return sendJson(res, 400, { error: 'invalid_grant' });
+    if (grant.challenge !== '') {
+      const verifier = form.get('code_verifier') ?? '';
+      const expected = grant.method === 'S256' ? s256(verifier) : verifier;
+      if (!safeEqual(expected, grant.challenge)) return sendJson(res, 400, { error: 'invalid_grant', error_description: 'PKCE verification failed' });
+    }
+    const redirectUri = form.get('redirect_uri');
+    if (redirectUri && redirectUri !== grant.redirectUri) return sendJson(res, 400, { error: 'invalid_grant', error_description: 'redirect_uri mismatch' });
+    const accessToken = randomId(20);
+    remember(this.tokens, accessToken, { username: grant.username, until: Date.now() + TOKEN_TTL });
+    sendJson(res, 200, { access_token: accessToken, token_type: 'bearer', expires_in: TOKEN_TTL / 1000 });
+  }
+
+  private userInfo(req: IncomingMessage, res: ServerResponse): void {
+    const header = req.headers.authorization ?? '';
+    const token = /^bearer (.+)$/i.exec(header)?.[1] ?? '';
+    const entry = this.tokens.get(token);
+    if (!entry || entry.until < Date.now()) return sendJson(res, 401, { error: 'invalid_token' });
+    const email = this.options.getEmail?.(entry.username);
+    sendJson(res, 200, {
+      id: entry.username,
+      name: entry.username,
+      picture: `${this.url}/avatar/${encodeURIComponent(entry.username)}.png`,
+      ...(email ? { email } : {}),
+    });
+  }
+}
