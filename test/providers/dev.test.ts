@@ -1,5 +1,5 @@
 import request from 'supertest';
-import type { DevServer } from '../../src';
+import { hashId, type DevServer } from '../../src';
 import { makeApp, type TestApp } from '../support/auth-app';
 import { decodeJwt, setCookies } from '../support/cookies';
 import { callback, devAuthorize, startLogin } from '../support/oauth-flow';
@@ -38,7 +38,7 @@ describe('dev provider (OAuth2 against the dev server)', () => {
     const cookies = setCookies(res);
     const { payload } = decodeJwt(cookies.JWT!.value);
     const user = payload.user as Record<string, string>;
-    expect(user.id).toBe('dev_' + require('node:crypto').createHash('sha1').update('dave').digest('hex'));
+    expect(user.id).toBe(hashId('dev', 'dave'));
     expect(user.name).toBe('dave');
     expect(user.email).toBe('dave@dev.example');
     expect(user.picture).toMatch(/^http:\/\/127\.0\.0\.1:8080\/avatar\/[0-9a-f]{40}\.image$/);
