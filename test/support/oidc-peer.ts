@@ -1,0 +1,68 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+
+/** A running oidc-provider child process. */
+export interface OidcPeer {
+  issuer: string;
+  clientId: string;
+  clientSecret: string;
+  stop(): Promise<void>;
+}
+
+/** Starts oidc-provider on 127.0.0.1 with one client allowed to redirect to `redirectUris`. */
+export function startOidcPeer(redirectUris: string[], accountId = 'alice'): Promise<OidcPeer> {
+  const clientId = 'authgate-test';
+  const clientSecret = 'authgate-test-client-secret-0123456789';
+  const child: ChildProcess = spawn(process.execPath, [join(__dirname, 'oidc-server.mjs'), JSON.stringify({ redirectUris, clientId, clientSecret, accountId })], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`oidc-provider did not start: ${err}`)), 15_000);
+    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const m = /READY (\S+)/.exec(out);
+      if (m?.[1]) {
+        clearTimeout(timer);
+        resolve({
+          issuer: m[1],
+          clientId,
+          clientSecret,
+          stop: () =>
+            new Promise((done) => {
+              child.once('exit', () => done());
+              child.kill();
+            }),
+        });
+      }
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`oidc-provider exited with ${code}: ${err}`));
+    });
+  });
+}
+
+/**
+ * Follows the authorization server's redirects as a browser would (keeping its cookies) until
+ * it redirects to `appOrigin`; returns that URL (the app's callback with code and state).
+ */
+export async function followToApp(start: URL, appOrigin: string): Promise<URL> {
+  const jar = new Map<string, string>();
+  let url = start;
+  for (let i = 0; i < 10; i++) {
+    if (url.origin === appOrigin) return url;
+    const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair = ''] = line.split(';');
+      const eq = pair.indexOf('=');
+      jar.set(pair.slice(0, eq), pair.slice(eq + 1));
+    }
+    const location = res.headers.get('location');
+    if (!location) throw new Error(`authorization server answered ${res.status} without a redirect: ${await res.text()}`);
+    url = new URL(location, url);
+  }
+  throw new Error('too many redirects');
+}
