@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
-import { consoleLogger, createAuth, getUser, mustGetUser, setAdmin, type Auth, type Logger } from '../../src';
+import { consoleLogger, createAuth, getUser, mustGetUser, setAdmin, type Auth, type DevServer, type Logger } from '../../src';
 
 /** Settings of the example app; `readExampleConfig` fills them from the environment. */
 export interface ExampleConfig {
@@ -10,13 +10,15 @@ export interface ExampleConfig {
   url: string;
   secret: string;
   avatarStore: string;
+  /** Port of the dev OAuth2 server; 0 picks a free one. */
+  devAuthPort: number;
   logger: Logger;
 }
 
 /** The demo accounts of the direct provider `local`. */
 export const DEMO_USERS: Readonly<Record<string, string>> = { demo: 'demo-password', admin: 'admin-password' };
 
-/** Reads PORT, AUTH_URL, AUTH_SECRET and AVATAR_STORE (see the README). */
+/** Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT and AVATAR_STORE (see the README). */
 export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: Logger = consoleLogger): ExampleConfig {
   const port = Number(env.PORT ?? 8080);
   let secret = env.AUTH_SECRET ?? '';
@@ -29,14 +31,18 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     url: env.AUTH_URL ?? `http://127.0.0.1:${port}`,
     secret,
     avatarStore: env.AVATAR_STORE ?? join(process.cwd(), 'var', 'avatars'),
+    devAuthPort: Number(env.DEV_AUTH_PORT ?? 8084),
     logger,
   };
 }
 
 const PAGE = readFileSync(join(__dirname, 'page.html'), 'utf8');
 
-/** Builds the example app: auth and avatar routers, protected routes and the page at `/`. */
-export function createExampleApp(config: ExampleConfig): { app: Express; auth: Auth } {
+/**
+ * Builds the example app: auth and avatar routers, protected routes and the page at `/`.
+ * `dev` is the development OAuth2 server: `await dev.start()` before logging in with it.
+ */
+export function createExampleApp(config: ExampleConfig): { app: Express; auth: Auth; dev: DevServer } {
   const auth = createAuth({
     url: config.url,
     secret: config.secret,
@@ -51,6 +57,7 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     },
   });
   auth.addDirectProvider('local', (user, passwd) => Object.hasOwn(DEMO_USERS, user) && DEMO_USERS[user] === passwd);
+  const dev = auth.addDevProvider({ port: config.devAuthPort });
 
   const app = express();
   const { authRouter, avatarRouter } = auth.handlers();
@@ -69,5 +76,5 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   app.get('/', (_req, res) => {
     res.type('html').send(PAGE);
   });
-  return { app, auth };
+  return { app, auth, dev };
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { noopLogger } from '../../src';
+import { noopLogger, type DevServer } from '../../src';
 import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
 import { browserRequired, browserUnavailableReason, launchChromium } from '../support/browser';
 
@@ -19,6 +19,7 @@ describe('example in headless chromium', () => {
   let base: string;
   let browser: Browser;
   let dir: string;
+  let dev: DevServer | undefined;
 
   beforeAll(async () => {
     if (unavailable && !browserRequired) return;
@@ -28,12 +29,16 @@ describe('example in headless chromium', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const config = { ...readExampleConfig({ AUTH_SECRET: 'b'.repeat(32), AUTH_URL: base }, noopLogger), avatarStore: dir };
-    server.on('request', createExampleApp(config).app);
+    const example = createExampleApp({ ...config, devAuthPort: 0 });
+    dev = example.dev;
+    await dev.start();
+    server.on('request', example.app);
     browser = await launchChromium();
   }, 60_000);
 
   afterAll(async () => {
     await browser?.close();
+    await dev?.stop();
     await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
     if (dir) await rm(dir, { recursive: true, force: true });
   });
@@ -62,6 +67,28 @@ describe('example in headless chromium', () => {
     await page.waitForSelector('#logged-out:not(.hidden)');
     expect(await page.textContent('#status')).toBe('Not logged in.');
     expect((await page.context().cookies()).find((c) => c.name === 'JWT')).toBeUndefined();
+    await page.close();
+  }, 60_000);
+
+  browserIt('logs in with dev: button, dev login form, back with name and avatar, /private, log out', async () => {
+    const page = await browser.newPage();
+    await page.goto(base);
+    await page.click('#login-dev');
+    await page.waitForSelector('#username');
+    expect(page.url()).toContain('/login/oauth/authorize');
+    await page.fill('#username', 'dev-user');
+    await page.click('#dev-login');
+    await page.waitForURL(`${base}/`);
+    await page.waitForSelector('#logged-in:not(.hidden)');
+    expect(await page.textContent('#user-name')).toBe('dev-user');
+    expect(await page.textContent('#user-id')).toMatch(/^dev_[0-9a-f]{40}$/);
+    await page.waitForFunction("(() => { const img = document.getElementById('avatar'); return img && img.complete && img.naturalWidth > 0; })()");
+    await page.click('#call-private');
+    await page.waitForFunction("document.getElementById('output').textContent.includes('dev-user')");
+    expect(await page.textContent('#output')).toContain('"status": 200');
+    await page.click('#logout');
+    await page.waitForSelector('#logged-out:not(.hidden)');
+    expect(await page.textContent('#status')).toBe('Not logged in.');
     await page.close();
   }, 60_000);
 });

@@ -26,7 +26,7 @@ describe('example server', () => {
   });
 
   it('serves the page, logs in with the demo account, shows the avatar, guards routes and logs out', async () => {
-    const { app } = createExampleApp({ ...readExampleConfig({ AUTH_SECRET: 'x'.repeat(32) }, noopLogger), avatarStore: dir });
+    const { app } = createExampleApp({ ...readExampleConfig({ AUTH_SECRET: 'x'.repeat(32) }, noopLogger), avatarStore: dir, devAuthPort: 0 });
     const page = await request(app).get('/').expect(200);
     expect(page.text).toContain('id="direct-form"');
 
