@@ -34,7 +34,7 @@ export function createOAuth2Strategy(endpoints: OAuth2Endpoints): OAuth2Strategy
       tokenURL: endpoints.tokenUrl,
       clientID: endpoints.cid,
       clientSecret: endpoints.csecret,
-      scope: endpoints.scopes,
+      scope: endpoints.scopes.length > 0 ? endpoints.scopes : undefined,
       scopeSeparator: ' ',
       customHeaders: endpoints.basicAuth
         ? { Authorization: `Basic ${Buffer.from(`${encodeURIComponent(endpoints.cid)}:${encodeURIComponent(endpoints.csecret)}`).toString('base64')}` }
