@@ -6,7 +6,8 @@ import { sendJson } from '../../internal/http';
 import { randomId, safeEqual } from '../../internal/random';
 import { hasControlChars } from '../../internal/text';
 import type { Logger } from '../../logger';
-import { devLoginPage, type AuthorizeParams } from './login-page';
+import { readForm } from '../../internal/read-form';
+import { devLoginPage, loginPageHeaders, type AuthorizeParams } from './login-page';
 
 /** Options of the development OAuth2 server. */
 export interface DevServerOptions {
@@ -31,36 +32,6 @@ interface Grant {
 const MAX_ENTRIES = 10_000;
 const CODE_TTL = 5 * 60_000;
 const TOKEN_TTL = 60 * 60_000;
-
-function readBody(req: IncomingMessage, limit = 16 * 1024): Promise<URLSearchParams> {
-  return new Promise((resolve, reject) => {
-    let size = 0;
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        reject(new Error('body too large'));
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      if ((req.headers['content-type'] ?? '').includes('json')) {
-        try {
-          const parsed = JSON.parse(text) as Record<string, unknown>;
-          resolve(new URLSearchParams(Object.entries(parsed).map(([k, v]): [string, string] => [k, String(v)])));
-        } catch {
-          reject(new Error('malformed JSON'));
-        }
-        return;
-      }
-      resolve(new URLSearchParams(text));
-    });
-    req.on('error', reject);
-  });
-}
 
 function remember<T extends { until: number }>(map: Map<string, T>, key: string, value: T): void {
   const now = Date.now();
@@ -145,8 +116,8 @@ export class DevServer {
     res.setHeader('Cache-Control', 'no-store');
     const route = `${req.method} ${url.pathname}`;
     if (route === 'GET /login/oauth/authorize') return this.loginPage(url.searchParams, res);
-    if (route === 'POST /login/oauth/authorize') return this.authorize(await readBody(req), res);
-    if (route === 'POST /login/oauth/access_token') return this.token(await readBody(req), res);
+    if (route === 'POST /login/oauth/authorize') return this.authorize(await readForm(req), res);
+    if (route === 'POST /login/oauth/access_token') return this.token(await readForm(req), res);
     if (route === 'GET /user') return this.userInfo(req, res);
     const avatar = /^\/avatar\/([^/]{1,64})\.png$/.exec(url.pathname);
     if (req.method === 'GET' && avatar?.[1]) {
@@ -167,12 +138,7 @@ export class DevServer {
       code_challenge_method: query.get('code_challenge_method') ?? '',
     };
     const html = devLoginPage(params);
-    res.writeHead(200, {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Content-Length': Buffer.byteLength(html),
-      // The page only needs its inline style and a form that ends in a redirect to the app.
-      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${redirect.origin}; frame-ancestors 'none'`,
-    });
+    res.writeHead(200, loginPageHeaders(html, redirect.origin));
     res.end(html);
   }
 

@@ -1,0 +1,199 @@
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import OAuth2Server, { Request, Response } from '@node-oauth/oauth2-server';
+import type { MaybePromise } from '../../hooks';
+import { sendJson } from '../../internal/http';
+import { readForm } from '../../internal/read-form';
+import { hasControlChars } from '../../internal/text';
+import { noopLogger, type Logger } from '../../logger';
+import { hashId, type User } from '../../token/user';
+import type { CustomProviderConfig } from '../oauth2/custom-provider';
+import { pickString } from '../oauth2/profile';
+import { devLoginPage, loginPageHeaders, type AuthorizeParams } from '../dev/login-page';
+import { createMemoryModel, type LocalClient } from './memory-model';
+
+function flatHeaders(req: IncomingMessage): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(req.headers)) if (value !== undefined) out[key] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+/** Options of {@link createLocalOAuthServer}. */
+export interface LocalOAuthServerOptions {
+  /** Base URL of the server; it listens on this URL's host and port (port 0 picks a free one). */
+  url: string;
+  /** Clients allowed to log in, with their exact redirect URIs. */
+  clients: LocalClient[];
+  /** Show the built-in login page (user name and password). @default true */
+  withLoginPage?: boolean;
+  /** Render your own login page instead; it must POST `username`, `password` and the given parameters to `/authorize`. @default undefined */
+  loginPageHandler?: (req: IncomingMessage, res: ServerResponse, params: AuthorizeParams) => void;
+  /** Checks user name and password. @default undefined: any user name is accepted (development only) */
+  checkCredentials?: (username: string, password: string) => MaybePromise<boolean>;
+  /** Lifetime of access tokens in ms. @default 3600000 */
+  accessTokenLifetime?: number;
+  /** Where the server logs. @default noopLogger */
+  logger?: Logger;
+}
+
+/**
+ * An OAuth2 authorization server of your own (the seed's "custom server"), on
+ * @node-oauth/oauth2-server: `/authorize` (login page, codes with PKCE), `/token`, `/user`.
+ * Register it with `auth.addCustomProvider(name, { cid, csecret }, server.providerConfig(name))`.
+ */
+export class LocalOAuthServer {
+  private server: http.Server | undefined;
+  private readonly oauth: OAuth2Server;
+  private readonly bind: URL;
+  private currentUrl = '';
+  private readonly logger: Logger;
+
+  /** @param options - see {@link LocalOAuthServerOptions}. */
+  constructor(private readonly options: LocalOAuthServerOptions) {
+    this.bind = new URL(options.url);
+    if (this.bind.protocol !== 'http:') throw new TypeError('authgate: the local OAuth2 server listens on plain http: put a TLS proxy in front of it');
+    if (!Array.isArray(options.clients) || options.clients.length === 0) throw new TypeError('authgate: createLocalOAuthServer() needs at least one client');
+    this.logger = options.logger ?? noopLogger;
+    this.oauth = new OAuth2Server({
+      model: createMemoryModel(options.clients),
+      accessTokenLifetime: Math.round((options.accessTokenLifetime ?? 3_600_000) / 1000),
+      allowEmptyState: false,
+    });
+  }
+
+  /** The server's base URL, set once started. */
+  get url(): string {
+    if (!this.currentUrl) throw new Error('authgate: the local OAuth2 server is not started: await server.start() first');
+    return this.currentUrl;
+  }
+
+  /** Starts listening on the host and port of `url`; resolves with the base URL. */
+  async start(): Promise<string> {
+    if (this.server) return this.url;
+    const server = http.createServer((req, res) => {
+      this.handle(req, res).catch((err: unknown) => {
+        this.logger.logf('[WARN] local OAuth2 server: %s', (err as Error)?.name ?? typeof err);
+        if (!res.headersSent) sendJson(res, 400, { error: 'invalid_request' });
+      });
+    });
+    const host = this.bind.hostname.replace(/^\[|\]$/g, '');
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(Number(this.bind.port || 80), host, resolve);
+    });
+    this.server = server;
+    const { port } = server.address() as AddressInfo;
+    this.currentUrl = `http://${this.bind.hostname}:${port}`;
+    this.logger.logf('[INFO] local OAuth2 server on %s', this.currentUrl);
+    return this.currentUrl;
+  }
+
+  /** Stops listening. */
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (!server) return;
+    this.server = undefined;
+    this.currentUrl = '';
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** The endpoints and user mapping to pass to `addCustomProvider(name, client, ...)`; call after `start()`. */
+  providerConfig(providerName: string): CustomProviderConfig {
+    return {
+      authUrl: `${this.url}/authorize`,
+      tokenUrl: `${this.url}/token`,
+      infoUrl: `${this.url}/user`,
+      scopes: [],
+      mapUser: (info): User => ({ id: hashId(providerName, pickString(info, 'id')), name: pickString(info, 'name'), picture: '' }),
+    };
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://local.invalid');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'no-store');
+    const route = `${req.method} ${url.pathname}`;
+    if (route === 'GET /authorize') return this.loginPage(req, res, url.searchParams);
+    if (route === 'POST /authorize') return this.authorize(req, res, url.searchParams);
+    if (route === 'POST /token') return this.token(req, res);
+    if (route === 'GET /user') return this.userInfo(req, res);
+    return sendJson(res, 404, { error: 'not found' });
+  }
+
+  private loginPage(req: IncomingMessage, res: ServerResponse, query: URLSearchParams): void {
+    const client = this.options.clients.find((c) => c.id === query.get('client_id'));
+    const redirect = query.get('redirect_uri') ?? '';
+    if (!client || !client.redirectUris.includes(redirect)) return sendJson(res, 400, { error: 'invalid_client' });
+    const params: AuthorizeParams & Record<string, string> = {
+      redirect_uri: redirect,
+      state: query.get('state') ?? '',
+      code_challenge: query.get('code_challenge') ?? '',
+      code_challenge_method: query.get('code_challenge_method') ?? '',
+      client_id: client.id,
+      response_type: 'code',
+    };
+    const scope = query.get('scope');
+    if (scope) params.scope = scope;
+    if (this.options.loginPageHandler) return this.options.loginPageHandler(req, res, params);
+    if (this.options.withLoginPage === false) return sendJson(res, 404, { error: 'no login page: set withLoginPage or loginPageHandler' });
+    const text = {
+      title: 'Log in',
+      note: this.options.checkCredentials ? 'Log in to continue.' : 'Development server: any user name is accepted.',
+      withPassword: true,
+    };
+    const html = devLoginPage(params, text, '/authorize');
+    res.writeHead(200, loginPageHeaders(html, new URL(redirect).origin));
+    res.end(html);
+  }
+
+  private async authorize(req: IncomingMessage, res: ServerResponse, query: URLSearchParams): Promise<void> {
+    const form = await readForm(req);
+    const username = (form.get('username') ?? '').trim();
+    const password = form.get('password') ?? '';
+    if (username === '' || username.length > 64 || hasControlChars(username)) return sendJson(res, 400, { error: 'invalid_request' });
+    if (this.options.checkCredentials && !(await this.options.checkCredentials(username, password))) {
+      return sendJson(res, 403, { error: 'access_denied', error_description: 'wrong user name or password' });
+    }
+    const request = new Request({ method: 'POST', headers: flatHeaders(req), query: Object.fromEntries(query), body: Object.fromEntries(form) });
+    const response = new Response();
+    try {
+      await this.oauth.authorize(request, response, { authenticateHandler: { handle: () => ({ id: username }) } });
+    } catch (err) {
+      const e = err as { code?: number; name?: string };
+      this.logger.logf('[WARN] local OAuth2 authorize refused: %s %s', e.name ?? '', (err as Error).message);
+      return sendJson(res, e.code && e.code < 500 ? e.code : 400, { error: e.name ?? 'invalid_request' });
+    }
+    res.writeHead(response.status ?? 302, { Location: String(response.headers?.location ?? ''), 'Content-Length': 0 });
+    res.end();
+  }
+
+  private async token(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const form = await readForm(req);
+    const request = new Request({ method: 'POST', headers: { ...flatHeaders(req), 'content-type': 'application/x-www-form-urlencoded' }, query: {}, body: Object.fromEntries(form) });
+    const response = new Response();
+    try {
+      await this.oauth.token(request, response);
+    } catch (err) {
+      const e = err as { code?: number; name?: string };
+      return sendJson(res, e.code && e.code < 500 ? e.code : 400, { error: e.name ?? 'invalid_grant' });
+    }
+    sendJson(res, 200, response.body);
+  }
+
+  private async userInfo(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const request = new Request({ method: 'GET', headers: flatHeaders(req), query: {}, body: {} });
+    try {
+      const token = await this.oauth.authenticate(request, new Response());
+      const id = String((token.user as { id?: unknown }).id ?? '');
+      sendJson(res, 200, { id, name: id });
+    } catch {
+      sendJson(res, 401, { error: 'invalid_token' });
+    }
+  }
+}
+
+/** Makes a {@link LocalOAuthServer}; `await server.start()` to listen. */
+export function createLocalOAuthServer(options: LocalOAuthServerOptions): LocalOAuthServer {
+  return new LocalOAuthServer(options);
+}
