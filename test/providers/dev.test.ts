@@ -98,3 +98,10 @@ describe('dev provider (OAuth2 against the dev server)', () => {
     expect(res.body.error).toMatch(/dev\.start/);
   });
 });
+
+describe("addProvider('dev', '', '')", () => {
+  it('registers the dev provider with its defaults', () => {
+    const { auth } = makeApp({}, (a) => a.addProvider('dev', '', ''));
+    expect(auth.providerNames()).toEqual(['local', 'dev']);
+  });
+});
