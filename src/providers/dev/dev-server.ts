@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { identicon } from '../../avatar/identicon';
 import { sendJson } from '../../internal/http';
 import { randomId, safeEqual } from '../../internal/random';
 import { hasControlChars } from '../../internal/text';
 import type { Logger } from '../../logger';
 import { readForm } from '../../internal/read-form';
+import { SmallServer } from '../../internal/small-server';
 import { devLoginPage, loginPageHeaders, type AuthorizeParams } from './login-page';
 
 /** Options of the development OAuth2 server. */
@@ -61,53 +61,38 @@ function httpUrl(text: string): URL | undefined {
  * avatars. Never use it in production; it says so in the log at start.
  */
 export class DevServer {
-  private server: http.Server | undefined;
+  private readonly http = new SmallServer('dev OAuth2 server', (req, res) => this.handle(req, res), (_err, res) => {
+    if (!res.headersSent) sendJson(res, 400, { error: 'invalid_request' });
+  });
   private readonly codes = new Map<string, Grant>();
   private readonly tokens = new Map<string, { username: string; until: number }>();
-  private currentUrl = '';
 
   /** @param options - host, port, e-mail lookup, logger. */
   constructor(private readonly options: Required<Pick<DevServerOptions, 'host' | 'port' | 'logger'>> & DevServerOptions) {}
 
   /** The server's base URL, set once started. */
   get url(): string {
-    if (!this.currentUrl) throw new Error('authgate: the dev OAuth2 server is not started: await dev.start() first');
-    return this.currentUrl;
+    return this.http.url;
   }
 
   /** `true` while listening. */
   get started(): boolean {
-    return this.currentUrl !== '';
+    return this.http.started;
   }
 
   /** Starts listening; resolves with the base URL. */
   async start(): Promise<string> {
-    if (this.server) return this.url;
-    const server = http.createServer((req, res) => {
-      this.handle(req, res).catch(() => sendJson(res, 400, { error: 'invalid_request' }));
-    });
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(this.options.port, this.options.host, resolve);
-    });
-    this.server = server;
-    const { port } = server.address() as AddressInfo;
-    const host = this.options.host.includes(':') ? `[${this.options.host}]` : this.options.host;
-    this.currentUrl = `http://${host}:${port}`;
-    this.options.logger.logf('[WARN] dev OAuth2 server on %s: for development only, any user name logs in', this.currentUrl);
-    return this.currentUrl;
+    const wasStarted = this.started;
+    const url = await this.http.start(this.options.host, this.options.port);
+    if (!wasStarted) this.options.logger.logf('[WARN] dev OAuth2 server on %s: for development only, any user name logs in', url);
+    return url;
   }
 
   /** Stops listening and forgets codes and tokens. */
   async stop(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    this.server = undefined;
-    this.currentUrl = '';
     this.codes.clear();
     this.tokens.clear();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await this.http.stop();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

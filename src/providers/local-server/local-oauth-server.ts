@@ -1,9 +1,9 @@
-import http, { type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import OAuth2Server, { Request, Response } from '@node-oauth/oauth2-server';
 import type { MaybePromise } from '../../hooks';
 import { sendJson } from '../../internal/http';
 import { readForm } from '../../internal/read-form';
+import { SmallServer } from '../../internal/small-server';
 import { hasControlChars } from '../../internal/text';
 import { noopLogger, type Logger } from '../../logger';
 import { hashId, type User } from '../../token/user';
@@ -42,11 +42,10 @@ export interface LocalOAuthServerOptions {
  * Register it with `auth.addCustomProvider(name, { cid, csecret }, server.providerConfig(name))`.
  */
 export class LocalOAuthServer {
-  private server: http.Server | undefined;
   private readonly oauth: OAuth2Server;
   private readonly bind: URL;
-  private currentUrl = '';
   private readonly logger: Logger;
+  private readonly http: SmallServer;
 
   /** @param options - see {@link LocalOAuthServerOptions}. */
   constructor(private readonly options: LocalOAuthServerOptions) {
@@ -54,6 +53,10 @@ export class LocalOAuthServer {
     if (this.bind.protocol !== 'http:') throw new TypeError('authgate: the local OAuth2 server listens on plain http: put a TLS proxy in front of it');
     if (!Array.isArray(options.clients) || options.clients.length === 0) throw new TypeError('authgate: createLocalOAuthServer() needs at least one client');
     this.logger = options.logger ?? noopLogger;
+    this.http = new SmallServer('local OAuth2 server', (req, res) => this.handle(req, res), (err, res) => {
+      this.logger.logf('[WARN] local OAuth2 server: %s', (err as Error)?.name ?? typeof err);
+      if (!res.headersSent) sendJson(res, 400, { error: 'invalid_request' });
+    });
     this.oauth = new OAuth2Server({
       model: createMemoryModel(options.clients),
       accessTokenLifetime: Math.round((options.accessTokenLifetime ?? 3_600_000) / 1000),
@@ -63,39 +66,19 @@ export class LocalOAuthServer {
 
   /** The server's base URL, set once started. */
   get url(): string {
-    if (!this.currentUrl) throw new Error('authgate: the local OAuth2 server is not started: await server.start() first');
-    return this.currentUrl;
+    return this.http.url;
   }
 
   /** Starts listening on the host and port of `url`; resolves with the base URL. */
   async start(): Promise<string> {
-    if (this.server) return this.url;
-    const server = http.createServer((req, res) => {
-      this.handle(req, res).catch((err: unknown) => {
-        this.logger.logf('[WARN] local OAuth2 server: %s', (err as Error)?.name ?? typeof err);
-        if (!res.headersSent) sendJson(res, 400, { error: 'invalid_request' });
-      });
-    });
-    const host = this.bind.hostname.replace(/^\[|\]$/g, '');
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(Number(this.bind.port || 80), host, resolve);
-    });
-    this.server = server;
-    const { port } = server.address() as AddressInfo;
-    this.currentUrl = `http://${this.bind.hostname}:${port}`;
-    this.logger.logf('[INFO] local OAuth2 server on %s', this.currentUrl);
-    return this.currentUrl;
+    const url = await this.http.start(this.bind.hostname.replace(/^\[|\]$/g, ''), Number(this.bind.port || 80));
+    this.logger.logf('[INFO] local OAuth2 server on %s', url);
+    return url;
   }
 
   /** Stops listening. */
   async stop(): Promise<void> {
-    const server = this.server;
-    if (!server) return;
-    this.server = undefined;
-    this.currentUrl = '';
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await this.http.stop();
   }
 
   /** The endpoints and user mapping to pass to `addCustomProvider(name, client, ...)`; call after `start()`. */
