@@ -1,4 +1,7 @@
 import { AuthError } from '../errors';
+import { uriPath, uriScheme } from '../internal/store-uri';
+import { LevelAvatarStore } from './stores/level-store';
+import { MongoAvatarStore } from './stores/mongo-store';
 import { FileAvatarStore } from './stores/file-store';
 import { MemoryAvatarStore } from './stores/memory-store';
 import { NoopAvatarStore } from './stores/noop-store';
@@ -23,26 +26,30 @@ export interface AvatarStore {
 }
 
 /** The URI schemes {@link createAvatarStore} accepts. */
-export const AVATAR_STORE_SCHEMES = ['file://', 'memory://', 'noop://'] as const;
+export const AVATAR_STORE_SCHEMES = ['file://', 'level://', 'mongodb://', 'memory://', 'noop://'] as const;
 
 /**
  * Makes an avatar store from a URI: `file:///path` or a plain path (one file per avatar in sharded
- * folders), `memory://` (bounded, for tests and single processes), `noop://` (keeps nothing).
+ * folders), `level:///path` (embedded key-value), `mongodb://host/db?ava_db=&ava_coll=` (GridFS,
+ * shared by several instances), `memory://` (bounded, for tests and single processes), `noop://`
+ * (keeps nothing).
  * @throws AuthError (`config`) naming the accepted schemes for anything else.
  */
 export function createAvatarStore(uri: string): AvatarStore {
   if (typeof uri !== 'string' || uri.trim() === '') {
     throw new AuthError('config', `authgate: avatar store URI is empty; use one of ${AVATAR_STORE_SCHEMES.join(', ')} or a path`);
   }
-  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(uri)?.[1]?.toLowerCase();
+  const scheme = uriScheme(uri);
   switch (scheme) {
     case undefined:
       return new FileAvatarStore(uri);
-    case 'file': {
-      const path = decodeURIComponent(new URL(uri).pathname);
-      if (path === '' || path === '/') throw new AuthError('config', `authgate: avatar store ${uri} needs a folder path, e.g. file:///var/lib/app/avatars`);
-      return new FileAvatarStore(path);
-    }
+    case 'file':
+      return new FileAvatarStore(uriPath(uri, 'file:///var/lib/app/avatars'));
+    case 'level':
+      return new LevelAvatarStore(uriPath(uri, 'level:///var/lib/app/avatars'));
+    case 'mongodb':
+    case 'mongodb+srv':
+      return new MongoAvatarStore(uri);
     case 'memory':
       return new MemoryAvatarStore();
     case 'noop':

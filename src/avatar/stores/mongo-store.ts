@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+import { GridFSBucket, MongoClient, type ObjectId } from 'mongodb';
+import { parseMongoUri } from '../../internal/mongo-uri';
+import { BaseAvatarStore } from './base-store';
+
+interface AvatarMeta {
+  fingerprint: string;
+}
+
+/**
+ * Avatars in MongoDB GridFS, shared by every instance: `mongodb://host/db?ava_db=&ava_coll=`
+ * (bucket name, default `avatars`). The fingerprint is kept in the file's metadata; after a put,
+ * older revisions are removed; remove deletes every revision.
+ */
+export class MongoAvatarStore extends BaseAvatarStore {
+  private readonly client: MongoClient;
+  private readonly bucket: GridFSBucket;
+
+  /** @param uri - `mongodb://...` with optional `ava_db` and `ava_coll`. */
+  constructor(uri: string) {
+    super();
+    const target = parseMongoUri(uri, 'ava', 'avatars');
+    this.client = new MongoClient(target.clientUri);
+    this.bucket = new GridFSBucket(this.client.db(target.db), { bucketName: target.coll });
+  }
+
+  private async revisions(avatarId: string): Promise<Array<{ _id: ObjectId; metadata?: AvatarMeta }>> {
+    return (await this.bucket.find({ filename: avatarId }).sort({ uploadDate: -1, _id: -1 }).toArray()) as Array<{ _id: ObjectId; metadata?: AvatarMeta }>;
+  }
+
+  protected override async write(avatarId: string, data: Buffer): Promise<void> {
+    const metadata: AvatarMeta = { fingerprint: createHash('sha1').update(data).digest('hex') };
+    const upload = this.bucket.openUploadStream(avatarId, { metadata });
+    await new Promise<void>((resolve, reject) => {
+      upload.once('error', reject);
+      upload.once('finish', () => resolve());
+      upload.end(data);
+    });
+    for (const old of await this.revisions(avatarId)) {
+      if (!old._id.equals(upload.id)) await this.bucket.delete(old._id).catch(() => undefined);
+    }
+  }
+
+  protected override async read(avatarId: string): Promise<Buffer | undefined> {
+    const [newest] = await this.revisions(avatarId);
+    if (!newest) return undefined;
+    const chunks: Buffer[] = [];
+    for await (const chunk of this.bucket.openDownloadStream(newest._id)) chunks.push(chunk as Buffer);
+    return Buffer.concat(chunks);
+  }
+
+  protected override async fingerprint(avatarId: string): Promise<string | undefined> {
+    const [newest] = await this.revisions(avatarId);
+    return newest?.metadata?.fingerprint;
+  }
+
+  protected override async delete(avatarId: string): Promise<void> {
+    for (const revision of await this.revisions(avatarId)) await this.bucket.delete(revision._id).catch(() => undefined);
+  }
+
+  protected override async ids(): Promise<string[]> {
+    const names = await this.bucket.find({}, { projection: { filename: 1 } }).toArray();
+    return [...new Set(names.map((f) => f.filename))];
+  }
+
+  protected override async release(): Promise<void> {
+    await this.client.close();
+  }
+}

@@ -1,0 +1,29 @@
+import { AuthError } from '../errors';
+import { uriPath, uriScheme } from '../internal/store-uri';
+import { LevelStateStore } from './level-state-store';
+import { MemoryStateStore } from './memory-state-store';
+import { MongoStateStore } from './mongo-state-store';
+import type { StateStore } from './state-store';
+
+/** The URI schemes {@link createStateStore} accepts. */
+export const STATE_STORE_SCHEMES = ['memory://', 'level://', 'mongodb://', 'mongodb+srv://'] as const;
+
+/**
+ * Makes a state store from a URI: `memory://` (one process), `level:///path` (embedded, survives
+ * restarts), `mongodb://host/db?state_db=&state_coll=` (shared by several instances).
+ * @throws AuthError (`config`) naming the accepted schemes for anything else.
+ */
+export function createStateStore(uri: string): StateStore {
+  const scheme = typeof uri === 'string' ? uriScheme(uri) : undefined;
+  switch (scheme) {
+    case 'memory':
+      return new MemoryStateStore();
+    case 'level':
+      return new LevelStateStore(uriPath(uri, 'level:///var/lib/app/state'));
+    case 'mongodb':
+    case 'mongodb+srv':
+      return new MongoStateStore(uri);
+    default:
+      throw new AuthError('config', `authgate: unsupported state store URI ${JSON.stringify(String(uri).slice(0, 80))}; use one of ${STATE_STORE_SCHEMES.join(', ')}`);
+  }
+}

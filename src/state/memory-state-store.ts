@@ -1,0 +1,57 @@
+import { BaseStateStore, type StateEntry } from './base-state-store';
+
+/** State in process memory, bounded: expired entries go first, then the oldest. Not shared between processes. */
+export class MemoryStateStore extends BaseStateStore {
+  private readonly entries = new Map<string, StateEntry>();
+
+  /** @param maxEntries - the most entries kept. @default 100000 */
+  constructor(private readonly maxEntries = 100_000) {
+    super();
+  }
+
+  /** How many entries are kept now (expired ones included until evicted). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  protected override async write(key: string, entry: StateEntry): Promise<void> {
+    this.entries.delete(key);
+    if (this.entries.size >= this.maxEntries) this.evict(Date.now());
+    this.entries.set(key, entry);
+  }
+
+  protected override async read(key: string, now: number): Promise<StateEntry | undefined> {
+    const entry = this.entries.get(key);
+    if (entry === undefined) return undefined;
+    if (entry.until <= now) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  protected override async writeIfAbsent(key: string, entry: StateEntry, now: number): Promise<boolean> {
+    if ((await this.read(key, now)) !== undefined) return false;
+    await this.write(key, entry);
+    return true;
+  }
+
+  protected override async remove(key: string, now: number): Promise<StateEntry | undefined> {
+    const entry = await this.read(key, now);
+    this.entries.delete(key);
+    return entry;
+  }
+
+  protected override async release(): Promise<void> {
+    this.entries.clear();
+  }
+
+  private evict(now: number): void {
+    for (const [key, entry] of this.entries) if (entry.until <= now) this.entries.delete(key);
+    while (this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (oldest.done) break;
+      this.entries.delete(oldest.value);
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import { MongoClient, MongoServerError, type Collection } from 'mongodb';
+import { parseMongoUri } from '../internal/mongo-uri';
+import { BaseStateStore, type StateEntry } from './base-state-store';
+
+interface StateDoc {
+  _id: string;
+  v: string;
+  u: Date;
+}
+
+const DUPLICATE_KEY = 11000;
+
+/**
+ * State in MongoDB, shared by every instance: `mongodb://host/db?state_db=&state_coll=`. Only
+ * single-document atomic operations are used, so two processes never both consume a token; a
+ * TTL index removes expired documents (reads also ignore them, since the TTL monitor is lazy).
+ */
+export class MongoStateStore extends BaseStateStore {
+  private readonly client: MongoClient;
+  private readonly coll: Collection<StateDoc>;
+  private indexed: Promise<unknown> | undefined;
+
+  /** @param uri - `mongodb://...` with optional `state_db` and `state_coll` (default `state`). */
+  constructor(uri: string) {
+    super();
+    const target = parseMongoUri(uri, 'state', 'state');
+    this.client = new MongoClient(target.clientUri);
+    this.coll = this.client.db(target.db).collection<StateDoc>(target.coll);
+  }
+
+  private ready(): Promise<unknown> {
+    this.indexed ??= this.coll.createIndex({ u: 1 }, { expireAfterSeconds: 0 }).catch((err: unknown) => {
+      this.indexed = undefined;
+      throw err;
+    });
+    return this.indexed;
+  }
+
+  protected override async write(key: string, entry: StateEntry): Promise<void> {
+    await this.ready();
+    await this.coll.updateOne({ _id: key }, { $set: { v: entry.value, u: new Date(entry.until) } }, { upsert: true });
+  }
+
+  protected override async read(key: string, now: number): Promise<StateEntry | undefined> {
+    const doc = await this.coll.findOne({ _id: key, u: { $gt: new Date(now) } });
+    return doc ? { value: doc.v, until: doc.u.getTime() } : undefined;
+  }
+
+  protected override async writeIfAbsent(key: string, entry: StateEntry, now: number): Promise<boolean> {
+    await this.ready();
+    try {
+      // Matches only an expired document; an unexpired one makes the upsert collide on _id.
+      await this.coll.updateOne({ _id: key, u: { $lte: new Date(now) } }, { $set: { v: entry.value, u: new Date(entry.until) } }, { upsert: true });
+      return true;
+    } catch (err) {
+      if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return false;
+      throw err;
+    }
+  }
+
+  protected override async remove(key: string, now: number): Promise<StateEntry | undefined> {
+    const filter = Number.isFinite(now) ? { _id: key, u: { $gt: new Date(now) } } : { _id: key };
+    const doc = await this.coll.findOneAndDelete(filter);
+    if (!Number.isFinite(now)) return undefined;
+    return doc ? { value: doc.v, until: doc.u.getTime() } : undefined;
+  }
+
+  protected override async release(): Promise<void> {
+    await this.client.close();
+  }
+}
