@@ -11,6 +11,9 @@ import {
 } from './hooks';
 import { noopLogger, type Logger } from './logger';
 import { MemoryRefreshCache, type RefreshCache } from './middleware/refresh-cache';
+import { StateRefreshCache } from './middleware/state-refresh-cache';
+import { createStateStore } from './state/create-state-store';
+import type { StateStore } from './state/state-store';
 import type { Claims } from './token/claims';
 import type { User } from './token/user';
 import type { AuthErrorHandler } from './middleware/error-handler';
@@ -85,7 +88,13 @@ export interface AuthOptions {
   avatarMaxBytes?: number;
   /** Pixel limit (width x height) of a fetched avatar; guards against decompression bombs. @default 16777216 (4096x4096) */
   avatarMaxPixels?: number;
-  /** Cache of refreshed tokens, so concurrent requests refresh a token once. @default a bounded in-memory cache */
+  /**
+   * Shared state (one-shot login tokens, pending logins, refresh cache): a store or a URI for
+   * {@link createStateStore} (`memory://`, `level:///path`, `mongodb://...`). Use mongo when
+   * several instances serve logins. @default 'memory://'
+   */
+  stateStore?: StateStore | string;
+  /** Cache of refreshed tokens, so concurrent requests refresh a token once. @default in memory, or on `stateStore` when one is given */
   refreshCache?: RefreshCache;
   /** Answers middleware rejections instead of the default JSON body. @default undefined */
   errorHandler?: AuthErrorHandler;
@@ -127,6 +136,7 @@ export interface ResolvedOptions {
   avatarFetchTimeout: number;
   avatarMaxBytes: number;
   avatarMaxPixels: number;
+  stateStore: StateStore;
   refreshCache: RefreshCache;
   errorHandler: AuthErrorHandler | undefined;
   bodyLimit: number;
@@ -186,6 +196,8 @@ export function resolveOptions(options: AuthOptions): ResolvedOptions {
   const resizeLimit = options.avatarResizeLimit ?? 0;
   if (!Number.isInteger(resizeLimit) || resizeLimit < 0) throw configError('options.avatarResizeLimit must be a whole number >= 0');
 
+  const stateStore = typeof options.stateStore === 'string' ? createStateStore(options.stateStore) : options.stateStore;
+
   return {
     url,
     secretReader: reader ?? ((): string => secret as string),
@@ -220,7 +232,8 @@ export function resolveOptions(options: AuthOptions): ResolvedOptions {
     avatarFetchTimeout: positive('avatarFetchTimeout', options.avatarFetchTimeout, 5000),
     avatarMaxBytes: positive('avatarMaxBytes', options.avatarMaxBytes, 10 * 1024 * 1024),
     avatarMaxPixels: positive('avatarMaxPixels', options.avatarMaxPixels, 4096 * 4096),
-    refreshCache: options.refreshCache ?? new MemoryRefreshCache(),
+    stateStore: stateStore ?? createStateStore('memory://'),
+    refreshCache: options.refreshCache ?? (stateStore ? new StateRefreshCache(stateStore) : new MemoryRefreshCache()),
     errorHandler: options.errorHandler,
     bodyLimit: positive('bodyLimit', options.bodyLimit, 16 * 1024),
     logger: options.logger ?? noopLogger,

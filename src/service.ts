@@ -9,7 +9,7 @@ import { DirectProvider, type CredentialChecker } from './providers/direct';
 import type { Provider, ProviderKit } from './providers/provider';
 import { validateProviderName } from './providers/provider-name';
 import { TokenService } from './token/token-service';
-import { configError } from './errors';
+import { AuthError, configError } from './errors';
 import { BUILTIN_PROVIDER_NAMES, BUILTIN_PROVIDERS } from './providers/builtin';
 import { createBuiltinProvider } from './providers/builtin/create';
 import type { BuiltinProviderOptions } from './providers/builtin/spec';
@@ -89,6 +89,13 @@ export function createAuth(options: AuthOptions): Auth {
     logger: resolved.logger,
     completeLogin: (req, res, login) => completer.complete(req, res, login),
     resolveAudience: (requested) => completer.resolveAudience(requested),
+    useOnce: async (key, ttlMs) => {
+      try {
+        return await resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs);
+      } catch (err) {
+        throw new AuthError('unavailable', 'the state store is unavailable', { cause: err });
+      }
+    },
     authRouteUrl: (req) => `${resolved.url.href.replace(/\/+$/, '')}${req.baseUrl}`,
   };
   let handlers: AuthHandlers | undefined;
@@ -147,7 +154,7 @@ export function createAuth(options: AuthOptions): Auth {
     },
     async close() {
       await Promise.all([...providers.values()].map((p) => p.close?.()));
-      await resolved.avatarStore.close();
+      await Promise.all([resolved.avatarStore.close(), resolved.stateStore.close()]);
     },
   };
   return auth;

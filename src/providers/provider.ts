@@ -43,6 +43,11 @@ export interface ProviderKit {
   completeLogin(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<void>;
   /** The audience a login gets (the requested one, or the default); throws a 403 AuthError when not allowed. */
   resolveAudience(requested: string | undefined): string;
+  /**
+   * Marks `key` as used for `ttlMs` in the shared state store; `true` only for the first caller,
+   * across instances. Throws a 503 AuthError when the store fails (a login is then refused).
+   */
+  useOnce(key: string, ttlMs: number): Promise<boolean>;
   /** The public base URL of the app. */
   url: URL;
   /** The public URL of the auth router for this request, e.g. `http://127.0.0.1:8080/auth`. */

@@ -14,13 +14,28 @@ export class MemoryStateStore extends BaseStateStore {
     return this.entries.size;
   }
 
+  // No await between reading and writing: that is what makes setIfAbsent and take atomic here.
   protected override async write(key: string, entry: StateEntry): Promise<void> {
-    this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) this.evict(Date.now());
-    this.entries.set(key, entry);
+    this.put(key, entry);
   }
 
   protected override async read(key: string, now: number): Promise<StateEntry | undefined> {
+    return this.live(key, now);
+  }
+
+  protected override async writeIfAbsent(key: string, entry: StateEntry, now: number): Promise<boolean> {
+    if (this.live(key, now) !== undefined) return false;
+    this.put(key, entry);
+    return true;
+  }
+
+  protected override async remove(key: string, now: number): Promise<StateEntry | undefined> {
+    const entry = this.live(key, now);
+    this.entries.delete(key);
+    return entry;
+  }
+
+  private live(key: string, now: number): StateEntry | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
     if (entry.until <= now) {
@@ -30,16 +45,10 @@ export class MemoryStateStore extends BaseStateStore {
     return entry;
   }
 
-  protected override async writeIfAbsent(key: string, entry: StateEntry, now: number): Promise<boolean> {
-    if ((await this.read(key, now)) !== undefined) return false;
-    await this.write(key, entry);
-    return true;
-  }
-
-  protected override async remove(key: string, now: number): Promise<StateEntry | undefined> {
-    const entry = await this.read(key, now);
+  private put(key: string, entry: StateEntry): void {
     this.entries.delete(key);
-    return entry;
+    if (this.entries.size >= this.maxEntries) this.evict(Date.now());
+    this.entries.set(key, entry);
   }
 
   protected override async release(): Promise<void> {

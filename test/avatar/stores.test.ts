@@ -1,88 +1,145 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { avatarIdFor, createAvatarStore, FileAvatarStore, MemoryAvatarStore, type AvatarStore } from '../../src';
+import { avatarIdFor, createAvatarStore, FileAvatarStore, LevelAvatarStore, MemoryAvatarStore, migrateAvatars, MongoAvatarStore, type AvatarStore } from '../../src';
+import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 
 const png = (n: number): Buffer => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(n, n % 251)]);
 
-describe.each([
-  ['memory', async () => ({ store: new MemoryAvatarStore() as AvatarStore, reopen: undefined as (() => AvatarStore) | undefined })],
-  [
-    'file',
-    async () => {
-      const dir = await mkdtemp(join(tmpdir(), 'authgate-ava-'));
-      return { store: new FileAvatarStore(dir) as AvatarStore, reopen: () => new FileAvatarStore(dir) as AvatarStore, dir };
-    },
-  ],
-])('%s avatar store', (_name, make) => {
-  let store: AvatarStore;
-  let reopen: (() => AvatarStore) | undefined;
-  let dir: string | undefined;
-  beforeEach(async () => {
-    ({ store, reopen, dir } = (await make()) as { store: AvatarStore; reopen?: () => AvatarStore; dir?: string });
-  });
-  afterEach(async () => {
-    await store.close();
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+interface Harness {
+  open(): AvatarStore;
+  cleanup(): Promise<void>;
+  persistent: boolean;
+  dir?: string;
+}
 
-  it('puts, gets, lists, fingerprints and removes', async () => {
-    const id = await store.put('user1', png(10));
-    expect(id).toBe(avatarIdFor('user1'));
-    expect((await store.get(id))?.equals(png(10))).toBe(true);
-    const f1 = await store.id(id);
-    expect(f1).toBeTruthy();
-    await new Promise((r) => setTimeout(r, 5));
-    await store.put('user1', png(20));
-    expect((await store.get(id))?.equals(png(20))).toBe(true);
-    expect(await store.id(id)).not.toBe(f1);
-    await store.put('user2', png(5));
-    expect(await store.list()).toEqual([avatarIdFor('user1'), avatarIdFor('user2')].sort());
-    await store.remove(id);
-    expect(await store.get(id)).toBeUndefined();
-    expect(await store.id(id)).toBeUndefined();
-    await store.remove(id);
-    expect(await store.list()).toEqual([avatarIdFor('user2')]);
-  });
+function avatarStoreContract(name: string, describeFn: jest.Describe, makeHarness: () => Promise<Harness>): void {
+  describeFn(`${name} avatar store (contract)`, () => {
+    let harness: Harness;
+    let store: AvatarStore;
+    beforeEach(async () => {
+      harness = await makeHarness();
+      store = harness.open();
+    });
+    afterEach(async () => {
+      await store.close();
+      await harness.cleanup();
+    });
 
-  it('refuses ids outside the avatar id shape and empty input', async () => {
-    await store.put('user1', png(3));
-    for (const bad of ['../../etc/passwd', `${'a'.repeat(40)}.image/../x`, '', 'A'.repeat(40) + '.image']) {
-      expect(await store.get(bad)).toBeUndefined();
-      expect(await store.id(bad)).toBeUndefined();
+    it('puts, gets, lists, fingerprints and removes', async () => {
+      const id = await store.put('user1', png(10));
+      expect(id).toBe(avatarIdFor('user1'));
+      expect((await store.get(id))?.equals(png(10))).toBe(true);
+      const f1 = await store.id(id);
+      expect(f1).toBeTruthy();
+      await new Promise((r) => setTimeout(r, 5));
+      await store.put('user1', png(20));
+      expect((await store.get(id))?.equals(png(20))).toBe(true);
+      expect(await store.id(id)).not.toBe(f1);
+      await store.put('user2', png(5));
+      expect(await store.list()).toEqual([avatarIdFor('user1'), avatarIdFor('user2')].sort());
+      await store.remove(id);
+      expect(await store.get(id)).toBeUndefined();
+      expect(await store.id(id)).toBeUndefined();
+      await store.remove(id);
+      expect(await store.list()).toEqual([avatarIdFor('user2')]);
+    });
+
+    it('answers undefined for missing ids and refuses ids outside the avatar id shape', async () => {
+      expect(await store.get(avatarIdFor('nobody'))).toBeUndefined();
+      expect(await store.id(avatarIdFor('nobody'))).toBeUndefined();
+      await store.put('user1', png(3));
+      for (const bad of ['../../etc/passwd', `${'a'.repeat(40)}.image/../x`, '', `${'A'.repeat(40)}.image`]) {
+        expect(await store.get(bad)).toBeUndefined();
+        expect(await store.id(bad)).toBeUndefined();
+      }
+      await expect(store.put('', png(1))).rejects.toThrow(/empty user id/);
+      await expect(store.put('u', Buffer.alloc(0))).rejects.toThrow(/empty avatar/);
+    });
+
+    it('keeps one whole avatar after 20 concurrent puts', async () => {
+      await Promise.all(Array.from({ length: 20 }, (_, i) => store.put('racer', png(1000 + i))));
+      const data = await store.get(avatarIdFor('racer'));
+      expect(Array.from({ length: 20 }, (_, i) => png(1000 + i)).some((b) => b.equals(data!))).toBe(true);
+      expect(await store.list()).toEqual([avatarIdFor('racer')]);
+      if (harness.dir && name === 'file') {
+        const shard = avatarIdFor('racer').slice(0, 2);
+        expect((await readdir(join(harness.dir, shard))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+      }
+    });
+
+    it('fails clearly after close', async () => {
+      await store.close();
+      await expect(store.put('u', png(1))).rejects.toThrow(/closed/);
+      await expect(store.get(avatarIdFor('u'))).rejects.toThrow(/closed/);
+      await expect(store.list()).rejects.toThrow(/closed/);
+      store = harness.open();
+    });
+
+    it('survives a restart when persistent', async () => {
+      if (!harness.persistent) return;
+      await store.put('keep', png(7));
+      const print = await store.id(avatarIdFor('keep'));
+      await store.close();
+      store = harness.open();
+      expect((await store.get(avatarIdFor('keep')))?.equals(png(7))).toBe(true);
+      expect(await store.id(avatarIdFor('keep'))).toBe(print);
+    });
+  });
+}
+
+async function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'authgate-ava-'));
+}
+
+avatarStoreContract('memory', describe, async () => ({ open: () => new MemoryAvatarStore(), cleanup: async () => undefined, persistent: false }));
+avatarStoreContract('file', describe, async () => {
+  const dir = await tempDir();
+  return { open: () => new FileAvatarStore(dir), cleanup: () => rm(dir, { recursive: true, force: true }), persistent: true, dir };
+});
+avatarStoreContract('level', describe, async () => {
+  const dir = await tempDir();
+  return { open: () => new LevelAvatarStore(dir), cleanup: () => rm(dir, { recursive: true, force: true }), persistent: true };
+});
+avatarStoreContract('mongo', describeMongo, async () => {
+  const { uri, db } = freshMongoUri('ava');
+  return { open: () => new MongoAvatarStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
+});
+
+describe('migrateAvatars', () => {
+  it('copies every avatar keeping ids, and reports failures without stopping', async () => {
+    const dir = await tempDir();
+    const src = new MemoryAvatarStore();
+    const dst = new LevelAvatarStore(dir);
+    try {
+      for (const u of ['a', 'b', 'c']) await src.put(u, png(u.charCodeAt(0)));
+      const progress: number[] = [];
+      const result = await migrateAvatars(dst, src, (done) => progress.push(done));
+      expect(result).toEqual({ copied: 3, failed: [] });
+      expect(progress).toEqual([1, 2, 3]);
+      expect(await dst.list()).toEqual(await src.list());
+      expect((await dst.get(avatarIdFor('b')))?.equals(png(98))).toBe(true);
+      const broken: AvatarStore = { ...src, list: async () => [...(await src.list()), avatarIdFor('ghost')], get: (id) => src.get(id) } as AvatarStore;
+      const again = await migrateAvatars(new MemoryAvatarStore(), broken);
+      expect(again.copied).toBe(3);
+      expect(again.failed).toEqual([{ avatarId: avatarIdFor('ghost'), error: 'vanished from the source' }]);
+    } finally {
+      await dst.close();
+      await rm(dir, { recursive: true, force: true });
     }
-    await expect(store.put('', png(1))).rejects.toThrow(/empty user id/);
-    await expect(store.put('u', Buffer.alloc(0))).rejects.toThrow(/empty avatar/);
-  });
-
-  it('keeps the last of concurrent puts whole', async () => {
-    await Promise.all(Array.from({ length: 20 }, (_, i) => store.put('racer', png(1000 + i))));
-    const data = await store.get(avatarIdFor('racer'));
-    expect(Array.from({ length: 20 }, (_, i) => png(1000 + i)).some((b) => b.equals(data!))).toBe(true);
-    if (dir) {
-      const shard = avatarIdFor('racer').slice(0, 2);
-      expect((await readdir(join(dir, shard))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    }
-  });
-
-  it('fails clearly after close', async () => {
-    await store.close();
-    await expect(store.put('u', png(1))).rejects.toThrow(/closed/);
-    await expect(store.get(avatarIdFor('u'))).rejects.toThrow(/closed/);
-    await expect(store.list()).rejects.toThrow(/closed/);
-  });
-
-  it('survives a restart when persistent', async () => {
-    if (!reopen) return;
-    await store.put('keep', png(7));
-    await store.close();
-    store = reopen();
-    expect((await store.get(avatarIdFor('keep')))?.equals(png(7))).toBe(true);
   });
 });
 
 describe('createAvatarStore', () => {
   it('makes stores from URIs and plain paths', async () => {
+    const dir = await tempDir();
+    const level = createAvatarStore(`level://${dir}`);
+    expect(level).toBeInstanceOf(LevelAvatarStore);
+    await level.close();
+    await rm(dir, { recursive: true, force: true });
+    const mongo = createAvatarStore('mongodb://127.0.0.1:1/app?ava_db=pics&ava_coll=ava');
+    expect(mongo).toBeInstanceOf(MongoAvatarStore);
+    await mongo.close();
     expect(createAvatarStore('memory://')).toBeInstanceOf(MemoryAvatarStore);
     expect(createAvatarStore('file:///tmp/authgate-x')).toBeInstanceOf(FileAvatarStore);
     expect(createAvatarStore('./var/avatars')).toBeInstanceOf(FileAvatarStore);
@@ -92,6 +149,9 @@ describe('createAvatarStore', () => {
   it('refuses unknown schemes and missing paths with a message naming the accepted ones', () => {
     expect(() => createAvatarStore('redis://x')).toThrow(/unknown avatar store scheme "redis:".*file:\/\//);
     expect(() => createAvatarStore('file://')).toThrow(/needs a folder path/);
+    expect(() => createAvatarStore('level://')).toThrow(/needs a folder path/);
+    expect(() => createAvatarStore('mongodb://127.0.0.1/app?ava_coll=../x')).toThrow(/ava_coll/);
+    expect(() => createAvatarStore('mongodb:///nohost')).toThrow(/mongodb/);
     expect(() => createAvatarStore('')).toThrow(/empty/);
   });
 

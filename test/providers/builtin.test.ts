@@ -96,6 +96,16 @@ describe('built-in providers', () => {
     expect(new URLSearchParams(token.body).get('code_verifier')).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 
+  it('refuses a replayed callback even when the provider would accept the code again', async () => {
+    const { location, handshake } = await startLogin(made.app, 'github');
+    const cb = await devAuthorize(new URL(`${dev.url}/login/oauth/authorize${location.search}`), 'x');
+    await callback(made.app, cb, handshake).expect(200);
+    const before = tokenRequests.length;
+    const replay = await callback(made.app, cb, handshake).expect(403);
+    expect(replay.body.error).toMatch(/already completed/);
+    expect(tokenRequests.length).toBe(before + 1);
+  });
+
   it('github can use the immutable numeric id', async () => {
     const app = makeApp({}, (auth) => {
       auth.addProvider('github', 'c', 's', { tokenUrl: `${stubUrl}/token/github`, infoUrl: `${stubUrl}/info/github`, useNumericId: true });

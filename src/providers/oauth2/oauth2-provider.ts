@@ -3,6 +3,7 @@ import { AuthError } from '../../errors';
 import type { MaybePromise } from '../../hooks';
 import { sendRedirect } from '../../internal/http';
 import { randomId } from '../../internal/random';
+import { HANDSHAKE_DURATION_MS } from '../../token/token-service';
 import type { User } from '../../token/user';
 import { loginAudience, loginField, loginFlag } from '../login-fields';
 import type { LoginRequest, Provider, ProviderKit } from '../provider';
@@ -87,6 +88,10 @@ export class OAuth2Provider implements Provider {
     const handshake = claims?.handshake;
     if (!claims || !handshake?.state) throw new AuthError('forbidden', 'no login in progress: start again at /login');
     const outcome = await this.getFlow().finish(flowRequest(req), this.callbackUrl(req, kit), { state: handshake.state, pkce: handshake.pkce });
+    // Marked only after the state check, so a forged callback cannot burn a login in progress.
+    if (!(await kit.useOnce(`handshake:${claims.jti ?? handshake.state}`, HANDSHAKE_DURATION_MS))) {
+      throw new AuthError('forbidden', 'this login was already completed: start again at /login');
+    }
     const profile = outcome.profile as { _json?: unknown } | undefined;
     let user: User;
     try {
