@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { avatarIdFor, createAvatarStore, FileAvatarStore, LevelAvatarStore, MemoryAvatarStore, migrateAvatars, MongoAvatarStore, type AvatarStore } from '../../src';
+import { KeyValueAvatarStore, MapKeyValueClient } from '../../examples/custom-avatar-store';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 
 const png = (n: number): Buffer => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(n, n % 251)]);
@@ -101,6 +102,11 @@ avatarStoreContract('level', describe, async () => {
   const dir = await tempDir();
   return { open: () => new LevelAvatarStore(dir), cleanup: () => rm(dir, { recursive: true, force: true }), persistent: true };
 });
+avatarStoreContract('custom (examples/custom-avatar-store.ts)', describe, async () => ({
+  open: () => new KeyValueAvatarStore(new MapKeyValueClient()),
+  cleanup: async () => undefined,
+  persistent: false,
+}));
 avatarStoreContract('mongo', describeMongo, async () => {
   const { uri, db } = freshMongoUri('ava');
   return { open: () => new MongoAvatarStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
