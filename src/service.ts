@@ -9,6 +9,8 @@ import { DirectProvider, type CredentialChecker } from './providers/direct';
 import type { Provider, ProviderKit } from './providers/provider';
 import { validateProviderName } from './providers/provider-name';
 import { TokenService } from './token/token-service';
+import { VerifyProvider } from './providers/verify';
+import type { Sender } from './senders/sender';
 import { AuthError, configError } from './errors';
 import { BUILTIN_PROVIDER_NAMES, BUILTIN_PROVIDERS } from './providers/builtin';
 import { createBuiltinProvider } from './providers/builtin/create';
@@ -41,6 +43,11 @@ export interface Auth {
   addPassportProvider(name: string, strategy: PassportOAuth2Strategy, mapProfile?: PassportProfileMapper, options?: OAuth2ProviderOptions): this;
   /** Adds the `dev` provider and returns its fake OAuth2 server: `await dev.start()`. For development only. */
   addDevProvider(options?: DevServerOptions): DevServer;
+  /**
+   * Adds a passwordless login confirmed through a message: `template` uses `{{.User}}`,
+   * `{{.Address}}`, `{{.Token}}`, `{{.Site}}`; `sender` delivers it (e.g. an {@link EmailSender}).
+   */
+  addVerifyProvider(name: string, template: string, sender: Sender): this;
   /** Adds a login with a user name and password checked by `checker`. */
   addDirectProvider(name: string, checker: CredentialChecker): this;
   /** Adds any {@link Provider} implementation. */
@@ -130,6 +137,9 @@ export function createAuth(options: AuthOptions): Auth {
       const server = new DevServer({ host: '127.0.0.1', port: 8084, logger: resolved.logger, ...devOptions });
       auth.addCustomHandler(createDevProvider('dev', server));
       return server;
+    },
+    addVerifyProvider(name, template, sender) {
+      return auth.addCustomHandler(new VerifyProvider(name, template, sender));
     },
     addDirectProvider(name, checker) {
       return auth.addCustomHandler(new DirectProvider(name, checker));

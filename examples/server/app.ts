@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
+import { exampleSender } from './mail';
 import { consoleLogger, createAuth, getUser, mustGetUser, setAdmin, type Auth, type DevServer, type Logger } from '../../src';
 
 /** Settings of the example app; `readExampleConfig` fills them from the environment. */
@@ -12,13 +13,15 @@ export interface ExampleConfig {
   avatarStore: string;
   /** Port of the dev OAuth2 server; 0 picks a free one. */
   devAuthPort: number;
+  /** SMTP server for the e-mail login; unset writes the mails to the log. */
+  smtpUrl: string | undefined;
   logger: Logger;
 }
 
 /** The demo accounts of the direct provider `local`. */
 export const DEMO_USERS: Readonly<Record<string, string>> = { demo: 'demo-password', admin: 'admin-password' };
 
-/** Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT and AVATAR_STORE (see the README). */
+/** Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, AVATAR_STORE and SMTP_URL (see the README). */
 export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: Logger = consoleLogger): ExampleConfig {
   const port = Number(env.PORT ?? 8080);
   let secret = env.AUTH_SECRET ?? '';
@@ -32,11 +35,14 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     secret,
     avatarStore: env.AVATAR_STORE ?? join(process.cwd(), 'var', 'avatars'),
     devAuthPort: Number(env.DEV_AUTH_PORT ?? 8084),
+    smtpUrl: env.SMTP_URL || undefined,
     logger,
   };
 }
 
 const PAGE = readFileSync(join(__dirname, 'page.html'), 'utf8');
+
+
 
 /**
  * Builds the example app: auth and avatar routers, protected routes and the page at `/`.
@@ -58,6 +64,8 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   });
   auth.addDirectProvider('local', (user, passwd) => Object.hasOwn(DEMO_USERS, user) && DEMO_USERS[user] === passwd);
   const dev = auth.addDevProvider({ port: config.devAuthPort });
+  const emailTemplate = `Hello {{.User}}, open this link to log in to the authgate example: ${config.url}/auth/email/login?token={{.Token}}`;
+  auth.addVerifyProvider('email', emailTemplate, exampleSender(config.smtpUrl, config.logger));
 
   const app = express();
   const { authRouter, avatarRouter } = auth.handlers();

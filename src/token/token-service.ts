@@ -76,6 +76,11 @@ export class TokenService {
   /** @param options - resolved options of the auth service. */
   constructor(private readonly options: TokenOptions) {}
 
+  /** The `iss` of tokens made here. */
+  get issuer(): string {
+    return this.options.issuer;
+  }
+
   /** Signs claims as they are (HS256). Refuses a user token whose `aud` is not allowed. */
   async sign(claims: Claims): Promise<string> {
     const aud = claims.aud;

@@ -2,9 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { noopLogger } from '../../src';
+import { loggerFunc, noopLogger } from '../../src';
 import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
 import { setCookies } from '../support/cookies';
+import { startSmtpPeer } from '../support/smtp-peer';
 
 describe('example server', () => {
   let dir: string;
@@ -23,6 +24,32 @@ describe('example server', () => {
       secret: 's'.repeat(20),
       url: 'https://x.example',
     });
+  });
+
+  it('sends an e-mail login link to the log without SMTP_URL, and the link logs in', async () => {
+    const lines: string[] = [];
+    const config = { ...readExampleConfig({ AUTH_SECRET: 'y'.repeat(32) }, noopLogger), avatarStore: dir, devAuthPort: 0, logger: loggerFunc((l) => lines.push(l)) };
+    const { app } = createExampleApp(config);
+    await request(app).get('/auth/email/login?user=reader&address=reader@example.com&from=/').expect(200);
+    const link = /(http:\/\/\S+\/auth\/email\/login\?token=\S+)/.exec(lines.join('\n'))?.[1];
+    expect(link).toBeDefined();
+    const res = await request(app).get(new URL(link!).pathname + new URL(link!).search).expect(303);
+    expect(res.headers.location).toBe('/');
+    expect(setCookies(res).JWT?.value).toBeTruthy();
+  });
+
+  it('sends a real mail through SMTP_URL', async () => {
+    const peer = await startSmtpPeer();
+    try {
+      const config = readExampleConfig({ AUTH_SECRET: 'z'.repeat(32), SMTP_URL: `smtp://127.0.0.1:${peer.port}?from=login@example.org` }, noopLogger);
+      const { app } = createExampleApp({ ...config, avatarStore: dir, devAuthPort: 0 });
+      await request(app).get('/auth/email/login?user=mia&address=mia@example.com').expect(200);
+      const mail = await peer.nextMail(0);
+      expect(mail.from).toBe('login@example.org');
+      expect(mail.body).toMatch(/Hello mia, open this link .*\/auth\/email\/login\?token=/);
+    } finally {
+      await peer.close();
+    }
   });
 
   it('serves the page, logs in with the demo account, shows the avatar, guards routes and logs out', async () => {

@@ -1,0 +1,23 @@
+import { EmailSender, senderFunc, type Logger, type Sender } from '../../src';
+
+/**
+ * The example's sender: SMTP from `SMTP_URL` (`smtp://user:pass@host:25`, `smtp://host:587?starttls=1`,
+ * `smtps://host:465`, `&insecure=1` for self-signed test servers), else one that writes the
+ * message to the log, so logins work with nothing installed.
+ */
+export function exampleSender(smtpUrl: string | undefined, logger: Logger): Sender {
+  if (!smtpUrl) return senderFunc((address, text) => logger.logf('[MAIL] to %s: %s', address, text));
+  const url = new URL(smtpUrl);
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('SMTP_URL must start with smtp:// or smtps://');
+  return new EmailSender({
+    host: url.hostname,
+    port: url.port ? Number(url.port) : undefined,
+    tls: url.protocol === 'smtps:',
+    startTLS: url.searchParams.get('starttls') === '1',
+    insecureSkipVerify: url.searchParams.get('insecure') === '1',
+    smtpUserName: url.username ? decodeURIComponent(url.username) : undefined,
+    smtpPassword: url.password ? decodeURIComponent(url.password) : undefined,
+    from: url.searchParams.get('from') ?? 'authgate-example@localhost',
+    subject: 'Your authgate example login',
+  });
+}

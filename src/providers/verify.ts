@@ -1,0 +1,105 @@
+import type { ServerResponse } from 'node:http';
+import { AuthError } from '../errors';
+import { sendJson } from '../internal/http';
+import { randomId } from '../internal/random';
+import { hasControlChars } from '../internal/text';
+import type { Sender } from '../senders/sender';
+import { renderTemplate } from '../senders/template';
+import type { Claims } from '../token/claims';
+import { hashId } from '../token/user';
+import { loginAudience, loginField, loginFlag } from './login-fields';
+import type { LoginRequest, Provider, ProviderKit } from './provider';
+
+/** How long a confirmation token is valid. */
+export const VERIFY_TOKEN_TTL_MS = 30 * 60_000;
+
+const MAX_USER = 64;
+const MAX_ADDRESS = 254;
+const MAX_SITE = 256;
+const SEPARATOR = '::';
+
+function checkedField(req: LoginRequest, name: string, max: number): string {
+  const value = (loginField(req, name) ?? '').trim();
+  if (value === '') throw new AuthError('bad_request', `${name} is required`);
+  if (value.length > max || hasControlChars(value)) throw new AuthError('bad_request', `${name} is not usable`);
+  return value;
+}
+
+/**
+ * Passwordless login confirmed through a message: step 1 (`?user=&address=`) sends a signed
+ * one-shot token bound to user, address and audience; step 2 (`?token=`) consumes it once through
+ * the state store and logs in. The user id is `<name>_<sha1 of the address>`.
+ */
+export class VerifyProvider implements Provider {
+  /**
+   * @param name - provider name.
+   * @param template - message text with `{{.User}}`, `{{.Address}}`, `{{.Token}}`, `{{.Site}}`.
+   * @param sender - delivers the message.
+   */
+  constructor(
+    readonly name: string,
+    private readonly template: string,
+    private readonly sender: Sender,
+  ) {
+    if (typeof template !== 'string' || !template.includes('{{')) throw new TypeError(`authgate: addVerifyProvider("${name}") needs a template with {{.Token}}`);
+    if (!sender || typeof sender.send !== 'function') throw new TypeError(`authgate: addVerifyProvider("${name}") needs a sender with send(address, text)`);
+  }
+
+  /** @inheritdoc */
+  async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
+    if (req.method !== 'GET') throw new AuthError('bad_request', 'use GET', { status: 405 });
+    const token = loginField(req, 'token');
+    if (token) return this.confirm(req, res, kit, token);
+    return this.sendConfirmation(req, res, kit);
+  }
+
+  private async sendConfirmation(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
+    const user = checkedField(req, 'user', MAX_USER);
+    const address = checkedField(req, 'address', MAX_ADDRESS);
+    if (user.includes(SEPARATOR)) throw new AuthError('bad_request', 'user is not usable');
+    if (this.sender.validateAddress && !this.sender.validateAddress(address)) throw new AuthError('bad_request', 'address is not usable');
+    const aud = kit.resolveAudience(loginAudience(req));
+    const now = Math.floor(Date.now() / 1000);
+    const claims: Claims = {
+      aud,
+      iat: now,
+      nbf: now,
+      exp: now + VERIFY_TOKEN_TTL_MS / 1000,
+      jti: randomId(),
+      iss: kit.tokens.issuer,
+      handshake: { id: `${user}${SEPARATOR}${address}`, from: loginField(req, 'from') || undefined },
+      sess_only: loginFlag(req, 'session', 'sess') || undefined,
+    };
+    const confirmation = await kit.tokens.sign(claims);
+    const text = renderTemplate(this.template, { User: user, Address: address, Token: confirmation, Site: aud.slice(0, MAX_SITE) }, this.sender.contentType === 'text/html');
+    try {
+      await this.sender.send(address, text);
+    } catch (err) {
+      kit.logger.logf('[WARN] %s: sending the confirmation failed: %s', this.name, (err as Error)?.message ?? 'unknown');
+      throw new AuthError('internal', 'failed to send the confirmation message', { status: 502, cause: err });
+    }
+    sendJson(res, 200, { user, address });
+  }
+
+  private async confirm(req: LoginRequest, res: ServerResponse, kit: ProviderKit, token: string): Promise<void> {
+    let claims: Claims;
+    try {
+      claims = await kit.tokens.parse(token);
+    } catch {
+      throw new AuthError('forbidden', 'confirmation token is invalid or expired');
+    }
+    const id = claims.handshake?.id ?? '';
+    const at = id.indexOf(SEPARATOR);
+    if (claims.user !== undefined || at <= 0 || !claims.jti) throw new AuthError('forbidden', 'confirmation token is invalid or expired');
+    if (!(await kit.useOnce(`verify:${claims.jti}`, VERIFY_TOKEN_TTL_MS))) throw new AuthError('forbidden', 'confirmation token was already used');
+    const user = id.slice(0, at);
+    const address = id.slice(at + SEPARATOR.length);
+    await kit.completeLogin(req, res, {
+      provider: this.name,
+      user: { name: user, id: hashId(this.name, address), picture: '', ...(address.includes('@') ? { email: address } : {}) },
+      aud: claims.aud,
+      sessionOnly: claims.sess_only === true || loginFlag(req, 'session', 'sess'),
+      from: claims.handshake?.from,
+    });
+  }
+}

@@ -1,0 +1,21 @@
+import type { MaybePromise } from '../hooks';
+
+/** Delivers a verification message (e-mail, SMS, chat...) to an address. */
+export interface Sender {
+  /** Sends `text` to `address`; rejects when it could not. */
+  send(address: string, text: string): Promise<void>;
+  /** `text/html` makes template values HTML-escaped. @default 'text/plain' */
+  readonly contentType?: string;
+  /** Refuses unusable addresses before anything is sent. @default every non-empty address is accepted */
+  validateAddress?(address: string): boolean;
+}
+
+/** A {@link Sender} from a plain function. */
+export function senderFunc(fn: (address: string, text: string) => MaybePromise<void>, contentType = 'text/plain'): Sender {
+  return {
+    contentType,
+    async send(address: string, text: string): Promise<void> {
+      await fn(address, text);
+    },
+  };
+}
