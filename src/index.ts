@@ -26,6 +26,7 @@ export type { AuthErrorHandler } from './middleware/error-handler';
 export type { Provider, ProviderKit, LoginRequest, CompletedLogin } from './providers/provider';
 export type { CredentialChecker } from './providers/direct';
 export { VERIFY_TOKEN_TTL_MS } from './providers/verify';
+export { TelegramProvider, type TelegramProviderOptions } from './providers/telegram/telegram-provider';
 export { senderFunc, type Sender } from './senders/sender';
 export { EmailSender, SenderError, type EmailSenderOptions } from './senders/email-sender';
 export { renderTemplate } from './senders/template';

@@ -10,6 +10,7 @@ import type { Provider, ProviderKit } from './providers/provider';
 import { validateProviderName } from './providers/provider-name';
 import { TokenService } from './token/token-service';
 import { VerifyProvider } from './providers/verify';
+import { TelegramProvider, type TelegramProviderOptions } from './providers/telegram/telegram-provider';
 import type { Sender } from './senders/sender';
 import { AuthError, configError } from './errors';
 import { BUILTIN_PROVIDER_NAMES, BUILTIN_PROVIDERS } from './providers/builtin';
@@ -48,6 +49,11 @@ export interface Auth {
    * `{{.Address}}`, `{{.Token}}`, `{{.Site}}`; `sender` delivers it (e.g. an {@link EmailSender}).
    */
   addVerifyProvider(name: string, template: string, sender: Sender): this;
+  /**
+   * Adds a login through a Telegram bot and returns the provider (for `webhookHandler()`).
+   * Polls for updates unless `polling: false`.
+   */
+  addTelegramProvider(options: TelegramProviderOptions): TelegramProvider;
   /** Adds a login with a user name and password checked by `checker`. */
   addDirectProvider(name: string, checker: CredentialChecker): this;
   /** Adds any {@link Provider} implementation. */
@@ -140,6 +146,16 @@ export function createAuth(options: AuthOptions): Auth {
     },
     addVerifyProvider(name, template, sender) {
       return auth.addCustomHandler(new VerifyProvider(name, template, sender));
+    },
+    addTelegramProvider(telegramOptions) {
+      const provider = new TelegramProvider(telegramOptions, resolved.stateStore, avatars, resolved.logger);
+      try {
+        auth.addCustomHandler(provider);
+      } catch (err) {
+        void provider.close();
+        throw err;
+      }
+      return provider;
     },
     addDirectProvider(name, checker) {
       return auth.addCustomHandler(new DirectProvider(name, checker));

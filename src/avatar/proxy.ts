@@ -49,11 +49,23 @@ export class AvatarProxy {
     return avatarId === '' ? '' : `${this.options.routeUrl}/${avatarId}`;
   }
 
-  private async putFetched(user: User, source: string): Promise<string> {
+  /**
+   * Stores image bytes the caller fetched itself (e.g. a Telegram profile photo, whose URL holds
+   * the bot token) with the same checks; falls back like `put`. Returns the picture URL.
+   */
+  async putImage(user: User, fetch: () => Promise<Buffer>): Promise<string> {
+    const avatarId = await this.storeOrFallback(user, fetch);
+    return avatarId === '' ? '' : `${this.options.routeUrl}/${avatarId}`;
+  }
+
+  private putFetched(user: User, source: string): Promise<string> {
+    return this.storeOrFallback(user, () => safeFetch(source, this.options.fetch));
+  }
+
+  private async storeOrFallback(user: User, fetch: () => Promise<Buffer>): Promise<string> {
     const { store, logger } = this.options;
     try {
-      const raw = await safeFetch(source, this.options.fetch);
-      return await store.put(user.id, await normalizeImage(raw, this.options.resizeLimit, this.options.maxPixels));
+      return await store.put(user.id, await normalizeImage(await fetch(), this.options.resizeLimit, this.options.maxPixels));
     } catch (err) {
       logger.logf('[WARN] avatar of %s not used, identicon instead: %s', user.id, (err as Error).message);
     }

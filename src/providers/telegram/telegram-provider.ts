@@ -1,0 +1,207 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Bot, type Context } from 'node-telegram-bot-api';
+import type { AvatarProxy } from '../../avatar/proxy';
+import { AuthError } from '../../errors';
+import { sendJson } from '../../internal/http';
+import { randomId, safeEqual } from '../../internal/random';
+import { safeFetch } from '../../internal/safe-fetch';
+import type { Logger } from '../../logger';
+import type { StateStore } from '../../state/state-store';
+import { hashId, type User } from '../../token/user';
+import { loginAudience, loginField, loginFlag } from '../login-fields';
+import type { LoginRequest, Provider, ProviderKit } from '../provider';
+
+/** Options of `addTelegramProvider`. */
+export interface TelegramProviderOptions {
+  /** Provider name in routes and ids. @default 'telegram' */
+  providerName?: string;
+  /** The bot token from @BotFather. Never logged, returned or put in a stored URL. */
+  token: string;
+  /** Sent to the user when the login is confirmed. @default 'You are logged in. Return to the site.' */
+  successMsg?: string;
+  /** Sent for an unknown or expired login token. @default 'This login link is unknown or expired. Start again on the site.' */
+  errorMsg?: string;
+  /** Bot API origin (a local Bot API server, or a stand-in in tests). @default 'https://api.telegram.org' */
+  apiRoot?: string;
+  /** Poll for updates; turn off when Telegram calls `webhookHandler()` instead. @default true */
+  polling?: boolean;
+  /** How long a login token waits for the user, in ms. @default 600000 (10 minutes) */
+  tokenTtl?: number;
+}
+
+interface Confirmed {
+  user: User;
+}
+
+const START = /^\/start(?:@[A-Za-z0-9_]+)?\s+([A-Za-z0-9_-]{8,64})\s*$/;
+
+/**
+ * Login through a Telegram bot: `/login` gives a token and the bot links; the user presses start in
+ * a private chat with the bot (`/start <token>`); `/login?token=` then answers 404 until that
+ * happened and the user JSON with cookies exactly once after. Pending and confirmed logins live in
+ * the state store, so an instance that does not poll can answer the check.
+ */
+export class TelegramProvider implements Provider {
+  readonly name: string;
+  private readonly bot: Bot;
+  private readonly ttl: number;
+  private username: Promise<string> | undefined;
+  private polling: Promise<void> | undefined;
+
+  /**
+   * @param options - bot token, messages, API root, polling.
+   * @param state - where pending and confirmed logins live.
+   * @param avatars - stores the profile photo.
+   * @param logger - where failures are logged (never with the token).
+   */
+  constructor(
+    private readonly options: TelegramProviderOptions,
+    private readonly state: StateStore,
+    private readonly avatars: AvatarProxy,
+    private readonly logger: Logger,
+  ) {
+    if (!options?.token || !/^\d+:[A-Za-z0-9_-]{20,}$/.test(options.token)) throw new TypeError('authgate: addTelegramProvider() needs the bot token from @BotFather (<id>:<secret>)');
+    this.name = options.providerName ?? 'telegram';
+    this.ttl = options.tokenTtl ?? 10 * 60_000;
+    this.bot = new Bot(options.token, { apiRoot: options.apiRoot, timeoutMs: 60_000, maxRetries: 1 });
+    this.bot.on('message', (ctx) => this.onMessage(ctx));
+    this.bot.catch((err) => this.logger.logf('[WARN] %s: update failed: %s', this.name, (err as Error)?.name ?? typeof err));
+    if (options.polling ?? true) this.startPolling();
+  }
+
+  private startPolling(): void {
+    this.polling = this.bot
+      .startPolling(undefined, { timeout: 25, onError: (err) => this.logger.logf('[WARN] %s: polling error: %s', this.name, (err as Error)?.name ?? typeof err) })
+      .catch((err: unknown) => this.logger.logf('[ERROR] %s: polling stopped: %s', this.name, (err as Error)?.name ?? typeof err));
+  }
+
+  /** The bot's user name, from getMe (cached). */
+  botUsername(): Promise<string> {
+    this.username ??= this.bot.api.getMe().then(
+      (me) => me.username ?? '',
+      (err: unknown) => {
+        this.username = undefined;
+        throw new AuthError('unavailable', 'the Telegram Bot API is unreachable', { cause: err });
+      },
+    );
+    return this.username;
+  }
+
+  /** @inheritdoc */
+  async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
+    if (req.method !== 'GET') throw new AuthError('bad_request', 'use GET', { status: 405 });
+    const token = loginField(req, 'token');
+    if (token !== undefined) return this.check(req, res, kit, token);
+    const aud = kit.resolveAudience(loginAudience(req));
+    const bot = await this.botUsername();
+    const fresh = randomId(16);
+    await this.stateCall(() => this.state.set(`tg:pending:${fresh}`, { aud }, this.ttl));
+    sendJson(res, 200, {
+      bot,
+      token: fresh,
+      tg_link: `tg://resolve?domain=${encodeURIComponent(bot)}&start=${fresh}`,
+      https_link: `https://t.me/${encodeURIComponent(bot)}?start=${fresh}`,
+    });
+  }
+
+  private async check(req: LoginRequest, res: ServerResponse, kit: ProviderKit, token: string): Promise<void> {
+    if (!/^[A-Za-z0-9_-]{8,64}$/.test(token)) throw new AuthError('bad_request', 'malformed login token');
+    const confirmed = await this.stateCall(() => this.state.take<Confirmed & { aud: string }>(`tg:done:${token}`));
+    if (!confirmed) throw new AuthError('not_found', 'login not confirmed yet, or unknown');
+    await kit.completeLogin(req, res, {
+      provider: this.name,
+      user: confirmed.user,
+      aud: confirmed.aud,
+      sessionOnly: loginFlag(req, 'session', 'sess'),
+      from: loginField(req, 'from'),
+    });
+  }
+
+  /** Handles one Bot API update (used by polling and by the webhook handler). */
+  handleUpdate(update: unknown): Promise<void> {
+    return this.bot.handleUpdate(update as Parameters<Bot['handleUpdate']>[0]);
+  }
+
+  /**
+   * A plain Node handler for Telegram's webhook calls: checks the `X-Telegram-Bot-Api-Secret-Token`
+   * header against `secretToken` (constant time), reads the JSON update (64 KiB at most), handles it.
+   */
+  webhookHandler(secretToken: string): (req: IncomingMessage, res: ServerResponse) => void {
+    if (!secretToken || secretToken.length < 16) throw new TypeError('authgate: the Telegram webhook needs a secret token of 16 characters or more');
+    return (req, res) => {
+      const header = req.headers['x-telegram-bot-api-secret-token'];
+      if (req.method !== 'POST' || typeof header !== 'string' || !safeEqual(header, secretToken)) return sendJson(res, 401, { error: 'unauthorized' });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (chunk: Buffer) => {
+        size += chunk.length;
+        if (size <= 64 * 1024) chunks.push(chunk);
+      });
+      req.on('end', () => {
+        if (size > 64 * 1024) return sendJson(res, 413, { error: 'update too large' });
+        let update: unknown;
+        try {
+          update = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          return sendJson(res, 400, { error: 'malformed update' });
+        }
+        this.handleUpdate(update).then(
+          () => sendJson(res, 200, { ok: true }),
+          () => sendJson(res, 200, { ok: true }),
+        );
+      });
+    };
+  }
+
+  private async onMessage(ctx: Context): Promise<void> {
+    const message = ctx.message;
+    const token = START.exec(message?.text ?? '')?.[1];
+    // Only private chats: in a group anyone could replay a start link they saw.
+    if (!message || !token || message.chat.type !== 'private' || !message.from) return;
+    const pending = await this.state.take<{ aud: string }>(`tg:pending:${token}`);
+    if (!pending) {
+      await this.bot.api.sendMessage({ chat_id: message.chat.id, text: this.options.errorMsg ?? 'This login link is unknown or expired. Start again on the site.' });
+      return;
+    }
+    const from = message.from;
+    const user: User = {
+      name: [from.first_name, from.last_name].filter(Boolean).join(' ') || from.username || `telegram ${from.id}`,
+      id: hashId(this.name, String(message.chat.id)),
+      picture: '',
+    };
+    user.picture = await this.avatars.putImage(user, () => this.profilePhoto(from.id));
+    await this.state.set(`tg:done:${token}`, { user, aud: pending.aud }, this.ttl);
+    await this.bot.api.sendMessage({ chat_id: message.chat.id, text: this.options.successMsg ?? 'You are logged in. Return to the site.' });
+  }
+
+  /** Downloads the largest profile photo server-side; the file URL holds the bot token and stays here. */
+  private async profilePhoto(userId: number): Promise<Buffer> {
+    const photos = await this.bot.api.getUserProfilePhotos({ user_id: userId, limit: 1 });
+    const sizes = photos.photos[0] ?? [];
+    const largest = [...sizes].sort((a, b) => b.width * b.height - a.width * a.height)[0];
+    if (!largest) throw new Error('no profile photo');
+    const file = await this.bot.api.getFile({ file_id: largest.file_id });
+    if (!file.file_path) throw new Error('profile photo has no file path');
+    const root = (this.options.apiRoot ?? 'https://api.telegram.org').replace(/\/+$/, '');
+    try {
+      return await safeFetch(`${root}/file/bot${this.options.token}/${file.file_path}`, { timeoutMs: 10_000, maxBytes: 10 * 1024 * 1024, allowPrivateNetworks: true });
+    } catch {
+      // The fetch error names the URL, which carries the bot token: replace it.
+      throw new Error('profile photo download failed');
+    }
+  }
+
+  private async stateCall<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      throw new AuthError('unavailable', 'the state store is unavailable', { cause: err });
+    }
+  }
+
+  /** Stops polling. */
+  async close(): Promise<void> {
+    this.bot.stop();
+    await this.polling;
+  }
+}
