@@ -26,6 +26,8 @@ export type { AuthErrorHandler } from './middleware/error-handler';
 export type { Provider, ProviderKit, LoginRequest, CompletedLogin } from './providers/provider';
 export type { CredentialChecker } from './providers/direct';
 export { VERIFY_TOKEN_TTL_MS } from './providers/verify';
+export { AppleProvider, type AppleProviderOptions } from './providers/apple/apple-provider';
+export { loadApplePrivateKeyFromFile, type ApplePrivateKeyLoader } from './providers/apple/private-key';
 export { TelegramProvider, type TelegramProviderOptions } from './providers/telegram/telegram-provider';
 export { senderFunc, type Sender } from './senders/sender';
 export { EmailSender, SenderError, type EmailSenderOptions } from './senders/email-sender';

@@ -10,6 +10,8 @@ import type { Provider, ProviderKit } from './providers/provider';
 import { validateProviderName } from './providers/provider-name';
 import { TokenService } from './token/token-service';
 import { VerifyProvider } from './providers/verify';
+import { AppleProvider, type AppleProviderOptions } from './providers/apple/apple-provider';
+import { loadAppleKey, type ApplePrivateKeyLoader } from './providers/apple/private-key';
 import { TelegramProvider, type TelegramProviderOptions } from './providers/telegram/telegram-provider';
 import type { Sender } from './senders/sender';
 import { AuthError, configError } from './errors';
@@ -54,6 +56,11 @@ export interface Auth {
    * Polls for updates unless `polling: false`.
    */
   addTelegramProvider(options: TelegramProviderOptions): TelegramProvider;
+  /**
+   * Adds Sign in with Apple. The key is loaded at once (`loadApplePrivateKeyFromFile(path)`);
+   * a missing or wrong key throws here, not at the first login.
+   */
+  addAppleProvider(options: AppleProviderOptions, privateKeyLoader: ApplePrivateKeyLoader): this;
   /** Adds a login with a user name and password checked by `checker`. */
   addDirectProvider(name: string, checker: CredentialChecker): this;
   /** Adds any {@link Provider} implementation. */
@@ -156,6 +163,9 @@ export function createAuth(options: AuthOptions): Auth {
         throw err;
       }
       return provider;
+    },
+    addAppleProvider(appleOptions, privateKeyLoader) {
+      return auth.addCustomHandler(new AppleProvider(appleOptions, loadAppleKey(privateKeyLoader)));
     },
     addDirectProvider(name, checker) {
       return auth.addCustomHandler(new DirectProvider(name, checker));

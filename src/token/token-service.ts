@@ -177,8 +177,11 @@ export class TokenService {
   /**
    * Sends a handshake token (a login in progress: state, PKCE verifier, where to go after) in the
    * JWT cookie as a session cookie, valid for `durationMs`. No XSRF cookie: it carries no user.
+   * `crossSite` makes it SameSite=None; Secure, for providers that come back with a cross-site
+   * POST (Apple's form_post); the session cookie keeps its own SameSite.
    */
-  async sendHandshake(res: ServerResponse, claims: Claims, durationMs = HANDSHAKE_DURATION_MS): Promise<void> {
+  async sendHandshake(res: ServerResponse, claims: Claims, options: { durationMs?: number; crossSite?: boolean } = {}): Promise<void> {
+    const durationMs = options.durationMs ?? HANDSHAKE_DURATION_MS;
     const now = nowSeconds();
     const token = await this.sign({
       ...claims,
@@ -188,7 +191,9 @@ export class TokenService {
       exp: now + Math.ceil(durationMs / 1000),
       jti: randomId(),
     });
-    appendSetCookie(res, [serializeCookie(this.options.jwtCookieName, token, this.cookieAttributes(true, undefined))]);
+    const attrs = this.cookieAttributes(true, undefined);
+    if (options.crossSite) Object.assign(attrs, { sameSite: 'none', secure: true });
+    appendSetCookie(res, [serializeCookie(this.options.jwtCookieName, token, attrs)]);
   }
 
   /** The unexpired handshake token of the request's JWT cookie; `undefined` when there is none. */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { MongoClient } from 'mongodb';
 
 /** The MongoDB the mongo suites use; they are reported as skipped without it. */
 export const MONGO_URL = process.env.MONGO_URL ?? '';
@@ -16,7 +17,6 @@ export function freshMongoUri(prefix: string): { uri: string; db: string } {
 /** Drops a test database. */
 export async function dropMongoDb(db: string): Promise<void> {
   if (!MONGO_URL) return;
-  const { MongoClient } = await import('mongodb');
   const client = new MongoClient(MONGO_URL);
   try {
     await client.db(db).dropDatabase();
