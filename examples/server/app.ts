@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import { exampleSender } from './mail';
-import { consoleLogger, createAuth, getUser, mustGetUser, setAdmin, type Auth, type DevServer, type Logger } from '../../src';
+import { consoleLogger, createAuth, getUser, loadApplePrivateKeyFromFile, mustGetUser, setAdmin, type Auth, type DevServer, type Logger } from '../../src';
 
 /** Settings of the example app; `readExampleConfig` fills them from the environment. */
 export interface ExampleConfig {
@@ -15,13 +15,17 @@ export interface ExampleConfig {
   devAuthPort: number;
   /** SMTP server for the e-mail login; unset writes the mails to the log. */
   smtpUrl: string | undefined;
+  /** Telegram bot token; the Telegram login is on when set. */
+  telegramToken: string | undefined;
+  /** Sign in with Apple settings; on when all are set. */
+  apple: { clientId: string; teamId: string; keyId: string; keyPath: string } | undefined;
   logger: Logger;
 }
 
 /** The demo accounts of the direct provider `local`. */
 export const DEMO_USERS: Readonly<Record<string, string>> = { demo: 'demo-password', admin: 'admin-password' };
 
-/** Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, AVATAR_STORE and SMTP_URL (see the README). */
+/** Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, AVATAR_STORE, SMTP_URL, TELEGRAM_TOKEN and APPLE_* (see the README). */
 export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: Logger = consoleLogger): ExampleConfig {
   const port = Number(env.PORT ?? 8080);
   let secret = env.AUTH_SECRET ?? '';
@@ -36,6 +40,11 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     avatarStore: env.AVATAR_STORE ?? join(process.cwd(), 'var', 'avatars'),
     devAuthPort: Number(env.DEV_AUTH_PORT ?? 8084),
     smtpUrl: env.SMTP_URL || undefined,
+    telegramToken: env.TELEGRAM_TOKEN || undefined,
+    apple:
+      env.APPLE_CLIENT_ID && env.APPLE_TEAM_ID && env.APPLE_KEY_ID && env.APPLE_KEY_PATH
+        ? { clientId: env.APPLE_CLIENT_ID, teamId: env.APPLE_TEAM_ID, keyId: env.APPLE_KEY_ID, keyPath: env.APPLE_KEY_PATH }
+        : undefined,
     logger,
   };
 }
@@ -66,6 +75,11 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   const dev = auth.addDevProvider({ port: config.devAuthPort });
   const emailTemplate = `Hello {{.User}}, open this link to log in to the authgate example: ${config.url}/auth/email/login?token={{.Token}}`;
   auth.addVerifyProvider('email', emailTemplate, exampleSender(config.smtpUrl, config.logger));
+  if (config.telegramToken) auth.addTelegramProvider({ token: config.telegramToken });
+  if (config.apple) {
+    const { keyPath, ...ids } = config.apple;
+    auth.addAppleProvider(ids, loadApplePrivateKeyFromFile(keyPath));
+  }
 
   const app = express();
   const { authRouter, avatarRouter } = auth.handlers();
