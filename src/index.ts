@@ -56,3 +56,12 @@ export { createStateStore, STATE_STORE_SCHEMES } from './state/create-state-stor
 export { MemoryStateStore } from './state/memory-state-store';
 export { LevelStateStore } from './state/level-state-store';
 export { MongoStateStore } from './state/mongo-state-store';
+export { createAccountRouter, type AccountRouter, type AccountRouterOptions } from './account/account-router';
+export { MANAGE_USER } from './account/account-service';
+export { AccountError, type AccountErrorCode } from './account/account-error';
+export { DuplicateEmailError, type AccountStore, type AccessTokenRecord } from './account/account-store';
+export { createAccountStore, ACCOUNT_STORE_SCHEMES } from './account/create-account-store';
+export { MemoryAccountStore } from './account/stores/memory-account-store';
+export { LevelAccountStore } from './account/stores/level-account-store';
+export { MongoAccountStore } from './account/stores/mongo-account-store';
+export { publicAccount, PROFILE_FIELDS, type Account, type Profile, type PublicAccount } from './account/account';

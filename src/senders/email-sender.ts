@@ -1,5 +1,5 @@
 import nodemailer, { type Mail } from 'nodemailer';
-import { hasControlChars } from '../internal/text';
+import { isEmailAddress } from '../internal/email-address';
 import type { Sender } from './sender';
 
 /** Options of {@link EmailSender}. */
@@ -34,8 +34,6 @@ export interface EmailSenderOptions {
 export class SenderError extends Error {
   override readonly name = 'SenderError';
 }
-
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,253}\.[^\s@]{2,63}$/;
 
 function describeFailure(err: unknown): string {
   const code = (err as { code?: string }).code;
@@ -77,7 +75,7 @@ export class EmailSender implements Sender {
 
   /** An e-mail address of sane shape, without control characters (no header injection). */
   validateAddress(address: string): boolean {
-    return address.length <= 254 && !hasControlChars(address) && EMAIL.test(address);
+    return isEmailAddress(address);
   }
 
   /** @inheritdoc */

@@ -1,0 +1,166 @@
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { configError } from '../errors';
+import { asyncHandler } from '../internal/async-handler';
+import { securityHeaders } from '../internal/security-headers';
+import { noopLogger, type Logger } from '../logger';
+import type { Sender } from '../senders/sender';
+import { AccountError } from './account-error';
+import { AccountService } from './account-service';
+import type { AccountStore } from './account-store';
+import { createAccountStore } from './create-account-store';
+
+/** Options of {@link createAccountRouter}. */
+export interface AccountRouterOptions {
+  /** An account store, or a URI: `level:///path`, `mongodb://...`, `memory://`. */
+  store: AccountStore | string;
+  /** Delivers activation mails (e.g. an `EmailSender`). */
+  sender: Sender;
+  /** The public URL the router is mounted at, for activation links, e.g. `https://example.com/account`. */
+  baseUrl: string;
+  /** How long an access token is valid, in ms. @default 3600000 (one hour) */
+  onlineThreshold?: number;
+  /** The activation mail with `{{.Email}}`, `{{.Id}}`, `{{.Code}}`, `{{.Link}}`. @default a short text with the link */
+  activationTemplate?: string;
+  /** bcrypt cost. @default 12 */
+  bcryptRounds?: number;
+  /** E-mails that hold `manage_user` once activated. @default [] */
+  managers?: string[];
+  /** How long an activation code is valid, in ms. @default 86400000 (one day) */
+  activationCodeTtl?: number;
+  /** Size limit of request bodies. @default 16384 */
+  bodyLimit?: number;
+  /** Where failures are logged (never passwords, codes or tokens). @default noopLogger */
+  logger?: Logger;
+}
+
+/** The router, with the calls an app needs besides the routes. */
+export interface AccountRouter extends Router {
+  /** A checker for `auth.addDirectProvider(name, accounts.credentialChecker())`: activated accounts log in with e-mail and password. */
+  credentialChecker(): (user: string, passwd: string) => Promise<boolean>;
+  /** Grants `manage_user` to the account with this e-mail; `false` when there is none. */
+  grantManageUser(email: string): Promise<boolean>;
+  /** The account store. */
+  readonly store: AccountStore;
+  /** Closes the store. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_TEMPLATE = 'Welcome! Activate your account by opening this link within a day:\n{{.Link}}\n';
+
+function fields(req: Request): Record<string, unknown> {
+  const body = (req as { body?: unknown }).body;
+  if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
+    throw new AccountError(400, 1.0, 'the body must be a JSON object or a form');
+  }
+  return { ...Object.fromEntries(new URLSearchParams(req.originalUrl.split('?')[1] ?? '')), ...(body as Record<string, unknown> | undefined) };
+}
+
+function objectBody(req: Request): Record<string, unknown> {
+  const body = (req as { body?: unknown }).body;
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new AccountError(400, 1.0, 'the body must be a JSON object');
+  return body as Record<string, unknown>;
+}
+
+function pageParam(value: unknown, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > max) throw new AccountError(400, 1.0, `paging parameters must be whole numbers from 0 to ${max}`);
+  return n;
+}
+
+/**
+ * The account service (kidstuff/WebAuth's routes) as a router for any Express app:
+ * `POST /signup`, `POST /signup/resend`, `GET /active/:id`, `GET|POST|DELETE /tokens`,
+ * `GET|PUT /profile/:id/info`, `POST /profile/:id/change-password`, `GET /profiles`.
+ * Errors are `{Code, Message, Description}`.
+ */
+export function createAccountRouter(options: AccountRouterOptions): AccountRouter {
+  if (!options?.sender || typeof options.sender.send !== 'function') throw configError('createAccountRouter() needs a sender for activation mails');
+  let base: URL;
+  try {
+    base = new URL(options.baseUrl);
+  } catch {
+    throw configError('createAccountRouter() needs baseUrl, the public URL it is mounted at, e.g. "https://example.com/account"');
+  }
+  const rounds = options.bcryptRounds ?? 12;
+  if (!Number.isInteger(rounds) || rounds < 4 || rounds > 31) throw configError('bcryptRounds must be a whole number from 4 to 31');
+  const store = typeof options.store === 'string' ? createAccountStore(options.store) : options.store;
+  const logger = options.logger ?? noopLogger;
+  const service = new AccountService({
+    store,
+    sender: options.sender,
+    onlineThreshold: options.onlineThreshold ?? 3_600_000,
+    activationTemplate: options.activationTemplate ?? DEFAULT_TEMPLATE,
+    bcryptRounds: rounds,
+    baseUrl: base.href.replace(/\/+$/, ''),
+    managers: new Set((options.managers ?? []).map((m) => m.trim().toLowerCase())),
+    codeTtl: options.activationCodeTtl ?? 24 * 3_600_000,
+    logger,
+  });
+
+  const router = Router();
+  router.use(securityHeaders);
+  router.use(express.json({ limit: options.bodyLimit ?? 16 * 1024, type: ['application/json', 'application/*+json'] }));
+  router.use(express.urlencoded({ limit: options.bodyLimit ?? 16 * 1024, extended: false, parameterLimit: 50 }));
+  const actor = (req: Request) => service.authenticate(req.headers.authorization);
+
+  router.post('/signup', asyncHandler(async (req, res) => {
+    await service.signup(objectBody(req));
+    res.status(202).json({ Message: 'Account created: open the link in the activation mail to activate it' });
+  }));
+  router.post('/signup/resend', asyncHandler(async (req, res) => {
+    await service.resend(objectBody(req));
+    res.status(202).json({ Message: 'If the account exists and is not activated, a new activation mail is on its way' });
+  }));
+  router.get('/active/:id', asyncHandler(async (req, res) => {
+    await service.activate(String(req.params.id), fields(req).code);
+    res.json({ Message: 'Account activated' });
+  }));
+  const issue = asyncHandler(async (req, res) => {
+    res.json(await service.issueToken(fields(req)));
+  });
+  router.get('/tokens', issue);
+  router.post('/tokens', issue);
+  router.delete('/tokens', asyncHandler(async (req, res) => {
+    await service.revoke(await actor(req));
+    res.json({ Message: 'Token revoked' });
+  }));
+  router.get('/profile/:id/info', asyncHandler(async (req, res) => {
+    res.json(await service.profile(await actor(req), String(req.params.id)));
+  }));
+  router.put('/profile/:id/info', asyncHandler(async (req, res) => {
+    const who = await actor(req);
+    res.json(await service.updateProfile(who, String(req.params.id), objectBody(req)));
+  }));
+  router.post('/profile/:id/change-password', asyncHandler(async (req, res) => {
+    const who = await actor(req);
+    await service.changePassword(who, String(req.params.id), objectBody(req));
+    res.json({ Message: 'Password changed; other sessions were signed out' });
+  }));
+  router.get('/profiles', asyncHandler(async (req, res) => {
+    const who = await actor(req);
+    const query = fields(req);
+    res.json(await service.list(who, pageParam(query.offset, 0, 1_000_000), pageParam(query.limit, 20, 100)));
+  }));
+  router.use((_req: Request, res: Response) => {
+    res.status(404).json(new AccountError(404, 1.0, 'no such route').toJSON());
+  });
+  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    if (err instanceof AccountError) return res.status(err.status).json(err.toJSON());
+    const status = (err as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      const description = status === 413 ? 'the request body is too large' : status === 415 ? 'unsupported body encoding' : 'the request body is malformed';
+      return res.status(status).json(new AccountError(status, 1.0, description).toJSON());
+    }
+    logger.logf('[ERROR] account route failed: %s', (err as Error)?.name ?? typeof err);
+    return res.status(503).json({ Code: 1.0, Message: 'Unavailable', Description: 'the account service is unavailable, try again' });
+  });
+
+  return Object.assign(router, {
+    credentialChecker: () => service.credentialChecker(),
+    grantManageUser: (email: string) => service.grantManageUser(email),
+    store,
+    close: () => store.close(),
+  }) as AccountRouter;
+}

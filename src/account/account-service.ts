@@ -1,0 +1,254 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { normalizeEmail } from '../internal/email-address';
+import { safeEqual } from '../internal/random';
+import { hasControlChars } from '../internal/text';
+import type { Logger } from '../logger';
+import type { Sender } from '../senders/sender';
+import { renderTemplate } from '../senders/template';
+import { emptyProfile, isAccountId, PROFILE_FIELDS, publicAccount, type Account, type Profile, type PublicAccount } from './account';
+import { AccountError } from './account-error';
+import { DuplicateEmailError, type AccountStore } from './account-store';
+import { checkPasswordStrength, hashPassword, verifyPassword } from './passwords';
+
+/** The privilege that lets a user act on other users. */
+export const MANAGE_USER = 'manage_user';
+
+/** Settings of the {@link AccountService}. */
+export interface AccountServiceSettings {
+  store: AccountStore;
+  sender: Sender;
+  onlineThreshold: number;
+  activationTemplate: string;
+  bcryptRounds: number;
+  baseUrl: string;
+  managers: ReadonlySet<string>;
+  codeTtl: number;
+  logger: Logger;
+}
+
+/** What `POST /tokens` answers. */
+export interface IssuedToken {
+  User: PublicAccount;
+  ExpiredOn: string;
+  AccessToken: string;
+}
+
+/** The caller of a profile route, from its bearer token. */
+export interface Actor {
+  account: Account;
+  tokenHash: string;
+}
+
+const ACTIVATE = 'activate';
+const MAX_PROFILE_VALUE = 256;
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('base64url');
+const invalid = (description: string): AccountError => new AccountError(400, 1.0, description);
+
+/** Reads a required string field of a parsed body. */
+export function stringField(body: Record<string, unknown>, name: string): string {
+  const value = body[name];
+  if (typeof value !== 'string' || value === '') throw invalid(`${name} is required`);
+  if (value.length > 1024) throw invalid(`${name} is too long`);
+  return value;
+}
+
+/**
+ * Component B's logic: sign-up with an e-mailed one-shot activation code, password-grant access
+ * tokens (stored only as hashes), profiles, password change and the user list.
+ */
+export class AccountService {
+  private readonly dummyHash: Promise<string>;
+
+  /** @param settings - store, sender, durations and managers. */
+  constructor(private readonly settings: AccountServiceSettings) {
+    this.dummyHash = hashPassword(randomBytes(16).toString('hex'), settings.bcryptRounds);
+    this.dummyHash.catch(() => undefined);
+  }
+
+  private email(raw: unknown): string {
+    if (typeof raw !== 'string' || raw === '') throw invalid('Email is required');
+    const email = normalizeEmail(raw);
+    if (!email) throw new AccountError(400, 1.6, 'this is not an e-mail address');
+    return email;
+  }
+
+  /** Creates an unactivated account and mails the activation link in the background. */
+  async signup(body: Record<string, unknown>): Promise<Account> {
+    const email = this.email(body.Email);
+    const pwd = stringField(body, 'Pwd');
+    if (pwd !== stringField(body, 'PwdRepeat')) throw new AccountError(400, 1.3, 'Pwd and PwdRepeat differ');
+    checkPasswordStrength(pwd);
+    const now = new Date().toISOString();
+    const code = randomBytes(16).toString('hex');
+    const account: Account = {
+      Id: randomBytes(12).toString('hex'),
+      Email: email,
+      Pwd: await hashPassword(pwd, this.settings.bcryptRounds),
+      OldPwd: [],
+      Approved: false,
+      ConfirmCodes: { [ACTIVATE]: { Hash: sha256(code), Expires: new Date(Date.now() + this.settings.codeTtl).toISOString() } },
+      Privilege: {},
+      Profile: emptyProfile(),
+      JoinDay: now,
+      LastActivity: now,
+    };
+    try {
+      await this.settings.store.create(account);
+    } catch (err) {
+      if (err instanceof DuplicateEmailError) throw new AccountError(409, 1.5, 'an account with this e-mail exists');
+      throw err;
+    }
+    this.mailInBackground(account, code);
+    return account;
+  }
+
+  /** Sends a fresh activation code to an unactivated account; says nothing about unknown e-mails. */
+  async resend(body: Record<string, unknown>): Promise<void> {
+    const email = this.email(body.Email);
+    const code = randomBytes(16).toString('hex');
+    const account = await this.settings.store.getByEmail(email);
+    if (!account || account.Approved) return;
+    const updated = await this.settings.store.update(account.Id, (a) =>
+      a.Approved ? undefined : { ...a, ConfirmCodes: { ...a.ConfirmCodes, [ACTIVATE]: { Hash: sha256(code), Expires: new Date(Date.now() + this.settings.codeTtl).toISOString() } } },
+    );
+    if (updated && !updated.Approved) this.mailInBackground(updated, code);
+  }
+
+  private mailInBackground(account: Account, code: string): void {
+    const link = `${this.settings.baseUrl}/active/${account.Id}?code=${code}`;
+    const text = renderTemplate(this.settings.activationTemplate, { Email: account.Email, Id: account.Id, Code: code, Link: link }, this.settings.sender.contentType === 'text/html');
+    this.settings.sender.send(account.Email, text).catch((err: unknown) => {
+      this.settings.logger.logf('[WARN] activation mail to account %s not sent: %s; POST /signup/resend sends a new one', account.Id, (err as Error)?.message ?? 'unknown');
+    });
+  }
+
+  /** Activates with a one-shot code (constant-time compare, expires after `codeTtl`). */
+  async activate(id: string, code: unknown): Promise<void> {
+    if (!isAccountId(id)) throw new AccountError(400, 1.7, 'malformed account id');
+    if (typeof code !== 'string' || code === '' || code.length > 128) throw invalid('code is required');
+    if (!(await this.settings.store.get(id))) throw new AccountError(404, 1.9, 'no such account');
+    let accepted = false;
+    await this.settings.store.update(id, (a) => {
+      const stored = a.ConfirmCodes[ACTIVATE];
+      if (!stored || Date.parse(stored.Expires) < Date.now() || !safeEqual(sha256(code), stored.Hash)) return undefined;
+      accepted = true;
+      const { [ACTIVATE]: _used, ...rest } = a.ConfirmCodes;
+      return { ...a, Approved: true, ConfirmCodes: rest, Privilege: this.privileges(a) };
+    });
+    if (!accepted) throw invalid('the code is wrong, used or expired');
+  }
+
+  private privileges(account: Account): Record<string, boolean> {
+    return this.settings.managers.has(account.Email) ? { ...account.Privilege, [MANAGE_USER]: true } : account.Privilege;
+  }
+
+  /** Checks e-mail and password (bcrypt off the event loop); the account when they match. */
+  private async checkCredentials(rawEmail: string, password: string): Promise<Account | undefined> {
+    const email = normalizeEmail(rawEmail);
+    const account = email ? await this.settings.store.getByEmail(email) : undefined;
+    const ok = await verifyPassword(password, account?.Pwd, this.dummyHash);
+    return ok ? account : undefined;
+  }
+
+  /** The password grant: a random access token, stored only as a hash, valid for `onlineThreshold`. */
+  async issueToken(fields: Record<string, unknown>): Promise<IssuedToken> {
+    const grant = fields.grant_type;
+    if (typeof grant !== 'string' || grant === '') throw invalid('grant_type is required');
+    if (grant !== 'password') throw new AccountError(400, 1.1, 'only grant_type=password is supported');
+    const email = stringField(fields, 'email');
+    const password = stringField(fields, 'password');
+    const account = await this.checkCredentials(email, password);
+    if (!account) throw new AccountError(401, 1.2, 'wrong e-mail or password');
+    if (!account.Approved) throw new AccountError(403, 1.2, 'the account is not activated');
+    const token = randomBytes(32).toString('base64');
+    const expires = new Date(Date.now() + this.settings.onlineThreshold).toISOString();
+    await this.settings.store.saveToken(sha256(token), { UserId: account.Id, Expires: expires });
+    const updated = await this.settings.store.update(account.Id, (a) => ({ ...a, LastActivity: new Date().toISOString(), Privilege: this.privileges(a) }));
+    return { User: publicAccount(updated ?? account), ExpiredOn: expires, AccessToken: token };
+  }
+
+  /** The caller behind `Authorization: Bearer <token>`; 401 for a missing, unknown or expired token. */
+  async authenticate(header: string | undefined): Promise<Actor> {
+    const token = /^Bearer\s+(\S{1,256})$/i.exec(header ?? '')?.[1];
+    if (!token) throw new AccountError(401, 1.2, 'an access token is required (Authorization: Bearer <AccessToken>)');
+    const tokenHash = sha256(token);
+    const record = await this.settings.store.getToken(tokenHash);
+    if (!record || Date.parse(record.Expires) <= Date.now()) {
+      if (record) await this.settings.store.deleteToken(tokenHash);
+      throw new AccountError(401, 1.2, 'the access token is unknown or expired');
+    }
+    const account = await this.settings.store.get(record.UserId);
+    if (!account) throw new AccountError(401, 1.2, 'the access token is unknown or expired');
+    return { account, tokenHash };
+  }
+
+  /** Revokes the presented token. */
+  async revoke(actor: Actor): Promise<void> {
+    await this.settings.store.deleteToken(actor.tokenHash);
+  }
+
+  private async target(actor: Actor, id: string): Promise<Account> {
+    if (!isAccountId(id)) throw new AccountError(400, 1.7, 'malformed account id');
+    if (actor.account.Id !== id && !actor.account.Privilege[MANAGE_USER]) throw new AccountError(403, 1.2, 'acting on another user needs the manage_user privilege');
+    const account = actor.account.Id === id ? actor.account : await this.settings.store.get(id);
+    if (!account) throw new AccountError(404, 1.9, 'no such account');
+    return account;
+  }
+
+  /** The profile of `id` (own, or any with manage_user). */
+  async profile(actor: Actor, id: string): Promise<Profile & { Id: string; Email: string }> {
+    const account = await this.target(actor, id);
+    return { ...account.Profile, Id: account.Id, Email: account.Email };
+  }
+
+  /** Replaces profile fields given in `body` (strings up to 256 characters, known fields only). */
+  async updateProfile(actor: Actor, id: string, body: Record<string, unknown>): Promise<Profile & { Id: string; Email: string }> {
+    await this.target(actor, id);
+    const changes: Partial<Profile> = {};
+    for (const [key, value] of Object.entries(body)) {
+      if (!(PROFILE_FIELDS as readonly string[]).includes(key)) throw invalid(`unknown profile field ${key.slice(0, 64)}`);
+      if (typeof value !== 'string' || value.length > MAX_PROFILE_VALUE || hasControlChars(value)) throw invalid(`${key} must be text of at most ${MAX_PROFILE_VALUE} characters`);
+      changes[key as keyof Profile] = value;
+    }
+    const updated = await this.settings.store.update(id, (a) => ({ ...a, Profile: { ...a.Profile, ...changes } }));
+    if (!updated) throw new AccountError(404, 1.9, 'no such account');
+    return { ...updated.Profile, Id: updated.Id, Email: updated.Email };
+  }
+
+  /** Saves a new password; the owner must give the current one; other tokens of the user are revoked. */
+  async changePassword(actor: Actor, id: string, body: Record<string, unknown>): Promise<void> {
+    const account = await this.target(actor, id);
+    const own = actor.account.Id === id;
+    const next = stringField(body, 'NewPwd');
+    if (next !== stringField(body, 'NewPwdRepeat')) throw new AccountError(400, 1.3, 'NewPwd and NewPwdRepeat differ');
+    checkPasswordStrength(next);
+    if (own && !(await verifyPassword(stringField(body, 'Pwd'), account.Pwd, this.dummyHash))) {
+      throw new AccountError(403, 1.4, 'the current password is wrong');
+    }
+    const hash = await hashPassword(next, this.settings.bcryptRounds);
+    await this.settings.store.update(id, (a) => ({ ...a, Pwd: hash, OldPwd: [a.Pwd, ...a.OldPwd].slice(0, 5) }));
+    await this.settings.store.deleteTokensOf(id, own ? actor.tokenHash : undefined);
+  }
+
+  /** A page of users without secrets (manage_user only). */
+  async list(actor: Actor, offset: number, limit: number): Promise<{ Items: PublicAccount[]; Total: number; Offset: number; Limit: number }> {
+    if (!actor.account.Privilege[MANAGE_USER]) throw new AccountError(403, 1.2, 'listing users needs the manage_user privilege');
+    const page = await this.settings.store.list(offset, limit);
+    return { Items: page.accounts.map(publicAccount), Total: page.total, Offset: offset, Limit: limit };
+  }
+
+  /** A credential checker for `addDirectProvider`: e-mail + password of an activated account. */
+  credentialChecker(): (user: string, passwd: string) => Promise<boolean> {
+    return async (user, passwd) => (await this.checkCredentials(user, passwd))?.Approved === true;
+  }
+
+  /** Grants manage_user to the account with this e-mail; `false` when there is none. */
+  async grantManageUser(rawEmail: string): Promise<boolean> {
+    const email = normalizeEmail(rawEmail);
+    const account = email ? await this.settings.store.getByEmail(email) : undefined;
+    if (!account) return false;
+    await this.settings.store.update(account.Id, (a) => ({ ...a, Privilege: { ...a.Privilege, [MANAGE_USER]: true } }));
+    return true;
+  }
+}

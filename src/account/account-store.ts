@@ -1,0 +1,40 @@
+import type { Account } from './account';
+
+/** A stored access token: only its hash is the key. */
+export interface AccessTokenRecord {
+  UserId: string;
+  /** ISO 8601 expiry. */
+  Expires: string;
+}
+
+/** Thrown by `create` when the e-mail is taken. */
+export class DuplicateEmailError extends Error {
+  override readonly name = 'DuplicateEmailError';
+}
+
+/**
+ * Where accounts and access-token hashes live. All async. `create` is atomic on the e-mail (of
+ * racing sign-ups exactly one wins); `update` is an atomic read-modify-write of one account.
+ */
+export interface AccountStore {
+  /** Adds an account; throws {@link DuplicateEmailError} when the e-mail is taken. */
+  create(account: Account): Promise<void>;
+  /** The account with this id. */
+  get(id: string): Promise<Account | undefined>;
+  /** The account with this (normalised) e-mail. */
+  getByEmail(email: string): Promise<Account | undefined>;
+  /** Applies `change` to the stored account atomically; `undefined` from `change` leaves it as it was. */
+  update(id: string, change: (account: Account) => Account | undefined): Promise<Account | undefined>;
+  /** A page of accounts (stable order) and the total count. */
+  list(offset: number, limit: number): Promise<{ accounts: Account[]; total: number }>;
+  /** Stores an access-token hash. */
+  saveToken(hash: string, record: AccessTokenRecord): Promise<void>;
+  /** The record of an access-token hash. */
+  getToken(hash: string): Promise<AccessTokenRecord | undefined>;
+  /** Deletes one access-token hash. */
+  deleteToken(hash: string): Promise<void>;
+  /** Deletes every token of a user but `keep`; returns how many. */
+  deleteTokensOf(userId: string, keep?: string): Promise<number>;
+  /** Releases resources. */
+  close(): Promise<void>;
+}

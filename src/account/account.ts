@@ -1,0 +1,61 @@
+/** Profile fields a user may read and update. */
+export interface Profile {
+  FirstName: string;
+  LastName: string;
+  MiddleName: string;
+  NickName: string;
+  Address: string;
+  Phone: string;
+  Company: string;
+}
+
+/** The profile field names, in order. */
+export const PROFILE_FIELDS: ReadonlyArray<keyof Profile> = ['FirstName', 'LastName', 'MiddleName', 'NickName', 'Address', 'Phone', 'Company'];
+
+/** An activation code as stored: only its hash and expiry. */
+export interface StoredCode {
+  Hash: string;
+  Expires: string;
+}
+
+/** An account as stored (field names of kidstuff/WebAuth). */
+export interface Account {
+  /** 24 lower-case hex characters. */
+  Id: string;
+  /** Normalised e-mail (trimmed, NFC, domain lower-cased); unique. */
+  Email: string;
+  /** bcrypt hash of the password. */
+  Pwd: string;
+  /** bcrypt hashes of earlier passwords (newest first). */
+  OldPwd: string[];
+  /** Activated. */
+  Approved: boolean;
+  /** Pending one-shot codes by purpose. */
+  ConfirmCodes: Record<string, StoredCode>;
+  /** Privileges, e.g. `manage_user`. */
+  Privilege: Record<string, boolean>;
+  /** The profile. */
+  Profile: Profile;
+  /** ISO 8601 time of sign-up. */
+  JoinDay: string;
+  /** ISO 8601 time of the last token issue. */
+  LastActivity: string;
+}
+
+/** The account as answered: secrets emptied. */
+export type PublicAccount = Omit<Account, 'Pwd' | 'OldPwd' | 'ConfirmCodes'> & { Pwd: ''; OldPwd: []; ConfirmCodes: Record<string, never> };
+
+/** The account without its secrets (`Pwd`, `OldPwd`, `ConfirmCodes` emptied). */
+export function publicAccount(account: Account): PublicAccount {
+  return { ...account, Pwd: '', OldPwd: [], ConfirmCodes: {} };
+}
+
+/** An empty profile. */
+export function emptyProfile(): Profile {
+  return { FirstName: '', LastName: '', MiddleName: '', NickName: '', Address: '', Phone: '', Company: '' };
+}
+
+/** `true` for a well-formed account id. */
+export function isAccountId(id: string): boolean {
+  return /^[0-9a-f]{24}$/.test(id);
+}

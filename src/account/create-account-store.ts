@@ -1,0 +1,28 @@
+import { AuthError } from '../errors';
+import { uriPath, uriScheme } from '../internal/store-uri';
+import type { AccountStore } from './account-store';
+import { LevelAccountStore } from './stores/level-account-store';
+import { MemoryAccountStore } from './stores/memory-account-store';
+import { MongoAccountStore } from './stores/mongo-account-store';
+
+/** The URI schemes {@link createAccountStore} accepts. */
+export const ACCOUNT_STORE_SCHEMES = ['level://', 'mongodb://', 'mongodb+srv://', 'memory://'] as const;
+
+/**
+ * Makes an account store: `level:///path` (embedded, the default kind), `mongodb://host/db?acc_db=&acc_coll=`
+ * (shared by instances), `memory://` (tests).
+ * @throws AuthError (`config`) naming the accepted schemes for anything else.
+ */
+export function createAccountStore(uri: string): AccountStore {
+  switch (typeof uri === 'string' ? uriScheme(uri) : undefined) {
+    case 'memory':
+      return new MemoryAccountStore();
+    case 'level':
+      return new LevelAccountStore(uriPath(uri, 'level:///var/lib/app/accounts'));
+    case 'mongodb':
+    case 'mongodb+srv':
+      return new MongoAccountStore(uri);
+    default:
+      throw new AuthError('config', `authgate: unsupported account store URI ${JSON.stringify(String(uri).slice(0, 80))}; use one of ${ACCOUNT_STORE_SCHEMES.join(', ')}`);
+  }
+}

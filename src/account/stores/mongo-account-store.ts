@@ -1,0 +1,124 @@
+import { MongoClient, MongoServerError, type Collection } from 'mongodb';
+import { parseMongoUri } from '../../internal/mongo-uri';
+import type { Account } from '../account';
+import { DuplicateEmailError, type AccessTokenRecord, type AccountStore } from '../account-store';
+
+type AccountDoc = Omit<Account, 'Id'> & { _id: string; _v: number };
+interface TokenDoc {
+  _id: string;
+  UserId: string;
+  Expires: Date;
+}
+
+const DUPLICATE_KEY = 11000;
+const UPDATE_ATTEMPTS = 8;
+
+/**
+ * Accounts in MongoDB, shared by every instance: `mongodb://host/db?acc_db=&acc_coll=` (tokens
+ * in `<acc_coll>_tokens`). A unique index on Email makes racing sign-ups create one account;
+ * updates are optimistic (a version field, retried); expired tokens go through a TTL index.
+ */
+export class MongoAccountStore implements AccountStore {
+  private readonly client: MongoClient;
+  private readonly accounts: Collection<AccountDoc>;
+  private readonly tokens: Collection<TokenDoc>;
+  private indexed: Promise<unknown> | undefined;
+
+  /** @param uri - `mongodb://...` with optional `acc_db` and `acc_coll` (default `accounts`). */
+  constructor(uri: string) {
+    const target = parseMongoUri(uri, 'acc', 'accounts');
+    this.client = new MongoClient(target.clientUri);
+    const db = this.client.db(target.db);
+    this.accounts = db.collection<AccountDoc>(target.coll);
+    this.tokens = db.collection<TokenDoc>(`${target.coll}_tokens`);
+  }
+
+  private ready(): Promise<unknown> {
+    this.indexed ??= Promise.all([
+      this.accounts.createIndex({ Email: 1 }, { unique: true }),
+      this.tokens.createIndex({ Expires: 1 }, { expireAfterSeconds: 0 }),
+      this.tokens.createIndex({ UserId: 1 }),
+    ]).catch((err: unknown) => {
+      this.indexed = undefined;
+      throw err;
+    });
+    return this.indexed;
+  }
+
+  private static toAccount(doc: AccountDoc | null): Account | undefined {
+    if (!doc) return undefined;
+    const { _id, _v: _version, ...rest } = doc;
+    return { ...rest, Id: _id };
+  }
+
+  /** @inheritdoc */
+  async create(account: Account): Promise<void> {
+    await this.ready();
+    const { Id, ...rest } = account;
+    try {
+      await this.accounts.insertOne({ ...rest, _id: Id, _v: 0 });
+    } catch (err) {
+      if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) throw new DuplicateEmailError(account.Email);
+      throw err;
+    }
+  }
+
+  /** @inheritdoc */
+  async get(id: string): Promise<Account | undefined> {
+    return MongoAccountStore.toAccount(await this.accounts.findOne({ _id: id }));
+  }
+
+  /** @inheritdoc */
+  async getByEmail(email: string): Promise<Account | undefined> {
+    return MongoAccountStore.toAccount(await this.accounts.findOne({ Email: email }));
+  }
+
+  /** @inheritdoc */
+  async update(id: string, change: (account: Account) => Account | undefined): Promise<Account | undefined> {
+    for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+      const doc = await this.accounts.findOne({ _id: id });
+      const current = MongoAccountStore.toAccount(doc);
+      if (!doc || !current) return undefined;
+      const next = change(structuredClone(current));
+      if (!next) return current;
+      const { Id: _id, ...rest } = { ...next, Email: current.Email };
+      const result = await this.accounts.replaceOne({ _id: id, _v: doc._v }, { ...rest, _v: doc._v + 1 });
+      if (result.modifiedCount === 1) return { ...next, Id: id, Email: current.Email };
+    }
+    throw new Error('account update kept conflicting');
+  }
+
+  /** @inheritdoc */
+  async list(offset: number, limit: number): Promise<{ accounts: Account[]; total: number }> {
+    const [docs, total] = await Promise.all([this.accounts.find().sort({ _id: 1 }).skip(offset).limit(limit).toArray(), this.accounts.countDocuments()]);
+    return { accounts: docs.map((d) => MongoAccountStore.toAccount(d) as Account), total };
+  }
+
+  /** @inheritdoc */
+  async saveToken(hash: string, record: AccessTokenRecord): Promise<void> {
+    await this.ready();
+    await this.tokens.replaceOne({ _id: hash }, { UserId: record.UserId, Expires: new Date(record.Expires) }, { upsert: true });
+  }
+
+  /** @inheritdoc */
+  async getToken(hash: string): Promise<AccessTokenRecord | undefined> {
+    const doc = await this.tokens.findOne({ _id: hash });
+    return doc ? { UserId: doc.UserId, Expires: doc.Expires.toISOString() } : undefined;
+  }
+
+  /** @inheritdoc */
+  async deleteToken(hash: string): Promise<void> {
+    await this.tokens.deleteOne({ _id: hash });
+  }
+
+  /** @inheritdoc */
+  async deleteTokensOf(userId: string, keep?: string): Promise<number> {
+    const result = await this.tokens.deleteMany(keep ? { UserId: userId, _id: { $ne: keep } } : { UserId: userId });
+    return result.deletedCount;
+  }
+
+  /** @inheritdoc */
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+}
