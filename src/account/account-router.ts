@@ -1,5 +1,6 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { configError } from '../errors';
+import { normalizeEmail } from '../internal/email-address';
 import { asyncHandler } from '../internal/async-handler';
 import { securityHeaders } from '../internal/security-headers';
 import { noopLogger, type Logger } from '../logger';
@@ -61,13 +62,6 @@ function objectBody(req: Request): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
-function pageParam(value: unknown, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > max) throw new AccountError(400, 1.0, `paging parameters must be whole numbers from 0 to ${max}`);
-  return n;
-}
-
 /**
  * The account service (kidstuff/WebAuth's routes) as a router for any Express app:
  * `POST /signup`, `POST /signup/resend`, `GET /active/:id`, `GET|POST|DELETE /tokens`,
@@ -93,7 +87,7 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
     activationTemplate: options.activationTemplate ?? DEFAULT_TEMPLATE,
     bcryptRounds: rounds,
     baseUrl: base.href.replace(/\/+$/, ''),
-    managers: new Set((options.managers ?? []).map((m) => m.trim().toLowerCase())),
+    managers: new Set((options.managers ?? []).map((m) => normalizeEmail(m) ?? m)),
     codeTtl: options.activationCodeTtl ?? 24 * 3_600_000,
     logger,
   });
@@ -140,7 +134,7 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   router.get('/profiles', asyncHandler(async (req, res) => {
     const who = await actor(req);
     const query = fields(req);
-    res.json(await service.list(who, pageParam(query.offset, 0, 1_000_000), pageParam(query.limit, 20, 100)));
+    res.json(await service.list(who, query.offset, query.limit));
   }));
   router.use((_req: Request, res: Response) => {
     res.status(404).json(new AccountError(404, 1.0, 'no such route').toJSON());

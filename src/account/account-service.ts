@@ -45,6 +45,13 @@ const MAX_PROFILE_VALUE = 256;
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('base64url');
 const invalid = (description: string): AccountError => new AccountError(400, 1.0, description);
 
+function pageParam(value: unknown, fallback: number, min: number, max: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw invalid(`paging parameters must be whole numbers from ${min} to ${max}`);
+  return n;
+}
+
 /** Reads a required string field of a parsed body. */
 export function stringField(body: Record<string, unknown>, name: string): string {
   const value = body[name];
@@ -231,9 +238,11 @@ export class AccountService {
     await this.settings.store.deleteTokensOf(id, own ? actor.tokenHash : undefined);
   }
 
-  /** A page of users without secrets (manage_user only). */
-  async list(actor: Actor, offset: number, limit: number): Promise<{ Items: PublicAccount[]; Total: number; Offset: number; Limit: number }> {
+  /** A page of users without secrets (manage_user only); `offset` 0+, `limit` 1 to 100 (default 20). */
+  async list(actor: Actor, rawOffset: unknown, rawLimit: unknown): Promise<{ Items: PublicAccount[]; Total: number; Offset: number; Limit: number }> {
     if (!actor.account.Privilege[MANAGE_USER]) throw new AccountError(403, 1.2, 'listing users needs the manage_user privilege');
+    const offset = pageParam(rawOffset, 0, 0, 1_000_000);
+    const limit = pageParam(rawLimit, 20, 1, 100);
     const page = await this.settings.store.list(offset, limit);
     return { Items: page.accounts.map(publicAccount), Total: page.total, Offset: offset, Limit: limit };
   }

@@ -1,0 +1,29 @@
+import express, { type Express } from 'express';
+import request from 'supertest';
+import { createAccountRouter, EmailSender, type AccountRouter, type AccountRouterOptions } from '../../src';
+import type { SmtpPeer } from './smtp-peer';
+
+/** An app with the account router at /account, sending mail to the SMTP peer. */
+export function makeAccountApp(peer: SmtpPeer, options: Partial<AccountRouterOptions> = {}): { app: Express; accounts: AccountRouter } {
+  const accounts = createAccountRouter({
+    store: 'memory://',
+    sender: new EmailSender({ host: '127.0.0.1', port: peer.port, from: 'accounts@app.example', subject: 'Activate', timeout: 5000 }),
+    baseUrl: 'http://127.0.0.1:8080/account',
+    bcryptRounds: 4,
+    ...options,
+  });
+  const app = express();
+  app.use('/account', accounts);
+  return { app, accounts };
+}
+
+/** Signs up, reads the activation link from the mail, activates; returns id and a token. */
+export async function activeUser(app: Express, peer: SmtpPeer, email: string, pwd = 'correct horse'): Promise<{ id: string; token: string; link: URL }> {
+  const since = peer.mails.length;
+  await request(app).post('/account/signup').send({ Email: email, Pwd: pwd, PwdRepeat: pwd }).expect(202);
+  const mail = await peer.nextMail(since);
+  const link = new URL(/(http:\/\/\S+\/active\/\S+)/.exec(mail.body)?.[1] ?? '');
+  await request(app).get(link.pathname + link.search).expect(200);
+  const res = await request(app).post('/account/tokens').send({ grant_type: 'password', email, password: pwd }).expect(200);
+  return { id: res.body.User.Id as string, token: res.body.AccessToken as string, link };
+}
