@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import { exampleSender } from './mail';
-import { consoleLogger, createAuth, getUser, loadApplePrivateKeyFromFile, mustGetUser, setAdmin, type Auth, type DevServer, type Logger } from '../../src';
+import { consoleLogger, createAccountRouter, createAuth, getUser, loadApplePrivateKeyFromFile, mustGetUser, setAdmin, type AccountRouter, type Auth, type DevServer, type Logger } from '../../src';
 
 /** Settings of the example app; `readExampleConfig` fills them from the environment. */
 export interface ExampleConfig {
@@ -15,6 +15,8 @@ export interface ExampleConfig {
   devAuthPort: number;
   /** SMTP server for the e-mail login; unset writes the mails to the log. */
   smtpUrl: string | undefined;
+  /** Account store URI of the account service. */
+  accountStore: string;
   /** Telegram bot token; the Telegram login is on when set. */
   telegramToken: string | undefined;
   /** Sign in with Apple settings; on when all are set. */
@@ -25,7 +27,7 @@ export interface ExampleConfig {
 /** The demo accounts of the direct provider `local`. */
 export const DEMO_USERS: Readonly<Record<string, string>> = { demo: 'demo-password', admin: 'admin-password' };
 
-/** Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, AVATAR_STORE, SMTP_URL, TELEGRAM_TOKEN and APPLE_* (see the README). */
+/** Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, AVATAR_STORE, ACCOUNT_STORE, SMTP_URL, TELEGRAM_TOKEN and APPLE_* (see the README). */
 export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: Logger = consoleLogger): ExampleConfig {
   const port = Number(env.PORT ?? 8080);
   let secret = env.AUTH_SECRET ?? '';
@@ -40,6 +42,7 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     avatarStore: env.AVATAR_STORE ?? join(process.cwd(), 'var', 'avatars'),
     devAuthPort: Number(env.DEV_AUTH_PORT ?? 8084),
     smtpUrl: env.SMTP_URL || undefined,
+    accountStore: env.ACCOUNT_STORE ?? `level://${join(process.cwd(), 'var', 'accounts')}`,
     telegramToken: env.TELEGRAM_TOKEN || undefined,
     apple:
       env.APPLE_CLIENT_ID && env.APPLE_TEAM_ID && env.APPLE_KEY_ID && env.APPLE_KEY_PATH
@@ -57,7 +60,7 @@ const PAGE = readFileSync(join(__dirname, 'page.html'), 'utf8');
  * Builds the example app: auth and avatar routers, protected routes and the page at `/`.
  * `dev` is the development OAuth2 server: `await dev.start()` before logging in with it.
  */
-export function createExampleApp(config: ExampleConfig): { app: Express; auth: Auth; dev: DevServer } {
+export function createExampleApp(config: ExampleConfig): { app: Express; auth: Auth; dev: DevServer; accounts: AccountRouter } {
   const auth = createAuth({
     url: config.url,
     secret: config.secret,
@@ -74,7 +77,10 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   auth.addDirectProvider('local', (user, passwd) => Object.hasOwn(DEMO_USERS, user) && DEMO_USERS[user] === passwd);
   const dev = auth.addDevProvider({ port: config.devAuthPort });
   const emailTemplate = `Hello {{.User}}, open this link to log in to the authgate example: ${config.url}/auth/email/login?token={{.Token}}`;
-  auth.addVerifyProvider('email', emailTemplate, exampleSender(config.smtpUrl, config.logger));
+  const sender = exampleSender(config.smtpUrl, config.logger);
+  auth.addVerifyProvider('email', emailTemplate, sender);
+  const accounts = createAccountRouter({ store: config.accountStore, sender, baseUrl: `${config.url}/account`, logger: config.logger });
+  auth.addDirectProvider('accounts', accounts.credentialChecker());
   if (config.telegramToken) auth.addTelegramProvider({ token: config.telegramToken });
   if (config.apple) {
     const { keyPath, ...ids } = config.apple;
@@ -86,6 +92,7 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   const m = auth.middleware();
   app.use('/auth', authRouter);
   app.use('/avatar', avatarRouter);
+  app.use('/account', accounts);
   app.get('/private', m.auth, (req, res) => {
     res.json({ message: 'this is a protected route', user: mustGetUser(req) });
   });
@@ -98,5 +105,5 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   app.get('/', (_req, res) => {
     res.type('html').send(PAGE);
   });
-  return { app, auth, dev };
+  return { app, auth, dev, accounts };
 }

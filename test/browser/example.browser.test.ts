@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { noopLogger, type DevServer } from '../../src';
+import { loggerFunc, noopLogger, type DevServer } from '../../src';
 import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
 import { browserRequired, browserUnavailableReason, launchChromium } from '../support/browser';
 
@@ -20,6 +20,7 @@ describe('example in headless chromium', () => {
   let browser: Browser;
   let dir: string;
   let dev: DevServer | undefined;
+  const logLines: string[] = [];
 
   beforeAll(async () => {
     if (unavailable && !browserRequired) return;
@@ -29,7 +30,7 @@ describe('example in headless chromium', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const config = { ...readExampleConfig({ AUTH_SECRET: 'b'.repeat(32), AUTH_URL: base }, noopLogger), avatarStore: dir };
-    const example = createExampleApp({ ...config, devAuthPort: 0 });
+    const example = createExampleApp({ ...config, devAuthPort: 0, accountStore: 'memory://', logger: loggerFunc((line) => logLines.push(line)) });
     dev = example.dev;
     await dev.start();
     server.on('request', example.app);
@@ -67,6 +68,39 @@ describe('example in headless chromium', () => {
     await page.waitForSelector('#logged-out:not(.hidden)');
     expect(await page.textContent('#status')).toBe('Not logged in.');
     expect((await page.context().cookies()).find((c) => c.name === 'JWT')).toBeUndefined();
+    await page.close();
+  }, 60_000);
+
+  browserIt('signs up, activates from the mailed link, logs in with the account and saves the profile', async () => {
+    const page = await browser.newPage();
+    await page.goto(base);
+    await page.waitForSelector('#logged-out:not(.hidden)');
+    await page.fill('#signup-email', 'browser@example.com');
+    await page.fill('#signup-pwd', 'browser-pass-1');
+    await page.click('#signup');
+    await page.waitForFunction("document.getElementById('output').textContent.includes('activation')");
+    let link: string | undefined;
+    for (let i = 0; i < 50 && !link; i++) {
+      link = /(http:\/\/\S+\/account\/active\/\S+)/.exec(logLines.join('\n'))?.[1];
+      if (!link) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(link).toBeDefined();
+    await page.goto(link!);
+    expect(await page.textContent('body')).toContain('Account activated');
+    await page.goto(base);
+    await page.waitForSelector('#logged-out:not(.hidden)');
+    await page.fill('#account-email', 'browser@example.com');
+    await page.fill('#account-pwd', 'browser-pass-1');
+    await page.click('#account-login');
+    await page.waitForSelector('#logged-in:not(.hidden)');
+    expect(await page.textContent('#user-name')).toBe('browser@example.com');
+    await page.waitForSelector('#profile-form:not(.hidden)');
+    await page.fill('#first-name', 'Brow');
+    await page.fill('#last-name', 'Ser');
+    await page.click('#save-profile');
+    await page.waitForFunction("document.getElementById('output').textContent.includes('Ser')");
+    await page.click('#logout');
+    await page.waitForSelector('#logged-out:not(.hidden)');
     await page.close();
   }, 60_000);
 
