@@ -98,6 +98,12 @@ export interface AuthOptions {
   refreshCache?: RefreshCache;
   /** Answers middleware rejections instead of the default JSON body. @default undefined */
   errorHandler?: AuthErrorHandler;
+  /**
+   * How many verified tokens are remembered, so a token's signature is checked once; expiry,
+   * audience, XSRF and the validator are still checked on every request, and a token is checked
+   * again when `secretReader` gives another secret. 0 turns the cache off. @default 10000
+   */
+  verifiedTokenCacheSize?: number;
   /** Size limit of request bodies read by the auth routes, in bytes. @default 16384 */
   bodyLimit?: number;
   /** Where authgate logs. @default noopLogger */
@@ -140,6 +146,7 @@ export interface ResolvedOptions {
   refreshCache: RefreshCache;
   errorHandler: AuthErrorHandler | undefined;
   bodyLimit: number;
+  verifiedTokenCacheSize: number;
   logger: Logger;
 }
 
@@ -149,6 +156,12 @@ const DAY = 24 * 60 * MINUTE;
 function positive(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (!Number.isFinite(value) || value <= 0) throw configError(`options.${name} must be a positive number of milliseconds`);
+  return value;
+}
+
+function wholeNumber(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 0) throw configError(`options.${name} must be a whole number >= 0`);
   return value;
 }
 
@@ -236,6 +249,7 @@ export function resolveOptions(options: AuthOptions): ResolvedOptions {
     refreshCache: options.refreshCache ?? (stateStore ? new StateRefreshCache(stateStore) : new MemoryRefreshCache()),
     errorHandler: options.errorHandler,
     bodyLimit: positive('bodyLimit', options.bodyLimit, 16 * 1024),
+    verifiedTokenCacheSize: wholeNumber('verifiedTokenCacheSize', options.verifiedTokenCacheSize, 10_000),
     logger: options.logger ?? noopLogger,
   };
 }

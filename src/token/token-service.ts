@@ -48,7 +48,15 @@ export type TokenOptions = Pick<
   | 'sameSite'
   | 'secureCookies'
   | 'claimsUpdater'
+  | 'verifiedTokenCacheSize'
 >;
+
+/** A copy of claims deep enough that a handler changing `user` or `attrs` cannot change the cache. */
+function cloneClaims(claims: Claims): Claims {
+  const user = claims.user;
+  if (user === undefined) return { ...claims };
+  return { ...claims, user: { ...user, attrs: user.attrs === undefined ? undefined : { ...user.attrs } } };
+}
 
 const unauthorized = (message: string, cause?: unknown): AuthError => new AuthError('unauthorized', message, { cause });
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
@@ -72,6 +80,8 @@ function isObject(value: unknown): value is Record<string, unknown> {
  */
 export class TokenService {
   private readonly keys = new KeyCache();
+  /** Tokens whose signature was checked, with the secret that checked it. */
+  private readonly verified = new Map<string, { claims: Claims; aud: string | undefined; secret: string }>();
 
   /** @param options - resolved options of the auth service. */
   constructor(private readonly options: TokenOptions) {}
@@ -98,6 +108,15 @@ export class TokenService {
    */
   async parse(token: string, allowExpired = false): Promise<Claims> {
     if (token.length > MAX_TOKEN_LENGTH) throw unauthorized('token is too large');
+    const known = this.verified.get(token);
+    if (known !== undefined) {
+      // The signature was checked before; the secret must still be the one that checked it.
+      const secret = await this.secretFor(known.aud ?? '').catch((err: unknown) => {
+        throw unauthorized("can't get the signing secret", err);
+      });
+      if (secret === known.secret) return this.checkTimesAndAudience(cloneClaims(known.claims), known.aud, allowExpired);
+      this.verified.delete(token);
+    }
     const parts = token.split('.');
     if (parts.length !== 3) throw unauthorized('token is malformed');
     const header = decodeSegment(parts[0]);
@@ -116,17 +135,36 @@ export class TokenService {
     } catch (err) {
       throw unauthorized('token is invalid', err);
     }
-    if (typeof payload.exp !== 'number' || !Number.isFinite(payload.exp)) throw unauthorized('token has no valid exp');
-    if (!allowExpired && payload.exp <= nowSeconds()) throw unauthorized('token is expired');
+    const claims = payload as Claims;
+    if (aud === undefined) delete claims.aud;
+    else claims.aud = aud;
+    const checked = this.checkTimesAndAudience(claims, aud, allowExpired);
+    this.remember(token, { claims: cloneClaims(checked), aud, secret });
+    return checked;
+  }
+
+  private checkTimesAndAudience(claims: Claims, aud: string | undefined, allowExpired: boolean): Claims {
+    if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) throw unauthorized('token has no valid exp');
+    if (!allowExpired && claims.exp <= nowSeconds()) throw unauthorized('token is expired');
     try {
       this.checkAudience(aud);
     } catch (err) {
       throw unauthorized('aud is not allowed', err);
     }
-    const claims = payload as Claims;
-    if (aud === undefined) delete claims.aud;
-    else claims.aud = aud;
     return claims;
+  }
+
+  private remember(token: string, entry: { claims: Claims; aud: string | undefined; secret: string }): void {
+    if (this.verified.size >= this.options.verifiedTokenCacheSize) {
+      const oldest = this.verified.keys().next();
+      if (!oldest.done) this.verified.delete(oldest.value);
+    }
+    if (this.options.verifiedTokenCacheSize > 0) this.verified.set(token, entry);
+  }
+
+  /** How many verified tokens are cached now (bounded by `verifiedTokenCacheSize`). */
+  get verifiedCacheSize(): number {
+    return this.verified.size;
   }
 
   /**

@@ -1,0 +1,57 @@
+import jwt from 'jsonwebtoken';
+import request from 'supertest';
+import { mustGetUser } from '../../src';
+import { SECRET, makeApp } from '../support/auth-app';
+
+const now = (): number => Math.floor(Date.now() / 1000);
+const user = { name: 'cache', id: 'local_cccccccccccccccccccccccccccccccccccccccc', picture: '', attrs: { plan: 'free' } };
+const sign = (secret: string, exp = now() + 600): string =>
+  jwt.sign({ aud: 'authgate', exp, jti: 'c1', user, auth_provider: { name: 'local' } }, secret, { algorithm: 'HS256' });
+
+describe('verified-token cache', () => {
+  it('rejects a cached token once secretReader gives another secret', async () => {
+    let secret = SECRET;
+    const { app } = makeApp({ secret: undefined, secretReader: () => secret });
+    const token = sign(SECRET);
+    await request(app).get('/private').set('X-JWT', token).expect(200);
+    await request(app).get('/private').set('X-JWT', token).expect(200);
+    secret = 'rotated-secret-0123456789abcdef';
+    await request(app).get('/private').set('X-JWT', token).expect(401);
+    await request(app).get('/private').set('X-JWT', sign(secret)).expect(200);
+  });
+
+  it('still checks expiry of a cached token on every request', async () => {
+    const { app } = makeApp();
+    const token = sign(SECRET, now() + 1);
+    await request(app).get('/private').set('X-JWT', token).expect(200);
+    await new Promise((r) => setTimeout(r, 2100));
+    const res = await request(app).get('/private').set('X-JWT', token).expect(401);
+    expect(res.body.error).toBe('token is expired');
+  });
+
+  it('stays within its bound and is off with size 0', async () => {
+    const small = makeApp({ verifiedTokenCacheSize: 3 });
+    for (let i = 0; i < 10; i++) {
+      const token = jwt.sign({ aud: 'authgate', exp: now() + 600, jti: `j${i}`, user }, SECRET, { algorithm: 'HS256' });
+      await request(small.app).get('/private').set('X-JWT', token).expect(200);
+    }
+    expect(small.auth.tokens.verifiedCacheSize).toBe(3);
+    const off = makeApp({ verifiedTokenCacheSize: 0 });
+    await request(off.app).get('/private').set('X-JWT', sign(SECRET)).expect(200);
+    expect(off.auth.tokens.verifiedCacheSize).toBe(0);
+  });
+
+  it("does not let a handler's change to the user reach the next request", async () => {
+    const { app, auth } = makeApp();
+    app.get('/mutate', auth.middleware().auth, (req, res) => {
+      const u = mustGetUser(req);
+      u.name = 'changed';
+      (u.attrs as Record<string, unknown>).plan = 'gold';
+      res.json(u);
+    });
+    const token = sign(SECRET);
+    await request(app).get('/mutate').set('X-JWT', token).expect(200);
+    const res = await request(app).get('/private').set('X-JWT', token).expect(200);
+    expect(res.body).toMatchObject({ name: 'cache', attrs: { plan: 'free' } });
+  });
+});
