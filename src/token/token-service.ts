@@ -83,8 +83,14 @@ export class TokenService {
   /** Tokens whose signature was checked, with the secret that checked it. */
   private readonly verified = new Map<string, { claims: Claims; aud: string | undefined; secret: string }>();
 
+  private readonly jwtHeader: string;
+  private readonly xsrfHeader: string;
+
   /** @param options - resolved options of the auth service. */
-  constructor(private readonly options: TokenOptions) {}
+  constructor(private readonly options: TokenOptions) {
+    this.jwtHeader = options.jwtHeaderKey.toLowerCase();
+    this.xsrfHeader = options.xsrfHeaderKey.toLowerCase();
+  }
 
   /** The `iss` of tokens made here. */
   get issuer(): string {
@@ -111,9 +117,13 @@ export class TokenService {
     const known = this.verified.get(token);
     if (known !== undefined) {
       // The signature was checked before; the secret must still be the one that checked it.
-      const secret = await this.secretFor(known.aud ?? '').catch((err: unknown) => {
+      let secret: string | Promise<string>;
+      try {
+        secret = this.options.secretReader(known.aud ?? '');
+        if (typeof secret !== 'string') secret = await secret;
+      } catch (err) {
         throw unauthorized("can't get the signing secret", err);
-      });
+      }
       if (secret === known.secret) return this.checkTimesAndAudience(cloneClaims(known.claims), known.aud, allowExpired);
       this.verified.delete(token);
     }
@@ -268,7 +278,7 @@ export class TokenService {
     const now = nowSeconds();
     if (exp + Math.floor(this.options.cookieDuration / 1000) < now) throw unauthorized('token is expired');
     if (claims.user !== undefined && this.xsrfRequired(req)) {
-      const header = req.headers[this.options.xsrfHeaderKey.toLowerCase()];
+      const header = req.headers[this.xsrfHeader];
       if (typeof header !== 'string' || !safeEqual(header, claims.jti ?? '')) throw unauthorized('xsrf mismatch');
     }
     return { token, source, claims, expired: exp <= now };
@@ -286,7 +296,7 @@ export class TokenService {
       const fromQuery = new URLSearchParams(url.slice(q + 1)).get(this.options.jwtQuery);
       if (fromQuery) return { token: fromQuery, source: 'query' };
     }
-    const fromHeader = req.headers[this.options.jwtHeaderKey.toLowerCase()];
+    const fromHeader = req.headers[this.jwtHeader];
     if (typeof fromHeader === 'string' && fromHeader !== '') return { token: fromHeader, source: 'header' };
     const fromCookie = readCookie(req, this.options.jwtCookieName);
     if (fromCookie) return { token: fromCookie, source: 'cookie' };

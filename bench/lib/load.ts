@@ -1,0 +1,44 @@
+import autocannon from 'autocannon';
+
+/** One load run's result. */
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** Options of a load run. */
+export interface LoadOptions {
+  url: string;
+  seconds?: number;
+  amount?: number;
+  connections?: number;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+  /** Builds each request's body (distinct users...). */
+  makeBody?: () => string;
+}
+
+/** Runs autocannon once and returns requests/s and latency percentiles (ms). */
+export async function load(options: LoadOptions): Promise<LoadResult> {
+  const result = await autocannon({
+    url: options.url,
+    connections: options.connections ?? 32,
+    duration: options.amount ? undefined : (options.seconds ?? 3),
+    amount: options.amount,
+    method: options.method ?? 'GET',
+    headers: options.headers,
+    body: options.body,
+    requests: options.makeBody ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: options.makeBody!() }) }] : undefined,
+  } as autocannon.Options);
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}

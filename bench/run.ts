@@ -1,0 +1,30 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readArgs } from './lib/args';
+import { machineLine } from './lib/table';
+import { protectedRoute } from './protected-route';
+
+const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<string>> = {
+  protected: protectedRoute,
+};
+
+async function main(): Promise<void> {
+  const args = readArgs();
+  const started = Date.now();
+  const machine = machineLine();
+  console.log(`${machine}${args.quick ? ' (quick run)' : ''}\n`);
+  const tables: string[] = [];
+  for (const [name, bench] of Object.entries(BENCHES)) {
+    if (args.only && !args.only.includes(name)) continue;
+    tables.push(await bench(args));
+  }
+  console.log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  if (!args.quick && !args.only) {
+    writeFileSync(join(__dirname, 'RESULTS.md'), `# Benchmark results\n\n${machine}\n\n${tables.join('\n')}\n`);
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,52 @@
+// Benchmark server: the same /private route unprotected, behind authgate, express-jwt and
+// passport-jwt, each on its own port, all with one secret. Prints READY with ports and a token.
+import type { AddressInfo } from 'node:net';
+import express, { type Express } from 'express';
+import { expressjwt } from 'express-jwt';
+import passport from 'passport';
+import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
+import { createAuth, mustGetUser } from '../../src';
+
+const SECRET = 'bench-secret-0123456789abcdef0123456789';
+const USER = { name: 'bench', id: 'local_0123456789abcdef0123456789abcdef01234567', picture: '' };
+
+async function listen(app: Express): Promise<number> {
+  return new Promise((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+async function main(): Promise<void> {
+  const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, avatarStore: 'noop://', tokenDuration: 3_600_000 });
+  auth.addDirectProvider('local', () => true);
+  const { token, claims } = await auth.tokens.create({ aud: 'authgate', user: USER, auth_provider: { name: 'local' } });
+
+  const plain = express();
+  plain.get('/private', (_req, res) => {
+    res.json(USER);
+  });
+
+  const gated = express();
+  gated.get('/private', auth.middleware().auth, (req, res) => {
+    res.json(mustGetUser(req));
+  });
+
+  // As express-jwt's README shows it.
+  const ej = express();
+  ej.get('/private', expressjwt({ secret: SECRET, algorithms: ['HS256'] }), (req, res) => {
+    res.json((req as unknown as { auth: { user: unknown } }).auth.user);
+  });
+
+  // As passport-jwt's README shows it.
+  passport.use(new JwtStrategy({ jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), secretOrKey: SECRET }, (payload: { user: unknown }, done: (e: unknown, u: unknown) => void) => done(null, payload.user)));
+  const pj = express();
+  pj.use(passport.initialize());
+  pj.get('/private', passport.authenticate('jwt', { session: false }), (req, res) => {
+    res.json(req.user);
+  });
+
+  const ports = { plain: await listen(plain), authgate: await listen(gated), expressJwt: await listen(ej), passportJwt: await listen(pj) };
+  console.log(`READY ${JSON.stringify({ ports, token, xsrf: claims.jti })}`);
+}
+
+void main();
