@@ -2,10 +2,12 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readArgs } from './lib/args';
 import { machineLine } from './lib/table';
+import { avatarRoute } from './avatar-route';
 import { protectedRoute } from './protected-route';
 
 const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<string>> = {
   protected: protectedRoute,
+  avatar: avatarRoute,
 };
 
 async function main(): Promise<void> {
