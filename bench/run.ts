@@ -3,11 +3,13 @@ import { join } from 'node:path';
 import { readArgs } from './lib/args';
 import { machineLine } from './lib/table';
 import { avatarRoute } from './avatar-route';
+import { login } from './login';
 import { protectedRoute } from './protected-route';
 
 const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<string>> = {
   protected: protectedRoute,
   avatar: avatarRoute,
+  login,
 };
 
 async function main(): Promise<void> {

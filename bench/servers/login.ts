@@ -1,0 +1,25 @@
+// Benchmark server: direct login with a trivial checker (avatar already stored) and a protected
+// route, in one app. Prints READY with the port and a session for the protected route.
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { createAuth, mustGetUser } from '../../src';
+
+async function main(): Promise<void> {
+  const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: 'bench-secret-0123456789abcdef0123456789', avatarStore: 'memory://', tokenDuration: 3_600_000 });
+  auth.addDirectProvider('local', () => true);
+  const app = express();
+  app.use('/auth', auth.handlers().authRouter);
+  app.get('/private', auth.middleware().auth, (req, res) => {
+    res.json(mustGetUser(req));
+  });
+  const server = app.listen(0, '127.0.0.1', async () => {
+    const port = (server.address() as AddressInfo).port;
+    // One login first, so the avatar is stored and later logins only check it.
+    const res = await fetch(`http://127.0.0.1:${port}/auth/local/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"user":"bench","passwd":"x"}' });
+    const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]);
+    const xsrf = cookies.find((c) => c?.startsWith('XSRF-TOKEN='))?.slice(11) ?? '';
+    console.log(`READY ${JSON.stringify({ port, cookie: cookies.join('; '), xsrf })}`);
+  });
+}
+
+void main();
