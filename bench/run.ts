@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { readArgs } from './lib/args';
 import { machineLine } from './lib/table';
 import { avatarRoute } from './avatar-route';
+import { eventLoop } from './event-loop';
 import { login } from './login';
 import { protectedRoute } from './protected-route';
 
@@ -10,6 +11,7 @@ const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<str
   protected: protectedRoute,
   avatar: avatarRoute,
   login,
+  hashing: eventLoop,
 };
 
 async function main(): Promise<void> {
