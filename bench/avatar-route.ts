@@ -21,9 +21,9 @@ export async function avatarRoute(args: BenchArgs): Promise<string> {
       variants[`${name} 200`] = { url, headers: {} };
       variants[`${name} 304`] = { url, headers: { 'if-none-match': etags[name]! } };
     }
-    const seconds = args.quick ? 0.6 : 4;
-    for (const v of Object.values(variants)) await load({ ...v, seconds: 0.3 });
-    const runs = await interleave(Object.keys(variants), args.quick ? 5 : 7, (name) => load({ ...variants[name]!, seconds }));
+    const span = { seconds: args.quick ? 0.4 : 4 };
+    for (const v of Object.values(variants)) await load({ ...v, seconds: 0.2 });
+    const runs = await interleave(Object.keys(variants), args.quick ? 5 : 7, (name) => load({ ...variants[name]!, ...span }));
     const rps = (name: string): number => median((runs.get(name) as LoadResult[]).map((r) => r.rps));
     const rows = Object.keys(variants).map((name) => {
       const list = runs.get(name) as LoadResult[];

@@ -13,10 +13,10 @@ export async function login(args: BenchArgs): Promise<string> {
       'direct login (POST JSON)': { url: `http://127.0.0.1:${port}/auth/local/login`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"user":"bench","passwd":"x"}' },
       'protected request': { url: `http://127.0.0.1:${port}/private`, headers: { cookie, 'x-xsrf-token': xsrf } },
     };
-    const seconds = args.quick ? 0.6 : 4;
-    for (const v of Object.values(variants)) await load({ ...v, seconds: 0.3 });
+    const span = { seconds: args.quick ? 0.4 : 4 };
+    for (const v of Object.values(variants)) await load({ ...v, seconds: 0.2 });
     const runs = await interleave(Object.keys(variants), args.quick ? 5 : 7, async (name) => {
-      const r = await load({ ...variants[name]!, seconds });
+      const r = await load({ ...variants[name]!, ...span });
       if (r.non2xx > 0) throw new Error(`${name}: ${r.non2xx} non-2xx`);
       return r;
     });

@@ -5,6 +5,8 @@ import { machineLine } from './lib/table';
 import { avatarRoute } from './avatar-route';
 import { eventLoop } from './event-loop';
 import { login } from './login';
+import { memory } from './memory';
+import { accountScale } from './account-scale';
 import { protectedRoute } from './protected-route';
 
 const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<string>> = {
@@ -12,6 +14,8 @@ const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<str
   avatar: avatarRoute,
   login,
   hashing: eventLoop,
+  memory,
+  accounts: accountScale,
 };
 
 async function main(): Promise<void> {
@@ -22,7 +26,9 @@ async function main(): Promise<void> {
   const tables: string[] = [];
   for (const [name, bench] of Object.entries(BENCHES)) {
     if (args.only && !args.only.includes(name)) continue;
+    const t = Date.now();
     tables.push(await bench(args));
+    console.log(`(${name}: ${((Date.now() - t) / 1000).toFixed(1)} s)\n`);
   }
   console.log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   if (!args.quick && !args.only) {

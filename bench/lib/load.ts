@@ -27,15 +27,16 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
   const result = await autocannon({
     url: options.url,
     connections: options.connections ?? 32,
-    duration: options.amount ? undefined : (options.seconds ?? 3),
-    amount: options.amount,
+    // Samples every 100 ms, so short runs end on time (the default ticks once a second).
+    sampleInt: 100,
+    ...(options.amount ? { amount: Math.round(options.amount) } : { duration: options.seconds ?? 3 }),
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
     requests: options.makeBody ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: options.makeBody!() }) }] : undefined,
   } as autocannon.Options);
   return {
-    rps: result.requests.average,
+    rps: result.requests.total / Math.max(result.duration, 0.001),
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors,

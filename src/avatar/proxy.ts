@@ -5,6 +5,7 @@ import { avatarIdFor } from './avatar-id';
 import { identicon } from './identicon';
 import { normalizeImage } from './normalize-image';
 import type { AvatarStore } from './store';
+import { NoopAvatarStore } from './stores/noop-store';
 
 /** Settings of the {@link AvatarProxy}. */
 export interface AvatarProxyOptions {
@@ -38,6 +39,8 @@ export class AvatarProxy {
    */
   async put(user: User, noAva = false): Promise<string> {
     const { store } = this.options;
+    // Nothing to fetch or draw for a store that keeps nothing.
+    if (store instanceof NoopAvatarStore) return '';
     const source = noAva ? '' : user.picture;
     let avatarId: string;
     if (source) {

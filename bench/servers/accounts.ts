@@ -1,0 +1,48 @@
+// Benchmark server: two account routers on level stores, one holding 100 accounts and one
+// holding ACCOUNTS (default 100,000), bcrypt cost 4. Prints READY with the ports.
+import { mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import express from 'express';
+import { createAccountRouter, LevelAccountStore, senderFunc, type Account } from '../../src';
+import { hashPasswordLimited } from '../../src/account/passwords';
+
+async function fill(store: LevelAccountStore, count: number, hash: string): Promise<void> {
+  const now = new Date().toISOString();
+  const make = (i: number): Account => ({
+    Id: i.toString(16).padStart(24, '0'),
+    Email: `user${i}@example.com`,
+    Pwd: hash,
+    OldPwd: [],
+    Approved: true,
+    ConfirmCodes: {},
+    Privilege: {},
+    Profile: { FirstName: '', LastName: '', MiddleName: '', NickName: '', Address: '', Phone: '', Company: '' },
+    JoinDay: now,
+    LastActivity: now,
+  });
+  for (let i = 0; i < count; i += 256) {
+    await Promise.all(Array.from({ length: Math.min(256, count - i) }, (_, k) => store.create(make(i + k))));
+  }
+}
+
+async function main(): Promise<void> {
+  const hash = await hashPasswordLimited('scale-password', 4);
+  const ports: Record<string, number> = {};
+  for (const [name, count] of [
+    ['small', 100],
+    ['large', Number(process.env.ACCOUNTS ?? 100_000)],
+  ] as const) {
+    const store = new LevelAccountStore(mkdtempSync(join(tmpdir(), `authgate-bench-acc-${name}-`)));
+    await fill(store, count, hash);
+    const app = express();
+    app.use('/account', createAccountRouter({ store, sender: senderFunc(() => undefined), baseUrl: 'http://127.0.0.1:8080/account', bcryptRounds: 4 }));
+    ports[name] = await new Promise((resolve) => {
+      const server = app.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    });
+  }
+  console.log(`READY ${JSON.stringify({ ports })}`);
+}
+
+void main();
