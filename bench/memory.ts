@@ -21,10 +21,10 @@ export async function memory(args: BenchArgs): Promise<string> {
     const logins = (amount: number): ReturnType<typeof load> =>
       load({ url: `${base}/auth/local/login`, method: 'POST', headers: { 'content-type': 'application/json' }, amount, makeBody: () => `{"user":"user-${++n}","passwd":"x"}` });
     const requests = (amount: number): ReturnType<typeof load> => load({ url: `${base}/private`, headers: { cookie, 'x-xsrf-token': xsrf }, amount, connections: 64 });
-    const scale = args.quick ? 0.016 : 1;
+    const scale = args.quick ? 0.012 : 1;
     // Warm-up long enough for the heap to reach its working size.
-    await requests(args.quick ? 8_000 : 200_000);
-    await logins(args.quick ? 1_000 : 20_000);
+    await requests(args.quick ? 6_000 : 200_000);
+    await logins(args.quick ? 800 : 20_000);
     const warm = await mem();
     const r = await requests(1_000_000 * scale);
     const l = await logins(100_000 * scale);

@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const args = readArgs();
   const started = Date.now();
   const machine = machineLine();
-  console.log(`${machine}${args.quick ? ' (quick run)' : ''}\n`);
+  console.log(`${machine}${args.quick ? ' (quick run: short runs show that every bench works; judge the targets on a full run)' : ''}\n`);
   const tables: string[] = [];
   for (const [name, bench] of Object.entries(BENCHES)) {
     if (args.only && !args.only.includes(name)) continue;
