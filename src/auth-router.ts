@@ -1,5 +1,6 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { AuthError } from './errors';
+import { RateLimitError } from './limits/rate-limiter';
 import { asyncHandler } from './internal/async-handler';
 import { sendJson } from './internal/http';
 import { securityHeaders } from './internal/security-headers';
@@ -86,6 +87,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
 
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
+    if (err instanceof RateLimitError) res.setHeader('Retry-After', String(err.retryAfter));
     if (err instanceof AuthError) {
       // The cause's message may quote secrets (connection strings, SMTP replies): only its name is logged.
       if (err.status >= 500) logger.logf('[ERROR] %s (cause: %s)', err.message, (err.cause as Error | undefined)?.name ?? 'none');

@@ -49,6 +49,7 @@ export { createLocalOAuthServer, LocalOAuthServer, type LocalOAuthServerOptions 
 export type { LocalClient } from './providers/local-server/memory-model';
 export type { AuthorizeParams } from './providers/dev/login-page';
 export { migrateAvatars, type MigrationResult } from './avatar/migrate';
+export { RateLimitError, AUTH_RATE_LIMITS, ACCOUNT_RATE_LIMITS, type AuthRateLimit, type AccountRateLimit, type RateLimitRule } from './limits/rate-limiter';
 export { LevelAvatarStore } from './avatar/stores/level-store';
 export { MongoAvatarStore } from './avatar/stores/mongo-store';
 export type { StateStore } from './state/state-store';

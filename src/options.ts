@@ -13,6 +13,7 @@ import { noopLogger, type Logger } from './logger';
 import { MemoryRefreshCache, type RefreshCache } from './middleware/refresh-cache';
 import { StateRefreshCache } from './middleware/state-refresh-cache';
 import { createStateStore } from './state/create-state-store';
+import { AUTH_RATE_LIMITS, resolveRules, type AuthRateLimit, type RateLimitRule } from './limits/rate-limiter';
 import type { StateStore } from './state/state-store';
 import type { Claims } from './token/claims';
 import type { User } from './token/user';
@@ -106,6 +107,13 @@ export interface AuthOptions {
   verifiedTokenCacheSize?: number;
   /** Size limit of request bodies read by the auth routes, in bytes. @default 16384 */
   bodyLimit?: number;
+  /**
+   * Rate limits of the endpoints that guess or send (429 with Retry-After past them), counted in
+   * `stateStore`. `false` turns all off; give `{ loginPerUser: { limit: 5, windowMs: 60000 } }` to
+   * change one, or `{ loginPerIp: false }` to drop one.
+   * @default loginPerIp 60/min, loginPerUser 10/min, verifyPerIp 20/10 min, verifyPerAddress 5/10 min, telegramPerIp 30/min
+   */
+  rateLimits?: false | Partial<Record<AuthRateLimit, RateLimitRule | false>>;
   /** Where authgate logs. @default noopLogger */
   logger?: Logger;
 }
@@ -146,6 +154,7 @@ export interface ResolvedOptions {
   refreshCache: RefreshCache;
   errorHandler: AuthErrorHandler | undefined;
   bodyLimit: number;
+  rateLimits: Partial<Record<AuthRateLimit, RateLimitRule | false>>;
   verifiedTokenCacheSize: number;
   logger: Logger;
 }
@@ -249,6 +258,7 @@ export function resolveOptions(options: AuthOptions): ResolvedOptions {
     refreshCache: options.refreshCache ?? (stateStore ? new StateRefreshCache(stateStore) : new MemoryRefreshCache()),
     errorHandler: options.errorHandler,
     bodyLimit: positive('bodyLimit', options.bodyLimit, 16 * 1024),
+    rateLimits: resolveRules(AUTH_RATE_LIMITS, options.rateLimits),
     verifiedTokenCacheSize: wholeNumber('verifiedTokenCacheSize', options.verifiedTokenCacheSize, 10_000),
     logger: options.logger ?? noopLogger,
   };

@@ -15,6 +15,7 @@ import { loadAppleKey, type ApplePrivateKeyLoader } from './providers/apple/priv
 import { TelegramProvider, type TelegramProviderOptions } from './providers/telegram/telegram-provider';
 import type { Sender } from './senders/sender';
 import { AuthError, configError } from './errors';
+import { RateLimiter, type AuthRateLimit } from './limits/rate-limiter';
 import { BUILTIN_PROVIDER_NAMES, BUILTIN_PROVIDERS } from './providers/builtin';
 import { createBuiltinProvider } from './providers/builtin/create';
 import type { BuiltinProviderOptions } from './providers/builtin/spec';
@@ -102,6 +103,7 @@ export function createAuth(options: AuthOptions): Auth {
     logger: resolved.logger,
   });
   const completer = new LoginCompleter(tokens, avatars, resolved);
+  const limiter = new RateLimiter<AuthRateLimit>(resolved.stateStore, resolved.rateLimits);
   const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name));
   const kit: ProviderKit = {
     tokens,
@@ -109,6 +111,14 @@ export function createAuth(options: AuthOptions): Auth {
     logger: resolved.logger,
     completeLogin: (req, res, login) => completer.complete(req, res, login),
     resolveAudience: (requested) => completer.resolveAudience(requested),
+    rateLimit: async (name, identity) => {
+      try {
+        await limiter.hit(name, identity);
+      } catch (err) {
+        if (err instanceof AuthError) throw err;
+        throw new AuthError('unavailable', 'the state store is unavailable', { cause: err });
+      }
+    },
     useOnce: async (key, ttlMs) => {
       try {
         return await resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs);

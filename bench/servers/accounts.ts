@@ -37,7 +37,7 @@ async function main(): Promise<void> {
     const store = new LevelAccountStore(mkdtempSync(join(tmpdir(), `authgate-bench-acc-${name}-`)));
     await fill(store, count, hash);
     const app = express();
-    app.use('/account', createAccountRouter({ store, sender: senderFunc(() => undefined), baseUrl: 'http://127.0.0.1:8080/account', bcryptRounds: 4 }));
+    app.use('/account', createAccountRouter({ rateLimits: false, store, sender: senderFunc(() => undefined), baseUrl: 'http://127.0.0.1:8080/account', bcryptRounds: 4 }));
     ports[name] = await new Promise((resolve) => {
       const server = app.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
     });

@@ -21,10 +21,10 @@ async function main(): Promise<void> {
     JoinDay: now,
     LastActivity: now,
   });
-  const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: 'bench-secret-0123456789abcdef0123456789' });
+  const auth = createAuth({ rateLimits: false, url: 'http://127.0.0.1:8080', secret: 'bench-secret-0123456789abcdef0123456789' });
   const app = express();
   app.use('/auth', auth.handlers().authRouter);
-  app.use('/account', createAccountRouter({ store, sender: senderFunc(() => undefined), baseUrl: 'http://127.0.0.1:8080/account' }));
+  app.use('/account', createAccountRouter({ rateLimits: false, store, sender: senderFunc(() => undefined), baseUrl: 'http://127.0.0.1:8080/account' }));
   const eld = monitorEventLoopDelay({ resolution: 10 });
   eld.enable();
   app.get('/__bench/eld', (req, res) => {

@@ -5,7 +5,7 @@ import express from 'express';
 import { createAuth, mustGetUser } from '../../src';
 
 async function main(): Promise<void> {
-  const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: 'bench-secret-0123456789abcdef0123456789', avatarStore: 'memory://', tokenDuration: 3_600_000 });
+  const auth = createAuth({ rateLimits: false, url: 'http://127.0.0.1:8080', secret: 'bench-secret-0123456789abcdef0123456789', avatarStore: 'memory://', tokenDuration: 3_600_000 });
   auth.addDirectProvider('local', () => true);
   const app = express();
   app.use('/auth', auth.handlers().authRouter);

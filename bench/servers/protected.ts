@@ -17,7 +17,7 @@ async function listen(app: Express): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, avatarStore: 'noop://', tokenDuration: 3_600_000 });
+  const auth = createAuth({ rateLimits: false, url: 'http://127.0.0.1:8080', secret: SECRET, avatarStore: 'noop://', tokenDuration: 3_600_000 });
   auth.addDirectProvider('local', () => true);
   const { token, claims } = await auth.tokens.create({ aud: 'authgate', user: USER, auth_provider: { name: 'local' } });
 

@@ -26,12 +26,13 @@ export class AccountError extends Error {
     readonly status: number,
     readonly code: AccountErrorCode,
     readonly description: string,
+    private readonly message2: string = MESSAGES[code],
   ) {
     super(description);
   }
 
   /** The JSON body. */
   toJSON(): { Code: number; Message: string; Description: string } {
-    return { Code: this.code, Message: MESSAGES[this.code], Description: this.description };
+    return { Code: this.code, Message: this.message2, Description: this.description };
   }
 }

@@ -9,6 +9,9 @@ import { AccountError } from './account-error';
 import { AccountService } from './account-service';
 import type { AccountStore } from './account-store';
 import { createAccountStore } from './create-account-store';
+import { ACCOUNT_RATE_LIMITS, RateLimiter, RateLimitError, resolveRules, type AccountRateLimit, type RateLimitRule } from '../limits/rate-limiter';
+import { createStateStore } from '../state/create-state-store';
+import type { StateStore } from '../state/state-store';
 
 /** Options of {@link createAccountRouter}. */
 export interface AccountRouterOptions {
@@ -30,6 +33,13 @@ export interface AccountRouterOptions {
   activationCodeTtl?: number;
   /** Size limit of request bodies. @default 16384 */
   bodyLimit?: number;
+  /** Where rate-limit counters live: a state store or its URI; share a mongo one between instances. @default 'memory://' */
+  stateStore?: StateStore | string;
+  /**
+   * Rate limits (429 with Retry-After past them). `false` turns all off; overrides per limit as in `createAuth`.
+   * @default signupPerIp 20/10 min, resendPerIp 20/10 min, resendPerEmail 3/10 min, tokensPerIp 60/min, tokensPerEmail 10/min, activePerIp 30/min, activePerId 10/min
+   */
+  rateLimits?: false | Partial<Record<AccountRateLimit, RateLimitRule | false>>;
   /** Where failures are logged (never passwords, codes or tokens). @default noopLogger */
   logger?: Logger;
 }
@@ -97,21 +107,33 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   router.use(express.json({ limit: options.bodyLimit ?? 16 * 1024, type: ['application/json', 'application/*+json'] }));
   router.use(express.urlencoded({ limit: options.bodyLimit ?? 16 * 1024, extended: false, parameterLimit: 50 }));
   const actor = (req: Request) => service.authenticate(req.headers.authorization);
+  const stateStore = typeof options.stateStore === 'string' || options.stateStore === undefined ? createStateStore(options.stateStore ?? 'memory://') : options.stateStore;
+  const limiter = new RateLimiter<AccountRateLimit>(stateStore, resolveRules(ACCOUNT_RATE_LIMITS, options.rateLimits));
+  const limit = async (...hits: Array<[AccountRateLimit, unknown]>): Promise<void> => {
+    for (const [name, identity] of hits) await limiter.hit(name, String(identity ?? '').trim().toLowerCase());
+  };
+  const ip = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? '';
 
   router.post('/signup', asyncHandler(async (req, res) => {
+    await limit(['signupPerIp', ip(req)]);
     await service.signup(objectBody(req));
     res.status(202).json({ Message: 'Account created: open the link in the activation mail to activate it' });
   }));
   router.post('/signup/resend', asyncHandler(async (req, res) => {
-    await service.resend(objectBody(req));
+    const body = objectBody(req);
+    await limit(['resendPerIp', ip(req)], ['resendPerEmail', body.Email]);
+    await service.resend(body);
     res.status(202).json({ Message: 'If the account exists and is not activated, a new activation mail is on its way' });
   }));
   router.get('/active/:id', asyncHandler(async (req, res) => {
+    await limit(['activePerIp', ip(req)], ['activePerId', req.params.id]);
     await service.activate(String(req.params.id), fields(req).code);
     res.json({ Message: 'Account activated' });
   }));
   const issue = asyncHandler(async (req, res) => {
-    res.json(await service.issueToken(fields(req)));
+    const given = fields(req);
+    await limit(['tokensPerIp', ip(req)], ['tokensPerEmail', given.email]);
+    res.json(await service.issueToken(given));
   });
   router.get('/tokens', issue);
   router.post('/tokens', issue);
@@ -142,6 +164,10 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
     if (err instanceof AccountError) return res.status(err.status).json(err.toJSON());
+    if (err instanceof RateLimitError) {
+      res.setHeader('Retry-After', String(err.retryAfter));
+      return res.status(429).json(new AccountError(429, 1.0, err.message, 'TooManyRequests').toJSON());
+    }
     const status = (err as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       const description = status === 413 ? 'the request body is too large' : status === 415 ? 'unsupported body encoding' : 'the request body is malformed';
@@ -155,6 +181,8 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
     credentialChecker: () => service.credentialChecker(),
     grantManageUser: (email: string) => service.grantManageUser(email),
     store,
-    close: () => store.close(),
+    close: async () => {
+      await Promise.all([store.close(), stateStore.close()]);
+    },
   }) as AccountRouter;
 }

@@ -40,6 +40,8 @@ export class DirectProvider implements Provider {
     const passwd = loginField(req, 'passwd') ?? loginField(req, 'password');
     if (!user || !passwd) throw new AuthError('bad_request', 'user and passwd are required');
     if (hasControlChars(user)) throw new AuthError('bad_request', 'user must not contain control characters');
+    await kit.rateLimit('loginPerIp', req.ip);
+    await kit.rateLimit('loginPerUser', `${this.name}:${user}`);
     let ok: boolean;
     try {
       ok = (await this.check(user, passwd)) === true;

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AuthRateLimit } from '../limits/rate-limiter';
 import type { Logger } from '../logger';
 import type { TokenService } from '../token/token-service';
 import type { User } from '../token/user';
@@ -48,6 +49,8 @@ export interface ProviderKit {
    * across instances. Throws a 503 AuthError when the store fails (a login is then refused).
    */
   useOnce(key: string, ttlMs: number): Promise<boolean>;
+  /** Counts a hit against a rate limit; throws a 429 AuthError past it. */
+  rateLimit(name: AuthRateLimit, identity: string): Promise<void>;
   /** The public base URL of the app. */
   url: URL;
   /** The public URL of the auth router for this request, e.g. `http://127.0.0.1:8080/auth`. */

@@ -58,6 +58,8 @@ export class VerifyProvider implements Provider {
     const address = checkedField(req, 'address', MAX_ADDRESS);
     if (user.includes(SEPARATOR)) throw new AuthError('bad_request', 'user is not usable');
     if (this.sender.validateAddress && !this.sender.validateAddress(address)) throw new AuthError('bad_request', 'address is not usable');
+    await kit.rateLimit('verifyPerIp', req.ip);
+    await kit.rateLimit('verifyPerAddress', `${this.name}:${address.toLowerCase()}`);
     const aud = kit.resolveAudience(loginAudience(req));
     const now = Math.floor(Date.now() / 1000);
     const claims: Claims = {

@@ -25,6 +25,8 @@ export abstract class BaseStateStore implements StateStore {
   protected abstract writeIfAbsent(key: string, entry: StateEntry, now: number): Promise<boolean>;
   /** Reads and removes an unexpired entry atomically. */
   protected abstract remove(key: string, now: number): Promise<StateEntry | undefined>;
+  /** Adds 1 to a counter atomically (starting at 1, expiring at `fresh.until`); returns the new value. */
+  protected abstract add(key: string, fresh: StateEntry, now: number): Promise<number>;
   /** Releases resources once. */
   protected abstract release(): Promise<void>;
 
@@ -46,6 +48,11 @@ export abstract class BaseStateStore implements StateStore {
   /** @inheritdoc */
   async take<T = unknown>(key: string): Promise<T | undefined> {
     return this.decode<T>(await this.remove(this.checkKey(key), Date.now()));
+  }
+
+  /** @inheritdoc */
+  async increment(key: string, ttlMs: number): Promise<number> {
+    return this.add(this.checkKey(key), this.entry(1, ttlMs), Date.now());
   }
 
   /** @inheritdoc */

@@ -46,6 +46,15 @@ export class LevelStateStore extends BaseStateStore {
     });
   }
 
+  protected override add(key: string, fresh: StateEntry, now: number): Promise<number> {
+    return this.lock.run(key, async () => {
+      const entry = await this.read(key, now);
+      const next = entry === undefined ? 1 : (JSON.parse(entry.value) as number) + 1;
+      await this.db.put(key, entry === undefined ? fresh : { value: String(next), until: entry.until });
+      return next;
+    });
+  }
+
   protected override async release(): Promise<void> {
     clearInterval(this.sweeper);
     await this.db.close();

@@ -35,6 +35,17 @@ export class MemoryStateStore extends BaseStateStore {
     return entry;
   }
 
+  protected override async add(key: string, fresh: StateEntry, now: number): Promise<number> {
+    const entry = this.live(key, now);
+    if (entry === undefined) {
+      this.put(key, fresh);
+      return 1;
+    }
+    const next = (JSON.parse(entry.value) as number) + 1;
+    entry.value = String(next);
+    return next;
+  }
+
   private live(key: string, now: number): StateEntry | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;

@@ -65,6 +65,22 @@ export class MongoStateStore extends BaseStateStore {
     return doc ? { value: doc.v, until: doc.u.getTime() } : undefined;
   }
 
+  protected override async add(key: string, fresh: StateEntry, now: number): Promise<number> {
+    await this.ready();
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const live = await this.coll.findOneAndUpdate({ _id: key, u: { $gt: new Date(now) } }, [{ $set: { v: { $toString: { $add: [{ $toInt: '$v' }, 1] } } } }], { returnDocument: 'after' });
+      if (live) return Number(live.v);
+      // Absent or expired: replace an expired one, or insert; a racing insert makes us count again.
+      try {
+        await this.coll.updateOne({ _id: key, u: { $lte: new Date(now) } }, { $set: { v: fresh.value, u: new Date(fresh.until) } }, { upsert: true });
+        return 1;
+      } catch (err) {
+        if (!(err instanceof MongoServerError && err.code === DUPLICATE_KEY)) throw err;
+      }
+    }
+    throw new Error('state store counter kept conflicting');
+  }
+
   protected override async release(): Promise<void> {
     await this.client.close();
   }

@@ -12,6 +12,11 @@ export interface StateStore {
   setIfAbsent(key: string, value: unknown, ttlMs: number): Promise<boolean>;
   /** Reads and deletes in one step; `undefined` when absent or expired. */
   take<T = unknown>(key: string): Promise<T | undefined>;
+  /**
+   * Adds 1 to the counter under `key` and returns the new value; a missing or expired counter
+   * starts at 1 and lives `ttlMs` from then. Atomic, like `setIfAbsent`.
+   */
+  increment(key: string, ttlMs: number): Promise<number>;
   /** Deletes; a missing key is not an error. */
   delete(key: string): Promise<void>;
   /** Releases resources; later calls fail. */

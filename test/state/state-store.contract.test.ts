@@ -67,6 +67,16 @@ function stateStoreContract(name: string, describeFn: jest.Describe, makeHarness
       expect(await store.get('race')).toBe(winner);
     });
 
+    it('increments counters atomically under 100 concurrent callers and restarts them after the TTL', async () => {
+      const results = await Promise.all(Array.from({ length: 100 }, () => store.increment('hits', 60_000)));
+      expect([...results].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
+      expect(await store.get('hits')).toBe(100);
+      await store.increment('short', 40);
+      expect(await store.increment('short', 40)).toBe(2);
+      await sleep(80);
+      expect(await store.increment('short', 40)).toBe(1);
+    });
+
     it('refuses bad keys, TTLs and values with a clear error', async () => {
       await expect(store.set('', 1, 1000)).rejects.toThrow(AuthError);
       await expect(store.set('x'.repeat(513), 1, 1000)).rejects.toThrow(/keys/);

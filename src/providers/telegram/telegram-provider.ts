@@ -93,6 +93,7 @@ export class TelegramProvider implements Provider {
     const token = loginField(req, 'token');
     if (token !== undefined) return this.check(req, res, kit, token);
     const aud = kit.resolveAudience(loginAudience(req));
+    await kit.rateLimit('telegramPerIp', req.ip);
     const bot = await this.botUsername();
     const fresh = randomId(16);
     await this.stateCall(() => this.state.set(`tg:pending:${fresh}`, { aud }, this.ttl));

@@ -1,0 +1,94 @@
+import { createHash } from 'node:crypto';
+import { AuthError } from '../errors';
+import type { StateStore } from '../state/state-store';
+
+/** One limit: at most `limit` hits per `windowMs`, per identity. */
+export interface RateLimitRule {
+  limit: number;
+  windowMs: number;
+}
+
+/** Thrown when a limit is exceeded; answered with 429 and `Retry-After`. */
+export class RateLimitError extends AuthError {
+  /** Seconds until a retry may pass. */
+  readonly retryAfter: number;
+
+  /** @param retryAfter - seconds until a retry may pass. */
+  constructor(retryAfter: number) {
+    super('bad_request', `too many requests, retry in ${retryAfter} s`, { status: 429 });
+    this.retryAfter = retryAfter;
+  }
+}
+
+/**
+ * Sliding-window rate limits (two fixed windows, the older one weighted by how much of it still
+ * overlaps the sliding window), with counters in the state store so instances sharing a mongo
+ * store share the counts. Identities are hashed, so counter keys hold no e-mails or IPs.
+ */
+export class RateLimiter<Name extends string> {
+  /**
+   * @param store - where the counters live.
+   * @param rules - the limits by name; a missing or `false` entry turns that limit off.
+   */
+  constructor(
+    private readonly store: StateStore,
+    private readonly rules: Partial<Record<Name, RateLimitRule | false>>,
+  ) {}
+
+  /** Counts a hit of `identity` against rule `name`; throws {@link RateLimitError} past the limit. */
+  async hit(name: Name, identity: string): Promise<void> {
+    const rule = this.rules[name];
+    if (!rule) return;
+    const now = Date.now();
+    const window = Math.floor(now / rule.windowMs);
+    const id = createHash('sha256').update(identity).digest('base64url').slice(0, 32);
+    const key = (w: number): string => `rl:${name}:${id}:${w}`;
+    const [current, previous] = await Promise.all([this.store.increment(key(window), rule.windowMs * 2), this.store.get<number>(key(window - 1))]);
+    const overlap = 1 - (now - window * rule.windowMs) / rule.windowMs;
+    if (current + (previous ?? 0) * overlap > rule.limit) {
+      throw new RateLimitError(Math.max(1, Math.ceil(((window + 1) * rule.windowMs - now) / 1000)));
+    }
+  }
+}
+
+/** The limits of the auth routes. */
+export type AuthRateLimit = 'loginPerIp' | 'loginPerUser' | 'verifyPerIp' | 'verifyPerAddress' | 'telegramPerIp';
+
+/** Defaults of the auth routes' limits. */
+export const AUTH_RATE_LIMITS: Record<AuthRateLimit, RateLimitRule> = {
+  loginPerIp: { limit: 60, windowMs: 60_000 },
+  loginPerUser: { limit: 10, windowMs: 60_000 },
+  verifyPerIp: { limit: 20, windowMs: 10 * 60_000 },
+  verifyPerAddress: { limit: 5, windowMs: 10 * 60_000 },
+  telegramPerIp: { limit: 30, windowMs: 60_000 },
+};
+
+/** The limits of the account routes. */
+export type AccountRateLimit = 'signupPerIp' | 'resendPerIp' | 'resendPerEmail' | 'tokensPerIp' | 'tokensPerEmail' | 'activePerIp' | 'activePerId';
+
+/** Defaults of the account routes' limits. */
+export const ACCOUNT_RATE_LIMITS: Record<AccountRateLimit, RateLimitRule> = {
+  signupPerIp: { limit: 20, windowMs: 10 * 60_000 },
+  resendPerIp: { limit: 20, windowMs: 10 * 60_000 },
+  resendPerEmail: { limit: 3, windowMs: 10 * 60_000 },
+  tokensPerIp: { limit: 60, windowMs: 60_000 },
+  tokensPerEmail: { limit: 10, windowMs: 60_000 },
+  activePerIp: { limit: 30, windowMs: 60_000 },
+  activePerId: { limit: 10, windowMs: 60_000 },
+};
+
+/** Reads `false` (all off) or per-rule overrides on top of defaults. */
+export function resolveRules<Name extends string>(
+  defaults: Record<Name, RateLimitRule>,
+  given: false | Partial<Record<Name, RateLimitRule | false>> | undefined,
+): Partial<Record<Name, RateLimitRule | false>> {
+  if (given === false) return {};
+  const rules: Partial<Record<Name, RateLimitRule | false>> = { ...defaults, ...given };
+  for (const [name, rule] of Object.entries(rules) as Array<[string, RateLimitRule | false]>) {
+    if (rule === false) continue;
+    if (!Number.isInteger(rule.limit) || rule.limit < 1 || !Number.isFinite(rule.windowMs) || rule.windowMs <= 0) {
+      throw new AuthError('config', `authgate: rate limit ${name} needs a whole limit >= 1 and a positive windowMs`);
+    }
+  }
+  return rules;
+}
