@@ -1,6 +1,7 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { AuthError } from './errors';
 import { RateLimitError } from './limits/rate-limiter';
+import { isCrossSiteWrite } from './internal/cross-origin';
 import { asyncHandler } from './internal/async-handler';
 import { sendJson } from './internal/http';
 import { securityHeaders } from './internal/security-headers';
@@ -11,6 +12,7 @@ import type { TokenService } from './token/token-service';
 
 /** What the auth router needs from the service. */
 export interface AuthRouterDeps {
+  crossOrigin: { enabled: boolean; ownOrigin: string; trusted: ReadonlySet<string> };
   providers: ReadonlyMap<string, Provider>;
   tokens: TokenService;
   authenticator: Authenticator;
@@ -41,6 +43,13 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   const { providers, tokens, authenticator, kit, logger } = deps;
   const router = Router();
   router.use(securityHeaders);
+  router.use((req, res, next) => {
+    const { enabled, ownOrigin, trusted } = deps.crossOrigin;
+    if (!enabled || !isCrossSiteWrite(req, ownOrigin, trusted)) return next();
+    const [, name, action] = req.path.split('/');
+    if (action === 'callback' && providers.get(name ?? '')?.crossSiteCallback) return next();
+    return sendJson(res, 403, { error: 'cross-site request refused' });
+  });
   router.use(express.json({ limit: deps.bodyLimit, type: ['application/json', 'application/*+json'] }));
   router.use(express.urlencoded({ limit: deps.bodyLimit, extended: false, parameterLimit: 100 }));
 

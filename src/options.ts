@@ -1,5 +1,6 @@
 import { createAvatarStore, type AvatarStore } from './avatar/store';
 import { configError } from './errors';
+import { originOf } from './internal/cross-origin';
 import {
   toFunction,
   type BasicAuthChecker,
@@ -73,6 +74,14 @@ export interface AuthOptions {
   adminPasswd?: string;
   /** Decides basic auth itself; `adminPasswd` is then ignored. @default undefined */
   basicAuthChecker?: BasicAuthChecker;
+  /**
+   * Refuse state-changing requests to the auth routes sent by a browser from another site
+   * (`Sec-Fetch-Site: cross-site`, or a foreign `Origin`), with 403. Apple's form_post callback is
+   * let through. @default true
+   */
+  crossOriginProtection?: boolean;
+  /** Origins (`https://app.example.com`) whose cross-site requests are accepted. @default [] */
+  trustedOrigins?: string[];
   /** Extra hosts (`host` or `host:port`) that `from` may redirect to. @default [] */
   allowedRedirectHosts?: string[];
   /** Where avatars are kept; a store or a URI for {@link createAvatarStore}. @default 'memory://' */
@@ -143,6 +152,8 @@ export interface ResolvedOptions {
   adminPasswd: string | undefined;
   basicAuthChecker: BasicAuthChecker | undefined;
   allowedRedirectHosts: string[];
+  crossOriginProtection: boolean;
+  trustedOrigins: ReadonlySet<string>;
   avatarStore: AvatarStore;
   avatarRoutePath: string;
   avatarResizeLimit: number;
@@ -244,6 +255,12 @@ export function resolveOptions(options: AuthOptions): ResolvedOptions {
     adminPasswd: options.adminPasswd === '' ? undefined : options.adminPasswd,
     basicAuthChecker: options.basicAuthChecker,
     allowedRedirectHosts: (options.allowedRedirectHosts ?? []).map((h) => h.toLowerCase()),
+    crossOriginProtection: options.crossOriginProtection ?? true,
+    trustedOrigins: new Set((options.trustedOrigins ?? []).map((o) => {
+      const origin = originOf(o);
+      if (!origin) throw configError(`options.trustedOrigins: ${JSON.stringify(o)} is not an origin like https://app.example.com`);
+      return origin;
+    })),
     avatarStore:
       typeof options.avatarStore === 'string' || options.avatarStore === undefined
         ? createAvatarStore(options.avatarStore ?? 'memory://')

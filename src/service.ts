@@ -128,6 +128,7 @@ export function createAuth(options: AuthOptions): Auth {
     },
     authRouteUrl: (req) => `${resolved.url.href.replace(/\/+$/, '')}${req.baseUrl}`,
   };
+  const crossOrigin = { enabled: resolved.crossOriginProtection, ownOrigin: resolved.url.origin.toLowerCase(), trusted: resolved.trustedOrigins };
   let handlers: AuthHandlers | undefined;
   let middleware: Middleware | undefined;
 
@@ -189,13 +190,13 @@ export function createAuth(options: AuthOptions): Auth {
     providerNames: () => [...providers.keys()],
     handlers() {
       handlers ??= {
-        authRouter: createAuthRouter({ providers, tokens, authenticator, kit, bodyLimit: resolved.bodyLimit, logger: resolved.logger }),
+        authRouter: createAuthRouter({ providers, tokens, authenticator, kit, bodyLimit: resolved.bodyLimit, logger: resolved.logger, crossOrigin }),
         avatarRouter: createAvatarRouter(resolved.avatarStore, resolved.logger),
       };
       return handlers;
     },
     middleware() {
-      middleware ??= createMiddleware(authenticator, resolved);
+      middleware ??= createMiddleware(authenticator, resolved, crossOrigin);
       return middleware;
     },
     async close() {

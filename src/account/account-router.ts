@@ -1,6 +1,7 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { configError } from '../errors';
 import { normalizeEmail } from '../internal/email-address';
+import { isCrossSiteWrite, originOf } from '../internal/cross-origin';
 import { asyncHandler } from '../internal/async-handler';
 import { securityHeaders } from '../internal/security-headers';
 import { noopLogger, type Logger } from '../logger';
@@ -33,6 +34,10 @@ export interface AccountRouterOptions {
   activationCodeTtl?: number;
   /** Size limit of request bodies. @default 16384 */
   bodyLimit?: number;
+  /** Refuse state-changing requests a browser sent from another site (403). @default true */
+  crossOriginProtection?: boolean;
+  /** Origins whose cross-site requests are accepted. @default [] */
+  trustedOrigins?: string[];
   /** Where rate-limit counters live: a state store or its URI; share a mongo one between instances. @default 'memory://' */
   stateStore?: StateStore | string;
   /**
@@ -104,6 +109,13 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
 
   const router = Router();
   router.use(securityHeaders);
+  const trusted = new Set((options.trustedOrigins ?? []).map((o) => originOf(o) ?? o.toLowerCase()));
+  router.use((req, res, next) => {
+    if ((options.crossOriginProtection ?? true) && isCrossSiteWrite(req, base.origin.toLowerCase(), trusted)) {
+      return void res.status(403).json(new AccountError(403, 1.0, 'cross-site request refused').toJSON());
+    }
+    next();
+  });
   router.use(express.json({ limit: options.bodyLimit ?? 16 * 1024, type: ['application/json', 'application/*+json'] }));
   router.use(express.urlencoded({ limit: options.bodyLimit ?? 16 * 1024, extended: false, parameterLimit: 50 }));
   const actor = (req: Request) => service.authenticate(req.headers.authorization);

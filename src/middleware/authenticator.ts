@@ -6,6 +6,7 @@ import type { Claims } from '../token/claims';
 import { getUser, setRequestUser } from '../token/request-user';
 import type { ReadToken, TokenService } from '../token/token-service';
 import { getRole, isAdmin, type User } from '../token/user';
+import { isCrossSiteWrite } from '../internal/cross-origin';
 import { checkBasicAuth, parseBasicAuth } from './basic-auth';
 import { rejectRequest } from './error-handler';
 import type { RefreshedToken } from './refresh-cache';
@@ -22,6 +23,8 @@ export interface Middleware {
   rbac(...roles: string[]): RequestHandler;
   /** Replaces the request's user with `userUpdater(user)`; needs the `userUpdater` option. */
   readonly updateUser: RequestHandler;
+  /** Refuses state-changing requests a browser sent from another site (403), per `trustedOrigins`. */
+  crossOrigin: RequestHandler;
 }
 
 type AuthenticatorOptions = Pick<
@@ -105,7 +108,11 @@ export class Authenticator {
 }
 
 /** Builds the middleware set on an {@link Authenticator}. */
-export function createMiddleware(authenticator: Authenticator, options: AuthenticatorOptions): Middleware {
+export function createMiddleware(
+  authenticator: Authenticator,
+  options: AuthenticatorOptions,
+  crossOrigin: { ownOrigin: string; trusted: ReadonlySet<string> },
+): Middleware {
   const reject = (req: Request, res: Response, err: AuthError): void => rejectRequest(req, res, err, options.errorHandler);
 
   const guard = (allow: ((user: User) => AuthError | undefined) | undefined, required: boolean): RequestHandler =>
@@ -127,6 +134,10 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
     };
 
   const middleware = {
+    crossOrigin(req: Request, res: Response, next: NextFunction): void {
+      if (!isCrossSiteWrite(req, crossOrigin.ownOrigin, crossOrigin.trusted)) return next();
+      reject(req, res, new AuthError('forbidden', 'cross-site request refused'));
+    },
     auth: guard(undefined, true),
     trace: guard(undefined, false),
     admin: guard((user) => (isAdmin(user) ? undefined : new AuthError('forbidden', 'admin access required')), true),

@@ -72,6 +72,8 @@ export interface Provider {
   callback?(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void>;
   /** Handles `/<name>/logout`; by default both cookies are cleared. */
   logout?(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void>;
+  /** The provider's callback comes as a cross-site POST (Apple's form_post): cross-origin protection lets it through. */
+  readonly crossSiteCallback?: boolean;
   /** Stops anything the provider runs (servers, polling). */
   close?(): Promise<void>;
 }

@@ -68,6 +68,8 @@ function firstLoginName(raw: unknown): string | undefined {
  */
 export class AppleProvider implements Provider {
   readonly name: string;
+  /** Apple posts the callback from appleid.apple.com. */
+  readonly crossSiteCallback = true;
   private readonly secret: AppleClientSecret;
   private readonly jwks: JwksCache;
   private readonly endpoints: { authUrl: string; tokenUrl: string; issuer: string };
