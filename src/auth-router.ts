@@ -2,6 +2,7 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { AuthError } from './errors';
 import { RateLimitError } from './limits/rate-limiter';
 import { isCrossSiteWrite } from './internal/cross-origin';
+import { StoreUnavailableError } from './internal/guarded-store';
 import { asyncHandler } from './internal/async-handler';
 import { sendJson } from './internal/http';
 import { securityHeaders } from './internal/security-headers';
@@ -59,7 +60,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     try {
       sendJson(res, 200, await authenticator.authenticate(req, res));
     } catch (err) {
-      if (!(err instanceof AuthError)) throw err;
+      if (!(err instanceof AuthError) || err.status >= 500) throw err;
       sendJson(res, 401, { error: err.message });
     }
   }));
@@ -101,6 +102,10 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       // The cause's message may quote secrets (connection strings, SMTP replies): only its name is logged.
       if (err.status >= 500) logger.logf('[ERROR] %s (cause: %s)', err.message, (err.cause as Error | undefined)?.name ?? 'none');
       return sendJson(res, err.status, { error: err.message });
+    }
+    if (err instanceof StoreUnavailableError) {
+      logger.logf('[ERROR] %s', err.message);
+      return sendJson(res, 503, { error: 'a store is unavailable, try again' });
     }
     const status = (err as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {

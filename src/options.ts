@@ -1,5 +1,6 @@
 import { createAvatarStore, type AvatarStore } from './avatar/store';
-import { configError } from './errors';
+import { AuthError, configError } from './errors';
+import { guardStore } from './internal/guarded-store';
 import { originOf } from './internal/cross-origin';
 import {
   toFunction,
@@ -123,6 +124,8 @@ export interface AuthOptions {
    * @default loginPerIp 60/min, loginPerUser 10/min, verifyPerIp 20/10 min, verifyPerAddress 5/10 min, telegramPerIp 30/min
    */
   rateLimits?: false | Partial<Record<AuthRateLimit, RateLimitRule | false>>;
+  /** How long a call to the avatar or state store may take before the request gets a 503. @default 5000 */
+  storeTimeout?: number;
   /** Where authgate logs. @default noopLogger */
   logger?: Logger;
 }
@@ -229,7 +232,16 @@ export function resolveOptions(options: AuthOptions): ResolvedOptions {
   const resizeLimit = options.avatarResizeLimit ?? 0;
   if (!Number.isInteger(resizeLimit) || resizeLimit < 0) throw configError('options.avatarResizeLimit must be a whole number >= 0');
 
-  const stateStore = typeof options.stateStore === 'string' ? createStateStore(options.stateStore) : options.stateStore;
+  const storeTimeout = positive('storeTimeout', options.storeTimeout, 5000);
+  const contractError = (err: unknown): boolean => err instanceof AuthError && err.status < 500;
+  const givenState = typeof options.stateStore === 'string' ? createStateStore(options.stateStore) : options.stateStore;
+  const stateStore = givenState && guardStore(givenState, 'state store', storeTimeout, contractError);
+  const avatarStore = guardStore(
+    typeof options.avatarStore === 'string' || options.avatarStore === undefined ? createAvatarStore(options.avatarStore ?? 'memory://') : options.avatarStore,
+    'avatar store',
+    storeTimeout,
+    contractError,
+  );
 
   return {
     url,
@@ -261,17 +273,14 @@ export function resolveOptions(options: AuthOptions): ResolvedOptions {
       if (!origin) throw configError(`options.trustedOrigins: ${JSON.stringify(o)} is not an origin like https://app.example.com`);
       return origin;
     })),
-    avatarStore:
-      typeof options.avatarStore === 'string' || options.avatarStore === undefined
-        ? createAvatarStore(options.avatarStore ?? 'memory://')
-        : options.avatarStore,
+    avatarStore,
     avatarRoutePath: avatarRoutePath.replace(/\/+$/, ''),
     avatarResizeLimit: resizeLimit,
     avatarAllowPrivateNetworks: options.avatarAllowPrivateNetworks ?? false,
     avatarFetchTimeout: positive('avatarFetchTimeout', options.avatarFetchTimeout, 5000),
     avatarMaxBytes: positive('avatarMaxBytes', options.avatarMaxBytes, 10 * 1024 * 1024),
     avatarMaxPixels: positive('avatarMaxPixels', options.avatarMaxPixels, 4096 * 4096),
-    stateStore: stateStore ?? createStateStore('memory://'),
+    stateStore: stateStore ?? guardStore(createStateStore('memory://'), 'state store', storeTimeout, contractError),
     refreshCache: options.refreshCache ?? (stateStore ? new StateRefreshCache(stateStore) : new MemoryRefreshCache()),
     errorHandler: options.errorHandler,
     bodyLimit: positive('bodyLimit', options.bodyLimit, 16 * 1024),

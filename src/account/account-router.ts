@@ -1,5 +1,7 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { configError } from '../errors';
+import { AuthError, configError } from '../errors';
+import { guardStore, StoreUnavailableError } from '../internal/guarded-store';
+import { DuplicateEmailError } from './account-store';
 import { normalizeEmail } from '../internal/email-address';
 import { isCrossSiteWrite, originOf } from '../internal/cross-origin';
 import { asyncHandler } from '../internal/async-handler';
@@ -34,6 +36,8 @@ export interface AccountRouterOptions {
   activationCodeTtl?: number;
   /** Size limit of request bodies. @default 16384 */
   bodyLimit?: number;
+  /** How long a store call may take before the request gets a 503. @default 5000 */
+  storeTimeout?: number;
   /** Refuse state-changing requests a browser sent from another site (403). @default true */
   crossOriginProtection?: boolean;
   /** Origins whose cross-site requests are accepted. @default [] */
@@ -93,7 +97,8 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   }
   const rounds = options.bcryptRounds ?? 12;
   if (!Number.isInteger(rounds) || rounds < 4 || rounds > 31) throw configError('bcryptRounds must be a whole number from 4 to 31');
-  const store = typeof options.store === 'string' ? createAccountStore(options.store) : options.store;
+  const timeout = options.storeTimeout ?? 5000;
+  const store = guardStore(typeof options.store === 'string' ? createAccountStore(options.store) : options.store, 'account store', timeout, (err) => err instanceof DuplicateEmailError);
   const logger = options.logger ?? noopLogger;
   const service = new AccountService({
     store,
@@ -119,7 +124,12 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   router.use(express.json({ limit: options.bodyLimit ?? 16 * 1024, type: ['application/json', 'application/*+json'] }));
   router.use(express.urlencoded({ limit: options.bodyLimit ?? 16 * 1024, extended: false, parameterLimit: 50 }));
   const actor = (req: Request) => service.authenticate(req.headers.authorization);
-  const stateStore = typeof options.stateStore === 'string' || options.stateStore === undefined ? createStateStore(options.stateStore ?? 'memory://') : options.stateStore;
+  const stateStore = guardStore(
+    typeof options.stateStore === 'string' || options.stateStore === undefined ? createStateStore(options.stateStore ?? 'memory://') : options.stateStore,
+    'state store',
+    timeout,
+    (err) => err instanceof AuthError && err.status < 500,
+  );
   const limiter = new RateLimiter<AccountRateLimit>(stateStore, resolveRules(ACCOUNT_RATE_LIMITS, options.rateLimits));
   const limit = async (...hits: Array<[AccountRateLimit, unknown]>): Promise<void> => {
     for (const [name, identity] of hits) await limiter.hit(name, String(identity ?? '').trim().toLowerCase());
@@ -185,7 +195,7 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
       const description = status === 413 ? 'the request body is too large' : status === 415 ? 'unsupported body encoding' : 'the request body is malformed';
       return res.status(status).json(new AccountError(status, 1.0, description).toJSON());
     }
-    logger.logf('[ERROR] account route failed: %s', (err as Error)?.name ?? typeof err);
+    logger.logf('[ERROR] account route failed: %s', err instanceof StoreUnavailableError ? err.message : ((err as Error)?.name ?? typeof err));
     return res.status(503).json({ Code: 1.0, Message: 'Unavailable', Description: 'the account service is unavailable, try again' });
   });
 

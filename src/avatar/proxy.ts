@@ -38,6 +38,16 @@ export class AvatarProxy {
    * @param noAva - skip the picture, use the identicon.
    */
   async put(user: User, noAva = false): Promise<string> {
+    try {
+      return await this.putOrThrow(user, noAva);
+    } catch (err) {
+      // A login goes on without an avatar rather than failing on an unavailable avatar store.
+      this.options.logger.logf('[WARN] avatar of %s not stored: %s', user.id, (err as Error)?.message ?? 'unknown');
+      return '';
+    }
+  }
+
+  private async putOrThrow(user: User, noAva: boolean): Promise<string> {
     const { store } = this.options;
     // Nothing to fetch or draw for a store that keeps nothing.
     if (store instanceof NoopAvatarStore) return '';

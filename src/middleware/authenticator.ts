@@ -7,6 +7,7 @@ import { getUser, setRequestUser } from '../token/request-user';
 import type { ReadToken, TokenService } from '../token/token-service';
 import { getRole, isAdmin, type User } from '../token/user';
 import { isCrossSiteWrite } from '../internal/cross-origin';
+import { StoreUnavailableError } from '../internal/guarded-store';
 import { checkBasicAuth, parseBasicAuth } from './basic-auth';
 import { rejectRequest } from './error-handler';
 import type { RefreshedToken } from './refresh-cache';
@@ -102,7 +103,7 @@ export class Authenticator {
     const { exp: _exp, iat: _iat, nbf: _nbf, ...base } = read.claims;
     const refreshed = await this.tokens.create(base);
     await this.options.refreshCache.set(read.token, refreshed);
-    this.options.logger.logf('[DEBUG] token %s refreshed', read.claims.jti ?? '');
+    this.options.logger.logf('[DEBUG] token of %s refreshed', read.claims.user?.id ?? 'unknown');
     return refreshed;
   }
 }
@@ -124,7 +125,8 @@ export function createMiddleware(
           setRequestUser(req, user);
           next();
         },
-        (err: unknown) => {
+        (caught: unknown) => {
+          const err = caught instanceof StoreUnavailableError ? new AuthError('unavailable', 'a store is unavailable, try again', { cause: caught }) : caught;
           if (!(err instanceof AuthError)) return next(err);
           if (required) return reject(req, res, err);
           setRequestUser(req, undefined);

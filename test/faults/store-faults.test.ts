@@ -1,0 +1,99 @@
+import express from 'express';
+import jwt from 'jsonwebtoken';
+import request from 'supertest';
+import { createAccountRouter, MemoryAccountStore, MemoryAvatarStore, MemoryStateStore, senderFunc } from '../../src';
+import { SECRET, makeApp } from '../support/auth-app';
+import { faulty } from '../support/faulty';
+
+const within = async (ms: number, run: () => Promise<request.Response>): Promise<request.Response> => {
+  const start = Date.now();
+  const res = await run();
+  expect(Date.now() - start).toBeLessThan(ms);
+  return res;
+};
+
+describe('store faults', () => {
+  it('state store failing or stalling: logins answer 503 JSON in time, and recover', async () => {
+    const state = faulty(new MemoryStateStore());
+    const { app } = makeApp({ stateStore: state.store, storeTimeout: 300 });
+    state.set('fail');
+    const failed = await within(1000, () => request(app).get('/auth/local/login?user=a&passwd=pw'));
+    expect([failed.status, failed.body]).toEqual([503, { error: 'the state store is unavailable' }]);
+    state.set('stall');
+    const stalled = await within(1000, () => request(app).get('/auth/local/login?user=a&passwd=pw'));
+    expect(stalled.status).toBe(503);
+    expect(stalled.headers['set-cookie']).toBeUndefined();
+    state.set('ok');
+    await request(app).get('/auth/local/login?user=a&passwd=pw').expect(200);
+  });
+
+  it('a one-shot token is never accepted twice across a store outage', async () => {
+    const state = faulty(new MemoryStateStore());
+    const sent: string[] = [];
+    const { app } = makeApp({ stateStore: state.store, storeTimeout: 300 }, (auth) =>
+      auth.addVerifyProvider('email', 'token {{.Token}} ', senderFunc((_a, t) => void sent.push(t))),
+    );
+    await request(app).get('/auth/email/login?user=u&address=u@example.com').expect(200);
+    const token = /token (\S+)/.exec(sent[0]!)![1]!;
+    state.set('stall');
+    await within(1000, () => request(app).get(`/auth/email/login?token=${token}`)).then((r) => expect(r.status).toBe(503));
+    state.set('ok');
+    await request(app).get(`/auth/email/login?token=${token}`).expect(200);
+    await request(app).get(`/auth/email/login?token=${token}`).expect(403);
+  });
+
+  it('avatar store failing: the avatar route answers 503, logins go on without a picture, and both recover', async () => {
+    const avatars = faulty(new MemoryAvatarStore());
+    const { app } = makeApp({ avatarStore: avatars.store, storeTimeout: 300 });
+    const ok = await request(app).get('/auth/local/login?user=pic&passwd=pw').expect(200);
+    const path = new URL(ok.body.picture as string).pathname;
+    avatars.set('stall');
+    const route = await within(1000, () => request(app).get(path));
+    expect([route.status, route.body]).toEqual([503, { error: 'avatar store unavailable' }]);
+    const login = await within(1000, () => request(app).get('/auth/local/login?user=other&passwd=pw'));
+    expect(login.status).toBe(200);
+    expect(login.body.picture).toBe('');
+    avatars.set('ok');
+    await request(app).get(path).expect(200);
+  });
+
+  it('account store failing or stalling: 503 in time, no half-written account, and recovery', async () => {
+    const inner = new MemoryAccountStore();
+    const accounts = faulty(inner);
+    const router = createAccountRouter({ store: accounts.store, sender: senderFunc(() => undefined), baseUrl: 'http://127.0.0.1:8080/account', bcryptRounds: 4, storeTimeout: 300 });
+    const app = express();
+    app.use('/account', router);
+    const signup = (email: string) => request(app).post('/account/signup').send({ Email: email, Pwd: 'password-1', PwdRepeat: 'password-1' });
+    accounts.set('fail');
+    const failed = await within(1000, () => signup('f@example.com'));
+    expect(failed.status).toBe(503);
+    expect(failed.body).toMatchObject({ Message: 'Unavailable' });
+    accounts.set('stall');
+    expect((await within(1000, () => signup('s@example.com'))).status).toBe(503);
+    expect((await within(1000, () => request(app).post('/account/tokens').send({ grant_type: 'password', email: 's@example.com', password: 'password-1' }))).status).toBe(503);
+    accounts.set('ok');
+    const list = await inner.list(0, 10);
+    expect(list.accounts.every((a) => a.Email && a.Pwd.startsWith('$2') && a.ConfirmCodes.activate)).toBe(true);
+    await signup('f@example.com').expect(202);
+    await signup('f@example.com').expect(409);
+  });
+
+  it('auth answers 503 when the refresh cache (on the state store) fails, and trace goes on anonymous', async () => {
+    const state = faulty(new MemoryStateStore());
+    const { app } = makeApp({ stateStore: state.store, storeTimeout: 300 });
+    const now = Math.floor(Date.now() / 1000);
+    const expired = jwt.sign(
+      { aud: 'authgate', exp: now - 10, jti: 'x1', user: { name: 'r', id: 'local_r', picture: '' }, auth_provider: { name: 'local' } },
+      SECRET,
+      { algorithm: 'HS256' },
+    );
+    const cookie = `JWT=${expired}; XSRF-TOKEN=x1`;
+    state.set('stall');
+    const res = await within(1000, () => request(app).get('/private').set('Cookie', cookie).set('X-XSRF-TOKEN', 'x1'));
+    expect([res.status, res.body]).toEqual([503, { error: 'a store is unavailable, try again' }]);
+    const open = await within(1000, () => request(app).get('/open').set('Cookie', cookie).set('X-XSRF-TOKEN', 'x1'));
+    expect([open.status, open.body]).toEqual([200, { user: null }]);
+    state.set('ok');
+    await request(app).get('/private').set('Cookie', cookie).set('X-XSRF-TOKEN', 'x1').expect(200);
+  });
+});
