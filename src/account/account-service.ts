@@ -3,7 +3,7 @@ import { normalizeEmail } from '../internal/email-address';
 import { safeEqual } from '../internal/random';
 import { hasControlChars } from '../internal/text';
 import type { Logger } from '../logger';
-import type { Sender } from '../senders/sender';
+import { describeSendFailure, type Sender } from '../senders/sender';
 import { renderTemplate } from '../senders/template';
 import { emptyProfile, isAccountId, PROFILE_FIELDS, publicAccount, type Account, type Profile, type PublicAccount } from './account';
 import { AccountError } from './account-error';
@@ -126,7 +126,7 @@ export class AccountService {
     const link = `${this.settings.baseUrl}/active/${account.Id}?code=${code}`;
     const text = renderTemplate(this.settings.activationTemplate, { Email: account.Email, Id: account.Id, Code: code, Link: link }, this.settings.sender.contentType === 'text/html');
     this.settings.sender.send(account.Email, text).catch((err: unknown) => {
-      this.settings.logger.logf('[WARN] activation mail to account %s not sent: %s; POST /signup/resend sends a new one', account.Id, (err as Error)?.message ?? 'unknown');
+      this.settings.logger.logf('[WARN] activation mail to account %s not sent: %s; POST /signup/resend sends a new one', account.Id, describeSendFailure(err));
     });
   }
 

@@ -3,7 +3,7 @@ import { AuthError } from '../errors';
 import { sendJson } from '../internal/http';
 import { randomId } from '../internal/random';
 import { hasControlChars } from '../internal/text';
-import type { Sender } from '../senders/sender';
+import { describeSendFailure, type Sender } from '../senders/sender';
 import { renderTemplate } from '../senders/template';
 import type { Claims } from '../token/claims';
 import { hashId } from '../token/user';
@@ -77,7 +77,7 @@ export class VerifyProvider implements Provider {
     try {
       await this.sender.send(address, text);
     } catch (err) {
-      kit.logger.logf('[WARN] %s: sending the confirmation failed: %s', this.name, (err as Error)?.message ?? 'unknown');
+      kit.logger.logf('[WARN] %s: sending the confirmation failed: %s', this.name, describeSendFailure(err));
       throw new AuthError('internal', 'failed to send the confirmation message', { status: 502, cause: err });
     }
     sendJson(res, 200, { user, address });

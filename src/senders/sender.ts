@@ -10,6 +10,16 @@ export interface Sender {
   validateAddress?(address: string): boolean;
 }
 
+/**
+ * What may be logged of a sender's failure: the message of authgate's own SenderError (it names
+ * the kind of failure only), else just the error's name, since another sender's message could
+ * quote the text it failed to send (a login token).
+ */
+export function describeSendFailure(err: unknown): string {
+  const e = err as Error | undefined;
+  return e?.name === 'SenderError' ? e.message : (e?.name ?? typeof err);
+}
+
 /** A {@link Sender} from a plain function. */
 export function senderFunc(fn: (address: string, text: string) => MaybePromise<void>, contentType = 'text/plain'): Sender {
   return {
