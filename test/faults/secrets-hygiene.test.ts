@@ -1,4 +1,3 @@
-import express from 'express';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { createAccountRouter, loggerFunc, senderFunc, type DevServer } from '../../src';

@@ -1,0 +1,82 @@
+const TEXT_POOLS: ReadonlyArray<readonly string[]> = [
+  [...'abcdefghijklmnopqrstuvwxyz0123456789'],
+  [...'!@#$%^&*()[]{};:\'",.<>/?\\|`~-_=+ '],
+  [...'éüßØ漢字🙂\u202e\u200b'],
+  [...'\u0000\u0001\r\n\t\u007f'],
+];
+
+/** A small seeded PRNG (mulberry32), so a failing fuzz run can be replayed from its seed. */
+export class Rng {
+  private state: number;
+
+  constructor(readonly seed: number) {
+    this.state = seed >>> 0;
+  }
+
+  /** A float in [0, 1). */
+  next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
+
+  int(max: number): number {
+    return Math.floor(this.next() * max);
+  }
+
+  pick<T>(items: readonly T[]): T {
+    return items[this.int(items.length)] as T;
+  }
+
+  chance(p: number): boolean {
+    return this.next() < p;
+  }
+
+  /** `n` random-looking bytes: a random 1 KiB chunk repeated (large bodies need no more entropy). */
+  bytes(n: number): Buffer {
+    const chunk = Buffer.alloc(Math.min(n, 1024));
+    for (let i = 0; i < chunk.length; i++) chunk[i] = this.int(256);
+    return n <= chunk.length ? chunk : Buffer.alloc(n, chunk);
+  }
+
+  /** Text of printable ASCII, unicode, control characters and quotes. */
+  text(max: number): string {
+    let s = '';
+    const len = this.int(max + 1);
+    for (let i = 0; i < len; i++) {
+      const pool = this.pick(TEXT_POOLS);
+      s += pool[this.int(pool.length)];
+    }
+    return s;
+  }
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+
+/** Strings shaped like JWTs (random segments, real-looking headers, none/RS256, huge). */
+export function jwtLike(rng: Rng): string {
+  const seg = (n: number): string => {
+    let out = '';
+    for (let i = 0; i < Math.min(n, 64); i++) out += B64[rng.int(64)];
+    return n <= 64 ? out : out.repeat(Math.ceil(n / 64)).slice(0, n);
+  };
+  const header = Buffer.from(JSON.stringify({ alg: rng.pick(['HS256', 'none', 'RS256', 'hs256', '']), typ: 'JWT', kid: rng.chance(0.3) ? '../../x' : undefined })).toString('base64url');
+  const payload = Buffer.from(JSON.stringify({ aud: rng.pick(['authgate', ['a', 'b'], 1, null]), exp: rng.pick([0, 9e15, '1', -1]), user: rng.chance(0.5) ? { name: rng.text(8), id: rng.text(8) } : rng.text(5), handshake: rng.chance(0.2) ? {} : undefined })).toString('base64url');
+  // Only the picked shape is built: the long one is costly.
+  const shapes = [
+    () => `${header}.${payload}.${seg(43)}`,
+    () => `${seg(20)}.${seg(40)}.${seg(43)}`,
+    () => seg(rng.int(50)),
+    () => `${header}.${payload}.`,
+    () => 'a.b.c',
+    () => `${header}.${seg(9000)}.${seg(43)}`,
+  ];
+  return rng.pick(shapes)();
+}
+
+/** Nested JSON of the given depth. */
+export function deepJson(depth: number): string {
+  return `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+}
