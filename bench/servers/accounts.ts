@@ -7,21 +7,10 @@ import { join } from 'node:path';
 import express from 'express';
 import { createAccountRouter, LevelAccountStore, senderFunc, type Account } from '../../src';
 import { hashPasswordLimited } from '../../src/account/passwords';
+import { benchAccount } from '../lib/account';
 
 async function fill(store: LevelAccountStore, count: number, hash: string): Promise<void> {
-  const now = new Date().toISOString();
-  const make = (i: number): Account => ({
-    Id: i.toString(16).padStart(24, '0'),
-    Email: `user${i}@example.com`,
-    Pwd: hash,
-    OldPwd: [],
-    Approved: true,
-    ConfirmCodes: {},
-    Privilege: {},
-    Profile: { FirstName: '', LastName: '', MiddleName: '', NickName: '', Address: '', Phone: '', Company: '' },
-    JoinDay: now,
-    LastActivity: now,
-  });
+  const make = (i: number): Account => benchAccount(i.toString(16).padStart(24, '0'), `user${i}@example.com`, hash);
   for (let i = 0; i < count; i += 256) {
     await Promise.all(Array.from({ length: Math.min(256, count - i) }, (_, k) => store.create(make(i + k))));
   }

@@ -5,22 +5,11 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import express from 'express';
 import { createAccountRouter, createAuth, MemoryAccountStore, senderFunc } from '../../src';
 import { hashPasswordLimited } from '../../src/account/passwords';
+import { benchAccount } from '../lib/account';
 
 async function main(): Promise<void> {
   const store = new MemoryAccountStore();
-  const now = new Date().toISOString();
-  await store.create({
-    Id: 'b'.repeat(24),
-    Email: 'load@example.com',
-    Pwd: await hashPasswordLimited('load-password', 12),
-    OldPwd: [],
-    Approved: true,
-    ConfirmCodes: {},
-    Privilege: {},
-    Profile: { FirstName: '', LastName: '', MiddleName: '', NickName: '', Address: '', Phone: '', Company: '' },
-    JoinDay: now,
-    LastActivity: now,
-  });
+  await store.create(benchAccount('b'.repeat(24), 'load@example.com', await hashPasswordLimited('load-password', 12)));
   const auth = createAuth({ rateLimits: false, url: 'http://127.0.0.1:8080', secret: 'bench-secret-0123456789abcdef0123456789' });
   const app = express();
   app.use('/auth', auth.handlers().authRouter);

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccountStore, DuplicateEmailError, LevelAccountStore, MemoryAccountStore, MongoAccountStore, type Account, type AccountStore } from '../../src';
+import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 
 let counter = 0;
@@ -22,59 +23,44 @@ function account(email: string): Account {
   };
 }
 
-interface Harness {
-  open(): AccountStore;
-  cleanup(): Promise<void>;
-  persistent: boolean;
-}
-
-function accountStoreContract(name: string, describeFn: jest.Describe, makeHarness: () => Promise<Harness>): void {
+function accountStoreContract(name: string, describeFn: jest.Describe, makeHarness: () => Promise<Harness<AccountStore>>): void {
   describeFn(`${name} account store (contract)`, () => {
-    let harness: Harness;
-    let store: AccountStore;
-    beforeEach(async () => {
-      harness = await makeHarness();
-      store = harness.open();
-    });
-    afterEach(async () => {
-      await store.close();
-      await harness.cleanup();
-    });
+    const ctx = contractHooks(makeHarness);
 
     it('creates, reads by id and e-mail, updates atomically, and keeps Id and Email fixed', async () => {
       const a = account('one@example.com');
-      await store.create(a);
-      expect(await store.get(a.Id)).toEqual(a);
-      expect(await store.getByEmail('one@example.com')).toEqual(a);
-      expect(await store.get('f'.repeat(24))).toBeUndefined();
-      expect(await store.getByEmail('none@example.com')).toBeUndefined();
-      const updated = await store.update(a.Id, (x) => ({ ...x, Approved: true, Id: 'hijack', Email: 'hijack@example.com' }));
+      await ctx.store.create(a);
+      expect(await ctx.store.get(a.Id)).toEqual(a);
+      expect(await ctx.store.getByEmail('one@example.com')).toEqual(a);
+      expect(await ctx.store.get('f'.repeat(24))).toBeUndefined();
+      expect(await ctx.store.getByEmail('none@example.com')).toBeUndefined();
+      const updated = await ctx.store.update(a.Id, (x) => ({ ...x, Approved: true, Id: 'hijack', Email: 'hijack@example.com' }));
       expect(updated).toMatchObject({ Id: a.Id, Email: 'one@example.com', Approved: true });
-      expect(await store.getByEmail('hijack@example.com')).toBeUndefined();
-      expect(await store.update(a.Id, () => undefined)).toMatchObject({ Approved: true });
-      expect(await store.update('f'.repeat(24), (x) => x)).toBeUndefined();
+      expect(await ctx.store.getByEmail('hijack@example.com')).toBeUndefined();
+      expect(await ctx.store.update(a.Id, () => undefined)).toMatchObject({ Approved: true });
+      expect(await ctx.store.update('f'.repeat(24), (x) => x)).toBeUndefined();
     });
 
     it('refuses a duplicate e-mail, and of 20 racing creates exactly one wins', async () => {
-      await store.create(account('dup@example.com'));
-      await expect(store.create(account('dup@example.com'))).rejects.toBeInstanceOf(DuplicateEmailError);
-      const results = await Promise.allSettled(Array.from({ length: 20 }, () => store.create(account('race@example.com'))));
+      await ctx.store.create(account('dup@example.com'));
+      await expect(ctx.store.create(account('dup@example.com'))).rejects.toBeInstanceOf(DuplicateEmailError);
+      const results = await Promise.allSettled(Array.from({ length: 20 }, () => ctx.store.create(account('race@example.com'))));
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
-      expect((await store.list(0, 100)).total).toBe(2);
+      expect((await ctx.store.list(0, 100)).total).toBe(2);
     });
 
     it('applies 20 concurrent updates without losing one', async () => {
       const a = account('count@example.com');
-      await store.create(a);
-      await Promise.all(Array.from({ length: 20 }, () => store.update(a.Id, (x) => ({ ...x, OldPwd: [...x.OldPwd, 'x'] }))));
-      expect((await store.get(a.Id))?.OldPwd).toHaveLength(20);
+      await ctx.store.create(a);
+      await Promise.all(Array.from({ length: 20 }, () => ctx.store.update(a.Id, (x) => ({ ...x, OldPwd: [...x.OldPwd, 'x'] }))));
+      expect((await ctx.store.get(a.Id))?.OldPwd).toHaveLength(20);
     });
 
     it('pages the list in a stable order with the total', async () => {
-      for (let i = 0; i < 5; i++) await store.create(account(`p${i}@example.com`));
-      const first = await store.list(0, 2);
-      const second = await store.list(2, 2);
-      const third = await store.list(4, 2);
+      for (let i = 0; i < 5; i++) await ctx.store.create(account(`p${i}@example.com`));
+      const first = await ctx.store.list(0, 2);
+      const second = await ctx.store.list(2, 2);
+      const third = await ctx.store.list(4, 2);
       expect([first.total, second.total, third.total]).toEqual([5, 5, 5]);
       const ids = [...first.accounts, ...second.accounts, ...third.accounts].map((a) => a.Id);
       expect(new Set(ids).size).toBe(5);
@@ -82,35 +68,32 @@ function accountStoreContract(name: string, describeFn: jest.Describe, makeHarne
 
     it('stores token hashes, deletes one, and deletes all of a user but one', async () => {
       const until = new Date(Date.now() + 60_000).toISOString();
-      await store.saveToken('h1', { UserId: 'u1', Expires: until });
-      await store.saveToken('h2', { UserId: 'u1', Expires: until });
-      await store.saveToken('h3', { UserId: 'u1', Expires: until });
-      await store.saveToken('h4', { UserId: 'u2', Expires: until });
-      expect(await store.getToken('h1')).toEqual({ UserId: 'u1', Expires: until });
-      await store.deleteToken('h1');
-      expect(await store.getToken('h1')).toBeUndefined();
-      expect(await store.deleteTokensOf('u1', 'h3')).toBe(1);
-      expect(await store.getToken('h2')).toBeUndefined();
-      expect(await store.getToken('h3')).toBeDefined();
-      expect(await store.getToken('h4')).toBeDefined();
+      await ctx.store.saveToken('h1', { UserId: 'u1', Expires: until });
+      await ctx.store.saveToken('h2', { UserId: 'u1', Expires: until });
+      await ctx.store.saveToken('h3', { UserId: 'u1', Expires: until });
+      await ctx.store.saveToken('h4', { UserId: 'u2', Expires: until });
+      expect(await ctx.store.getToken('h1')).toEqual({ UserId: 'u1', Expires: until });
+      await ctx.store.deleteToken('h1');
+      expect(await ctx.store.getToken('h1')).toBeUndefined();
+      expect(await ctx.store.deleteTokensOf('u1', 'h3')).toBe(1);
+      expect(await ctx.store.getToken('h2')).toBeUndefined();
+      expect(await ctx.store.getToken('h3')).toBeDefined();
+      expect(await ctx.store.getToken('h4')).toBeDefined();
     });
 
     it('survives a restart when persistent', async () => {
-      if (!harness.persistent) return;
+      if (!ctx.harness.persistent) return;
       const a = account('keep@example.com');
-      await store.create(a);
-      await store.close();
-      store = harness.open();
-      expect(await store.getByEmail('keep@example.com')).toEqual(a);
+      await ctx.store.create(a);
+      await ctx.store.close();
+      ctx.store = ctx.harness.open();
+      expect(await ctx.store.getByEmail('keep@example.com')).toEqual(a);
     });
   });
 }
 
 accountStoreContract('memory', describe, async () => ({ open: () => new MemoryAccountStore(), cleanup: async () => undefined, persistent: false }));
-accountStoreContract('level', describe, async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'authgate-accounts-'));
-  return { open: () => new LevelAccountStore(dir), cleanup: () => rm(dir, { recursive: true, force: true }), persistent: true };
-});
+accountStoreContract('level', describe, () => folderHarness('authgate-accounts-', (dir) => new LevelAccountStore(dir)));
 accountStoreContract('mongo', describeMongo, async () => {
   const { uri, db } = freshMongoUri('acc');
   return { open: () => new MongoAccountStore(uri), cleanup: () => dropMongoDb(db), persistent: true };

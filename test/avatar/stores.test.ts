@@ -3,88 +3,73 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { avatarIdFor, createAvatarStore, FileAvatarStore, LevelAvatarStore, MemoryAvatarStore, migrateAvatars, MongoAvatarStore, type AvatarStore } from '../../src';
 import { KeyValueAvatarStore, MapKeyValueClient } from '../../examples/custom-avatar-store';
+import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 
 const png = (n: number): Buffer => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(n, n % 251)]);
 
-interface Harness {
-  open(): AvatarStore;
-  cleanup(): Promise<void>;
-  persistent: boolean;
-  dir?: string;
-}
-
-function avatarStoreContract(name: string, describeFn: jest.Describe, makeHarness: () => Promise<Harness>): void {
+function avatarStoreContract(name: string, describeFn: jest.Describe, makeHarness: () => Promise<Harness<AvatarStore>>): void {
   describeFn(`${name} avatar store (contract)`, () => {
-    let harness: Harness;
-    let store: AvatarStore;
-    beforeEach(async () => {
-      harness = await makeHarness();
-      store = harness.open();
-    });
-    afterEach(async () => {
-      await store.close();
-      await harness.cleanup();
-    });
+    const ctx = contractHooks(makeHarness);
 
     it('puts, gets, lists, fingerprints and removes', async () => {
-      const id = await store.put('user1', png(10));
+      const id = await ctx.store.put('user1', png(10));
       expect(id).toBe(avatarIdFor('user1'));
-      expect((await store.get(id))?.equals(png(10))).toBe(true);
-      const f1 = await store.id(id);
+      expect((await ctx.store.get(id))?.equals(png(10))).toBe(true);
+      const f1 = await ctx.store.id(id);
       expect(f1).toBeTruthy();
       await new Promise((r) => setTimeout(r, 5));
-      await store.put('user1', png(20));
-      expect((await store.get(id))?.equals(png(20))).toBe(true);
-      expect(await store.id(id)).not.toBe(f1);
-      await store.put('user2', png(5));
-      expect(await store.list()).toEqual([avatarIdFor('user1'), avatarIdFor('user2')].sort());
-      await store.remove(id);
-      expect(await store.get(id)).toBeUndefined();
-      expect(await store.id(id)).toBeUndefined();
-      await store.remove(id);
-      expect(await store.list()).toEqual([avatarIdFor('user2')]);
+      await ctx.store.put('user1', png(20));
+      expect((await ctx.store.get(id))?.equals(png(20))).toBe(true);
+      expect(await ctx.store.id(id)).not.toBe(f1);
+      await ctx.store.put('user2', png(5));
+      expect(await ctx.store.list()).toEqual([avatarIdFor('user1'), avatarIdFor('user2')].sort());
+      await ctx.store.remove(id);
+      expect(await ctx.store.get(id)).toBeUndefined();
+      expect(await ctx.store.id(id)).toBeUndefined();
+      await ctx.store.remove(id);
+      expect(await ctx.store.list()).toEqual([avatarIdFor('user2')]);
     });
 
     it('answers undefined for missing ids and refuses ids outside the avatar id shape', async () => {
-      expect(await store.get(avatarIdFor('nobody'))).toBeUndefined();
-      expect(await store.id(avatarIdFor('nobody'))).toBeUndefined();
-      await store.put('user1', png(3));
+      expect(await ctx.store.get(avatarIdFor('nobody'))).toBeUndefined();
+      expect(await ctx.store.id(avatarIdFor('nobody'))).toBeUndefined();
+      await ctx.store.put('user1', png(3));
       for (const bad of ['../../etc/passwd', `${'a'.repeat(40)}.image/../x`, '', `${'A'.repeat(40)}.image`]) {
-        expect(await store.get(bad)).toBeUndefined();
-        expect(await store.id(bad)).toBeUndefined();
+        expect(await ctx.store.get(bad)).toBeUndefined();
+        expect(await ctx.store.id(bad)).toBeUndefined();
       }
-      await expect(store.put('', png(1))).rejects.toThrow(/empty user id/);
-      await expect(store.put('u', Buffer.alloc(0))).rejects.toThrow(/empty avatar/);
+      await expect(ctx.store.put('', png(1))).rejects.toThrow(/empty user id/);
+      await expect(ctx.store.put('u', Buffer.alloc(0))).rejects.toThrow(/empty avatar/);
     });
 
     it('keeps one whole avatar after 20 concurrent puts', async () => {
-      await Promise.all(Array.from({ length: 20 }, (_, i) => store.put('racer', png(1000 + i))));
-      const data = await store.get(avatarIdFor('racer'));
+      await Promise.all(Array.from({ length: 20 }, (_, i) => ctx.store.put('racer', png(1000 + i))));
+      const data = await ctx.store.get(avatarIdFor('racer'));
       expect(Array.from({ length: 20 }, (_, i) => png(1000 + i)).some((b) => b.equals(data!))).toBe(true);
-      expect(await store.list()).toEqual([avatarIdFor('racer')]);
-      if (harness.dir && name === 'file') {
+      expect(await ctx.store.list()).toEqual([avatarIdFor('racer')]);
+      if (ctx.harness.dir && name === 'file') {
         const shard = avatarIdFor('racer').slice(0, 2);
-        expect((await readdir(join(harness.dir, shard))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+        expect((await readdir(join(ctx.harness.dir, shard))).filter((f) => f.endsWith('.tmp'))).toEqual([]);
       }
     });
 
     it('fails clearly after close', async () => {
-      await store.close();
-      await expect(store.put('u', png(1))).rejects.toThrow(/closed/);
-      await expect(store.get(avatarIdFor('u'))).rejects.toThrow(/closed/);
-      await expect(store.list()).rejects.toThrow(/closed/);
-      store = harness.open();
+      await ctx.store.close();
+      await expect(ctx.store.put('u', png(1))).rejects.toThrow(/closed/);
+      await expect(ctx.store.get(avatarIdFor('u'))).rejects.toThrow(/closed/);
+      await expect(ctx.store.list()).rejects.toThrow(/closed/);
+      ctx.store = ctx.harness.open();
     });
 
     it('survives a restart when persistent', async () => {
-      if (!harness.persistent) return;
-      await store.put('keep', png(7));
-      const print = await store.id(avatarIdFor('keep'));
-      await store.close();
-      store = harness.open();
-      expect((await store.get(avatarIdFor('keep')))?.equals(png(7))).toBe(true);
-      expect(await store.id(avatarIdFor('keep'))).toBe(print);
+      if (!ctx.harness.persistent) return;
+      await ctx.store.put('keep', png(7));
+      const print = await ctx.store.id(avatarIdFor('keep'));
+      await ctx.store.close();
+      ctx.store = ctx.harness.open();
+      expect((await ctx.store.get(avatarIdFor('keep')))?.equals(png(7))).toBe(true);
+      expect(await ctx.store.id(avatarIdFor('keep'))).toBe(print);
     });
   });
 }
@@ -94,14 +79,8 @@ async function tempDir(): Promise<string> {
 }
 
 avatarStoreContract('memory', describe, async () => ({ open: () => new MemoryAvatarStore(), cleanup: async () => undefined, persistent: false }));
-avatarStoreContract('file', describe, async () => {
-  const dir = await tempDir();
-  return { open: () => new FileAvatarStore(dir), cleanup: () => rm(dir, { recursive: true, force: true }), persistent: true, dir };
-});
-avatarStoreContract('level', describe, async () => {
-  const dir = await tempDir();
-  return { open: () => new LevelAvatarStore(dir), cleanup: () => rm(dir, { recursive: true, force: true }), persistent: true };
-});
+avatarStoreContract('file', describe, () => folderHarness('authgate-ava-', (dir) => new FileAvatarStore(dir)));
+avatarStoreContract('level', describe, () => folderHarness('authgate-ava-', (dir) => new LevelAvatarStore(dir)));
 avatarStoreContract('custom (examples/custom-avatar-store.ts)', describe, async () => ({
   open: () => new KeyValueAvatarStore(new MapKeyValueClient()),
   cleanup: async () => undefined,

@@ -2,114 +2,97 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuthError, createStateStore, LevelStateStore, MemoryStateStore, MongoStateStore, type StateStore } from '../../src';
+import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-interface Harness {
-  open(): StateStore;
-  cleanup(): Promise<void>;
-  persistent: boolean;
-}
-
-function stateStoreContract(name: string, describeFn: jest.Describe, makeHarness: () => Promise<Harness>): void {
+function stateStoreContract(name: string, describeFn: jest.Describe, makeHarness: () => Promise<Harness<StateStore>>): void {
   describeFn(`${name} state store (contract)`, () => {
-    let harness: Harness;
-    let store: StateStore;
-    beforeEach(async () => {
-      harness = await makeHarness();
-      store = harness.open();
-    });
-    afterEach(async () => {
-      await store.close();
-      await harness.cleanup();
-    });
+    const ctx = contractHooks(makeHarness);
 
     it('sets, gets, overwrites and deletes JSON values; missing keys are undefined', async () => {
-      expect(await store.get('missing')).toBeUndefined();
-      await store.set('k', { a: 1, b: ['x'] }, 60_000);
-      expect(await store.get('k')).toEqual({ a: 1, b: ['x'] });
-      await store.set('k', 'second', 60_000);
-      expect(await store.get('k')).toBe('second');
-      await store.delete('k');
-      expect(await store.get('k')).toBeUndefined();
-      await store.delete('never-there');
+      expect(await ctx.store.get('missing')).toBeUndefined();
+      await ctx.store.set('k', { a: 1, b: ['x'] }, 60_000);
+      expect(await ctx.store.get('k')).toEqual({ a: 1, b: ['x'] });
+      await ctx.store.set('k', 'second', 60_000);
+      expect(await ctx.store.get('k')).toBe('second');
+      await ctx.store.delete('k');
+      expect(await ctx.store.get('k')).toBeUndefined();
+      await ctx.store.delete('never-there');
     });
 
     it('expires entries after their TTL', async () => {
-      await store.set('short', 1, 40);
-      await store.set('long', 2, 60_000);
+      await ctx.store.set('short', 1, 40);
+      await ctx.store.set('long', 2, 60_000);
       await sleep(80);
-      expect(await store.get('short')).toBeUndefined();
-      expect(await store.take('short')).toBeUndefined();
-      expect(await store.get('long')).toBe(2);
-      expect(await store.setIfAbsent('short', 3, 60_000)).toBe(true);
-      expect(await store.get('short')).toBe(3);
+      expect(await ctx.store.get('short')).toBeUndefined();
+      expect(await ctx.store.take('short')).toBeUndefined();
+      expect(await ctx.store.get('long')).toBe(2);
+      expect(await ctx.store.setIfAbsent('short', 3, 60_000)).toBe(true);
+      expect(await ctx.store.get('short')).toBe(3);
     });
 
     it('setIfAbsent stores once', async () => {
-      expect(await store.setIfAbsent('once', 'a', 60_000)).toBe(true);
-      expect(await store.setIfAbsent('once', 'b', 60_000)).toBe(false);
-      expect(await store.get('once')).toBe('a');
+      expect(await ctx.store.setIfAbsent('once', 'a', 60_000)).toBe(true);
+      expect(await ctx.store.setIfAbsent('once', 'b', 60_000)).toBe(false);
+      expect(await ctx.store.get('once')).toBe('a');
     });
 
     it('take is consumed exactly once under 100 concurrent callers', async () => {
-      await store.set('token', { user: 'u1' }, 60_000);
-      const results = await Promise.all(Array.from({ length: 100 }, () => store.take('token')));
+      await ctx.store.set('token', { user: 'u1' }, 60_000);
+      const results = await Promise.all(Array.from({ length: 100 }, () => ctx.store.take('token')));
       expect(results.filter((r) => r !== undefined)).toEqual([{ user: 'u1' }]);
-      expect(await store.get('token')).toBeUndefined();
+      expect(await ctx.store.get('token')).toBeUndefined();
     });
 
     it('setIfAbsent wins exactly once under 100 concurrent callers', async () => {
-      const results = await Promise.all(Array.from({ length: 100 }, (_, i) => store.setIfAbsent('race', i, 60_000)));
+      const results = await Promise.all(Array.from({ length: 100 }, (_, i) => ctx.store.setIfAbsent('race', i, 60_000)));
       expect(results.filter(Boolean)).toHaveLength(1);
       const winner = results.indexOf(true);
-      expect(await store.get('race')).toBe(winner);
+      expect(await ctx.store.get('race')).toBe(winner);
     });
 
     it('increments counters atomically under 100 concurrent callers and restarts them after the TTL', async () => {
-      const results = await Promise.all(Array.from({ length: 100 }, () => store.increment('hits', 60_000)));
+      const results = await Promise.all(Array.from({ length: 100 }, () => ctx.store.increment('hits', 60_000)));
       expect([...results].sort((a, b) => a - b)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
-      expect(await store.get('hits')).toBe(100);
-      await store.increment('short', 40);
-      expect(await store.increment('short', 40)).toBe(2);
+      expect(await ctx.store.get('hits')).toBe(100);
+      await ctx.store.increment('short', 40);
+      expect(await ctx.store.increment('short', 40)).toBe(2);
       await sleep(80);
-      expect(await store.increment('short', 40)).toBe(1);
+      expect(await ctx.store.increment('short', 40)).toBe(1);
     });
 
     it('refuses bad keys, TTLs and values with a clear error', async () => {
-      await expect(store.set('', 1, 1000)).rejects.toThrow(AuthError);
-      await expect(store.set('x'.repeat(513), 1, 1000)).rejects.toThrow(/keys/);
-      await expect(store.set('k', 1, 0)).rejects.toThrow(/TTL/);
-      await expect(store.set('k', 1, Number.NaN)).rejects.toThrow(/TTL/);
-      await expect(store.set('k', undefined, 1000)).rejects.toThrow(/JSON/);
-      expect(await store.get('k')).toBeUndefined();
+      await expect(ctx.store.set('', 1, 1000)).rejects.toThrow(AuthError);
+      await expect(ctx.store.set('x'.repeat(513), 1, 1000)).rejects.toThrow(/keys/);
+      await expect(ctx.store.set('k', 1, 0)).rejects.toThrow(/TTL/);
+      await expect(ctx.store.set('k', 1, Number.NaN)).rejects.toThrow(/TTL/);
+      await expect(ctx.store.set('k', undefined, 1000)).rejects.toThrow(/JSON/);
+      expect(await ctx.store.get('k')).toBeUndefined();
     });
 
     it('fails clearly after close', async () => {
-      await store.close();
-      await expect(store.get('k')).rejects.toThrow(/closed/);
-      await expect(store.set('k', 1, 1000)).rejects.toThrow(/closed/);
-      store = harness.open();
+      await ctx.store.close();
+      await expect(ctx.store.get('k')).rejects.toThrow(/closed/);
+      await expect(ctx.store.set('k', 1, 1000)).rejects.toThrow(/closed/);
+      ctx.store = ctx.harness.open();
     });
 
     it('survives a restart when persistent', async () => {
-      if (!harness.persistent) return;
-      await store.set('keep', 'me', 60_000);
-      await store.close();
-      store = harness.open();
-      expect(await store.get('keep')).toBe('me');
-      expect(await store.take('keep')).toBe('me');
+      if (!ctx.harness.persistent) return;
+      await ctx.store.set('keep', 'me', 60_000);
+      await ctx.store.close();
+      ctx.store = ctx.harness.open();
+      expect(await ctx.store.get('keep')).toBe('me');
+      expect(await ctx.store.take('keep')).toBe('me');
     });
   });
 }
 
 stateStoreContract('memory', describe, async () => ({ open: () => new MemoryStateStore(), cleanup: async () => undefined, persistent: false }));
 
-stateStoreContract('level', describe, async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'authgate-state-'));
-  return { open: () => new LevelStateStore(dir), cleanup: () => rm(dir, { recursive: true, force: true }), persistent: true };
-});
+stateStoreContract('level', describe, () => folderHarness('authgate-state-', (dir) => new LevelStateStore(dir)));
 
 stateStoreContract('mongo', describeMongo, async () => {
   const { uri, db } = freshMongoUri('state');
