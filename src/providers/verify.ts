@@ -1,7 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { AuthError } from '../errors';
 import { sendJson } from '../internal/http';
-import { randomId } from '../internal/random';
 import { hasControlChars } from '../internal/text';
 import { describeSendFailure, type Sender } from '../senders/sender';
 import { renderTemplate } from '../senders/template';
@@ -61,18 +60,14 @@ export class VerifyProvider implements Provider {
     await kit.rateLimit('verifyPerIp', req.ip);
     await kit.rateLimit('verifyPerAddress', `${this.name}:${address.toLowerCase()}`);
     const aud = kit.resolveAudience(loginAudience(req));
-    const now = Math.floor(Date.now() / 1000);
-    const claims: Claims = {
-      aud,
-      iat: now,
-      nbf: now,
-      exp: now + VERIFY_TOKEN_TTL_MS / 1000,
-      jti: randomId(),
-      iss: kit.tokens.issuer,
-      handshake: { id: `${user}${SEPARATOR}${address}`, from: loginField(req, 'from') || undefined },
-      sess_only: loginFlag(req, 'session', 'sess') || undefined,
-    };
-    const confirmation = await kit.tokens.sign(claims);
+    const confirmation = await kit.tokens.signShortLived(
+      {
+        aud,
+        handshake: { id: `${user}${SEPARATOR}${address}`, from: loginField(req, 'from') || undefined },
+        sess_only: loginFlag(req, 'session', 'sess') || undefined,
+      },
+      VERIFY_TOKEN_TTL_MS,
+    );
     const text = renderTemplate(this.template, { User: user, Address: address, Token: confirmation, Site: aud.slice(0, MAX_SITE) }, this.sender.contentType === 'text/html');
     try {
       await this.sender.send(address, text);

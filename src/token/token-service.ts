@@ -92,11 +92,6 @@ export class TokenService {
     this.xsrfHeader = options.xsrfHeaderKey.toLowerCase();
   }
 
-  /** The `iss` of tokens made here. */
-  get issuer(): string {
-    return this.options.issuer;
-  }
-
   /** Signs claims as they are (HS256). Refuses a user token whose `aud` is not allowed. */
   async sign(claims: Claims): Promise<string> {
     const aud = claims.aud;
@@ -182,15 +177,7 @@ export class TokenService {
    * @returns the signed token and the claims it carries (not sent anywhere yet).
    */
   async create(base: Claims): Promise<{ token: string; claims: Claims }> {
-    const now = nowSeconds();
-    let claims: Claims = {
-      ...base,
-      iss: base.iss ?? this.options.issuer,
-      iat: now,
-      nbf: now,
-      exp: now + Math.ceil(this.options.tokenDuration / 1000),
-      jti: base.jti ?? randomId(),
-    };
+    let claims = this.stamp(base, this.options.tokenDuration);
     if (this.options.claimsUpdater) {
       const updated = await this.options.claimsUpdater(claims);
       if (!isObject(updated)) throw new AuthError('internal', 'claimsUpdater must return claims');
@@ -229,19 +216,31 @@ export class TokenService {
    * POST (Apple's form_post); the session cookie keeps its own SameSite.
    */
   async sendHandshake(res: ServerResponse, claims: Claims, options: { durationMs?: number; crossSite?: boolean } = {}): Promise<void> {
-    const durationMs = options.durationMs ?? HANDSHAKE_DURATION_MS;
-    const now = nowSeconds();
-    const token = await this.sign({
-      ...claims,
-      iss: this.options.issuer,
-      iat: now,
-      nbf: now,
-      exp: now + Math.ceil(durationMs / 1000),
-      jti: randomId(),
-    });
+    const token = await this.signShortLived(claims, options.durationMs ?? HANDSHAKE_DURATION_MS);
     const attrs = this.cookieAttributes(true, undefined);
     if (options.crossSite) Object.assign(attrs, { sameSite: 'none', secure: true });
     appendSetCookie(res, [serializeCookie(this.options.jwtCookieName, token, attrs)]);
+  }
+
+  /**
+   * Signs claims that are no session (handshakes, confirmation tokens) as they are: issuer, times
+   * and a fresh token id, valid `durationMs`; no claims updater.
+   */
+  signShortLived(claims: Claims, durationMs: number): Promise<string> {
+    return this.sign(this.stamp({ ...claims, iss: undefined, jti: undefined }, durationMs));
+  }
+
+  /** Adds issuer (unless set), issue time, validity and token id (unless set). */
+  private stamp(base: Claims, durationMs: number): Claims {
+    const now = nowSeconds();
+    return {
+      ...base,
+      iss: base.iss ?? this.options.issuer,
+      iat: now,
+      nbf: now,
+      exp: now + Math.ceil(durationMs / 1000),
+      jti: base.jti ?? randomId(),
+    };
   }
 
   /** The unexpired handshake token of the request's JWT cookie; `undefined` when there is none. */
