@@ -14,7 +14,8 @@ import { AppleProvider, type AppleProviderOptions } from './providers/apple/appl
 import { loadAppleKey, type ApplePrivateKeyLoader } from './providers/apple/private-key';
 import { TelegramProvider, type TelegramProviderOptions } from './providers/telegram/telegram-provider';
 import type { Sender } from './senders/sender';
-import { AuthError, configError } from './errors';
+import { configError } from './errors';
+import { stateCall } from './state/state-call';
 import { RateLimiter, type AuthRateLimit } from './limits/rate-limiter';
 import { BUILTIN_PROVIDER_NAMES, BUILTIN_PROVIDERS } from './providers/builtin';
 import { createBuiltinProvider } from './providers/builtin/create';
@@ -111,21 +112,8 @@ export function createAuth(options: AuthOptions): Auth {
     logger: resolved.logger,
     completeLogin: (req, res, login) => completer.complete(req, res, login),
     resolveAudience: (requested) => completer.resolveAudience(requested),
-    rateLimit: async (name, identity) => {
-      try {
-        await limiter.hit(name, identity);
-      } catch (err) {
-        if (err instanceof AuthError) throw err;
-        throw new AuthError('unavailable', 'the state store is unavailable', { cause: err });
-      }
-    },
-    useOnce: async (key, ttlMs) => {
-      try {
-        return await resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs);
-      } catch (err) {
-        throw new AuthError('unavailable', 'the state store is unavailable', { cause: err });
-      }
-    },
+    rateLimit: (name, identity) => stateCall(() => limiter.hit(name, identity)),
+    useOnce: (key, ttlMs) => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs)),
     authRouteUrl: (req) => `${resolved.url.href.replace(/\/+$/, '')}${req.baseUrl}`,
   };
   const crossOrigin = { enabled: resolved.crossOriginProtection, ownOrigin: resolved.url.origin.toLowerCase(), trusted: resolved.trustedOrigins };

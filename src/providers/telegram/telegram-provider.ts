@@ -6,6 +6,7 @@ import { sendJson } from '../../internal/http';
 import { randomId, safeEqual } from '../../internal/random';
 import { safeFetch } from '../../internal/safe-fetch';
 import type { Logger } from '../../logger';
+import { stateCall } from '../../state/state-call';
 import type { StateStore } from '../../state/state-store';
 import { hashId, type User } from '../../token/user';
 import { loginAudience, loginField, loginFlag } from '../login-fields';
@@ -96,7 +97,7 @@ export class TelegramProvider implements Provider {
     await kit.rateLimit('telegramPerIp', req.ip);
     const bot = await this.botUsername();
     const fresh = randomId(16);
-    await this.stateCall(() => this.state.set(`tg:pending:${fresh}`, { aud }, this.ttl));
+    await stateCall(() => this.state.set(`tg:pending:${fresh}`, { aud }, this.ttl));
     sendJson(res, 200, {
       bot,
       token: fresh,
@@ -107,7 +108,7 @@ export class TelegramProvider implements Provider {
 
   private async check(req: LoginRequest, res: ServerResponse, kit: ProviderKit, token: string): Promise<void> {
     if (!/^[A-Za-z0-9_-]{8,64}$/.test(token)) throw new AuthError('bad_request', 'malformed login token');
-    const confirmed = await this.stateCall(() => this.state.take<Confirmed & { aud: string }>(`tg:done:${token}`));
+    const confirmed = await stateCall(() => this.state.take<Confirmed & { aud: string }>(`tg:done:${token}`));
     if (!confirmed) throw new AuthError('not_found', 'login not confirmed yet, or unknown');
     await kit.completeLogin(req, res, {
       provider: this.name,
@@ -189,14 +190,6 @@ export class TelegramProvider implements Provider {
     } catch {
       // The fetch error names the URL, which carries the bot token: replace it.
       throw new Error('profile photo download failed');
-    }
-  }
-
-  private async stateCall<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (err) {
-      throw new AuthError('unavailable', 'the state store is unavailable', { cause: err });
     }
   }
 
