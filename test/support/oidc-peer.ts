@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
+import { spawnReady } from './ready-process';
 
 /** A running oidc-provider child process. */
 export interface OidcPeer {
@@ -10,39 +10,11 @@ export interface OidcPeer {
 }
 
 /** Starts oidc-provider on 127.0.0.1 with one client allowed to redirect to `redirectUris`. */
-export function startOidcPeer(redirectUris: string[], accountId = 'alice'): Promise<OidcPeer> {
+export async function startOidcPeer(redirectUris: string[], accountId = 'alice'): Promise<OidcPeer> {
   const clientId = 'authgate-test';
   const clientSecret = 'authgate-test-client-secret-0123456789';
-  const child: ChildProcess = spawn(process.execPath, [join(__dirname, 'oidc-server.mjs'), JSON.stringify({ redirectUris, clientId, clientSecret, accountId })], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`oidc-provider did not start: ${err}`)), 15_000);
-    child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /READY (\S+)/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        resolve({
-          issuer: m[1],
-          clientId,
-          clientSecret,
-          stop: () =>
-            new Promise((done) => {
-              child.once('exit', () => done());
-              child.kill();
-            }),
-        });
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`oidc-provider exited with ${code}: ${err}`));
-    });
-  });
+  const peer = await spawnReady([join(__dirname, 'oidc-server.mjs'), JSON.stringify({ redirectUris, clientId, clientSecret, accountId })]);
+  return { issuer: peer.payload, clientId, clientSecret, stop: peer.stop };
 }
 
 /**
