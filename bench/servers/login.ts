@@ -1,7 +1,7 @@
 // Benchmark server: direct login with a trivial checker (avatar already stored) and a protected
 // route, in one app. Prints READY with the port and a session for the protected route.
-import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { announceWithSession } from '../lib/announce';
 import { createAuth, mustGetUser } from '../../src';
 
 async function main(): Promise<void> {
@@ -12,14 +12,8 @@ async function main(): Promise<void> {
   app.get('/private', auth.middleware().auth, (req, res) => {
     res.json(mustGetUser(req));
   });
-  const server = app.listen(0, '127.0.0.1', async () => {
-    const port = (server.address() as AddressInfo).port;
-    // One login first, so the avatar is stored and later logins only check it.
-    const res = await fetch(`http://127.0.0.1:${port}/auth/local/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"user":"bench","passwd":"x"}' });
-    const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]);
-    const xsrf = cookies.find((c) => c?.startsWith('XSRF-TOKEN='))?.slice(11) ?? '';
-    console.log(`READY ${JSON.stringify({ port, cookie: cookies.join('; '), xsrf })}`);
-  });
+  // One login first, so the avatar is stored and later logins only check it.
+  announceWithSession(app.listen(0, '127.0.0.1'), 'bench');
 }
 
 void main();

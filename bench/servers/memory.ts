@@ -1,7 +1,7 @@
 // Benchmark server for memory: direct login and a protected route, with /__bench/mem reporting
 // RSS after a GC and the size of every cache. Run with --expose-gc.
-import type { AddressInfo } from 'node:net';
 import express from 'express';
+import { announceWithSession } from '../lib/announce';
 import { createAuth, MemoryRefreshCache, MemoryStateStore, mustGetUser } from '../../src';
 
 async function main(): Promise<void> {
@@ -18,13 +18,7 @@ async function main(): Promise<void> {
     (globalThis as { gc?: () => void }).gc?.();
     res.json({ rss: process.memoryUsage().rss, verified: auth.tokens.verifiedCacheSize, refresh: refreshCache.size, state: stateStore.size });
   });
-  const server = app.listen(0, '127.0.0.1', async () => {
-    const port = (server.address() as AddressInfo).port;
-    const res = await fetch(`http://127.0.0.1:${port}/auth/local/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"user":"mem","passwd":"x"}' });
-    const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]);
-    const xsrf = cookies.find((c) => c?.startsWith('XSRF-TOKEN='))?.slice(11) ?? '';
-    console.log(`READY ${JSON.stringify({ port, cookie: cookies.join('; '), xsrf })}`);
-  });
+  announceWithSession(app.listen(0, '127.0.0.1'), 'mem');
 }
 
 void main();
