@@ -148,3 +148,24 @@ describe('createAvatarStore', () => {
     expect(await store.get(avatarIdFor('b'))).toBeDefined();
   });
 });
+
+describe('file store fingerprints across processes', () => {
+  it("sees another instance's change of the same folder within a second", async () => {
+    const dir = await tempDir();
+    const a = new FileAvatarStore(dir);
+    const b = new FileAvatarStore(dir);
+    try {
+      const id = await a.put('shared', png(10));
+      const before = await b.id(id);
+      await new Promise((r) => setTimeout(r, 5));
+      await a.put('shared', png(20));
+      expect(await a.id(id)).not.toBe(before);
+      await new Promise((r) => setTimeout(r, 1100));
+      expect(await b.id(id)).toBe(await a.id(id));
+      await a.remove(id);
+      expect(await a.id(id)).toBeUndefined();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

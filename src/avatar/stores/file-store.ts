@@ -5,17 +5,29 @@ import { BaseAvatarStore } from './base-store';
 
 const isMissing = (err: unknown): boolean => (err as NodeJS.ErrnoException).code === 'ENOENT';
 
+/** How long a fingerprint read from the disk is reused, in ms. */
+const FINGERPRINT_TTL_MS = 1000;
+const MAX_REMEMBERED = 10_000;
+
 /**
  * One file per avatar under `root/<first two hex of the id>/<id>`, written atomically (temporary
- * file, then rename). The fingerprint is the file's size and modification time in nanoseconds.
+ * file, then rename). The fingerprint is the file's size and modification time in nanoseconds;
+ * it is remembered for a second, so a busy avatar is not `stat`ed on every request (this process's
+ * own writes update it at once; another process's show within the second).
  */
 export class FileAvatarStore extends BaseAvatarStore {
   private readonly root: string;
+  private readonly prints = new Map<string, { print: string | undefined; until: number }>();
 
   /** @param root - the folder; created on first write. */
   constructor(root: string) {
     super();
     this.root = resolve(root);
+  }
+
+  private remember(avatarId: string, print: string | undefined): void {
+    if (this.prints.size >= MAX_REMEMBERED) this.prints.clear();
+    this.prints.set(avatarId, { print, until: Date.now() + FINGERPRINT_TTL_MS });
   }
 
   private pathOf(avatarId: string): string {
@@ -29,6 +41,7 @@ export class FileAvatarStore extends BaseAvatarStore {
     try {
       await writeFile(temp, data);
       await rename(temp, path);
+      this.prints.delete(avatarId);
     } catch (err) {
       await rm(temp, { force: true });
       throw err;
@@ -45,17 +58,22 @@ export class FileAvatarStore extends BaseAvatarStore {
   }
 
   protected override async fingerprint(avatarId: string): Promise<string | undefined> {
+    const known = this.prints.get(avatarId);
+    if (known && known.until > Date.now()) return known.print;
+    let print: string | undefined;
     try {
       const st = await stat(this.pathOf(avatarId), { bigint: true });
-      return `${st.size.toString(16)}-${st.mtimeNs.toString(16)}`;
+      print = `${st.size.toString(16)}-${st.mtimeNs.toString(16)}`;
     } catch (err) {
-      if (isMissing(err)) return undefined;
-      throw err;
+      if (!isMissing(err)) throw err;
     }
+    this.remember(avatarId, print);
+    return print;
   }
 
   protected override async delete(avatarId: string): Promise<void> {
     await rm(this.pathOf(avatarId), { force: true });
+    this.prints.delete(avatarId);
   }
 
   protected override async ids(): Promise<string[]> {
