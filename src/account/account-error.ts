@@ -21,18 +21,19 @@ export class AccountError extends Error {
    * @param status - HTTP status.
    * @param code - the error code.
    * @param description - what went wrong, for people.
+   * @param label - the `Message` field. @default the code's name, e.g. 'InvalidInput'
    */
   constructor(
     readonly status: number,
     readonly code: AccountErrorCode,
     readonly description: string,
-    private readonly message2: string = MESSAGES[code],
+    private readonly label: string = MESSAGES[code],
   ) {
     super(description);
   }
 
   /** The JSON body. */
   toJSON(): { Code: number; Message: string; Description: string } {
-    return { Code: this.code, Message: this.message2, Description: this.description };
+    return { Code: this.code, Message: this.label, Description: this.description };
   }
 }
