@@ -4,7 +4,7 @@ import { AuthError } from '../errors';
 import { appendSetCookie, readCookie, serializeCookie, type CookieAttributes } from '../internal/cookies';
 import { randomId, safeEqual } from '../internal/random';
 import type { ResolvedOptions } from '../options';
-import type { Claims } from './claims';
+import { claimsShapeError, isPlainObject, type Claims } from './claims';
 import { KeyCache } from './key-cache';
 
 /** How long a login may take between `/login` and `/callback`. */
@@ -70,9 +70,6 @@ function decodeSegment(segment: string | undefined): unknown {
   }
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Makes, reads and clears session tokens: HS256 JWTs in the `JWT` cookie (or a header), with the
@@ -125,9 +122,9 @@ export class TokenService {
     const parts = token.split('.');
     if (parts.length !== 3) throw unauthorized('token is malformed');
     const header = decodeSegment(parts[0]);
-    if (!isObject(header) || header.alg !== 'HS256') throw unauthorized('unexpected signing method');
+    if (!isPlainObject(header) || header.alg !== 'HS256') throw unauthorized('unexpected signing method');
     const payload = decodeSegment(parts[1]);
-    if (!isObject(payload)) throw unauthorized('token is malformed');
+    if (!isPlainObject(payload)) throw unauthorized('token is malformed');
     const aud = this.singleAudience(payload.aud);
     let secret: string;
     try {
@@ -140,6 +137,9 @@ export class TokenService {
     } catch (err) {
       throw unauthorized('token is invalid', err);
     }
+    const shapeError = claimsShapeError(payload);
+    if (shapeError) throw unauthorized(`token claims are malformed: ${shapeError}`);
+    if (payload.user !== undefined && aud === undefined) throw unauthorized('a user token needs an aud');
     const claims = payload as Claims;
     if (aud === undefined) delete claims.aud;
     else claims.aud = aud;
@@ -180,7 +180,8 @@ export class TokenService {
     let claims = this.stamp(base, this.options.tokenDuration);
     if (this.options.claimsUpdater) {
       const updated = await this.options.claimsUpdater(claims);
-      if (!isObject(updated)) throw new AuthError('internal', 'claimsUpdater must return claims');
+      const wrong = isPlainObject(updated) ? claimsShapeError(updated) : 'not an object';
+      if (wrong) throw new AuthError('internal', `claimsUpdater must return claims of the token layout (${wrong})`);
       claims = updated as Claims;
     }
     return { token: await this.sign(claims), claims };
@@ -278,7 +279,7 @@ export class TokenService {
     if (exp + Math.floor(this.options.cookieDuration / 1000) < now) throw unauthorized('token is expired');
     if (claims.user !== undefined && this.xsrfRequired(req)) {
       const header = req.headers[this.xsrfHeader];
-      if (typeof header !== 'string' || !safeEqual(header, claims.jti ?? '')) throw unauthorized('xsrf mismatch');
+      if (!claims.jti || typeof header !== 'string' || !safeEqual(header, claims.jti)) throw unauthorized('xsrf mismatch');
     }
     return { token, source, claims, expired: exp <= now };
   }

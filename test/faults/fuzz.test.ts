@@ -4,41 +4,10 @@ import express from 'express';
 import request from 'supertest';
 import { createAccountRouter, senderFunc, type Account, type DevServer } from '../../src';
 import { makeApp } from '../support/auth-app';
-import { deepJson, jwtLike, Rng } from '../support/fuzz';
+import { deepJson, jwtLike, Rng, send, type Sent } from '../support/fuzz';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
-
-interface Sent {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: Buffer | undefined;
-}
-
-/**
- * Sends one request. A server may answer an oversized body early (413) and close the socket while
- * the body is still being written: that reset is reported as status `reset` with the status seen.
- */
-function send(port: number, agent: http.Agent, req: Sent): Promise<{ status: number; ms: number; reset: boolean }> {
-  return new Promise((resolve, reject) => {
-    const start = Date.now();
-    let status = 0;
-    const r = http.request({ host: '127.0.0.1', port, method: req.method, path: req.path, headers: req.headers, agent }, (res) => {
-      status = res.statusCode ?? 0;
-      res.resume();
-      res.on('end', () => resolve({ status, ms: Date.now() - start, reset: false }));
-    });
-    r.setTimeout(5000, () => r.destroy(new Error('no answer within 5 s')));
-    // Headers and body go out as separate writes; without this, Nagle and delayed ACKs add ~40 ms.
-    r.on('socket', (socket) => socket.setNoDelay(true));
-    r.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'ECONNRESET' || err.code === 'EPIPE') resolve({ status, ms: Date.now() - start, reset: true });
-      else reject(err);
-    });
-    r.end(req.body);
-  });
-}
 
 function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string; accountId: string; bearer: string }): Sent {
   const method = rng.pick(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'GET', 'POST']);

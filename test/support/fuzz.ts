@@ -1,3 +1,5 @@
+import http from 'node:http';
+
 const TEXT_POOLS: ReadonlyArray<readonly string[]> = [
   [...'abcdefghijklmnopqrstuvwxyz0123456789'],
   [...'!@#$%^&*()[]{};:\'",.<>/?\\|`~-_=+ '],
@@ -79,4 +81,36 @@ export function jwtLike(rng: Rng): string {
 /** Nested JSON of the given depth. */
 export function deepJson(depth: number): string {
   return `${'['.repeat(depth)}1${']'.repeat(depth)}`;
+}
+
+/** A raw request of the fuzzers. */
+export interface Sent {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: Buffer | undefined;
+}
+
+/**
+ * Sends one request. A server may answer an oversized body early (413) and close the socket while
+ * the body is still being written: that reset is reported as status `reset` with the status seen.
+ */
+export function send(port: number, agent: http.Agent, req: Sent): Promise<{ status: number; ms: number; reset: boolean }> {
+  return new Promise((resolve, reject) => {
+    const start = Date.now();
+    let status = 0;
+    const r = http.request({ host: '127.0.0.1', port, method: req.method, path: req.path, headers: req.headers, agent }, (res) => {
+      status = res.statusCode ?? 0;
+      res.resume();
+      res.on('end', () => resolve({ status, ms: Date.now() - start, reset: false }));
+    });
+    r.setTimeout(5000, () => r.destroy(new Error('no answer within 5 s')));
+    // Headers and body go out as separate writes; without this, Nagle and delayed ACKs add ~40 ms.
+    r.on('socket', (socket) => socket.setNoDelay(true));
+    r.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ECONNRESET' || err.code === 'EPIPE') resolve({ status, ms: Date.now() - start, reset: true });
+      else reject(err);
+    });
+    r.end(req.body);
+  });
 }
