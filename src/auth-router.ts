@@ -5,7 +5,7 @@ import { isCrossSiteWrite } from './internal/cross-origin';
 import { StoreUnavailableError } from './internal/guarded-store';
 import { asyncHandler } from './internal/async-handler';
 import { sendJson } from './internal/http';
-import { securityHeaders } from './internal/security-headers';
+import { privateAnswerHeaders } from './internal/security-headers';
 import type { Logger } from './logger';
 import type { Authenticator } from './middleware/authenticator';
 import type { LoginRequest, Provider, ProviderKit } from './providers/provider';
@@ -43,7 +43,7 @@ function toLoginRequest(req: Request): LoginRequest {
 export function createAuthRouter(deps: AuthRouterDeps): Router {
   const { providers, tokens, authenticator, kit, logger } = deps;
   const router = Router();
-  router.use(securityHeaders);
+  router.use(privateAnswerHeaders);
   router.use((req, res, next) => {
     const { enabled, ownOrigin, trusted } = deps.crossOrigin;
     if (!enabled || !isCrossSiteWrite(req, ownOrigin, trusted)) return next();

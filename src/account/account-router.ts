@@ -5,7 +5,7 @@ import { DuplicateEmailError } from './account-store';
 import { normalizeEmail } from '../internal/email-address';
 import { isCrossSiteWrite, originOf } from '../internal/cross-origin';
 import { asyncHandler } from '../internal/async-handler';
-import { securityHeaders } from '../internal/security-headers';
+import { privateAnswerHeaders } from '../internal/security-headers';
 import { noopLogger, type Logger } from '../logger';
 import type { Sender } from '../senders/sender';
 import { AccountError } from './account-error';
@@ -113,7 +113,7 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   });
 
   const router = Router();
-  router.use(securityHeaders);
+  router.use(privateAnswerHeaders);
   const trusted = new Set((options.trustedOrigins ?? []).map((o) => originOf(o) ?? o.toLowerCase()));
   router.use((req, res, next) => {
     if ((options.crossOriginProtection ?? true) && isCrossSiteWrite(req, base.origin.toLowerCase(), trusted)) {

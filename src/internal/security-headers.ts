@@ -9,3 +9,12 @@ export function securityHeaders(_req: IncomingMessage, res: ServerResponse, next
   res.setHeader('Content-Security-Policy', STRICT_CSP);
   next();
 }
+
+/**
+ * {@link securityHeaders} plus `Cache-Control: no-store`, for routers whose answers carry tokens
+ * or user data (auth and account routes): no browser or shared cache may keep them.
+ */
+export function privateAnswerHeaders(req: IncomingMessage, res: ServerResponse, next: () => void): void {
+  res.setHeader('Cache-Control', 'no-store');
+  securityHeaders(req, res, next);
+}

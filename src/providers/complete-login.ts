@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { AvatarProxy } from '../avatar/proxy';
 import { AuthError } from '../errors';
 import { sendJson, sendRedirect } from '../internal/http';
-import { isAllowedRedirect } from '../internal/redirect-policy';
+import { redirectTarget } from '../internal/redirect-policy';
 import type { ResolvedOptions } from '../options';
 import type { TokenService } from '../token/token-service';
 import type { CompletedLogin, LoginRequest } from './provider';
@@ -47,9 +47,8 @@ export class LoginCompleter {
       'no-ava': login.noAva ? true : undefined,
       auth_provider: { name: login.provider },
     });
-    if (login.from && isAllowedRedirect(login.from, this.options.url, this.options.allowedRedirectHosts)) {
-      return sendRedirect(res, 303, login.from);
-    }
+    const location = login.from ? redirectTarget(login.from, this.options.url, this.options.allowedRedirectHosts) : undefined;
+    if (location) return sendRedirect(res, 303, location);
     sendJson(res, 200, { ...claims.user, aud: claims.aud });
   }
 }

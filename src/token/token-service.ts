@@ -197,13 +197,15 @@ export class TokenService {
     return made;
   }
 
-  /** Sends an already signed token the way `issue` does. */
+  /** Sends an already signed token the way `issue` does, with `Cache-Control: no-store`. */
   send(res: ServerResponse, token: string, claims: Claims): void {
     if (this.options.sendJwtHeader) {
+      res.setHeader('Cache-Control', 'no-store');
       res.setHeader(this.options.jwtHeaderKey, token);
       return;
     }
     const maxAge = claims.sess_only ? undefined : Math.floor(this.options.cookieDuration / 1000);
+    res.setHeader('Cache-Control', 'no-store');
     appendSetCookie(res, [
       serializeCookie(this.options.jwtCookieName, token, this.cookieAttributes(true, maxAge)),
       serializeCookie(this.options.xsrfCookieName, claims.jti ?? '', this.cookieAttributes(false, maxAge)),
@@ -252,8 +254,9 @@ export class TokenService {
     return claims?.handshake !== undefined && claims.user === undefined ? claims : undefined;
   }
 
-  /** Clears both cookies (empty value, Max-Age=0, Expires in 1970). */
+  /** Clears both cookies (empty value, Max-Age=0, Expires in 1970), with `Cache-Control: no-store`. */
   reset(res: ServerResponse): void {
+    res.setHeader('Cache-Control', 'no-store');
     appendSetCookie(res, [
       serializeCookie(this.options.jwtCookieName, '', this.cookieAttributes(true, 0)),
       serializeCookie(this.options.xsrfCookieName, '', this.cookieAttributes(false, 0)),
