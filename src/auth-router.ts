@@ -1,7 +1,7 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
 import { AuthError } from './errors';
 import { RateLimitError } from './limits/rate-limiter';
-import { isCrossSiteWrite } from './internal/cross-origin';
+import type { CrossSitePolicy } from './internal/cross-origin';
 import { StoreUnavailableError } from './internal/guarded-store';
 import { asyncHandler } from './internal/async-handler';
 import { sendJson } from './internal/http';
@@ -13,7 +13,7 @@ import type { TokenService } from './token/token-service';
 
 /** What the auth router needs from the service. */
 export interface AuthRouterDeps {
-  crossOrigin: { enabled: boolean; ownOrigin: string; trusted: ReadonlySet<string> };
+  crossSite: CrossSitePolicy;
   providers: ReadonlyMap<string, Provider>;
   tokens: TokenService;
   authenticator: Authenticator;
@@ -45,10 +45,12 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   const router = Router();
   router.use(privateAnswerHeaders);
   router.use((req, res, next) => {
-    const { enabled, ownOrigin, trusted } = deps.crossOrigin;
-    if (!enabled || !isCrossSiteWrite(req, ownOrigin, trusted)) return next();
-    const [, name, action] = req.path.split('/');
-    if (action === 'callback' && providers.get(name ?? '')?.crossSiteCallback) return next();
+    const [, first, action] = req.path.split('/');
+    // A cross-site GET may start a login or come back from a provider, but not log out; logins that
+    // a cross-site request would complete are refused where every login ends (the LoginCompleter).
+    const logout = first === 'logout' || action === 'logout';
+    if (!(deps.crossSite.isCrossSiteWrite(req) || (logout && deps.crossSite.isCrossSite(req)))) return next();
+    if (action === 'callback' && providers.get(first ?? '')?.crossSiteCallback) return next();
     return sendJson(res, 403, { error: 'cross-site request refused' });
   });
   router.use(express.json({ limit: deps.bodyLimit, type: ['application/json', 'application/*+json'] }));
@@ -60,7 +62,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     try {
       sendJson(res, 200, await authenticator.authenticate(req, res));
     } catch (err) {
-      if (!(err instanceof AuthError) || err.status >= 500) throw err;
+      if (!(err instanceof AuthError) || err.status >= 500 || err instanceof RateLimitError) throw err;
       sendJson(res, 401, { error: err.message });
     }
   }));

@@ -1,7 +1,7 @@
 import { createAvatarStore, type AvatarStore } from './avatar/store';
 import { AuthError, configError } from './errors';
 import { guardStore } from './internal/guarded-store';
-import { originOf } from './internal/cross-origin';
+import { CrossSitePolicy, type CrossSiteOptions } from './internal/cross-origin';
 import {
   toFunction,
   type BasicAuthChecker,
@@ -25,7 +25,7 @@ import type { AuthErrorHandler } from './middleware/error-handler';
 export type SameSite = 'lax' | 'strict' | 'none';
 
 /** Options of {@link createAuth}. Durations are milliseconds. */
-export interface AuthOptions {
+export interface AuthOptions extends CrossSiteOptions {
   /**
    * Public base URL of the app (scheme, host, port), used for OAuth2 callbacks, avatar links and
    * the redirect allowlist. Required.
@@ -75,14 +75,6 @@ export interface AuthOptions {
   adminPasswd?: string;
   /** Decides basic auth itself; `adminPasswd` is then ignored. @default undefined */
   basicAuthChecker?: BasicAuthChecker;
-  /**
-   * Refuse state-changing requests to the auth routes sent by a browser from another site
-   * (`Sec-Fetch-Site: cross-site`, or a foreign `Origin`), with 403. Apple's form_post callback is
-   * let through. @default true
-   */
-  crossOriginProtection?: boolean;
-  /** Origins (`https://app.example.com`) whose cross-site requests are accepted. @default [] */
-  trustedOrigins?: string[];
   /** Extra hosts (`host` or `host:port`) that `from` may redirect to. @default [] */
   allowedRedirectHosts?: string[];
   /** Where avatars are kept; a store or a URI for {@link createAvatarStore}. @default 'memory://' */
@@ -155,8 +147,7 @@ export interface ResolvedOptions {
   adminPasswd: string | undefined;
   basicAuthChecker: BasicAuthChecker | undefined;
   allowedRedirectHosts: string[];
-  crossOriginProtection: boolean;
-  trustedOrigins: ReadonlySet<string>;
+  crossSite: CrossSitePolicy;
   avatarStore: AvatarStore;
   avatarRoutePath: string;
   avatarResizeLimit: number;
@@ -267,12 +258,7 @@ export function resolveOptions(options: AuthOptions): ResolvedOptions {
     adminPasswd: options.adminPasswd === '' ? undefined : options.adminPasswd,
     basicAuthChecker: options.basicAuthChecker,
     allowedRedirectHosts: (options.allowedRedirectHosts ?? []).map((h) => h.toLowerCase()),
-    crossOriginProtection: options.crossOriginProtection ?? true,
-    trustedOrigins: new Set((options.trustedOrigins ?? []).map((o) => {
-      const origin = originOf(o);
-      if (!origin) throw configError(`options.trustedOrigins: ${JSON.stringify(o)} is not an origin like https://app.example.com`);
-      return origin;
-    })),
+    crossSite: new CrossSitePolicy(url, options),
     avatarStore,
     avatarRoutePath: avatarRoutePath.replace(/\/+$/, ''),
     avatarResizeLimit: resizeLimit,

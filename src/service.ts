@@ -105,7 +105,7 @@ export function createAuth(options: AuthOptions): Auth {
   });
   const completer = new LoginCompleter(tokens, avatars, resolved);
   const limiter = new RateLimiter<AuthRateLimit>(resolved.stateStore, resolved.rateLimits);
-  const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name));
+  const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name), limiter);
   const kit: ProviderKit = {
     tokens,
     url: resolved.url,
@@ -116,7 +116,6 @@ export function createAuth(options: AuthOptions): Auth {
     useOnce: (key, ttlMs) => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs)),
     authRouteUrl: (req) => `${resolved.url.href.replace(/\/+$/, '')}${req.baseUrl}`,
   };
-  const crossOrigin = { enabled: resolved.crossOriginProtection, ownOrigin: resolved.url.origin.toLowerCase(), trusted: resolved.trustedOrigins };
   let handlers: AuthHandlers | undefined;
   let middleware: Middleware | undefined;
 
@@ -178,13 +177,13 @@ export function createAuth(options: AuthOptions): Auth {
     providerNames: () => [...providers.keys()],
     handlers() {
       handlers ??= {
-        authRouter: createAuthRouter({ providers, tokens, authenticator, kit, bodyLimit: resolved.bodyLimit, logger: resolved.logger, crossOrigin }),
+        authRouter: createAuthRouter({ providers, tokens, authenticator, kit, bodyLimit: resolved.bodyLimit, logger: resolved.logger, crossSite: resolved.crossSite }),
         avatarRouter: createAvatarRouter(resolved.avatarStore, resolved.logger),
       };
       return handlers;
     },
     middleware() {
-      middleware ??= createMiddleware(authenticator, resolved, crossOrigin);
+      middleware ??= createMiddleware(authenticator, resolved);
       return middleware;
     },
     async close() {

@@ -3,7 +3,7 @@ import { AuthError, configError } from '../errors';
 import { guardStore, StoreUnavailableError } from '../internal/guarded-store';
 import { DuplicateEmailError } from './account-store';
 import { normalizeEmail } from '../internal/email-address';
-import { isCrossSiteWrite, originOf } from '../internal/cross-origin';
+import { CrossSitePolicy, type CrossSiteOptions } from '../internal/cross-origin';
 import { asyncHandler } from '../internal/async-handler';
 import { privateAnswerHeaders } from '../internal/security-headers';
 import { noopLogger, type Logger } from '../logger';
@@ -17,7 +17,7 @@ import { createStateStore } from '../state/create-state-store';
 import type { StateStore } from '../state/state-store';
 
 /** Options of {@link createAccountRouter}. */
-export interface AccountRouterOptions {
+export interface AccountRouterOptions extends CrossSiteOptions {
   /** An account store, or a URI: `level:///path`, `mongodb://...`, `memory://`. */
   store: AccountStore | string;
   /** Delivers activation mails (e.g. an `EmailSender`). */
@@ -38,10 +38,6 @@ export interface AccountRouterOptions {
   bodyLimit?: number;
   /** How long a store call may take before the request gets a 503. @default 5000 */
   storeTimeout?: number;
-  /** Refuse state-changing requests a browser sent from another site (403). @default true */
-  crossOriginProtection?: boolean;
-  /** Origins whose cross-site requests are accepted. @default [] */
-  trustedOrigins?: string[];
   /** Where rate-limit counters live: a state store or its URI; share a mongo one between instances. @default 'memory://' */
   stateStore?: StateStore | string;
   /**
@@ -114,9 +110,9 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
 
   const router = Router();
   router.use(privateAnswerHeaders);
-  const trusted = new Set((options.trustedOrigins ?? []).map((o) => originOf(o) ?? o.toLowerCase()));
+  const crossSite = new CrossSitePolicy(base, options);
   router.use((req, res, next) => {
-    if ((options.crossOriginProtection ?? true) && isCrossSiteWrite(req, base.origin.toLowerCase(), trusted)) {
+    if (crossSite.isCrossSiteWrite(req)) {
       return void res.status(403).json(new AccountError(403, 1.0, 'cross-site request refused').toJSON());
     }
     next();

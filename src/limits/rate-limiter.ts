@@ -37,27 +37,45 @@ export class RateLimiter<Name extends string> {
 
   /** Counts a hit of `identity` against rule `name`; throws {@link RateLimitError} past the limit. */
   async hit(name: Name, identity: string): Promise<void> {
+    await this.count(name, identity, true);
+  }
+
+  /**
+   * Throws {@link RateLimitError} when `identity` has already used up rule `name`, without counting
+   * a hit: for limits that count only failures (checked before the attempt, hit after a failure).
+   */
+  async check(name: Name, identity: string): Promise<void> {
+    await this.count(name, identity, false);
+  }
+
+  private async count(name: Name, identity: string, add: boolean): Promise<void> {
     const rule = this.rules[name];
     if (!rule) return;
     const now = Date.now();
     const window = Math.floor(now / rule.windowMs);
     const id = createHash('sha256').update(identity).digest('base64url').slice(0, 32);
     const key = (w: number): string => `rl:${name}:${id}:${w}`;
-    const [current, previous] = await Promise.all([this.store.increment(key(window), rule.windowMs * 2), this.store.get<number>(key(window - 1))]);
+    const [current, previous] = await Promise.all([
+      add ? this.store.increment(key(window), rule.windowMs * 2) : this.store.get<number>(key(window)).then((n) => n ?? 0),
+      this.store.get<number>(key(window - 1)),
+    ]);
     const overlap = 1 - (now - window * rule.windowMs) / rule.windowMs;
-    if (current + (previous ?? 0) * overlap > rule.limit) {
+    const used = current + (previous ?? 0) * overlap;
+    if (add ? used > rule.limit : used >= rule.limit) {
       throw new RateLimitError(Math.max(1, Math.ceil(((window + 1) * rule.windowMs - now) / 1000)));
     }
   }
 }
 
 /** The limits of the auth routes. */
-export type AuthRateLimit = 'loginPerIp' | 'loginPerUser' | 'verifyPerIp' | 'verifyPerAddress' | 'telegramPerIp';
+export type AuthRateLimit = 'loginPerIp' | 'loginPerUser' | 'basicPerIp' | 'basicPerUser' | 'verifyPerIp' | 'verifyPerAddress' | 'telegramPerIp';
 
 /** Defaults of the auth routes' limits. */
 export const AUTH_RATE_LIMITS: Record<AuthRateLimit, RateLimitRule> = {
   loginPerIp: { limit: 60, windowMs: 60_000 },
   loginPerUser: { limit: 10, windowMs: 60_000 },
+  basicPerIp: { limit: 60, windowMs: 60_000 },
+  basicPerUser: { limit: 10, windowMs: 60_000 },
   verifyPerIp: { limit: 20, windowMs: 10 * 60_000 },
   verifyPerAddress: { limit: 5, windowMs: 10 * 60_000 },
   telegramPerIp: { limit: 30, windowMs: 60_000 },

@@ -6,10 +6,11 @@ import type { Claims } from '../token/claims';
 import { getUser, setRequestUser } from '../token/request-user';
 import type { ReadToken, TokenService } from '../token/token-service';
 import { getRole, isAdmin, type User } from '../token/user';
-import { isCrossSiteWrite } from '../internal/cross-origin';
 import { StoreUnavailableError } from '../internal/guarded-store';
 import { checkBasicAuth, parseBasicAuth } from './basic-auth';
 import { rejectRequest } from './error-handler';
+import type { AuthRateLimit, RateLimiter } from '../limits/rate-limiter';
+import { stateCall } from '../state/state-call';
 import type { RefreshedToken } from './refresh-cache';
 
 /** The Express middleware returned by `auth.middleware()`. */
@@ -30,7 +31,7 @@ export interface Middleware {
 
 type AuthenticatorOptions = Pick<
   ResolvedOptions,
-  'validator' | 'adminPasswd' | 'basicAuthChecker' | 'refreshCache' | 'errorHandler' | 'userUpdater' | 'logger'
+  'validator' | 'adminPasswd' | 'basicAuthChecker' | 'refreshCache' | 'errorHandler' | 'userUpdater' | 'logger' | 'crossSite'
 >;
 
 const unauthorized = (message: string): AuthError => new AuthError('unauthorized', message);
@@ -46,11 +47,13 @@ export class Authenticator {
    * @param tokens - the token service.
    * @param options - resolved options.
    * @param isProviderActive - whether a provider name is still registered.
+   * @param limiter - counts failed basic-auth attempts.
    */
   constructor(
     private readonly tokens: TokenService,
     private readonly options: AuthenticatorOptions,
     private readonly isProviderActive: (name: string) => boolean,
+    private readonly limiter: RateLimiter<AuthRateLimit>,
   ) {}
 
   /** The request's user; throws a 401 {@link AuthError} when there is no acceptable login. */
@@ -58,12 +61,33 @@ export class Authenticator {
     const { adminPasswd, basicAuthChecker } = this.options;
     if (adminPasswd !== undefined || basicAuthChecker !== undefined) {
       const basic = parseBasicAuth(req);
-      if (basic) return checkBasicAuth(basic, adminPasswd, basicAuthChecker);
+      if (basic) return this.basicLogin(req, basic);
     }
     const read = await this.tokens.read(req);
     if (read === undefined) throw unauthorized('token not found');
     const claims = await this.acceptable(read, res);
     return { ...(claims.user as User), aud: claims.aud };
+  }
+
+  /**
+   * Basic auth: a browser resends cached credentials with any request, so a cross-site write is
+   * refused; failures count against per-IP and per-user limits, checked before the next attempt.
+   */
+  private async basicLogin(req: Request, basic: { user: string; passwd: string }): Promise<User> {
+    if (this.options.crossSite.isCrossSiteWrite(req)) throw new AuthError('forbidden', 'cross-site request with basic auth refused');
+    const ip = req.ip ?? req.socket.remoteAddress ?? '';
+    await stateCall(async () => {
+      await this.limiter.check('basicPerIp', ip);
+      await this.limiter.check('basicPerUser', basic.user);
+    });
+    try {
+      return await checkBasicAuth(basic, this.options.adminPasswd, this.options.basicAuthChecker);
+    } catch (err) {
+      if (err instanceof AuthError && err.status === 401) {
+        await stateCall(() => Promise.all([this.limiter.hit('basicPerIp', ip), this.limiter.hit('basicPerUser', basic.user)]));
+      }
+      throw err;
+    }
   }
 
   private async acceptable(read: ReadToken, res: ServerResponse): Promise<Claims> {
@@ -109,11 +133,7 @@ export class Authenticator {
 }
 
 /** Builds the middleware set on an {@link Authenticator}. */
-export function createMiddleware(
-  authenticator: Authenticator,
-  options: AuthenticatorOptions,
-  crossOrigin: { ownOrigin: string; trusted: ReadonlySet<string> },
-): Middleware {
+export function createMiddleware(authenticator: Authenticator, options: AuthenticatorOptions): Middleware {
   const reject = (req: Request, res: Response, err: AuthError): void => rejectRequest(req, res, err, options.errorHandler);
 
   const guard = (allow: ((user: User) => AuthError | undefined) | undefined, required: boolean): RequestHandler =>
@@ -137,7 +157,7 @@ export function createMiddleware(
 
   const middleware = {
     crossOrigin(req: Request, res: Response, next: NextFunction): void {
-      if (!isCrossSiteWrite(req, crossOrigin.ownOrigin, crossOrigin.trusted)) return next();
+      if (!options.crossSite.isCrossSiteWrite(req)) return next();
       reject(req, res, new AuthError('forbidden', 'cross-site request refused'));
     },
     auth: guard(undefined, true),

@@ -8,19 +8,19 @@ import type { TokenService } from '../token/token-service';
 import type { CompletedLogin, LoginRequest } from './provider';
 
 /**
- * The end of every login, whatever the provider: audience check, avatar, session token and
- * cookies, then a 303 to an allowed `from` or the user JSON.
+ * The end of every login, whatever the provider: cross-site check, audience check, avatar,
+ * session token and cookies, then a 303 to an allowed `from` or the user JSON.
  */
 export class LoginCompleter {
   /**
    * @param tokens - issues the session.
    * @param avatars - stores the avatar.
-   * @param options - audiences, issuer, own URL and redirect allowlist.
+   * @param options - audiences, issuer, own URL, redirect allowlist and cross-site policy.
    */
   constructor(
     private readonly tokens: TokenService,
     private readonly avatars: AvatarProxy,
-    private readonly options: Pick<ResolvedOptions, 'audiences' | 'issuer' | 'url' | 'allowedRedirectHosts'>,
+    private readonly options: Pick<ResolvedOptions, 'audiences' | 'issuer' | 'url' | 'allowedRedirectHosts' | 'crossSite'>,
   ) {}
 
   /**
@@ -36,7 +36,11 @@ export class LoginCompleter {
   }
 
   /** Completes a login; see the class description. */
-  async complete(_req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<void> {
+  async complete(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<void> {
+    if (!login.allowCrossSite && this.options.crossSite.isCrossSite(req.raw)) {
+      // Login CSRF: another site must not log this browser in (for instance into its own account).
+      throw new AuthError('forbidden', 'cross-site login refused: start the login on this site');
+    }
     const aud = this.resolveAudience(login.aud);
     const { aud: _requested, ...user } = login.user;
     user.picture = await this.avatars.put(user, login.noAva ?? false);

@@ -34,6 +34,13 @@ export interface CompletedLogin {
   noAva?: boolean | undefined;
   /** Where to send the browser afterwards, if allowed. @default undefined (answer the user JSON) */
   from?: string | undefined;
+  /**
+   * The request proves by itself that this browser started the login (an OAuth2 `state` bound to
+   * its handshake cookie, a one-shot token mailed to the user), so it may come from another site:
+   * a provider's redirect, a link in a webmail page.
+   * @default false: a login completed by a cross-site request is refused with 403 (login CSRF)
+   */
+  allowCrossSite?: boolean | undefined;
 }
 
 /** Services a provider gets from the auth service. */

@@ -97,6 +97,8 @@ export class VerifyProvider implements Provider {
       aud: claims.aud,
       sessionOnly: claims.sess_only === true || loginFlag(req, 'session', 'sess'),
       from: claims.handshake?.from,
+      // The link is opened from a mail client or a webmail page; the one-shot token is the proof.
+      allowCrossSite: true,
     });
   }
 }

@@ -70,6 +70,16 @@ describe('telegram provider against a Bot API stand-in', () => {
     expect(peer.paths).toContain('/file/bot<token>/photos/photo-42.png');
   });
 
+  it('refuses to complete a login from a cross-site request (login CSRF with the attacker\'s own token)', async () => {
+    const { token } = await loginToken();
+    const sentBefore = peer.sent.length;
+    peer.pushUpdate(startMessage(token, { id: 77, type: 'private' }));
+    await peer.waitForSent(sentBefore + 1);
+    const res = await request(made.app).get(`/auth/telegram/login?token=${token}`).set('Sec-Fetch-Site', 'cross-site').expect(403);
+    expect(res.body.error).toMatch(/cross-site login refused/);
+    expect(setCookies(res).JWT).toBeUndefined();
+  });
+
   it('answers an unknown token with errorMsg and ignores group chats', async () => {
     const sentBefore = peer.sent.length;
     peer.pushUpdate(startMessage('unknowntoken123', { id: 43, type: 'private' }));

@@ -106,6 +106,7 @@ export class OAuth2Provider implements Provider {
       sessionOnly: claims.sess_only,
       noAva: claims['no-ava'],
       from: handshake.from,
+      allowCrossSite: true,
     });
     if (this.options.onBearerToken) {
       try {
