@@ -58,7 +58,7 @@ export { MemoryStateStore } from './state/memory-state-store';
 export { LevelStateStore } from './state/level-state-store';
 export { MongoStateStore } from './state/mongo-state-store';
 export { createAccountRouter, type AccountRouter, type AccountRouterOptions } from './account/account-router';
-export { MANAGE_USER } from './account/account-service';
+export { MANAGE_USER, type AccountCredentialChecker } from './account/account-service';
 export { AccountError, type AccountErrorCode } from './account/account-error';
 export { DuplicateEmailError, type AccountStore, type AccessTokenRecord } from './account/account-store';
 export { createAccountStore, ACCOUNT_STORE_SCHEMES } from './account/create-account-store';

@@ -2,14 +2,14 @@ import express, { Router, type NextFunction, type Request, type Response } from 
 import { AuthError, configError } from '../errors';
 import { guardStore, StoreUnavailableError } from '../internal/guarded-store';
 import { DuplicateEmailError } from './account-store';
-import { normalizeEmail } from '../internal/email-address';
+import { canonicalEmail, identityKey } from '../internal/email-address';
 import { CrossSitePolicy, type CrossSiteOptions } from '../internal/cross-origin';
 import { asyncHandler } from '../internal/async-handler';
 import { privateAnswerHeaders } from '../internal/security-headers';
 import { noopLogger, type Logger } from '../logger';
 import type { Sender } from '../senders/sender';
 import { AccountError } from './account-error';
-import { AccountService } from './account-service';
+import { AccountService, type AccountCredentialChecker } from './account-service';
 import type { AccountStore } from './account-store';
 import { createAccountStore } from './create-account-store';
 import { ACCOUNT_RATE_LIMITS, RateLimiter, RateLimitError, resolveRules, type AccountRateLimit, type RateLimitRule } from '../limits/rate-limiter';
@@ -34,6 +34,14 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   managers?: string[];
   /** How long an activation code is valid, in ms. @default 86400000 (one day) */
   activationCodeTtl?: number;
+  /**
+   * Sign-up of an already activated e-mail answers 202 like a fresh sign-up and mails the owner a
+   * notice (`existingAccountTemplate`) instead of 409 1.5, so sign-up does not tell who has an account.
+   * @default false
+   */
+  concealExistingAccounts?: boolean;
+  /** The notice mailed under `concealExistingAccounts`, with `{{.Email}}`. @default a short text that says what happened and what to do */
+  existingAccountTemplate?: string;
   /** Size limit of request bodies. @default 16384 */
   bodyLimit?: number;
   /** How long a store call may take before the request gets a 503. @default 5000 */
@@ -42,7 +50,7 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   stateStore?: StateStore | string;
   /**
    * Rate limits (429 with Retry-After past them). `false` turns all off; overrides per limit as in `createAuth`.
-   * @default signupPerIp 20/10 min, resendPerIp 20/10 min, resendPerEmail 3/10 min, tokensPerIp 60/min, tokensPerEmail 10/min, activePerIp 30/min, activePerId 10/min
+   * @default signupPerIp 20/10 min, signupPerEmail 5/10 min, resendPerIp 20/10 min, resendPerEmail 3/10 min, tokensPerIp 60/min, tokensPerEmail 10/min, activePerIp 30/min, activePerId 10/min
    */
   rateLimits?: false | Partial<Record<AccountRateLimit, RateLimitRule | false>>;
   /** Where failures are logged (never passwords, codes or tokens). @default noopLogger */
@@ -52,7 +60,7 @@ export interface AccountRouterOptions extends CrossSiteOptions {
 /** The router, with the calls an app needs besides the routes. */
 export interface AccountRouter extends Router {
   /** A checker for `auth.addDirectProvider(name, accounts.credentialChecker())`: activated accounts log in with e-mail and password. */
-  credentialChecker(): (user: string, passwd: string) => Promise<boolean>;
+  credentialChecker(): AccountCredentialChecker;
   /** Grants `manage_user` to the account with this e-mail; `false` when there is none. */
   grantManageUser(email: string): Promise<boolean>;
   /** The account store. */
@@ -61,7 +69,13 @@ export interface AccountRouter extends Router {
   close(): Promise<void>;
 }
 
-const DEFAULT_TEMPLATE = 'Welcome! Activate your account by opening this link within a day:\n{{.Link}}\n';
+const DEFAULT_TEMPLATE =
+  'Welcome! Activate your account by opening this link within a day:\n{{.Link}}\n\n' +
+  'If you did not sign up, ignore this mail: nothing is activated without this link. ' +
+  'A later sign-up with this address replaces this one and makes this link void.\n';
+const DEFAULT_EXISTING_TEMPLATE =
+  'Someone tried to sign up with {{.Email}}, which already has an account. ' +
+  'If it was you, log in with your password instead. If it was not, you can ignore this mail: nothing changed.\n';
 
 function fields(req: Request): Record<string, unknown> {
   const body = (req as { body?: unknown }).body;
@@ -94,8 +108,8 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   const rounds = options.bcryptRounds ?? 12;
   if (!Number.isInteger(rounds) || rounds < 4 || rounds > 31) throw configError('bcryptRounds must be a whole number from 4 to 31');
   const timeout = options.storeTimeout ?? 5000;
-  const store = guardStore(typeof options.store === 'string' ? createAccountStore(options.store) : options.store, 'account store', timeout, (err) => err instanceof DuplicateEmailError);
   const logger = options.logger ?? noopLogger;
+  const store = guardStore(typeof options.store === 'string' ? createAccountStore(options.store, logger) : options.store, 'account store', timeout, (err) => err instanceof DuplicateEmailError);
   const service = new AccountService({
     store,
     sender: options.sender,
@@ -103,8 +117,10 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
     activationTemplate: options.activationTemplate ?? DEFAULT_TEMPLATE,
     bcryptRounds: rounds,
     baseUrl: base.href.replace(/\/+$/, ''),
-    managers: new Set((options.managers ?? []).map((m) => normalizeEmail(m) ?? m)),
+    managers: new Set((options.managers ?? []).map((m) => canonicalEmail(m) ?? m)),
     codeTtl: options.activationCodeTtl ?? 24 * 3_600_000,
+    concealExistingAccounts: options.concealExistingAccounts ?? false,
+    existingAccountTemplate: options.existingAccountTemplate ?? DEFAULT_EXISTING_TEMPLATE,
     logger,
   });
 
@@ -128,20 +144,21 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   );
   const limiter = new RateLimiter<AccountRateLimit>(stateStore, resolveRules(ACCOUNT_RATE_LIMITS, options.rateLimits));
   const limit = async (...hits: Array<[AccountRateLimit, unknown]>): Promise<void> => {
-    for (const [name, identity] of hits) await limiter.hit(name, String(identity ?? '').trim().toLowerCase());
+    for (const [name, identity] of hits) await limiter.hit(name, identityKey(String(identity ?? '')));
   };
   const ip = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? '';
 
   router.post('/signup', asyncHandler(async (req, res) => {
-    await limit(['signupPerIp', ip(req)]);
-    await service.signup(objectBody(req));
+    const body = objectBody(req);
+    await limit(['signupPerIp', ip(req)], ['signupPerEmail', body.Email]);
+    await service.signup(body);
     res.status(202).json({ Message: 'Account created: open the link in the activation mail to activate it' });
   }));
   router.post('/signup/resend', asyncHandler(async (req, res) => {
     const body = objectBody(req);
     await limit(['resendPerIp', ip(req)], ['resendPerEmail', body.Email]);
     await service.resend(body);
-    res.status(202).json({ Message: 'If the account exists and is not activated, a new activation mail is on its way' });
+    res.status(202).json({ Message: 'If a sign-up with this e-mail and password waits for activation, a new activation mail is on its way' });
   }));
   router.get('/active/:id', asyncHandler(async (req, res) => {
     await limit(['activePerIp', ip(req)], ['activePerId', req.params.id]);

@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { normalizeEmail } from '../internal/email-address';
+import { canonicalEmail } from '../internal/email-address';
 import { safeEqual } from '../internal/random';
 import { hasControlChars } from '../internal/text';
 import type { Logger } from '../logger';
 import { describeSendFailure, type Sender } from '../senders/sender';
 import { renderTemplate } from '../senders/template';
-import { emptyProfile, isAccountId, PROFILE_FIELDS, publicAccount, type Account, type Profile, type PublicAccount } from './account';
+import { emptyProfile, isAccountId, PROFILE_FIELDS, publicAccount, type Account, type Profile, type PublicAccount, type StoredCode } from './account';
 import { AccountError } from './account-error';
 import { DuplicateEmailError, type AccountStore } from './account-store';
 import { checkPasswordStrength, hashPassword, verifyPassword } from './passwords';
@@ -23,7 +23,17 @@ export interface AccountServiceSettings {
   baseUrl: string;
   managers: ReadonlySet<string>;
   codeTtl: number;
+  concealExistingAccounts: boolean;
+  existingAccountTemplate: string;
   logger: Logger;
+}
+
+/** The account bridge to a direct provider: `auth.addDirectProvider(name, accounts.credentialChecker())`. */
+export interface AccountCredentialChecker {
+  /** `true` for the e-mail and password of an activated account. */
+  check(user: string, passwd: string): Promise<boolean>;
+  /** The canonical e-mail (trim, NFC, lower-case); `undefined` when the text is no e-mail address. */
+  normalizeUser(user: string): string | undefined;
 }
 
 /** What `POST /tokens` answers. */
@@ -75,58 +85,89 @@ export class AccountService {
 
   private email(raw: unknown): string {
     if (typeof raw !== 'string' || raw === '') throw invalid('Email is required');
-    const email = normalizeEmail(raw);
+    const email = canonicalEmail(raw);
     if (!email) throw new AccountError(400, 1.6, 'this is not an e-mail address');
     return email;
   }
 
-  /** Creates an unactivated account and mails the activation link in the background. */
-  async signup(body: Record<string, unknown>): Promise<Account> {
+  private pendingCode(pwdHash: string): { code: string; stored: StoredCode } {
+    const code = randomBytes(16).toString('hex');
+    return { code, stored: { Hash: sha256(code), Expires: new Date(Date.now() + this.settings.codeTtl).toISOString(), For: sha256(pwdHash) } };
+  }
+
+  /**
+   * Signs up: a new unactivated account, or, for an e-mail whose sign-up is not activated yet, a
+   * replacement of that pending sign-up (new password, new code; earlier codes are void), so only
+   * the owner of the mailbox can activate, and only with the password of the sign-up mailed last.
+   * An activated e-mail gets 409 1.5, or with `concealExistingAccounts` a 202 and a notice mailed
+   * to the owner. The mail goes out in the background.
+   */
+  async signup(body: Record<string, unknown>): Promise<void> {
     const email = this.email(body.Email);
     const pwd = stringField(body, 'Pwd');
     if (pwd !== stringField(body, 'PwdRepeat')) throw new AccountError(400, 1.3, 'Pwd and PwdRepeat differ');
     checkPasswordStrength(pwd);
+    const hash = await hashPassword(pwd, this.settings.bcryptRounds);
+    const { code, stored } = this.pendingCode(hash);
     const now = new Date().toISOString();
-    const code = randomBytes(16).toString('hex');
-    const account: Account = {
+    const fresh: Account = {
       Id: randomBytes(12).toString('hex'),
       Email: email,
-      Pwd: await hashPassword(pwd, this.settings.bcryptRounds),
+      Pwd: hash,
       OldPwd: [],
       Approved: false,
-      ConfirmCodes: { [ACTIVATE]: { Hash: sha256(code), Expires: new Date(Date.now() + this.settings.codeTtl).toISOString() } },
+      ConfirmCodes: { [ACTIVATE]: stored },
       Privilege: {},
       Profile: emptyProfile(),
       JoinDay: now,
       LastActivity: now,
     };
-    try {
-      await this.settings.store.create(account);
-    } catch (err) {
-      if (err instanceof DuplicateEmailError) throw new AccountError(409, 1.5, 'an account with this e-mail exists');
-      throw err;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        await this.settings.store.create(fresh);
+        return this.mailInBackground(fresh, code);
+      } catch (err) {
+        if (!(err instanceof DuplicateEmailError)) throw err;
+      }
+      const existing = await this.settings.store.getByEmail(email);
+      if (existing === undefined) continue; // deleted in between: create again
+      let replaced = false;
+      const updated = await this.settings.store.update(existing.Id, (a) => {
+        if (a.Approved) return undefined;
+        replaced = true;
+        return { ...a, Pwd: hash, OldPwd: [], ConfirmCodes: { [ACTIVATE]: stored }, Privilege: {}, Profile: emptyProfile(), JoinDay: now, LastActivity: now };
+      });
+      if (replaced && updated) return this.mailInBackground(updated, code);
+      if (!this.settings.concealExistingAccounts) throw new AccountError(409, 1.5, 'an account with this e-mail exists');
+      return this.send(email, renderTemplate(this.settings.existingAccountTemplate, { Email: email }, this.settings.sender.contentType === 'text/html'), existing.Id, 'notice of a sign-up attempt');
     }
-    this.mailInBackground(account, code);
-    return account;
+    throw new AccountError(409, 1.5, 'an account with this e-mail exists');
   }
 
-  /** Sends a fresh activation code to an unactivated account; says nothing about unknown e-mails. */
+  /**
+   * Mails a fresh code for a pending sign-up, only to whoever knows its password (`Pwd`): a stranger
+   * cannot make the owner activate a password the owner did not choose. Answers the same in every case.
+   */
   async resend(body: Record<string, unknown>): Promise<void> {
     const email = this.email(body.Email);
-    const code = randomBytes(16).toString('hex');
+    const pwd = stringField(body, 'Pwd');
     const account = await this.settings.store.getByEmail(email);
-    if (!account || account.Approved) return;
-    const updated = await this.settings.store.update(account.Id, (a) =>
-      a.Approved ? undefined : { ...a, ConfirmCodes: { ...a.ConfirmCodes, [ACTIVATE]: { Hash: sha256(code), Expires: new Date(Date.now() + this.settings.codeTtl).toISOString() } } },
-    );
-    if (updated && !updated.Approved) this.mailInBackground(updated, code);
+    const pending = account && !account.Approved ? account : undefined;
+    if (!(await verifyPassword(pwd, pending?.Pwd, this.dummyHash)) || !pending) return;
+    const { code, stored } = this.pendingCode(pending.Pwd);
+    const updated = await this.settings.store.update(pending.Id, (a) => (a.Approved || a.Pwd !== pending.Pwd ? undefined : { ...a, ConfirmCodes: { ...a.ConfirmCodes, [ACTIVATE]: stored } }));
+    if (updated && updated.ConfirmCodes[ACTIVATE]?.Hash === stored.Hash) this.mailInBackground(updated, code);
   }
 
   private mailInBackground(account: Account, code: string): void {
     const link = `${this.settings.baseUrl}/active/${account.Id}?code=${code}`;
     const text = renderTemplate(this.settings.activationTemplate, { Email: account.Email, Id: account.Id, Code: code, Link: link }, this.settings.sender.contentType === 'text/html');
-    this.settings.sender.send(account.Email, text).catch((err: unknown) => {
-      this.settings.logger.logf('[WARN] activation mail to account %s not sent: %s; POST /signup/resend sends a new one', account.Id, describeSendFailure(err));
+    this.send(account.Email, text, account.Id, 'activation mail');
+  }
+
+  private send(to: string, text: string, accountId: string, what: string): void {
+    this.settings.sender.send(to, text).catch((err: unknown) => {
+      this.settings.logger.logf('[WARN] %s to account %s not sent: %s', what, accountId, describeSendFailure(err));
     });
   }
 
@@ -139,6 +180,8 @@ export class AccountService {
     await this.settings.store.update(id, (a) => {
       const stored = a.ConfirmCodes[ACTIVATE];
       if (!stored || Date.parse(stored.Expires) < Date.now() || !safeEqual(sha256(code), stored.Hash)) return undefined;
+      // The code activates only the sign-up (password) it was mailed for.
+      if (stored.For === undefined || !safeEqual(stored.For, sha256(a.Pwd))) return undefined;
       accepted = true;
       const { [ACTIVATE]: _used, ...rest } = a.ConfirmCodes;
       return { ...a, Approved: true, ConfirmCodes: rest, Privilege: this.privileges(a) };
@@ -152,7 +195,7 @@ export class AccountService {
 
   /** Checks e-mail and password (bcrypt off the event loop); the account when they match. */
   private async checkCredentials(rawEmail: string, password: string): Promise<Account | undefined> {
-    const email = normalizeEmail(rawEmail);
+    const email = canonicalEmail(rawEmail);
     const account = email ? await this.settings.store.getByEmail(email) : undefined;
     const ok = await verifyPassword(password, account?.Pwd, this.dummyHash);
     return ok ? account : undefined;
@@ -247,14 +290,20 @@ export class AccountService {
     return { Items: page.accounts.map(publicAccount), Total: page.total, Offset: offset, Limit: limit };
   }
 
-  /** A credential checker for `addDirectProvider`: e-mail + password of an activated account. */
-  credentialChecker(): (user: string, passwd: string) => Promise<boolean> {
-    return async (user, passwd) => (await this.checkCredentials(user, passwd))?.Approved === true;
+  /**
+   * A credential checker for `addDirectProvider`: e-mail + password of an activated account. Its
+   * `normalizeUser` gives the canonical e-mail, so every spelling of an address is one user id.
+   */
+  credentialChecker(): AccountCredentialChecker {
+    return {
+      check: async (user, passwd) => (await this.checkCredentials(user, passwd))?.Approved === true,
+      normalizeUser: (user) => canonicalEmail(user),
+    };
   }
 
   /** Grants manage_user to the account with this e-mail; `false` when there is none. */
   async grantManageUser(rawEmail: string): Promise<boolean> {
-    const email = normalizeEmail(rawEmail);
+    const email = canonicalEmail(rawEmail);
     const account = email ? await this.settings.store.getByEmail(email) : undefined;
     if (!account) return false;
     await this.settings.store.update(account.Id, (a) => ({ ...a, Privilege: { ...a.Privilege, [MANAGE_USER]: true } }));

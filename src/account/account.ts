@@ -12,17 +12,19 @@ export interface Profile {
 /** The profile field names, in order. */
 export const PROFILE_FIELDS: ReadonlyArray<keyof Profile> = ['FirstName', 'LastName', 'MiddleName', 'NickName', 'Address', 'Phone', 'Company'];
 
-/** An activation code as stored: only its hash and expiry. */
+/** A one-shot code as stored: only its hash and expiry. */
 export interface StoredCode {
   Hash: string;
   Expires: string;
+  /** For an activation code: a hash of the password hash of the sign-up it was mailed for. */
+  For?: string;
 }
 
 /** An account as stored (field names of kidstuff/WebAuth). */
 export interface Account {
   /** 24 lower-case hex characters. */
   Id: string;
-  /** Normalised e-mail (trimmed, NFC, domain lower-cased); unique. */
+  /** Canonical e-mail (trimmed, NFC, lower-cased); unique. */
   Email: string;
   /** bcrypt hash of the password. */
   Pwd: string;

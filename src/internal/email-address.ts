@@ -7,11 +7,18 @@ export function isEmailAddress(address: string): boolean {
   return address.length <= 254 && !hasControlChars(address) && SHAPE.test(address);
 }
 
-/** Trims, applies Unicode NFC and lower-cases the domain; `undefined` when the result is not an e-mail address. */
-export function normalizeEmail(raw: string): string | undefined {
-  const trimmed = raw.trim().normalize('NFC');
-  const at = trimmed.lastIndexOf('@');
-  if (at <= 0) return undefined;
-  const email = `${trimmed.slice(0, at)}@${trimmed.slice(at + 1).toLowerCase()}`;
+/**
+ * The one form of an e-mail address used as an identity (account keys, uniqueness, rate limits,
+ * user ids): trimmed, Unicode NFC, lower-cased. `undefined` when the result is not an e-mail
+ * address. (Mail servers treat the local part as case-insensitive in practice; two spellings of
+ * one mailbox must never be two identities.)
+ */
+export function canonicalEmail(raw: string): string | undefined {
+  const email = raw.trim().normalize('NFC').toLowerCase();
   return isEmailAddress(email) ? email : undefined;
+}
+
+/** The key of an identity that may be an e-mail address: its canonical form, else trimmed, NFC and lower-cased text. */
+export function identityKey(raw: string): string {
+  return canonicalEmail(raw) ?? raw.trim().normalize('NFC').toLowerCase();
 }

@@ -82,11 +82,12 @@ export const AUTH_RATE_LIMITS: Record<AuthRateLimit, RateLimitRule> = {
 };
 
 /** The limits of the account routes. */
-export type AccountRateLimit = 'signupPerIp' | 'resendPerIp' | 'resendPerEmail' | 'tokensPerIp' | 'tokensPerEmail' | 'activePerIp' | 'activePerId';
+export type AccountRateLimit = 'signupPerIp' | 'signupPerEmail' | 'resendPerIp' | 'resendPerEmail' | 'tokensPerIp' | 'tokensPerEmail' | 'activePerIp' | 'activePerId';
 
 /** Defaults of the account routes' limits. */
 export const ACCOUNT_RATE_LIMITS: Record<AccountRateLimit, RateLimitRule> = {
   signupPerIp: { limit: 20, windowMs: 10 * 60_000 },
+  signupPerEmail: { limit: 5, windowMs: 10 * 60_000 },
   resendPerIp: { limit: 20, windowMs: 10 * 60_000 },
   resendPerEmail: { limit: 3, windowMs: 10 * 60_000 },
   tokensPerIp: { limit: 60, windowMs: 60_000 },

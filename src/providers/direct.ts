@@ -6,10 +6,14 @@ import { hashId } from '../token/user';
 import { loginAudience, loginField, loginFlag, requireObjectBody } from './login-fields';
 import type { LoginRequest, Provider, ProviderKit } from './provider';
 
-/** Checks a user name and password. A function or an object with `check`. May be async. */
+/**
+ * Checks a user name and password. A function or an object with `check`. May be async. The object
+ * may also give `normalizeUser`, the one form of a user name (e.g. a canonical e-mail), used for
+ * the check, the rate limit, the user id and the name in the token.
+ */
 export type CredentialChecker =
   | ((user: string, passwd: string) => MaybePromise<boolean>)
-  | { check(user: string, passwd: string): MaybePromise<boolean> };
+  | { check(user: string, passwd: string): MaybePromise<boolean>; normalizeUser?(user: string): string | undefined };
 
 /**
  * Login with a user name and password checked by the app. `GET /<name>/login?user=&passwd=` or a
@@ -18,6 +22,7 @@ export type CredentialChecker =
  */
 export class DirectProvider implements Provider {
   private readonly check: (user: string, passwd: string) => MaybePromise<boolean>;
+  private readonly normalizeUser: (user: string) => string;
 
   /**
    * @param name - provider name.
@@ -30,16 +35,19 @@ export class DirectProvider implements Provider {
     const fn = toFunction<[string, string], MaybePromise<boolean>>(checker, 'check');
     if (fn === undefined) throw new TypeError('authgate: addDirectProvider() needs a credential checker');
     this.check = fn;
+    const normalize = typeof checker === 'object' ? checker.normalizeUser?.bind(checker) : undefined;
+    this.normalizeUser = (user) => normalize?.(user) ?? user;
   }
 
   /** @inheritdoc */
   async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'POST') throw new AuthError('bad_request', 'use GET or POST', { status: 405 });
     requireObjectBody(req);
-    const user = loginField(req, 'user');
+    const typed = loginField(req, 'user');
     const passwd = loginField(req, 'passwd') ?? loginField(req, 'password');
-    if (!user || !passwd) throw new AuthError('bad_request', 'user and passwd are required');
-    if (hasControlChars(user)) throw new AuthError('bad_request', 'user must not contain control characters');
+    if (!typed || !passwd) throw new AuthError('bad_request', 'user and passwd are required');
+    if (hasControlChars(typed)) throw new AuthError('bad_request', 'user must not contain control characters');
+    const user = this.normalizeUser(typed);
     await kit.rateLimit('loginPerIp', req.ip);
     await kit.rateLimit('loginPerUser', `${this.name}:${user}`);
     let ok: boolean;

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { AuthError } from '../errors';
 import { sendJson } from '../internal/http';
+import { canonicalEmail, identityKey } from '../internal/email-address';
 import { hasControlChars } from '../internal/text';
 import { describeSendFailure, type Sender } from '../senders/sender';
 import { renderTemplate } from '../senders/template';
@@ -54,11 +55,13 @@ export class VerifyProvider implements Provider {
 
   private async sendConfirmation(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
     const user = checkedField(req, 'user', MAX_USER);
-    const address = checkedField(req, 'address', MAX_ADDRESS);
+    const typed = checkedField(req, 'address', MAX_ADDRESS);
+    // An e-mail address is one identity however it is spelled (user id, rate limit, recipient).
+    const address = canonicalEmail(typed) ?? typed;
     if (user.includes(SEPARATOR)) throw new AuthError('bad_request', 'user is not usable');
     if (this.sender.validateAddress && !this.sender.validateAddress(address)) throw new AuthError('bad_request', 'address is not usable');
     await kit.rateLimit('verifyPerIp', req.ip);
-    await kit.rateLimit('verifyPerAddress', `${this.name}:${address.toLowerCase()}`);
+    await kit.rateLimit('verifyPerAddress', `${this.name}:${identityKey(address)}`);
     const aud = kit.resolveAudience(loginAudience(req));
     const confirmation = await kit.tokens.signShortLived(
       {

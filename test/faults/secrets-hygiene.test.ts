@@ -113,7 +113,7 @@ describe('secrets hygiene: every flow with a capturing logger', () => {
       await request(app).post('/account/signup').send({ Email: 'h@example.com', Pwd: 'hygiene-account-pw', PwdRepeat: 'hygiene-account-pw' }).expect(202);
       keep('hygiene-account-pw');
       await new Promise((r) => setTimeout(r, 100));
-      await request(app).post('/account/signup/resend').send({ Email: 'h@example.com' }).expect(202);
+      await request(app).post('/account/signup/resend').send({ Email: 'h@example.com', Pwd: 'hygiene-account-pw' }).expect(202);
       await new Promise((r) => setTimeout(r, 100));
       const link = new URL(/(http:\/\/\S+)/.exec(mails.at(-1)!)![1]!);
       keep(link.searchParams.get('code') ?? undefined);

@@ -75,7 +75,9 @@ describe('store faults', () => {
     const list = await inner.list(0, 10);
     expect(list.accounts.every((a) => a.Email && a.Pwd.startsWith('$2') && a.ConfirmCodes.activate)).toBe(true);
     await signup('f@example.com').expect(202);
-    await signup('f@example.com').expect(409);
+    // A second sign-up replaces the pending one: still one account.
+    await signup('f@example.com').expect(202);
+    expect((await inner.list(0, 100)).accounts.filter((a) => a.Email === 'f@example.com')).toHaveLength(1);
   });
 
   it('auth answers 503 when the refresh cache (on the state store) fails, and trace goes on anonymous', async () => {

@@ -21,9 +21,18 @@ export function makeAccountApp(peer: SmtpPeer, options: Partial<AccountRouterOpt
 export async function activeUser(app: Express, peer: SmtpPeer, email: string, pwd = 'correct horse'): Promise<{ id: string; token: string; link: URL }> {
   const since = peer.mails.length;
   await request(app).post('/account/signup').send({ Email: email, Pwd: pwd, PwdRepeat: pwd }).expect(202);
-  const mail = await peer.nextMail(since);
+  const mail = await mailTo(peer, email, since);
   const link = new URL(/(http:\/\/\S+\/active\/\S+)/.exec(mail.body)?.[1] ?? '');
   await request(app).get(link.pathname + link.search).expect(200);
   const res = await request(app).post('/account/tokens').send({ grant_type: 'password', email, password: pwd }).expect(200);
   return { id: res.body.User.Id as string, token: res.body.AccessToken as string, link };
+}
+
+/** The first mail since `since` addressed to `email` (its canonical form), waiting for it; other mails (late ones of earlier tests) are skipped. */
+export async function mailTo(peer: SmtpPeer, email: string, since: number): Promise<SmtpPeer['mails'][number]> {
+  const to = email.trim().normalize('NFC').toLowerCase();
+  for (let i = since; ; i++) {
+    const mail = await peer.nextMail(i);
+    if (mail.to.includes(to)) return mail;
+  }
 }

@@ -1,13 +1,18 @@
 import { Level } from 'level';
 import { KeyLock } from '../../internal/key-lock';
+import { noopLogger, type Logger } from '../../logger';
 import type { Account } from '../account';
 import { DuplicateEmailError, type AccessTokenRecord, type AccountStore } from '../account-store';
+import { planEmailMigration } from '../email-migration';
 
 const ACC = 'acc!';
 const EMAIL = 'email!';
 const TOKEN = 'tok!';
 const USER_TOKEN = 'utok!';
 const END = '\xff';
+/** Marks a store whose e-mails are in the canonical form (trim, NFC, lower-case). */
+const EMAIL_FORM_KEY = 'meta!email-form';
+const EMAIL_FORM = 'canonical-1';
 
 /**
  * Accounts in an embedded LevelDB folder (the default: nothing to install). The e-mail index is
@@ -17,13 +22,53 @@ const END = '\xff';
 export class LevelAccountStore implements AccountStore {
   private readonly db: Level<string, string>;
   private readonly lock = new KeyLock();
+  private readonly logger: Logger;
+  private migrated: Promise<void> | undefined;
 
-  /** @param path - the database folder; created when missing. */
-  constructor(path: string) {
+  /**
+   * @param path - the database folder; created when missing.
+   * @param options - `logger` hears about e-mail spellings merged when an older store is opened.
+   */
+  constructor(path: string, options: { logger?: Logger } = {}) {
     this.db = new Level<string, string>(path, { valueEncoding: 'utf8' });
+    this.logger = options.logger ?? noopLogger;
+  }
+
+  /** Opens the store and, once per store, moves e-mails written by older versions to the canonical form. */
+  private ready(): Promise<void> {
+    this.migrated ??= this.migrateEmails().catch((err: unknown) => {
+      this.migrated = undefined;
+      throw err;
+    });
+    return this.migrated;
+  }
+
+  private async migrateEmails(): Promise<void> {
+    if ((await this.db.get(EMAIL_FORM_KEY)) === EMAIL_FORM) return;
+    await this.lock.run('migration', async () => {
+      const accounts: Account[] = [];
+      for await (const [, value] of this.db.iterator({ gt: ACC, lt: ACC + END })) accounts.push(JSON.parse(value) as Account);
+      const plan = planEmailMigration(accounts);
+      const byId = new Map(accounts.map((a) => [a.Id, a]));
+      const ops: Array<{ type: 'put'; key: string; value: string } | { type: 'del'; key: string }> = [];
+      for (const { email } of [...plan.deletes, ...plan.unindexed]) ops.push({ type: 'del', key: EMAIL + email });
+      for (const { id } of plan.deletes) ops.push({ type: 'del', key: ACC + id });
+      for (const { id, from, to } of plan.renames) {
+        ops.push({ type: 'del', key: EMAIL + from }, { type: 'put', key: ACC + id, value: JSON.stringify({ ...byId.get(id), Email: to }) }, { type: 'put', key: EMAIL + to, value: id });
+      }
+      ops.push({ type: 'put', key: EMAIL_FORM_KEY, value: EMAIL_FORM });
+      await this.db.batch(ops);
+      for (const { id } of plan.deletes) await this.deleteTokensOf(id);
+      if (plan.renames.length > 0) this.logger.logf('[INFO] account store: %d e-mails moved to the canonical form (lower case)', plan.renames.length);
+      for (const { id, kept } of plan.unindexed) {
+        this.logger.logf('[WARN] account store: account %s has the same canonical e-mail as account %s, which keeps it; %s stays reachable by id', id, kept, id);
+      }
+      for (const { id } of plan.deletes) this.logger.logf('[INFO] account store: unactivated sign-up %s dropped: another account has the same canonical e-mail', id);
+    });
   }
 
   private async read<T>(key: string): Promise<T | undefined> {
+    await this.ready();
     const value = await this.db.get(key);
     return value === undefined ? undefined : (JSON.parse(value) as T);
   }
@@ -31,6 +76,7 @@ export class LevelAccountStore implements AccountStore {
   /** @inheritdoc */
   create(account: Account): Promise<void> {
     return this.lock.run(`email:${account.Email}`, async () => {
+      await this.ready();
       if ((await this.db.get(EMAIL + account.Email)) !== undefined) throw new DuplicateEmailError(account.Email);
       await this.db.batch([
         { type: 'put', key: ACC + account.Id, value: JSON.stringify(account) },
@@ -46,6 +92,7 @@ export class LevelAccountStore implements AccountStore {
 
   /** @inheritdoc */
   async getByEmail(email: string): Promise<Account | undefined> {
+    await this.ready();
     const id = await this.db.get(EMAIL + email);
     return id === undefined ? undefined : this.get(id);
   }
@@ -65,6 +112,7 @@ export class LevelAccountStore implements AccountStore {
 
   /** @inheritdoc */
   async list(offset: number, limit: number): Promise<{ accounts: Account[]; total: number }> {
+    await this.ready();
     const accounts: Account[] = [];
     let total = 0;
     for await (const [, value] of this.db.iterator({ gt: ACC, lt: ACC + END })) {
@@ -76,6 +124,7 @@ export class LevelAccountStore implements AccountStore {
 
   /** @inheritdoc */
   async saveToken(hash: string, record: AccessTokenRecord): Promise<void> {
+    await this.ready();
     await this.db.batch([
       { type: 'put', key: TOKEN + hash, value: JSON.stringify(record) },
       { type: 'put', key: `${USER_TOKEN}${record.UserId}!${hash}`, value: '' },

@@ -1,9 +1,15 @@
 import { MongoClient, MongoServerError, type Collection } from 'mongodb';
 import { parseMongoUri } from '../../internal/mongo-uri';
+import { noopLogger, type Logger } from '../../logger';
 import type { Account } from '../account';
 import { DuplicateEmailError, type AccessTokenRecord, type AccountStore } from '../account-store';
+import { planEmailMigration } from '../email-migration';
 
 type AccountDoc = Omit<Account, 'Id'> & { _id: string; _v: number };
+interface MetaDoc {
+  _id: string;
+  value: string;
+}
 interface TokenDoc {
   _id: string;
   UserId: string;
@@ -22,15 +28,22 @@ export class MongoAccountStore implements AccountStore {
   private readonly client: MongoClient;
   private readonly accounts: Collection<AccountDoc>;
   private readonly tokens: Collection<TokenDoc>;
+  private readonly meta: Collection<MetaDoc>;
+  private readonly logger: Logger;
   private indexed: Promise<unknown> | undefined;
 
-  /** @param uri - `mongodb://...` with optional `acc_db` and `acc_coll` (default `accounts`). */
-  constructor(uri: string) {
+  /**
+   * @param uri - `mongodb://...` with optional `acc_db` and `acc_coll` (default `accounts`).
+   * @param options - `logger` hears about e-mail spellings merged when an older store is opened.
+   */
+  constructor(uri: string, options: { logger?: Logger } = {}) {
     const target = parseMongoUri(uri, 'acc', 'accounts');
     this.client = new MongoClient(target.clientUri);
     const db = this.client.db(target.db);
     this.accounts = db.collection<AccountDoc>(target.coll);
     this.tokens = db.collection<TokenDoc>(`${target.coll}_tokens`);
+    this.meta = db.collection<MetaDoc>(`${target.coll}_meta`);
+    this.logger = options.logger ?? noopLogger;
   }
 
   private ready(): Promise<unknown> {
@@ -38,11 +51,28 @@ export class MongoAccountStore implements AccountStore {
       this.accounts.createIndex({ Email: 1 }, { unique: true }),
       this.tokens.createIndex({ Expires: 1 }, { expireAfterSeconds: 0 }),
       this.tokens.createIndex({ UserId: 1 }),
-    ]).catch((err: unknown) => {
+    ]).then(() => this.migrateEmails()).catch((err: unknown) => {
       this.indexed = undefined;
       throw err;
     });
     return this.indexed;
+  }
+
+  /** Once per store: e-mails written by older versions move to the canonical form (idempotent, so instances may race). */
+  private async migrateEmails(): Promise<void> {
+    if ((await this.meta.findOne({ _id: 'email-form' }))?.value === 'canonical-1') return;
+    const docs = await this.accounts.find({}, { projection: { Email: 1, Approved: 1, JoinDay: 1, LastActivity: 1 } }).toArray();
+    const plan = planEmailMigration(docs.map((d) => ({ Id: d._id, Email: d.Email, Approved: d.Approved, JoinDay: d.JoinDay, LastActivity: d.LastActivity })));
+    for (const { id } of plan.deletes) {
+      await this.accounts.deleteOne({ _id: id, Approved: false });
+      await this.tokens.deleteMany({ UserId: id });
+      this.logger.logf('[INFO] account store: unactivated sign-up %s dropped: another account has the same canonical e-mail', id);
+    }
+    for (const { id, to } of plan.renames) await this.accounts.updateOne({ _id: id }, { $set: { Email: to }, $inc: { _v: 1 } });
+    for (const { id, kept } of plan.unindexed) {
+      this.logger.logf('[WARN] account store: account %s has the same canonical e-mail as account %s, which keeps it; %s stays reachable by id', id, kept, id);
+    }
+    await this.meta.updateOne({ _id: 'email-form' }, { $set: { value: 'canonical-1' } }, { upsert: true });
   }
 
   private static toAccount(doc: AccountDoc | null): Account | undefined {
@@ -65,11 +95,13 @@ export class MongoAccountStore implements AccountStore {
 
   /** @inheritdoc */
   async get(id: string): Promise<Account | undefined> {
+    await this.ready();
     return MongoAccountStore.toAccount(await this.accounts.findOne({ _id: id }));
   }
 
   /** @inheritdoc */
   async getByEmail(email: string): Promise<Account | undefined> {
+    await this.ready();
     return MongoAccountStore.toAccount(await this.accounts.findOne({ Email: email }));
   }
 
