@@ -45,7 +45,7 @@ export { AvatarProxy, type AvatarProxyOptions } from './avatar/proxy';
 export { FileAvatarStore } from './avatar/stores/file-store';
 export { MemoryAvatarStore } from './avatar/stores/memory-store';
 export { NoopAvatarStore } from './avatar/stores/noop-store';
-export { createLocalOAuthServer, LocalOAuthServer, type LocalOAuthServerOptions } from './providers/local-server/local-oauth-server';
+export { createLocalOAuthServer, LocalOAuthServer, type LocalOAuthServerOptions, type LocalServerRateLimit } from './providers/local-server/local-oauth-server';
 export type { LocalClient } from './providers/local-server/memory-model';
 export type { AuthorizeParams } from './providers/dev/login-page';
 export { migrateAvatars, type MigrationResult } from './avatar/migrate';

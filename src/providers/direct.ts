@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { AuthError } from '../errors';
 import { toFunction, type MaybePromise } from '../hooks';
+import { identityKey } from '../internal/email-address';
 import { hasControlChars } from '../internal/text';
 import { hashId } from '../token/user';
 import { loginAudience, loginField, loginFlag, requireObjectBody } from './login-fields';
@@ -49,7 +50,7 @@ export class DirectProvider implements Provider {
     if (hasControlChars(typed)) throw new AuthError('bad_request', 'user must not contain control characters');
     const user = this.normalizeUser(typed);
     await kit.rateLimit('loginPerIp', req.ip);
-    await kit.rateLimit('loginPerUser', `${this.name}:${user}`);
+    await kit.rateLimit('loginPerUser', `${this.name}:${identityKey(user)}`);
     let ok: boolean;
     try {
       ok = (await this.check(user, passwd)) === true;

@@ -61,4 +61,24 @@ describe('local OAuth2 server (@node-oauth/oauth2-server) as a custom provider',
   it('answers 401 to user info without a valid token', async () => {
     expect((await fetch(`${server.url}/user`, { headers: { Authorization: 'Bearer nope' } })).status).toBe(401);
   });
+
+  it('limits the login form like direct login: 10 tries per user name a minute, then 429 with Retry-After, whatever the case', async () => {
+    const limited = createLocalOAuthServer({
+      url: 'http://127.0.0.1:0',
+      clients: [{ id: 'app', secret: 'app-secret-0123456789', redirectUris: [`${APP}/auth/corp/callback`] }],
+      checkCredentials: (u, p) => u === 'carol' && p === 'carol-pass',
+    });
+    await limited.start();
+    try {
+      const app = makeApp({}, (auth) => auth.addCustomProvider('corp', { cid: 'app', csecret: 'app-secret-0123456789' }, limited.providerConfig('corp'))).app;
+      const { location } = await startLogin(app, 'corp');
+      for (let i = 0; i < 10; i++) expect((await submitLogin(location, i % 2 ? 'carol' : 'CAROL', `guess-${i}`)).status).toBe(403);
+      const blocked = await submitLogin(location, 'carol', 'carol-pass');
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await blocked.json()).toMatchObject({ error: 'slow_down' });
+    } finally {
+      await limited.stop();
+    }
+  });
 });

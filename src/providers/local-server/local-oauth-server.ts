@@ -4,7 +4,11 @@ import type { MaybePromise } from '../../hooks';
 import { sendJson } from '../../internal/http';
 import { readForm } from '../../internal/read-form';
 import { SmallServer } from '../../internal/small-server';
+import { identityKey } from '../../internal/email-address';
 import { hasControlChars } from '../../internal/text';
+import { AUTH_RATE_LIMITS, RateLimiter, RateLimitError, resolveRules, type RateLimitRule } from '../../limits/rate-limiter';
+import { createStateStore } from '../../state/create-state-store';
+import type { StateStore } from '../../state/state-store';
 import { noopLogger, type Logger } from '../../logger';
 import { hashId, type User } from '../../token/user';
 import type { CustomProviderConfig } from '../oauth2/custom-provider';
@@ -32,9 +36,19 @@ export interface LocalOAuthServerOptions {
   checkCredentials?: (username: string, password: string) => MaybePromise<boolean>;
   /** Lifetime of access tokens in ms. @default 3600000 */
   accessTokenLifetime?: number;
+  /**
+   * Limits of the login form, as for direct login (429 with Retry-After past them). `false` turns
+   * both off. @default loginPerIp 60/min, loginPerUser 10/min
+   */
+  rateLimits?: false | Partial<Record<LocalServerRateLimit, RateLimitRule | false>>;
+  /** Where the limits count: a state store or its URI; share one between instances. @default 'memory://' */
+  stateStore?: StateStore | string;
   /** Where the server logs. @default noopLogger */
   logger?: Logger;
 }
+
+/** The limits of the local server's login form. */
+export type LocalServerRateLimit = 'loginPerIp' | 'loginPerUser';
 
 /**
  * An OAuth2 authorization server of your own (the seed's "custom server"), on
@@ -46,6 +60,8 @@ export class LocalOAuthServer {
   private readonly bind: URL;
   private readonly logger: Logger;
   private readonly http: SmallServer;
+  private readonly stateStore: StateStore;
+  private readonly limiter: RateLimiter<LocalServerRateLimit>;
 
   /** @param options - see {@link LocalOAuthServerOptions}. */
   constructor(private readonly options: LocalOAuthServerOptions) {
@@ -57,6 +73,9 @@ export class LocalOAuthServer {
       this.logger.logf('[WARN] local OAuth2 server: %s', (err as Error)?.name ?? typeof err);
       if (!res.headersSent) sendJson(res, 400, { error: 'invalid_request' });
     });
+    const { loginPerIp, loginPerUser } = AUTH_RATE_LIMITS;
+    this.stateStore = typeof options.stateStore === 'object' ? options.stateStore : createStateStore(options.stateStore ?? 'memory://');
+    this.limiter = new RateLimiter(this.stateStore, resolveRules({ loginPerIp, loginPerUser }, options.rateLimits));
     this.oauth = new OAuth2Server({
       model: createMemoryModel(options.clients),
       accessTokenLifetime: Math.round((options.accessTokenLifetime ?? 3_600_000) / 1000),
@@ -79,6 +98,7 @@ export class LocalOAuthServer {
   /** Stops listening. */
   async stop(): Promise<void> {
     await this.http.stop();
+    if (typeof this.options.stateStore !== 'object') await this.stateStore.close();
   }
 
   /** The endpoints and user mapping to pass to `addCustomProvider(name, client, ...)`; call after `start()`. */
@@ -135,6 +155,14 @@ export class LocalOAuthServer {
     const username = (form.get('username') ?? '').trim();
     const password = form.get('password') ?? '';
     if (username === '' || username.length > 64 || hasControlChars(username)) return sendJson(res, 400, { error: 'invalid_request' });
+    try {
+      await this.limiter.hit('loginPerIp', req.socket.remoteAddress ?? '');
+      await this.limiter.hit('loginPerUser', identityKey(username));
+    } catch (err) {
+      if (!(err instanceof RateLimitError)) throw err;
+      res.setHeader('Retry-After', String(err.retryAfter));
+      return sendJson(res, 429, { error: 'slow_down', error_description: err.message });
+    }
     if (this.options.checkCredentials && !(await this.options.checkCredentials(username, password))) {
       return sendJson(res, 403, { error: 'access_denied', error_description: 'wrong user name or password' });
     }
