@@ -83,6 +83,12 @@ export interface AuthOptions extends CrossSiteOptions {
   avatarRoutePath?: string;
   /** Avatars wider or taller than this are resized once (aspect kept, PNG); 0 keeps the size. @default 0 */
   avatarResizeLimit?: number;
+  /**
+   * Derive avatar ids as HMAC-SHA1(secret, user id) instead of sha1(user id), so an avatar URL
+   * cannot be guessed from a user id. Off by default because go-pkgz/auth uses the plain scheme:
+   * with it set, avatar links differ from a Go service's for the same user. @default undefined
+   */
+  avatarIdSecret?: string;
   /** Let the avatar fetch reach loopback, private and link-local addresses (tests, intranets). @default false */
   avatarAllowPrivateNetworks?: boolean;
   /** Time limit of one avatar fetch. @default 5000 */
@@ -151,6 +157,7 @@ export interface ResolvedOptions {
   avatarStore: AvatarStore;
   avatarRoutePath: string;
   avatarResizeLimit: number;
+  avatarIdSecret: string | undefined;
   avatarAllowPrivateNetworks: boolean;
   avatarFetchTimeout: number;
   avatarMaxBytes: number;
@@ -262,6 +269,7 @@ export function resolveOptions(options: AuthOptions): ResolvedOptions {
     avatarStore,
     avatarRoutePath: avatarRoutePath.replace(/\/+$/, ''),
     avatarResizeLimit: resizeLimit,
+    avatarIdSecret: options.avatarIdSecret || undefined,
     avatarAllowPrivateNetworks: options.avatarAllowPrivateNetworks ?? false,
     avatarFetchTimeout: positive('avatarFetchTimeout', options.avatarFetchTimeout, 5000),
     avatarMaxBytes: positive('avatarMaxBytes', options.avatarMaxBytes, 10 * 1024 * 1024),

@@ -96,6 +96,7 @@ export function createAuth(options: AuthOptions): Auth {
     routeUrl: `${resolved.url.href.replace(/\/+$/, '')}${resolved.avatarRoutePath}`,
     resizeLimit: resolved.avatarResizeLimit,
     maxPixels: resolved.avatarMaxPixels,
+    idSecret: resolved.avatarIdSecret,
     fetch: {
       timeoutMs: resolved.avatarFetchTimeout,
       maxBytes: resolved.avatarMaxBytes,

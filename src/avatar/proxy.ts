@@ -19,6 +19,8 @@ export interface AvatarProxyOptions {
   maxPixels: number;
   /** Limits of the picture fetch. */
   fetch: SafeFetchLimits;
+  /** Derives avatar ids with HMAC-SHA1 under this secret instead of plain sha1 of the user id. */
+  idSecret?: string | undefined;
   /** Where failures are logged. */
   logger: Logger;
 }
@@ -31,6 +33,11 @@ export interface AvatarProxyOptions {
 export class AvatarProxy {
   /** @param options - store, links and limits. */
   constructor(private readonly options: AvatarProxyOptions) {}
+
+  /** The avatar id of a user id (see {@link avatarIdFor}; keyed with `idSecret` when set). */
+  avatarId(userId: string): string {
+    return avatarIdFor(userId, this.options.idSecret);
+  }
 
   /**
    * Stores the avatar for `user` and returns the picture URL to put in the token (`''` when the
@@ -56,8 +63,9 @@ export class AvatarProxy {
     if (source) {
       avatarId = await this.putFetched(user, source);
     } else {
-      const existing = await store.id(avatarIdFor(user.id));
-      avatarId = existing !== undefined ? avatarIdFor(user.id) : await store.put(user.id, identicon(user.id, this.identiconSize()));
+      const key = this.avatarId(user.id);
+      const existing = await store.id(key);
+      avatarId = existing !== undefined ? key : await store.put(key, identicon(user.id, this.identiconSize()));
     }
     return avatarId === '' ? '' : `${this.options.routeUrl}/${avatarId}`;
   }
@@ -77,14 +85,15 @@ export class AvatarProxy {
 
   private async storeOrFallback(user: User, fetch: () => Promise<Buffer>): Promise<string> {
     const { store, logger } = this.options;
+    const key = this.avatarId(user.id);
     try {
-      return await store.put(user.id, await normalizeImage(await fetch(), this.options.resizeLimit, this.options.maxPixels));
+      return await store.put(key, await normalizeImage(await fetch(), this.options.resizeLimit, this.options.maxPixels));
     } catch (err) {
       logger.logf('[WARN] avatar of %s not used, identicon instead: %s', user.id, (err as Error).message);
     }
     // A stored avatar beats an identicon when the provider's picture is only briefly unreachable.
-    if ((await store.id(avatarIdFor(user.id))) !== undefined) return avatarIdFor(user.id);
-    return store.put(user.id, identicon(user.id, this.identiconSize()));
+    if ((await store.id(key)) !== undefined) return key;
+    return store.put(key, identicon(user.id, this.identiconSize()));
   }
 
   private identiconSize(): number {

@@ -9,7 +9,7 @@ for (const [net, prefix] of [
   blocked.addSubnet(net, prefix, 'ipv4');
 }
 for (const [net, prefix] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64], ['64:ff9b::', 96],
+  ['::', 96], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32], ['100::', 64], ['64:ff9b::', 96],
 ] as const) {
   blocked.addSubnet(net, prefix, 'ipv6');
 }
@@ -18,7 +18,8 @@ const MAPPED_V4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
 
 /**
  * `true` for addresses an outgoing fetch must not reach by default: loopback, private, link-local,
- * carrier-grade NAT, documentation, multicast and reserved ranges, in IPv4, IPv6 and IPv4-mapped IPv6.
+ * carrier-grade NAT, documentation, multicast and reserved ranges, in IPv4, IPv6, IPv4-mapped IPv6
+ * (dotted or hex) and the deprecated IPv4-compatible IPv6 (`::/96`, which some stacks route to IPv4).
  */
 export function isPrivateAddress(address: string): boolean {
   const mapped = MAPPED_V4.exec(address)?.[1];

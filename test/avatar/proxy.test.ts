@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import sharp from 'sharp';
 import { avatarIdFor, type User } from '../../src';
@@ -41,13 +42,40 @@ describe('avatar proxy', () => {
     return { data: res.body as Buffer, type: res.headers['content-type'] as string };
   }
 
-  it('keeps a small PNG as it is and serves it from the avatar route', async () => {
+  it('stores a small PNG re-encoded (same pixels) and serves it from the avatar route', async () => {
     const { app, auth } = makeApp({ avatarAllowPrivateNetworks: true, avatarResizeLimit: 400 });
     const picture = await auth.avatars.put(user('u1', `${server.url}/small.png`));
     expect(picture).toBe(`http://127.0.0.1:8080/avatar/${avatarIdFor('u1')}`);
     const { data, type } = await served(app, picture);
     expect(type).toBe('image/png');
-    expect(data.equals(small)).toBe(true);
+    expect((await sharp(data).raw().toBuffer()).equals(await sharp(small).raw().toBuffer())).toBe(true);
+  });
+
+  it('re-encodes every picture, also without resizing: bytes appended to a PNG and JPEG metadata are not stored (item 10)', async () => {
+    const script = Buffer.from('<script>alert(document.cookie)</script>');
+    const polyglot = Buffer.concat([small, script]);
+    const tagged = await sharp({ create: { width: 20, height: 10, channels: 3, background: '#123456' } })
+      .jpeg()
+      .withExif({ IFD0: { Copyright: 'gps-and-secrets', ImageDescription: '<script>x</script>' } })
+      .toBuffer();
+    expect(tagged.includes('gps-and-secrets')).toBe(true);
+    const extra = await startImageServer({ '/polyglot.png': { body: polyglot }, '/tagged.jpg': { body: tagged, type: 'image/jpeg' } });
+    try {
+      const { app, auth } = makeApp({ avatarAllowPrivateNetworks: true });
+      const png = await served(app, await auth.avatars.put(user('poly', `${extra.url}/polyglot.png`)));
+      expect(png.type).toBe('image/png');
+      expect(png.data.includes('<script')).toBe(false);
+      expect(await sharp(png.data).metadata()).toMatchObject({ format: 'png', width: 64, height: 48 });
+      const jpeg = await served(app, await auth.avatars.put(user('tagged', `${extra.url}/tagged.jpg`)));
+      expect(jpeg.type).toBe('image/jpeg');
+      expect(jpeg.data.includes('gps-and-secrets')).toBe(false);
+      expect(jpeg.data.includes('<script')).toBe(false);
+      const jpegMeta = await sharp(jpeg.data).metadata();
+      expect(jpegMeta).toMatchObject({ format: 'jpeg', width: 20, height: 10 });
+      expect(jpegMeta.exif).toBeUndefined();
+    } finally {
+      await extra.close();
+    }
   });
 
   it('resizes 800x600 to 400x300 with limit 400 (PNG)', async () => {
@@ -90,6 +118,12 @@ describe('avatar proxy', () => {
     expect(server.hits['/small.png'] ?? 0).toBe(before);
   });
 
+  it('classifies IPv4-compatible IPv6 (::/96) and hex-mapped addresses as blocked (item 11)', () => {
+    for (const ip of ['::7f00:1', '::127.0.0.1', '::a9fe:a9fe', '::8.8.8.8', '::ffff:7f00:1', '0:0:0:0:0:ffff:a9fe:a9fe']) {
+      expect([ip, isPrivateAddress(ip)]).toEqual([ip, true]);
+    }
+  });
+
   it('classifies private, loopback, link-local and mapped addresses', () => {
     for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:169.254.169.254', 'not-an-ip']) {
       expect([ip, isPrivateAddress(ip)]).toEqual([ip, true]);
@@ -108,6 +142,19 @@ describe('avatar proxy', () => {
     await auth.avatars.put(user('n3', `${server.url}/small.png`));
     const again = await auth.avatars.put(user('n3', `${server.url}/page.html`));
     expect((await served(app, again)).data.equals(small)).toBe(true);
+  });
+
+  it('derives avatar ids with a secret when avatarIdSecret is set, so they cannot be guessed from user ids (item 11)', async () => {
+    const plain = makeApp();
+    expect(await plain.auth.avatars.put(user('guess-me', ''))).toBe(`http://127.0.0.1:8080/avatar/${avatarIdFor('guess-me')}`);
+    const secret = 'avatar-id-secret-0123456789abcdef';
+    const { app, auth } = makeApp({ avatarIdSecret: secret });
+    const picture = await auth.avatars.put(user('guess-me', ''));
+    const id = picture.split('/').pop()!;
+    expect(id).not.toBe(avatarIdFor('guess-me'));
+    expect(id).toBe(`${createHmac('sha1', secret).update('guess-me').digest('hex')}.image`);
+    await served(app, picture);
+    await request(app).get(`/avatar/${avatarIdFor('guess-me')}`).expect(404);
   });
 
   it('gives an empty picture with the noop store', async () => {

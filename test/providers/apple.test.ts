@@ -81,6 +81,7 @@ describe('Sign in with Apple against token and JWKS stand-ins', () => {
     ['a wrong iss', { sub: 's', iss: 'https://evil.example' }, /not valid/],
     ['a bad signature', { sub: 's', forgeSignature: true }, /not valid/],
     ['a wrong nonce', { sub: 's', nonce: 'someone-elses-nonce' }, /nonce/],
+    ['no nonce although one was sent (item 11)', { sub: 's', nonce: null }, /nonce/],
   ] as const)('refuses an id_token with %s (403, no session)', async (_what, grant, message) => {
     const { res } = await appleLogin(grant as CodeGrant);
     expect(res.status).toBe(403);

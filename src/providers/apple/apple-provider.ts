@@ -181,7 +181,8 @@ export class AppleProvider implements Provider {
       throw new AuthError('forbidden', `the id_token is not valid: ${(err as Error).message}`, { cause: err });
     }
     if (typeof claims.sub !== 'string' || claims.sub === '') throw new AuthError('forbidden', 'the id_token has no subject');
-    if (claims.nonce !== undefined && !safeEqual(claims.nonce, nonceOf(state))) throw new AuthError('forbidden', 'the id_token nonce does not match');
+    // We always send a nonce, so the id_token must carry it back (a token without one could be replayed from another login).
+    if (typeof claims.nonce !== 'string' || !safeEqual(claims.nonce, nonceOf(state))) throw new AuthError('forbidden', 'the id_token nonce does not match');
     return claims;
   }
 }
