@@ -119,7 +119,7 @@ export interface AuthOptions extends CrossSiteOptions {
    * Rate limits of the endpoints that guess or send (429 with Retry-After past them), counted in
    * `stateStore`. `false` turns all off; give `{ loginPerUser: { limit: 5, windowMs: 60000 } }` to
    * change one, or `{ loginPerIp: false }` to drop one.
-   * @default loginPerIp 60/min, loginPerUser 10/min, verifyPerIp 20/10 min, verifyPerAddress 5/10 min, telegramPerIp 30/min
+   * @default loginPerIp 60/min, loginPerUser 10/min, basicPerIp 60/min and basicPerUser 10/min (failed basic auth only), verifyPerIp 20/10 min, verifyPerAddress 5/10 min, telegramPerIp 30/min
    */
   rateLimits?: false | Partial<Record<AuthRateLimit, RateLimitRule | false>>;
   /** How long a call to the avatar or state store may take before the request gets a 503. @default 5000 */

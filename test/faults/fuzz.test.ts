@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import request from 'supertest';
 import { createAccountRouter, senderFunc, type Account, type DevServer } from '../../src';
-import { makeApp } from '../support/auth-app';
+import { SECRET, makeApp } from '../support/auth-app';
 import { deepJson, jwtLike, Rng, send, type Sent } from '../support/fuzz';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
@@ -14,14 +14,14 @@ function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string
   let path = route.replace(':id', rng.pick([ctx.accountId, 'a'.repeat(24), encodeURIComponent(rng.text(30)), '..%2f..%2fetc', '%00']));
   if (rng.chance(0.5)) {
     const params = new URLSearchParams();
-    for (let i = rng.int(5); i > 0; i--) params.append(rng.pick(['user', 'passwd', 'token', 'aud', 'site', 'from', 'session', 'address', 'code', 'grant_type', 'email', 'password', 'state', 'offset', 'limit', rng.text(6)]), rng.chance(0.3) ? jwtLike(rng) : rng.text(40));
+    for (let i = rng.int(5); i > 0; i--) params.append(rng.pick(['user', 'passwd', 'token', 'aud', 'site', 'from', 'session', 'address', 'code', 'grant_type', 'email', 'password', 'state', 'offset', 'limit', rng.text(6)]), rng.chance(0.3) ? jwtLike(rng, SECRET) : rng.text(40));
     path += `?${params.toString()}`;
   }
   if (rng.chance(0.05)) path += encodeURIComponent(rng.text(20));
   const headers: Record<string, string> = {};
-  if (rng.chance(0.5)) headers.cookie = rng.pick([`JWT=${ctx.jwt}; XSRF-TOKEN=${ctx.xsrf}`, `JWT=${jwtLike(rng)}`, `JWT=${ctx.jwt}; JWT=${jwtLike(rng)}`, `${encodeURIComponent(rng.text(10))}=${encodeURIComponent(rng.text(10))}`]);
+  if (rng.chance(0.5)) headers.cookie = rng.pick([`JWT=${ctx.jwt}; XSRF-TOKEN=${ctx.xsrf}`, `JWT=${jwtLike(rng, SECRET)}`, `JWT=${ctx.jwt}; JWT=${jwtLike(rng, SECRET)}`, `${encodeURIComponent(rng.text(10))}=${encodeURIComponent(rng.text(10))}`]);
   if (rng.chance(0.3)) headers['x-xsrf-token'] = rng.pick([ctx.xsrf, encodeURIComponent(rng.text(20))]);
-  if (rng.chance(0.3)) headers['x-jwt'] = jwtLike(rng);
+  if (rng.chance(0.3)) headers['x-jwt'] = jwtLike(rng, SECRET);
   if (rng.chance(0.3)) headers.authorization = rng.pick([`Bearer ${ctx.bearer}`, `Bearer ${encodeURIComponent(rng.text(30))}`, `Basic ${Buffer.from(`${rng.text(5)}:${rng.text(5)}`).toString('base64')}`, 'Bearer']);
   if (rng.chance(0.2)) headers['sec-fetch-site'] = rng.pick(['cross-site', 'same-origin', 'none', 'weird']);
   if (rng.chance(0.2)) headers.origin = rng.pick(['http://127.0.0.1:8080', 'https://evil.example', 'null']);

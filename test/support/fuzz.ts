@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import http from 'node:http';
 
 const TEXT_POOLS: ReadonlyArray<readonly string[]> = [
@@ -57,8 +58,45 @@ export class Rng {
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
-/** Strings shaped like JWTs (random segments, real-looking headers, none/RS256, huge). */
-export function jwtLike(rng: Rng): string {
+/** A random JSON value of the kinds a claim could hold. */
+function anyJson(rng: Rng, depth = 2): unknown {
+  const kinds: Array<() => unknown> = [
+    () => null,
+    () => rng.chance(0.5),
+    () => rng.pick([0, -1, 1.5, 1e308, Math.floor(Date.now() / 1000) + 600]),
+    () => rng.text(12),
+    () => (depth > 0 ? Array.from({ length: rng.int(3) }, () => anyJson(rng, depth - 1)) : []),
+    () => (depth > 0 ? Object.fromEntries(Array.from({ length: rng.int(3) }, () => [rng.pick(['id', 'name', 'admin', 'role', rng.text(4)]), anyJson(rng, depth - 1)])) : {}),
+  ];
+  return rng.pick(kinds)();
+}
+
+/** Claims of any shape, often close to real ones (so they pass the signature and reach the shape checks). */
+function randomClaims(rng: Rng): Record<string, unknown> {
+  const now = Math.floor(Date.now() / 1000);
+  const maybe = (real: unknown): unknown => (rng.chance(0.6) ? real : rng.chance(0.5) ? undefined : anyJson(rng));
+  return {
+    aud: maybe('authgate'),
+    exp: maybe(rng.pick([now + 600, now - 30])),
+    jti: maybe(rng.text(10) || 'j'),
+    iss: maybe('authgate'),
+    user: maybe({ id: maybe(`local_${'d'.repeat(40)}`), name: maybe(rng.text(8)), picture: maybe(''), attrs: maybe({ admin: maybe(true) }), role: maybe('admin') }),
+    handshake: rng.chance(0.2) ? maybe({ state: maybe(rng.text(6)), from: maybe('/x'), id: maybe(rng.text(6)) }) : undefined,
+    auth_provider: maybe({ name: maybe(rng.pick(['local', 'dev', 'gone'])) }),
+    sess_only: rng.chance(0.2) ? maybe(true) : undefined,
+    'no-ava': rng.chance(0.2) ? maybe(true) : undefined,
+  };
+}
+
+/**
+ * Strings shaped like JWTs (random segments, real-looking headers, none/RS256, huge), and with a
+ * `secret`, also correctly signed tokens with arbitrary claims.
+ */
+export function jwtLike(rng: Rng, secret?: string): string {
+  if (secret !== undefined && rng.chance(0.4)) {
+    const body = `${Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify(randomClaims(rng))).toString('base64url')}`;
+    return `${body}.${createHmac('sha256', secret).update(body).digest('base64url')}`;
+  }
   const seg = (n: number): string => {
     let out = '';
     for (let i = 0; i < Math.min(n, 64); i++) out += B64[rng.int(64)];
