@@ -94,8 +94,9 @@ export class Authenticator {
     let { claims, token } = read;
     if (claims.handshake !== undefined) throw unauthorized('a handshake token is not a login');
     if (claims.user === undefined || typeof claims.user !== 'object') throw unauthorized('no user in the token');
-    const provider = claims.auth_provider?.name;
-    if (provider !== undefined && !this.isProviderActive(provider)) {
+    // Without auth_provider (tokens of older go-pkgz/auth versions), the provider is the user id's prefix, as go-pkgz judges it.
+    const provider = claims.auth_provider?.name ?? claims.user.id.split('_')[0] ?? '';
+    if (!this.isProviderActive(provider)) {
       this.tokens.reset(res);
       throw unauthorized(`provider ${provider} is not active`);
     }

@@ -92,9 +92,8 @@ export class TokenService {
   /** Signs claims as they are (HS256). Refuses a user token whose `aud` is not allowed. */
   async sign(claims: Claims): Promise<string> {
     const aud = claims.aud;
-    if (claims.user !== undefined && (typeof aud !== 'string' || aud === '')) {
-      throw new AuthError('internal', 'a user token needs exactly one aud');
-    }
+    // An empty aud is one value: go-pkgz/auth's direct login without `aud` makes such tokens, and a refresh keeps them.
+    if (claims.user !== undefined && typeof aud !== 'string') throw new AuthError('internal', 'a user token needs exactly one aud');
     this.checkAudience(aud);
     const key = this.keys.get(await this.secretFor(aud ?? ''));
     return jwt.sign(claims, key, { algorithm: 'HS256' });

@@ -106,13 +106,13 @@ describe('built-in providers', () => {
     expect(tokenRequests.length).toBe(before + 1);
   });
 
-  it('github can use the immutable numeric id', async () => {
+  it('github can use the immutable numeric id, hashed as gid:<id> like go-pkgz/auth', async () => {
     const app = makeApp({}, (auth) => {
       auth.addProvider('github', 'c', 's', { tokenUrl: `${stubUrl}/token/github`, infoUrl: `${stubUrl}/info/github`, useNumericId: true });
     });
     const { location, handshake } = await startLogin(app.app, 'github');
     const res = await callback(app.app, await devAuthorize(new URL(`${dev.url}/login/oauth/authorize${location.search}`), 'x'), handshake).expect(200);
-    expect(res.body.id).toBe(hashId('github', '583231'));
+    expect(res.body.id).toBe(hashId('github', 'gid:583231'));
   });
 
   it('names fall back to noname_<hex> when the provider gives none', () => {

@@ -9,11 +9,11 @@ export interface ReadyProcess {
 }
 
 /**
- * Starts `node <args>` and resolves once it prints `READY <payload>`; rejects when it exits first
- * or stays silent for `timeoutMs` (with what it wrote to stderr, when piped).
+ * Starts `node <args>` (or `command <args>`) and resolves once it prints `READY <payload>`; rejects
+ * when it exits first or stays silent for `timeoutMs` (with what it wrote to stderr, when piped).
  */
-export function spawnReady(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; inheritStderr?: boolean } = {}): Promise<ReadyProcess> {
-  const child: ChildProcess = spawn(process.execPath, args, {
+export function spawnReady(args: string[], options: { env?: NodeJS.ProcessEnv; timeoutMs?: number; inheritStderr?: boolean; command?: string } = {}): Promise<ReadyProcess> {
+  const child: ChildProcess = spawn(options.command ?? process.execPath, args, {
     stdio: ['ignore', 'pipe', options.inheritStderr ? 'inherit' : 'pipe'],
     env: options.env ?? process.env,
   });

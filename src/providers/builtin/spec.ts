@@ -11,7 +11,7 @@ export interface BuiltinProviderOptions extends OAuth2ProviderOptions {
   infoUrl?: string;
   /** Override the scopes. @default the provider's */
   scopes?: string[];
-  /** GitHub: use the immutable numeric id instead of the login. @default false */
+  /** GitHub: use the immutable numeric id instead of the login (hashed as `gid:<id>`, like go-pkgz/auth). @default false */
   useNumericId?: boolean;
   /** Microsoft: the tenant (`common`, `organizations`, `consumers`, a domain or a GUID). @default 'common' */
   tenant?: string;
