@@ -1,6 +1,11 @@
 import { availableParallelism } from 'node:os';
-import bcrypt from 'bcrypt';
+import { loadOptional } from '../internal/optional';
 import { AccountError } from './account-error';
+
+/** bcrypt, loaded when accounts are used (an optional package); `createAccountRouter` calls it at start-up so a missing one fails there. */
+export function loadBcrypt(): typeof import('bcrypt') {
+  return loadOptional<typeof import('bcrypt')>('bcrypt', 'the account service (passwords)');
+}
 
 /** bcrypt reads at most 72 bytes; longer passwords would be silently cut. */
 export const MAX_PASSWORD_BYTES = 72;
@@ -37,7 +42,7 @@ async function limited<T>(job: () => Promise<T>): Promise<T> {
 
 /** Hashes with bcrypt in the thread pool (never on the event loop), at most BCRYPT_CONCURRENCY at once. */
 export function hashPassword(password: string, rounds: number): Promise<string> {
-  return limited(() => bcrypt.hash(password, rounds));
+  return limited(() => loadBcrypt().hash(password, rounds));
 }
 
 /** {@link hashPassword}, exported for tools that prepare stores. */
@@ -48,6 +53,6 @@ export const hashPasswordLimited = hashPassword;
  * the same cost, so the answer takes as long and does not reveal whether the account exists.
  */
 export async function verifyPassword(password: string, hash: string | undefined, dummy: Promise<string>): Promise<boolean> {
-  const ok = await limited(async () => bcrypt.compare(password, hash ?? (await dummy)));
+  const ok = await limited(async () => loadBcrypt().compare(password, hash ?? (await dummy)));
   return ok && hash !== undefined;
 }

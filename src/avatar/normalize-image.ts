@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { loadOptional } from '../internal/optional';
 import { sniffImageType } from './image-type';
 
 /**
@@ -10,6 +10,7 @@ import { sniffImageType } from './image-type';
  * @param limit - 0 keeps the size.
  */
 export async function normalizeImage(data: Buffer, limit: number, maxPixels: number): Promise<Buffer> {
+  const sharp = loadOptional<typeof import('sharp')>('sharp', 'avatar pictures (without it, avatars are identicons)');
   const type = sniffImageType(data);
   if (type === undefined) throw new Error('not an image');
   const meta = await sharp(data, { limitInputPixels: maxPixels }).metadata();

@@ -1,3 +1,4 @@
+import { loadOptional } from './optional';
 import { AuthError } from '../errors';
 
 /** A mongodb URI split into what the driver gets and where authgate keeps its data. */
@@ -39,3 +40,14 @@ export function parseMongoUri(uri: string, prefix: string, defaultColl: string):
   url.searchParams.delete(`${prefix}_coll`);
   return { clientUri: url.toString(), db, coll };
 }
+
+/** The mongodb driver, loaded when a mongo store is made (an optional package). */
+export function loadMongo(): typeof import('mongodb') {
+  return loadOptional<typeof import('mongodb')>('mongodb', 'a mongodb:// store');
+}
+
+/** `true` for the server's duplicate-key error (a unique index refused a write). */
+export function isDuplicateKey(err: unknown): boolean {
+  return (err as { name?: unknown } | null)?.name === 'MongoServerError' && (err as { code?: unknown }).code === 11000;
+}
+

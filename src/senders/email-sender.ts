@@ -1,4 +1,5 @@
-import nodemailer, { type Mail } from 'nodemailer';
+import type { Mail } from 'nodemailer';
+import { loadOptional } from '../internal/optional';
 import { isEmailAddress } from '../internal/email-address';
 import type { Sender } from './sender';
 
@@ -59,6 +60,7 @@ export class EmailSender implements Sender {
     }
     this.contentType = options.contentType ?? 'text/plain';
     const timeout = options.timeout ?? 30_000;
+    const nodemailer = loadOptional<typeof import('nodemailer')>('nodemailer', 'EmailSender');
     this.transport = nodemailer.createTransport({
       host: options.host,
       port: options.port ?? (options.tls ? 465 : 25),

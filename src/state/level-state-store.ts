@@ -1,4 +1,5 @@
-import { Level } from 'level';
+import type { Level } from 'level';
+import { openLevel } from '../internal/level';
 import { KeyLock } from '../internal/key-lock';
 import { BaseStateStore, type StateEntry } from './base-state-store';
 
@@ -16,7 +17,7 @@ export class LevelStateStore extends BaseStateStore {
   /** @param path - the database folder; created when missing. */
   constructor(path: string) {
     super();
-    this.db = new Level<string, StateEntry>(path, { valueEncoding: 'json' });
+    this.db = openLevel<StateEntry>(path, 'json');
     this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_EVERY_MS);
     this.sweeper.unref();
   }

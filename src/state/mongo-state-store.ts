@@ -1,5 +1,5 @@
-import { MongoClient, MongoServerError, type Collection } from 'mongodb';
-import { parseMongoUri } from '../internal/mongo-uri';
+import type { Collection, MongoClient } from 'mongodb';
+import { isDuplicateKey, loadMongo, parseMongoUri } from '../internal/mongo-uri';
 import { BaseStateStore, type StateEntry } from './base-state-store';
 
 interface StateDoc {
@@ -8,7 +8,6 @@ interface StateDoc {
   u: Date;
 }
 
-const DUPLICATE_KEY = 11000;
 
 /**
  * State in MongoDB, shared by every instance: `mongodb://host/db?state_db=&state_coll=`. Only
@@ -24,7 +23,7 @@ export class MongoStateStore extends BaseStateStore {
   constructor(uri: string) {
     super();
     const target = parseMongoUri(uri, 'state', 'state');
-    this.client = new MongoClient(target.clientUri);
+    this.client = new (loadMongo().MongoClient)(target.clientUri);
     this.coll = this.client.db(target.db).collection<StateDoc>(target.coll);
   }
 
@@ -53,7 +52,7 @@ export class MongoStateStore extends BaseStateStore {
       await this.coll.updateOne({ _id: key, u: { $lte: new Date(now) } }, { $set: { v: entry.value, u: new Date(entry.until) } }, { upsert: true });
       return true;
     } catch (err) {
-      if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) return false;
+      if (isDuplicateKey(err)) return false;
       throw err;
     }
   }
@@ -75,7 +74,7 @@ export class MongoStateStore extends BaseStateStore {
         await this.coll.updateOne({ _id: key, u: { $lte: new Date(now) } }, { $set: { v: fresh.value, u: new Date(fresh.until) } }, { upsert: true });
         return 1;
       } catch (err) {
-        if (!(err instanceof MongoServerError && err.code === DUPLICATE_KEY)) throw err;
+        if (!isDuplicateKey(err)) throw err;
       }
     }
     throw new Error('state store counter kept conflicting');

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import jwt from 'jsonwebtoken';
 import { AuthError } from '../errors';
 import { appendSetCookie, readCookie, serializeCookie, type CookieAttributes } from '../internal/cookies';
 import { randomId, safeEqual } from '../internal/random';
 import type { ResolvedOptions } from '../options';
 import { claimsShapeError, isPlainObject, type Claims } from './claims';
+import { HS256_HEADER, hasHs256Signature, signHs256 } from './hs256';
 import { KeyCache } from './key-cache';
 
 /** How long a login may take between `/login` and `/callback`. */
@@ -58,6 +58,9 @@ function cloneClaims(claims: Claims): Claims {
   return { ...claims, user: { ...user, attrs: user.attrs === undefined ? undefined : { ...user.attrs } } };
 }
 
+/** Clock skew tolerated on `nbf`, in seconds. */
+const NBF_LEEWAY_SECONDS = 60;
+
 const unauthorized = (message: string, cause?: unknown): AuthError => new AuthError('unauthorized', message, { cause });
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
@@ -96,7 +99,7 @@ export class TokenService {
     if (claims.user !== undefined && typeof aud !== 'string') throw new AuthError('internal', 'a user token needs exactly one aud');
     this.checkAudience(aud);
     const key = this.keys.get(await this.secretFor(aud ?? ''));
-    return jwt.sign(claims, key, { algorithm: 'HS256' });
+    return signHs256(claims, key);
   }
 
   /**
@@ -118,11 +121,15 @@ export class TokenService {
       if (secret === known.secret) return this.checkTimesAndAudience(cloneClaims(known.claims), known.aud, allowExpired);
       this.verified.delete(token);
     }
-    const parts = token.split('.');
-    if (parts.length !== 3) throw unauthorized('token is malformed');
-    const header = decodeSegment(parts[0]);
-    if (!isPlainObject(header) || header.alg !== 'HS256') throw unauthorized('unexpected signing method');
-    const payload = decodeSegment(parts[1]);
+    const firstDot = token.indexOf('.');
+    const lastDot = token.indexOf('.', firstDot + 1);
+    if (firstDot <= 0 || lastDot === -1 || token.indexOf('.', lastDot + 1) !== -1) throw unauthorized('token is malformed');
+    // Tokens signed here carry exactly this header; any other is decoded and must say HS256.
+    if (token.slice(0, firstDot) !== HS256_HEADER) {
+      const header = decodeSegment(token.slice(0, firstDot));
+      if (!isPlainObject(header) || header.alg !== 'HS256') throw unauthorized('unexpected signing method');
+    }
+    const payload = decodeSegment(token.slice(firstDot + 1, lastDot));
     if (!isPlainObject(payload)) throw unauthorized('token is malformed');
     const aud = this.singleAudience(payload.aud);
     let secret: string;
@@ -131,11 +138,7 @@ export class TokenService {
     } catch (err) {
       throw unauthorized("can't get the signing secret", err);
     }
-    try {
-      jwt.verify(token, this.keys.get(secret), { algorithms: ['HS256'], ignoreExpiration: true, clockTolerance: 60 });
-    } catch (err) {
-      throw unauthorized('token is invalid', err);
-    }
+    if (!hasHs256Signature(token, lastDot, this.keys.get(secret))) throw unauthorized('token is invalid');
     const shapeError = claimsShapeError(payload);
     if (shapeError) throw unauthorized(`token claims are malformed: ${shapeError}`);
     if (payload.user !== undefined && aud === undefined) throw unauthorized('a user token needs an aud');
@@ -149,6 +152,7 @@ export class TokenService {
 
   private checkTimesAndAudience(claims: Claims, aud: string | undefined, allowExpired: boolean): Claims {
     if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) throw unauthorized('token has no valid exp');
+    if (claims.nbf !== undefined && claims.nbf > nowSeconds() + NBF_LEEWAY_SECONDS) throw unauthorized('token is not valid yet');
     if (!allowExpired && claims.exp <= nowSeconds()) throw unauthorized('token is expired');
     try {
       this.checkAudience(aud);

@@ -1,4 +1,5 @@
-import { Level } from 'level';
+import type { Level } from 'level';
+import { openLevel } from '../../internal/level';
 import { KeyLock } from '../../internal/key-lock';
 import { noopLogger, type Logger } from '../../logger';
 import type { Account } from '../account';
@@ -30,7 +31,7 @@ export class LevelAccountStore implements AccountStore {
    * @param options - `logger` hears about e-mail spellings merged when an older store is opened.
    */
   constructor(path: string, options: { logger?: Logger } = {}) {
-    this.db = new Level<string, string>(path, { valueEncoding: 'utf8' });
+    this.db = openLevel<string>(path, 'utf8');
     this.logger = options.logger ?? noopLogger;
   }
 

@@ -1,5 +1,5 @@
-import { MongoClient, MongoServerError, type Collection } from 'mongodb';
-import { parseMongoUri } from '../../internal/mongo-uri';
+import type { Collection, MongoClient } from 'mongodb';
+import { isDuplicateKey, loadMongo, parseMongoUri } from '../../internal/mongo-uri';
 import { noopLogger, type Logger } from '../../logger';
 import type { Account } from '../account';
 import { DuplicateEmailError, type AccessTokenRecord, type AccountStore } from '../account-store';
@@ -16,7 +16,6 @@ interface TokenDoc {
   Expires: Date;
 }
 
-const DUPLICATE_KEY = 11000;
 const UPDATE_ATTEMPTS = 8;
 
 /**
@@ -38,7 +37,7 @@ export class MongoAccountStore implements AccountStore {
    */
   constructor(uri: string, options: { logger?: Logger } = {}) {
     const target = parseMongoUri(uri, 'acc', 'accounts');
-    this.client = new MongoClient(target.clientUri);
+    this.client = new (loadMongo().MongoClient)(target.clientUri);
     const db = this.client.db(target.db);
     this.accounts = db.collection<AccountDoc>(target.coll);
     this.tokens = db.collection<TokenDoc>(`${target.coll}_tokens`);
@@ -88,7 +87,7 @@ export class MongoAccountStore implements AccountStore {
     try {
       await this.accounts.insertOne({ ...rest, _id: Id, _v: 0 });
     } catch (err) {
-      if (err instanceof MongoServerError && err.code === DUPLICATE_KEY) throw new DuplicateEmailError(account.Email);
+      if (isDuplicateKey(err)) throw new DuplicateEmailError(account.Email);
       throw err;
     }
   }

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { Level } from 'level';
+import type { Level } from 'level';
+import { openLevel } from '../../internal/level';
 import { BaseAvatarStore } from './base-store';
 
 const DATA = 'd!';
@@ -15,7 +16,7 @@ export class LevelAvatarStore extends BaseAvatarStore {
   /** @param path - the database folder; created when missing. */
   constructor(path: string) {
     super();
-    this.db = new Level<string, Uint8Array | string>(path, { valueEncoding: 'view' });
+    this.db = openLevel<Uint8Array | string>(path, 'view');
   }
 
   protected override async write(avatarId: string, data: Buffer): Promise<void> {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { GridFSBucket, MongoClient, type ObjectId } from 'mongodb';
-import { parseMongoUri } from '../../internal/mongo-uri';
+import type { GridFSBucket, MongoClient, ObjectId } from 'mongodb';
+import { loadMongo, parseMongoUri } from '../../internal/mongo-uri';
 import { BaseAvatarStore } from './base-store';
 
 interface AvatarMeta {
@@ -20,8 +20,8 @@ export class MongoAvatarStore extends BaseAvatarStore {
   constructor(uri: string) {
     super();
     const target = parseMongoUri(uri, 'ava', 'avatars');
-    this.client = new MongoClient(target.clientUri);
-    this.bucket = new GridFSBucket(this.client.db(target.db), { bucketName: target.coll });
+    this.client = new (loadMongo().MongoClient)(target.clientUri);
+    this.bucket = new (loadMongo().GridFSBucket)(this.client.db(target.db), { bucketName: target.coll });
   }
 
   private async revisions(avatarId: string): Promise<Array<{ _id: ObjectId; metadata?: AvatarMeta }>> {

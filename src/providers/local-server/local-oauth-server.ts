@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import OAuth2Server, { Request, Response } from '@node-oauth/oauth2-server';
+import type OAuth2Server from '@node-oauth/oauth2-server';
+import { loadOptional } from '../../internal/optional';
 import type { MaybePromise } from '../../hooks';
 import { sendJson } from '../../internal/http';
 import { readForm } from '../../internal/read-form';
@@ -57,6 +58,7 @@ export type LocalServerRateLimit = 'loginPerIp' | 'loginPerUser';
  */
 export class LocalOAuthServer {
   private readonly oauth: OAuth2Server;
+  private readonly lib: typeof import('@node-oauth/oauth2-server');
   private readonly bind: URL;
   private readonly logger: Logger;
   private readonly http: SmallServer;
@@ -76,7 +78,8 @@ export class LocalOAuthServer {
     const { loginPerIp, loginPerUser } = AUTH_RATE_LIMITS;
     this.stateStore = typeof options.stateStore === 'object' ? options.stateStore : createStateStore(options.stateStore ?? 'memory://');
     this.limiter = new RateLimiter(this.stateStore, resolveRules({ loginPerIp, loginPerUser }, options.rateLimits));
-    this.oauth = new OAuth2Server({
+    this.lib = loadOptional<typeof import('@node-oauth/oauth2-server')>('@node-oauth/oauth2-server', 'the local OAuth2 server');
+    this.oauth = new this.lib({
       model: createMemoryModel(options.clients),
       accessTokenLifetime: Math.round((options.accessTokenLifetime ?? 3_600_000) / 1000),
       allowEmptyState: false,
@@ -166,8 +169,8 @@ export class LocalOAuthServer {
     if (this.options.checkCredentials && !(await this.options.checkCredentials(username, password))) {
       return sendJson(res, 403, { error: 'access_denied', error_description: 'wrong user name or password' });
     }
-    const request = new Request({ method: 'POST', headers: flatHeaders(req), query: Object.fromEntries(query), body: Object.fromEntries(form) });
-    const response = new Response();
+    const request = new this.lib.Request({ method: 'POST', headers: flatHeaders(req), query: Object.fromEntries(query), body: Object.fromEntries(form) });
+    const response = new this.lib.Response();
     try {
       await this.oauth.authorize(request, response, { authenticateHandler: { handle: () => ({ id: username }) } });
     } catch (err) {
@@ -181,8 +184,8 @@ export class LocalOAuthServer {
 
   private async token(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const form = await readForm(req);
-    const request = new Request({ method: 'POST', headers: { ...flatHeaders(req), 'content-type': 'application/x-www-form-urlencoded' }, query: {}, body: Object.fromEntries(form) });
-    const response = new Response();
+    const request = new this.lib.Request({ method: 'POST', headers: { ...flatHeaders(req), 'content-type': 'application/x-www-form-urlencoded' }, query: {}, body: Object.fromEntries(form) });
+    const response = new this.lib.Response();
     try {
       await this.oauth.token(request, response);
     } catch (err) {
@@ -193,9 +196,9 @@ export class LocalOAuthServer {
   }
 
   private async userInfo(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const request = new Request({ method: 'GET', headers: flatHeaders(req), query: {}, body: {} });
+    const request = new this.lib.Request({ method: 'GET', headers: flatHeaders(req), query: {}, body: {} });
     try {
-      const token = await this.oauth.authenticate(request, new Response());
+      const token = await this.oauth.authenticate(request, new this.lib.Response());
       const id = String((token.user as { id?: unknown }).id ?? '');
       sendJson(res, 200, { id, name: id });
     } catch {

@@ -1,4 +1,5 @@
-import { Strategy as OAuth2Strategy } from 'passport-oauth2';
+import type { Strategy as OAuth2Strategy } from 'passport-oauth2';
+import { loadOptional } from '../../internal/optional';
 import { safeFetch } from '../../internal/safe-fetch';
 import { UserInfoError } from './passport-flow';
 
@@ -28,7 +29,8 @@ const INFO_LIMITS = { timeoutMs: 10_000, maxBytes: 1024 * 1024, allowPrivateNetw
  * fetched with the token in the Authorization header (never in the query) and size-capped.
  */
 export function createOAuth2Strategy(endpoints: OAuth2Endpoints): OAuth2Strategy {
-  const strategy = new OAuth2Strategy(
+  const { Strategy } = loadOptional<typeof import('passport-oauth2')>('passport-oauth2', 'OAuth2 providers');
+  const strategy = new Strategy(
     {
       authorizationURL: endpoints.authUrl,
       tokenURL: endpoints.tokenUrl,

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Bot, type Context } from 'node-telegram-bot-api';
+import type { Bot, Context } from 'node-telegram-bot-api';
+import { loadOptional } from '../../internal/optional';
 import type { AvatarProxy } from '../../avatar/proxy';
 import { AuthError } from '../../errors';
 import { sendJson } from '../../internal/http';
@@ -64,7 +65,8 @@ export class TelegramProvider implements Provider {
     if (!options?.token || !/^\d+:[A-Za-z0-9_-]{20,}$/.test(options.token)) throw new TypeError('authgate: addTelegramProvider() needs the bot token from @BotFather (<id>:<secret>)');
     this.name = options.providerName ?? 'telegram';
     this.ttl = options.tokenTtl ?? 10 * 60_000;
-    this.bot = new Bot(options.token, { apiRoot: options.apiRoot, timeoutMs: 60_000, maxRetries: 1 });
+    const { Bot: TelegramBot } = loadOptional<typeof import('node-telegram-bot-api')>('node-telegram-bot-api', 'the Telegram provider');
+    this.bot = new TelegramBot(options.token, { apiRoot: options.apiRoot, timeoutMs: 60_000, maxRetries: 1 });
     this.bot.on('message', (ctx) => this.onMessage(ctx));
     this.bot.catch((err) => this.logger.logf('[WARN] %s: update failed: %s', this.name, (err as Error)?.name ?? typeof err));
     if (options.polling ?? true) this.startPolling();
