@@ -7,6 +7,7 @@ import { eventLoop } from './event-loop';
 import { login } from './login';
 import { memory } from './memory';
 import { accountScale } from './account-scale';
+import { packageCost } from './package-cost';
 import { protectedRoute } from './protected-route';
 
 const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<string>> = {
@@ -16,6 +17,7 @@ const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<str
   hashing: eventLoop,
   memory,
   accounts: accountScale,
+  package: packageCost,
 };
 
 async function main(): Promise<void> {

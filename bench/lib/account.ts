@@ -1,4 +1,4 @@
-import type { Account } from '../../src';
+import type { Account } from '../../src/accounts';
 
 /** An activated account with the given id, e-mail and password hash, for filling benchmark stores. */
 export function benchAccount(id: string, email: string, pwdHash: string): Account {

@@ -5,7 +5,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
-import { createAccountRouter, LevelAccountStore, senderFunc, type Account } from '../../src';
+import { createAccountRouter, senderFunc } from '../../src';
+import { LevelAccountStore } from '../../src/stores/level';
+import { type Account } from '../../src/accounts';
 import { hashPasswordLimited } from '../../src/account/passwords';
 import { benchAccount } from '../lib/account';
 

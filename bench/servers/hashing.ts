@@ -3,7 +3,8 @@
 import type { AddressInfo } from 'node:net';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import express from 'express';
-import { createAccountRouter, createAuth, MemoryAccountStore, senderFunc } from '../../src';
+import { createAccountRouter, createAuth, senderFunc } from '../../src';
+import { MemoryAccountStore } from '../../src/accounts';
 import { hashPasswordLimited } from '../../src/account/passwords';
 import { benchAccount } from '../lib/account';
 

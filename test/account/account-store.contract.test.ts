@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccountStore, DuplicateEmailError, LevelAccountStore, MemoryAccountStore, MongoAccountStore, type Account, type AccountStore } from '../../src';
+import { createAccountStore, DuplicateEmailError, MemoryAccountStore, type Account, type AccountStore } from '../../src/accounts';
+import { LevelAccountStore } from '../../src/stores/level';
+import { MongoAccountStore } from '../../src/stores/mongo';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 

@@ -1,7 +1,9 @@
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { avatarIdFor, createAvatarStore, FileAvatarStore, LevelAvatarStore, MemoryAvatarStore, migrateAvatars, MongoAvatarStore, type AvatarStore } from '../../src';
+import { avatarIdFor, createAvatarStore, FileAvatarStore, MemoryAvatarStore, migrateAvatars, type AvatarStore } from '../../src';
+import { LevelAvatarStore } from '../../src/stores/level';
+import { MongoAvatarStore } from '../../src/stores/mongo';
 import { KeyValueAvatarStore, MapKeyValueClient } from '../../examples/custom-avatar-store';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import request from 'supertest';
-import { createAccountRouter, senderFunc, type Account, type DevServer } from '../../src';
+import { createAccountRouter, senderFunc, type DevServer } from '../../src';
+import { type Account } from '../../src/accounts';
 import { SECRET, makeApp } from '../support/auth-app';
 import { deepJson, jwtLike, Rng, send, type Sent } from '../support/fuzz';
 

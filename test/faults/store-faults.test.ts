@@ -1,7 +1,8 @@
 import express from 'express';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { createAccountRouter, MemoryAccountStore, MemoryAvatarStore, MemoryStateStore, senderFunc } from '../../src';
+import { createAccountRouter, MemoryAvatarStore, MemoryStateStore, senderFunc } from '../../src';
+import { MemoryAccountStore } from '../../src/accounts';
 import { SECRET, makeApp } from '../support/auth-app';
 import { faulty } from '../support/faulty';
 

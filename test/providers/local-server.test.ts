@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { createLocalOAuthServer, hashId, type LocalOAuthServer } from '../../src';
+import { createLocalOAuthServer, type LocalOAuthServer } from '../../src/local-server';
+import { hashId } from '../../src';
 import { makeApp, type TestApp } from '../support/auth-app';
 import { setCookies } from '../support/cookies';
 import { callback, startLogin } from '../support/oauth-flow';

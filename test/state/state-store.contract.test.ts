@@ -1,7 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AuthError, createStateStore, LevelStateStore, MemoryStateStore, MongoStateStore, type StateStore } from '../../src';
+import { AuthError, createStateStore, MemoryStateStore, type StateStore } from '../../src';
+import { LevelStateStore } from '../../src/stores/level';
+import { MongoStateStore } from '../../src/stores/mongo';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 

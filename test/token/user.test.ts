@@ -1,19 +1,5 @@
 import { createHash } from 'node:crypto';
-import {
-  consoleLogger,
-  getBoolAttr,
-  getRole,
-  getStrAttr,
-  hashId,
-  isAdmin,
-  loggerFunc,
-  noopLogger,
-  setAdmin,
-  setBoolAttr,
-  setRole,
-  setStrAttr,
-  type User,
-} from '../../src';
+import { consoleLogger, getBoolAttr, getRole, getStrAttr, hashId, isAdmin, loggerFunc, noopLogger, setAdmin, setBoolAttr, setRole, setStrAttr, type User } from '../../src';
 
 describe('user helpers', () => {
   it('hashId prefixes the sha1 of the provider id and keeps a 40-hex id', () => {

@@ -15,7 +15,8 @@ import { hashId, type User } from '../../token/user';
 import type { CustomProviderConfig } from '../oauth2/custom-provider';
 import { pickString } from '../oauth2/profile';
 import { devLoginPage, loginPageHeaders, type AuthorizeParams } from '../dev/login-page';
-import { createMemoryModel, type LocalClient } from './memory-model';
+import type { LocalClient } from './local-client';
+import { createMemoryModel } from './memory-model';
 
 function flatHeaders(req: IncomingMessage): Record<string, string> {
   const out: Record<string, string> = {};

@@ -1,14 +1,6 @@
 import type { AuthorizationCode, AuthorizationCodeModel, Client, Falsey, Token, User as OAuthUser } from '@node-oauth/oauth2-server';
+import type { LocalClient } from './local-client';
 
-/** A client of the local OAuth2 server. */
-export interface LocalClient {
-  /** Client id. */
-  id: string;
-  /** Client secret. */
-  secret: string;
-  /** Redirect URIs the client may use, compared exactly. */
-  redirectUris: string[];
-}
 
 const MAX_ENTRIES = 10_000;
 

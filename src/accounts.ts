@@ -1,0 +1,8 @@
+/** `authgate/accounts`: the account service (sign-up, activation, access tokens, profiles) and its stores. */
+export { createAccountRouter, type AccountRouter, type AccountRouterOptions } from './account/account-router';
+export { MANAGE_USER, type AccountCredentialChecker } from './account/account-service';
+export { AccountError, type AccountErrorCode } from './account/account-error';
+export { DuplicateEmailError, type AccountStore, type AccessTokenRecord } from './account/account-store';
+export { createAccountStore, ACCOUNT_STORE_SCHEMES } from './account/create-account-store';
+export { MemoryAccountStore } from './account/stores/memory-account-store';
+export { publicAccount, PROFILE_FIELDS, type Account, type Profile, type PublicAccount } from './account/account';

@@ -1,0 +1,156 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freshProject, npmInstall, packTarball, readmeQuickStart, ROOT } from '../support/consumer-project';
+
+const run = promisify(execFile);
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** Starts `node <file>` with the quick start's environment and waits until it answers. */
+async function startQuickStart(file: string, cwd: string): Promise<{ url: string; stop(): Promise<void>; output(): string }> {
+  const port = await freePort();
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, [file], { cwd, env: { ...process.env, PORT: String(port), AUTH_SECRET: 'consumer-test-secret-0123456789', DEMO_PASSWORD: 'demo-password' } });
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i++) {
+    if (child.exitCode !== null) throw new Error(`the quick start exited with ${child.exitCode}: ${output}`);
+    const ok = await fetch(`${url}/open`).then(() => true, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    output: () => output,
+    stop: () =>
+      new Promise((done) => {
+        if (child.exitCode !== null) return done();
+        child.once('exit', () => done());
+        child.kill();
+      }),
+  };
+}
+
+/** Logs in through the running quick start and calls a protected route, as a browser would. */
+async function exercise(url: string): Promise<void> {
+  const bad = await fetch(`${url}/auth/local/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'demo', passwd: 'nope' }) });
+  expect(bad.status).toBe(403);
+  const login = await fetch(`${url}/auth/local/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'demo', passwd: 'demo-password' }) });
+  expect(login.status).toBe(200);
+  const cookies = Object.fromEntries(login.headers.getSetCookie().map((c) => c.split(';')[0]!.split('=') as [string, string]));
+  const headers = { cookie: `JWT=${cookies.JWT}; XSRF-TOKEN=${cookies['XSRF-TOKEN']}`, 'x-xsrf-token': cookies['XSRF-TOKEN']! };
+  const me = await fetch(`${url}/private`, { headers });
+  expect(me.status).toBe(200);
+  expect(await me.json()).toMatchObject({ name: 'demo' });
+  expect((await fetch(`${url}/private`)).status).toBe(401);
+  expect((await fetch(`${url}/admin`, { headers })).status).toBe(403);
+}
+
+const SUBPATHS = `
+import { createAuth, EmailSender } from 'authgate';
+import { createAccountRouter, MemoryAccountStore } from 'authgate/accounts';
+import { EmailSender as Sender2 } from 'authgate/email';
+import { TelegramProvider } from 'authgate/telegram';
+import { createLocalOAuthServer } from 'authgate/local-server';
+import { LevelStateStore } from 'authgate/stores/level';
+import { MongoStateStore } from 'authgate/stores/mongo';
+
+const found: Record<string, string> = {
+  createAuth: typeof createAuth, EmailSender: typeof EmailSender, createAccountRouter: typeof createAccountRouter,
+  MemoryAccountStore: typeof MemoryAccountStore, Sender2: typeof Sender2, TelegramProvider: typeof TelegramProvider,
+  createLocalOAuthServer: typeof createLocalOAuthServer, LevelStateStore: typeof LevelStateStore, MongoStateStore: typeof MongoStateStore,
+};
+let missing = '';
+try {
+  createAuth({ url: 'http://127.0.0.1', secret: 'consumer-test-secret-0123456789', stateStore: 'mongodb://127.0.0.1:1/app' });
+} catch (err) {
+  missing = (err as Error).message;
+}
+console.log(JSON.stringify({ found, missing }));
+`;
+
+describe('the packed package in a fresh consumer project (npm pack, npm install, README quick start)', () => {
+  let work: string;
+  let project: string;
+
+  beforeAll(async () => {
+    work = await mkdtemp(join(tmpdir(), 'authgate-pack-'));
+    const tarball = await packTarball(work);
+    project = await freshProject('quickstart');
+    // What a user installs: the package and its peer express; typescript and types for the TS check.
+    const typescript = JSON.parse(await readFile(join(ROOT, 'node_modules/typescript/package.json'), 'utf8')).version as string;
+    await npmInstall(project, [tarball, 'express@^5', `typescript@${typescript}`, '@types/express@^5', '@types/node@^20']);
+    const quickStart = await readmeQuickStart();
+    for (const [dir, type, module] of [['cjs', 'commonjs', 'node16'], ['esm', 'module', 'node16']] as const) {
+      await mkdir(join(project, dir));
+      await writeFile(join(project, dir, 'package.json'), JSON.stringify({ type }));
+      await writeFile(join(project, dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module, moduleResolution: 'node16', strict: true, esModuleInterop: true, skipLibCheck: false, outDir: 'out', types: ['node'] }, include: ['*.ts'] }));
+      await writeFile(join(project, dir, 'quickstart.ts'), quickStart);
+      await writeFile(join(project, dir, 'subpaths.ts'), SUBPATHS);
+    }
+    await mkdir(join(project, 'bundler'));
+    await writeFile(join(project, 'bundler', 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'esnext', moduleResolution: 'bundler', strict: true, esModuleInterop: true, noEmit: true, types: ['node'] }, include: ['*.ts'] }));
+    await writeFile(join(project, 'bundler', 'quickstart.ts'), quickStart);
+    await writeFile(join(project, 'bundler', 'subpaths.ts'), SUBPATHS);
+  }, 600_000);
+
+  afterAll(async () => {
+    if (work) await rm(work, { recursive: true, force: true });
+    if (project) await rm(project, { recursive: true, force: true });
+  });
+
+  it('ships dist, README and LICENSE only, with repository, homepage and bugs, and no source maps without sources', async () => {
+    const tarball = await packTarball(work);
+    const { stdout } = await run('tar', ['-tzf', tarball]);
+    const files = stdout.trim().split('\n');
+    expect(files).toEqual(expect.arrayContaining(['package/LICENSE', 'package/README.md', 'package/package.json', 'package/dist/index.js', 'package/dist/index.d.ts', 'package/dist/accounts.js']));
+    expect(files.filter((f) => !/^package\/(dist\/|README\.md$|LICENSE$|package\.json$)/.test(f))).toEqual([]);
+    expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+    const pkg = JSON.parse(await readFile(join(project, 'node_modules/authgate/package.json'), 'utf8')) as Record<string, unknown>;
+    expect(pkg).toMatchObject({ repository: expect.anything(), homepage: expect.stringMatching(/^https:/), bugs: expect.anything(), license: 'MIT' });
+    const readme = await readFile(join(project, 'node_modules/authgate/README.md'), 'utf8');
+    // Links in the README must work from the registry page: only absolute ones (and in-page anchors).
+    const relative = [...readme.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1]!).filter((href) => !/^(https?:|#|mailto:)/.test(href));
+    expect(relative).toEqual([]);
+  });
+
+  it('compiles the README quick start as written, with node16 (CJS and ESM) and bundler resolution, subpaths included', async () => {
+    const tsc = join(project, 'node_modules/.bin/tsc');
+    for (const dir of ['cjs', 'esm', 'bundler']) {
+      await run(tsc, ['-p', join(project, dir, 'tsconfig.json')], { cwd: project }).catch((err: { stdout?: string }) => {
+        throw new Error(`tsc (${dir}) failed:\n${err.stdout ?? String(err)}`);
+      });
+    }
+    expect(await readFile(join(project, 'cjs/out/quickstart.js'), 'utf8')).toMatch(/require\("authgate"\)/);
+    expect(await readFile(join(project, 'esm/out/quickstart.js'), 'utf8')).toMatch(/from 'authgate'/);
+  }, 120_000);
+
+  it.each(['cjs', 'esm'])('runs the quick start as %s: login, protected route, admin refused', async (dir) => {
+    const app = await startQuickStart(join(project, dir, 'out/quickstart.js'), join(project, dir));
+    try {
+      await exercise(app.url);
+    } finally {
+      await app.stop();
+    }
+  }, 60_000);
+
+  it.each(['cjs', 'esm'])('resolves every subpath as %s; a store whose package is missing fails at start-up with the install command', async (dir) => {
+    const { stdout } = await run(process.execPath, [join(project, dir, 'out/subpaths.js')], { cwd: join(project, dir) });
+    const { found, missing } = JSON.parse(stdout) as { found: Record<string, string>; missing: string };
+    expect(Object.values(found).every((t) => t === 'function')).toBe(true);
+    expect(missing).toMatch(/needs the package mongodb, which is not installed: run npm install mongodb/);
+  }, 60_000);
+});
