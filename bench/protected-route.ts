@@ -27,6 +27,18 @@ async function middlewareCost(token: string, xsrf: string): Promise<number> {
   return run(50_000);
 }
 
+/** Signed session tokens of `n` distinct users, made with the bench server's secret. */
+async function distinctTokens(n: number): Promise<string[]> {
+  const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: 'bench-secret-0123456789abcdef0123456789', avatarStore: 'noop://', tokenDuration: 3_600_000 });
+  const tokens: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const id = `local_${i.toString(16).padStart(40, '0')}`;
+    tokens.push((await auth.tokens.create({ aud: 'authgate', user: { name: `user ${i}`, id, picture: '' }, auth_provider: { name: 'local' } })).token);
+  }
+  await auth.close();
+  return tokens;
+}
+
 /** GET /private behind authgate (cookie + XSRF) vs unprotected vs express-jwt vs passport-jwt (Bearer). */
 export async function protectedRoute(args: BenchArgs): Promise<string> {
   const child = await startChild('protected');
@@ -34,17 +46,28 @@ export async function protectedRoute(args: BenchArgs): Promise<string> {
     const { ports, token, xsrf } = child.info as { ports: Record<string, number>; token: string; xsrf: string };
     // Every variant gets the same request bytes: the cookie, the XSRF header and the Bearer token.
     const sameRequest = { cookie: `JWT=${token}; XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': xsrf, authorization: `Bearer ${token}` };
-    const variants: Record<string, { port: number; headers: Record<string, string> }> = {
+    // 100,000 users, each with its own token (ten times the verified-token cache): nearly every
+    // request is a cache miss. Bare and express-jwt get the same rotating headers.
+    const many = await distinctTokens(args.quick ? 20_000 : 100_000);
+    let next = 0;
+    const rotating = (): Record<string, string> => {
+      const token = many[next++ % many.length] as string;
+      return { 'x-jwt': token, authorization: `Bearer ${token}` };
+    };
+    const variants: Record<string, { port: number; headers: Record<string, string>; makeHeaders?: () => Record<string, string> }> = {
       unprotected: { port: ports.plain!, headers: sameRequest },
       authgate: { port: ports.authgate!, headers: sameRequest },
       'express-jwt': { port: ports.expressJwt!, headers: sameRequest },
       'passport-jwt': { port: ports.passportJwt!, headers: sameRequest },
+      [`unprotected, ${many.length / 1000} k tokens`]: { port: ports.plain!, headers: {}, makeHeaders: rotating },
+      [`authgate, ${many.length / 1000} k distinct users`]: { port: ports.authgate!, headers: {}, makeHeaders: rotating },
+      [`express-jwt, ${many.length / 1000} k distinct users`]: { port: ports.expressJwt!, headers: {}, makeHeaders: rotating },
     };
     const span = { seconds: args.quick ? 0.4 : 4 };
-    for (const v of Object.values(variants)) await load({ url: `http://127.0.0.1:${v.port}/private`, headers: v.headers, seconds: 0.2 });
+    for (const v of Object.values(variants)) await load({ url: `http://127.0.0.1:${v.port}/private`, headers: v.headers, makeHeaders: v.makeHeaders, seconds: 0.2 });
     const runs = await interleave(Object.keys(variants), args.quick ? 5 : 7, async (name) => {
       const v = variants[name]!;
-      const r = await load({ url: `http://127.0.0.1:${v.port}/private`, headers: v.headers, ...span });
+      const r = await load({ url: `http://127.0.0.1:${v.port}/private`, headers: v.headers, makeHeaders: v.makeHeaders, ...span });
       if (r.non2xx > 0 || r.errors > 0) throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
       return r;
     });
@@ -58,10 +81,14 @@ export async function protectedRoute(args: BenchArgs): Promise<string> {
     const vsEj = ours / rps('express-jwt');
     const vsPj = ours / rps('passport-jwt');
     const perCall = await middlewareCost(token, xsrf);
+    const k = many.length / 1000;
+    const vsPlainMany = rps(`authgate, ${k} k distinct users`) / rps(`unprotected, ${k} k tokens`);
+    const vsEjMany = rps(`authgate, ${k} k distinct users`) / rps(`express-jwt, ${k} k distinct users`);
     return printTable('Protected route: GET /private, 32 connections, same request for every variant', ['variant', 'req/s (median)', 'spread', 'p99 ms', 'authgate / variant'], rows, [
       `authgate / unprotected = ${vsPlain.toFixed(3)} (target >= 0.95: ${verdict(vsPlain >= 0.95)})`,
       `authgate / express-jwt = ${vsEj.toFixed(2)}, authgate / passport-jwt = ${vsPj.toFixed(2)} (target >= 2: ${verdict(vsEj >= 2 && vsPj >= 2)})`,
       `auth middleware in-process cost: ${perCall.toFixed(2)} us per request (cookie, verified-token cache hit, XSRF, user attached)`,
+      `${k} k distinct users (X-JWT, nearly every token a cache miss): authgate / unprotected = ${vsPlainMany.toFixed(3)} (target >= 0.9: ${verdict(vsPlainMany >= 0.9)}), authgate / express-jwt = ${vsEjMany.toFixed(2)}`,
     ]);
   } finally {
     await child.stop();

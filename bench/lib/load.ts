@@ -20,6 +20,8 @@ export interface LoadOptions {
   body?: string;
   /** Builds each request's body (distinct users...). */
   makeBody?: () => string;
+  /** Builds headers added to each request (a distinct token per request...). */
+  makeHeaders?: () => Record<string, string>;
 }
 
 /** Runs autocannon once and returns requests/s and latency percentiles (ms). */
@@ -33,7 +35,18 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     method: options.method ?? 'GET',
     headers: options.headers,
     body: options.body,
-    requests: options.makeBody ? [{ setupRequest: (req: Record<string, unknown>) => ({ ...req, body: options.makeBody!() }) }] : undefined,
+    requests:
+      options.makeBody || options.makeHeaders
+        ? [
+            {
+              setupRequest: (req: Record<string, unknown>) => ({
+                ...req,
+                ...(options.makeBody ? { body: options.makeBody() } : {}),
+                ...(options.makeHeaders ? { headers: { ...(req.headers as Record<string, string> | undefined), ...options.makeHeaders() } } : {}),
+              }),
+            },
+          ]
+        : undefined,
   } as autocannon.Options);
   return {
     rps: result.requests.total / Math.max(result.duration, 0.001),

@@ -54,19 +54,19 @@ function hasShape(value: unknown, shape: Shape): boolean {
 }
 
 /** Optional fields: absent, or of this shape (`null` is a wrong shape, not an absence). */
-function wrongFields(record: Record<string, unknown>, fields: Record<string, Shape>, prefix = ''): string | undefined {
-  for (const [name, shape] of Object.entries(fields)) {
+function wrongFields(record: Record<string, unknown>, fields: ReadonlyArray<readonly [string, Shape]>, prefix = ''): string | undefined {
+  for (const [name, shape] of fields) {
     if (record[name] !== undefined && !hasShape(record[name], shape)) return `${prefix}${name} must be ${shape === 'object' ? 'an object' : `a ${shape}`}`;
   }
   return undefined;
 }
 
-const CLAIM_SHAPES: Record<string, Shape> = {
+const CLAIM_SHAPES: ReadonlyArray<readonly [string, Shape]> = Object.entries({
   iss: 'string', exp: 'number', nbf: 'number', iat: 'number', jti: 'string',
   sess_only: 'boolean', 'no-ava': 'boolean', user: 'object', handshake: 'object', auth_provider: 'object',
-};
-const USER_SHAPES: Record<string, Shape> = { name: 'string', id: 'string', picture: 'string', aud: 'string', ip: 'string', email: 'string', attrs: 'object', role: 'string' };
-const HANDSHAKE_SHAPES: Record<string, Shape> = { state: 'string', from: 'string', id: 'string', pkce: 'string' };
+} satisfies Record<string, Shape>);
+const USER_SHAPES: ReadonlyArray<readonly [string, Shape]> = Object.entries({ name: 'string', id: 'string', picture: 'string', aud: 'string', ip: 'string', email: 'string', attrs: 'object', role: 'string' } satisfies Record<string, Shape>);
+const HANDSHAKE_SHAPES: ReadonlyArray<readonly [string, Shape]> = Object.entries({ state: 'string', from: 'string', id: 'string', pkce: 'string' } satisfies Record<string, Shape>);
 
 /**
  * Why a verified payload does not have the claim layout authgate reads, or `undefined` when it

@@ -5,7 +5,9 @@ import { randomId, safeEqual } from '../internal/random';
 import type { ResolvedOptions } from '../options';
 import { claimsShapeError, isPlainObject, type Claims } from './claims';
 import { HS256_HEADER, hasHs256Signature, signHs256 } from './hs256';
+import { BoundedMap } from '../internal/bounded-map';
 import { KeyCache } from './key-cache';
+import { SeenFilter } from './seen-filter';
 
 /** How long a login may take between `/login` and `/callback`. */
 export const HANDSHAKE_DURATION_MS = 30 * 60_000;
@@ -81,14 +83,16 @@ function decodeSegment(segment: string | undefined): unknown {
 export class TokenService {
   private readonly keys = new KeyCache();
   /** Tokens whose signature was checked, with the secret that checked it. */
-  private readonly verified = new Map<string, { claims: Claims; aud: string | undefined; secret: string }>();
+  private readonly verified: BoundedMap<string, { claims: Claims; aud: string | undefined; secret: string }> | undefined;
 
+  private readonly seen = new SeenFilter();
   private readonly jwtHeader: string;
   private readonly xsrfHeader: string;
 
   /** @param options - resolved options of the auth service. */
   constructor(private readonly options: TokenOptions) {
     this.jwtHeader = options.jwtHeaderKey.toLowerCase();
+    this.verified = options.verifiedTokenCacheSize > 0 ? new BoundedMap(Math.max(2, options.verifiedTokenCacheSize)) : undefined;
     this.xsrfHeader = options.xsrfHeaderKey.toLowerCase();
   }
 
@@ -108,18 +112,13 @@ export class TokenService {
    */
   async parse(token: string, allowExpired = false): Promise<Claims> {
     if (token.length > MAX_TOKEN_LENGTH) throw unauthorized('token is too large');
-    const known = this.verified.get(token);
+    const known = this.verified?.get(token);
     if (known !== undefined) {
       // The signature was checked before; the secret must still be the one that checked it.
-      let secret: string | Promise<string>;
-      try {
-        secret = this.options.secretReader(known.aud ?? '');
-        if (typeof secret !== 'string') secret = await secret;
-      } catch (err) {
-        throw unauthorized("can't get the signing secret", err);
-      }
+      const read = this.readSecret(known.aud ?? '');
+      const secret = typeof read === 'string' ? read : await read;
       if (secret === known.secret) return this.checkTimesAndAudience(cloneClaims(known.claims), known.aud, allowExpired);
-      this.verified.delete(token);
+      this.verified?.delete(token);
     }
     const firstDot = token.indexOf('.');
     const lastDot = token.indexOf('.', firstDot + 1);
@@ -132,12 +131,8 @@ export class TokenService {
     const payload = decodeSegment(token.slice(firstDot + 1, lastDot));
     if (!isPlainObject(payload)) throw unauthorized('token is malformed');
     const aud = this.singleAudience(payload.aud);
-    let secret: string;
-    try {
-      secret = await this.secretFor(aud ?? '');
-    } catch (err) {
-      throw unauthorized("can't get the signing secret", err);
-    }
+    const read = this.readSecret(aud ?? '');
+    const secret = typeof read === 'string' ? read : await read;
     if (!hasHs256Signature(token, lastDot, this.keys.get(secret))) throw unauthorized('token is invalid');
     const shapeError = claimsShapeError(payload);
     if (shapeError) throw unauthorized(`token claims are malformed: ${shapeError}`);
@@ -146,8 +141,27 @@ export class TokenService {
     if (aud === undefined) delete claims.aud;
     else claims.aud = aud;
     const checked = this.checkTimesAndAudience(claims, aud, allowExpired);
-    this.remember(token, { claims: cloneClaims(checked), aud, secret });
+    if (this.verified !== undefined && this.seen.seenBefore(token)) this.verified.set(token, { claims: cloneClaims(checked), aud, secret });
     return checked;
+  }
+
+  /** The secret for checking a token of `aud`: no await when the reader answers synchronously (the usual case). */
+  private readSecret(aud: string): string | Promise<string> {
+    let secret: string | Promise<string>;
+    try {
+      secret = this.options.secretReader(aud);
+    } catch (err) {
+      throw unauthorized("can't get the signing secret", err);
+    }
+    if (typeof secret === 'string' && secret !== '') return secret;
+    return Promise.resolve(secret).then(
+      (value) => {
+        if (typeof value !== 'string' || value === '') throw new AuthError('internal', 'secretReader returned no secret');
+        return value;
+      },
+    ).catch((err: unknown) => {
+      throw unauthorized("can't get the signing secret", err);
+    });
   }
 
   private checkTimesAndAudience(claims: Claims, aud: string | undefined, allowExpired: boolean): Claims {
@@ -162,17 +176,9 @@ export class TokenService {
     return claims;
   }
 
-  private remember(token: string, entry: { claims: Claims; aud: string | undefined; secret: string }): void {
-    if (this.verified.size >= this.options.verifiedTokenCacheSize) {
-      const oldest = this.verified.keys().next();
-      if (!oldest.done) this.verified.delete(oldest.value);
-    }
-    if (this.options.verifiedTokenCacheSize > 0) this.verified.set(token, entry);
-  }
-
   /** How many verified tokens are cached now (bounded by `verifiedTokenCacheSize`). */
   get verifiedCacheSize(): number {
-    return this.verified.size;
+    return this.verified?.size ?? 0;
   }
 
   /**
