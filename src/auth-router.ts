@@ -23,6 +23,7 @@ export interface AuthRouterDeps {
 }
 
 const ACTIONS = new Set(['login', 'callback', 'logout']);
+const DEFAULT_METHODS: readonly string[] = ['GET', 'POST'];
 
 function toLoginRequest(req: Request): LoginRequest {
   const q = req.originalUrl.indexOf('?');
@@ -84,6 +85,11 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     const provider = providers.get(name);
     if (provider === undefined) return sendJson(res, 404, { error: `provider ${name.slice(0, 64)} not supported` });
     if (!ACTIONS.has(action)) return sendJson(res, 404, { error: `unknown action ${action.slice(0, 64)}` });
+    const allowed = action === 'logout' ? undefined : (provider.methods?.[action as 'login' | 'callback'] ?? DEFAULT_METHODS);
+    if (allowed !== undefined && !allowed.includes(req.method.toUpperCase())) {
+      res.setHeader('Allow', allowed.join(', '));
+      return sendJson(res, 405, { error: `use ${allowed.join(' or ')}` });
+    }
     const loginReq = toLoginRequest(req);
     if (action === 'login') return provider.login(loginReq, res, kit);
     if (action === 'callback') {

@@ -5,7 +5,11 @@ export type AuthErrorCode =
   | 'forbidden'
   | 'bad_request'
   | 'not_found'
+  | 'method_not_allowed'
   | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'rate_limited'
+  | 'bad_gateway'
   | 'unavailable'
   | 'internal';
 
@@ -15,14 +19,19 @@ const statusByCode: Record<AuthErrorCode, number> = {
   forbidden: 403,
   bad_request: 400,
   not_found: 404,
+  method_not_allowed: 405,
   payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  bad_gateway: 502,
   unavailable: 503,
   internal: 500,
 };
 
 /**
- * The error type authgate throws and answers with. `status` is the HTTP status the routers use;
- * `message` is safe to show to the client; `cause` (never sent) keeps the underlying error for logs.
+ * The error type authgate throws and answers with. Its `code` decides the HTTP `status` (one
+ * status per code); `message` is safe to show to the client; `cause` (never sent) keeps the
+ * underlying error for logs.
  */
 export class AuthError extends Error {
   /** The kind of failure. */
@@ -33,17 +42,17 @@ export class AuthError extends Error {
   /**
    * @param code - the kind of failure.
    * @param message - a message that is safe to send to the client.
-   * @param options - `status` overrides the status derived from `code`; `cause` is kept for logs.
+   * @param options - `cause` is kept for logs.
    */
-  constructor(code: AuthErrorCode, message: string, options: { status?: number; cause?: unknown } = {}) {
+  constructor(code: AuthErrorCode, message: string, options: { cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AuthError';
     this.code = code;
-    this.status = options.status ?? statusByCode[code];
+    this.status = statusByCode[code];
   }
 }
 
-/** Thrown at start-up for misuse that can be caught before the first request. */
+/** The error of every misuse caught at start-up (bad options, bad registrations): code `config`. */
 export function configError(message: string): AuthError {
   return new AuthError('config', `authgate: ${message}`);
 }

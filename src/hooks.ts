@@ -1,3 +1,4 @@
+import { configError } from './errors';
 import type { Claims } from './token/claims';
 import type { User } from './token/user';
 
@@ -33,7 +34,7 @@ export function toFunction<A extends unknown[], R>(
   if (typeof hook === 'function') return hook;
   const fn = hook[method];
   if (typeof fn !== 'function') {
-    throw new TypeError(`authgate: hook object must have a ${method}() method`);
+    throw configError(`hook object must have a ${method}() method`);
   }
   return (...args: A) => (fn as (...a: A) => R).apply(hook, args);
 }

@@ -170,7 +170,7 @@ export function createAuth(options: AuthOptions): Auth {
       return auth.addCustomHandler(new DirectProvider(name, checker));
     },
     addCustomHandler(provider) {
-      if (!provider || typeof provider.login !== 'function') throw new TypeError('authgate: addCustomHandler() needs a provider with a login() method');
+      if (!provider || typeof provider.login !== 'function') throw configError('addCustomHandler() needs a provider with a login() method');
       providers.set(validateProviderName(provider.name, providers), provider);
       resolved.logger.logf('[INFO] provider %s registered', provider.name);
       return auth;

@@ -8,7 +8,7 @@ import express from 'express';
 import { createAccountRouter, senderFunc } from '../../src';
 import { LevelAccountStore } from '../../src/stores/level';
 import { type Account } from '../../src/accounts';
-import { hashPasswordLimited } from '../../src/account/passwords';
+import { hashPassword } from '../../src/account/passwords';
 import { benchAccount } from '../lib/account';
 
 async function fill(store: LevelAccountStore, count: number, hash: string): Promise<void> {
@@ -19,7 +19,7 @@ async function fill(store: LevelAccountStore, count: number, hash: string): Prom
 }
 
 async function main(): Promise<void> {
-  const hash = await hashPasswordLimited('scale-password', 4);
+  const hash = await hashPassword('scale-password', 4);
   const ports: Record<string, number> = {};
   for (const [name, count] of [
     ['small', 100],

@@ -5,12 +5,12 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import express from 'express';
 import { createAccountRouter, createAuth, senderFunc } from '../../src';
 import { MemoryAccountStore } from '../../src/accounts';
-import { hashPasswordLimited } from '../../src/account/passwords';
+import { hashPassword } from '../../src/account/passwords';
 import { benchAccount } from '../lib/account';
 
 async function main(): Promise<void> {
   const store = new MemoryAccountStore();
-  await store.create(benchAccount('b'.repeat(24), 'load@example.com', await hashPasswordLimited('load-password', 12)));
+  await store.create(benchAccount('b'.repeat(24), 'load@example.com', await hashPassword('load-password', 12)));
   const auth = createAuth({ rateLimits: false, url: 'http://127.0.0.1:8080', secret: 'bench-secret-0123456789abcdef0123456789' });
   const app = express();
   app.use('/auth', auth.handlers().authRouter);

@@ -71,7 +71,7 @@ export function stringField(body: Record<string, unknown>, name: string): string
 }
 
 /**
- * Component B's logic: sign-up with an e-mailed one-shot activation code, password-grant access
+ * The account service's logic: sign-up with an e-mailed one-shot activation code, password-grant access
  * tokens (stored only as hashes), profiles, password change and the user list.
  */
 export class AccountService {

@@ -45,9 +45,6 @@ export function hashPassword(password: string, rounds: number): Promise<string> 
   return limited(() => loadBcrypt().hash(password, rounds));
 }
 
-/** {@link hashPassword}, exported for tools that prepare stores. */
-export const hashPasswordLimited = hashPassword;
-
 /**
  * Compares in the thread pool. With no hash (unknown account) it compares against a dummy hash of
  * the same cost, so the answer takes as long and does not reveal whether the account exists.

@@ -8,13 +8,13 @@ import { configError } from '../errors';
  * @param feature - what needs it, for the message, e.g. `the mongodb:// store`.
  */
 export function loadOptional<T>(pkg: string, feature: string): T {
+  // Resolving first tells "not installed" apart from a failure inside the package, without reading error texts.
   try {
-    // A plain require: the package is loaded only here, on use (the module is CommonJS).
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return require(pkg) as T;
-  } catch (err) {
-    const missing = (err as NodeJS.ErrnoException).code === 'MODULE_NOT_FOUND' && (err as Error).message.includes(`'${pkg}'`);
-    if (missing) throw configError(`${feature} needs the package ${pkg}, which is not installed: run npm install ${pkg}`);
-    throw err;
+    require.resolve(pkg);
+  } catch {
+    throw configError(`${feature} needs the package ${pkg}, which is not installed: run npm install ${pkg}`);
   }
+  // A plain require: the package is loaded only here, on use (the module is CommonJS).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(pkg) as T;
 }

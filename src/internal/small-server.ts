@@ -1,3 +1,4 @@
+import { configError } from '../errors';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -22,7 +23,7 @@ export class SmallServer {
 
   /** The base URL; throws before `start()`. */
   get url(): string {
-    if (!this.currentUrl) throw new Error(`authgate: the ${this.what} is not started: await start() first`);
+    if (!this.currentUrl) throw configError(`the ${this.what} is not started: await start() first`);
     return this.currentUrl;
   }
 

@@ -15,7 +15,7 @@ export class RateLimitError extends AuthError {
 
   /** @param retryAfter - seconds until a retry may pass. */
   constructor(retryAfter: number) {
-    super('bad_request', `too many requests, retry in ${retryAfter} s`, { status: 429 });
+    super('rate_limited', `too many requests, retry in ${retryAfter} s`);
     this.retryAfter = retryAfter;
   }
 }

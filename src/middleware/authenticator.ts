@@ -1,3 +1,4 @@
+import { configError } from '../errors';
 import type { ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AuthError } from '../errors';
@@ -165,7 +166,7 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
     trace: guard(undefined, false),
     admin: guard((user) => (isAdmin(user) ? undefined : new AuthError('forbidden', 'admin access required')), true),
     rbac(...roles: string[]): RequestHandler {
-      if (roles.length === 0) throw new TypeError('authgate: rbac() needs at least one role');
+      if (roles.length === 0) throw configError('rbac() needs at least one role');
       const wanted = new Set(roles.map((r) => r.toLowerCase()));
       return guard(
         (user) => (wanted.has(getRole(user).toLowerCase()) ? undefined : new AuthError('forbidden', 'access denied for this role')),
@@ -174,7 +175,7 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
     },
     get updateUser(): RequestHandler {
       const updater = options.userUpdater;
-      if (!updater) throw new TypeError('authgate: m.updateUser needs the userUpdater option of createAuth()');
+      if (!updater) throw configError('m.updateUser needs the userUpdater option of createAuth()');
       return function authgateUpdateUser(req: Request, _res: Response, next: NextFunction): void {
         const { user: current } = getUser(req);
         if (current === undefined) return next();
@@ -195,7 +196,7 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
  */
 function guardAgainstAppUse(middleware: Middleware): Middleware {
   const hint = (): never => {
-    throw new TypeError('authgate: app.use(m) got the whole middleware set; use one of m.auth, m.trace, m.admin, m.rbac(...) or m.updateUser');
+    throw configError('app.use(m) got the whole middleware set; use one of m.auth, m.trace, m.admin, m.rbac(...) or m.updateUser');
   };
   const guarded = function authgateMiddlewareSet(): never {
     return hint();

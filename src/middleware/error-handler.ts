@@ -14,8 +14,3 @@ export function rejectRequest(req: Request, res: Response, err: AuthError, handl
   }
   res.status(err.status).json({ error: err.message });
 }
-
-/** Wraps any thrown value in an {@link AuthError}, keeping an AuthError as it is. */
-export function asAuthError(err: unknown, fallback: AuthError): AuthError {
-  return err instanceof AuthError ? err : new AuthError(fallback.code, fallback.message, { cause: err });
-}

@@ -1,4 +1,5 @@
 import type { MaybePromise } from '../hooks';
+import { BoundedMap } from '../internal/bounded-map';
 import type { Claims } from '../token/claims';
 
 /** A refreshed token, kept so concurrent requests with the old token get the same new one. */
@@ -18,39 +19,30 @@ export interface RefreshCache {
 }
 
 /**
- * The default {@link RefreshCache}: in memory, bounded in entries and time, oldest dropped first.
+ * The default {@link RefreshCache}: in memory, bounded in entries and time.
  */
 export class MemoryRefreshCache implements RefreshCache {
-  private readonly entries = new Map<string, { refreshed: RefreshedToken; until: number }>();
+  private readonly entries: BoundedMap<string, RefreshedToken>;
 
   /**
    * @param maxEntries - the most tokens kept. @default 10000
    * @param ttlMs - how long an entry is served. @default 60000
    */
   constructor(
-    private readonly maxEntries = 10_000,
+    maxEntries = 10_000,
     private readonly ttlMs = 60_000,
-  ) {}
+  ) {
+    this.entries = new BoundedMap(maxEntries);
+  }
 
   /** The cached successor, while it is fresh. */
   get(oldToken: string): RefreshedToken | undefined {
-    const entry = this.entries.get(oldToken);
-    if (entry === undefined) return undefined;
-    if (entry.until < Date.now()) {
-      this.entries.delete(oldToken);
-      return undefined;
-    }
-    return entry.refreshed;
+    return this.entries.get(oldToken);
   }
 
-  /** Stores a successor, dropping the oldest entry when full. */
+  /** Stores a successor (the least recently used go first when full). */
   set(oldToken: string, refreshed: RefreshedToken): void {
-    this.entries.delete(oldToken);
-    if (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (!oldest.done) this.entries.delete(oldest.value);
-    }
-    this.entries.set(oldToken, { refreshed, until: Date.now() + this.ttlMs });
+    this.entries.set(oldToken, refreshed, this.ttlMs);
   }
 
   /** How many entries are kept now. */

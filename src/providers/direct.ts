@@ -1,3 +1,4 @@
+import { configError } from '../errors';
 import type { ServerResponse } from 'node:http';
 import { AuthError } from '../errors';
 import { toFunction, type MaybePromise } from '../hooks';
@@ -22,6 +23,9 @@ export type CredentialChecker =
  * The user id is `<name>_<sha1 of the user name>`.
  */
 export class DirectProvider implements Provider {
+  /** GET with a query or POST with a form or JSON. */
+  readonly methods = { login: ['GET', 'POST'] } as const;
+
   private readonly check: (user: string, passwd: string) => MaybePromise<boolean>;
   private readonly normalizeUser: (user: string) => string;
 
@@ -34,7 +38,7 @@ export class DirectProvider implements Provider {
     checker: CredentialChecker,
   ) {
     const fn = toFunction<[string, string], MaybePromise<boolean>>(checker, 'check');
-    if (fn === undefined) throw new TypeError('authgate: addDirectProvider() needs a credential checker');
+    if (fn === undefined) throw configError('addDirectProvider() needs a credential checker');
     this.check = fn;
     const normalize = typeof checker === 'object' ? checker.normalizeUser?.bind(checker) : undefined;
     this.normalizeUser = (user) => normalize?.(user) ?? user;
@@ -42,7 +46,6 @@ export class DirectProvider implements Provider {
 
   /** @inheritdoc */
   async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
-    if (req.method !== 'GET' && req.method !== 'POST') throw new AuthError('bad_request', 'use GET or POST', { status: 405 });
     requireObjectBody(req);
     const typed = loginField(req, 'user');
     const passwd = loginField(req, 'passwd') ?? loginField(req, 'password');

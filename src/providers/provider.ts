@@ -79,6 +79,11 @@ export interface Provider {
   callback?(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void>;
   /** Handles `/<name>/logout`; by default both cookies are cleared. */
   logout?(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void>;
+  /**
+   * The HTTP methods of its routes; any other gets 405 with `Allow`.
+   * @default login and callback: GET and POST; logout: any
+   */
+  readonly methods?: { readonly login?: readonly string[]; readonly callback?: readonly string[] };
   /** The provider's callback comes as a cross-site POST (Apple's form_post): cross-origin protection lets it through. */
   readonly crossSiteCallback?: boolean;
   /** Stops anything the provider runs (servers, polling). */

@@ -1,3 +1,4 @@
+import { configError } from '../errors';
 import type { ServerResponse } from 'node:http';
 import { AuthError } from '../errors';
 import { sendJson } from '../internal/http';
@@ -31,6 +32,9 @@ function checkedField(req: LoginRequest, name: string, max: number): string {
  * the state store and logs in. The user id is `<name>_<sha1 of the address>`.
  */
 export class VerifyProvider implements Provider {
+  /** Both steps are links (GET). */
+  readonly methods = { login: ['GET'] } as const;
+
   /**
    * @param name - provider name.
    * @param template - message text with `{{.User}}`, `{{.Address}}`, `{{.Token}}`, `{{.Site}}`.
@@ -41,13 +45,12 @@ export class VerifyProvider implements Provider {
     private readonly template: string,
     private readonly sender: Sender,
   ) {
-    if (typeof template !== 'string' || !template.includes('{{')) throw new TypeError(`authgate: addVerifyProvider("${name}") needs a template with {{.Token}}`);
-    if (!sender || typeof sender.send !== 'function') throw new TypeError(`authgate: addVerifyProvider("${name}") needs a sender with send(address, text)`);
+    if (typeof template !== 'string' || !template.includes('{{')) throw configError(`addVerifyProvider("${name}") needs a template with {{.Token}}`);
+    if (!sender || typeof sender.send !== 'function') throw configError(`addVerifyProvider("${name}") needs a sender with send(address, text)`);
   }
 
   /** @inheritdoc */
   async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
-    if (req.method !== 'GET') throw new AuthError('bad_request', 'use GET', { status: 405 });
     const token = loginField(req, 'token');
     if (token) return this.confirm(req, res, kit, token);
     return this.sendConfirmation(req, res, kit);
@@ -76,7 +79,7 @@ export class VerifyProvider implements Provider {
       await this.sender.send(address, text);
     } catch (err) {
       kit.logger.logf('[WARN] %s: sending the confirmation failed: %s', this.name, describeSendFailure(err));
-      throw new AuthError('internal', 'failed to send the confirmation message', { status: 502, cause: err });
+      throw new AuthError('bad_gateway', 'failed to send the confirmation message', { cause: err });
     }
     sendJson(res, 200, { user, address });
   }

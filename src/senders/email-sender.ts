@@ -1,3 +1,4 @@
+import { configError } from '../errors';
 import type { Mail } from 'nodemailer';
 import { loadOptional } from '../internal/optional';
 import { isEmailAddress } from '../internal/email-address';
@@ -53,10 +54,10 @@ export class EmailSender implements Sender {
 
   /** @param options - server, credentials, TLS and the mail's from/subject. */
   constructor(private readonly options: EmailSenderOptions) {
-    if (!options?.host) throw new TypeError('authgate: EmailSender needs the SMTP host');
-    if (!options.from) throw new TypeError('authgate: EmailSender needs the from address');
+    if (!options?.host) throw configError('EmailSender needs the SMTP host');
+    if (!options.from) throw configError('EmailSender needs the from address');
     if (options.charset !== undefined && !/^utf-?8$/i.test(options.charset)) {
-      throw new TypeError('authgate: EmailSender sends UTF-8 only (nodemailer encodes every body as UTF-8)');
+      throw configError('EmailSender sends UTF-8 only (nodemailer encodes every body as UTF-8)');
     }
     this.contentType = options.contentType ?? 'text/plain';
     const timeout = options.timeout ?? 30_000;

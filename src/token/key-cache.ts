@@ -1,20 +1,21 @@
 import { createSecretKey, type KeyObject } from 'node:crypto';
+import { BoundedMap } from '../internal/bounded-map';
 
 /**
- * Turns secrets into `KeyObject`s once: jsonwebtoken verifies with a key object in a few
- * microseconds but spends hundreds re-deriving one from a string on every call.
+ * Turns secrets into `KeyObject`s once, so an HMAC does not derive a key from a string on every call.
  */
 export class KeyCache {
-  private readonly keys = new Map<string, KeyObject>();
+  private readonly keys: BoundedMap<string, KeyObject>;
 
-  /** @param maxKeys - how many distinct secrets to keep before starting over. */
-  constructor(private readonly maxKeys = 64) {}
+  /** @param maxKeys - how many distinct secrets to keep. */
+  constructor(maxKeys = 64) {
+    this.keys = new BoundedMap(maxKeys);
+  }
 
   /** The key object for `secret`. */
   get(secret: string): KeyObject {
     let key = this.keys.get(secret);
     if (key === undefined) {
-      if (this.keys.size >= this.maxKeys) this.keys.clear();
       key = createSecretKey(Buffer.from(secret, 'utf8'));
       this.keys.set(secret, key);
     }

@@ -1,3 +1,4 @@
+import { configError } from '../errors';
 import type { IncomingMessage } from 'node:http';
 import type { User } from './user';
 
@@ -30,7 +31,7 @@ export function getUser(req: IncomingMessage): { user: User; error?: undefined }
 export function mustGetUser(req: IncomingMessage): User {
   const result = getUser(req);
   if (result.user === undefined) {
-    throw new Error(`authgate: mustGetUser(): ${result.error}; put m.auth (or m.admin, m.rbac) before this route`);
+    throw configError(`mustGetUser(): ${result.error}; put m.auth (or m.admin, m.rbac) before this route`);
   }
   return result.user;
 }

@@ -296,11 +296,6 @@ export class TokenService {
     return { token, source, claims, expired: exp <= now };
   }
 
-  /** `true` when the claims' `exp` has passed. */
-  isExpired(claims: Claims): boolean {
-    return typeof claims.exp !== 'number' || claims.exp <= nowSeconds();
-  }
-
   private find(req: IncomingMessage): { token: string; source: TokenSource } | undefined {
     const url = req.url ?? '';
     const q = url.indexOf('?');

@@ -1,6 +1,7 @@
 import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { randomId } from '../../internal/random';
+import { BoundedMap } from '../../internal/bounded-map';
 import { BaseAvatarStore } from './base-store';
 
 const isMissing = (err: unknown): boolean => (err as NodeJS.ErrnoException).code === 'ENOENT';
@@ -17,17 +18,13 @@ const MAX_REMEMBERED = 10_000;
  */
 export class FileAvatarStore extends BaseAvatarStore {
   private readonly root: string;
-  private readonly prints = new Map<string, { print: string | undefined; until: number }>();
+  /** Fingerprints by avatar id; `null` remembers a missing file. */
+  private readonly prints = new BoundedMap<string, string | null>(MAX_REMEMBERED);
 
   /** @param root - the folder; created on first write. */
   constructor(root: string) {
     super();
     this.root = resolve(root);
-  }
-
-  private remember(avatarId: string, print: string | undefined): void {
-    if (this.prints.size >= MAX_REMEMBERED) this.prints.clear();
-    this.prints.set(avatarId, { print, until: Date.now() + FINGERPRINT_TTL_MS });
   }
 
   private pathOf(avatarId: string): string {
@@ -59,7 +56,7 @@ export class FileAvatarStore extends BaseAvatarStore {
 
   protected override async fingerprint(avatarId: string): Promise<string | undefined> {
     const known = this.prints.get(avatarId);
-    if (known && known.until > Date.now()) return known.print;
+    if (known !== undefined) return known ?? undefined;
     let print: string | undefined;
     try {
       const st = await stat(this.pathOf(avatarId), { bigint: true });
@@ -67,7 +64,7 @@ export class FileAvatarStore extends BaseAvatarStore {
     } catch (err) {
       if (!isMissing(err)) throw err;
     }
-    this.remember(avatarId, print);
+    this.prints.set(avatarId, print ?? null, FINGERPRINT_TTL_MS);
     return print;
   }
 

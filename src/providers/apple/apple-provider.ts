@@ -1,3 +1,4 @@
+import { configError } from '../../errors';
 import { createHash, type KeyObject } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import jwt from 'jsonwebtoken';
@@ -70,6 +71,8 @@ export class AppleProvider implements Provider {
   readonly name: string;
   /** Apple posts the callback from appleid.apple.com. */
   readonly crossSiteCallback = true;
+  /** The login starts with a redirect (GET); the callback is Apple's form_post (or a GET). */
+  readonly methods = { login: ['GET'], callback: ['GET', 'POST'] } as const;
   private readonly secret: AppleClientSecret;
   private readonly jwks: JwksCache;
   private readonly endpoints: { authUrl: string; tokenUrl: string; issuer: string };
@@ -83,7 +86,7 @@ export class AppleProvider implements Provider {
     key: KeyObject,
   ) {
     for (const field of ['clientId', 'teamId', 'keyId'] as const) {
-      if (!options?.[field]) throw new TypeError(`authgate: addAppleProvider() needs ${field}`);
+      if (!options?.[field]) throw configError(`addAppleProvider() needs ${field}`);
     }
     this.name = options.providerName ?? 'apple';
     const issuer = options.issuer ?? APPLE;
@@ -98,7 +101,6 @@ export class AppleProvider implements Provider {
 
   /** @inheritdoc */
   async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
-    if (req.method !== 'GET') throw new AuthError('bad_request', 'use GET', { status: 405 });
     const aud = kit.resolveAudience(loginAudience(req));
     const state = randomId(16);
     const mode = this.options.responseMode ?? 'form_post';

@@ -1,3 +1,4 @@
+import { configError } from '../../errors';
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
@@ -14,21 +15,21 @@ export function loadApplePrivateKeyFromFile(path: string): ApplePrivateKeyLoader
  * @throws Error saying what is wrong (unreadable file, not PEM, wrong key type).
  */
 export function loadAppleKey(loader: ApplePrivateKeyLoader): KeyObject {
-  if (typeof loader !== 'function') throw new TypeError('authgate: addAppleProvider() needs a private key loader, e.g. loadApplePrivateKeyFromFile(path)');
+  if (typeof loader !== 'function') throw configError('addAppleProvider() needs a private key loader, e.g. loadApplePrivateKeyFromFile(path)');
   let pem: string | Buffer;
   try {
     pem = loader();
   } catch (err) {
-    throw new Error(`authgate: cannot load the Apple private key: ${(err as Error).message}`);
+    throw configError(`cannot load the Apple private key: ${(err as Error).message}`);
   }
   let key: KeyObject;
   try {
     key = createPrivateKey(pem);
   } catch {
-    throw new Error('authgate: the Apple private key is not a PEM private key (use the .p8 file from Apple)');
+    throw configError('the Apple private key is not a PEM private key (use the .p8 file from Apple)');
   }
   if (key.asymmetricKeyType !== 'ec' || key.asymmetricKeyDetails?.namedCurve !== 'prime256v1') {
-    throw new Error('authgate: the Apple private key must be an EC P-256 key (ES256)');
+    throw configError('the Apple private key must be an EC P-256 key (ES256)');
   }
   return key;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { identicon } from '../../avatar/identicon';
+import { BoundedMap } from '../../internal/bounded-map';
 import { sendJson } from '../../internal/http';
 import { randomId, safeEqual } from '../../internal/random';
 import { hasControlChars } from '../../internal/text';
@@ -26,21 +27,11 @@ interface Grant {
   challenge: string;
   method: string;
   redirectUri: string;
-  until: number;
 }
 
 const MAX_ENTRIES = 10_000;
 const CODE_TTL = 5 * 60_000;
 const TOKEN_TTL = 60 * 60_000;
-
-function remember<T extends { until: number }>(map: Map<string, T>, key: string, value: T): void {
-  const now = Date.now();
-  for (const [k, v] of map) {
-    if (v.until < now || map.size >= MAX_ENTRIES) map.delete(k);
-    else break;
-  }
-  map.set(key, value);
-}
 
 function s256(verifier: string): string {
   return createHash('sha256').update(verifier).digest('base64url');
@@ -64,8 +55,8 @@ export class DevServer {
   private readonly http = new SmallServer('dev OAuth2 server', (req, res) => this.handle(req, res), (_err, res) => {
     if (!res.headersSent) sendJson(res, 400, { error: 'invalid_request' });
   });
-  private readonly codes = new Map<string, Grant>();
-  private readonly tokens = new Map<string, { username: string; until: number }>();
+  private readonly codes = new BoundedMap<string, Grant>(MAX_ENTRIES);
+  private readonly tokens = new BoundedMap<string, string>(MAX_ENTRIES);
 
   /** @param options - host, port, e-mail lookup, logger. */
   constructor(private readonly options: Required<Pick<DevServerOptions, 'host' | 'port' | 'logger'>> & DevServerOptions) {}
@@ -135,13 +126,7 @@ export class DevServer {
       return sendJson(res, 400, { error: 'invalid_request', error_description: 'user name must be 1 to 64 printable characters' });
     }
     const code = randomId(16);
-    remember(this.codes, code, {
-      username,
-      challenge: form.get('code_challenge') ?? '',
-      method: form.get('code_challenge_method') ?? '',
-      redirectUri: redirect.href,
-      until: Date.now() + CODE_TTL,
-    });
+    this.codes.set(code, { username, challenge: form.get('code_challenge') ?? '', method: form.get('code_challenge_method') ?? '', redirectUri: redirect.href }, CODE_TTL);
     redirect.searchParams.set('code', code);
     const state = form.get('state');
     if (state) redirect.searchParams.set('state', state);
@@ -153,7 +138,7 @@ export class DevServer {
     const code = form.get('code') ?? '';
     const grant = this.codes.get(code);
     this.codes.delete(code);
-    if (!grant || grant.until < Date.now()) return sendJson(res, 400, { error: 'invalid_grant' });
+    if (!grant) return sendJson(res, 400, { error: 'invalid_grant' });
     if (grant.challenge !== '') {
       const verifier = form.get('code_verifier') ?? '';
       const expected = grant.method === 'S256' ? s256(verifier) : verifier;
@@ -162,20 +147,20 @@ export class DevServer {
     const redirectUri = form.get('redirect_uri');
     if (redirectUri && redirectUri !== grant.redirectUri) return sendJson(res, 400, { error: 'invalid_grant', error_description: 'redirect_uri mismatch' });
     const accessToken = randomId(20);
-    remember(this.tokens, accessToken, { username: grant.username, until: Date.now() + TOKEN_TTL });
+    this.tokens.set(accessToken, grant.username, TOKEN_TTL);
     sendJson(res, 200, { access_token: accessToken, token_type: 'bearer', expires_in: TOKEN_TTL / 1000 });
   }
 
   private userInfo(req: IncomingMessage, res: ServerResponse): void {
     const header = req.headers.authorization ?? '';
     const token = /^bearer (.+)$/i.exec(header)?.[1] ?? '';
-    const entry = this.tokens.get(token);
-    if (!entry || entry.until < Date.now()) return sendJson(res, 401, { error: 'invalid_token' });
-    const email = this.options.getEmail?.(entry.username);
+    const username = this.tokens.get(token);
+    if (username === undefined) return sendJson(res, 401, { error: 'invalid_token' });
+    const email = this.options.getEmail?.(username);
     sendJson(res, 200, {
-      id: entry.username,
-      name: entry.username,
-      picture: `${this.url}/avatar/${encodeURIComponent(entry.username)}.png`,
+      id: username,
+      name: username,
+      picture: `${this.url}/avatar/${encodeURIComponent(username)}.png`,
       ...(email ? { email } : {}),
     });
   }

@@ -1,3 +1,4 @@
+import { configError } from '../../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { loadOptional } from '../../internal/optional';
@@ -53,7 +54,7 @@ export interface LocalOAuthServerOptions {
 export type LocalServerRateLimit = 'loginPerIp' | 'loginPerUser';
 
 /**
- * An OAuth2 authorization server of your own (the seed's "custom server"), on
+ * An OAuth2 authorization server of your own (go-pkgz/auth calls it a "custom server"), on
  * @node-oauth/oauth2-server: `/authorize` (login page, codes with PKCE), `/token`, `/user`.
  * Register it with `auth.addCustomProvider(name, { cid, csecret }, server.providerConfig(name))`.
  */
@@ -69,8 +70,8 @@ export class LocalOAuthServer {
   /** @param options - see {@link LocalOAuthServerOptions}. */
   constructor(private readonly options: LocalOAuthServerOptions) {
     this.bind = new URL(options.url);
-    if (this.bind.protocol !== 'http:') throw new TypeError('authgate: the local OAuth2 server listens on plain http: put a TLS proxy in front of it');
-    if (!Array.isArray(options.clients) || options.clients.length === 0) throw new TypeError('authgate: createLocalOAuthServer() needs at least one client');
+    if (this.bind.protocol !== 'http:') throw configError('the local OAuth2 server listens on plain http: put a TLS proxy in front of it');
+    if (!Array.isArray(options.clients) || options.clients.length === 0) throw configError('createLocalOAuthServer() needs at least one client');
     this.logger = options.logger ?? noopLogger;
     this.http = new SmallServer('local OAuth2 server', (req, res) => this.handle(req, res), (err, res) => {
       this.logger.logf('[WARN] local OAuth2 server: %s', (err as Error)?.name ?? typeof err);

@@ -1,3 +1,4 @@
+import { configError } from '../../errors';
 import type { MaybePromise } from '../../hooks';
 import type { User } from '../../token/user';
 import { OAuth2Provider, type BearerTokens, type OAuth2ProviderOptions } from './oauth2-provider';
@@ -31,10 +32,10 @@ export function createCustomProvider(name: string, client: CustomClient, config:
     try {
       new URL(config[key]);
     } catch {
-      throw new TypeError(`authgate: addCustomProvider("${name}"): ${key} must be an absolute URL`);
+      throw configError(`addCustomProvider("${name}"): ${key} must be an absolute URL`);
     }
   }
-  if (typeof config.mapUser !== 'function') throw new TypeError(`authgate: addCustomProvider("${name}") needs mapUser(info)`);
+  if (typeof config.mapUser !== 'function') throw configError(`addCustomProvider("${name}") needs mapUser(info)`);
   const strategy = createOAuth2Strategy({ ...client, ...config, scopes: config.scopes ?? [] });
   return new OAuth2Provider(name, strategy, (info, outcome) => config.mapUser(info, outcome), config);
 }

@@ -42,6 +42,8 @@ function flowRequest(req: LoginRequest): FlowRequest {
  * checks them, exchanges the code, maps the user and completes the login.
  */
 export class OAuth2Provider implements Provider {
+  /** The login starts with a redirect (GET); callbacks come as GET (or a form_post). */
+  readonly methods = { login: ['GET'], callback: ['GET', 'POST'] } as const;
   private flow: PassportFlow | undefined;
 
   /**
@@ -70,7 +72,6 @@ export class OAuth2Provider implements Provider {
 
   /** @inheritdoc */
   async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
-    if (req.method !== 'GET') throw new AuthError('bad_request', 'use GET', { status: 405 });
     const aud = kit.resolveAudience(loginAudience(req));
     const { location, handshake } = await this.getFlow().start(flowRequest(req), this.callbackUrl(req, kit), randomId(16));
     await kit.tokens.sendHandshake(res, {

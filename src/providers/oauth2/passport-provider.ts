@@ -1,3 +1,4 @@
+import { configError } from '../../errors';
 import type { MaybePromise } from '../../hooks';
 import type { User } from '../../token/user';
 import { OAuth2Provider, type OAuth2ProviderOptions } from './oauth2-provider';
@@ -39,7 +40,7 @@ export function createPassportProvider(
   options: OAuth2ProviderOptions = {},
 ): OAuth2Provider {
   if (!strategy || typeof strategy.authenticate !== 'function') {
-    throw new TypeError(`authgate: addPassportProvider("${name}") needs a Passport strategy instance`);
+    throw configError(`addPassportProvider("${name}") needs a Passport strategy instance`);
   }
   const mapper = mapProfile ?? defaultPassportMapper(name);
   return new OAuth2Provider(name, strategy, (profile) => mapper(profile as PassportProfile), options);

@@ -1,3 +1,4 @@
+import { configError } from '../../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Bot, Context } from 'node-telegram-bot-api';
 import { loadOptional } from '../../internal/optional';
@@ -45,6 +46,8 @@ const START = /^\/start(?:@[A-Za-z0-9_]+)?\s+([A-Za-z0-9_-]{8,64})\s*$/;
  */
 export class TelegramProvider implements Provider {
   readonly name: string;
+  /** The page asks for a token and checks it with GET. */
+  readonly methods = { login: ['GET'] } as const;
   private readonly bot: Bot;
   private readonly ttl: number;
   private username: Promise<string> | undefined;
@@ -62,7 +65,7 @@ export class TelegramProvider implements Provider {
     private readonly avatars: AvatarProxy,
     private readonly logger: Logger,
   ) {
-    if (!options?.token || !/^\d+:[A-Za-z0-9_-]{20,}$/.test(options.token)) throw new TypeError('authgate: addTelegramProvider() needs the bot token from @BotFather (<id>:<secret>)');
+    if (!options?.token || !/^\d+:[A-Za-z0-9_-]{20,}$/.test(options.token)) throw configError('addTelegramProvider() needs the bot token from @BotFather (<id>:<secret>)');
     this.name = options.providerName ?? 'telegram';
     this.ttl = options.tokenTtl ?? 10 * 60_000;
     const { Bot: TelegramBot } = loadOptional<typeof import('node-telegram-bot-api')>('node-telegram-bot-api', 'the Telegram provider');
@@ -92,7 +95,6 @@ export class TelegramProvider implements Provider {
 
   /** @inheritdoc */
   async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
-    if (req.method !== 'GET') throw new AuthError('bad_request', 'use GET', { status: 405 });
     const token = loginField(req, 'token');
     if (token !== undefined) return this.check(req, res, kit, token);
     const aud = kit.resolveAudience(loginAudience(req));
@@ -131,7 +133,7 @@ export class TelegramProvider implements Provider {
    * header against `secretToken` (constant time), reads the JSON update (64 KiB at most), handles it.
    */
   webhookHandler(secretToken: string): (req: IncomingMessage, res: ServerResponse) => void {
-    if (!secretToken || secretToken.length < 16) throw new TypeError('authgate: the Telegram webhook needs a secret token of 16 characters or more');
+    if (!secretToken || secretToken.length < 16) throw configError('the Telegram webhook needs a secret token of 16 characters or more');
     return (req, res) => {
       const header = req.headers['x-telegram-bot-api-secret-token'];
       if (req.method !== 'POST' || typeof header !== 'string' || !safeEqual(header, secretToken)) return sendJson(res, 401, { error: 'unauthorized' });
