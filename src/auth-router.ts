@@ -1,11 +1,10 @@
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import type { Request, Router } from 'express';
 import { AuthError } from './errors';
 import { RateLimitError } from './limits/rate-limiter';
 import type { CrossSitePolicy } from './internal/cross-origin';
-import { StoreUnavailableError } from './internal/guarded-store';
 import { asyncHandler } from './internal/async-handler';
 import { sendJson } from './internal/http';
-import { privateAnswerHeaders } from './internal/security-headers';
+import { finishRouter, routerShell, type ErrorAnswer } from './internal/router-shell';
 import type { Logger } from './logger';
 import type { Authenticator } from './middleware/authenticator';
 import type { LoginRequest, Provider, ProviderKit } from './providers/provider';
@@ -43,19 +42,20 @@ function toLoginRequest(req: Request): LoginRequest {
  */
 export function createAuthRouter(deps: AuthRouterDeps): Router {
   const { providers, tokens, authenticator, kit, logger } = deps;
-  const router = Router();
-  router.use(privateAnswerHeaders);
-  router.use((req, res, next) => {
-    const [, first, action] = req.path.split('/');
+  const answer: ErrorAnswer = (res, status, message) => sendJson(res, status, { error: message });
+  const router = routerShell({
     // A cross-site GET may start a login or come back from a provider, but not log out; logins that
     // a cross-site request would complete are refused where every login ends (the LoginCompleter).
-    const logout = first === 'logout' || action === 'logout';
-    if (!(deps.crossSite.isCrossSiteWrite(req) || (logout && deps.crossSite.isCrossSite(req)))) return next();
-    if (action === 'callback' && providers.get(first ?? '')?.crossSiteCallback) return next();
-    return sendJson(res, 403, { error: 'cross-site request refused' });
+    refuseCrossSite: (req) => {
+      const [, first, action] = req.path.split('/');
+      const logout = first === 'logout' || action === 'logout';
+      if (!(deps.crossSite.isCrossSiteWrite(req) || (logout && deps.crossSite.isCrossSite(req)))) return false;
+      return !(action === 'callback' && providers.get(first ?? '')?.crossSiteCallback);
+    },
+    bodyLimit: deps.bodyLimit,
+    parameterLimit: 100,
+    answer,
   });
-  router.use(express.json({ limit: deps.bodyLimit, type: ['application/json', 'application/*+json'] }));
-  router.use(express.urlencoded({ limit: deps.bodyLimit, extended: false, parameterLimit: 100 }));
 
   router.get('/list', (_req, res) => sendJson(res, 200, [...providers.keys()]));
 
@@ -101,27 +101,6 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     return sendJson(res, 200, { status: 'logged out' });
   }));
 
-  router.use((_req: Request, res: Response) => sendJson(res, 404, { error: 'not found' }));
-
-  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(err);
-    if (err instanceof RateLimitError) res.setHeader('Retry-After', String(err.retryAfter));
-    if (err instanceof AuthError) {
-      // The cause's message may quote secrets (connection strings, SMTP replies): only its name is logged.
-      if (err.status >= 500) logger.logf('[ERROR] %s (cause: %s)', err.message, (err.cause as Error | undefined)?.name ?? 'none');
-      return sendJson(res, err.status, { error: err.message });
-    }
-    if (err instanceof StoreUnavailableError) {
-      logger.logf('[ERROR] %s', err.message);
-      return sendJson(res, 503, { error: 'a store is unavailable, try again' });
-    }
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      const message = status === 413 ? 'request body is too large' : status === 415 ? 'unsupported body encoding' : 'request body is malformed';
-      return sendJson(res, status, { error: message });
-    }
-    logger.logf('[ERROR] auth route failed: %s', (err as Error)?.name ?? typeof err);
-    return sendJson(res, 500, { error: 'internal error' });
-  });
-  return router;
+  return finishRouter(router, { answer, logger, unexpected: 500, notFound: 'not found' });
 }
+

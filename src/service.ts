@@ -3,7 +3,12 @@ import { AvatarProxy } from './avatar/proxy';
 import { createAvatarRouter } from './avatar/route';
 import { createAuthRouter } from './auth-router';
 import { Authenticator, createMiddleware, type Middleware } from './middleware/authenticator';
-import { resolveOptions, type AuthOptions, type ResolvedOptions } from './options';
+import { resolveOptions, type AuthOptions, type ResolvedOptions, type SettledOptions } from './options';
+import { createAvatarStore } from './avatar/store';
+import { openGuarded } from './internal/guarded-store';
+import { MemoryRefreshCache } from './middleware/refresh-cache';
+import { StateRefreshCache } from './middleware/state-refresh-cache';
+import { createStateStore } from './state/create-state-store';
 import { LoginCompleter } from './providers/complete-login';
 import { DirectProvider, type CredentialChecker } from './providers/direct';
 import type { Provider, ProviderKit } from './providers/provider';
@@ -83,12 +88,24 @@ export interface Auth {
   close(): Promise<void>;
 }
 
+/** The stores of a service, opened and guarded: `resolveOptions` opens nothing, `createAuth` does it here. */
+function openStores(settled: SettledOptions): ResolvedOptions {
+  const stateStore = openGuarded(settled.stateStore ?? 'memory://', createStateStore, 'state store', settled.storeTimeout);
+  return {
+    ...settled,
+    stateStore,
+    avatarStore: openGuarded(settled.avatarStore ?? 'memory://', createAvatarStore, 'avatar store', settled.storeTimeout),
+    // A shared state store shares refreshed tokens too, so instances refresh a token once.
+    refreshCache: settled.refreshCache ?? (settled.stateStore !== undefined ? new StateRefreshCache(stateStore) : new MemoryRefreshCache()),
+  };
+}
+
 /**
  * Creates the auth service. Synchronous; throws an `AuthError` with code `config` on misuse
  * (no secret, bad url, bad option values).
  */
 export function createAuth(options: AuthOptions): Auth {
-  const resolved = resolveOptions(options);
+  const resolved = openStores(resolveOptions(options));
   const providers = new Map<string, Provider>();
   const tokens = new TokenService(resolved);
   const avatars = new AvatarProxy({

@@ -1,11 +1,13 @@
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { AuthError, configError } from '../errors';
-import { guardStore, StoreUnavailableError } from '../internal/guarded-store';
+import type { Request, Router } from 'express';
+import { configError } from '../errors';
+import { openGuarded } from '../internal/guarded-store';
+import { positiveMs } from '../internal/option-checks';
+import { loadBcrypt } from './passwords';
 import { DuplicateEmailError } from './account-store';
 import { canonicalEmail, identityKey } from '../internal/email-address';
 import { CrossSitePolicy, type CrossSiteOptions } from '../internal/cross-origin';
 import { asyncHandler } from '../internal/async-handler';
-import { privateAnswerHeaders } from '../internal/security-headers';
+import { finishRouter, routerShell, type ErrorAnswer } from '../internal/router-shell';
 import { noopLogger, type Logger } from '../logger';
 import type { Sender } from '../senders/sender';
 import { AccountError } from './account-error';
@@ -107,41 +109,44 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   }
   const rounds = options.bcryptRounds ?? 12;
   if (!Number.isInteger(rounds) || rounds < 4 || rounds > 31) throw configError('bcryptRounds must be a whole number from 4 to 31');
-  const timeout = options.storeTimeout ?? 5000;
+  const timeout = positiveMs('storeTimeout', options.storeTimeout, 5000);
+  const onlineThreshold = positiveMs('onlineThreshold', options.onlineThreshold, 3_600_000);
+  const codeTtl = positiveMs('activationCodeTtl', options.activationCodeTtl, 24 * 3_600_000);
+  const bodyLimit = positiveMs('bodyLimit', options.bodyLimit, 16 * 1024);
+  for (const name of ['activationTemplate', 'existingAccountTemplate'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'string') throw configError(`options.${name} must be a text template`);
+  }
+  if (options.managers !== undefined && (!Array.isArray(options.managers) || options.managers.some((m) => typeof m !== 'string' || canonicalEmail(m) === undefined))) {
+    throw configError('options.managers must be a list of e-mail addresses');
+  }
+  // Passwords need bcrypt: a missing package fails here, at start-up, not at the first sign-up.
+  loadBcrypt();
   const logger = options.logger ?? noopLogger;
-  const store = guardStore(typeof options.store === 'string' ? createAccountStore(options.store, logger) : options.store, 'account store', timeout, (err) => err instanceof DuplicateEmailError);
+  const store = openGuarded(options.store, (uri) => createAccountStore(uri, logger), 'account store', timeout, (err) => err instanceof DuplicateEmailError);
   const service = new AccountService({
     store,
     sender: options.sender,
-    onlineThreshold: options.onlineThreshold ?? 3_600_000,
+    onlineThreshold,
     activationTemplate: options.activationTemplate ?? DEFAULT_TEMPLATE,
     bcryptRounds: rounds,
     baseUrl: base.href.replace(/\/+$/, ''),
-    managers: new Set((options.managers ?? []).map((m) => canonicalEmail(m) ?? m)),
-    codeTtl: options.activationCodeTtl ?? 24 * 3_600_000,
+    managers: new Set((options.managers ?? []).map((m) => canonicalEmail(m) as string)),
+    codeTtl,
     concealExistingAccounts: options.concealExistingAccounts ?? false,
     existingAccountTemplate: options.existingAccountTemplate ?? DEFAULT_EXISTING_TEMPLATE,
     logger,
   });
 
-  const router = Router();
-  router.use(privateAnswerHeaders);
   const crossSite = new CrossSitePolicy(base, options);
-  router.use((req, res, next) => {
-    if (crossSite.isCrossSiteWrite(req)) {
-      return void res.status(403).json(new AccountError(403, 1.0, 'cross-site request refused').toJSON());
-    }
-    next();
-  });
-  router.use(express.json({ limit: options.bodyLimit ?? 16 * 1024, type: ['application/json', 'application/*+json'] }));
-  router.use(express.urlencoded({ limit: options.bodyLimit ?? 16 * 1024, extended: false, parameterLimit: 50 }));
+  const answer: ErrorAnswer = (res, status, message, err) => {
+    if (err instanceof AccountError) return void res.status(err.status).json(err.toJSON());
+    if (err instanceof RateLimitError) return void res.status(429).json(new AccountError(429, 1.0, err.message, 'TooManyRequests').toJSON());
+    if (status >= 500) return void res.status(503).json({ Code: 1.0, Message: 'Unavailable', Description: 'the account service is unavailable, try again' });
+    res.status(status).json(new AccountError(status, 1.0, message).toJSON());
+  };
+  const router = routerShell({ refuseCrossSite: (req) => crossSite.isCrossSiteWrite(req), bodyLimit, parameterLimit: 50, answer });
   const actor = (req: Request) => service.authenticate(req.headers.authorization);
-  const stateStore = guardStore(
-    typeof options.stateStore === 'string' || options.stateStore === undefined ? createStateStore(options.stateStore ?? 'memory://') : options.stateStore,
-    'state store',
-    timeout,
-    (err) => err instanceof AuthError && err.status < 500,
-  );
+  const stateStore = openGuarded(options.stateStore ?? 'memory://', createStateStore, 'state store', timeout);
   const limiter = new RateLimiter<AccountRateLimit>(stateStore, resolveRules(ACCOUNT_RATE_LIMITS, options.rateLimits));
   const limit = async (...hits: Array<[AccountRateLimit, unknown]>): Promise<void> => {
     for (const [name, identity] of hits) await limiter.hit(name, identityKey(String(identity ?? '')));
@@ -193,24 +198,7 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
     const query = fields(req);
     res.json(await service.list(who, query.offset, query.limit));
   }));
-  router.use((_req: Request, res: Response) => {
-    res.status(404).json(new AccountError(404, 1.0, 'no such route').toJSON());
-  });
-  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(err);
-    if (err instanceof AccountError) return res.status(err.status).json(err.toJSON());
-    if (err instanceof RateLimitError) {
-      res.setHeader('Retry-After', String(err.retryAfter));
-      return res.status(429).json(new AccountError(429, 1.0, err.message, 'TooManyRequests').toJSON());
-    }
-    const status = (err as { status?: unknown }).status;
-    if (typeof status === 'number' && status >= 400 && status < 500) {
-      const description = status === 413 ? 'the request body is too large' : status === 415 ? 'unsupported body encoding' : 'the request body is malformed';
-      return res.status(status).json(new AccountError(status, 1.0, description).toJSON());
-    }
-    logger.logf('[ERROR] account route failed: %s', err instanceof StoreUnavailableError ? err.message : ((err as Error)?.name ?? typeof err));
-    return res.status(503).json({ Code: 1.0, Message: 'Unavailable', Description: 'the account service is unavailable, try again' });
-  });
+  finishRouter(router, { answer, logger, unexpected: 503, notFound: 'no such route' });
 
   return Object.assign(router, {
     credentialChecker: () => service.credentialChecker(),

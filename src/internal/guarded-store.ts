@@ -1,3 +1,5 @@
+import { AuthError } from '../errors';
+
 /** A store call that failed or did not answer in time; answered with 503. */
 export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError';
@@ -37,4 +39,17 @@ export function guardStore<T extends object>(store: T, what: string, timeoutMs: 
       return wrapped.get(key);
     },
   });
+}
+
+/** `true` for the errors a store may throw as part of its contract: client errors (bad keys, refused values). */
+export function isClientError(err: unknown): boolean {
+  return err instanceof AuthError && err.status < 500;
+}
+
+/**
+ * Opens a store given as an object or a URI (made by `create`) and guards it as
+ * {@link guardStore} does: the one way every router and service gets its stores.
+ */
+export function openGuarded<T extends object>(given: T | string, create: (uri: string) => T, what: string, timeoutMs: number, isExpected: (err: unknown) => boolean = isClientError): T {
+  return guardStore(typeof given === 'string' ? create(given) : given, what, timeoutMs, isExpected);
 }

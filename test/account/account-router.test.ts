@@ -195,5 +195,10 @@ describe('account router: life cycle with mail through smtp-server', () => {
     expect(() => makeAccountApp(peer, { baseUrl: 'nope' })).toThrow(/baseUrl/);
     expect(() => makeAccountApp(peer, { store: 'redis://x' })).toThrow(/account store URI/);
     expect(() => makeAccountApp(peer, { bcryptRounds: 2 })).toThrow(/bcryptRounds/);
+    expect(() => makeAccountApp(peer, { onlineThreshold: -1 })).toThrow(/onlineThreshold/);
+    expect(() => makeAccountApp(peer, { activationCodeTtl: Number.NaN })).toThrow(/activationCodeTtl/);
+    expect(() => makeAccountApp(peer, { bodyLimit: 0 })).toThrow(/bodyLimit/);
+    expect(() => makeAccountApp(peer, { managers: ['not an address'] })).toThrow(/managers/);
+    expect(() => makeAccountApp(peer, { activationTemplate: 42 as never })).toThrow(/activationTemplate/);
   });
 });

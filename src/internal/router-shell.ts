@@ -1,0 +1,69 @@
+import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import { AuthError } from '../errors';
+import { RateLimitError } from '../limits/rate-limiter';
+import type { Logger } from '../logger';
+import { StoreUnavailableError } from './guarded-store';
+import { privateAnswerHeaders } from './security-headers';
+
+/** How a router answers an error: its own JSON shape for a status and a client-safe message. */
+export type ErrorAnswer = (res: Response, status: number, message: string, err: unknown) => void;
+
+/** What the auth and account routers share around their routes. */
+export interface RouterShellOptions {
+  /** `true` for a request the router must refuse as cross-site (403). */
+  refuseCrossSite(req: Request): boolean;
+  /** Largest body read, in bytes. */
+  bodyLimit: number;
+  /** Most form fields read. */
+  parameterLimit: number;
+  /** Answers every error in the router's JSON shape. */
+  answer: ErrorAnswer;
+}
+
+/**
+ * A router with what every authgate router needs in front of its routes: security headers and
+ * `Cache-Control: no-store`, the cross-site refusal, and JSON and form bodies within limits.
+ * Add the routes, then call {@link finishRouter}.
+ */
+export function routerShell(options: RouterShellOptions): Router {
+  const router = Router();
+  router.use(privateAnswerHeaders);
+  router.use((req, res, next) => {
+    if (!options.refuseCrossSite(req)) return next();
+    options.answer(res, 403, 'cross-site request refused', undefined);
+  });
+  router.use(express.json({ limit: options.bodyLimit, type: ['application/json', 'application/*+json'] }));
+  router.use(express.urlencoded({ limit: options.bodyLimit, extended: false, parameterLimit: options.parameterLimit }));
+  return router;
+}
+
+const BODY_MESSAGES: Record<number, string> = { 413: 'the request body is too large', 415: 'unsupported body encoding' };
+
+/**
+ * Ends a router: unknown paths get 404, and every error one status by its kind: an
+ * {@link AuthError} (or any error with a `status` and `toJSON`, such as an account error) its
+ * own status, a rate limit 429 with `Retry-After`, a store that failed 503, a body the parsers
+ * refused 400/413/415, anything else `unexpected` (logged by name only: messages may quote secrets).
+ */
+export function finishRouter(router: Router, options: { answer: ErrorAnswer; logger: Logger; unexpected: 500 | 503; notFound: string }): Router {
+  router.use((_req: Request, res: Response) => options.answer(res, 404, options.notFound, undefined));
+  router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    if (err instanceof RateLimitError) res.setHeader('Retry-After', String(err.retryAfter));
+    const status = (err as { status?: unknown } | null)?.status;
+    if (err instanceof AuthError) {
+      if (err.status >= 500) options.logger.logf('[ERROR] %s (cause: %s)', err.message, (err.cause as Error | undefined)?.name ?? 'none');
+      return options.answer(res, err.status, err.message, err);
+    }
+    if (err instanceof StoreUnavailableError) {
+      options.logger.logf('[ERROR] %s', err.message);
+      return options.answer(res, 503, 'a store is unavailable, try again', err);
+    }
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return options.answer(res, status, BODY_MESSAGES[status] ?? (typeof (err as { toJSON?: unknown }).toJSON === 'function' ? (err as Error).message : 'the request body is malformed'), err);
+    }
+    options.logger.logf('[ERROR] route failed: %s', (err as Error | null)?.name ?? typeof err);
+    return options.answer(res, options.unexpected, options.unexpected === 503 ? 'unavailable, try again' : 'internal error', err);
+  });
+  return router;
+}
