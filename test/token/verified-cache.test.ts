@@ -22,9 +22,10 @@ describe('verified-token cache', () => {
 
   it('still checks expiry of a cached token on every request', async () => {
     const { app } = makeApp();
-    const token = sign(SECRET, now() + 1);
+    // exp is in whole seconds: two of them leave at least one second for the first request.
+    const token = sign(SECRET, now() + 2);
     await request(app).get('/private').set('X-JWT', token).expect(200);
-    await new Promise((r) => setTimeout(r, 2100));
+    await new Promise((r) => setTimeout(r, 3100));
     const res = await request(app).get('/private').set('X-JWT', token).expect(401);
     expect(res.body.error).toBe('token is expired');
   });
