@@ -45,7 +45,8 @@ export { EmailSender, SenderError, type EmailSenderOptions } from './senders/ema
 export { renderTemplate } from './senders/template';
 
 // Avatars
-export { createAvatarStore, AVATAR_STORE_SCHEMES, type AvatarStore } from './avatar/store';
+export { createAvatarStore, AVATAR_STORE_SCHEMES } from './avatar/create-avatar-store';
+export type { AvatarStore } from './avatar/avatar-store';
 export { avatarIdFor, isAvatarId } from './avatar/avatar-id';
 export { AvatarProxy, type AvatarProxyOptions } from './avatar/proxy';
 export { FileAvatarStore } from './avatar/stores/file-store';
@@ -56,7 +57,7 @@ export { migrateAvatars, type MigrationResult } from './avatar/migrate';
 // Shared state and rate limits
 export type { StateStore } from './state/state-store';
 export { createStateStore, STATE_STORE_SCHEMES } from './state/create-state-store';
-export { MemoryStateStore } from './state/memory-state-store';
+export { MemoryStateStore } from './state/stores/memory-state-store';
 export { RateLimitError, AUTH_RATE_LIMITS, ACCOUNT_RATE_LIMITS, type AuthRateLimit, type AccountRateLimit, type RateLimitRule } from './limits/rate-limiter';
 
 // The account router (the whole family is in `authgate/accounts`)

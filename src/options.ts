@@ -1,4 +1,4 @@
-import type { AvatarStore } from './avatar/store';
+import type { AvatarStore } from './avatar/avatar-store';
 import { resolveAvatarOptions, type AvatarOptions, type ResolvedAvatarOptions } from './avatar/avatar-options';
 import { configError } from './errors';
 import { CrossSitePolicy, type CrossSiteOptions } from './internal/cross-origin';

@@ -4,7 +4,7 @@ import { createAvatarRouter } from './avatar/route';
 import { createAuthRouter } from './auth-router';
 import { Authenticator, createMiddleware, type Middleware } from './middleware/authenticator';
 import { resolveOptions, type AuthOptions, type ResolvedOptions, type SettledOptions } from './options';
-import { createAvatarStore } from './avatar/store';
+import { createAvatarStore } from './avatar/create-avatar-store';
 import { openGuarded } from './internal/guarded-store';
 import { MemoryRefreshCache } from './middleware/refresh-cache';
 import { StateRefreshCache } from './middleware/state-refresh-cache';

@@ -1,6 +1,6 @@
 import { configError } from '../errors';
 import { positiveMs } from '../internal/option-checks';
-import type { AvatarStore } from './store';
+import type { AvatarStore } from './avatar-store';
 
 /** The options of the avatar proxy and route (part of `createAuth`'s options). */
 export interface AvatarOptions {

@@ -1,4 +1,4 @@
-import type { AvatarStore } from './store';
+import type { AvatarStore } from './avatar-store';
 
 /** What {@link migrateAvatars} did. */
 export interface MigrationResult {

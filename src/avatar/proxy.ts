@@ -4,7 +4,7 @@ import type { User } from '../token/user';
 import { avatarIdFor } from './avatar-id';
 import { identicon } from './identicon';
 import { normalizeImage } from './normalize-image';
-import type { AvatarStore } from './store';
+import type { AvatarStore } from './avatar-store';
 import { NoopAvatarStore } from './stores/noop-store';
 
 /** Settings of the {@link AvatarProxy}. */

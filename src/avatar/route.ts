@@ -5,7 +5,7 @@ import { securityHeaders } from '../internal/security-headers';
 import type { Logger } from '../logger';
 import { isAvatarId } from './avatar-id';
 import { sniffImageType } from './image-type';
-import type { AvatarStore } from './store';
+import type { AvatarStore } from './avatar-store';
 
 /** Seconds browsers may keep an avatar. */
 export const AVATAR_MAX_AGE = 604800;

@@ -1,8 +1,8 @@
 import { AuthError } from '../errors';
 import { uriPath, uriScheme } from '../internal/store-uri';
-import { LevelStateStore } from './level-state-store';
-import { MemoryStateStore } from './memory-state-store';
-import { MongoStateStore } from './mongo-state-store';
+import { LevelStateStore } from './stores/level-state-store';
+import { MemoryStateStore } from './stores/memory-state-store';
+import { MongoStateStore } from './stores/mongo-state-store';
 import type { StateStore } from './state-store';
 
 /** The URI schemes {@link createStateStore} accepts. */

@@ -1,4 +1,4 @@
 /** `authgate/stores/level`: the embedded LevelDB stores (also made by `level:///path` URIs). */
-export { LevelStateStore } from '../state/level-state-store';
+export { LevelStateStore } from '../state/stores/level-state-store';
 export { LevelAvatarStore } from '../avatar/stores/level-store';
 export { LevelAccountStore } from '../account/stores/level-account-store';

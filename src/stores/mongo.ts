@@ -1,4 +1,4 @@
 /** `authgate/stores/mongo`: the MongoDB stores (also made by `mongodb://` URIs; need the optional package mongodb). */
-export { MongoStateStore } from '../state/mongo-state-store';
+export { MongoStateStore } from '../state/stores/mongo-state-store';
 export { MongoAvatarStore } from '../avatar/stores/mongo-store';
 export { MongoAccountStore } from '../account/stores/mongo-account-store';

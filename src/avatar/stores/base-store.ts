@@ -1,6 +1,6 @@
 import { AuthError } from '../../errors';
 import { avatarIdFor, isAvatarId } from '../avatar-id';
-import type { AvatarStore } from '../store';
+import type { AvatarStore } from '../avatar-store';
 
 /**
  * The checks every avatar store shares: closed-store errors, avatar id shape (no traversal), and

@@ -1,5 +1,5 @@
 import type { Collection, MongoClient } from 'mongodb';
-import { isDuplicateKey, loadMongo, parseMongoUri } from '../internal/mongo-uri';
+import { isDuplicateKey, loadMongo, parseMongoUri } from '../../internal/mongo-uri';
 import { BaseStateStore, type StateEntry } from './base-state-store';
 
 interface StateDoc {

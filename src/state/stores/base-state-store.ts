@@ -1,5 +1,5 @@
-import { AuthError } from '../errors';
-import type { StateStore } from './state-store';
+import { AuthError } from '../../errors';
+import type { StateStore } from '../state-store';
 
 /** The longest key accepted. */
 export const MAX_STATE_KEY_LENGTH = 512;

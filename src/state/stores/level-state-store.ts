@@ -1,6 +1,6 @@
 import type { Level } from 'level';
-import { openLevel } from '../internal/level';
-import { KeyLock } from '../internal/key-lock';
+import { openLevel } from '../../internal/level';
+import { KeyLock } from '../../internal/key-lock';
 import { BaseStateStore, type StateEntry } from './base-state-store';
 
 const SWEEP_EVERY_MS = 10 * 60_000;
