@@ -23,10 +23,20 @@ export async function accountScale(args: BenchArgs): Promise<string> {
       for (const name of ['small', 'large']) {
         const base = `http://127.0.0.1:${ports[name]}/account`;
         times[name]!.signup.push(
-          await timed(() => fetch(`${base}/signup`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ Email: `new${i}@example.com`, Pwd: 'scale-password', PwdRepeat: 'scale-password' }) })),
+          await timed(() =>
+            fetch(`${base}/signup`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ Email: `new${i}@example.com`, Pwd: 'scale-password', PwdRepeat: 'scale-password' }),
+            }),
+          ),
         );
         const user = `user${(i * 7919) % 100}@example.com`;
-        times[name]!.token.push(await timed(() => fetch(`${base}/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'password', email: user, password: 'scale-password' }) })));
+        times[name]!.token.push(
+          await timed(() =>
+            fetch(`${base}/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'password', email: user, password: 'scale-password' }) }),
+          ),
+        );
       }
     }
     const p50 = (name: string, op: 'signup' | 'token'): number => median(times[name]![op].slice(Math.floor(rounds / 10)));

@@ -20,7 +20,13 @@ export async function eventLoop(args: BenchArgs): Promise<string> {
     const eld = async (): Promise<number> => ((await (await fetch(`${base}/__bench/eld?reset=1`)).json()) as { p99: number }).p99;
     const seconds = args.quick ? 1.2 : 6;
     const status = (): ReturnType<typeof load> => load({ url: `${base}/auth/status`, connections: 4, seconds });
-    const tokens = { url: `${base}/account/tokens`, method: 'POST' as const, connections: 16, headers: { 'content-type': 'application/json' }, body: '{"grant_type":"password","email":"load@example.com","password":"load-password"}' };
+    const tokens = {
+      url: `${base}/account/tokens`,
+      method: 'POST' as const,
+      connections: 16,
+      headers: { 'content-type': 'application/json' },
+      body: '{"grant_type":"password","email":"load@example.com","password":"load-password"}',
+    };
     await status();
     const idle: Sample[] = [];
     const busy: Sample[] = [];

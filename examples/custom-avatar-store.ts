@@ -69,7 +69,10 @@ export class KeyValueAvatarStore implements AvatarStore {
 
   async list(): Promise<string[]> {
     this.ensureOpen();
-    return (await this.kv.keys('avatar:')).map((k) => k.slice('avatar:'.length)).filter(isAvatarId).sort();
+    return (await this.kv.keys('avatar:'))
+      .map((k) => k.slice('avatar:'.length))
+      .filter(isAvatarId)
+      .sort();
   }
 
   async close(): Promise<void> {

@@ -59,48 +59,56 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
 
   router.get('/list', (_req, res) => sendJson(res, 200, [...providers.keys()]));
 
-  router.get('/user', asyncHandler(async (req, res) => {
-    try {
-      sendJson(res, 200, await authenticator.authenticate(req, res));
-    } catch (err) {
-      if (!(err instanceof AuthError) || err.status >= 500 || err instanceof RateLimitError) throw err;
-      sendJson(res, 401, { error: err.message });
-    }
-  }));
+  router.get(
+    '/user',
+    asyncHandler(async (req, res) => {
+      try {
+        sendJson(res, 200, await authenticator.authenticate(req, res));
+      } catch (err) {
+        if (!(err instanceof AuthError) || err.status >= 500 || err instanceof RateLimitError) throw err;
+        sendJson(res, 401, { error: err.message });
+      }
+    }),
+  );
 
-  router.get('/status', asyncHandler(async (req, res) => {
-    const read = await tokens.read(req).catch(() => undefined);
-    const user = read?.claims.handshake === undefined ? read?.claims.user : undefined;
-    sendJson(res, 200, user ? { status: 'logged in', user: user.name } : { status: 'not logged in' });
-  }));
+  router.get(
+    '/status',
+    asyncHandler(async (req, res) => {
+      const read = await tokens.read(req).catch(() => undefined);
+      const user = read?.claims.handshake === undefined ? read?.claims.user : undefined;
+      sendJson(res, 200, user ? { status: 'logged in', user: user.name } : { status: 'not logged in' });
+    }),
+  );
 
   router.all('/logout', (_req, res) => {
     tokens.reset(res);
     sendJson(res, 200, { status: 'logged out' });
   });
 
-  router.all('/:provider/:action', asyncHandler(async (req, res) => {
-    const name = String(req.params.provider);
-    const action = String(req.params.action);
-    const provider = providers.get(name);
-    if (provider === undefined) return sendJson(res, 404, { error: `provider ${name.slice(0, 64)} not supported` });
-    if (!ACTIONS.has(action)) return sendJson(res, 404, { error: `unknown action ${action.slice(0, 64)}` });
-    const allowed = action === 'logout' ? undefined : (provider.methods?.[action as 'login' | 'callback'] ?? DEFAULT_METHODS);
-    if (allowed !== undefined && !allowed.includes(req.method.toUpperCase())) {
-      res.setHeader('Allow', allowed.join(', '));
-      return sendJson(res, 405, { error: `use ${allowed.join(' or ')}` });
-    }
-    const loginReq = toLoginRequest(req);
-    if (action === 'login') return provider.login(loginReq, res, kit);
-    if (action === 'callback') {
-      if (!provider.callback) return sendJson(res, 404, { error: `provider ${name} has no callback` });
-      return provider.callback(loginReq, res, kit);
-    }
-    if (provider.logout) return provider.logout(loginReq, res, kit);
-    tokens.reset(res);
-    return sendJson(res, 200, { status: 'logged out' });
-  }));
+  router.all(
+    '/:provider/:action',
+    asyncHandler(async (req, res) => {
+      const name = String(req.params.provider);
+      const action = String(req.params.action);
+      const provider = providers.get(name);
+      if (provider === undefined) return sendJson(res, 404, { error: `provider ${name.slice(0, 64)} not supported` });
+      if (!ACTIONS.has(action)) return sendJson(res, 404, { error: `unknown action ${action.slice(0, 64)}` });
+      const allowed = action === 'logout' ? undefined : (provider.methods?.[action as 'login' | 'callback'] ?? DEFAULT_METHODS);
+      if (allowed !== undefined && !allowed.includes(req.method.toUpperCase())) {
+        res.setHeader('Allow', allowed.join(', '));
+        return sendJson(res, 405, { error: `use ${allowed.join(' or ')}` });
+      }
+      const loginReq = toLoginRequest(req);
+      if (action === 'login') return provider.login(loginReq, res, kit);
+      if (action === 'callback') {
+        if (!provider.callback) return sendJson(res, 404, { error: `provider ${name} has no callback` });
+        return provider.callback(loginReq, res, kit);
+      }
+      if (provider.logout) return provider.logout(loginReq, res, kit);
+      tokens.reset(res);
+      return sendJson(res, 200, { status: 'logged out' });
+    }),
+  );
 
   return finishRouter(router, { answer, logger, unexpected: 500, notFound: 'not found' });
 }
-

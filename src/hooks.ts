@@ -12,9 +12,7 @@ export type SecretReader = ((aud: string) => MaybePromise<string>) | { get(aud: 
 export type ClaimsUpdater = ((claims: Claims) => MaybePromise<Claims>) | { update(claims: Claims): MaybePromise<Claims> };
 
 /** Accepts or refuses a token on every request behind `auth`. A function or an object with `validate`. */
-export type Validator =
-  | ((token: string, claims: Claims) => MaybePromise<boolean>)
-  | { validate(token: string, claims: Claims): MaybePromise<boolean> };
+export type Validator = ((token: string, claims: Claims) => MaybePromise<boolean>) | { validate(token: string, claims: Claims): MaybePromise<boolean> };
 
 /** Replaces the request's user behind `updateUser`. A function or an object with `update`. */
 export type UserUpdater = ((user: User) => MaybePromise<User>) | { update(user: User): MaybePromise<User> };
@@ -26,10 +24,7 @@ export type UserUpdater = ((user: User) => MaybePromise<User>) | { update(user: 
 export type BasicAuthChecker = (user: string, passwd: string) => MaybePromise<boolean | User | null | undefined>;
 
 /** Turns "function or object with one method" into a plain function. */
-export function toFunction<A extends unknown[], R>(
-  hook: ((...args: A) => R) | Record<string, unknown> | undefined,
-  method: string,
-): ((...args: A) => R) | undefined {
+export function toFunction<A extends unknown[], R>(hook: ((...args: A) => R) | Record<string, unknown> | undefined, method: string): ((...args: A) => R) | undefined {
   if (hook === undefined) return undefined;
   if (typeof hook === 'function') return hook;
   const fn = hook[method];

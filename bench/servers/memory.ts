@@ -7,7 +7,15 @@ import { createAuth, MemoryRefreshCache, MemoryStateStore, mustGetUser } from '.
 async function main(): Promise<void> {
   const refreshCache = new MemoryRefreshCache();
   const stateStore = new MemoryStateStore();
-  const auth = createAuth({ rateLimits: false, url: 'http://127.0.0.1:8080', secret: 'bench-secret-0123456789abcdef0123456789', avatarStore: 'noop://', refreshCache, stateStore, tokenDuration: 3_600_000 });
+  const auth = createAuth({
+    rateLimits: false,
+    url: 'http://127.0.0.1:8080',
+    secret: 'bench-secret-0123456789abcdef0123456789',
+    avatarStore: 'noop://',
+    refreshCache,
+    stateStore,
+    tokenDuration: 3_600_000,
+  });
   auth.addDirectProvider('local', () => true);
   const app = express();
   app.use('/auth', auth.handlers().authRouter);

@@ -38,7 +38,11 @@ async function main(): Promise<void> {
   });
 
   // As passport-jwt's README shows it.
-  passport.use(new JwtStrategy({ jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), secretOrKey: SECRET }, (payload: { user: unknown }, done: (e: unknown, u: unknown) => void) => done(null, payload.user)));
+  passport.use(
+    new JwtStrategy({ jwtFromRequest: ExtractJwt.fromAuthHeaderAsBearerToken(), secretOrKey: SECRET }, (payload: { user: unknown }, done: (e: unknown, u: unknown) => void) =>
+      done(null, payload.user),
+    ),
+  );
   const pj = express();
   pj.use(passport.initialize());
   pj.get('/private', passport.authenticate('jwt', { session: false }), (req, res) => {

@@ -54,8 +54,6 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
 
 const PAGE = readFileSync(join(__dirname, 'page.html'), 'utf8');
 
-
-
 /**
  * Builds the example app: auth and avatar routers, protected routes and the page at `/`.
  * `dev` is the development OAuth2 server: `await dev.start()` before logging in with it.

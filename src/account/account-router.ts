@@ -76,8 +76,7 @@ const DEFAULT_TEMPLATE =
   'If you did not sign up, ignore this mail: nothing is activated without this link. ' +
   'A later sign-up with this address replaces this one and makes this link void.\n';
 const DEFAULT_EXISTING_TEMPLATE =
-  'Someone tried to sign up with {{.Email}}, which already has an account. ' +
-  'If it was you, log in with your password instead. If it was not, you can ignore this mail: nothing changed.\n';
+  'Someone tried to sign up with {{.Email}}, which already has an account. ' + 'If it was you, log in with your password instead. If it was not, you can ignore this mail: nothing changed.\n';
 
 function fields(req: Request): Record<string, unknown> {
   const body = (req as { body?: unknown }).body;
@@ -122,7 +121,13 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   // Passwords need bcrypt: a missing package fails here, at start-up, not at the first sign-up.
   loadBcrypt();
   const logger = options.logger ?? noopLogger;
-  const store = openGuarded(options.store, (uri) => createAccountStore(uri, logger), 'account store', timeout, (err) => err instanceof DuplicateEmailError);
+  const store = openGuarded(
+    options.store,
+    (uri) => createAccountStore(uri, logger),
+    'account store',
+    timeout,
+    (err) => err instanceof DuplicateEmailError,
+  );
   const service = new AccountService({
     store,
     sender: options.sender,
@@ -153,23 +158,32 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   };
   const ip = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? '';
 
-  router.post('/signup', asyncHandler(async (req, res) => {
-    const body = objectBody(req);
-    await limit(['signupPerIp', ip(req)], ['signupPerEmail', body.Email]);
-    await service.signup(body);
-    res.status(202).json({ Message: 'Account created: open the link in the activation mail to activate it' });
-  }));
-  router.post('/signup/resend', asyncHandler(async (req, res) => {
-    const body = objectBody(req);
-    await limit(['resendPerIp', ip(req)], ['resendPerEmail', body.Email]);
-    await service.resend(body);
-    res.status(202).json({ Message: 'If a sign-up with this e-mail and password waits for activation, a new activation mail is on its way' });
-  }));
-  router.get('/active/:id', asyncHandler(async (req, res) => {
-    await limit(['activePerIp', ip(req)], ['activePerId', req.params.id]);
-    await service.activate(String(req.params.id), fields(req).code);
-    res.json({ Message: 'Account activated' });
-  }));
+  router.post(
+    '/signup',
+    asyncHandler(async (req, res) => {
+      const body = objectBody(req);
+      await limit(['signupPerIp', ip(req)], ['signupPerEmail', body.Email]);
+      await service.signup(body);
+      res.status(202).json({ Message: 'Account created: open the link in the activation mail to activate it' });
+    }),
+  );
+  router.post(
+    '/signup/resend',
+    asyncHandler(async (req, res) => {
+      const body = objectBody(req);
+      await limit(['resendPerIp', ip(req)], ['resendPerEmail', body.Email]);
+      await service.resend(body);
+      res.status(202).json({ Message: 'If a sign-up with this e-mail and password waits for activation, a new activation mail is on its way' });
+    }),
+  );
+  router.get(
+    '/active/:id',
+    asyncHandler(async (req, res) => {
+      await limit(['activePerIp', ip(req)], ['activePerId', req.params.id]);
+      await service.activate(String(req.params.id), fields(req).code);
+      res.json({ Message: 'Account activated' });
+    }),
+  );
   const issue = asyncHandler(async (req, res) => {
     const given = fields(req);
     await limit(['tokensPerIp', ip(req)], ['tokensPerEmail', given.email]);
@@ -177,27 +191,42 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   });
   router.get('/tokens', issue);
   router.post('/tokens', issue);
-  router.delete('/tokens', asyncHandler(async (req, res) => {
-    await service.revoke(await actor(req));
-    res.json({ Message: 'Token revoked' });
-  }));
-  router.get('/profile/:id/info', asyncHandler(async (req, res) => {
-    res.json(await service.profile(await actor(req), String(req.params.id)));
-  }));
-  router.put('/profile/:id/info', asyncHandler(async (req, res) => {
-    const who = await actor(req);
-    res.json(await service.updateProfile(who, String(req.params.id), objectBody(req)));
-  }));
-  router.post('/profile/:id/change-password', asyncHandler(async (req, res) => {
-    const who = await actor(req);
-    await service.changePassword(who, String(req.params.id), objectBody(req));
-    res.json({ Message: 'Password changed; other sessions were signed out' });
-  }));
-  router.get('/profiles', asyncHandler(async (req, res) => {
-    const who = await actor(req);
-    const query = fields(req);
-    res.json(await service.list(who, query.offset, query.limit));
-  }));
+  router.delete(
+    '/tokens',
+    asyncHandler(async (req, res) => {
+      await service.revoke(await actor(req));
+      res.json({ Message: 'Token revoked' });
+    }),
+  );
+  router.get(
+    '/profile/:id/info',
+    asyncHandler(async (req, res) => {
+      res.json(await service.profile(await actor(req), String(req.params.id)));
+    }),
+  );
+  router.put(
+    '/profile/:id/info',
+    asyncHandler(async (req, res) => {
+      const who = await actor(req);
+      res.json(await service.updateProfile(who, String(req.params.id), objectBody(req)));
+    }),
+  );
+  router.post(
+    '/profile/:id/change-password',
+    asyncHandler(async (req, res) => {
+      const who = await actor(req);
+      await service.changePassword(who, String(req.params.id), objectBody(req));
+      res.json({ Message: 'Password changed; other sessions were signed out' });
+    }),
+  );
+  router.get(
+    '/profiles',
+    asyncHandler(async (req, res) => {
+      const who = await actor(req);
+      const query = fields(req);
+      res.json(await service.list(who, query.offset, query.limit));
+    }),
+  );
   finishRouter(router, { answer, logger, unexpected: 503, notFound: 'no such route' });
 
   return Object.assign(router, {

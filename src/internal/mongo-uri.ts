@@ -50,4 +50,3 @@ export function loadMongo(): typeof import('mongodb') {
 export function isDuplicateKey(err: unknown): boolean {
   return (err as { name?: unknown } | null)?.name === 'MongoServerError' && (err as { code?: unknown }).code === 11000;
 }
-

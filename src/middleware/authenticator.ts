@@ -30,10 +30,7 @@ export interface Middleware {
   crossOrigin: RequestHandler;
 }
 
-type AuthenticatorOptions = Pick<
-  ResolvedOptions,
-  'validator' | 'adminPasswd' | 'basicAuthChecker' | 'refreshCache' | 'errorHandler' | 'userUpdater' | 'logger' | 'crossSite'
->;
+type AuthenticatorOptions = Pick<ResolvedOptions, 'validator' | 'adminPasswd' | 'basicAuthChecker' | 'refreshCache' | 'errorHandler' | 'userUpdater' | 'logger' | 'crossSite'>;
 
 const unauthorized = (message: string): AuthError => new AuthError('unauthorized', message);
 
@@ -168,10 +165,7 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
     rbac(...roles: string[]): RequestHandler {
       if (roles.length === 0) throw configError('rbac() needs at least one role');
       const wanted = new Set(roles.map((r) => r.toLowerCase()));
-      return guard(
-        (user) => (wanted.has(getRole(user).toLowerCase()) ? undefined : new AuthError('forbidden', 'access denied for this role')),
-        true,
-      );
+      return guard((user) => (wanted.has(getRole(user).toLowerCase()) ? undefined : new AuthError('forbidden', 'access denied for this role')), true);
     },
     get updateUser(): RequestHandler {
       const updater = options.userUpdater;

@@ -26,11 +26,7 @@ export function parseBasicAuth(req: IncomingMessage): { user: string; passwd: st
  * Checks basic-auth credentials: with `checker` it decides; otherwise `admin:<adminPasswd>` is the
  * only accepted pair. Throws a 401 {@link AuthError} on refusal.
  */
-export async function checkBasicAuth(
-  credentials: { user: string; passwd: string },
-  adminPasswd: string | undefined,
-  checker: BasicAuthChecker | undefined,
-): Promise<User> {
+export async function checkBasicAuth(credentials: { user: string; passwd: string }, adminPasswd: string | undefined, checker: BasicAuthChecker | undefined): Promise<User> {
   if (checker) {
     const verdict = await checker(credentials.user, credentials.passwd);
     if (verdict === true) return { name: credentials.user, id: credentials.user, picture: '' };

@@ -14,8 +14,7 @@ import type { LoginRequest, Provider, ProviderKit } from './provider';
  * the check, the rate limit, the user id and the name in the token.
  */
 export type CredentialChecker =
-  | ((user: string, passwd: string) => MaybePromise<boolean>)
-  | { check(user: string, passwd: string): MaybePromise<boolean>; normalizeUser?(user: string): string | undefined };
+  ((user: string, passwd: string) => MaybePromise<boolean>) | { check(user: string, passwd: string): MaybePromise<boolean>; normalizeUser?(user: string): string | undefined };
 
 /**
  * Login with a user name and password checked by the app. `GET /<name>/login?user=&passwd=` or a

@@ -62,10 +62,27 @@ function wrongFields(record: Record<string, unknown>, fields: ReadonlyArray<read
 }
 
 const CLAIM_SHAPES: ReadonlyArray<readonly [string, Shape]> = Object.entries({
-  iss: 'string', exp: 'number', nbf: 'number', iat: 'number', jti: 'string',
-  sess_only: 'boolean', 'no-ava': 'boolean', user: 'object', handshake: 'object', auth_provider: 'object',
+  iss: 'string',
+  exp: 'number',
+  nbf: 'number',
+  iat: 'number',
+  jti: 'string',
+  sess_only: 'boolean',
+  'no-ava': 'boolean',
+  user: 'object',
+  handshake: 'object',
+  auth_provider: 'object',
 } satisfies Record<string, Shape>);
-const USER_SHAPES: ReadonlyArray<readonly [string, Shape]> = Object.entries({ name: 'string', id: 'string', picture: 'string', aud: 'string', ip: 'string', email: 'string', attrs: 'object', role: 'string' } satisfies Record<string, Shape>);
+const USER_SHAPES: ReadonlyArray<readonly [string, Shape]> = Object.entries({
+  name: 'string',
+  id: 'string',
+  picture: 'string',
+  aud: 'string',
+  ip: 'string',
+  email: 'string',
+  attrs: 'object',
+  role: 'string',
+} satisfies Record<string, Shape>);
 const HANDSHAKE_SHAPES: ReadonlyArray<readonly [string, Shape]> = Object.entries({ state: 'string', from: 'string', id: 'string', pkce: 'string' } satisfies Record<string, Shape>);
 
 /**

@@ -75,7 +75,6 @@ function decodeSegment(segment: string | undefined): unknown {
   }
 }
 
-
 /**
  * Makes, reads and clears session tokens: HS256 JWTs in the `JWT` cookie (or a header), with the
  * token id in the script-readable `XSRF-TOKEN` cookie for the double-submit check.
@@ -154,14 +153,14 @@ export class TokenService {
       throw unauthorized("can't get the signing secret", err);
     }
     if (typeof secret === 'string' && secret !== '') return secret;
-    return Promise.resolve(secret).then(
-      (value) => {
+    return Promise.resolve(secret)
+      .then((value) => {
         if (typeof value !== 'string' || value === '') throw new AuthError('internal', 'secretReader returned no secret');
         return value;
-      },
-    ).catch((err: unknown) => {
-      throw unauthorized("can't get the signing secret", err);
-    });
+      })
+      .catch((err: unknown) => {
+        throw unauthorized("can't get the signing secret", err);
+      });
   }
 
   private checkTimesAndAudience(claims: Claims, aud: string | undefined, allowExpired: boolean): Claims {
@@ -266,10 +265,7 @@ export class TokenService {
   /** Clears both cookies (empty value, Max-Age=0, Expires in 1970), with `Cache-Control: no-store`. */
   reset(res: ServerResponse): void {
     res.setHeader('Cache-Control', 'no-store');
-    appendSetCookie(res, [
-      serializeCookie(this.options.jwtCookieName, '', this.cookieAttributes(true, 0)),
-      serializeCookie(this.options.xsrfCookieName, '', this.cookieAttributes(false, 0)),
-    ]);
+    appendSetCookie(res, [serializeCookie(this.options.jwtCookieName, '', this.cookieAttributes(true, 0)), serializeCookie(this.options.xsrfCookieName, '', this.cookieAttributes(false, 0))]);
   }
 
   /**

@@ -27,8 +27,20 @@ describe('account router: life cycle with mail through smtp-server', () => {
     // One canonical form (trim, NFC, lower case): every spelling is the same account.
     const early = await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'Ada@EXAMPLE.com', password: 'first-pass' }).expect(403);
     expect(early.body).toEqual({ Code: 1.2, Message: 'InvalidCredential', Description: 'the account is not activated' });
-    expect((await request(app).get(link.pathname + link.search).expect(200)).body).toEqual({ Message: 'Account activated' });
-    expect((await request(app).get(link.pathname + link.search).expect(400)).body.Code).toBe(1.0);
+    expect(
+      (
+        await request(app)
+          .get(link.pathname + link.search)
+          .expect(200)
+      ).body,
+    ).toEqual({ Message: 'Account activated' });
+    expect(
+      (
+        await request(app)
+          .get(link.pathname + link.search)
+          .expect(400)
+      ).body.Code,
+    ).toBe(1.0);
 
     const issued = await request(app).post('/account/tokens').type('form').send({ grant_type: 'password', email: 'Ada@example.com', password: 'first-pass' }).expect(200);
     const { User, ExpiredOn, AccessToken } = issued.body as { User: Record<string, unknown>; ExpiredOn: string; AccessToken: string };
@@ -40,30 +52,70 @@ describe('account router: life cycle with mail through smtp-server', () => {
     // Only a hash of the token is stored.
     expect(await accounts.store.getToken(AccessToken)).toBeUndefined();
 
-    const profile = await request(app).get(`/account/profile/${id}/info`).set(...bearer(AccessToken)).expect(200);
+    const profile = await request(app)
+      .get(`/account/profile/${id}/info`)
+      .set(...bearer(AccessToken))
+      .expect(200);
     expect(profile.body).toMatchObject({ Id: id, FirstName: '', LastName: '' });
-    const saved = await request(app).put(`/account/profile/${id}/info`).set(...bearer(AccessToken)).send({ FirstName: 'Ada', LastName: 'Lovelace' }).expect(200);
+    const saved = await request(app)
+      .put(`/account/profile/${id}/info`)
+      .set(...bearer(AccessToken))
+      .send({ FirstName: 'Ada', LastName: 'Lovelace' })
+      .expect(200);
     expect(saved.body).toMatchObject({ FirstName: 'Ada', LastName: 'Lovelace' });
-    expect((await request(app).get(`/account/profile/${id}/info`).set(...bearer(AccessToken)).expect(200)).body.LastName).toBe('Lovelace');
+    expect(
+      (
+        await request(app)
+          .get(`/account/profile/${id}/info`)
+          .set(...bearer(AccessToken))
+          .expect(200)
+      ).body.LastName,
+    ).toBe('Lovelace');
 
     const second = await request(app).get('/account/tokens?grant_type=password&email=Ada@example.com&password=first-pass').expect(200);
-    await request(app).post(`/account/profile/${id}/change-password`).set(...bearer(AccessToken)).send({ Pwd: 'wrong-pass', NewPwd: 'second-pass', NewPwdRepeat: 'second-pass' }).expect(403);
-    await request(app).post(`/account/profile/${id}/change-password`).set(...bearer(AccessToken)).send({ Pwd: 'first-pass', NewPwd: 'second-pass', NewPwdRepeat: 'second-pass' }).expect(200);
+    await request(app)
+      .post(`/account/profile/${id}/change-password`)
+      .set(...bearer(AccessToken))
+      .send({ Pwd: 'wrong-pass', NewPwd: 'second-pass', NewPwdRepeat: 'second-pass' })
+      .expect(403);
+    await request(app)
+      .post(`/account/profile/${id}/change-password`)
+      .set(...bearer(AccessToken))
+      .send({ Pwd: 'first-pass', NewPwd: 'second-pass', NewPwdRepeat: 'second-pass' })
+      .expect(200);
     await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'Ada@example.com', password: 'first-pass' }).expect(401);
     await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'Ada@example.com', password: 'second-pass' }).expect(200);
     // The other session was revoked; the one that changed the password stays.
-    await request(app).get(`/account/profile/${id}/info`).set(...bearer(second.body.AccessToken as string)).expect(401);
-    await request(app).get(`/account/profile/${id}/info`).set(...bearer(AccessToken)).expect(200);
-    await request(app).delete('/account/tokens').set(...bearer(AccessToken)).expect(200);
-    await request(app).get(`/account/profile/${id}/info`).set(...bearer(AccessToken)).expect(401);
+    await request(app)
+      .get(`/account/profile/${id}/info`)
+      .set(...bearer(second.body.AccessToken as string))
+      .expect(401);
+    await request(app)
+      .get(`/account/profile/${id}/info`)
+      .set(...bearer(AccessToken))
+      .expect(200);
+    await request(app)
+      .delete('/account/tokens')
+      .set(...bearer(AccessToken))
+      .expect(200);
+    await request(app)
+      .get(`/account/profile/${id}/info`)
+      .set(...bearer(AccessToken))
+      .expect(401);
   });
 
   it('expires tokens after onlineThreshold (401, not 500)', async () => {
     const { app } = makeAccountApp(peer, { onlineThreshold: 200 });
     const { id, token } = await activeUser(app, peer, 'short@example.com');
-    await request(app).get(`/account/profile/${id}/info`).set(...bearer(token)).expect(200);
+    await request(app)
+      .get(`/account/profile/${id}/info`)
+      .set(...bearer(token))
+      .expect(200);
     await new Promise((r) => setTimeout(r, 250));
-    const res = await request(app).get(`/account/profile/${id}/info`).set(...bearer(token)).expect(401);
+    const res = await request(app)
+      .get(`/account/profile/${id}/info`)
+      .set(...bearer(token))
+      .expect(401);
     expect(res.body).toMatchObject({ Code: 1.2 });
   });
 
@@ -71,18 +123,41 @@ describe('account router: life cycle with mail through smtp-server', () => {
     const { app, accounts } = makeAccountApp(peer, { managers: ['boss@example.com'] });
     const alice = await activeUser(app, peer, 'alice@example.com');
     const bob = await activeUser(app, peer, 'bob@example.com');
-    await request(app).get(`/account/profile/${alice.id}/info`).set(...bearer(bob.token)).expect(403);
-    await request(app).put(`/account/profile/${alice.id}/info`).set(...bearer(bob.token)).send({ FirstName: 'x' }).expect(403);
-    await request(app).post(`/account/profile/${alice.id}/change-password`).set(...bearer(bob.token)).send({ NewPwd: 'hijacked-1', NewPwdRepeat: 'hijacked-1' }).expect(403);
-    await request(app).get('/account/profiles').set(...bearer(bob.token)).expect(403);
+    await request(app)
+      .get(`/account/profile/${alice.id}/info`)
+      .set(...bearer(bob.token))
+      .expect(403);
+    await request(app)
+      .put(`/account/profile/${alice.id}/info`)
+      .set(...bearer(bob.token))
+      .send({ FirstName: 'x' })
+      .expect(403);
+    await request(app)
+      .post(`/account/profile/${alice.id}/change-password`)
+      .set(...bearer(bob.token))
+      .send({ NewPwd: 'hijacked-1', NewPwdRepeat: 'hijacked-1' })
+      .expect(403);
+    await request(app)
+      .get('/account/profiles')
+      .set(...bearer(bob.token))
+      .expect(403);
     const boss = await activeUser(app, peer, 'boss@example.com');
-    await request(app).get(`/account/profile/${alice.id}/info`).set(...bearer(boss.token)).expect(200);
-    const list = await request(app).get('/account/profiles?limit=2').set(...bearer(boss.token)).expect(200);
+    await request(app)
+      .get(`/account/profile/${alice.id}/info`)
+      .set(...bearer(boss.token))
+      .expect(200);
+    const list = await request(app)
+      .get('/account/profiles?limit=2')
+      .set(...bearer(boss.token))
+      .expect(200);
     expect(list.body.Total).toBe(3);
     expect(list.body.Items).toHaveLength(2);
     for (const item of list.body.Items as Array<Record<string, unknown>>) expect(item).toMatchObject({ Pwd: '', OldPwd: [], ConfirmCodes: {} });
     expect(await accounts.grantManageUser('bob@example.com')).toBe(true);
-    await request(app).get(`/account/profile/${alice.id}/info`).set(...bearer(bob.token)).expect(200);
+    await request(app)
+      .get(`/account/profile/${alice.id}/info`)
+      .set(...bearer(bob.token))
+      .expect(200);
     expect(await accounts.grantManageUser('nobody@example.com')).toBe(false);
   });
 
@@ -93,7 +168,13 @@ describe('account router: life cycle with mail through smtp-server', () => {
       [request(app).post('/account/signup').send({ Email: 'x@example.com' }), 400, 1.0],
       [request(app).post('/account/signup').send({ Email: 'x@example.com', Pwd: 'password-1', PwdRepeat: 'password-2' }), 400, 1.3],
       [request(app).post('/account/signup').send({ Email: 'x@example.com', Pwd: 'short', PwdRepeat: 'short' }), 400, 1.4],
-      [request(app).post('/account/signup').send({ Email: 'x@example.com', Pwd: 'é'.repeat(37), PwdRepeat: 'é'.repeat(37) }), 400, 1.4],
+      [
+        request(app)
+          .post('/account/signup')
+          .send({ Email: 'x@example.com', Pwd: 'é'.repeat(37), PwdRepeat: 'é'.repeat(37) }),
+        400,
+        1.4,
+      ],
       [request(app).post('/account/signup').send({ Email: 'not-an-email', Pwd: 'password-1', PwdRepeat: 'password-1' }), 400, 1.6],
       [request(app).post('/account/signup').send({ Email: 'errs@EXAMPLE.com', Pwd: 'password-1', PwdRepeat: 'password-1' }), 409, 1.5],
       [request(app).get('/account/active/not-an-id?code=x'), 400, 1.7],
@@ -105,12 +186,52 @@ describe('account router: life cycle with mail through smtp-server', () => {
       [request(app).post('/account/tokens').send({ grant_type: 'password', email: 'ghost@example.com', password: 'wrong-password' }), 401, 1.2],
       [request(app).get(`/account/profile/${id}/info`), 401, 1.2],
       [request(app).get(`/account/profile/${id}/info`).set('Authorization', 'Bearer nope'), 401, 1.2],
-      [request(app).get('/account/profile/bad/info').set(...bearer(token)), 400, 1.7],
-      [request(app).put(`/account/profile/${id}/info`).set(...bearer(token)).send({ Unknown: 'x' }), 400, 1.0],
-      [request(app).put(`/account/profile/${id}/info`).set(...bearer(token)).send({ FirstName: 'x'.repeat(300) }), 400, 1.0],
-      [request(app).post(`/account/profile/${id}/change-password`).set(...bearer(token)).send({ Pwd: 'correct horse', NewPwd: 'a-new-pass', NewPwdRepeat: 'b-new-pass' }), 400, 1.3],
-      [request(app).post(`/account/profile/${id}/change-password`).set(...bearer(token)).send({ Pwd: 'correct horse', NewPwd: 'tiny', NewPwdRepeat: 'tiny' }), 400, 1.4],
-      [request(app).get('/account/profiles?limit=1000').set(...bearer(token)), 403, 1.2],
+      [
+        request(app)
+          .get('/account/profile/bad/info')
+          .set(...bearer(token)),
+        400,
+        1.7,
+      ],
+      [
+        request(app)
+          .put(`/account/profile/${id}/info`)
+          .set(...bearer(token))
+          .send({ Unknown: 'x' }),
+        400,
+        1.0,
+      ],
+      [
+        request(app)
+          .put(`/account/profile/${id}/info`)
+          .set(...bearer(token))
+          .send({ FirstName: 'x'.repeat(300) }),
+        400,
+        1.0,
+      ],
+      [
+        request(app)
+          .post(`/account/profile/${id}/change-password`)
+          .set(...bearer(token))
+          .send({ Pwd: 'correct horse', NewPwd: 'a-new-pass', NewPwdRepeat: 'b-new-pass' }),
+        400,
+        1.3,
+      ],
+      [
+        request(app)
+          .post(`/account/profile/${id}/change-password`)
+          .set(...bearer(token))
+          .send({ Pwd: 'correct horse', NewPwd: 'tiny', NewPwdRepeat: 'tiny' }),
+        400,
+        1.4,
+      ],
+      [
+        request(app)
+          .get('/account/profiles?limit=1000')
+          .set(...bearer(token)),
+        403,
+        1.2,
+      ],
       [request(app).get('/account/nowhere'), 404, 1.0],
     ];
     for (const [req, status, code] of cases) {
@@ -125,11 +246,32 @@ describe('account router: life cycle with mail through smtp-server', () => {
     const { app, accounts } = makeAccountApp(peer);
     const bad: Array<[request.Test, number]> = [
       [request(app).post('/account/signup').set('Content-Type', 'application/json').send('{"Email": '), 400],
-      [request(app).post('/account/signup').send([{ Email: 'a@example.com' }]), 400],
-      [request(app).post('/account/signup').set('Content-Type', 'application/json').send(JSON.stringify({ Email: `${'a'.repeat(1024 * 1024)}@example.com`, Pwd: 'p', PwdRepeat: 'p' })), 413],
+      [
+        request(app)
+          .post('/account/signup')
+          .send([{ Email: 'a@example.com' }]),
+        400,
+      ],
+      [
+        request(app)
+          .post('/account/signup')
+          .set('Content-Type', 'application/json')
+          .send(JSON.stringify({ Email: `${'a'.repeat(1024 * 1024)}@example.com`, Pwd: 'p', PwdRepeat: 'p' })),
+        413,
+      ],
       [request(app).post('/account/signup').send({ Email: 'a\u0000@example.com', Pwd: 'password-1', PwdRepeat: 'password-1' }), 400],
-      [request(app).post('/account/signup').send({ Email: { $gt: '' }, Pwd: 'password-1', PwdRepeat: 'password-1' }), 400],
-      [request(app).post('/account/signup').send({ Email: 'a@example.com', Pwd: ['password-1'], PwdRepeat: 'password-1' }), 400],
+      [
+        request(app)
+          .post('/account/signup')
+          .send({ Email: { $gt: '' }, Pwd: 'password-1', PwdRepeat: 'password-1' }),
+        400,
+      ],
+      [
+        request(app)
+          .post('/account/signup')
+          .send({ Email: 'a@example.com', Pwd: ['password-1'], PwdRepeat: 'password-1' }),
+        400,
+      ],
       [request(app).post('/account/tokens').set('Content-Type', 'application/json').send('[1,2]'), 400],
       [request(app).post('/account/signup').set('Content-Type', 'text/plain').send('Email=a@example.com'), 400],
     ];
@@ -147,7 +289,11 @@ describe('account router: life cycle with mail through smtp-server', () => {
     const { app, accounts } = makeAccountApp(peer, { store: 'memory://', rateLimits: false });
     const since = peer.mails.length;
     const results = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => request(app).post('/account/signup').send({ Email: 'race@example.com', Pwd: `password-${i}`, PwdRepeat: `password-${i}` })),
+      Array.from({ length: 20 }, (_, i) =>
+        request(app)
+          .post('/account/signup')
+          .send({ Email: 'race@example.com', Pwd: `password-${i}`, PwdRepeat: `password-${i}` }),
+      ),
     );
     expect(results.every((r) => r.status === 202)).toBe(true);
     expect((await accounts.store.list(0, 100)).total).toBe(1);
@@ -157,7 +303,13 @@ describe('account router: life cycle with mail through smtp-server', () => {
     expect(links).toHaveLength(20);
     const activations = await Promise.all(links.map((l) => request(app).get(l.pathname + l.search)));
     expect(activations.filter((r) => r.status === 200)).toHaveLength(1);
-    const logins = await Promise.all(Array.from({ length: 20 }, (_, i) => request(app).post('/account/tokens').send({ grant_type: 'password', email: 'race@example.com', password: `password-${i}` })));
+    const logins = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        request(app)
+          .post('/account/tokens')
+          .send({ grant_type: 'password', email: 'race@example.com', password: `password-${i}` }),
+      ),
+    );
     expect(logins.filter((r) => r.status === 200)).toHaveLength(1);
   });
 
@@ -172,7 +324,9 @@ describe('account router: life cycle with mail through smtp-server', () => {
     const since = peer.mails.length;
     await request(app).post('/account/signup/resend').send({ Email: 'later@example.com', Pwd: 'password-1' }).expect(202);
     const link = new URL(/(http:\/\/\S+\/active\/\S+)/.exec((await peer.nextMail(since)).body)![1]!);
-    await request(app).get(link.pathname + link.search).expect(200);
+    await request(app)
+      .get(link.pathname + link.search)
+      .expect(200);
     await request(app).post('/account/signup/resend').send({ Email: 'nobody@example.com', Pwd: 'password-1' }).expect(202);
   });
 

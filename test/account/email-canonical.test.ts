@@ -52,11 +52,19 @@ describe('one canonical form for e-mail identities: trim, NFC, lower case (item 
   it('the verify provider gives every spelling one user id, one recipient and one rate-limit bucket', async () => {
     const sent: Array<{ to: string; token: string }> = [];
     const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET });
-    auth.addVerifyProvider('email', '{{.Token}}', senderFunc((to, text) => void sent.push({ to, token: text })));
+    auth.addVerifyProvider(
+      'email',
+      '{{.Token}}',
+      senderFunc((to, text) => void sent.push({ to, token: text })),
+    );
     const app = express().use('/auth', auth.handlers().authRouter);
     for (const address of ['Ver@Example.com', `ver@example.com `, 'VER@EXAMPLE.COM']) {
-      await request(app).get(`/auth/email/login?user=v&address=${encodeURIComponent(address)}`).expect(200);
-      const res = await request(app).get(`/auth/email/login?token=${sent.at(-1)!.token}`).expect(200);
+      await request(app)
+        .get(`/auth/email/login?user=v&address=${encodeURIComponent(address)}`)
+        .expect(200);
+      const res = await request(app)
+        .get(`/auth/email/login?token=${sent.at(-1)!.token}`)
+        .expect(200);
       expect(res.body).toMatchObject({ id: hashId('email', 'ver@example.com'), email: 'ver@example.com' });
     }
     expect(new Set(sent.map((s) => s.to))).toEqual(new Set(['ver@example.com']));
@@ -71,7 +79,14 @@ describe('one canonical form for e-mail identities: trim, NFC, lower case (item 
     await cp(join(__dirname, '../support/fixtures/level-accounts-v1'), dir, { recursive: true });
     const lines: string[] = [];
     const open = () =>
-      createAccountRouter({ store: `level://${dir}`, sender: senderFunc(() => undefined), baseUrl: 'http://127.0.0.1:8080/account', bcryptRounds: 4, rateLimits: false, logger: loggerFunc((l) => lines.push(l)) });
+      createAccountRouter({
+        store: `level://${dir}`,
+        sender: senderFunc(() => undefined),
+        baseUrl: 'http://127.0.0.1:8080/account',
+        bcryptRounds: 4,
+        rateLimits: false,
+        logger: loggerFunc((l) => lines.push(l)),
+      });
     try {
       const accounts = open();
       const app = express().use('/account', accounts);

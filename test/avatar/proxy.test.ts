@@ -17,7 +17,9 @@ describe('avatar proxy', () => {
   beforeAll(async () => {
     small = await makePng(64, 48);
     large = await makePng(800, 600);
-    const jpeg = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } }).jpeg().toBuffer();
+    const jpeg = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } })
+      .jpeg()
+      .toBuffer();
     server = await startImageServer({
       '/small.png': { body: small },
       '/large.png': { body: large },
@@ -34,11 +36,15 @@ describe('avatar proxy', () => {
 
   async function served(app: Parameters<typeof request>[0], picture: string): Promise<{ data: Buffer; type: string }> {
     const id = picture.split('/').pop()!;
-    const res = await request(app).get(`/avatar/${id}`).buffer(true).parse((r, cb) => {
-      const chunks: Buffer[] = [];
-      r.on('data', (c: Buffer) => chunks.push(c));
-      r.on('end', () => cb(null, Buffer.concat(chunks)));
-    }).expect(200);
+    const res = await request(app)
+      .get(`/avatar/${id}`)
+      .buffer(true)
+      .parse((r, cb) => {
+        const chunks: Buffer[] = [];
+        r.on('data', (c: Buffer) => chunks.push(c));
+        r.on('end', () => cb(null, Buffer.concat(chunks)));
+      })
+      .expect(200);
     return { data: res.body as Buffer, type: res.headers['content-type'] as string };
   }
 
@@ -125,7 +131,22 @@ describe('avatar proxy', () => {
   });
 
   it('classifies private, loopback, link-local and mapped addresses', () => {
-    for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:169.254.169.254', 'not-an-ip']) {
+    for (const ip of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '::1',
+      '::',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:169.254.169.254',
+      'not-an-ip',
+    ]) {
       expect([ip, isPrivateAddress(ip)]).toEqual([ip, true]);
     }
     for (const ip of ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '::ffff:8.8.8.8']) {
@@ -154,7 +175,9 @@ describe('avatar proxy', () => {
     expect(id).not.toBe(avatarIdFor('guess-me'));
     expect(id).toBe(`${createHmac('sha1', secret).update('guess-me').digest('hex')}.image`);
     await served(app, picture);
-    await request(app).get(`/avatar/${avatarIdFor('guess-me')}`).expect(404);
+    await request(app)
+      .get(`/avatar/${avatarIdFor('guess-me')}`)
+      .expect(404);
   });
 
   it('gives an empty picture with the noop store', async () => {

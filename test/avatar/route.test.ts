@@ -26,7 +26,9 @@ describe('avatar route', () => {
 
   it('answers 404 for an unknown well-formed id', async () => {
     const { app } = await withAvatar();
-    const res = await request(app).get(`/avatar/${'0'.repeat(40)}.image`).expect(404);
+    const res = await request(app)
+      .get(`/avatar/${'0'.repeat(40)}.image`)
+      .expect(404);
     expect(res.body).toEqual({ error: 'avatar not found' });
   });
 

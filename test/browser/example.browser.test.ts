@@ -44,85 +44,97 @@ describe('example in headless chromium', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  browserIt('logs in with the direct form, shows name and avatar, calls /private, logs out', async () => {
-    const page = await browser.newPage();
-    await page.goto(base);
-    await page.waitForSelector('#logged-out:not(.hidden)');
-    await page.fill('#user', 'demo');
-    await page.fill('#passwd', DEMO_USERS.demo!);
-    await page.click('#direct-login');
-    await page.waitForSelector('#logged-in:not(.hidden)');
-    expect(await page.textContent('#user-name')).toBe('demo');
-    // page-side expressions are strings: this file is type-checked without DOM types
-    await page.waitForFunction("(() => { const img = document.getElementById('avatar'); return img && img.complete && img.naturalWidth > 0; })()");
-    expect(await page.getAttribute('#avatar', 'src')).toMatch(new RegExp(`^${base}/avatar/[0-9a-f]{40}\\.image$`));
-    const cookies = await page.context().cookies();
-    expect(cookies.find((c) => c.name === 'JWT')?.httpOnly).toBe(true);
-    expect(cookies.find((c) => c.name === 'XSRF-TOKEN')?.httpOnly).toBe(false);
+  browserIt(
+    'logs in with the direct form, shows name and avatar, calls /private, logs out',
+    async () => {
+      const page = await browser.newPage();
+      await page.goto(base);
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      await page.fill('#user', 'demo');
+      await page.fill('#passwd', DEMO_USERS.demo!);
+      await page.click('#direct-login');
+      await page.waitForSelector('#logged-in:not(.hidden)');
+      expect(await page.textContent('#user-name')).toBe('demo');
+      // page-side expressions are strings: this file is type-checked without DOM types
+      await page.waitForFunction("(() => { const img = document.getElementById('avatar'); return img && img.complete && img.naturalWidth > 0; })()");
+      expect(await page.getAttribute('#avatar', 'src')).toMatch(new RegExp(`^${base}/avatar/[0-9a-f]{40}\\.image$`));
+      const cookies = await page.context().cookies();
+      expect(cookies.find((c) => c.name === 'JWT')?.httpOnly).toBe(true);
+      expect(cookies.find((c) => c.name === 'XSRF-TOKEN')?.httpOnly).toBe(false);
 
-    await page.click('#call-private');
-    await page.waitForFunction("document.getElementById('output').textContent.includes('protected route')");
-    expect(await page.textContent('#output')).toContain('"status": 200');
+      await page.click('#call-private');
+      await page.waitForFunction("document.getElementById('output').textContent.includes('protected route')");
+      expect(await page.textContent('#output')).toContain('"status": 200');
 
-    await page.click('#logout');
-    await page.waitForSelector('#logged-out:not(.hidden)');
-    expect(await page.textContent('#status')).toBe('Not logged in.');
-    expect((await page.context().cookies()).find((c) => c.name === 'JWT')).toBeUndefined();
-    await page.close();
-  }, 60_000);
+      await page.click('#logout');
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      expect(await page.textContent('#status')).toBe('Not logged in.');
+      expect((await page.context().cookies()).find((c) => c.name === 'JWT')).toBeUndefined();
+      await page.close();
+    },
+    60_000,
+  );
 
-  browserIt('signs up, activates from the mailed link, logs in with the account and saves the profile', async () => {
-    const page = await browser.newPage();
-    await page.goto(base);
-    await page.waitForSelector('#logged-out:not(.hidden)');
-    await page.fill('#signup-email', 'browser@example.com');
-    await page.fill('#signup-pwd', 'browser-pass-1');
-    await page.click('#signup');
-    await page.waitForFunction("document.getElementById('output').textContent.includes('activation')");
-    let link: string | undefined;
-    for (let i = 0; i < 50 && !link; i++) {
-      link = /(http:\/\/\S+\/account\/active\/\S+)/.exec(logLines.join('\n'))?.[1];
-      if (!link) await new Promise((r) => setTimeout(r, 100));
-    }
-    expect(link).toBeDefined();
-    await page.goto(link!);
-    expect(await page.textContent('body')).toContain('Account activated');
-    await page.goto(base);
-    await page.waitForSelector('#logged-out:not(.hidden)');
-    await page.fill('#account-email', 'browser@example.com');
-    await page.fill('#account-pwd', 'browser-pass-1');
-    await page.click('#account-login');
-    await page.waitForSelector('#logged-in:not(.hidden)');
-    expect(await page.textContent('#user-name')).toBe('browser@example.com');
-    await page.waitForSelector('#profile-form:not(.hidden)');
-    await page.fill('#first-name', 'Brow');
-    await page.fill('#last-name', 'Ser');
-    await page.click('#save-profile');
-    await page.waitForFunction("document.getElementById('output').textContent.includes('Ser')");
-    await page.click('#logout');
-    await page.waitForSelector('#logged-out:not(.hidden)');
-    await page.close();
-  }, 60_000);
+  browserIt(
+    'signs up, activates from the mailed link, logs in with the account and saves the profile',
+    async () => {
+      const page = await browser.newPage();
+      await page.goto(base);
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      await page.fill('#signup-email', 'browser@example.com');
+      await page.fill('#signup-pwd', 'browser-pass-1');
+      await page.click('#signup');
+      await page.waitForFunction("document.getElementById('output').textContent.includes('activation')");
+      let link: string | undefined;
+      for (let i = 0; i < 50 && !link; i++) {
+        link = /(http:\/\/\S+\/account\/active\/\S+)/.exec(logLines.join('\n'))?.[1];
+        if (!link) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(link).toBeDefined();
+      await page.goto(link!);
+      expect(await page.textContent('body')).toContain('Account activated');
+      await page.goto(base);
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      await page.fill('#account-email', 'browser@example.com');
+      await page.fill('#account-pwd', 'browser-pass-1');
+      await page.click('#account-login');
+      await page.waitForSelector('#logged-in:not(.hidden)');
+      expect(await page.textContent('#user-name')).toBe('browser@example.com');
+      await page.waitForSelector('#profile-form:not(.hidden)');
+      await page.fill('#first-name', 'Brow');
+      await page.fill('#last-name', 'Ser');
+      await page.click('#save-profile');
+      await page.waitForFunction("document.getElementById('output').textContent.includes('Ser')");
+      await page.click('#logout');
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      await page.close();
+    },
+    60_000,
+  );
 
-  browserIt('logs in with dev: button, dev login form, back with name and avatar, /private, log out', async () => {
-    const page = await browser.newPage();
-    await page.goto(base);
-    await page.click('#login-dev');
-    await page.waitForSelector('#username');
-    expect(page.url()).toContain('/login/oauth/authorize');
-    await page.fill('#username', 'dev-user');
-    await page.click('#dev-login');
-    await page.waitForURL(`${base}/`);
-    await page.waitForSelector('#logged-in:not(.hidden)');
-    expect(await page.textContent('#user-name')).toBe('dev-user');
-    expect(await page.textContent('#user-id')).toMatch(/^dev_[0-9a-f]{40}$/);
-    await page.waitForFunction("(() => { const img = document.getElementById('avatar'); return img && img.complete && img.naturalWidth > 0; })()");
-    await page.click('#call-private');
-    await page.waitForFunction("document.getElementById('output').textContent.includes('dev-user')");
-    expect(await page.textContent('#output')).toContain('"status": 200');
-    await page.click('#logout');
-    await page.waitForSelector('#logged-out:not(.hidden)');
-    expect(await page.textContent('#status')).toBe('Not logged in.');
-    await page.close();
-  }, 60_000);
+  browserIt(
+    'logs in with dev: button, dev login form, back with name and avatar, /private, log out',
+    async () => {
+      const page = await browser.newPage();
+      await page.goto(base);
+      await page.click('#login-dev');
+      await page.waitForSelector('#username');
+      expect(page.url()).toContain('/login/oauth/authorize');
+      await page.fill('#username', 'dev-user');
+      await page.click('#dev-login');
+      await page.waitForURL(`${base}/`);
+      await page.waitForSelector('#logged-in:not(.hidden)');
+      expect(await page.textContent('#user-name')).toBe('dev-user');
+      expect(await page.textContent('#user-id')).toMatch(/^dev_[0-9a-f]{40}$/);
+      await page.waitForFunction("(() => { const img = document.getElementById('avatar'); return img && img.complete && img.naturalWidth > 0; })()");
+      await page.click('#call-private');
+      await page.waitForFunction("document.getElementById('output').textContent.includes('dev-user')");
+      expect(await page.textContent('#output')).toContain('"status": 200');
+      await page.click('#logout');
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      expect(await page.textContent('#status')).toBe('Not logged in.');
+      await page.close();
+    },
+    60_000,
+  );
 });

@@ -137,7 +137,7 @@ describe('wire compatibility with the real go-pkgz/auth v2.2.0 (go-pkgz-peer)', 
       expect((await call(checker(), '/admin', withCookie(mine))).status).toBe(403);
     });
 
-    it("clears on logout what the other side reads: same names, Path, Max-Age=0 and an Expires in 1970", async () => {
+    it('clears on logout what the other side reads: same names, Path, Max-Age=0 and an Expires in 1970', async () => {
       const s = await login(maker());
       const out = await call(checker(), '/auth/logout', withCookie(s));
       expect(out.status).toBe(200);
@@ -214,7 +214,7 @@ describe('wire compatibility with the real go-pkgz/auth v2.2.0 (go-pkgz-peer)', 
     }
   });
 
-  it('status and user routes read the other side\'s login', async () => {
+  it("status and user routes read the other side's login", async () => {
     for (const [, maker, checker] of directions) {
       const s = await login(maker());
       expect((await call(checker(), '/auth/status', withCookie(s))).body).toEqual({ status: 'logged in', user: 'demo' });
@@ -228,7 +228,11 @@ function variants(): Array<{ name: string; token: string; xsrf: string }> {
   const now = Math.floor(Date.now() / 1000);
   const user = { name: 'demo', id: hashId('local', 'demo'), picture: '' };
   const base = { aud: 'test_sys', exp: now + 600, iat: now, nbf: now - 10, jti: 'jti-1', iss: 'go-pkgz/auth', user, auth_provider: { name: 'local' } };
-  const make = (name: string, claims: Record<string, unknown>, header: Record<string, unknown> = { alg: 'HS256', typ: 'JWT' }, xsrf = 'jti-1') => ({ name, token: signRaw(claims, GO_SECRET, header), xsrf });
+  const make = (name: string, claims: Record<string, unknown>, header: Record<string, unknown> = { alg: 'HS256', typ: 'JWT' }, xsrf = 'jti-1') => ({
+    name,
+    token: signRaw(claims, GO_SECRET, header),
+    xsrf,
+  });
   const without = (key: string): Record<string, unknown> => Object.fromEntries(Object.entries(base).filter(([k]) => k !== key));
   const hs384 = (claims: Record<string, unknown>): string => {
     const body = `${Buffer.from(JSON.stringify({ alg: 'HS384', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`;

@@ -33,7 +33,9 @@ describe('example server', () => {
     await request(app).get('/auth/email/login?user=reader&address=reader@example.com&from=/').expect(200);
     const link = /(http:\/\/\S+\/auth\/email\/login\?token=\S+)/.exec(lines.join('\n'))?.[1];
     expect(link).toBeDefined();
-    const res = await request(app).get(new URL(link!).pathname + new URL(link!).search).expect(303);
+    const res = await request(app)
+      .get(new URL(link!).pathname + new URL(link!).search)
+      .expect(303);
     expect(res.headers.location).toBe('/');
     expect(setCookies(res).JWT?.value).toBeTruthy();
   });
@@ -76,11 +78,7 @@ describe('example server', () => {
 
     const admin = await request(app).post('/auth/local/login').send({ user: 'admin', passwd: DEMO_USERS.admin }).expect(200);
     const ac = setCookies(admin);
-    await request(app)
-      .get('/admin')
-      .set('Cookie', `JWT=${ac.JWT!.value}`)
-      .set('X-XSRF-TOKEN', ac['XSRF-TOKEN']!.value)
-      .expect(200);
+    await request(app).get('/admin').set('Cookie', `JWT=${ac.JWT!.value}`).set('X-XSRF-TOKEN', ac['XSRF-TOKEN']!.value).expect(200);
 
     const out = await request(app).get('/auth/logout').set('Cookie', cookie).expect(200);
     expect(setCookies(out).JWT!.value).toBe('');

@@ -15,15 +15,26 @@ function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string
   let path = route.replace(':id', rng.pick([ctx.accountId, 'a'.repeat(24), encodeURIComponent(rng.text(30)), '..%2f..%2fetc', '%00']));
   if (rng.chance(0.5)) {
     const params = new URLSearchParams();
-    for (let i = rng.int(5); i > 0; i--) params.append(rng.pick(['user', 'passwd', 'token', 'aud', 'site', 'from', 'session', 'address', 'code', 'grant_type', 'email', 'password', 'state', 'offset', 'limit', rng.text(6)]), rng.chance(0.3) ? jwtLike(rng, SECRET) : rng.text(40));
+    for (let i = rng.int(5); i > 0; i--)
+      params.append(
+        rng.pick(['user', 'passwd', 'token', 'aud', 'site', 'from', 'session', 'address', 'code', 'grant_type', 'email', 'password', 'state', 'offset', 'limit', rng.text(6)]),
+        rng.chance(0.3) ? jwtLike(rng, SECRET) : rng.text(40),
+      );
     path += `?${params.toString()}`;
   }
   if (rng.chance(0.05)) path += encodeURIComponent(rng.text(20));
   const headers: Record<string, string> = {};
-  if (rng.chance(0.5)) headers.cookie = rng.pick([`JWT=${ctx.jwt}; XSRF-TOKEN=${ctx.xsrf}`, `JWT=${jwtLike(rng, SECRET)}`, `JWT=${ctx.jwt}; JWT=${jwtLike(rng, SECRET)}`, `${encodeURIComponent(rng.text(10))}=${encodeURIComponent(rng.text(10))}`]);
+  if (rng.chance(0.5))
+    headers.cookie = rng.pick([
+      `JWT=${ctx.jwt}; XSRF-TOKEN=${ctx.xsrf}`,
+      `JWT=${jwtLike(rng, SECRET)}`,
+      `JWT=${ctx.jwt}; JWT=${jwtLike(rng, SECRET)}`,
+      `${encodeURIComponent(rng.text(10))}=${encodeURIComponent(rng.text(10))}`,
+    ]);
   if (rng.chance(0.3)) headers['x-xsrf-token'] = rng.pick([ctx.xsrf, encodeURIComponent(rng.text(20))]);
   if (rng.chance(0.3)) headers['x-jwt'] = jwtLike(rng, SECRET);
-  if (rng.chance(0.3)) headers.authorization = rng.pick([`Bearer ${ctx.bearer}`, `Bearer ${encodeURIComponent(rng.text(30))}`, `Basic ${Buffer.from(`${rng.text(5)}:${rng.text(5)}`).toString('base64')}`, 'Bearer']);
+  if (rng.chance(0.3))
+    headers.authorization = rng.pick([`Bearer ${ctx.bearer}`, `Bearer ${encodeURIComponent(rng.text(30))}`, `Basic ${Buffer.from(`${rng.text(5)}:${rng.text(5)}`).toString('base64')}`, 'Bearer']);
   if (rng.chance(0.2)) headers['sec-fetch-site'] = rng.pick(['cross-site', 'same-origin', 'none', 'weird']);
   if (rng.chance(0.2)) headers.origin = rng.pick(['http://127.0.0.1:8080', 'https://evil.example', 'null']);
   if (rng.chance(0.2)) headers['if-none-match'] = rng.pick(['*', '"x"', encodeURIComponent(rng.text(20))]);
@@ -31,13 +42,37 @@ function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string
   if (method !== 'GET' && method !== 'HEAD' && rng.chance(0.8)) {
     const size = rng.chance(0.005) ? 512 * 1024 + rng.int(1536 * 1024) : rng.chance(0.05) ? rng.int(64 * 1024) : rng.int(512);
     const kind = rng.int(6);
-    if (kind === 0) body = Buffer.from(JSON.stringify({ user: rng.text(20), passwd: rng.text(20), Email: rng.text(30), Pwd: rng.text(20), PwdRepeat: rng.text(20), grant_type: rng.pick(['password', rng.text(5)]), email: rng.text(20), password: rng.text(20), FirstName: rng.text(300), NewPwd: rng.text(10), code: rng.text(10), [rng.text(5)]: rng.pick([null, [], {}, 1e308, true]) }));
+    if (kind === 0)
+      body = Buffer.from(
+        JSON.stringify({
+          user: rng.text(20),
+          passwd: rng.text(20),
+          Email: rng.text(30),
+          Pwd: rng.text(20),
+          PwdRepeat: rng.text(20),
+          grant_type: rng.pick(['password', rng.text(5)]),
+          email: rng.text(20),
+          password: rng.text(20),
+          FirstName: rng.text(300),
+          NewPwd: rng.text(10),
+          code: rng.text(10),
+          [rng.text(5)]: rng.pick([null, [], {}, 1e308, true]),
+        }),
+      );
     else if (kind === 1) body = Buffer.from(deepJson(rng.int(5000) + 1));
     else if (kind === 2) body = rng.bytes(size);
     else if (kind === 3) body = Buffer.concat([Buffer.from('{"user":"'), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from('"}')]);
     else if (kind === 4) body = Buffer.from(`user=${encodeURIComponent(rng.text(20))}&passwd=${encodeURIComponent(rng.text(20))}&${'a=1&'.repeat(rng.int(300))}`);
     else body = Buffer.alloc(size, rng.pick(['a', '{', '[', '%']));
-    headers['content-type'] = rng.pick(['application/json', 'application/x-www-form-urlencoded', 'text/plain', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', 'application/vnd.api+json', encodeURIComponent(rng.text(10))]);
+    headers['content-type'] = rng.pick([
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'text/plain',
+      'application/json; charset=latin1',
+      'multipart/form-data; boundary=x',
+      'application/vnd.api+json',
+      encodeURIComponent(rng.text(10)),
+    ]);
     headers['content-length'] = String(body.length);
   }
   return { method, path, headers, body };
@@ -50,7 +85,11 @@ describe(`fuzzing every route (seed ${SEED}, ${RUNS} requests per route)`, () =>
   it('answers every random request with a status below 500, within a second, and changes no stored user or avatar', async () => {
     const { app, auth } = makeApp({ rateLimits: false }, (a) => {
       dev = a.addDevProvider({ port: 0 });
-      a.addVerifyProvider('email', 'token {{.Token}}', senderFunc(() => undefined));
+      a.addVerifyProvider(
+        'email',
+        'token {{.Token}}',
+        senderFunc(() => undefined),
+      );
     });
     await dev.start();
     const accounts = createAccountRouter({ store: 'memory://', sender: senderFunc(() => undefined), baseUrl: 'http://127.0.0.1:8080/account', bcryptRounds: 4, rateLimits: false });
@@ -69,13 +108,33 @@ describe(`fuzzing every route (seed ${SEED}, ${RUNS} requests per route)`, () =>
     const token = await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'fuzz@example.com', password: 'fuzz-password' }).expect(200);
     const avatarId = (login.body.picture as string).split('/').pop()!;
     const ctx = { jwt, xsrf, accountId: stored.Id, bearer: token.body.AccessToken as string };
-    const before = { account: JSON.stringify(await accounts.store.get(stored.Id)), avatars: JSON.stringify(await Promise.all((await auth.options.avatarStore.list()).map(async (id) => [id, await auth.options.avatarStore.id(id)]))) };
+    const before = {
+      account: JSON.stringify(await accounts.store.get(stored.Id)),
+      avatars: JSON.stringify(await Promise.all((await auth.options.avatarStore.list()).map(async (id) => [id, await auth.options.avatarStore.id(id)]))),
+    };
 
     const routes = [
-      '/auth/list', '/auth/user', '/auth/status', '/auth/logout', '/auth/local/login', '/auth/local/logout', '/auth/local/callback',
-      '/auth/email/login', '/auth/dev/login', '/auth/dev/callback', '/auth/nope/login', `/avatar/${avatarId}`, '/avatar/x',
-      '/account/signup', '/account/signup/resend', '/account/active/:id', '/account/tokens', '/account/profile/:id/info',
-      '/account/profile/:id/change-password', '/account/profiles', '/account/nowhere',
+      '/auth/list',
+      '/auth/user',
+      '/auth/status',
+      '/auth/logout',
+      '/auth/local/login',
+      '/auth/local/logout',
+      '/auth/local/callback',
+      '/auth/email/login',
+      '/auth/dev/login',
+      '/auth/dev/callback',
+      '/auth/nope/login',
+      `/avatar/${avatarId}`,
+      '/avatar/x',
+      '/account/signup',
+      '/account/signup/resend',
+      '/account/active/:id',
+      '/account/tokens',
+      '/account/profile/:id/info',
+      '/account/profile/:id/change-password',
+      '/account/profiles',
+      '/account/nowhere',
     ];
     const server = bare.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
@@ -118,7 +177,10 @@ describe(`fuzzing every route (seed ${SEED}, ${RUNS} requests per route)`, () =>
       agent.destroy();
       server.close();
     }
-    const after = { account: JSON.stringify(await accounts.store.get(stored.Id)), avatars: JSON.stringify(await Promise.all((await auth.options.avatarStore.list()).map(async (id) => [id, await auth.options.avatarStore.id(id)]))) };
+    const after = {
+      account: JSON.stringify(await accounts.store.get(stored.Id)),
+      avatars: JSON.stringify(await Promise.all((await auth.options.avatarStore.list()).map(async (id) => [id, await auth.options.avatarStore.id(id)]))),
+    };
     const avatarOf = (s: string): unknown[] => (JSON.parse(s) as unknown[][]).filter(([id]) => id === avatarId);
     expect(JSON.parse(after.account)).toEqual(JSON.parse(before.account));
     expect(avatarOf(after.avatars)).toEqual(avatarOf(before.avatars));

@@ -33,25 +33,34 @@ describe('secrets hygiene: every flow with a capturing logger', () => {
         throw new Error(`db rejected password ${p}`);
       });
       dev = a.addDevProvider({ port: 0 });
-      a.addVerifyProvider('email', 'token {{.Token}} ', senderFunc((_addr, text) => void sent.push(text)));
-      a.addVerifyProvider('badmail', 'token {{.Token}} ', senderFunc((_addr, text) => {
-        failingSends++;
-        keep(/token (\S+)/.exec(text)?.[1]);
-        throw new Error(`relay refused: ${text}`);
-      }));
-      a.addTelegramProvider({ token: BOT, apiRoot: telegram.apiRoot, polling: false });
-      a.addAppleProvider(
-        { clientId: apple.clientId, teamId: apple.teamId, keyId: apple.keyId, tokenUrl: `${apple.url}/auth/token`, jwksUrl: `${apple.url}/auth/keys` },
-        () => apple.privateKeyPem,
+      a.addVerifyProvider(
+        'email',
+        'token {{.Token}} ',
+        senderFunc((_addr, text) => void sent.push(text)),
       );
+      a.addVerifyProvider(
+        'badmail',
+        'token {{.Token}} ',
+        senderFunc((_addr, text) => {
+          failingSends++;
+          keep(/token (\S+)/.exec(text)?.[1]);
+          throw new Error(`relay refused: ${text}`);
+        }),
+      );
+      a.addTelegramProvider({ token: BOT, apiRoot: telegram.apiRoot, polling: false });
+      a.addAppleProvider({ clientId: apple.clientId, teamId: apple.teamId, keyId: apple.keyId, tokenUrl: `${apple.url}/auth/token`, jwksUrl: `${apple.url}/auth/keys` }, () => apple.privateKeyPem);
     });
     await dev!.start();
-    auth.addCustomProvider('corp', { cid: 'corp', csecret: CSECRET }, {
-      authUrl: `${dev!.url}/login/oauth/authorize`,
-      tokenUrl: `${dev!.url}/login/oauth/access_token`,
-      infoUrl: `${dev!.url}/user`,
-      mapUser: (info) => ({ id: `corp_${(info as { id: string }).id}`, name: 'c', picture: '' }),
-    });
+    auth.addCustomProvider(
+      'corp',
+      { cid: 'corp', csecret: CSECRET },
+      {
+        authUrl: `${dev!.url}/login/oauth/authorize`,
+        tokenUrl: `${dev!.url}/login/oauth/access_token`,
+        infoUrl: `${dev!.url}/user`,
+        mapUser: (info) => ({ id: `corp_${(info as { id: string }).id}`, name: 'c', picture: '' }),
+      },
+    );
     const accountLines: string[] = [];
     const mails: string[] = [];
     const accounts = createAccountRouter({
@@ -80,7 +89,9 @@ describe('secrets hygiene: every flow with a capturing logger', () => {
       keep('hygiene-wrong-password');
       await request(app).post('/auth/broken/login').send({ user: 'u', passwd: 'hygiene-broken-password' }).expect(500);
       keep('hygiene-broken-password');
-      const expired = jwt.sign({ aud: 'authgate', exp: Math.floor(Date.now() / 1000) - 5, jti: 'hygiene-jti-1', user: { name: 'u', id: 'pw_u', picture: '' }, auth_provider: { name: 'pw' } }, SECRET, { algorithm: 'HS256' });
+      const expired = jwt.sign({ aud: 'authgate', exp: Math.floor(Date.now() / 1000) - 5, jti: 'hygiene-jti-1', user: { name: 'u', id: 'pw_u', picture: '' }, auth_provider: { name: 'pw' } }, SECRET, {
+        algorithm: 'HS256',
+      });
       keep(expired);
       collect(await request(app).get('/private').set('Cookie', `JWT=${expired}; XSRF-TOKEN=hygiene-jti-1`).set('X-XSRF-TOKEN', 'hygiene-jti-1').expect(200));
 
@@ -106,7 +117,14 @@ describe('secrets hygiene: every flow with a capturing logger', () => {
       const start = await request(app).get('/auth/apple/login').expect(302);
       const state = new URL(start.headers.location as string).searchParams.get('state')!;
       const nonce = new URL(start.headers.location as string).searchParams.get('nonce')!;
-      collect(await request(app).post('/auth/apple/callback').set('Cookie', `JWT=${setCookies(start).JWT!.value}`).type('form').send({ code: apple.issueCode({ sub: 'h', nonce }), state }).expect(200));
+      collect(
+        await request(app)
+          .post('/auth/apple/callback')
+          .set('Cookie', `JWT=${setCookies(start).JWT!.value}`)
+          .type('form')
+          .send({ code: apple.issueCode({ sub: 'h', nonce }), state })
+          .expect(200),
+      );
       keep(apple.tokenRequests.at(-1)?.client_secret);
 
       // accounts: password, failed activation mail quoting the link, resend, activation code, access token
@@ -118,10 +136,16 @@ describe('secrets hygiene: every flow with a capturing logger', () => {
       const link = new URL(/(http:\/\/\S+)/.exec(mails.at(-1)!)![1]!);
       keep(link.searchParams.get('code') ?? undefined);
       mails.forEach((m) => keep(/code=(\w+)/.exec(m)?.[1]));
-      await request(app).get(link.pathname + link.search).expect(200);
+      await request(app)
+        .get(link.pathname + link.search)
+        .expect(200);
       const issued = await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'h@example.com', password: 'hygiene-account-pw' }).expect(200);
       keep(issued.body.AccessToken as string);
-      await request(app).post(`/account/profile/${issued.body.User.Id}/change-password`).set('Authorization', `Bearer ${issued.body.AccessToken}`).send({ Pwd: 'hygiene-account-pw', NewPwd: 'hygiene-new-pw-2', NewPwdRepeat: 'hygiene-new-pw-2' }).expect(200);
+      await request(app)
+        .post(`/account/profile/${issued.body.User.Id}/change-password`)
+        .set('Authorization', `Bearer ${issued.body.AccessToken}`)
+        .send({ Pwd: 'hygiene-account-pw', NewPwd: 'hygiene-new-pw-2', NewPwdRepeat: 'hygiene-new-pw-2' })
+        .expect(200);
       keep('hygiene-new-pw-2');
     } finally {
       await auth.close();

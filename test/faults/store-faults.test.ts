@@ -32,7 +32,11 @@ describe('store faults', () => {
     const state = faulty(new MemoryStateStore());
     const sent: string[] = [];
     const { app } = makeApp({ stateStore: state.store, storeTimeout: 300 }, (auth) =>
-      auth.addVerifyProvider('email', 'token {{.Token}} ', senderFunc((_a, t) => void sent.push(t))),
+      auth.addVerifyProvider(
+        'email',
+        'token {{.Token}} ',
+        senderFunc((_a, t) => void sent.push(t)),
+      ),
     );
     await request(app).get('/auth/email/login?user=u&address=u@example.com').expect(200);
     const token = /token (\S+)/.exec(sent[0]!)![1]!;
@@ -85,11 +89,7 @@ describe('store faults', () => {
     const state = faulty(new MemoryStateStore());
     const { app } = makeApp({ stateStore: state.store, storeTimeout: 300 });
     const now = Math.floor(Date.now() / 1000);
-    const expired = jwt.sign(
-      { aud: 'authgate', exp: now - 10, jti: 'x1', user: { name: 'r', id: 'local_r', picture: '' }, auth_provider: { name: 'local' } },
-      SECRET,
-      { algorithm: 'HS256' },
-    );
+    const expired = jwt.sign({ aud: 'authgate', exp: now - 10, jti: 'x1', user: { name: 'r', id: 'local_r', picture: '' }, auth_provider: { name: 'local' } }, SECRET, { algorithm: 'HS256' });
     const cookie = `JWT=${expired}; XSRF-TOKEN=x1`;
     state.set('stall');
     const res = await within(1000, () => request(app).get('/private').set('Cookie', cookie).set('X-XSRF-TOKEN', 'x1'));

@@ -27,7 +27,11 @@ describe('rate limits', () => {
   it('limits verify step 1 per address, before anything is sent', async () => {
     const sent: string[] = [];
     const { app } = makeApp({ rateLimits: { verifyPerAddress: { limit: 2, windowMs: 60_000 } } }, (auth) =>
-      auth.addVerifyProvider('email', 'token {{.Token}}', senderFunc((a) => void sent.push(a))),
+      auth.addVerifyProvider(
+        'email',
+        'token {{.Token}}',
+        senderFunc((a) => void sent.push(a)),
+      ),
     );
     await request(app).get('/auth/email/login?user=a&address=x@example.com').expect(200);
     await request(app).get('/auth/email/login?user=b&address=X@example.com').expect(200);

@@ -40,9 +40,7 @@ describe('middleware', () => {
     await new Promise((r) => server.once('listening', r));
     try {
       const { cookie, token } = expiredCookie();
-      const responses = await Promise.all(
-        Array.from({ length: 50 }, () => request(server).get('/private').set('Cookie', cookie).set('X-XSRF-TOKEN', 'jti-expired')),
-      );
+      const responses = await Promise.all(Array.from({ length: 50 }, () => request(server).get('/private').set('Cookie', cookie).set('X-XSRF-TOKEN', 'jti-expired')));
       expect(responses.map((r) => r.status)).toEqual(Array(50).fill(200));
       const issued = new Set(responses.map((r) => setCookies(r).JWT?.value));
       expect(issued.size).toBe(1);
@@ -135,11 +133,7 @@ describe('middleware', () => {
     const { app } = makeApp();
     const handshake = jwt.sign({ aud: 'authgate', exp: now() + 60, handshake: { state: 's', from: '/' } }, SECRET, { algorithm: 'HS256' });
     await request(app).get('/private').set('X-JWT', handshake).expect(401);
-    const gone = jwt.sign(
-      { aud: 'authgate', exp: now() + 60, user: { name: 'x', id: 'x', picture: '' }, auth_provider: { name: 'github' } },
-      SECRET,
-      { algorithm: 'HS256' },
-    );
+    const gone = jwt.sign({ aud: 'authgate', exp: now() + 60, user: { name: 'x', id: 'x', picture: '' }, auth_provider: { name: 'github' } }, SECRET, { algorithm: 'HS256' });
     const res = await request(app).get('/private').set('X-JWT', gone).expect(401);
     expect(res.body.error).toBe('provider github is not active');
   });

@@ -28,7 +28,10 @@ async function startQuickStart(file: string, cwd: string): Promise<{ url: string
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 100; i++) {
     if (child.exitCode !== null) throw new Error(`the quick start exited with ${child.exitCode}: ${output}`);
-    const ok = await fetch(`${url}/open`).then(() => true, () => false);
+    const ok = await fetch(`${url}/open`).then(
+      () => true,
+      () => false,
+    );
     if (ok) break;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -94,15 +97,27 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
     const typescript = JSON.parse(await readFile(join(ROOT, 'node_modules/typescript/package.json'), 'utf8')).version as string;
     await npmInstall(project, [tarball, 'express@^5', `typescript@${typescript}`, '@types/express@^5', '@types/node@^20']);
     const quickStart = await readmeQuickStart();
-    for (const [dir, type, module] of [['cjs', 'commonjs', 'node16'], ['esm', 'module', 'node16']] as const) {
+    for (const [dir, type, module] of [
+      ['cjs', 'commonjs', 'node16'],
+      ['esm', 'module', 'node16'],
+    ] as const) {
       await mkdir(join(project, dir));
       await writeFile(join(project, dir, 'package.json'), JSON.stringify({ type }));
-      await writeFile(join(project, dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module, moduleResolution: 'node16', strict: true, esModuleInterop: true, skipLibCheck: false, outDir: 'out', types: ['node'] }, include: ['*.ts'] }));
+      await writeFile(
+        join(project, dir, 'tsconfig.json'),
+        JSON.stringify({
+          compilerOptions: { target: 'ES2022', module, moduleResolution: 'node16', strict: true, esModuleInterop: true, skipLibCheck: false, outDir: 'out', types: ['node'] },
+          include: ['*.ts'],
+        }),
+      );
       await writeFile(join(project, dir, 'quickstart.ts'), quickStart);
       await writeFile(join(project, dir, 'subpaths.ts'), SUBPATHS);
     }
     await mkdir(join(project, 'bundler'));
-    await writeFile(join(project, 'bundler', 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'esnext', moduleResolution: 'bundler', strict: true, esModuleInterop: true, noEmit: true, types: ['node'] }, include: ['*.ts'] }));
+    await writeFile(
+      join(project, 'bundler', 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'esnext', moduleResolution: 'bundler', strict: true, esModuleInterop: true, noEmit: true, types: ['node'] }, include: ['*.ts'] }),
+    );
     await writeFile(join(project, 'bundler', 'quickstart.ts'), quickStart);
     await writeFile(join(project, 'bundler', 'subpaths.ts'), SUBPATHS);
   }, 600_000);
@@ -138,19 +153,27 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
     expect(await readFile(join(project, 'esm/out/quickstart.js'), 'utf8')).toMatch(/from 'authgate'/);
   }, 120_000);
 
-  it.each(['cjs', 'esm'])('runs the quick start as %s: login, protected route, admin refused', async (dir) => {
-    const app = await startQuickStart(join(project, dir, 'out/quickstart.js'), join(project, dir));
-    try {
-      await exercise(app.url);
-    } finally {
-      await app.stop();
-    }
-  }, 60_000);
+  it.each(['cjs', 'esm'])(
+    'runs the quick start as %s: login, protected route, admin refused',
+    async (dir) => {
+      const app = await startQuickStart(join(project, dir, 'out/quickstart.js'), join(project, dir));
+      try {
+        await exercise(app.url);
+      } finally {
+        await app.stop();
+      }
+    },
+    60_000,
+  );
 
-  it.each(['cjs', 'esm'])('resolves every subpath as %s; a store whose package is missing fails at start-up with the install command', async (dir) => {
-    const { stdout } = await run(process.execPath, [join(project, dir, 'out/subpaths.js')], { cwd: join(project, dir) });
-    const { found, missing } = JSON.parse(stdout) as { found: Record<string, string>; missing: string };
-    expect(Object.values(found).every((t) => t === 'function')).toBe(true);
-    expect(missing).toMatch(/needs the package mongodb, which is not installed: run npm install mongodb/);
-  }, 60_000);
+  it.each(['cjs', 'esm'])(
+    'resolves every subpath as %s; a store whose package is missing fails at start-up with the install command',
+    async (dir) => {
+      const { stdout } = await run(process.execPath, [join(project, dir, 'out/subpaths.js')], { cwd: join(project, dir) });
+      const { found, missing } = JSON.parse(stdout) as { found: Record<string, string>; missing: string };
+      expect(Object.values(found).every((t) => t === 'function')).toBe(true);
+      expect(missing).toMatch(/needs the package mongodb, which is not installed: run npm install mongodb/);
+    },
+    60_000,
+  );
 });

@@ -51,7 +51,11 @@ describe('Sign in with Apple against token and JWKS stand-ins', () => {
   }
 
   it('logs in: form_post callback, state, ES256 client secret, id_token checked, first-login name', async () => {
-    const { location, handshake, res } = await appleLogin({ sub: '001234.abcdef', email: 'ann@privaterelay.appleid.com' }, JSON.stringify({ name: { firstName: 'Ann', lastName: 'Apple' } }), '?from=/home');
+    const { location, handshake, res } = await appleLogin(
+      { sub: '001234.abcdef', email: 'ann@privaterelay.appleid.com' },
+      JSON.stringify({ name: { firstName: 'Ann', lastName: 'Apple' } }),
+      '?from=/home',
+    );
     expect(location.searchParams.get('response_mode')).toBe('form_post');
     expect(location.searchParams.get('client_id')).toBe(peer.clientId);
     expect(location.searchParams.get('redirect_uri')).toBe('http://127.0.0.1:8080/auth/apple/callback');
@@ -102,7 +106,12 @@ describe('Sign in with Apple against token and JWKS stand-ins', () => {
   it('refuses a state mismatch, a replayed code, a missing code and an error from Apple', async () => {
     const start = await request(made.app).get('/auth/apple/login').expect(302);
     const cookie = `JWT=${setCookies(start).JWT!.value}`;
-    await request(made.app).post('/auth/apple/callback').set('Cookie', cookie).type('form').send({ code: peer.issueCode({ sub: 'x' }), state: 'wrong' }).expect(403);
+    await request(made.app)
+      .post('/auth/apple/callback')
+      .set('Cookie', cookie)
+      .type('form')
+      .send({ code: peer.issueCode({ sub: 'x' }), state: 'wrong' })
+      .expect(403);
     await request(made.app).post('/auth/apple/callback').type('form').send({ code: 'c', state: 's' }).expect(403);
     const state = new URL(start.headers.location as string).searchParams.get('state')!;
     await request(made.app).post('/auth/apple/callback').set('Cookie', cookie).type('form').send({ state }).expect(400);

@@ -127,9 +127,13 @@ describe('built-in providers', () => {
     expect(() => auth.addProvider('microsoft', 'c', 's', { tenant: 'bad/tenant' })).toThrow(/tenant/);
     auth.addProvider('microsoft', 'c', 's', { tenant: 'contoso.onmicrosoft.com' });
     for (const name of BUILTIN_PROVIDER_NAMES) {
-      expect(() => auth.addCustomProvider(name, { cid: 'c', csecret: 's' }, { authUrl: 'http://a', tokenUrl: 'http://a', infoUrl: 'http://a', mapUser: () => ({ id: 'i', name: 'n', picture: '' }) })).toThrow(/built-in/);
+      expect(() =>
+        auth.addCustomProvider(name, { cid: 'c', csecret: 's' }, { authUrl: 'http://a', tokenUrl: 'http://a', infoUrl: 'http://a', mapUser: () => ({ id: 'i', name: 'n', picture: '' }) }),
+      ).toThrow(/built-in/);
     }
-    expect(() => auth.addCustomProvider('corp', { cid: 'c', csecret: 's' }, { authUrl: 'nope', tokenUrl: 'http://a', infoUrl: 'http://a', mapUser: () => ({ id: 'i', name: 'n', picture: '' }) })).toThrow(/absolute URL/);
+    expect(() =>
+      auth.addCustomProvider('corp', { cid: 'c', csecret: 's' }, { authUrl: 'nope', tokenUrl: 'http://a', infoUrl: 'http://a', mapUser: () => ({ id: 'i', name: 'n', picture: '' }) }),
+    ).toThrow(/absolute URL/);
   });
 
   it('registers several clients of one custom provider under different names', () => {

@@ -71,10 +71,7 @@ describe('dev provider (OAuth2 against the dev server)', () => {
   it("answers the provider's access_denied with 403 JSON", async () => {
     const { location, handshake } = await startLogin(made.app, 'dev');
     const state = location.searchParams.get('state');
-    const res = await request(made.app)
-      .get(`/auth/dev/callback?error=access_denied&error_description=user+said+no&state=${state}`)
-      .set('Cookie', `JWT=${handshake}`)
-      .expect(403);
+    const res = await request(made.app).get(`/auth/dev/callback?error=access_denied&error_description=user+said+no&state=${state}`).set('Cookie', `JWT=${handshake}`).expect(403);
     expect(res.body.error).toBe('login refused: user said no');
   });
 

@@ -23,9 +23,7 @@ describe('direct provider', () => {
   });
 
   it('supports an async checker object, sess=1 and aud', async () => {
-    const { app } = makeApp({ audiences: ['a', 'b'] }, (auth) =>
-      auth.addDirectProvider('async', { check: async (u, p) => u === 'z' && p === 'y' }),
-    );
+    const { app } = makeApp({ audiences: ['a', 'b'] }, (auth) => auth.addDirectProvider('async', { check: async (u, p) => u === 'z' && p === 'y' }));
     const res = await request(app).get('/auth/async/login?user=z&passwd=y&sess=1&aud=b').expect(200);
     const { payload } = decodeJwt(setCookies(res).JWT!.value);
     expect(payload.sess_only).toBe(true);
@@ -37,9 +35,13 @@ describe('direct provider', () => {
     const { app } = makeApp({ allowedRedirectHosts: ['partner.example'] });
     const rel = await request(app).get('/auth/local/login?user=a&passwd=pw&from=/page?x=1').expect(303);
     expect(rel.headers.location).toBe('/page?x=1');
-    const own = await request(app).get(`/auth/local/login?user=a&passwd=pw&from=${encodeURIComponent('http://127.0.0.1:8080/x')}`).expect(303);
+    const own = await request(app)
+      .get(`/auth/local/login?user=a&passwd=pw&from=${encodeURIComponent('http://127.0.0.1:8080/x')}`)
+      .expect(303);
     expect(own.headers.location).toBe('http://127.0.0.1:8080/x');
-    const partner = await request(app).get(`/auth/local/login?user=a&passwd=pw&from=${encodeURIComponent('https://partner.example/y')}`).expect(303);
+    const partner = await request(app)
+      .get(`/auth/local/login?user=a&passwd=pw&from=${encodeURIComponent('https://partner.example/y')}`)
+      .expect(303);
     expect(partner.headers.location).toBe('https://partner.example/y');
     for (const from of ['https://evil.example/', '//evil.example', '/\\evil.example', 'javascript:alert(1)', 'https://evil@127.0.0.1:8080/']) {
       const res = await request(app).get(`/auth/local/login?user=a&passwd=pw&from=${encodeURIComponent(from)}`);
@@ -56,12 +58,28 @@ describe('direct provider', () => {
       [request(app).post('/auth/local/login').send([1, 2]), 400],
       [request(app).post('/auth/local/login').send({ user: 'a' }), 400],
       [request(app).post('/auth/local/login').send({ passwd: 'pw' }), 400],
-      [request(app).post('/auth/local/login').send({ user: { $ne: 1 }, passwd: 'pw' }), 400],
+      [
+        request(app)
+          .post('/auth/local/login')
+          .send({ user: { $ne: 1 }, passwd: 'pw' }),
+        400,
+      ],
       [request(app).post('/auth/local/login').send({ user: 'a\u0000b', passwd: 'pw' }), 400],
-      [request(app).post('/auth/local/login').send({ user: 'x'.repeat(2000), passwd: 'pw' }), 400],
+      [
+        request(app)
+          .post('/auth/local/login')
+          .send({ user: 'x'.repeat(2000), passwd: 'pw' }),
+        400,
+      ],
       [request(app).get('/auth/local/login'), 400],
       [request(app).put('/auth/local/login').send({ user: 'a', passwd: 'pw' }), 405],
-      [request(app).post('/auth/local/login').set('Content-Type', 'application/json').send(`{"user":"${'a'.repeat(2 * 1024 * 1024)}"}`), 413],
+      [
+        request(app)
+          .post('/auth/local/login')
+          .set('Content-Type', 'application/json')
+          .send(`{"user":"${'a'.repeat(2 * 1024 * 1024)}"}`),
+        413,
+      ],
       [request(app).post('/auth/local/login').set('Content-Type', 'application/json; charset=latin1').send('{}'), 415],
     ];
     for (const [req, status] of cases) {

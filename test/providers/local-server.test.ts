@@ -12,7 +12,10 @@ async function submitLogin(location: URL, username: string, password: string): P
   const html = await (await fetch(location)).text();
   const form = new URLSearchParams({ username, password });
   for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    form.set(m[1]!, m[2]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c))));
+    form.set(
+      m[1]!,
+      m[2]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c))),
+    );
   }
   return fetch(new URL(`/authorize?${new URLSearchParams(Object.fromEntries(form)).toString()}`, location), { method: 'POST', body: form, redirect: 'manual' });
 }

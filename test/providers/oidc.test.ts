@@ -50,11 +50,7 @@ describe('OAuth2 login against oidc-provider (an independent authorization serve
     const res = await callback(made.app, cb, handshake).expect(303);
     expect(res.headers.location).toBe('/home');
     const cookies = setCookies(res);
-    const me = await request(made.app)
-      .get('/auth/user')
-      .set('Cookie', `JWT=${cookies.JWT!.value}`)
-      .set('X-XSRF-TOKEN', cookies['XSRF-TOKEN']!.value)
-      .expect(200);
+    const me = await request(made.app).get('/auth/user').set('Cookie', `JWT=${cookies.JWT!.value}`).set('X-XSRF-TOKEN', cookies['XSRF-TOKEN']!.value).expect(200);
     expect(me.body).toMatchObject({ name: 'Alice Liddell', id: hashId('oidc', 'alice'), email: 'alice@example.com', attrs: { mail: 'alice@example.com' } });
     expect(bearer.at(-1)).toMatchObject({ provider: 'oidc', user: 'Alice Liddell' });
     expect(bearer.at(-1)?.tokens.accessToken).toBeTruthy();

@@ -6,10 +6,7 @@ import { callback, devAuthorize, startLogin } from '../support/oauth-flow';
 /** A Passport strategy in the style of passport-github: its own userProfile gives a normalised profile. */
 class DevStyleStrategy extends OAuth2Strategy {
   constructor(private readonly devUrl: string) {
-    super(
-      { authorizationURL: `${devUrl}/login/oauth/authorize`, tokenURL: `${devUrl}/login/oauth/access_token`, clientID: 'c', clientSecret: 's', callbackURL: '/unused' },
-      () => undefined,
-    );
+    super({ authorizationURL: `${devUrl}/login/oauth/authorize`, tokenURL: `${devUrl}/login/oauth/access_token`, clientID: 'c', clientSecret: 's', callbackURL: '/unused' }, () => undefined);
   }
 
   override userProfile(accessToken: string, done: (err?: unknown, profile?: unknown) => void): void {

@@ -60,7 +60,10 @@ describe('telegram provider against a Bot API stand-in', () => {
     const res = await request(made.app).get(`/auth/telegram/login?token=${token}`).expect(200);
     expect(res.body).toMatchObject({ name: 'Tom Gram', id: hashId('telegram', '42') });
     expect(setCookies(res).JWT?.value).toBeTruthy();
-    const avatar = await request(made.app).get(new URL(res.body.picture as string).pathname).buffer(true).expect(200);
+    const avatar = await request(made.app)
+      .get(new URL(res.body.picture as string).pathname)
+      .buffer(true)
+      .expect(200);
     expect(Buffer.compare(avatar.body as Buffer, photo)).toBe(0);
 
     await request(made.app).get(`/auth/telegram/login?token=${token}`).expect(404);
@@ -70,7 +73,7 @@ describe('telegram provider against a Bot API stand-in', () => {
     expect(peer.paths).toContain('/file/bot<token>/photos/photo-42.png');
   });
 
-  it('refuses to complete a login from a cross-site request (login CSRF with the attacker\'s own token)', async () => {
+  it("refuses to complete a login from a cross-site request (login CSRF with the attacker's own token)", async () => {
     const { token } = await loginToken();
     const sentBefore = peer.sent.length;
     peer.pushUpdate(startMessage(token, { id: 77, type: 'private' }));

@@ -62,7 +62,9 @@ describe('verify provider with e-mail through smtp-server', () => {
   it('escapes HTML in the user name in an HTML mail', async () => {
     const { app } = emailApp(peer, { contentType: 'text/html' }, '<p>Hi {{.User}}</p><p>token {{.Token}} </p>');
     const since = peer.mails.length;
-    await request(app).get(`/auth/email/login?user=${encodeURIComponent('<script>alert(1)</script>')}&address=x@example.com`).expect(200);
+    await request(app)
+      .get(`/auth/email/login?user=${encodeURIComponent('<script>alert(1)</script>')}&address=x@example.com`)
+      .expect(200);
     const mail = await peer.nextMail(since);
     expect(mail.headers['content-type']).toMatch(/^text\/html/);
     expect(mail.body).toContain('<p>Hi &#60;script&#62;alert(1)&#60;/script&#62;</p>');
@@ -70,9 +72,7 @@ describe('verify provider with e-mail through smtp-server', () => {
   });
 
   it('answers bad input with 4xx JSON and sends nothing', async () => {
-    const { app } = makeApp({ audiences: ['site'] }, (auth) =>
-      auth.addVerifyProvider('email', TEMPLATE, new EmailSender({ host: '127.0.0.1', port: peer.port, from: 'a@app.example' })),
-    );
+    const { app } = makeApp({ audiences: ['site'] }, (auth) => auth.addVerifyProvider('email', TEMPLATE, new EmailSender({ host: '127.0.0.1', port: peer.port, from: 'a@app.example' })));
     const before = peer.mails.length;
     const cases: Array<[string, number]> = [
       ['/auth/email/login', 400],
@@ -129,7 +129,13 @@ describe('verify provider with other senders and a failing state store', () => {
   it('works with a function sender and refuses the login when the state store fails', async () => {
     const sent: string[] = [];
     const state = new MemoryStateStore();
-    const { app } = makeApp({ stateStore: state }, (auth) => auth.addVerifyProvider('sms', 'code {{.Token}} ', senderFunc((_a, text) => void sent.push(text))));
+    const { app } = makeApp({ stateStore: state }, (auth) =>
+      auth.addVerifyProvider(
+        'sms',
+        'code {{.Token}} ',
+        senderFunc((_a, text) => void sent.push(text)),
+      ),
+    );
     await request(app).get('/auth/sms/login?user=u&address=%2B15551234567').expect(200);
     const token = /code (\S+)/.exec(sent[0]!)?.[1] ?? '';
     const ok = await request(app).get(`/auth/sms/login?token=${token}&session=1`).expect(200);
@@ -150,7 +156,15 @@ describe('verify provider with other senders and a failing state store', () => {
   });
 
   it('throws at registration without a template or sender', () => {
-    expect(() => makeApp({}, (auth) => auth.addVerifyProvider('e', 'no fields', senderFunc(() => undefined)))).toThrow(/template/);
+    expect(() =>
+      makeApp({}, (auth) =>
+        auth.addVerifyProvider(
+          'e',
+          'no fields',
+          senderFunc(() => undefined),
+        ),
+      ),
+    ).toThrow(/template/);
     expect(() => makeApp({}, (auth) => auth.addVerifyProvider('e', '{{.Token}}', {} as never))).toThrow(/sender/);
   });
 });

@@ -13,7 +13,11 @@ describe('login CSRF: a cross-site request must not log a browser in (item 2)', 
   beforeAll(async () => {
     made = makeApp({ trustedOrigins: ['https://partner.example'], rateLimits: false }, (auth) => {
       dev = auth.addDevProvider({ port: 0 });
-      auth.addVerifyProvider('email', '{{.Token}}', senderFunc((_to, text) => void (mailed = text)));
+      auth.addVerifyProvider(
+        'email',
+        '{{.Token}}',
+        senderFunc((_to, text) => void (mailed = text)),
+      );
       auth.addCustomHandler({
         name: 'custom',
         // A provider written by an app: it completes a login from a GET, and gets the same check.

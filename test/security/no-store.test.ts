@@ -16,7 +16,13 @@ describe('Cache-Control: no-store on every answer with a token or user data (ite
 
   it('auth routes: logins, /user, /status, logout, verify confirmation, and a refresh behind m.auth', async () => {
     let mailed = '';
-    const { app } = makeApp({}, (a) => a.addVerifyProvider('email', '{{.Token}}', senderFunc((_to, text) => void (mailed = text))));
+    const { app } = makeApp({}, (a) =>
+      a.addVerifyProvider(
+        'email',
+        '{{.Token}}',
+        senderFunc((_to, text) => void (mailed = text)),
+      ),
+    );
     noStore(await request(app).post('/auth/local/login').send({ user: 'ns', passwd: 'pw' }).expect(200));
     noStore(await request(app).get('/auth/local/login?user=ns&passwd=pw').expect(200));
     const { cookie, xsrf, jwt: token } = await login(app, 'ns');

@@ -23,7 +23,9 @@ export async function activeUser(app: Express, peer: SmtpPeer, email: string, pw
   await request(app).post('/account/signup').send({ Email: email, Pwd: pwd, PwdRepeat: pwd }).expect(202);
   const mail = await mailTo(peer, email, since);
   const link = new URL(/(http:\/\/\S+\/active\/\S+)/.exec(mail.body)?.[1] ?? '');
-  await request(app).get(link.pathname + link.search).expect(200);
+  await request(app)
+    .get(link.pathname + link.search)
+    .expect(200);
   const res = await request(app).post('/account/tokens').send({ grant_type: 'password', email, password: pwd }).expect(200);
   return { id: res.body.User.Id as string, token: res.body.AccessToken as string, link };
 }

@@ -38,12 +38,11 @@ export function makeApp(options: Partial<AuthOptions> = {}, setup?: (auth: Auth)
 }
 
 /** Logs in through the direct provider and returns the cookies. */
-export async function login(
-  app: Express,
-  user = 'alice',
-  extra: Record<string, string> = {},
-): Promise<{ jwt: string; xsrf: string; cookie: string; body: Record<string, unknown> }> {
-  const res = await request(app).post('/auth/local/login').send({ user, passwd: 'pw', ...extra }).expect(200);
+export async function login(app: Express, user = 'alice', extra: Record<string, string> = {}): Promise<{ jwt: string; xsrf: string; cookie: string; body: Record<string, unknown> }> {
+  const res = await request(app)
+    .post('/auth/local/login')
+    .send({ user, passwd: 'pw', ...extra })
+    .expect(200);
   const cookies = setCookies(res);
   const jwt = cookies.JWT?.value ?? '';
   const xsrf = cookies['XSRF-TOKEN']?.value ?? '';

@@ -103,7 +103,14 @@ export function jwtLike(rng: Rng, secret?: string): string {
     return n <= 64 ? out : out.repeat(Math.ceil(n / 64)).slice(0, n);
   };
   const header = Buffer.from(JSON.stringify({ alg: rng.pick(['HS256', 'none', 'RS256', 'hs256', '']), typ: 'JWT', kid: rng.chance(0.3) ? '../../x' : undefined })).toString('base64url');
-  const payload = Buffer.from(JSON.stringify({ aud: rng.pick(['authgate', ['a', 'b'], 1, null]), exp: rng.pick([0, 9e15, '1', -1]), user: rng.chance(0.5) ? { name: rng.text(8), id: rng.text(8) } : rng.text(5), handshake: rng.chance(0.2) ? {} : undefined })).toString('base64url');
+  const payload = Buffer.from(
+    JSON.stringify({
+      aud: rng.pick(['authgate', ['a', 'b'], 1, null]),
+      exp: rng.pick([0, 9e15, '1', -1]),
+      user: rng.chance(0.5) ? { name: rng.text(8), id: rng.text(8) } : rng.text(5),
+      handshake: rng.chance(0.2) ? {} : undefined,
+    }),
+  ).toString('base64url');
   // Only the picked shape is built: the long one is costly.
   const shapes = [
     () => `${header}.${payload}.${seg(43)}`,

@@ -4,7 +4,9 @@ import sharp from 'sharp';
 
 /** Makes a solid-colour PNG of the given size. */
 export function makePng(width: number, height: number): Promise<Buffer> {
-  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } }).png().toBuffer();
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 40, b: 90 } } })
+    .png()
+    .toBuffer();
 }
 
 /** A loopback HTTP server answering fixed paths, for avatar fetch tests. */
@@ -15,9 +17,7 @@ export interface ImageServer {
 }
 
 /** Starts a server on 127.0.0.1:0 answering each path in `routes` with its body and content type. */
-export async function startImageServer(
-  routes: Record<string, { body: Buffer | string; type?: string; status?: number; location?: string; hang?: boolean }>,
-): Promise<ImageServer> {
+export async function startImageServer(routes: Record<string, { body: Buffer | string; type?: string; status?: number; location?: string; hang?: boolean }>): Promise<ImageServer> {
   const hits: Record<string, number> = {};
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';

@@ -15,7 +15,10 @@ export async function devAuthorize(location: URL, username: string): Promise<URL
   const html = await page.text();
   const form = new URLSearchParams({ username });
   for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    form.set(m[1]!, m[2]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c))));
+    form.set(
+      m[1]!,
+      m[2]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c))),
+    );
   }
   const res = await fetch(new URL('/login/oauth/authorize', location), { method: 'POST', body: form, redirect: 'manual' });
   if (res.status !== 302) throw new Error(`dev authorize answered ${res.status}: ${await res.text()}`);

@@ -42,7 +42,10 @@ function decodeBody(raw: string): { headers: Record<string, string>; body: strin
   const encoding = (headers['content-transfer-encoding'] ?? '').toLowerCase();
   if (encoding === 'base64') body = Buffer.from(body.replace(/\s+/g, ''), 'base64').toString('utf8');
   if (encoding === 'quoted-printable') {
-    body = Buffer.from(body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1').toString('utf8');
+    body = Buffer.from(
+      body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+      'latin1',
+    ).toString('utf8');
   }
   return { headers, body };
 }

@@ -64,7 +64,10 @@ describe('claims of a correctly signed token are checked for shape', () => {
 
   it('a user token without aud is refused, as go-pkgz/auth refuses it; the same token with aud passes', async () => {
     const { app } = makeApp();
-    const without = await request(app).get('/private').set('X-JWT', signRaw(good({ aud: undefined }), SECRET)).expect(401);
+    const without = await request(app)
+      .get('/private')
+      .set('X-JWT', signRaw(good({ aud: undefined }), SECRET))
+      .expect(401);
     expect(without.body.error).toBe('a user token needs an aud');
     await request(app).get('/private').set('X-JWT', signRaw(good(), SECRET)).expect(200);
   });
@@ -90,7 +93,12 @@ const arbitraryClaims = fc.record(
         fc.constant(undefined),
         json,
         fc.constant(good()[k]),
-        k === 'user' ? fc.record({ id: fc.oneof(fc.string(), json), name: fc.oneof(fc.string(), json), attrs: fc.oneof(json, fc.dictionary(fc.string(), json)), role: fc.oneof(fc.string(), json) }, { requiredKeys: [] }) : json,
+        k === 'user'
+          ? fc.record(
+              { id: fc.oneof(fc.string(), json), name: fc.oneof(fc.string(), json), attrs: fc.oneof(json, fc.dictionary(fc.string(), json)), role: fc.oneof(fc.string(), json) },
+              { requiredKeys: [] },
+            )
+          : json,
       ),
     ]),
   ) as Record<(typeof claimKeys)[number], fc.Arbitrary<unknown>>,
@@ -104,14 +112,30 @@ describe('property: thousands of correctly signed tokens with arbitrary claims',
   it('never answer 5xx on any middleware or route, whatever the claims and wherever the token is', async () => {
     const { app } = makeApp({ rateLimits: false }, (a) => {
       dev = a.addDevProvider({ port: 0 });
-      a.addVerifyProvider('email', 'token {{.Token}}', senderFunc(() => undefined));
+      a.addVerifyProvider(
+        'email',
+        'token {{.Token}}',
+        senderFunc(() => undefined),
+      );
     });
     await dev.start();
     const server = app.listen(0, '127.0.0.1');
     await new Promise((r) => server.once('listening', r));
     const port = (server.address() as AddressInfo).port;
     const agent = new http.Agent({ keepAlive: true, maxSockets: 8 });
-    const routes = ['/private', '/open', '/admin', '/hr', '/auth/user', '/auth/status', '/auth/logout', '/auth/local/logout', '/auth/dev/callback?state=s&code=c', '/auth/email/login?token=', '/auth/dev/login'];
+    const routes = [
+      '/private',
+      '/open',
+      '/admin',
+      '/hr',
+      '/auth/user',
+      '/auth/status',
+      '/auth/logout',
+      '/auth/local/logout',
+      '/auth/dev/callback?state=s&code=c',
+      '/auth/email/login?token=',
+      '/auth/dev/login',
+    ];
     let requests = 0;
     try {
       await fc.assert(

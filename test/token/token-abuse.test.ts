@@ -11,8 +11,14 @@ const claims = (extra: Record<string, unknown> = {}) => ({ aud: 'authgate', exp:
 describe('token abuse', () => {
   it('refuses RS256 in the header even when the signature is an HMAC with the secret (algorithm confusion)', async () => {
     const { app } = makeApp();
-    await request(app).get('/private').set('X-JWT', signRaw(claims(), SECRET, { alg: 'RS256', typ: 'JWT' })).expect(401);
-    await request(app).get('/private').set('X-JWT', signRaw(claims(), SECRET, { alg: 'hs256', typ: 'JWT' })).expect(401);
+    await request(app)
+      .get('/private')
+      .set('X-JWT', signRaw(claims(), SECRET, { alg: 'RS256', typ: 'JWT' }))
+      .expect(401);
+    await request(app)
+      .get('/private')
+      .set('X-JWT', signRaw(claims(), SECRET, { alg: 'hs256', typ: 'JWT' }))
+      .expect(401);
     await request(app).get('/private').set('X-JWT', signRaw(claims(), SECRET)).expect(200);
   });
 
@@ -34,7 +40,10 @@ describe('token abuse', () => {
 
   it('handles clock skew at the edges: exp now is expired, nbf up to 60 s ahead is tolerated, beyond is not', async () => {
     const { app } = makeApp();
-    const at = (extra: Record<string, unknown>) => request(app).get('/private').set('X-JWT', jwt.sign(claims(extra), SECRET, { algorithm: 'HS256' }));
+    const at = (extra: Record<string, unknown>) =>
+      request(app)
+        .get('/private')
+        .set('X-JWT', jwt.sign(claims(extra), SECRET, { algorithm: 'HS256' }));
     await at({ exp: now() }).expect(401);
     await at({ exp: now() + 5 }).expect(200);
     await at({ nbf: now() + 30 }).expect(200);

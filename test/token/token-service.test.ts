@@ -126,9 +126,7 @@ describe('token service: claims and cookies', () => {
 
   it('rejects alg none, RS256, a tampered signature, a wrong secret, exp as a string and oversized tokens', async () => {
     const { app } = makeApp();
-    const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(
-      JSON.stringify({ aud: 'authgate', exp: now() + 600, user }),
-    ).toString('base64url')}.`;
+    const none = `${Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')}.${Buffer.from(JSON.stringify({ aud: 'authgate', exp: now() + 600, user })).toString('base64url')}.`;
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const rs256 = jwt.sign({ aud: 'authgate', exp: now() + 600, user }, privateKey, { algorithm: 'RS256' });
     const good = forge({});
@@ -151,10 +149,22 @@ describe('token service: claims and cookies', () => {
 
   it('rejects aud arrays with more than one value and aud outside audiences', async () => {
     const { app } = makeApp({ audiences: ['site-a', 'site-b'] });
-    await request(app).get('/private').set('X-JWT', forge({ aud: 'site-a' })).expect(200);
-    await request(app).get('/private').set('X-JWT', forge({ aud: ['site-a'] })).expect(200);
-    await request(app).get('/private').set('X-JWT', forge({ aud: ['site-a', 'site-b'] })).expect(401);
-    await request(app).get('/private').set('X-JWT', forge({ aud: 'site-c' })).expect(401);
+    await request(app)
+      .get('/private')
+      .set('X-JWT', forge({ aud: 'site-a' }))
+      .expect(200);
+    await request(app)
+      .get('/private')
+      .set('X-JWT', forge({ aud: ['site-a'] }))
+      .expect(200);
+    await request(app)
+      .get('/private')
+      .set('X-JWT', forge({ aud: ['site-a', 'site-b'] }))
+      .expect(401);
+    await request(app)
+      .get('/private')
+      .set('X-JWT', forge({ aud: 'site-c' }))
+      .expect(401);
   });
 
   it('refuses a login with aud outside audiences (403) and issues the requested one inside', async () => {

@@ -5,8 +5,7 @@ import { SECRET, makeApp } from '../support/auth-app';
 
 const now = (): number => Math.floor(Date.now() / 1000);
 const user = { name: 'cache', id: 'local_cccccccccccccccccccccccccccccccccccccccc', picture: '', attrs: { plan: 'free' } };
-const sign = (secret: string, exp = now() + 600): string =>
-  jwt.sign({ aud: 'authgate', exp, jti: 'c1', user, auth_provider: { name: 'local' } }, secret, { algorithm: 'HS256' });
+const sign = (secret: string, exp = now() + 600): string => jwt.sign({ aud: 'authgate', exp, jti: 'c1', user, auth_provider: { name: 'local' } }, secret, { algorithm: 'HS256' });
 
 describe('verified-token cache', () => {
   it('rejects a cached token once secretReader gives another secret', async () => {

@@ -50,10 +50,12 @@ export class MongoAccountStore implements AccountStore {
       this.accounts.createIndex({ Email: 1 }, { unique: true }),
       this.tokens.createIndex({ Expires: 1 }, { expireAfterSeconds: 0 }),
       this.tokens.createIndex({ UserId: 1 }),
-    ]).then(() => this.migrateEmails()).catch((err: unknown) => {
-      this.indexed = undefined;
-      throw err;
-    });
+    ])
+      .then(() => this.migrateEmails())
+      .catch((err: unknown) => {
+        this.indexed = undefined;
+        throw err;
+      });
     return this.indexed;
   }
 

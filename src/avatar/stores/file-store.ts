@@ -81,9 +81,7 @@ export class FileAvatarStore extends BaseAvatarStore {
       if (isMissing(err)) return [];
       throw err;
     }
-    const lists = await Promise.all(
-      shards.filter((s) => /^[0-9a-f]{2}$/.test(s)).map((s) => readdir(join(this.root, s)).catch(() => [] as string[])),
-    );
+    const lists = await Promise.all(shards.filter((s) => /^[0-9a-f]{2}$/.test(s)).map((s) => readdir(join(this.root, s)).catch(() => [] as string[])));
     return lists.flat();
   }
 }

@@ -13,8 +13,7 @@ export const patreon: BuiltinSpec = {
   endpoints: () => ({
     authUrl: 'https://www.patreon.com/oauth2/authorize',
     tokenUrl: 'https://www.patreon.com/api/oauth2/token',
-    infoUrl:
-      'https://www.patreon.com/api/oauth2/v2/identity?include=memberships&fields%5Buser%5D=full_name,image_url,email&fields%5Bmember%5D=patron_status',
+    infoUrl: 'https://www.patreon.com/api/oauth2/v2/identity?include=memberships&fields%5Buser%5D=full_name,image_url,email&fields%5Bmember%5D=patron_status',
     scopes: ['identity', 'identity[email]', 'identity.memberships'],
   }),
   mapUser: (info) => ({

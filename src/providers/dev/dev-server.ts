@@ -52,9 +52,13 @@ function httpUrl(text: string): URL | undefined {
  * avatars. Never use it in production; it says so in the log at start.
  */
 export class DevServer {
-  private readonly http = new SmallServer('dev OAuth2 server', (req, res) => this.handle(req, res), (_err, res) => {
-    if (!res.headersSent) sendJson(res, 400, { error: 'invalid_request' });
-  });
+  private readonly http = new SmallServer(
+    'dev OAuth2 server',
+    (req, res) => this.handle(req, res),
+    (_err, res) => {
+      if (!res.headersSent) sendJson(res, 400, { error: 'invalid_request' });
+    },
+  );
   private readonly codes = new BoundedMap<string, Grant>(MAX_ENTRIES);
   private readonly tokens = new BoundedMap<string, string>(MAX_ENTRIES);
 

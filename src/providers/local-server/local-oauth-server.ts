@@ -73,10 +73,14 @@ export class LocalOAuthServer {
     if (this.bind.protocol !== 'http:') throw configError('the local OAuth2 server listens on plain http: put a TLS proxy in front of it');
     if (!Array.isArray(options.clients) || options.clients.length === 0) throw configError('createLocalOAuthServer() needs at least one client');
     this.logger = options.logger ?? noopLogger;
-    this.http = new SmallServer('local OAuth2 server', (req, res) => this.handle(req, res), (err, res) => {
-      this.logger.logf('[WARN] local OAuth2 server: %s', (err as Error)?.name ?? typeof err);
-      if (!res.headersSent) sendJson(res, 400, { error: 'invalid_request' });
-    });
+    this.http = new SmallServer(
+      'local OAuth2 server',
+      (req, res) => this.handle(req, res),
+      (err, res) => {
+        this.logger.logf('[WARN] local OAuth2 server: %s', (err as Error)?.name ?? typeof err);
+        if (!res.headersSent) sendJson(res, 400, { error: 'invalid_request' });
+      },
+    );
     const { loginPerIp, loginPerUser } = AUTH_RATE_LIMITS;
     this.stateStore = typeof options.stateStore === 'object' ? options.stateStore : createStateStore(options.stateStore ?? 'memory://');
     this.limiter = new RateLimiter(this.stateStore, resolveRules({ loginPerIp, loginPerUser }, options.rateLimits));

@@ -2,7 +2,6 @@ import type { AuthorizationCode, AuthorizationCodeModel, Client, Falsey, Token, 
 import { BoundedMap } from '../../internal/bounded-map';
 import type { LocalClient } from './local-client';
 
-
 const MAX_ENTRIES = 10_000;
 
 /**

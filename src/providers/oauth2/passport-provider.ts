@@ -33,12 +33,7 @@ export function defaultPassportMapper(name: string): PassportProfileMapper {
  * Any Passport OAuth2 strategy from npm as a provider. authgate takes over the strategy's state
  * store and verify callback (no session needed) and passes the callback URL per request.
  */
-export function createPassportProvider(
-  name: string,
-  strategy: PassportOAuth2Strategy,
-  mapProfile?: PassportProfileMapper,
-  options: OAuth2ProviderOptions = {},
-): OAuth2Provider {
+export function createPassportProvider(name: string, strategy: PassportOAuth2Strategy, mapProfile?: PassportProfileMapper, options: OAuth2ProviderOptions = {}): OAuth2Provider {
   if (!strategy || typeof strategy.authenticate !== 'function') {
     throw configError(`addPassportProvider("${name}") needs a Passport strategy instance`);
   }

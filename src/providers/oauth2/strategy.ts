@@ -38,9 +38,7 @@ export function createOAuth2Strategy(endpoints: OAuth2Endpoints): OAuth2Strategy
       clientSecret: endpoints.csecret,
       scope: endpoints.scopes.length > 0 ? endpoints.scopes : undefined,
       scopeSeparator: ' ',
-      customHeaders: endpoints.basicAuth
-        ? { Authorization: `Basic ${Buffer.from(`${encodeURIComponent(endpoints.cid)}:${encodeURIComponent(endpoints.csecret)}`).toString('base64')}` }
-        : undefined,
+      customHeaders: endpoints.basicAuth ? { Authorization: `Basic ${Buffer.from(`${encodeURIComponent(endpoints.cid)}:${encodeURIComponent(endpoints.csecret)}`).toString('base64')}` } : undefined,
       // The state store is replaced by PassportFlow; this only satisfies the constructor.
       state: true,
       store: { store: () => undefined, verify: () => undefined },

@@ -8,7 +8,6 @@ interface StateDoc {
   u: Date;
 }
 
-
 /**
  * State in MongoDB, shared by every instance: `mongodb://host/db?state_db=&state_coll=`. Only
  * single-document atomic operations are used, so two processes never both consume a token; a
