@@ -84,3 +84,59 @@ describe('auth routes', () => {
     expect(res.body.id).toBe('custom_1');
   });
 });
+
+describe('methods declared by providers', () => {
+  it('answers 405 with Allow for a method a provider does not declare, and the default GET/POST for one that declares none', async () => {
+    const { app } = makeApp({}, (auth) =>
+      auth.addCustomHandler({
+        name: 'plain',
+        async login(_req, res) {
+          res.end('in');
+        },
+      }),
+    );
+    const put = await request(app).put('/auth/local/login').send({ user: 'a', passwd: 'pw' }).expect(405);
+    expect(put.headers.allow).toBe('GET, POST');
+    expect(put.body).toEqual({ error: 'use GET or POST' });
+    await request(app).delete('/auth/plain/login').expect(405);
+    await request(app).post('/auth/plain/login').expect(200);
+    await request(app).delete('/auth/plain/logout').expect(200);
+  });
+});
+
+describe('error codes decide statuses', () => {
+  it('maps every code to one status', () => {
+    const statuses = Object.fromEntries(
+      (
+        [
+          'config',
+          'unauthorized',
+          'forbidden',
+          'bad_request',
+          'not_found',
+          'method_not_allowed',
+          'payload_too_large',
+          'unsupported_media_type',
+          'rate_limited',
+          'bad_gateway',
+          'unavailable',
+          'internal',
+        ] as const
+      ).map((c) => [c, new AuthError(c, 'x').status]),
+    );
+    expect(statuses).toEqual({
+      config: 500,
+      unauthorized: 401,
+      forbidden: 403,
+      bad_request: 400,
+      not_found: 404,
+      method_not_allowed: 405,
+      payload_too_large: 413,
+      unsupported_media_type: 415,
+      rate_limited: 429,
+      bad_gateway: 502,
+      unavailable: 503,
+      internal: 500,
+    });
+  });
+});
