@@ -61,4 +61,5 @@ export { MemoryStateStore } from './state/stores/memory-state-store';
 export { RateLimitError, AUTH_RATE_LIMITS, ACCOUNT_RATE_LIMITS, type AuthRateLimit, type AccountRateLimit, type RateLimitRule } from './limits/rate-limiter';
 
 // The account router (the whole family is in `authgate/accounts`)
-export { createAccountRouter, type AccountRouter, type AccountRouterOptions } from './account/account-router';
+export { createAccountRouter, type AccountRouter } from './account/account-router';
+export type { AccountRouterOptions } from './account/account-options';

@@ -1,63 +1,18 @@
 import type { Request, Router } from 'express';
-import { configError } from '../errors';
 import { openGuarded } from '../internal/guarded-store';
-import { positiveMs } from '../internal/option-checks';
-import { loadBcrypt } from './passwords';
 import { DuplicateEmailError } from './account-store';
-import { canonicalEmail, identityKey } from '../internal/email-address';
-import { CrossSitePolicy, type CrossSiteOptions } from '../internal/cross-origin';
+import { identityKey } from '../internal/email-address';
+import { CrossSitePolicy } from '../internal/cross-origin';
 import { asyncHandler } from '../internal/async-handler';
 import { finishRouter, routerShell, type ErrorAnswer } from '../internal/router-shell';
-import { noopLogger, type Logger } from '../logger';
-import type { Sender } from '../senders/sender';
+import { noopLogger } from '../logger';
 import { AccountError } from './account-error';
 import { AccountService, type AccountCredentialChecker } from './account-service';
 import type { AccountStore } from './account-store';
 import { createAccountStore } from './create-account-store';
-import { ACCOUNT_RATE_LIMITS, RateLimiter, RateLimitError, resolveRules, type AccountRateLimit, type RateLimitRule } from '../limits/rate-limiter';
+import { resolveAccountOptions, type AccountRouterOptions } from './account-options';
+import { ACCOUNT_RATE_LIMITS, RateLimiter, RateLimitError, resolveRules, type AccountRateLimit } from '../limits/rate-limiter';
 import { createStateStore } from '../state/create-state-store';
-import type { StateStore } from '../state/state-store';
-
-/** Options of {@link createAccountRouter}. */
-export interface AccountRouterOptions extends CrossSiteOptions {
-  /** An account store, or a URI: `level:///path`, `mongodb://...`, `memory://`. */
-  store: AccountStore | string;
-  /** Delivers activation mails (e.g. an `EmailSender`). */
-  sender: Sender;
-  /** The public URL the router is mounted at, for activation links, e.g. `https://example.com/account`. */
-  baseUrl: string;
-  /** How long an access token is valid, in ms. @default 3600000 (one hour) */
-  onlineThreshold?: number;
-  /** The activation mail with `{{.Email}}`, `{{.Id}}`, `{{.Code}}`, `{{.Link}}`. @default a short text with the link */
-  activationTemplate?: string;
-  /** bcrypt cost. @default 12 */
-  bcryptRounds?: number;
-  /** E-mails that hold `manage_user` once activated. @default [] */
-  managers?: string[];
-  /** How long an activation code is valid, in ms. @default 86400000 (one day) */
-  activationCodeTtl?: number;
-  /**
-   * Sign-up of an already activated e-mail answers 202 like a fresh sign-up and mails the owner a
-   * notice (`existingAccountTemplate`) instead of 409 1.5, so sign-up does not tell who has an account.
-   * @default false
-   */
-  concealExistingAccounts?: boolean;
-  /** The notice mailed under `concealExistingAccounts`, with `{{.Email}}`. @default a short text that says what happened and what to do */
-  existingAccountTemplate?: string;
-  /** Size limit of request bodies. @default 16384 */
-  bodyLimit?: number;
-  /** How long a store call may take before the request gets a 503. @default 5000 */
-  storeTimeout?: number;
-  /** Where rate-limit counters live: a state store or its URI; share a mongo one between instances. @default 'memory://' */
-  stateStore?: StateStore | string;
-  /**
-   * Rate limits (429 with Retry-After past them). `false` turns all off; overrides per limit as in `createAuth`.
-   * @default signupPerIp 20/10 min, signupPerEmail 5/10 min, resendPerIp 20/10 min, resendPerEmail 3/10 min, tokensPerIp 60/min, tokensPerEmail 10/min, activePerIp 30/min, activePerId 10/min
-   */
-  rateLimits?: false | Partial<Record<AccountRateLimit, RateLimitRule | false>>;
-  /** Where failures are logged (never passwords, codes or tokens). @default noopLogger */
-  logger?: Logger;
-}
 
 /** The router, with the calls an app needs besides the routes. */
 export interface AccountRouter extends Router {
@@ -70,13 +25,6 @@ export interface AccountRouter extends Router {
   /** Closes the store. */
   close(): Promise<void>;
 }
-
-const DEFAULT_TEMPLATE =
-  'Welcome! Activate your account by opening this link within a day:\n{{.Link}}\n\n' +
-  'If you did not sign up, ignore this mail: nothing is activated without this link. ' +
-  'A later sign-up with this address replaces this one and makes this link void.\n';
-const DEFAULT_EXISTING_TEMPLATE =
-  'Someone tried to sign up with {{.Email}}, which already has an account. ' + 'If it was you, log in with your password instead. If it was not, you can ignore this mail: nothing changed.\n';
 
 function fields(req: Request): Record<string, unknown> {
   const body = (req as { body?: unknown }).body;
@@ -99,59 +47,27 @@ function objectBody(req: Request): Record<string, unknown> {
  * Errors are `{Code, Message, Description}`.
  */
 export function createAccountRouter(options: AccountRouterOptions): AccountRouter {
-  if (!options?.sender || typeof options.sender.send !== 'function') throw configError('createAccountRouter() needs a sender for activation mails');
-  let base: URL;
-  try {
-    base = new URL(options.baseUrl);
-  } catch {
-    throw configError('createAccountRouter() needs baseUrl, the public URL it is mounted at, e.g. "https://example.com/account"');
-  }
-  const rounds = options.bcryptRounds ?? 12;
-  if (!Number.isInteger(rounds) || rounds < 4 || rounds > 31) throw configError('bcryptRounds must be a whole number from 4 to 31');
-  const timeout = positiveMs('storeTimeout', options.storeTimeout, 5000);
-  const onlineThreshold = positiveMs('onlineThreshold', options.onlineThreshold, 3_600_000);
-  const codeTtl = positiveMs('activationCodeTtl', options.activationCodeTtl, 24 * 3_600_000);
-  const bodyLimit = positiveMs('bodyLimit', options.bodyLimit, 16 * 1024);
-  for (const name of ['activationTemplate', 'existingAccountTemplate'] as const) {
-    if (options[name] !== undefined && typeof options[name] !== 'string') throw configError(`options.${name} must be a text template`);
-  }
-  if (options.managers !== undefined && (!Array.isArray(options.managers) || options.managers.some((m) => typeof m !== 'string' || canonicalEmail(m) === undefined))) {
-    throw configError('options.managers must be a list of e-mail addresses');
-  }
-  // Passwords need bcrypt: a missing package fails here, at start-up, not at the first sign-up.
-  loadBcrypt();
+  const settled = resolveAccountOptions(options);
   const logger = options.logger ?? noopLogger;
   const store = openGuarded(
     options.store,
     (uri) => createAccountStore(uri, logger),
     'account store',
-    timeout,
+    settled.storeTimeout,
     (err) => err instanceof DuplicateEmailError,
   );
-  const service = new AccountService({
-    store,
-    sender: options.sender,
-    onlineThreshold,
-    activationTemplate: options.activationTemplate ?? DEFAULT_TEMPLATE,
-    bcryptRounds: rounds,
-    baseUrl: base.href.replace(/\/+$/, ''),
-    managers: new Set((options.managers ?? []).map((m) => canonicalEmail(m) as string)),
-    codeTtl,
-    concealExistingAccounts: options.concealExistingAccounts ?? false,
-    existingAccountTemplate: options.existingAccountTemplate ?? DEFAULT_EXISTING_TEMPLATE,
-    logger,
-  });
+  const service = new AccountService({ ...settled, store, sender: options.sender, baseUrl: settled.baseUrl.href.replace(/\/+$/, ''), logger });
 
-  const crossSite = new CrossSitePolicy(base, options);
+  const crossSite = new CrossSitePolicy(settled.baseUrl, options);
   const answer: ErrorAnswer = (res, status, message, err) => {
     if (err instanceof AccountError) return void res.status(err.status).json(err.toJSON());
     if (err instanceof RateLimitError) return void res.status(429).json(new AccountError(429, 1.0, err.message, 'TooManyRequests').toJSON());
     if (status >= 500) return void res.status(503).json({ Code: 1.0, Message: 'Unavailable', Description: 'the account service is unavailable, try again' });
     res.status(status).json(new AccountError(status, 1.0, message).toJSON());
   };
-  const router = routerShell({ refuseCrossSite: (req) => crossSite.isCrossSiteWrite(req), bodyLimit, parameterLimit: 50, answer });
+  const router = routerShell({ refuseCrossSite: (req) => crossSite.isCrossSiteWrite(req), bodyLimit: settled.bodyLimit, parameterLimit: 50, answer });
   const actor = (req: Request) => service.authenticate(req.headers.authorization);
-  const stateStore = openGuarded(options.stateStore ?? 'memory://', createStateStore, 'state store', timeout);
+  const stateStore = openGuarded(options.stateStore ?? 'memory://', createStateStore, 'state store', settled.storeTimeout);
   const limiter = new RateLimiter<AccountRateLimit>(stateStore, resolveRules(ACCOUNT_RATE_LIMITS, options.rateLimits));
   const limit = async (...hits: Array<[AccountRateLimit, unknown]>): Promise<void> => {
     for (const [name, identity] of hits) await limiter.hit(name, identityKey(String(identity ?? '')));

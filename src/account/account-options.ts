@@ -1,0 +1,109 @@
+import { configError } from '../errors';
+import type { CrossSiteOptions } from '../internal/cross-origin';
+import { canonicalEmail } from '../internal/email-address';
+import { positiveMs } from '../internal/option-checks';
+import type { AccountRateLimit, RateLimitRule } from '../limits/rate-limiter';
+import type { Logger } from '../logger';
+import type { Sender } from '../senders/sender';
+import type { StateStore } from '../state/state-store';
+import type { AccountStore } from './account-store';
+import { loadBcrypt } from './passwords';
+
+/** Options of {@link createAccountRouter}. */
+export interface AccountRouterOptions extends CrossSiteOptions {
+  /** An account store, or a URI: `level:///path`, `mongodb://...`, `memory://`. */
+  store: AccountStore | string;
+  /** Delivers activation mails (e.g. an `EmailSender`). */
+  sender: Sender;
+  /** The public URL the router is mounted at, for activation links, e.g. `https://example.com/account`. */
+  baseUrl: string;
+  /** How long an access token is valid, in ms. @default 3600000 (one hour) */
+  onlineThreshold?: number;
+  /** The activation mail with `{{.Email}}`, `{{.Id}}`, `{{.Code}}`, `{{.Link}}`. @default a short text with the link */
+  activationTemplate?: string;
+  /** bcrypt cost. @default 12 */
+  bcryptRounds?: number;
+  /** E-mails that hold `manage_user` once activated. @default [] */
+  managers?: string[];
+  /** How long an activation code is valid, in ms. @default 86400000 (one day) */
+  activationCodeTtl?: number;
+  /**
+   * Sign-up of an already activated e-mail answers 202 like a fresh sign-up and mails the owner a
+   * notice (`existingAccountTemplate`) instead of 409 1.5, so sign-up does not tell who has an account.
+   * @default false
+   */
+  concealExistingAccounts?: boolean;
+  /** The notice mailed under `concealExistingAccounts`, with `{{.Email}}`. @default a short text that says what happened and what to do */
+  existingAccountTemplate?: string;
+  /** Size limit of request bodies. @default 16384 */
+  bodyLimit?: number;
+  /** How long a store call may take before the request gets a 503. @default 5000 */
+  storeTimeout?: number;
+  /** Where rate-limit counters live: a state store or its URI; share a mongo one between instances. @default 'memory://' */
+  stateStore?: StateStore | string;
+  /**
+   * Rate limits (429 with Retry-After past them). `false` turns all off; overrides per limit as in `createAuth`.
+   * @default signupPerIp 20/10 min, signupPerEmail 5/10 min, resendPerIp 20/10 min, resendPerEmail 3/10 min, tokensPerIp 60/min, tokensPerEmail 10/min, activePerIp 30/min, activePerId 10/min
+   */
+  rateLimits?: false | Partial<Record<AccountRateLimit, RateLimitRule | false>>;
+  /** Where failures are logged (never passwords, codes or tokens). @default noopLogger */
+  logger?: Logger;
+}
+
+const DEFAULT_TEMPLATE =
+  'Welcome! Activate your account by opening this link within a day:\n{{.Link}}\n\n' +
+  'If you did not sign up, ignore this mail: nothing is activated without this link. ' +
+  'A later sign-up with this address replaces this one and makes this link void.\n';
+const DEFAULT_EXISTING_TEMPLATE =
+  'Someone tried to sign up with {{.Email}}, which already has an account. ' + 'If it was you, log in with your password instead. If it was not, you can ignore this mail: nothing changed.\n';
+
+/** {@link AccountRouterOptions} checked, with defaults filled in (stores not opened yet). */
+export interface ResolvedAccountOptions {
+  baseUrl: URL;
+  bcryptRounds: number;
+  storeTimeout: number;
+  onlineThreshold: number;
+  codeTtl: number;
+  bodyLimit: number;
+  activationTemplate: string;
+  existingAccountTemplate: string;
+  managers: ReadonlySet<string>;
+  concealExistingAccounts: boolean;
+}
+
+/** Checks every option of {@link AccountRouterOptions}; a start-up error names the one to change. */
+export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAccountOptions {
+  if (!options?.sender || typeof options.sender.send !== 'function') throw configError('createAccountRouter() needs a sender for activation mails');
+  let base: URL;
+  try {
+    base = new URL(options.baseUrl);
+  } catch {
+    throw configError('createAccountRouter() needs baseUrl, the public URL it is mounted at, e.g. "https://example.com/account"');
+  }
+  const rounds = options.bcryptRounds ?? 12;
+  if (!Number.isInteger(rounds) || rounds < 4 || rounds > 31) throw configError('bcryptRounds must be a whole number from 4 to 31');
+  const storeTimeout = positiveMs('storeTimeout', options.storeTimeout, 5000);
+  const onlineThreshold = positiveMs('onlineThreshold', options.onlineThreshold, 3_600_000);
+  const codeTtl = positiveMs('activationCodeTtl', options.activationCodeTtl, 24 * 3_600_000);
+  const bodyLimit = positiveMs('bodyLimit', options.bodyLimit, 16 * 1024);
+  for (const name of ['activationTemplate', 'existingAccountTemplate'] as const) {
+    if (options[name] !== undefined && typeof options[name] !== 'string') throw configError(`options.${name} must be a text template`);
+  }
+  if (options.managers !== undefined && (!Array.isArray(options.managers) || options.managers.some((m) => typeof m !== 'string' || canonicalEmail(m) === undefined))) {
+    throw configError('options.managers must be a list of e-mail addresses');
+  }
+  // Passwords need bcrypt: a missing package fails here, at start-up, not at the first sign-up.
+  loadBcrypt();
+  return {
+    baseUrl: base,
+    bcryptRounds: rounds,
+    storeTimeout,
+    onlineThreshold,
+    codeTtl,
+    bodyLimit,
+    activationTemplate: options.activationTemplate ?? DEFAULT_TEMPLATE,
+    existingAccountTemplate: options.existingAccountTemplate ?? DEFAULT_EXISTING_TEMPLATE,
+    managers: new Set((options.managers ?? []).map((m) => canonicalEmail(m) as string)),
+    concealExistingAccounts: options.concealExistingAccounts ?? false,
+  };
+}
