@@ -3,14 +3,17 @@ import { uriPath, uriScheme } from '../internal/store-uri';
 import { LevelStateStore } from './stores/level-state-store';
 import { MemoryStateStore } from './stores/memory-state-store';
 import { MongoStateStore } from './stores/mongo-state-store';
+import { PostgresStateStore } from './stores/postgres-state-store';
+import { RedisStateStore } from './stores/redis-state-store';
 import type { StateStore } from './state-store';
 
 /** The URI schemes {@link createStateStore} accepts. */
-export const STATE_STORE_SCHEMES = ['memory://', 'level://', 'mongodb://', 'mongodb+srv://'] as const;
+export const STATE_STORE_SCHEMES = ['memory://', 'level://', 'redis://', 'rediss://', 'postgres://', 'postgresql://', 'mongodb://', 'mongodb+srv://'] as const;
 
 /**
  * Makes a state store from a URI: `memory://` (one process), `level:///path` (embedded, survives
- * restarts), `mongodb://host/db?state_db=&state_coll=` (shared by several instances).
+ * restarts); shared by several instances: `redis://host:6379/0?prefix=app:` (`rediss://` for TLS),
+ * `postgres://user@host/db?schema=app`, `mongodb://host/db?state_db=&state_coll=`.
  * @throws AuthError (`config`) naming the accepted schemes for anything else.
  */
 export function createStateStore(uri: string): StateStore {
@@ -20,6 +23,12 @@ export function createStateStore(uri: string): StateStore {
       return new MemoryStateStore();
     case 'level':
       return new LevelStateStore(uriPath(uri, 'level:///var/lib/app/state'));
+    case 'redis':
+    case 'rediss':
+      return new RedisStateStore(uri);
+    case 'postgres':
+    case 'postgresql':
+      return new PostgresStateStore(uri);
     case 'mongodb':
     case 'mongodb+srv':
       return new MongoStateStore(uri);

@@ -1,11 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AuthError, createStateStore, MemoryStateStore, type StateStore } from '../../src';
 import { LevelStateStore } from '../../src/stores/level';
 import { MongoStateStore } from '../../src/stores/mongo';
+import { PostgresStateStore } from '../../src/stores/postgres';
+import { RedisStateStore } from '../../src/stores/redis';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
+import { describePostgres, describeRedis, dropSchema, sharedServer, startPostgres, startRedis } from '../support/servers';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -96,6 +100,20 @@ stateStoreContract('memory', describe, async () => ({ open: () => new MemoryStat
 
 stateStoreContract('level', describe, () => folderHarness('authgate-state-', (dir) => new LevelStateStore(dir)));
 
+const postgres = sharedServer(startPostgres);
+stateStoreContract('postgres', describePostgres, async () => {
+  const server = await postgres();
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  return { open: () => new PostgresStateStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
+});
+
+const redis = sharedServer(startRedis);
+stateStoreContract('redis', describeRedis, async () => {
+  const server = await redis();
+  const prefix = `t${randomBytes(6).toString('hex')}:`;
+  return { open: () => new RedisStateStore(`${server.url}?prefix=${prefix}`), cleanup: async () => undefined, persistent: true };
+});
+
 stateStoreContract('mongo', describeMongo, async () => {
   const { uri, db } = freshMongoUri('state');
   return { open: () => new MongoStateStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
@@ -115,7 +133,10 @@ describe('createStateStore and the memory bound', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-    expect(() => createStateStore('redis://x')).toThrow(/unsupported state store URI.*memory:\/\//);
+    expect(() => createStateStore('sqlite://x')).toThrow(/unsupported state store URI.*memory:\/\//);
+    expect(() => createStateStore('redis://127.0.0.1:1?prefix=bad prefix')).toThrow(/prefix/);
+    expect(() => createStateStore('postgres://127.0.0.1:1/app?schema=Bad-Name')).toThrow(/schema/);
+    expect(() => createStateStore('postgres://127.0.0.1:1/app?pool_max=0')).toThrow(/pool_max/);
     expect(() => createStateStore('level://')).toThrow(/folder path/);
     expect(() => createStateStore('level:///tmp/x?y=1')).toThrow(/no query/);
     expect(() => createStateStore('mongodb://127.0.0.1/app?state_coll=bad$name')).toThrow(/state_coll/);

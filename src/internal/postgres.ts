@@ -1,0 +1,121 @@
+import type { Pool, QueryResultRow } from 'pg';
+import { configError } from '../errors';
+import { loadOptional } from './optional';
+
+/** A `postgres://` URI split into what the driver gets and authgate's own parameters. */
+export interface PgTarget {
+  /** The URI for the driver, without authgate's parameters. */
+  clientUri: string;
+  /** The schema authgate's tables live in. */
+  schema: string;
+  /** The most connections of the pool. */
+  poolMax: number;
+  /** The longest a statement may run, in ms (the server cancels it). */
+  statementTimeout: number;
+}
+
+const NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+function whole(params: URLSearchParams, name: string, fallback: number, max: number): number {
+  const raw = params.get(name);
+  if (raw === null) return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1 || n > max) throw configError(`postgres store URI: ${name} must be a whole number from 1 to ${max}`);
+  return n;
+}
+
+/**
+ * Reads `postgres://user:pass@host:5432/db?schema=app&pool_max=10&statement_timeout=5000`
+ * (also `postgresql://`). `schema` (default `public`), `pool_max` (default 10) and
+ * `statement_timeout` in ms (default 5000) are authgate's and removed before the driver sees the URI.
+ */
+export function parsePgUri(uri: string): PgTarget {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw configError(`postgres store URI ${JSON.stringify(uri.slice(0, 80))} is malformed; use postgres://user@host:5432/db?schema=app`);
+  }
+  const schema = url.searchParams.get('schema') ?? 'public';
+  if (!NAME.test(schema)) throw configError('postgres store URI: schema must be a lower-case SQL name (letters, digits, _)');
+  const target = { schema, poolMax: whole(url.searchParams, 'pool_max', 10, 1000), statementTimeout: whole(url.searchParams, 'statement_timeout', 5000, 3_600_000) };
+  for (const name of ['schema', 'pool_max', 'statement_timeout']) url.searchParams.delete(name);
+  return { clientUri: url.toString(), ...target };
+}
+
+/**
+ * One PostgreSQL database as authgate's stores use it: a pool (the optional package `pg`), tables
+ * named `authgate_<name>` in the URI's schema, and versioned migrations that run once per family
+ * under an advisory lock, so instances starting together do not race.
+ */
+export class PgDatabase {
+  private readonly pool: Pool;
+  /** The schema, quoted for SQL. */
+  private readonly schema: string;
+  private readonly migrated = new Map<string, Promise<void>>();
+
+  /** @param uri - see {@link parsePgUri}. */
+  constructor(uri: string) {
+    const target = parsePgUri(uri);
+    const { Pool: PgPool } = loadOptional<typeof import('pg')>('pg', 'a postgres:// store');
+    this.pool = new PgPool({ connectionString: target.clientUri, max: target.poolMax, statement_timeout: target.statementTimeout, connectionTimeoutMillis: 5000 });
+    // A connection lost while idle is dropped by the pool; the next query gets a fresh one.
+    this.pool.on('error', () => undefined);
+    this.schema = `"${target.schema}"`;
+  }
+
+  /** The quoted name of table `authgate_<name>`. */
+  table(name: string): string {
+    return `${this.schema}."authgate_${name}"`;
+  }
+
+  /** Runs a statement. */
+  async query<R extends QueryResultRow>(text: string, params: unknown[] = []): Promise<{ rows: R[]; rowCount: number }> {
+    const result = await this.pool.query<R>(text, params);
+    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+  }
+
+  /**
+   * Brings `family`'s tables to the last of `steps` (each step one version, applied in order,
+   * once): the first call runs it, later calls wait for it. Idempotent and safe across processes.
+   */
+  migrate(family: string, steps: readonly string[]): Promise<void> {
+    let done = this.migrated.get(family);
+    if (done === undefined) {
+      done = this.runMigrations(family, steps).catch((err: unknown) => {
+        this.migrated.delete(family);
+        throw err;
+      });
+      this.migrated.set(family, done);
+    }
+    return done;
+  }
+
+  private async runMigrations(family: string, steps: readonly string[]): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`authgate:${this.schema}:${family}`]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.table('migrations')} (family text NOT NULL, version integer NOT NULL, applied timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (family, version))`,
+      );
+      const { rows } = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${this.table('migrations')} WHERE family = $1`, [family]);
+      for (let version = (rows[0]?.v ?? 0) + 1; version <= steps.length; version++) {
+        await client.query(steps[version - 1] as string);
+        await client.query(`INSERT INTO ${this.table('migrations')} (family, version) VALUES ($1, $2)`, [family, version]);
+      }
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Ends the pool. */
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}

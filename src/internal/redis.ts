@@ -1,0 +1,43 @@
+import type { RedisClientType } from '@redis/client';
+import { configError } from '../errors';
+import { loadOptional } from './optional';
+
+/** A `redis://` or `rediss://` URI split into what the client gets and authgate's key prefix. */
+export interface RedisTarget {
+  /** The URI for the client, without authgate's own parameters. */
+  clientUri: string;
+  /** Prepended to every key. */
+  prefix: string;
+}
+
+const PREFIX = /^[A-Za-z0-9_:.{}-]{0,64}$/;
+
+/**
+ * Reads a `redis://[user:pass@]host:port[/db][?prefix=app:]` URI (`rediss://` for TLS). `prefix`
+ * (default `authgate:`) is removed before the client sees the URI.
+ * @throws AuthError (`config`) for a malformed URI or prefix.
+ */
+export function parseRedisUri(uri: string): RedisTarget {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw configError(`redis store URI ${JSON.stringify(uri.slice(0, 80))} is malformed; use redis://host:6379/0?prefix=app:`);
+  }
+  if (url.hostname === '') throw configError('a redis:// store URI needs a host, e.g. redis://127.0.0.1:6379');
+  const prefix = url.searchParams.get('prefix') ?? 'authgate:';
+  if (!PREFIX.test(prefix)) throw configError('the redis key prefix may hold letters, digits and _ : . { } - (at most 64)');
+  url.searchParams.delete('prefix');
+  return { clientUri: url.toString(), prefix };
+}
+
+/** A connected-on-demand node-redis client (the optional package @redis/client). */
+export function createRedisClient(clientUri: string): RedisClientType {
+  const { createClient } = loadOptional<typeof import('@redis/client')>('@redis/client', 'a redis:// store');
+  // Without the offline queue, commands fail at once while the server is down (a 503), instead of waiting.
+  return createClient({
+    url: clientUri,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000) },
+  }) as unknown as RedisClientType;
+}

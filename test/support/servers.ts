@@ -1,0 +1,139 @@
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { Client } from 'pg';
+
+const run = promisify(execFile);
+
+/** Where Debian's postgresql package puts the server programs. */
+const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
+
+/** In CI (`AUTHGATE_REQUIRE_SERVERS=1`) a missing server fails the run instead of skipping. */
+const REQUIRED = process.env.AUTHGATE_REQUIRE_SERVERS === '1';
+
+function availability(what: string, present: boolean, install: string): jest.Describe {
+  if (present) return describe;
+  if (REQUIRED) throw new Error(`${what} is required here (AUTHGATE_REQUIRE_SERVERS=1) but not installed: ${install}`);
+  console.warn(`${what} suites skipped: ${what} is not installed (${install})`);
+  return describe.skip;
+}
+
+/** `describe` where PostgreSQL's server programs are installed, else reported as skipped with the install command. */
+export const describePostgres: jest.Describe = availability('PostgreSQL', existsSync(join(PG_BIN, 'initdb')), 'apt-get install -y postgresql');
+
+/** `describe` where redis-server is installed, else reported as skipped with the install command. */
+export const describeRedis: jest.Describe = availability('Redis', existsSync(REDIS_SERVER), 'apt-get install -y redis-server');
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+/** A private server started for the tests. */
+export interface TestServer {
+  /** A URI to connect with (for PostgreSQL: the `postgres` database). */
+  url: string;
+  /** Stops the real process (as a crash would: immediately). */
+  stop(): Promise<void>;
+  /** Starts it again on the same port with the same data. */
+  restart(): Promise<void>;
+  /** Stops it for good and removes its files. */
+  destroy(): Promise<void>;
+}
+
+/** Runs a command as the `postgres` user when we are root (initdb refuses to run as root). */
+function asPostgres(cmd: string, args: string[]): Promise<unknown> {
+  const root = process.getuid?.() === 0;
+  return root ? run('runuser', ['-u', 'postgres', '--', cmd, ...args]) : run(cmd, args);
+}
+
+/** Starts a private PostgreSQL: initdb in a temporary folder, a free port, trust auth on 127.0.0.1 only. */
+export async function startPostgres(): Promise<TestServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'authgate-pg-'));
+  if (process.getuid?.() === 0) {
+    const { stdout } = await run('id', ['-u', 'postgres']);
+    const { stdout: gid } = await run('id', ['-g', 'postgres']);
+    await chown(dir, Number(stdout.trim()), Number(gid.trim()));
+  }
+  const data = join(dir, 'data');
+  await asPostgres(join(PG_BIN, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  const port = await freePort();
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  const start = () => asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', 'start']);
+  const stop = () => asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+  await start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: async () => void (await stop()),
+    restart: async () => void (await start()),
+    destroy: async () => {
+      await stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts a private redis-server on a free port, without persistence. */
+export async function startRedis(): Promise<TestServer> {
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  const start = async (): Promise<void> => {
+    const proc = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child = proc;
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 10_000);
+      proc.stdout?.on('data', (d: Buffer) => {
+        out += d.toString();
+        if (out.includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited with ${code}: ${out}`));
+      });
+    });
+  };
+  const stop = (): Promise<void> =>
+    new Promise((resolve) => {
+      const proc = child;
+      if (!proc || proc.exitCode !== null) return resolve();
+      proc.once('exit', () => resolve());
+      proc.kill('SIGKILL');
+    });
+  await start();
+  return { url: `redis://127.0.0.1:${port}`, stop, restart: start, destroy: stop };
+}
+
+/** One server shared by a test file: started on first use, destroyed after the file's tests. */
+export function sharedServer(start: () => Promise<TestServer>): () => Promise<TestServer> {
+  let started: Promise<TestServer> | undefined;
+  afterAll(async () => {
+    if (started) await (await started).destroy();
+  });
+  return () => (started ??= start());
+}
+
+/** Drops a test schema (and everything in it). */
+export async function dropSchema(url: string, schema: string): Promise<void> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
