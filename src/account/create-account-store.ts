@@ -5,13 +5,14 @@ import type { AccountStore } from './account-store';
 import { LevelAccountStore } from './stores/level-account-store';
 import { MemoryAccountStore } from './stores/memory-account-store';
 import { MongoAccountStore } from './stores/mongo-account-store';
+import { PostgresAccountStore } from './stores/postgres-account-store';
 
 /** The URI schemes {@link createAccountStore} accepts. */
-export const ACCOUNT_STORE_SCHEMES = ['level://', 'mongodb://', 'mongodb+srv://', 'memory://'] as const;
+export const ACCOUNT_STORE_SCHEMES = ['level://', 'postgres://', 'postgresql://', 'mongodb://', 'mongodb+srv://', 'memory://'] as const;
 
 /**
- * Makes an account store: `level:///path` (embedded, the default kind), `mongodb://host/db?acc_db=&acc_coll=`
- * (shared by instances), `memory://` (tests).
+ * Makes an account store: `level:///path` (embedded, the default kind); shared by instances:
+ * `postgres://user@host/db?schema=app`, `mongodb://host/db?acc_db=&acc_coll=`; `memory://` (tests).
  * @param logger - hears about e-mails moved to the canonical form when an older store is opened.
  * @throws AuthError (`config`) naming the accepted schemes for anything else.
  */
@@ -21,6 +22,9 @@ export function createAccountStore(uri: string, logger?: Logger): AccountStore {
       return new MemoryAccountStore();
     case 'level':
       return new LevelAccountStore(uriPath(uri, 'level:///var/lib/app/accounts'), { logger });
+    case 'postgres':
+    case 'postgresql':
+      return new PostgresAccountStore(uri);
     case 'mongodb':
     case 'mongodb+srv':
       return new MongoAccountStore(uri, { logger });

@@ -2,18 +2,19 @@ import { AuthError } from '../errors';
 import { uriPath, uriScheme } from '../internal/store-uri';
 import { LevelAvatarStore } from './stores/level-store';
 import { MongoAvatarStore } from './stores/mongo-store';
+import { PostgresAvatarStore } from './stores/postgres-avatar-store';
 import { FileAvatarStore } from './stores/file-store';
 import { MemoryAvatarStore } from './stores/memory-store';
 import { NoopAvatarStore } from './stores/noop-store';
 import type { AvatarStore } from './avatar-store';
 
 /** The URI schemes {@link createAvatarStore} accepts. */
-export const AVATAR_STORE_SCHEMES = ['file://', 'level://', 'mongodb://', 'memory://', 'noop://'] as const;
+export const AVATAR_STORE_SCHEMES = ['file://', 'level://', 'postgres://', 'postgresql://', 'mongodb://', 'memory://', 'noop://'] as const;
 
 /**
  * Makes an avatar store from a URI: `file:///path` or a plain path (one file per avatar in sharded
- * folders), `level:///path` (embedded key-value), `mongodb://host/db?ava_db=&ava_coll=` (GridFS,
- * shared by several instances), `memory://` (bounded, for tests and single processes), `noop://`
+ * folders), `level:///path` (embedded key-value), `postgres://user@host/db?schema=app` and
+ * `mongodb://host/db?ava_db=&ava_coll=` (GridFS) (both shared by several instances), `memory://` (bounded, for tests and single processes), `noop://`
  * (keeps nothing).
  * @throws AuthError (`config`) naming the accepted schemes for anything else.
  */
@@ -29,6 +30,9 @@ export function createAvatarStore(uri: string): AvatarStore {
       return new FileAvatarStore(uriPath(uri, 'file:///var/lib/app/avatars'));
     case 'level':
       return new LevelAvatarStore(uriPath(uri, 'level:///var/lib/app/avatars'));
+    case 'postgres':
+    case 'postgresql':
+      return new PostgresAvatarStore(uri);
     case 'mongodb':
     case 'mongodb+srv':
       return new MongoAvatarStore(uri);

@@ -46,7 +46,7 @@ export function parsePgUri(uri: string): PgTarget {
 /**
  * One PostgreSQL database as authgate's stores use it: a pool (the optional package `pg`), tables
  * named `authgate_<name>` in the URI's schema, and versioned migrations that run once per family
- * under an advisory lock, so instances starting together do not race.
+ * under an advisory lock on the schema, so instances starting together do not race.
  */
 export class PgDatabase {
   private readonly pool: Pool;
@@ -95,7 +95,8 @@ export class PgDatabase {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');
-      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`authgate:${this.schema}:${family}`]);
+      // One lock per schema: the schema and the migrations table are shared by every family.
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`authgate:${this.schema}`]);
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
       await client.query(
         `CREATE TABLE IF NOT EXISTS ${this.table('migrations')} (family text NOT NULL, version integer NOT NULL, applied timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (family, version))`,
@@ -106,6 +107,25 @@ export class PgDatabase {
         await client.query(`INSERT INTO ${this.table('migrations')} (family, version) VALUES ($1, $2)`, [family, version]);
       }
       await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Runs `work` in one transaction on one connection (committed when it resolves, rolled back when it throws). */
+  async transaction<T>(work: (query: <R extends QueryResultRow>(text: string, params?: unknown[]) => Promise<{ rows: R[]; rowCount: number }>) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(async <R extends QueryResultRow>(text: string, params: unknown[] = []) => {
+        const r = await client.query<R>(text, params);
+        return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+      });
+      await client.query('COMMIT');
+      return result;
     } catch (err) {
       await client.query('ROLLBACK').catch(() => undefined);
       throw err;

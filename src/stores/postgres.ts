@@ -1,2 +1,4 @@
 /** `authgate/stores/postgres`: the PostgreSQL stores (also made by `postgres://` URIs; need the optional package pg). */
 export { PostgresStateStore } from '../state/stores/postgres-state-store';
+export { PostgresAvatarStore } from '../avatar/stores/postgres-avatar-store';
+export { PostgresAccountStore } from '../account/stores/postgres-account-store';

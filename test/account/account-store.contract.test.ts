@@ -1,11 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccountStore, DuplicateEmailError, MemoryAccountStore, type Account, type AccountStore } from '../../src/accounts';
 import { LevelAccountStore } from '../../src/stores/level';
 import { MongoAccountStore } from '../../src/stores/mongo';
+import { PostgresAccountStore } from '../../src/stores/postgres';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
+import { describePostgres, dropSchema, sharedServer, startPostgres } from '../support/servers';
 
 let counter = 0;
 function account(email: string): Account {
@@ -96,6 +99,13 @@ function accountStoreContract(name: string, describeFn: jest.Describe, makeHarne
 
 accountStoreContract('memory', describe, async () => ({ open: () => new MemoryAccountStore(), cleanup: async () => undefined, persistent: false }));
 accountStoreContract('level', describe, () => folderHarness('authgate-accounts-', (dir) => new LevelAccountStore(dir)));
+const postgres = sharedServer(startPostgres);
+accountStoreContract('postgres', describePostgres, async () => {
+  const server = await postgres();
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  return { open: () => new PostgresAccountStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
+});
+
 accountStoreContract('mongo', describeMongo, async () => {
   const { uri, db } = freshMongoUri('acc');
   return { open: () => new MongoAccountStore(uri), cleanup: () => dropMongoDb(db), persistent: true };

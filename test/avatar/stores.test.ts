@@ -1,12 +1,15 @@
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { avatarIdFor, createAvatarStore, FileAvatarStore, MemoryAvatarStore, migrateAvatars, type AvatarStore } from '../../src';
 import { LevelAvatarStore } from '../../src/stores/level';
 import { MongoAvatarStore } from '../../src/stores/mongo';
+import { PostgresAvatarStore } from '../../src/stores/postgres';
 import { KeyValueAvatarStore, MapKeyValueClient } from '../../examples/custom-avatar-store';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
+import { describePostgres, dropSchema, sharedServer, startPostgres } from '../support/servers';
 
 const png = (n: number): Buffer => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(n, n % 251)]);
 
@@ -88,6 +91,13 @@ avatarStoreContract('custom (examples/custom-avatar-store.ts)', describe, async 
   cleanup: async () => undefined,
   persistent: false,
 }));
+const postgres = sharedServer(startPostgres);
+avatarStoreContract('postgres', describePostgres, async () => {
+  const server = await postgres();
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  return { open: () => new PostgresAvatarStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
+});
+
 avatarStoreContract('mongo', describeMongo, async () => {
   const { uri, db } = freshMongoUri('ava');
   return { open: () => new MongoAvatarStore(uri), cleanup: () => dropMongoDb(db), persistent: true };

@@ -1,0 +1,119 @@
+import { PgDatabase } from '../../internal/postgres';
+import type { Account } from '../account';
+import { DuplicateEmailError, type AccessTokenRecord, type AccountStore } from '../account-store';
+
+const UNIQUE_VIOLATION = '23505';
+
+/**
+ * Accounts in PostgreSQL, shared by every instance: `postgres://user@host/db?schema=app` (tables
+ * `authgate_accounts`, with the e-mail unique, and `authgate_account_tokens`, only hashes). A
+ * unique index makes racing sign-ups create one account; `update` locks the row (`FOR UPDATE`).
+ */
+export class PostgresAccountStore implements AccountStore {
+  private readonly db: PgDatabase;
+  private readonly accounts: string;
+  private readonly tokens: string;
+
+  /** @param uri - `postgres://` or `postgresql://`; see {@link PgDatabase} for its parameters. */
+  constructor(uri: string) {
+    this.db = new PgDatabase(uri);
+    this.accounts = this.db.table('accounts');
+    this.tokens = this.db.table('account_tokens');
+  }
+
+  private ready(): Promise<void> {
+    return this.db.migrate('accounts', [
+      `CREATE TABLE ${this.accounts} (id text PRIMARY KEY, email text NOT NULL UNIQUE, doc jsonb NOT NULL);
+       CREATE TABLE ${this.tokens} (hash text PRIMARY KEY, user_id text NOT NULL, expires timestamptz NOT NULL);
+       CREATE INDEX ON ${this.tokens} (user_id); CREATE INDEX ON ${this.tokens} (expires)`,
+    ]);
+  }
+
+  /** @inheritdoc */
+  async create(account: Account): Promise<void> {
+    await this.ready();
+    try {
+      await this.db.query(`INSERT INTO ${this.accounts} (id, email, doc) VALUES ($1, $2, $3)`, [account.Id, account.Email, JSON.stringify(account)]);
+    } catch (err) {
+      if ((err as { code?: unknown }).code === UNIQUE_VIOLATION) throw new DuplicateEmailError(account.Email);
+      throw err;
+    }
+  }
+
+  /** @inheritdoc */
+  async get(id: string): Promise<Account | undefined> {
+    await this.ready();
+    const { rows } = await this.db.query<{ doc: Account }>(`SELECT doc FROM ${this.accounts} WHERE id = $1`, [id]);
+    return rows[0]?.doc;
+  }
+
+  /** @inheritdoc */
+  async getByEmail(email: string): Promise<Account | undefined> {
+    await this.ready();
+    const { rows } = await this.db.query<{ doc: Account }>(`SELECT doc FROM ${this.accounts} WHERE email = $1`, [email]);
+    return rows[0]?.doc;
+  }
+
+  /** @inheritdoc */
+  async update(id: string, change: (account: Account) => Account | undefined): Promise<Account | undefined> {
+    await this.ready();
+    return this.db.transaction(async (query) => {
+      const { rows } = await query<{ doc: Account }>(`SELECT doc FROM ${this.accounts} WHERE id = $1 FOR UPDATE`, [id]);
+      const current = rows[0]?.doc;
+      if (!current) return undefined;
+      const next = change(structuredClone(current));
+      if (!next) return current;
+      const saved = { ...next, Id: id, Email: current.Email };
+      await query(`UPDATE ${this.accounts} SET doc = $2 WHERE id = $1`, [id, JSON.stringify(saved)]);
+      return saved;
+    });
+  }
+
+  /** @inheritdoc */
+  async list(offset: number, limit: number): Promise<{ accounts: Account[]; total: number }> {
+    await this.ready();
+    const [page, count] = await Promise.all([
+      this.db.query<{ doc: Account }>(`SELECT doc FROM ${this.accounts} ORDER BY id OFFSET $1 LIMIT $2`, [offset, limit]),
+      this.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.accounts}`),
+    ]);
+    return { accounts: page.rows.map((r) => r.doc), total: Number(count.rows[0]?.n ?? 0) };
+  }
+
+  /** @inheritdoc */
+  async saveToken(hash: string, record: AccessTokenRecord): Promise<void> {
+    await this.ready();
+    await this.db.query(`INSERT INTO ${this.tokens} (hash, user_id, expires) VALUES ($1, $2, $3) ON CONFLICT (hash) DO UPDATE SET user_id = EXCLUDED.user_id, expires = EXCLUDED.expires`, [
+      hash,
+      record.UserId,
+      record.Expires,
+    ]);
+    // Expired tokens go in small batches as new ones come, found through the index.
+    await this.db.query(`DELETE FROM ${this.tokens} WHERE hash IN (SELECT hash FROM ${this.tokens} WHERE expires < now() LIMIT 100)`);
+  }
+
+  /** @inheritdoc */
+  async getToken(hash: string): Promise<AccessTokenRecord | undefined> {
+    await this.ready();
+    const { rows } = await this.db.query<{ user_id: string; expires: Date }>(`SELECT user_id, expires FROM ${this.tokens} WHERE hash = $1`, [hash]);
+    const row = rows[0];
+    return row && { UserId: row.user_id, Expires: row.expires.toISOString() };
+  }
+
+  /** @inheritdoc */
+  async deleteToken(hash: string): Promise<void> {
+    await this.ready();
+    await this.db.query(`DELETE FROM ${this.tokens} WHERE hash = $1`, [hash]);
+  }
+
+  /** @inheritdoc */
+  async deleteTokensOf(userId: string, keep?: string): Promise<number> {
+    await this.ready();
+    const { rowCount } = await this.db.query(`DELETE FROM ${this.tokens} WHERE user_id = $1 AND hash IS DISTINCT FROM $2`, [userId, keep ?? null]);
+    return rowCount;
+  }
+
+  /** @inheritdoc */
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}
