@@ -31,13 +31,21 @@ export function parseRedisUri(uri: string): RedisTarget {
   return { clientUri: url.toString(), prefix };
 }
 
-/** A connected-on-demand node-redis client (the optional package @redis/client). */
-export function createRedisClient(clientUri: string): RedisClientType {
+/**
+ * A node-redis client (the optional package @redis/client) that never holds a command back: while
+ * the server is down, commands fail at once (a 503) instead of waiting in a queue and running
+ * later, after the request was answered. `reconnect()` says whether a lost connection is retried
+ * in the background (only once one was made; a first connection that fails fails the call).
+ */
+export function createRedisClient(clientUri: string, reconnect: () => boolean): RedisClientType {
   const { createClient } = loadOptional<typeof import('@redis/client')>('@redis/client', 'a redis:// store');
-  // Without the offline queue, commands fail at once while the server is down (a 503), instead of waiting.
   return createClient({
     url: clientUri,
     disableOfflineQueue: true,
-    socket: { connectTimeout: 5000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2000) },
+    // A new Error (not the socket's): the client tells "give up" by `instanceof Error`, which must hold in any realm.
+    socket: {
+      connectTimeout: 5000,
+      reconnectStrategy: (retries: number, cause: Error) => (reconnect() ? Math.min(100 * 2 ** retries, 2000) : new Error(`redis unreachable: ${cause?.message ?? 'no connection'}`)),
+    },
   }) as unknown as RedisClientType;
 }

@@ -14,22 +14,29 @@ export class RedisStateStore extends BaseStateStore {
   private readonly client: RedisClientType;
   private readonly prefix: string;
   private connected: Promise<unknown> | undefined;
+  private everConnected = false;
 
   /** @param uri - `redis://` or `rediss://` with an optional `prefix` (default `authgate:`). */
   constructor(uri: string) {
     super();
     const target = parseRedisUri(uri);
     this.prefix = target.prefix;
-    this.client = createRedisClient(target.clientUri);
+    this.client = createRedisClient(target.clientUri, () => this.everConnected);
     // Errors surface on the calls (answered 503); the client reconnects by itself.
     this.client.on('error', () => undefined);
   }
 
   private async ready(): Promise<RedisClientType> {
-    this.connected ??= this.client.connect().catch((err: unknown) => {
-      this.connected = undefined;
-      throw err;
-    });
+    this.connected ??= this.client.connect().then(
+      () => {
+        this.everConnected = true;
+      },
+      (err: unknown) => {
+        // The next call tries a fresh connection; nothing waits for this one.
+        this.connected = undefined;
+        throw err;
+      },
+    );
     await this.connected;
     return this.client;
   }

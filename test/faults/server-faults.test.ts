@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import express from 'express';
+import request from 'supertest';
+import { createAccountRouter, senderFunc, type Auth } from '../../src';
+import { makeApp } from '../support/auth-app';
+import { describePostgres, describeRedis, startPostgres, startRedis, type TestServer } from '../support/servers';
+
+/** Retries `check` until it passes (a store reconnecting after its server came back). */
+async function eventually(check: () => Promise<void>, ms = 15_000): Promise<void> {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      return await check();
+    } catch (err) {
+      if (Date.now() > until) throw err;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+/** The e-mail verify flow on a given state store: mailed tokens are read from `sent`. */
+function verifyApp(stateStore: string): { app: express.Express; auth: Auth; sent: string[] } {
+  const sent: string[] = [];
+  const { app, auth } = makeApp({ stateStore, storeTimeout: 1000, rateLimits: false }, (a) =>
+    a.addVerifyProvider(
+      'email',
+      'token {{.Token}} ',
+      senderFunc((_to, text) => void sent.push(/token (\S+)/.exec(text)![1]!)),
+    ),
+  );
+  return { app, auth, sent };
+}
+
+describeRedis('real faults: the Redis server stopped and started again', () => {
+  let redis: TestServer;
+  beforeAll(async () => {
+    redis = await startRedis();
+  });
+  afterAll(() => redis?.destroy());
+
+  it('answers 503 JSON at once while Redis is down, accepts a one-shot token exactly once, and recovers', async () => {
+    const { app, auth, sent } = verifyApp(`${redis.url}?prefix=f${randomBytes(4).toString('hex')}:`);
+    try {
+      await request(app).get('/auth/email/login?user=u&address=u@example.com').expect(200);
+      await redis.stop();
+      const started = Date.now();
+      const down = await request(app).get(`/auth/email/login?token=${sent[0]}`);
+      expect([down.status, down.body]).toEqual([503, { error: 'the state store is unavailable' }]);
+      expect(down.headers['set-cookie']).toBeUndefined();
+      expect(Date.now() - started).toBeLessThan(2000);
+      await redis.restart();
+      await eventually(async () => void (await request(app).get(`/auth/email/login?token=${sent[0]}`).expect(200)));
+      await request(app).get(`/auth/email/login?token=${sent[0]}`).expect(403);
+    } finally {
+      await auth.close();
+    }
+  }, 60_000);
+});
+
+describePostgres('real faults: the PostgreSQL server stopped and started again', () => {
+  let pg: TestServer;
+  beforeAll(async () => {
+    pg = await startPostgres();
+  });
+  afterAll(() => pg?.destroy());
+
+  it('logins, accounts and avatars answer 503 while PostgreSQL is down, lose nothing, and recover', async () => {
+    const uri = `${pg.url}?schema=f_${randomBytes(4).toString('hex')}`;
+    const { app, auth, sent } = verifyApp(uri);
+    const { app: withAvatars, auth: auth2 } = makeApp({ stateStore: uri, avatarStore: uri, storeTimeout: 1000, rateLimits: false });
+    const accounts = createAccountRouter({
+      store: uri,
+      stateStore: uri,
+      sender: senderFunc(() => undefined),
+      baseUrl: 'http://127.0.0.1:8080/account',
+      bcryptRounds: 4,
+      rateLimits: false,
+      storeTimeout: 1000,
+    });
+    const accountApp = express().use('/account', accounts);
+    try {
+      await request(accountApp).post('/account/signup').send({ Email: 'pg@example.com', Pwd: 'password-1', PwdRepeat: 'password-1' }).expect(202);
+      const stored = (await accounts.store.getByEmail('pg@example.com'))!;
+      await accounts.store.update(stored.Id, (a) => ({ ...a, Approved: true }));
+      const login = await request(withAvatars).get('/auth/local/login?user=pic&passwd=pw').expect(200);
+      const avatarPath = new URL(login.body.picture as string).pathname;
+      const etag = (await request(withAvatars).get(avatarPath).expect(200)).headers.etag;
+      await request(app).get('/auth/email/login?user=u&address=u@example.com').expect(200);
+
+      await pg.stop();
+      const down = await request(app).get(`/auth/email/login?token=${sent[0]}`);
+      expect(down.status).toBe(503);
+      expect(down.headers['set-cookie']).toBeUndefined();
+      expect((await request(withAvatars).get(avatarPath)).status).toBe(503);
+      const tokenDown = await request(accountApp).post('/account/tokens').send({ grant_type: 'password', email: 'pg@example.com', password: 'password-1' });
+      expect([tokenDown.status, tokenDown.body.Message]).toEqual([503, 'Unavailable']);
+
+      await pg.restart();
+      await eventually(async () => void (await request(app).get(`/auth/email/login?token=${sent[0]}`).expect(200)));
+      await request(app).get(`/auth/email/login?token=${sent[0]}`).expect(403);
+      await eventually(async () => expect((await request(withAvatars).get(avatarPath).expect(200)).headers.etag).toBe(etag));
+      await eventually(async () => void (await request(accountApp).post('/account/tokens').send({ grant_type: 'password', email: 'pg@example.com', password: 'password-1' }).expect(200)));
+    } finally {
+      await Promise.all([auth.close(), auth2.close(), accounts.close()]);
+    }
+  }, 90_000);
+});
