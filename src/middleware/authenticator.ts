@@ -34,6 +34,9 @@ type AuthenticatorOptions = Pick<ResolvedOptions, 'validator' | 'adminPasswd' | 
 
 const unauthorized = (message: string): AuthError => new AuthError('unauthorized', message);
 
+/** How long an instance waits for the refresh another instance claimed. */
+const REFRESH_WAIT_MS = 3000;
+
 /**
  * Decides who a request belongs to: basic auth, then the token (refreshing an expired cookie
  * token once), then the validator. Shared by the middleware and the `/user` route.
@@ -123,11 +126,24 @@ export class Authenticator {
   }
 
   private async makeRefreshed(read: ReadToken): Promise<RefreshedToken> {
+    const cache = this.options.refreshCache;
+    if (cache.claim !== undefined && !(await cache.claim(read.token))) return this.awaitRefresh(read.token);
     const { exp: _exp, iat: _iat, nbf: _nbf, ...base } = read.claims;
     const refreshed = await this.tokens.create(base);
     await this.options.refreshCache.set(read.token, refreshed);
     this.options.logger.logf('[DEBUG] token of %s refreshed', read.claims.user?.id ?? 'unknown');
     return refreshed;
+  }
+
+  /** Another instance claimed the refresh: its result appears in the shared refresh cache. */
+  private async awaitRefresh(token: string): Promise<RefreshedToken> {
+    const deadline = Date.now() + REFRESH_WAIT_MS;
+    while (Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const done = await this.options.refreshCache.get(token);
+      if (done) return done;
+    }
+    throw new AuthError('unavailable', 'the token refresh did not finish in time, try again');
   }
 }
 

@@ -16,6 +16,12 @@ export interface RefreshCache {
   get(oldToken: string): MaybePromise<RefreshedToken | undefined>;
   /** Remembers the refreshed token for `oldToken`. */
   set(oldToken: string, refreshed: RefreshedToken): MaybePromise<void>;
+  /**
+   * For caches shared by several instances: claims the refresh of `oldToken`; `true` for the one
+   * caller (in any instance) that makes it, the others wait for it in the cache. Without it, each
+   * process refreshes once.
+   */
+  claim?(oldToken: string): MaybePromise<boolean>;
 }
 
 /**

@@ -2,7 +2,10 @@ import { createHash } from 'node:crypto';
 import type { StateStore } from '../state/state-store';
 import type { RefreshCache, RefreshedToken } from './refresh-cache';
 
-/** A {@link RefreshCache} on a state store, so instances sharing a mongo store refresh a token once. */
+/** How long a claimed refresh stays claimed (a crashed claimant frees it after this). */
+const CLAIM_TTL_MS = 10_000;
+
+/** A {@link RefreshCache} on a state store, so instances sharing it (Redis, PostgreSQL, MongoDB) refresh a token once. */
 export class StateRefreshCache implements RefreshCache {
   /**
    * @param store - where refreshed tokens are kept.
@@ -23,8 +26,13 @@ export class StateRefreshCache implements RefreshCache {
     await this.store.set(this.key(oldToken), refreshed, this.ttlMs);
   }
 
+  /** @inheritdoc */
+  claim(oldToken: string): Promise<boolean> {
+    return this.store.setIfAbsent(this.key(oldToken, 'refresh-claim'), 1, CLAIM_TTL_MS);
+  }
+
   // Tokens can be long; the key is their hash.
-  private key(token: string): string {
-    return `refresh:${createHash('sha256').update(token).digest('base64url')}`;
+  private key(token: string, kind = 'refresh'): string {
+    return `${kind}:${createHash('sha256').update(token).digest('base64url')}`;
   }
 }
