@@ -11,6 +11,8 @@ export interface ExampleConfig {
   url: string;
   secret: string;
   avatarStore: string;
+  /** Shared state (one-shot tokens, rate limits, refreshes): `redis://`, `postgres://`; unset keeps it in memory (one process). */
+  stateStore: string | undefined;
   /** Port of the dev OAuth2 server; 0 picks a free one. */
   devAuthPort: number;
   /** SMTP server for the e-mail login; unset writes the mails to the log. */
@@ -27,7 +29,11 @@ export interface ExampleConfig {
 /** The demo accounts of the direct provider `local`. */
 export const DEMO_USERS: Readonly<Record<string, string>> = { demo: 'demo-password', admin: 'admin-password' };
 
-/** Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, AVATAR_STORE, ACCOUNT_STORE, SMTP_URL, TELEGRAM_TOKEN and APPLE_* (see the README). */
+/**
+ * Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, AVATAR_STORE, ACCOUNT_STORE, STATE_STORE,
+ * DATABASE_URL, REDIS_URL, SMTP_URL, TELEGRAM_TOKEN and APPLE_* (see the README). DATABASE_URL
+ * (PostgreSQL) is the default of the avatar, account and state stores, REDIS_URL of the state store.
+ */
 export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: Logger = consoleLogger): ExampleConfig {
   const port = Number(env.PORT ?? 8080);
   let secret = env.AUTH_SECRET ?? '';
@@ -39,10 +45,11 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     port,
     url: env.AUTH_URL ?? `http://127.0.0.1:${port}`,
     secret,
-    avatarStore: env.AVATAR_STORE ?? join(process.cwd(), 'var', 'avatars'),
+    avatarStore: env.AVATAR_STORE ?? env.DATABASE_URL ?? join(process.cwd(), 'var', 'avatars'),
+    stateStore: env.STATE_STORE ?? env.REDIS_URL ?? env.DATABASE_URL,
     devAuthPort: Number(env.DEV_AUTH_PORT ?? 8084),
     smtpUrl: env.SMTP_URL || undefined,
-    accountStore: env.ACCOUNT_STORE ?? `level://${join(process.cwd(), 'var', 'accounts')}`,
+    accountStore: env.ACCOUNT_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'accounts')}`,
     telegramToken: env.TELEGRAM_TOKEN || undefined,
     apple:
       env.APPLE_CLIENT_ID && env.APPLE_TEAM_ID && env.APPLE_KEY_ID && env.APPLE_KEY_PATH
@@ -64,6 +71,7 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     secret: config.secret,
     issuer: 'authgate-example',
     avatarStore: config.avatarStore,
+    stateStore: config.stateStore,
     avatarResizeLimit: 256,
     logger: config.logger,
     // The demo account "admin" gets the admin flag, so /admin can be tried.
@@ -77,7 +85,7 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   const emailTemplate = `Hello {{.User}}, open this link to log in to the authgate example: ${config.url}/auth/email/login?token={{.Token}}`;
   const sender = exampleSender(config.smtpUrl, config.logger);
   auth.addVerifyProvider('email', emailTemplate, sender);
-  const accounts = createAccountRouter({ store: config.accountStore, sender, baseUrl: `${config.url}/account`, logger: config.logger });
+  const accounts = createAccountRouter({ store: config.accountStore, stateStore: config.stateStore, sender, baseUrl: `${config.url}/account`, logger: config.logger });
   auth.addDirectProvider('accounts', accounts.credentialChecker());
   if (config.telegramToken) auth.addTelegramProvider({ token: config.telegramToken });
   if (config.apple) {
