@@ -26,9 +26,10 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
   /** Extra hosts (`host` or `host:port`) that `from` may redirect to. @default [] */
   allowedRedirectHosts?: string[];
   /**
-   * Shared state (one-shot login tokens, pending logins, refresh cache): a store or a URI for
-   * {@link createStateStore} (`memory://`, `level:///path`, `mongodb://...`). Use mongo when
-   * several instances serve logins. @default 'memory://'
+   * Shared state (one-shot login tokens, pending logins, refresh cache, rate limits): a store or a
+   * URI for {@link createStateStore} (`memory://`, `level:///path`, `redis://...`,
+   * `postgres://...`, `mongodb://...`). Use Redis or PostgreSQL when several instances serve logins.
+   * @default 'memory://'
    */
   stateStore?: StateStore | string;
   /** Size limit of request bodies read by the auth routes, in bytes. @default 16384 */
