@@ -15,6 +15,8 @@ export interface ExampleConfig {
   stateStore: string | undefined;
   /** Port of the dev OAuth2 server; 0 picks a free one. */
   devAuthPort: number;
+  /** A dev OAuth2 server another process runs (instances of one deployment share one); unset starts one. */
+  devAuthUrl: string | undefined;
   /** SMTP server for the e-mail login; unset writes the mails to the log. */
   smtpUrl: string | undefined;
   /** Account store URI of the account service. */
@@ -30,7 +32,7 @@ export interface ExampleConfig {
 export const DEMO_USERS: Readonly<Record<string, string>> = { demo: 'demo-password', admin: 'admin-password' };
 
 /**
- * Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, AVATAR_STORE, ACCOUNT_STORE, STATE_STORE,
+ * Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, DEV_AUTH_URL, AVATAR_STORE, ACCOUNT_STORE, STATE_STORE,
  * DATABASE_URL, REDIS_URL, SMTP_URL, TELEGRAM_TOKEN and APPLE_* (see the README). DATABASE_URL
  * (PostgreSQL) is the default of the avatar, account and state stores, REDIS_URL of the state store.
  */
@@ -48,6 +50,7 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     avatarStore: env.AVATAR_STORE ?? env.DATABASE_URL ?? join(process.cwd(), 'var', 'avatars'),
     stateStore: env.STATE_STORE ?? env.REDIS_URL ?? env.DATABASE_URL,
     devAuthPort: Number(env.DEV_AUTH_PORT ?? 8084),
+    devAuthUrl: env.DEV_AUTH_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     accountStore: env.ACCOUNT_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'accounts')}`,
     telegramToken: env.TELEGRAM_TOKEN || undefined,
@@ -81,7 +84,7 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     },
   });
   auth.addDirectProvider('local', (user, passwd) => Object.hasOwn(DEMO_USERS, user) && DEMO_USERS[user] === passwd);
-  const dev = auth.addDevProvider({ port: config.devAuthPort });
+  const dev = auth.addDevProvider({ port: config.devAuthPort, externalUrl: config.devAuthUrl });
   const emailTemplate = `Hello {{.User}}, open this link to log in to the authgate example: ${config.url}/auth/email/login?token={{.Token}}`;
   const sender = exampleSender(config.smtpUrl, config.logger);
   auth.addVerifyProvider('email', emailTemplate, sender);

@@ -20,6 +20,12 @@ export interface DevServerOptions {
   getEmail?: (username: string) => string | undefined;
   /** Where the server logs. @default the auth service's logger */
   logger?: Logger;
+  /**
+   * Use a dev server that another process runs at this URL instead of starting one: the
+   * instances of one deployment must share one, since a login may start on one and end on another.
+   * @default undefined (this process runs it)
+   */
+  externalUrl?: string;
 }
 
 interface Grant {
@@ -67,16 +73,17 @@ export class DevServer {
 
   /** The server's base URL, set once started. */
   get url(): string {
-    return this.http.url;
+    return this.options.externalUrl?.replace(/\/+$/, '') ?? this.http.url;
   }
 
-  /** `true` while listening. */
+  /** `true` while listening (always for an external server). */
   get started(): boolean {
-    return this.http.started;
+    return this.options.externalUrl !== undefined || this.http.started;
   }
 
-  /** Starts listening; resolves with the base URL. */
+  /** Starts listening (nothing to start for an external server); resolves with the base URL. */
   async start(): Promise<string> {
+    if (this.options.externalUrl !== undefined) return this.url;
     const wasStarted = this.started;
     const url = await this.http.start(this.options.host, this.options.port);
     if (!wasStarted) this.options.logger.logf('[WARN] dev OAuth2 server on %s: for development only, any user name logs in', url);
@@ -85,6 +92,7 @@ export class DevServer {
 
   /** Stops listening and forgets codes and tokens. */
   async stop(): Promise<void> {
+    if (this.options.externalUrl !== undefined) return;
     this.codes.clear();
     this.tokens.clear();
     await this.http.stop();
