@@ -8,6 +8,7 @@ import { login } from './login';
 import { memory } from './memory';
 import { accountScale } from './account-scale';
 import { packageCost } from './package-cost';
+import { sharedStores } from './shared-stores';
 import { protectedRoute } from './protected-route';
 
 const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<string>> = {
@@ -18,6 +19,7 @@ const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<str
   memory,
   accounts: accountScale,
   package: packageCost,
+  shared: sharedStores,
 };
 
 async function main(): Promise<void> {

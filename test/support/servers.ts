@@ -17,6 +17,8 @@ const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
 const REQUIRED = process.env.AUTHGATE_REQUIRE_SERVERS === '1';
 
 function availability(what: string, present: boolean, install: string): jest.Describe {
+  // Outside jest (the benchmarks use the start helpers) there is nothing to describe.
+  if (typeof describe === 'undefined') return undefined as unknown as jest.Describe;
   if (present) return describe;
   if (REQUIRED) throw new Error(`${what} is required here (AUTHGATE_REQUIRE_SERVERS=1) but not installed: ${install}`);
   console.warn(`${what} suites skipped: ${what} is not installed (${install})`);

@@ -1,0 +1,77 @@
+// Benchmark server: the same app (direct login, rate limits counted but never reached, a protected
+// route) on a memory state store and on Redis, each on its own port; and the account router on two
+// PostgreSQL schemas holding 1,000 and ACCOUNTS accounts. Prints READY with the ports and sessions.
+import type { AddressInfo } from 'node:net';
+import express, { type Express } from 'express';
+import { createAccountRouter, createAuth, mustGetUser, senderFunc } from '../../src';
+import { PostgresAccountStore } from '../../src/stores/postgres';
+import { hashPassword } from '../../src/account/passwords';
+import { Client } from 'pg';
+
+const SECRET = 'bench-secret-0123456789abcdef0123456789';
+const NEVER = { limit: 1_000_000_000, windowMs: 60_000 };
+
+function authApp(stateStore: string): Express {
+  const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, avatarStore: 'noop://', tokenDuration: 3_600_000, stateStore, rateLimits: { loginPerIp: NEVER, loginPerUser: NEVER } });
+  auth.addDirectProvider('local', () => true);
+  const app = express();
+  app.use('/auth', auth.handlers().authRouter);
+  app.get('/private', auth.middleware().auth, (req, res) => void res.json(mustGetUser(req)));
+  return app;
+}
+
+async function listen(app: Express): Promise<number> {
+  return new Promise((resolve) => {
+    const server = app.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+async function session(port: number): Promise<{ cookie: string; xsrf: string }> {
+  const res = await fetch(`http://127.0.0.1:${port}/auth/local/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'bench', passwd: 'x' }) });
+  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]);
+  return { cookie: cookies.join('; '), xsrf: cookies.find((c) => c?.startsWith('XSRF-TOKEN='))?.slice(11) ?? '' };
+}
+
+/** Fills a schema with `n` activated accounts in one SQL statement (`user<i>@example.com`, one bcrypt hash). */
+async function fill(uri: string, schema: string, n: number, hash: string): Promise<void> {
+  const store = new PostgresAccountStore(`${uri}?schema=${schema}`);
+  await store.get('0'.repeat(24)); // creates the tables
+  await store.close();
+  const client = new Client({ connectionString: uri });
+  await client.connect();
+  const now = new Date().toISOString();
+  await client.query(
+    `INSERT INTO "${schema}"."authgate_accounts" (id, email, doc)
+     SELECT lpad(to_hex(i), 24, '0'), 'user' || i || '@example.com', jsonb_build_object(
+       'Id', lpad(to_hex(i), 24, '0'), 'Email', 'user' || i || '@example.com', 'Pwd', $2::text, 'OldPwd', '[]'::jsonb, 'Approved', true,
+       'ConfirmCodes', '{}'::jsonb, 'Privilege', '{}'::jsonb, 'JoinDay', $3::text, 'LastActivity', $3::text,
+       'Profile', jsonb_build_object('FirstName', '', 'LastName', '', 'MiddleName', '', 'NickName', '', 'Address', '', 'Phone', '', 'Company', ''))
+     FROM generate_series(1, $1::int) AS i`,
+    [n, hash, now],
+  );
+  await client.query(`ANALYZE "${schema}"."authgate_accounts"`);
+  await client.end();
+}
+
+async function main(): Promise<void> {
+  const { REDIS_URL = '', DATABASE_URL = '', ACCOUNTS = '1000000' } = process.env;
+  const ports: Record<string, number> = { memory: await listen(authApp('memory://')), redis: await listen(authApp(`${REDIS_URL}?prefix=bench:`)) };
+  const hash = await hashPassword('scale-password', 4);
+  for (const [name, n] of [
+    ['small', 1000],
+    ['large', Number(ACCOUNTS)],
+  ] as const) {
+    await fill(DATABASE_URL, `bench_${name}`, n, hash);
+    const accounts = createAccountRouter({
+      store: `${DATABASE_URL}?schema=bench_${name}`,
+      sender: senderFunc(() => undefined),
+      baseUrl: 'http://127.0.0.1:8080/account',
+      bcryptRounds: 4,
+      rateLimits: false,
+    });
+    ports[name] = await listen(express().use('/account', accounts));
+  }
+  console.log(`READY ${JSON.stringify({ ports, memory: await session(ports.memory!), redis: await session(ports.redis!) })}`);
+}
+
+void main();
