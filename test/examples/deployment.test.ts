@@ -147,6 +147,24 @@ bothServers('one deployment: three example processes on one PostgreSQL and one R
     expect((await b.get('/private')).status).toBe(200);
   });
 
+  it('sign-up on one instance, activation on the next, token on the third; an avatar stored by one is served by the others with the same ETag', async () => {
+    const b = browser(proxy.url);
+    expect((await b.post('/account/signup', { Email: 'lifecycle@example.com', Pwd: 'lifecycle-pw', PwdRepeat: 'lifecycle-pw' })).status).toBe(202);
+    let link: string | undefined;
+    for (let i = 0; i < 50 && !link; i++) {
+      link = /(http:\/\/\S+\/account\/active\/\S+)/.exec(instances.map((x) => x.output.join('')).join('\n'))?.[1];
+      if (!link) await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await b.get(new URL(link!).pathname + new URL(link!).search)).status).toBe(200);
+    expect((await b.post('/account/tokens', { grant_type: 'password', email: 'lifecycle@example.com', password: 'lifecycle-pw' })).status).toBe(200);
+
+    const login = await b.post('/auth/local/login', { user: 'demo', passwd: 'demo-password' });
+    const avatar = new URL(((await login.json()) as { picture: string }).picture).pathname;
+    const etags = await Promise.all([0, 1, 2].map(async () => (await fetch(`${proxy.url}${avatar}`)).headers.get('etag')));
+    expect(etags[0]).toBeTruthy();
+    expect(new Set(etags).size).toBe(1);
+  });
+
   it('a rate limit counts requests spread over all three instances', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++) statuses.push((await browser(proxy.url).post('/auth/local/login', { user: 'limited', passwd: `wrong-${i}` })).status);
