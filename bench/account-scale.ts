@@ -1,15 +1,7 @@
 import type { BenchArgs } from './lib/args';
 import { startChild } from './lib/child';
-import { median } from './lib/stats';
+import { median, timed } from './lib/stats';
 import { printTable, verdict } from './lib/table';
-
-async function timed(call: () => Promise<Response>): Promise<number> {
-  const start = process.hrtime.bigint();
-  const res = await call();
-  await res.arrayBuffer();
-  if (!res.ok) throw new Error(`answered ${res.status}`);
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
 
 /** Sign-up and token issue latency with 100 accounts vs many accounts in the level store, alternating. */
 export async function accountScale(args: BenchArgs): Promise<string> {

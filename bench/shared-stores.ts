@@ -1,17 +1,9 @@
 import type { BenchArgs } from './lib/args';
 import { startChild } from './lib/child';
 import { load, type LoadResult } from './lib/load';
-import { interleave, median } from './lib/stats';
+import { interleave, median, timed } from './lib/stats';
 import { printTable, verdict } from './lib/table';
 import { startPostgres, startRedis } from '../test/support/servers';
-
-async function timed(call: () => Promise<Response>): Promise<number> {
-  const start = process.hrtime.bigint();
-  const res = await call();
-  await res.arrayBuffer();
-  if (!res.ok) throw new Error(`answered ${res.status}`);
-  return Number(process.hrtime.bigint() - start) / 1e6;
-}
 
 /**
  * Shared stores on real servers started for the run: the protected route and rate-limited direct

@@ -22,3 +22,12 @@ export async function interleave<T>(variants: string[], rounds: number, runOne: 
   }
   return results;
 }
+
+/** The latency of one HTTP call in ms, body read; throws on a non-2xx answer. */
+export async function timed(call: () => Promise<Response>): Promise<number> {
+  const start = process.hrtime.bigint();
+  const res = await call();
+  await res.arrayBuffer();
+  if (!res.ok) throw new Error(`answered ${res.status}`);
+  return Number(process.hrtime.bigint() - start) / 1e6;
+}
