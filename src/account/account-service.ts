@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { canonicalEmail } from '../internal/email-address';
 import { safeEqual } from '../internal/random';
-import { hasControlChars } from '../internal/text';
+import { hasUnusableChars } from '../internal/text';
 import type { Logger } from '../logger';
 import { describeSendFailure, type Sender } from '../senders/sender';
 import { renderTemplate } from '../senders/template';
@@ -258,7 +258,7 @@ export class AccountService {
     const changes: Partial<Profile> = {};
     for (const [key, value] of Object.entries(body)) {
       if (!(PROFILE_FIELDS as readonly string[]).includes(key)) throw invalid(`unknown profile field ${key.slice(0, 64)}`);
-      if (typeof value !== 'string' || value.length > MAX_PROFILE_VALUE || hasControlChars(value)) throw invalid(`${key} must be text of at most ${MAX_PROFILE_VALUE} characters`);
+      if (typeof value !== 'string' || value.length > MAX_PROFILE_VALUE || hasUnusableChars(value)) throw invalid(`${key} must be text of at most ${MAX_PROFILE_VALUE} characters`);
       changes[key as keyof Profile] = value;
     }
     const updated = await this.settings.store.update(id, (a) => ({ ...a, Profile: { ...a.Profile, ...changes } }));

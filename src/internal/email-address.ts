@@ -1,10 +1,10 @@
-import { hasControlChars } from './text';
+import { hasUnusableChars } from './text';
 
 const SHAPE = /^[^\s@]{1,64}@[^\s@]{1,253}\.[^\s@]{2,63}$/;
 
 /** `true` for an e-mail address of sane shape: one `@`, a dotted domain, no spaces or control characters, at most 254 characters. */
 export function isEmailAddress(address: string): boolean {
-  return address.length <= 254 && !hasControlChars(address) && SHAPE.test(address);
+  return address.length <= 254 && !hasUnusableChars(address) && SHAPE.test(address);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { hasControlChars } from './text';
+import { hasUnusableChars } from './text';
 
 /** Percent-encodes what a `Location` header cannot carry (spaces, non-ASCII), leaving the URL's structure as it is. */
 function encodeForHeader(location: string): string {
@@ -13,7 +13,7 @@ function encodeForHeader(location: string): string {
  * as `/∕evil.com` or `/Ā`) are percent-encoded, so the redirect stays on the same path.
  */
 export function redirectTarget(from: string, ownUrl: URL, allowedHosts: readonly string[]): string | undefined {
-  if (from === '' || from.length > 2048 || hasControlChars(from) || from.includes('\\')) return undefined;
+  if (from === '' || from.length > 2048 || hasUnusableChars(from) || from.includes('\\')) return undefined;
   if (from.startsWith('/')) return from.startsWith('//') ? undefined : encodeForHeader(from);
   let target: URL;
   try {

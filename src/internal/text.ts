@@ -1,8 +1,17 @@
-/** `true` when the text has an ASCII control character (U+0000 to U+001F, or U+007F). */
-export function hasControlChars(text: string): boolean {
+/**
+ * `true` when the text has a character no identifier or stored field should hold: an ASCII
+ * control character (U+0000 to U+001F, U+007F), or half of a surrogate pair (not text at all:
+ * UTF-8 cannot encode it, and PostgreSQL refuses it).
+ */
+export function hasUnusableChars(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code < 0x20 || code === 0x7f) return true;
+    if (code >= 0xd800 && code <= 0xdfff) {
+      const next = text.charCodeAt(i + 1);
+      if (code > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) return true;
+      i++;
+    }
   }
   return false;
 }

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { AuthError } from '../errors';
 import { toFunction, type MaybePromise } from '../hooks';
 import { identityKey } from '../internal/email-address';
-import { hasControlChars } from '../internal/text';
+import { hasUnusableChars } from '../internal/text';
 import { hashId } from '../token/user';
 import { loginAudience, loginField, loginFlag, requireObjectBody } from './login-fields';
 import type { LoginRequest, Provider, ProviderKit } from './provider';
@@ -49,7 +49,7 @@ export class DirectProvider implements Provider {
     const typed = loginField(req, 'user');
     const passwd = loginField(req, 'passwd') ?? loginField(req, 'password');
     if (!typed || !passwd) throw new AuthError('bad_request', 'user and passwd are required');
-    if (hasControlChars(typed)) throw new AuthError('bad_request', 'user must not contain control characters');
+    if (hasUnusableChars(typed)) throw new AuthError('bad_request', 'user must not contain control characters');
     const user = this.normalizeUser(typed);
     await kit.rateLimit('loginPerIp', req.ip);
     await kit.rateLimit('loginPerUser', `${this.name}:${identityKey(user)}`);

@@ -1,5 +1,5 @@
 import { configError } from '../errors';
-import { hasControlChars } from '../internal/text';
+import { hasUnusableChars } from '../internal/text';
 
 const RESERVED = /[/?#[\]@!$&'()*+,;=:%\s]/;
 
@@ -11,7 +11,7 @@ const RESERVED = /[/?#[\]@!$&'()*+,;=:%\s]/;
 export function validateProviderName(name: unknown, taken: ReadonlySet<string> | ReadonlyMap<string, unknown>): string {
   if (typeof name !== 'string' || name === '') throw configError('a provider name must be a non-empty string');
   if (name.length > 64) throw configError(`provider name "${name.slice(0, 64)}..." is longer than 64 characters`);
-  if (RESERVED.test(name) || hasControlChars(name) || name === '.' || name === '..') {
+  if (RESERVED.test(name) || hasUnusableChars(name) || name === '.' || name === '..') {
     throw configError(`provider name ${JSON.stringify(name)} has reserved characters; use letters, digits, "-", "_" or "."`);
   }
   if (taken.has(name)) throw configError(`provider "${name}" is already registered`);

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { AuthError } from '../errors';
 import { sendJson } from '../internal/http';
 import { canonicalEmail, identityKey } from '../internal/email-address';
-import { hasControlChars } from '../internal/text';
+import { hasUnusableChars } from '../internal/text';
 import { describeSendFailure, type Sender } from '../senders/sender';
 import { renderTemplate } from '../senders/template';
 import type { Claims } from '../token/claims';
@@ -22,7 +22,7 @@ const SEPARATOR = '::';
 function checkedField(req: LoginRequest, name: string, max: number): string {
   const value = (loginField(req, name) ?? '').trim();
   if (value === '') throw new AuthError('bad_request', `${name} is required`);
-  if (value.length > max || hasControlChars(value)) throw new AuthError('bad_request', `${name} is not usable`);
+  if (value.length > max || hasUnusableChars(value)) throw new AuthError('bad_request', `${name} is not usable`);
   return value;
 }
 

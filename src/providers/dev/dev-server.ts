@@ -4,7 +4,7 @@ import { identicon } from '../../avatar/identicon';
 import { BoundedMap } from '../../internal/bounded-map';
 import { sendJson } from '../../internal/http';
 import { randomId, safeEqual } from '../../internal/random';
-import { hasControlChars } from '../../internal/text';
+import { hasUnusableChars } from '../../internal/text';
 import type { Logger } from '../../logger';
 import { readForm } from '../../internal/read-form';
 import { SmallServer } from '../../internal/small-server';
@@ -134,7 +134,7 @@ export class DevServer {
     const username = (form.get('username') ?? '').trim();
     const redirect = httpUrl(form.get('redirect_uri') ?? '');
     if (!redirect) return sendJson(res, 400, { error: 'invalid_request', error_description: 'redirect_uri must be an http(s) URL' });
-    if (username === '' || username.length > 64 || hasControlChars(username)) {
+    if (username === '' || username.length > 64 || hasUnusableChars(username)) {
       return sendJson(res, 400, { error: 'invalid_request', error_description: 'user name must be 1 to 64 printable characters' });
     }
     const code = randomId(16);

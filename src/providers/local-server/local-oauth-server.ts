@@ -7,7 +7,7 @@ import { sendJson } from '../../internal/http';
 import { readForm } from '../../internal/read-form';
 import { SmallServer } from '../../internal/small-server';
 import { identityKey } from '../../internal/email-address';
-import { hasControlChars } from '../../internal/text';
+import { hasUnusableChars } from '../../internal/text';
 import { AUTH_RATE_LIMITS, RateLimiter, RateLimitError, resolveRules, type RateLimitRule } from '../../limits/rate-limiter';
 import { createStateStore } from '../../state/create-state-store';
 import type { StateStore } from '../../state/state-store';
@@ -163,7 +163,7 @@ export class LocalOAuthServer {
     const form = await readForm(req);
     const username = (form.get('username') ?? '').trim();
     const password = form.get('password') ?? '';
-    if (username === '' || username.length > 64 || hasControlChars(username)) return sendJson(res, 400, { error: 'invalid_request' });
+    if (username === '' || username.length > 64 || hasUnusableChars(username)) return sendJson(res, 400, { error: 'invalid_request' });
     try {
       await this.limiter.hit('loginPerIp', req.socket.remoteAddress ?? '');
       await this.limiter.hit('loginPerUser', identityKey(username));
