@@ -1,22 +1,12 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freshProject, npmInstall, packTarball, readmeQuickStart, ROOT } from '../support/consumer-project';
+import { freePort } from '../support/ports';
 
 const run = promisify(execFile);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** Starts `node <file>` with the quick start's environment and waits until it answers. */
 async function startQuickStart(file: string, cwd: string): Promise<{ url: string; stop(): Promise<void>; output(): string }> {

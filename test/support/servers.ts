@@ -1,11 +1,13 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chown, mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { freePort } from './ports';
+
+export { freePort };
 
 const run = promisify(execFile);
 
@@ -30,17 +32,6 @@ export const describePostgres: jest.Describe = availability('PostgreSQL', exists
 
 /** `describe` where redis-server is installed, else reported as skipped with the install command. */
 export const describeRedis: jest.Describe = availability('Redis', existsSync(REDIS_SERVER), 'apt-get install -y redis-server');
-
-/** A free TCP port on 127.0.0.1. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 /** A private server started for the tests. */
 export interface TestServer {
