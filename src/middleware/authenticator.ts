@@ -1,12 +1,12 @@
-import { configError } from '../errors';
 import type { ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AuthError } from '../errors';
+import { AuthError, configError } from '../errors';
 import type { ResolvedOptions } from '../options';
 import type { Claims } from '../token/claims';
 import { getUser, setRequestUser } from '../token/request-user';
 import type { ReadToken, TokenService } from '../token/token-service';
 import { getRole, isAdmin, type User } from '../token/user';
+import { identityKey } from '../internal/email-address';
 import { StoreUnavailableError } from '../internal/guarded-store';
 import { checkBasicAuth, parseBasicAuth } from './basic-auth';
 import { rejectRequest } from './error-handler';
@@ -79,13 +79,13 @@ export class Authenticator {
     const ip = req.ip ?? req.socket.remoteAddress ?? '';
     await stateCall(async () => {
       await this.limiter.check('basicPerIp', ip);
-      await this.limiter.check('basicPerUser', basic.user);
+      await this.limiter.check('basicPerUser', identityKey(basic.user));
     });
     try {
       return await checkBasicAuth(basic, this.options.adminPasswd, this.options.basicAuthChecker);
     } catch (err) {
       if (err instanceof AuthError && err.status === 401) {
-        await stateCall(() => Promise.all([this.limiter.hit('basicPerIp', ip), this.limiter.hit('basicPerUser', basic.user)]));
+        await stateCall(() => Promise.all([this.limiter.hit('basicPerIp', ip), this.limiter.hit('basicPerUser', identityKey(basic.user))]));
       }
       throw err;
     }

@@ -1,6 +1,5 @@
-import { configError } from '../errors';
 import type { ServerResponse } from 'node:http';
-import { AuthError } from '../errors';
+import { AuthError, configError } from '../errors';
 import { toFunction, type MaybePromise } from '../hooks';
 import { identityKey } from '../internal/email-address';
 import { hasUnusableChars } from '../internal/text';

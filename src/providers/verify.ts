@@ -1,6 +1,5 @@
-import { configError } from '../errors';
 import type { ServerResponse } from 'node:http';
-import { AuthError } from '../errors';
+import { AuthError, configError } from '../errors';
 import { sendJson } from '../internal/http';
 import { canonicalEmail, identityKey } from '../internal/email-address';
 import { hasUnusableChars } from '../internal/text';

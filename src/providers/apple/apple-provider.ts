@@ -1,8 +1,7 @@
-import { configError } from '../../errors';
 import { createHash, type KeyObject } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import jwt from 'jsonwebtoken';
-import { AuthError } from '../../errors';
+import { AuthError, configError } from '../../errors';
 import { sendRedirect } from '../../internal/http';
 import { callJson, JsonCallError } from '../../internal/json-client';
 import { randomId, safeEqual } from '../../internal/random';

@@ -1,9 +1,8 @@
-import { configError } from '../../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Bot, Context } from 'node-telegram-bot-api';
 import { loadOptional } from '../../internal/optional';
 import type { AvatarProxy } from '../../avatar/proxy';
-import { AuthError } from '../../errors';
+import { AuthError, configError } from '../../errors';
 import { sendJson } from '../../internal/http';
 import { randomId, safeEqual } from '../../internal/random';
 import { safeFetch } from '../../internal/safe-fetch';
