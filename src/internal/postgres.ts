@@ -1,4 +1,5 @@
-import type { Pool, QueryResultRow } from 'pg';
+import type { Client, Pool, QueryResultRow } from 'pg';
+import type { Subscription } from '../state/state-store';
 import { configError } from '../errors';
 import { loadOptional } from './optional';
 
@@ -50,6 +51,7 @@ export function parsePgUri(uri: string): PgTarget {
  */
 export class PgDatabase {
   private readonly pool: Pool;
+  private readonly target: PgTarget;
   /** The schema, quoted for SQL. */
   private readonly schema: string;
   private readonly migrated = new Map<string, Promise<void>>();
@@ -57,6 +59,7 @@ export class PgDatabase {
   /** @param uri - see {@link parsePgUri}. */
   constructor(uri: string) {
     const target = parsePgUri(uri);
+    this.target = target;
     const { Pool: PgPool } = loadOptional<typeof import('pg')>('pg', 'a postgres:// store');
     this.pool = new PgPool({ connectionString: target.clientUri, max: target.poolMax, statement_timeout: target.statementTimeout, connectionTimeoutMillis: 5000 });
     // A connection lost while idle is dropped by the pool; the next query gets a fresh one.
@@ -132,6 +135,69 @@ export class PgDatabase {
     } finally {
       client.release();
     }
+  }
+
+  /** The NOTIFY channel for `name`: one per schema, so apps on other schemas of the database hear nothing. */
+  private channel(name: string): string {
+    return `authgate_${this.target.schema}_${name}`.slice(0, 63);
+  }
+
+  /** Sends `message` to every {@link PgDatabase.listen}er of channel `name` (NOTIFY, delivered when sent). */
+  async notify(name: string, message: string): Promise<void> {
+    await this.pool.query('SELECT pg_notify($1, $2)', [this.channel(name), message]);
+  }
+
+  /**
+   * LISTENs on channel `name` on a connection of its own, outside the pool. A lost connection
+   * calls `onGap` and is made again (every second until it works), then `onGap` runs once more.
+   */
+  listen(name: string, onMessage: (message: string) => void, onGap: () => void): Subscription {
+    const { Client: PgClient } = loadOptional<typeof import('pg')>('pg', 'a postgres:// store');
+    const channel = this.channel(name);
+    let client: Client | undefined;
+    let live = false;
+    let closed = false;
+    let retry: NodeJS.Timeout | undefined;
+    const lost = (): void => {
+      if (client === undefined) return;
+      const dead = client;
+      client = undefined;
+      live = false;
+      onGap();
+      void dead.end().catch(() => undefined);
+      if (!closed) retry = setTimeout(connect, 1000).unref();
+    };
+    const connect = (): void => {
+      const next = new PgClient({ connectionString: this.target.clientUri, connectionTimeoutMillis: 5000 });
+      client = next;
+      next.on('error', lost);
+      next.on('end', lost);
+      next.on('notification', (n) => {
+        if (n.channel === channel && n.payload !== undefined) onMessage(n.payload);
+      });
+      next
+        .connect()
+        .then(() => next.query(`LISTEN "${channel}"`))
+        .then(() => {
+          if (closed || client !== next) return;
+          live = true;
+          onGap();
+        }, lost);
+    };
+    connect();
+    return {
+      get live() {
+        return live;
+      },
+      close: async () => {
+        closed = true;
+        live = false;
+        clearTimeout(retry);
+        const last = client;
+        client = undefined;
+        await last?.end().catch(() => undefined);
+      },
+    };
   }
 
   /** Ends the pool. */

@@ -13,7 +13,18 @@ import { describePostgres, describeRedis, dropSchema, sharedServer, startPostgre
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-function stateStoreContract(name: string, describeFn: jest.Describe, makeHarness: () => Promise<Harness<StateStore>>): void {
+/** Who hears a store's `publish`: its own process only, every instance on the same server, or nobody. */
+type Delivery = 'local' | 'shared' | 'none';
+
+async function waitFor(condition: () => boolean, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await sleep(10);
+  }
+}
+
+function stateStoreContract(name: string, describeFn: jest.Describe, makeHarness: () => Promise<Harness<StateStore>>, delivery: Delivery): void {
   describeFn(`${name} state store (contract)`, () => {
     const ctx = contractHooks(makeHarness);
 
@@ -69,6 +80,67 @@ function stateStoreContract(name: string, describeFn: jest.Describe, makeHarness
       expect(await ctx.store.increment('short', 40)).toBe(1);
     });
 
+    it('keeps groups of members: set, replaced one by one, listed, expiring on their own, deleted', async () => {
+      expect(await ctx.store.members('g')).toEqual([]);
+      await ctx.store.setMember('g', 'a', { n: 1 }, 60_000);
+      await ctx.store.setMember('g', 'b', { n: 2 }, 40);
+      await ctx.store.setMember('other', 'a', 'x', 60_000);
+      await ctx.store.setMember('g', 'a', { n: 3 }, 60_000);
+      const sorted = async (group: string): Promise<unknown[]> => (await ctx.store.members(group)).sort((x, y) => x.member.localeCompare(y.member));
+      expect(await sorted('g')).toEqual([
+        { member: 'a', value: { n: 3 } },
+        { member: 'b', value: { n: 2 } },
+      ]);
+      await sleep(80);
+      expect(await sorted('g')).toEqual([{ member: 'a', value: { n: 3 } }]);
+      await ctx.store.deleteMember('g', 'a');
+      await ctx.store.deleteMember('g', 'never');
+      expect(await ctx.store.members('g')).toEqual([]);
+      expect(await ctx.store.members('other')).toEqual([{ member: 'a', value: 'x' }]);
+      // A group and a plain key of the same name are apart.
+      await ctx.store.set('other', 1, 60_000);
+      expect(await ctx.store.members('other')).toHaveLength(1);
+      await expect(ctx.store.setMember('g', 'bad\u0000member', 1, 1000)).rejects.toThrow(/NUL/);
+    });
+
+    it('adds members of one group from 50 concurrent callers without losing any', async () => {
+      await Promise.all(Array.from({ length: 50 }, (_, i) => ctx.store.setMember('crowd', `m${i}`, i, 60_000)));
+      expect((await ctx.store.members('crowd')).map((m) => m.value).sort((a, b) => Number(a) - Number(b))).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    });
+
+    it(`publishes to subscribers (${delivery})`, async () => {
+      if (delivery === 'none') {
+        expect(
+          ctx.store.subscribe?.(
+            'c',
+            () => undefined,
+            () => undefined,
+          ).live ?? false,
+        ).toBe(false);
+        return;
+      }
+      const heard: string[] = [];
+      let gaps = 0;
+      const subscription = ctx.store.subscribe?.(
+        'chan',
+        (m) => heard.push(m),
+        () => gaps++,
+      );
+      if (subscription === undefined) throw new Error('no subscribe');
+      await waitFor(() => subscription.live);
+      const publisher = delivery === 'shared' ? ctx.harness.open() : ctx.store;
+      try {
+        await publisher.publish?.('other-chan', 'not for us');
+        await publisher.publish?.('chan', 'hello');
+        await waitFor(() => heard.length === 1);
+        expect(heard).toEqual(['hello']);
+      } finally {
+        await subscription.close();
+        if (publisher !== ctx.store) await publisher.close();
+      }
+      expect(subscription.live).toBe(false);
+    });
+
     it('refuses bad keys, TTLs and values with a clear error', async () => {
       await expect(ctx.store.set('', 1, 1000)).rejects.toThrow(AuthError);
       await expect(ctx.store.set('x'.repeat(513), 1, 1000)).rejects.toThrow(/keys/);
@@ -96,28 +168,43 @@ function stateStoreContract(name: string, describeFn: jest.Describe, makeHarness
   });
 }
 
-stateStoreContract('memory', describe, async () => ({ open: () => new MemoryStateStore(), cleanup: async () => undefined, persistent: false }));
+stateStoreContract('memory', describe, async () => ({ open: () => new MemoryStateStore(), cleanup: async () => undefined, persistent: false }), 'local');
 
-stateStoreContract('level', describe, () => folderHarness('authgate-state-', (dir) => new LevelStateStore(dir)));
+stateStoreContract('level', describe, () => folderHarness('authgate-state-', (dir) => new LevelStateStore(dir)), 'local');
 
 const postgres = sharedServer(startPostgres);
-stateStoreContract('postgres', describePostgres, async () => {
-  const server = await postgres();
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  return { open: () => new PostgresStateStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
-});
+stateStoreContract(
+  'postgres',
+  describePostgres,
+  async () => {
+    const server = await postgres();
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    return { open: () => new PostgresStateStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
+  },
+  'shared',
+);
 
 const redis = sharedServer(startRedis);
-stateStoreContract('redis', describeRedis, async () => {
-  const server = await redis();
-  const prefix = `t${randomBytes(6).toString('hex')}:`;
-  return { open: () => new RedisStateStore(`${server.url}?prefix=${prefix}`), cleanup: async () => undefined, persistent: true };
-});
+stateStoreContract(
+  'redis',
+  describeRedis,
+  async () => {
+    const server = await redis();
+    const prefix = `t${randomBytes(6).toString('hex')}:`;
+    return { open: () => new RedisStateStore(`${server.url}?prefix=${prefix}`), cleanup: async () => undefined, persistent: true };
+  },
+  'shared',
+);
 
-stateStoreContract('mongo', describeMongo, async () => {
-  const { uri, db } = freshMongoUri('state');
-  return { open: () => new MongoStateStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
-});
+stateStoreContract(
+  'mongo',
+  describeMongo,
+  async () => {
+    const { uri, db } = freshMongoUri('state');
+    return { open: () => new MongoStateStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
+  },
+  'none',
+);
 
 describe('createStateStore and the memory bound', () => {
   it('makes stores from URIs and refuses others clearly', async () => {

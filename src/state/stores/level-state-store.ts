@@ -5,6 +5,9 @@ import { BaseStateStore, type StateEntry } from './base-state-store';
 
 const SWEEP_EVERY_MS = 10 * 60_000;
 
+/** Group members are entries under `NUL m NUL group NUL member` (other keys hold no NUL), so a group is one key range. */
+const memberKey = (group: string, member = ''): string => `\u0000m\u0000${group}\u0000${member}`;
+
 /**
  * State in an embedded LevelDB folder: survives restarts; one process at a time (LevelDB locks
  * the folder). Atomic steps run under a per-key lock; expired entries are swept every 10 minutes.
@@ -54,6 +57,23 @@ export class LevelStateStore extends BaseStateStore {
       await this.db.put(key, entry === undefined ? fresh : { value: String(next), until: entry.until });
       return next;
     });
+  }
+
+  protected override async writeMember(group: string, member: string, entry: StateEntry): Promise<void> {
+    await this.write(memberKey(group, member), entry);
+  }
+
+  protected override async readMembers(group: string, now: number): Promise<Array<[string, StateEntry]>> {
+    const prefix = memberKey(group);
+    const found: Array<[string, StateEntry]> = [];
+    for await (const [key, entry] of this.db.iterator({ gt: prefix, lt: `${prefix.slice(0, -1)}\u0001` })) {
+      if (entry.until > now) found.push([key.slice(prefix.length), entry]);
+    }
+    return found;
+  }
+
+  protected override async removeMember(group: string, member: string): Promise<void> {
+    await this.remove(memberKey(group, member), Number.NEGATIVE_INFINITY);
   }
 
   protected override async release(): Promise<void> {

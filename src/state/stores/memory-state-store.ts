@@ -3,6 +3,7 @@ import { BaseStateStore, type StateEntry } from './base-state-store';
 /** State in process memory, bounded: expired entries go first, then the oldest. Not shared between processes. */
 export class MemoryStateStore extends BaseStateStore {
   private readonly entries = new Map<string, StateEntry>();
+  private readonly groups = new Map<string, Map<string, StateEntry>>();
 
   /** @param maxEntries - the most entries kept. @default 100000 */
   constructor(private readonly maxEntries = 100_000) {
@@ -46,6 +47,31 @@ export class MemoryStateStore extends BaseStateStore {
     return next;
   }
 
+  protected override async writeMember(group: string, member: string, entry: StateEntry): Promise<void> {
+    let members = this.groups.get(group);
+    if (members === undefined) {
+      // Groups count against the same bound as entries: the oldest group goes first.
+      if (this.groups.size >= this.maxEntries) this.groups.delete(this.groups.keys().next().value as string);
+      members = new Map();
+      this.groups.set(group, members);
+    }
+    members.set(member, entry);
+  }
+
+  protected override async readMembers(group: string, now: number): Promise<Array<[string, StateEntry]>> {
+    const members = this.groups.get(group);
+    if (members === undefined) return [];
+    for (const [member, entry] of members) if (entry.until <= now) members.delete(member);
+    if (members.size === 0) this.groups.delete(group);
+    return [...members];
+  }
+
+  protected override async removeMember(group: string, member: string): Promise<void> {
+    const members = this.groups.get(group);
+    members?.delete(member);
+    if (members?.size === 0) this.groups.delete(group);
+  }
+
   private live(key: string, now: number): StateEntry | undefined {
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
@@ -64,6 +90,7 @@ export class MemoryStateStore extends BaseStateStore {
 
   protected override async release(): Promise<void> {
     this.entries.clear();
+    this.groups.clear();
   }
 
   private evict(now: number): void {

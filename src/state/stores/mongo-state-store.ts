@@ -1,11 +1,17 @@
 import type { Collection, MongoClient } from 'mongodb';
 import { isDuplicateKey, loadMongo, parseMongoUri } from '../../internal/mongo-uri';
+import type { Subscription } from '../state-store';
 import { BaseStateStore, type StateEntry } from './base-state-store';
 
 interface StateDoc {
   _id: string;
   v: string;
   u: Date;
+}
+
+/** A group member: `_id` is group NUL member, `g` the group (indexed). */
+interface MemberDoc extends StateDoc {
+  g: string;
 }
 
 /**
@@ -16,6 +22,7 @@ interface StateDoc {
 export class MongoStateStore extends BaseStateStore {
   private readonly client: MongoClient;
   private readonly coll: Collection<StateDoc>;
+  private readonly memberColl: Collection<MemberDoc>;
   private indexed: Promise<unknown> | undefined;
 
   /** @param uri - `mongodb://...` with optional `state_db` and `state_coll` (default `state`). */
@@ -24,10 +31,15 @@ export class MongoStateStore extends BaseStateStore {
     const target = parseMongoUri(uri, 'state', 'state');
     this.client = new (loadMongo().MongoClient)(target.clientUri);
     this.coll = this.client.db(target.db).collection<StateDoc>(target.coll);
+    this.memberColl = this.client.db(target.db).collection<MemberDoc>(`${target.coll}_members`);
   }
 
   private ready(): Promise<unknown> {
-    this.indexed ??= this.coll.createIndex({ u: 1 }, { expireAfterSeconds: 0 }).catch((err: unknown) => {
+    this.indexed ??= Promise.all([
+      this.coll.createIndex({ u: 1 }, { expireAfterSeconds: 0 }),
+      this.memberColl.createIndex({ u: 1 }, { expireAfterSeconds: 0 }),
+      this.memberColl.createIndex({ g: 1 }),
+    ]).catch((err: unknown) => {
       this.indexed = undefined;
       throw err;
     });
@@ -77,6 +89,28 @@ export class MongoStateStore extends BaseStateStore {
       }
     }
     throw new Error('state store counter kept conflicting');
+  }
+
+  protected override async writeMember(group: string, member: string, entry: StateEntry): Promise<void> {
+    await this.ready();
+    await this.memberColl.updateOne({ _id: `${group}\u0000${member}` }, { $set: { g: group, v: entry.value, u: new Date(entry.until) } }, { upsert: true });
+  }
+
+  protected override async readMembers(group: string, now: number): Promise<Array<[string, StateEntry]>> {
+    const docs = await this.memberColl.find({ g: group, u: { $gt: new Date(now) } }).toArray();
+    return docs.map((doc) => [doc._id.slice(group.length + 1), { value: doc.v, until: doc.u.getTime() }]);
+  }
+
+  protected override async removeMember(group: string, member: string): Promise<void> {
+    await this.memberColl.deleteOne({ _id: `${group}\u0000${member}` });
+  }
+
+  /** MongoDB has no pub/sub here: nothing is delivered, and `every-request` revocation reads the store each time. */
+  override async publish(): Promise<void> {}
+
+  /** Never live (see {@link MongoStateStore.publish}). */
+  override subscribe(): Subscription {
+    return { live: false, close: async () => undefined };
   }
 
   protected override async release(): Promise<void> {

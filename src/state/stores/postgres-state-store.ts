@@ -1,4 +1,5 @@
 import { PgDatabase } from '../../internal/postgres';
+import type { Subscription } from '../state-store';
 import { BaseStateStore, type StateEntry } from './base-state-store';
 
 /** Expired rows are purged every this many writes, a bounded batch at a time (an index on `until` finds them). */
@@ -13,6 +14,8 @@ const PURGE_BATCH = 1000;
 export class PostgresStateStore extends BaseStateStore {
   private readonly db: PgDatabase;
   private readonly t: string;
+  private readonly m: string;
+  private readonly subscriptions = new Set<Subscription>();
   private writes = 0;
 
   /** @param uri - `postgres://` or `postgresql://`; see {@link PgDatabase} for its parameters. */
@@ -20,15 +23,20 @@ export class PostgresStateStore extends BaseStateStore {
     super();
     this.db = new PgDatabase(uri);
     this.t = this.db.table('state');
+    this.m = this.db.table('state_members');
   }
 
   private ready(): Promise<void> {
-    return this.db.migrate('state', [`CREATE TABLE ${this.t} (key text PRIMARY KEY, value text NOT NULL, until bigint NOT NULL); CREATE INDEX ON ${this.t} (until)`]);
+    return this.db.migrate('state', [
+      `CREATE TABLE ${this.t} (key text PRIMARY KEY, value text NOT NULL, until bigint NOT NULL); CREATE INDEX ON ${this.t} (until)`,
+      `CREATE TABLE ${this.m} (grp text NOT NULL, member text NOT NULL, value text NOT NULL, until bigint NOT NULL, PRIMARY KEY (grp, member)); CREATE INDEX ON ${this.m} (until)`,
+    ]);
   }
 
   private async purge(now: number): Promise<void> {
     if (++this.writes % PURGE_EVERY !== 0) return;
     await this.db.query(`DELETE FROM ${this.t} WHERE key IN (SELECT key FROM ${this.t} WHERE until <= $1 LIMIT ${PURGE_BATCH})`, [now]);
+    await this.db.query(`DELETE FROM ${this.m} WHERE (grp, member) IN (SELECT grp, member FROM ${this.m} WHERE until <= $1 LIMIT ${PURGE_BATCH})`, [now]);
   }
 
   protected override async write(key: string, entry: StateEntry): Promise<void> {
@@ -77,7 +85,44 @@ export class PostgresStateStore extends BaseStateStore {
     return Number(rows[0]?.value);
   }
 
+  protected override async writeMember(group: string, member: string, entry: StateEntry): Promise<void> {
+    await this.ready();
+    await this.db.query(`INSERT INTO ${this.m} (grp, member, value, until) VALUES ($1, $2, $3, $4) ON CONFLICT (grp, member) DO UPDATE SET value = EXCLUDED.value, until = EXCLUDED.until`, [
+      group,
+      member,
+      entry.value,
+      entry.until,
+    ]);
+    await this.purge(Date.now());
+  }
+
+  protected override async readMembers(group: string, now: number): Promise<Array<[string, StateEntry]>> {
+    await this.ready();
+    const { rows } = await this.db.query<{ member: string; value: string; until: string }>(`SELECT member, value, until FROM ${this.m} WHERE grp = $1 AND until > $2`, [group, now]);
+    return rows.map((row) => [row.member, { value: row.value, until: Number(row.until) }]);
+  }
+
+  protected override async removeMember(group: string, member: string): Promise<void> {
+    await this.ready();
+    await this.db.query(`DELETE FROM ${this.m} WHERE grp = $1 AND member = $2`, [group, member]);
+  }
+
+  /** NOTIFY: every instance LISTENing through a store on this schema hears it. */
+  override async publish(channel: string, message: string): Promise<void> {
+    this.checkKey(channel);
+    await this.db.notify(channel, message);
+  }
+
+  /** LISTEN on a connection of its own; see {@link PgDatabase.listen}. */
+  override subscribe(channel: string, onMessage: (message: string) => void, onGap: () => void): Subscription {
+    this.checkKey(channel);
+    const listening = this.db.listen(channel, onMessage, onGap);
+    this.subscriptions.add(listening);
+    return listening;
+  }
+
   protected override async release(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
     await this.db.close();
   }
 }
