@@ -9,6 +9,9 @@ import type { Logger } from './logger';
 import type { Authenticator } from './middleware/authenticator';
 import type { LoginRequest, Provider, ProviderKit } from './providers/provider';
 import type { TokenService } from './token/token-service';
+import type { AuthRateLimit, RateLimiter } from './limits/rate-limiter';
+import { addSessionRoutes } from './sessions/session-routes';
+import type { SessionRegistry } from './sessions/session-registry';
 
 /** What the auth router needs from the service. */
 export interface AuthRouterDeps {
@@ -16,6 +19,8 @@ export interface AuthRouterDeps {
   providers: ReadonlyMap<string, Provider>;
   tokens: TokenService;
   authenticator: Authenticator;
+  sessions: SessionRegistry;
+  limiter: RateLimiter<AuthRateLimit>;
   kit: ProviderKit;
   bodyLimit: number;
   logger: Logger;
@@ -37,7 +42,8 @@ function toLoginRequest(req: Request): LoginRequest {
 }
 
 /**
- * The auth router: `/list`, `/user`, `/status`, `/logout`, and `/<provider>/login|callback|logout`.
+ * The auth router: `/list`, `/user`, `/status`, `/logout`, `/sessions...`, and
+ * `/<provider>/login|callback|logout`. Logging out revokes the session of the request's token.
  * Every answer carries nosniff and a strict CSP; every error is `{"error": "..."}`.
  */
 export function createAuthRouter(deps: AuthRouterDeps): Router {
@@ -80,10 +86,16 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     }),
   );
 
-  router.all('/logout', (_req, res) => {
-    tokens.reset(res);
-    sendJson(res, 200, { status: 'logged out' });
-  });
+  router.all(
+    '/logout',
+    asyncHandler(async (req, res) => {
+      await authenticator.endSession(req);
+      tokens.reset(res);
+      sendJson(res, 200, { status: 'logged out' });
+    }),
+  );
+
+  addSessionRoutes(router, deps);
 
   router.all(
     '/:provider/:action',
@@ -104,6 +116,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
         if (!provider.callback) return sendJson(res, 404, { error: `provider ${name} has no callback` });
         return provider.callback(loginReq, res, kit);
       }
+      await authenticator.endSession(req);
       if (provider.logout) return provider.logout(loginReq, res, kit);
       tokens.reset(res);
       return sendJson(res, 200, { status: 'logged out' });

@@ -8,6 +8,7 @@ import { noopLogger, type Logger } from './logger';
 import { resolveMiddlewareOptions, type MiddlewareOptions, type ResolvedMiddlewareOptions } from './middleware/middleware-options';
 import type { RefreshCache } from './middleware/refresh-cache';
 import type { StateStore } from './state/state-store';
+import { resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './sessions/session-options';
 import { resolveTokenOptions, type ResolvedTokenOptions, type TokenOptions } from './token/token-options';
 
 export type { SameSite } from './token/token-options';
@@ -17,7 +18,7 @@ export type { SameSite } from './token/token-options';
  * middleware, avatars, cross-site protection), each documented where it is used. Durations are
  * milliseconds.
  */
-export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOptions, CrossSiteOptions {
+export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOptions, CrossSiteOptions, SessionOptions {
   /**
    * Public base URL of the app (scheme, host, port), used for OAuth2 callbacks, avatar links and
    * the redirect allowlist. Required.
@@ -26,7 +27,7 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
   /** Extra hosts (`host` or `host:port`) that `from` may redirect to. @default [] */
   allowedRedirectHosts?: string[];
   /**
-   * Shared state (one-shot login tokens, pending logins, refresh cache, rate limits): a store or a
+   * Shared state (sessions, one-shot login tokens, pending logins, refresh cache, rate limits): a store or a
    * URI for {@link createStateStore} (`memory://`, `level:///path`, `redis://...`,
    * `postgres://...`, `mongodb://...`). Use Redis or PostgreSQL when several instances serve logins.
    * @default 'memory://'
@@ -38,7 +39,7 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
    * Rate limits of the endpoints that guess or send (429 with Retry-After past them), counted in
    * `stateStore`. `false` turns all off; give `{ loginPerUser: { limit: 5, windowMs: 60000 } }` to
    * change one, or `{ loginPerIp: false }` to drop one.
-   * @default loginPerIp 60/min, loginPerUser 10/min, basicPerIp 60/min and basicPerUser 10/min (failed basic auth only), verifyPerIp 20/10 min, verifyPerAddress 5/10 min, telegramPerIp 30/min
+   * @default loginPerIp 60/min, loginPerUser 10/min, basicPerIp 60/min and basicPerUser 10/min (failed basic auth only), verifyPerIp 20/10 min, verifyPerAddress 5/10 min, telegramPerIp 30/min, sessionsPerUser 60/min (the session routes)
    */
   rateLimits?: false | Partial<Record<AuthRateLimit, RateLimitRule | false>>;
   /** How long a call to the avatar or state store may take before the request gets a 503. @default 5000 */
@@ -51,7 +52,7 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
  * {@link AuthOptions} checked, with defaults filled in and hooks turned into functions. Nothing is
  * opened: stores stay as given (objects or URIs) until `createAuth` opens them.
  */
-export interface SettledOptions extends ResolvedTokenOptions, ResolvedMiddlewareOptions, ResolvedAvatarOptions {
+export interface SettledOptions extends ResolvedTokenOptions, ResolvedMiddlewareOptions, ResolvedAvatarOptions, ResolvedSessionOptions {
   url: URL;
   allowedRedirectHosts: string[];
   crossSite: CrossSitePolicy;
@@ -92,6 +93,7 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
     ...resolveTokenOptions(options, url, logger),
     ...resolveMiddlewareOptions(options),
     ...resolveAvatarOptions(options),
+    ...resolveSessionOptions(options),
     url,
     allowedRedirectHosts: (options.allowedRedirectHosts ?? []).map((h) => h.toLowerCase()),
     crossSite: new CrossSitePolicy(url, options),

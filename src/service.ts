@@ -1,6 +1,8 @@
 import type { Router } from 'express';
 import { AvatarProxy } from './avatar/proxy';
 import { createAvatarRouter } from './avatar/route';
+import { RevocationCache } from './sessions/revocation-cache';
+import { SessionRegistry, type Sessions } from './sessions/session-registry';
 import { createAuthRouter } from './auth-router';
 import { Authenticator, createMiddleware, type Middleware } from './middleware/authenticator';
 import { resolveOptions, type AuthOptions, type ResolvedOptions, type SettledOptions } from './options';
@@ -82,9 +84,11 @@ export interface Auth {
   readonly tokens: TokenService;
   /** The avatar proxy. */
   readonly avatars: AvatarProxy;
+  /** The login sessions: list them, revoke one or all of a user (see `revocationCheck`). */
+  readonly sessions: Sessions;
   /** The resolved options. */
   readonly options: Readonly<ResolvedOptions>;
-  /** Stops providers that run servers or polling and closes the avatar store. */
+  /** Stops providers that run servers or polling and closes the stores. */
   close(): Promise<void>;
 }
 
@@ -121,9 +125,11 @@ export function createAuth(options: AuthOptions): Auth {
     },
     logger: resolved.logger,
   });
-  const completer = new LoginCompleter(tokens, avatars, resolved);
+  const sessions = new SessionRegistry(resolved.stateStore, { ...resolved, secretFor: (aud) => tokens.signingSecret(aud) });
+  const everyRequest = resolved.revocationCheck === 'every-request' ? new RevocationCache(sessions, resolved.stateStore) : undefined;
+  const completer = new LoginCompleter(tokens, avatars, sessions, resolved);
   const limiter = new RateLimiter<AuthRateLimit>(resolved.stateStore, resolved.rateLimits);
-  const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name), limiter);
+  const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name), limiter, { registry: sessions, everyRequest });
   const kit: ProviderKit = {
     tokens,
     url: resolved.url,
@@ -140,6 +146,7 @@ export function createAuth(options: AuthOptions): Auth {
   const auth: Auth = {
     tokens,
     avatars,
+    sessions,
     options: resolved,
     addProvider(name, cid, csecret, providerOptions) {
       if (name === 'dev') {
@@ -195,7 +202,7 @@ export function createAuth(options: AuthOptions): Auth {
     providerNames: () => [...providers.keys()],
     handlers() {
       handlers ??= {
-        authRouter: createAuthRouter({ providers, tokens, authenticator, kit, bodyLimit: resolved.bodyLimit, logger: resolved.logger, crossSite: resolved.crossSite }),
+        authRouter: createAuthRouter({ providers, tokens, authenticator, sessions, limiter, kit, bodyLimit: resolved.bodyLimit, logger: resolved.logger, crossSite: resolved.crossSite }),
         avatarRouter: createAvatarRouter(resolved.avatarStore, resolved.logger),
       };
       return handlers;
@@ -206,6 +213,7 @@ export function createAuth(options: AuthOptions): Auth {
     },
     async close() {
       await Promise.all([...providers.values()].map((p) => p.close?.()));
+      await everyRequest?.close();
       await Promise.all([resolved.avatarStore.close(), resolved.stateStore.close()]);
     },
   };

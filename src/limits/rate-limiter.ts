@@ -68,7 +68,7 @@ export class RateLimiter<Name extends string> {
 }
 
 /** The limits of the auth routes. */
-export type AuthRateLimit = 'loginPerIp' | 'loginPerUser' | 'basicPerIp' | 'basicPerUser' | 'verifyPerIp' | 'verifyPerAddress' | 'telegramPerIp';
+export type AuthRateLimit = 'loginPerIp' | 'loginPerUser' | 'basicPerIp' | 'basicPerUser' | 'verifyPerIp' | 'verifyPerAddress' | 'telegramPerIp' | 'sessionsPerUser';
 
 /** Defaults of the auth routes' limits. */
 export const AUTH_RATE_LIMITS: Record<AuthRateLimit, RateLimitRule> = {
@@ -79,6 +79,7 @@ export const AUTH_RATE_LIMITS: Record<AuthRateLimit, RateLimitRule> = {
   verifyPerIp: { limit: 20, windowMs: 10 * 60_000 },
   verifyPerAddress: { limit: 5, windowMs: 10 * 60_000 },
   telegramPerIp: { limit: 30, windowMs: 60_000 },
+  sessionsPerUser: { limit: 60, windowMs: 60_000 },
 };
 
 /** The limits of the account routes. */

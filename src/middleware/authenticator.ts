@@ -13,6 +13,8 @@ import { rejectRequest } from './error-handler';
 import type { AuthRateLimit, RateLimiter } from '../limits/rate-limiter';
 import { stateCall } from '../state/state-call';
 import type { RefreshedToken } from './refresh-cache';
+import { jtiHash, type SessionRegistry } from '../sessions/session-registry';
+import type { RevocationCache } from '../sessions/revocation-cache';
 
 /** The Express middleware returned by `auth.middleware()`. */
 export interface Middleware {
@@ -30,7 +32,14 @@ export interface Middleware {
   crossOrigin: RequestHandler;
 }
 
-type AuthenticatorOptions = Pick<ResolvedOptions, 'validator' | 'adminPasswd' | 'basicAuthChecker' | 'refreshCache' | 'errorHandler' | 'userUpdater' | 'logger' | 'crossSite'>;
+type AuthenticatorOptions = Pick<ResolvedOptions, 'validator' | 'adminPasswd' | 'basicAuthChecker' | 'refreshCache' | 'errorHandler' | 'userUpdater' | 'logger' | 'crossSite' | 'unknownSessions'>;
+
+/** The session side of an {@link Authenticator}: the registry, and the cache of `'every-request'` mode. */
+export interface SessionChecks {
+  registry: SessionRegistry;
+  /** Present in `'every-request'` mode. */
+  everyRequest: RevocationCache | undefined;
+}
 
 const unauthorized = (message: string): AuthError => new AuthError('unauthorized', message);
 
@@ -49,12 +58,14 @@ export class Authenticator {
    * @param options - resolved options.
    * @param isProviderActive - whether a provider name is still registered.
    * @param limiter - counts failed basic-auth attempts.
+   * @param sessions - the session registry and, in `'every-request'` mode, its cache.
    */
   constructor(
     private readonly tokens: TokenService,
     private readonly options: AuthenticatorOptions,
     private readonly isProviderActive: (name: string) => boolean,
     private readonly limiter: RateLimiter<AuthRateLimit>,
+    private readonly sessions: SessionChecks,
   ) {}
 
   /** The request's user; throws a 401 {@link AuthError} when there is no acceptable login. */
@@ -64,10 +75,21 @@ export class Authenticator {
       const basic = parseBasicAuth(req);
       if (basic) return this.basicLogin(req, basic);
     }
+    const claims = await this.tokenClaims(req, res);
+    return { ...(claims.user as User), aud: claims.aud };
+  }
+
+  /** The claims of the request's acceptable login token (refreshed when due); 401 without one. Basic auth is no token. */
+  async tokenClaims(req: Request, res: ServerResponse): Promise<Claims> {
     const read = await this.tokens.read(req);
     if (read === undefined) throw unauthorized('token not found');
-    const claims = await this.acceptable(read, res);
-    return { ...(claims.user as User), aud: claims.aud };
+    return this.acceptable(read, res);
+  }
+
+  /** Revokes the session of the request's token, if it carries a good one (expired or not). */
+  async endSession(req: Request): Promise<void> {
+    const claims = await this.tokens.peek(req);
+    if (claims?.user !== undefined && typeof claims.jti === 'string' && claims.jti !== '') await this.sessions.registry.revoke(claims.jti);
   }
 
   /**
@@ -101,10 +123,17 @@ export class Authenticator {
       this.tokens.reset(res);
       throw unauthorized(`provider ${provider} is not active`);
     }
-    if (read.expired) {
-      const refreshed = await this.refresh(read);
-      this.tokens.send(res, refreshed.token, refreshed.claims);
-      ({ claims, token } = refreshed);
+    try {
+      if (read.expired) {
+        const refreshed = await this.refresh(read);
+        this.tokens.send(res, refreshed.token, refreshed.claims);
+        ({ claims, token } = refreshed);
+      } else if (this.sessions.everyRequest !== undefined) {
+        await this.checkSession(claims, this.sessions.everyRequest);
+      }
+    } catch (err) {
+      if (err instanceof AuthError && err.status === 401) this.tokens.reset(res);
+      throw err;
     }
     if (this.options.validator && !(await this.options.validator(token, claims))) {
       this.tokens.reset(res);
@@ -113,24 +142,73 @@ export class Authenticator {
     return claims;
   }
 
-  /** One refresh per expired token, even when many requests carry it at once. */
+  /** `'every-request'` mode: a revoked session, or an unknown one under `unknownSessions: 'reject'`, is refused. */
+  private async checkSession(claims: Claims, cache: RevocationCache): Promise<void> {
+    const jti = claims.jti;
+    if (typeof jti !== 'string' || jti === '') return this.unknownSession();
+    const checked = cache.status(jti, (claims.user as User).id);
+    const status = typeof checked === 'string' ? checked : await checked;
+    if (status === 'revoked') throw unauthorized('the session was revoked');
+    if (status === 'unknown') this.unknownSession();
+  }
+
+  private unknownSession(): void {
+    if (this.options.unknownSessions === 'reject') throw unauthorized('the token belongs to no known session');
+  }
+
+  /**
+   * One refresh per expired token, even when many requests carry it at once, and never of a
+   * revoked session (not even from the refresh cache).
+   */
   private async refresh(read: ReadToken): Promise<RefreshedToken> {
+    const jti = read.claims.jti;
+    let h: string | undefined;
+    if (typeof jti === 'string' && jti !== '') {
+      h = jtiHash(jti);
+      const status = await this.sessions.registry.status(h, (read.claims.user as User).id);
+      if (status === 'revoked') throw unauthorized('the session was revoked');
+      if (status === 'unknown') h = undefined;
+    }
+    if (h === undefined) this.unknownSession();
     const cached = await this.options.refreshCache.get(read.token);
     if (cached) return cached;
     let pending = this.refreshing.get(read.token);
     if (pending === undefined) {
-      pending = this.makeRefreshed(read).finally(() => this.refreshing.delete(read.token));
+      pending = (h === undefined ? this.refreshUntracked(read) : this.refreshSession(read, h)).finally(() => this.refreshing.delete(read.token));
       this.refreshing.set(read.token, pending);
     }
     return pending;
   }
 
-  private async makeRefreshed(read: ReadToken): Promise<RefreshedToken> {
+  /**
+   * A recorded session's token is refreshed once, ever: the one caller in any instance that
+   * claims it makes the new token; the others get it from the refresh cache while it is there,
+   * and a 401 after (a copy of an old token is not a way back in).
+   */
+  private async refreshSession(read: ReadToken, h: string): Promise<RefreshedToken> {
+    const claim = await this.sessions.registry.claimRefresh(h, read.claims.exp as number);
+    if (!claim.won) {
+      if (Date.now() - claim.claimedAt < REFRESH_WAIT_MS) return this.awaitRefresh(read.token);
+      throw unauthorized('this token was refreshed already; log in again');
+    }
+    const refreshed = await this.newToken(read);
+    if (!(await this.sessions.registry.refreshed(h))) throw unauthorized('the session was revoked');
+    await this.options.refreshCache.set(read.token, refreshed);
+    return refreshed;
+  }
+
+  /** A token of no recorded session (accepted by `unknownSessions`): refreshed once per refresh-cache entry, as before sessions. */
+  private async refreshUntracked(read: ReadToken): Promise<RefreshedToken> {
     const cache = this.options.refreshCache;
     if (cache.claim !== undefined && !(await cache.claim(read.token))) return this.awaitRefresh(read.token);
+    const refreshed = await this.newToken(read);
+    await cache.set(read.token, refreshed);
+    return refreshed;
+  }
+
+  private async newToken(read: ReadToken): Promise<RefreshedToken> {
     const { exp: _exp, iat: _iat, nbf: _nbf, ...base } = read.claims;
     const refreshed = await this.tokens.create(base);
-    await this.options.refreshCache.set(read.token, refreshed);
     this.options.logger.logf('[DEBUG] token of %s refreshed', read.claims.user?.id ?? 'unknown');
     return refreshed;
   }

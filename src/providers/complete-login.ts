@@ -5,21 +5,25 @@ import { sendJson, sendRedirect } from '../internal/http';
 import { redirectTarget } from '../internal/redirect-policy';
 import type { ResolvedOptions } from '../options';
 import type { TokenService } from '../token/token-service';
+import type { SessionRegistry } from '../sessions/session-registry';
 import type { CompletedLogin, LoginRequest } from './provider';
 
 /**
  * The end of every login, whatever the provider: cross-site check, audience check, avatar,
- * session token and cookies, then a 303 to an allowed `from` or the user JSON.
+ * session token (a new `jti`, recorded as a session) and cookies, then a 303 to an allowed `from`
+ * or the user JSON.
  */
 export class LoginCompleter {
   /**
    * @param tokens - issues the session.
    * @param avatars - stores the avatar.
+   * @param sessions - records the session.
    * @param options - audiences, issuer, own URL, redirect allowlist and cross-site policy.
    */
   constructor(
     private readonly tokens: TokenService,
     private readonly avatars: AvatarProxy,
+    private readonly sessions: SessionRegistry,
     private readonly options: Pick<ResolvedOptions, 'audiences' | 'issuer' | 'url' | 'allowedRedirectHosts' | 'crossSite'>,
   ) {}
 
@@ -44,13 +48,16 @@ export class LoginCompleter {
     const aud = this.resolveAudience(login.aud);
     const { aud: _requested, ...user } = login.user;
     user.picture = await this.avatars.put(user, login.noAva ?? false);
-    const { claims } = await this.tokens.issue(res, {
+    const { token, claims } = await this.tokens.create({
       aud,
       user,
       sess_only: login.sessionOnly ? true : undefined,
       'no-ava': login.noAva ? true : undefined,
       auth_provider: { name: login.provider },
+      jti: undefined,
     });
+    await this.sessions.start(claims, { userAgent: req.raw.headers['user-agent'], ip: req.ip });
+    this.tokens.send(res, token, claims);
     const location = login.from ? redirectTarget(login.from, this.options.url, this.options.allowedRedirectHosts) : undefined;
     if (location) return sendRedirect(res, 303, location);
     sendJson(res, 200, { ...claims.user, aud: claims.aud });

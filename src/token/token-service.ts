@@ -101,7 +101,7 @@ export class TokenService {
     // An empty aud is one value: go-pkgz/auth's direct login without `aud` makes such tokens, and a refresh keeps them.
     if (claims.user !== undefined && typeof aud !== 'string') throw new AuthError('internal', 'a user token needs exactly one aud');
     this.checkAudience(aud);
-    const key = this.keys.get(await this.secretFor(aud ?? ''));
+    const key = this.keys.get(await this.signingSecret(aud ?? ''));
     return signHs256(claims, key);
   }
 
@@ -292,6 +292,16 @@ export class TokenService {
     return { token, source, claims, expired: exp <= now };
   }
 
+  /**
+   * The claims of the request's token if its signature is good, expired or not, without the XSRF
+   * check; `undefined` for no token or a bad one. For ending a session, which only a request of
+   * this site can ask for.
+   */
+  async peek(req: IncomingMessage): Promise<Claims | undefined> {
+    const found = this.find(req);
+    return found === undefined ? undefined : this.parse(found.token, true).catch(() => undefined);
+  }
+
   private find(req: IncomingMessage): { token: string; source: TokenSource } | undefined {
     const url = req.url ?? '';
     const q = url.indexOf('?');
@@ -334,7 +344,8 @@ export class TokenService {
     }
   }
 
-  private async secretFor(aud: string): Promise<string> {
+  /** The secret that signs tokens of `aud` (from `secretReader`). */
+  async signingSecret(aud: string): Promise<string> {
     const secret = await this.options.secretReader(aud);
     if (typeof secret !== 'string' || secret === '') throw new AuthError('internal', 'secretReader returned no secret');
     return secret;

@@ -16,11 +16,12 @@ describePostgres('PostgreSQL schema migrations', () => {
       const client = new Client({ connectionString: server.url });
       await client.connect();
       try {
-        const { rows } = await client.query(`SELECT family, version FROM "${schema}"."authgate_migrations" ORDER BY family`);
+        const { rows } = await client.query(`SELECT family, version FROM "${schema}"."authgate_migrations" ORDER BY family, version`);
         expect(rows).toEqual([
           { family: 'accounts', version: 1 },
           { family: 'avatars', version: 1 },
           { family: 'state', version: 1 },
+          { family: 'state', version: 2 },
         ]);
       } finally {
         await client.end();

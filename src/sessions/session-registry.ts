@@ -1,0 +1,204 @@
+import { createHash, createHmac } from 'node:crypto';
+import { randomId } from '../internal/random';
+import type { StateStore } from '../state/state-store';
+import type { Claims } from '../token/claims';
+import { summarizeUserAgent } from './user-agent';
+
+/** One login session, as listed. */
+export interface SessionInfo {
+  /** The id the session is shown and revoked by: random, not its token's `jti` (the XSRF secret). */
+  id: string;
+  /** The user it belongs to. */
+  userId: string;
+  /** The provider that made the login. */
+  provider: string;
+  /** The token's audience. */
+  aud: string;
+  /** When the login happened, ms since the epoch. */
+  created: number;
+  /** When its token was last refreshed (or made), ms since the epoch. */
+  refreshed: number;
+  /** When it ends unless refreshed again, ms since the epoch. */
+  expires: number;
+  /** A short summary of the browser ("Firefox on Linux"). */
+  userAgent: string;
+  /** A keyed hash of the client IP at login: equal for equal IPs of one audience, the IP itself is not kept. */
+  ipHash: string;
+  /** `true` for the session of the request that listed it (set by the routes). */
+  current?: boolean;
+}
+
+/** The session registry as apps use it: `auth.sessions`. */
+export interface Sessions {
+  /** The user's live sessions, newest first. */
+  list(userId: string): Promise<SessionInfo[]>;
+  /** Revokes the session of a token id (`claims.jti`); `true` when it was a known session. A revoked token is never refreshed again. */
+  revoke(jti: string): Promise<boolean>;
+  /** Revokes every session of a user but the one of `except` (a `jti`); returns how many. */
+  revokeAll(userId: string, options?: { except?: string }): Promise<number>;
+}
+
+/** How a token's session stands: recorded and live, revoked, or never recorded here. */
+export type SessionStatus = 'active' | 'revoked' | 'unknown';
+
+/** The channel on which revocations are announced (the message is the hash of the `jti`). */
+export const REVOKED_CHANNEL = 'session-revoked';
+
+/** The store key part for a token id: its hash, so the store never holds a usable `jti`. */
+export const jtiHash = (jti: string): string => createHash('sha256').update(jti).digest('base64url');
+
+const groupOf = (userId: string): string => `sessions:${createHash('sha256').update(userId).digest('base64url')}`;
+const recordKey = (h: string): string => `session:${h}`;
+const revokedKey = (h: string): string => `session-revoked:${h}`;
+
+/** What the registry needs to know of the token settings. */
+export interface SessionRegistryOptions {
+  tokenDuration: number;
+  cookieDuration: number;
+  maxSessionsPerUser: number;
+  /** The signing secret of an audience: the key of the IP hash. */
+  secretFor(aud: string): Promise<string>;
+}
+
+/**
+ * Sessions in the state store. A session is the `jti` of a login token (kept across refreshes),
+ * stored under its hash twice: as a record (to find it by token) and as a member of its user's
+ * group (to list it). Revocation writes a marker that no later write removes, so a refresh that
+ * races a revocation cannot bring the session back; it is announced on {@link REVOKED_CHANNEL}.
+ */
+export class SessionRegistry implements Sessions {
+  /** How long a session lives without a refresh: its token's life plus the refresh window. */
+  private readonly lifetimeMs: number;
+  /** Told of every revocation made by this process at once, before other processes hear of it. */
+  private readonly revokedHere = new Set<(h: string) => void>();
+
+  /**
+   * @param store - the state store.
+   * @param options - durations, the bound per user and the IP-hash key.
+   */
+  constructor(
+    private readonly store: StateStore,
+    private readonly options: SessionRegistryOptions,
+  ) {
+    this.lifetimeMs = options.tokenDuration + options.cookieDuration;
+  }
+
+  /** Calls `listener` with the hash of every `jti` this process revokes, as soon as it is revoked. */
+  onRevoke(listener: (h: string) => void): void {
+    this.revokedHere.add(listener);
+  }
+
+  /** Records the session of a login's fresh token, then drops the user's oldest past the bound. */
+  async start(claims: Claims, client: { userAgent: string | undefined; ip: string }): Promise<void> {
+    // A claims updater may have taken the token id away: such a token is an unknown session.
+    if (typeof claims.jti !== 'string' || claims.jti === '' || claims.user === undefined) return;
+    const userId = claims.user.id;
+    const aud = typeof claims.aud === 'string' ? claims.aud : '';
+    const now = Date.now();
+    const h = jtiHash(claims.jti);
+    const record: SessionInfo = {
+      id: randomId(16),
+      userId,
+      provider: claims.auth_provider?.name ?? '',
+      aud,
+      created: now,
+      refreshed: now,
+      expires: now + this.lifetimeMs,
+      userAgent: summarizeUserAgent(client.userAgent),
+      ipHash: createHmac('sha256', await this.options.secretFor(aud))
+        .update(`session-ip:${client.ip}`)
+        .digest('base64url')
+        .slice(0, 16),
+    };
+    await this.store.set(recordKey(h), record, this.lifetimeMs);
+    await this.store.setMember(groupOf(userId), h, record, this.lifetimeMs);
+    const all = await this.store.members<SessionInfo>(groupOf(userId));
+    const excess = all.length - this.options.maxSessionsPerUser;
+    if (excess > 0) {
+      const oldest = all.sort((a, b) => a.value.created - b.value.created).slice(0, excess);
+      await Promise.all(oldest.map((m) => this.revokeHash(m.member, userId)));
+    }
+  }
+
+  /** @inheritdoc */
+  async list(userId: string): Promise<SessionInfo[]> {
+    const all = await this.store.members<SessionInfo>(groupOf(userId));
+    return all.map((m) => m.value).sort((a, b) => b.created - a.created);
+  }
+
+  /** The sessions of a user with the hash of each one's `jti`, to mark the current one. */
+  async listWithHashes(userId: string): Promise<Array<{ h: string; session: SessionInfo }>> {
+    const all = await this.store.members<SessionInfo>(groupOf(userId));
+    return all.map((m) => ({ h: m.member, session: m.value })).sort((a, b) => b.session.created - a.session.created);
+  }
+
+  /** @inheritdoc */
+  async revoke(jti: string): Promise<boolean> {
+    const h = jtiHash(jti);
+    const record = await this.store.get<SessionInfo>(recordKey(h));
+    await this.revokeHash(h, record?.userId);
+    return record !== undefined;
+  }
+
+  /** @inheritdoc */
+  async revokeAll(userId: string, options: { except?: string } = {}): Promise<number> {
+    const keep = options.except === undefined ? undefined : jtiHash(options.except);
+    const all = await this.store.members<SessionInfo>(groupOf(userId));
+    const gone = all.filter((m) => m.member !== keep);
+    await Promise.all(gone.map((m) => this.revokeHash(m.member, userId)));
+    return gone.length;
+  }
+
+  /** Revokes a session of `userId` by its shown id; `undefined` when the user has no such session, else the hash of its `jti`. */
+  async revokeById(userId: string, id: string): Promise<string | undefined> {
+    const found = (await this.store.members<SessionInfo>(groupOf(userId))).find((m) => m.value.id === id);
+    if (found === undefined) return undefined;
+    await this.revokeHash(found.member, userId);
+    return found.member;
+  }
+
+  /**
+   * The marker first (it outlives any token the session could still refresh into, so a refresh
+   * racing this call stays revoked), then the record and the list entry, then the announcement.
+   */
+  private async revokeHash(h: string, userId: string | undefined): Promise<void> {
+    await this.store.set(revokedKey(h), 1, this.lifetimeMs + this.options.tokenDuration + 60_000);
+    for (const listener of this.revokedHere) listener(h);
+    await Promise.all([this.store.delete(recordKey(h)), userId === undefined ? undefined : this.store.deleteMember(groupOf(userId), h)]);
+    await this.store.publish?.(REVOKED_CHANNEL, h);
+  }
+
+  /** How the session of a token stands, read from the store. */
+  async status(h: string, userId: string): Promise<SessionStatus> {
+    const [revoked, record] = await Promise.all([this.store.get(revokedKey(h)), this.store.get<SessionInfo>(recordKey(h))]);
+    if (revoked !== undefined) return 'revoked';
+    return record?.userId === userId ? 'active' : 'unknown';
+  }
+
+  /**
+   * Claims the one refresh of the session's token that expires at `exp`: `won` for the one
+   * caller in any instance that makes it; `lost` (with when it was claimed) for the others.
+   */
+  async claimRefresh(h: string, exp: number): Promise<{ won: boolean; claimedAt: number }> {
+    const key = `session-refresh:${h}:${exp}`;
+    const now = Date.now();
+    if (await this.store.setIfAbsent(key, now, this.lifetimeMs)) return { won: true, claimedAt: now };
+    return { won: false, claimedAt: (await this.store.get<number>(key)) ?? 0 };
+  }
+
+  /**
+   * Records a refresh of the session (its life starts again); `false`, with the session removed
+   * again, when it was revoked in the meantime.
+   */
+  async refreshed(h: string): Promise<boolean> {
+    const record = await this.store.get<SessionInfo>(recordKey(h));
+    if (record === undefined) return false;
+    const now = Date.now();
+    const next = { ...record, refreshed: now, expires: now + this.lifetimeMs };
+    await this.store.set(recordKey(h), next, this.lifetimeMs);
+    await this.store.setMember(groupOf(record.userId), h, next, this.lifetimeMs);
+    if ((await this.store.get(revokedKey(h))) === undefined) return true;
+    await this.revokeHash(h, record.userId);
+    return false;
+  }
+}

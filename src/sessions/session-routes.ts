@@ -1,0 +1,105 @@
+import type { Request, Response, Router } from 'express';
+import { AuthError } from '../errors';
+import { asyncHandler } from '../internal/async-handler';
+import { sendJson } from '../internal/http';
+import { hasUnusableChars } from '../internal/text';
+import type { AuthRateLimit, RateLimiter } from '../limits/rate-limiter';
+import type { Authenticator } from '../middleware/authenticator';
+import { stateCall } from '../state/state-call';
+import type { TokenService } from '../token/token-service';
+import { isAdmin, type User } from '../token/user';
+import { jtiHash, type SessionRegistry } from './session-registry';
+
+/** What the session routes need from the auth service. */
+export interface SessionRouteDeps {
+  authenticator: Authenticator;
+  sessions: SessionRegistry;
+  limiter: RateLimiter<AuthRateLimit>;
+  tokens: TokenService;
+}
+
+/** Shown session ids are random base64url or hex of 16 to 64 characters. */
+const SESSION_ID = /^[A-Za-z0-9_-]{16,64}$/;
+
+/** The caller of a session route: logged in with a token (basic auth has no session), within its rate limit. */
+async function caller(deps: SessionRouteDeps, req: Request, res: Response): Promise<{ user: User; h: string | undefined; jti: string | undefined }> {
+  const claims = await deps.authenticator.tokenClaims(req, res);
+  const user = claims.user as User;
+  await stateCall(() => deps.limiter.hit('sessionsPerUser', user.id));
+  const jti = typeof claims.jti === 'string' && claims.jti !== '' ? claims.jti : undefined;
+  return { user, jti, h: jti === undefined ? undefined : jtiHash(jti) };
+}
+
+function onlyPost(router: Router, path: string): void {
+  router.all(path, (_req, res) => {
+    res.setHeader('Allow', 'POST');
+    sendJson(res, 405, { error: 'use POST' });
+  });
+}
+
+/**
+ * `GET /sessions` (the caller's sessions, the current one marked), `POST /sessions/<id>/revoke`,
+ * `POST /sessions/revoke-others`, `POST /sessions/revoke-all` (`{"user": id}` lets an admin end
+ * another user's sessions). A user sees and ends only his own; ending the current session clears
+ * its cookies. The router in front refuses cross-site writes, and the token read checks XSRF.
+ */
+export function addSessionRoutes(router: Router, deps: SessionRouteDeps): void {
+  router.get(
+    '/sessions',
+    asyncHandler(async (req, res) => {
+      const me = await caller(deps, req, res);
+      const listed = await stateCall(() => deps.sessions.listWithHashes(me.user.id));
+      sendJson(
+        res,
+        200,
+        listed.map(({ h, session }) => ({ ...session, current: h === me.h })),
+      );
+    }),
+  );
+
+  router.post(
+    '/sessions/revoke-others',
+    asyncHandler(async (req, res) => {
+      const me = await caller(deps, req, res);
+      sendJson(res, 200, { revoked: await stateCall(() => deps.sessions.revokeAll(me.user.id, { except: me.jti })) });
+    }),
+  );
+
+  router.post(
+    '/sessions/revoke-all',
+    asyncHandler(async (req, res) => {
+      const me = await caller(deps, req, res);
+      const body = (req as { body?: unknown }).body;
+      const given = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).user : undefined;
+      if (given !== undefined && (typeof given !== 'string' || given === '' || given.length > 256 || hasUnusableChars(given))) {
+        throw new AuthError('bad_request', 'user must be a user id');
+      }
+      const target = given ?? me.user.id;
+      if (target !== me.user.id && !isAdmin(me.user)) throw new AuthError('forbidden', "only an admin may end another user's sessions");
+      const revoked = await stateCall(() => deps.sessions.revokeAll(target));
+      if (target === me.user.id) deps.tokens.reset(res);
+      sendJson(res, 200, { revoked });
+    }),
+  );
+
+  router.post(
+    '/sessions/:id/revoke',
+    asyncHandler(async (req, res) => {
+      const id = String(req.params.id);
+      if (!SESSION_ID.test(id)) throw new AuthError('bad_request', 'malformed session id');
+      const me = await caller(deps, req, res);
+      const h = await stateCall(() => deps.sessions.revokeById(me.user.id, id));
+      if (h === undefined) throw new AuthError('not_found', 'no such session');
+      if (h === me.h) deps.tokens.reset(res);
+      sendJson(res, 200, { revoked: 1 });
+    }),
+  );
+
+  onlyPost(router, '/sessions/revoke-others');
+  onlyPost(router, '/sessions/revoke-all');
+  onlyPost(router, '/sessions/:id/revoke');
+  router.all('/sessions', (_req, res) => {
+    res.setHeader('Allow', 'GET');
+    sendJson(res, 405, { error: 'use GET' });
+  });
+}
