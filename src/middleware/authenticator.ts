@@ -186,14 +186,19 @@ export class Authenticator {
    * and a 401 after (a copy of an old token is not a way back in).
    */
   private async refreshSession(read: ReadToken, h: string): Promise<RefreshedToken> {
-    const claim = await this.sessions.registry.claimRefresh(h, read.claims.exp as number);
+    const exp = read.claims.exp as number;
+    const registry = this.sessions.registry;
+    const claim = await registry.claimRefresh(h, exp);
     if (!claim.won) {
-      if (Date.now() - claim.claimedAt < REFRESH_WAIT_MS) return this.awaitRefresh(read.token);
+      const done = claim.done || Date.now() - claim.claimedAt > REFRESH_WAIT_MS;
+      const cached = done ? await this.options.refreshCache.get(read.token) : await this.awaitRefresh(read.token, () => registry.refreshDone(h, exp));
+      if (cached) return cached;
       throw unauthorized('this token was refreshed already; log in again');
     }
     const refreshed = await this.newToken(read);
-    if (!(await this.sessions.registry.refreshed(h))) throw unauthorized('the session was revoked');
+    // In the cache before the claim says done, so that whoever sees "done" finds the token.
     await this.options.refreshCache.set(read.token, refreshed);
+    if (!(await registry.refreshed(h, exp, claim.claimedAt))) throw unauthorized('the session was revoked');
     return refreshed;
   }
 
@@ -213,13 +218,19 @@ export class Authenticator {
     return refreshed;
   }
 
-  /** Another instance claimed the refresh: its result appears in the shared refresh cache. */
-  private async awaitRefresh(token: string): Promise<RefreshedToken> {
+  /**
+   * Another instance claimed the refresh: its result appears in the shared refresh cache; `undefined`
+   * when `finished()` says the claimant is done and the cache has no result for this process.
+   */
+  private async awaitRefresh(token: string): Promise<RefreshedToken>;
+  private async awaitRefresh(token: string, finished: () => Promise<boolean>): Promise<RefreshedToken | undefined>;
+  private async awaitRefresh(token: string, finished?: () => Promise<boolean>): Promise<RefreshedToken | undefined> {
     const deadline = Date.now() + REFRESH_WAIT_MS;
     while (Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
       const done = await this.options.refreshCache.get(token);
       if (done) return done;
+      if (finished !== undefined && (await finished())) return this.options.refreshCache.get(token);
     }
     throw new AuthError('unavailable', 'the token refresh did not finish in time, try again');
   }

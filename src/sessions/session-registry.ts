@@ -50,6 +50,7 @@ export const jtiHash = (jti: string): string => createHash('sha256').update(jti)
 const groupOf = (userId: string): string => `sessions:${createHash('sha256').update(userId).digest('base64url')}`;
 const recordKey = (h: string): string => `session:${h}`;
 const revokedKey = (h: string): string => `session-revoked:${h}`;
+const refreshKey = (h: string, exp: number): string => `session-refresh:${h}:${exp}`;
 
 /** What the registry needs to know of the token settings. */
 export interface SessionRegistryOptions {
@@ -177,20 +178,28 @@ export class SessionRegistry implements Sessions {
 
   /**
    * Claims the one refresh of the session's token that expires at `exp`: `won` for the one
-   * caller in any instance that makes it; `lost` (with when it was claimed) for the others.
+   * caller in any instance that makes it; the others learn when it was claimed and whether the
+   * refresh is done (then the new token is in the refresh cache, or gone from it).
    */
-  async claimRefresh(h: string, exp: number): Promise<{ won: boolean; claimedAt: number }> {
-    const key = `session-refresh:${h}:${exp}`;
+  async claimRefresh(h: string, exp: number): Promise<{ won: boolean; claimedAt: number; done: boolean }> {
+    const key = refreshKey(h, exp);
     const now = Date.now();
-    if (await this.store.setIfAbsent(key, now, this.lifetimeMs)) return { won: true, claimedAt: now };
-    return { won: false, claimedAt: (await this.store.get<number>(key)) ?? 0 };
+    if (await this.store.setIfAbsent(key, { at: now, done: false }, this.lifetimeMs)) return { won: true, claimedAt: now, done: false };
+    const claim = await this.store.get<{ at: number; done: boolean }>(key);
+    return { won: false, claimedAt: claim?.at ?? 0, done: claim?.done ?? true };
+  }
+
+  /** Whether the claimed refresh of the token that expires at `exp` is done. */
+  async refreshDone(h: string, exp: number): Promise<boolean> {
+    return (await this.store.get<{ done: boolean }>(refreshKey(h, exp)))?.done ?? true;
   }
 
   /**
    * Records a refresh of the session (its life starts again); `false`, with the session removed
    * again, when it was revoked in the meantime.
    */
-  async refreshed(h: string): Promise<boolean> {
+  async refreshed(h: string, oldExp: number, claimedAt: number): Promise<boolean> {
+    await this.store.set(refreshKey(h, oldExp), { at: claimedAt, done: true }, this.lifetimeMs);
     const record = await this.store.get<SessionInfo>(recordKey(h));
     if (record === undefined) return false;
     const now = Date.now();
