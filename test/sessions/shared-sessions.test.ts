@@ -88,7 +88,7 @@ function sharedSessionSuite(describeFn: jest.Describe, name: string, storeUri: (
       const [registryA, registryB] = [new SessionRegistry(storeA, options), new SessionRegistry(counted(storeB), options)];
       const cacheB = new RevocationCache(registryB, counted(storeB));
       try {
-        const claims = { jti: 'jti-1', aud: 'a', user: { id: 'u1', name: 'u' } };
+        const claims = { jti: 'jti-1', aud: 'a', user: { id: 'u1', name: 'u', picture: '' } };
         await registryA.start(claims, { userAgent: undefined, ip: '127.0.0.1' });
         const deadline = Date.now() + 3000;
         // Until B's subscription is live every check reads the store; then the second check is answered from memory.
