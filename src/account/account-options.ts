@@ -6,6 +6,7 @@ import type { AccountRateLimit, RateLimitRule } from '../limits/rate-limiter';
 import type { Logger } from '../logger';
 import type { Sender } from '../senders/sender';
 import type { StateStore } from '../state/state-store';
+import type { Sessions } from '../sessions/session-registry';
 import type { AccountStore } from './account-store';
 import { loadBcrypt } from './passwords';
 
@@ -48,6 +49,21 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   rateLimits?: false | Partial<Record<AccountRateLimit, RateLimitRule | false>>;
   /** Where failures are logged (never passwords, codes or tokens). @default noopLogger */
   logger?: Logger;
+  /**
+   * The auth service's sessions and the name the account bridge is registered under
+   * (`auth.addDirectProvider(provider, accounts.credentialChecker())`): a password change then
+   * ends every session of that login, e.g. `{ sessions: auth.sessions, provider: 'local' }`.
+   * @default undefined (sessions of the bridge are left alone)
+   */
+  loginSessions?: LoginSessions;
+}
+
+/** See {@link AccountRouterOptions.loginSessions}. */
+export interface LoginSessions {
+  /** `auth.sessions`. */
+  sessions: Sessions;
+  /** The direct provider's name. */
+  provider: string;
 }
 
 const DEFAULT_TEMPLATE =
@@ -69,6 +85,7 @@ export interface ResolvedAccountOptions {
   existingAccountTemplate: string;
   managers: ReadonlySet<string>;
   concealExistingAccounts: boolean;
+  loginSessions: LoginSessions | undefined;
 }
 
 /** Checks every option of {@link AccountRouterOptions}; a start-up error names the one to change. */
@@ -92,6 +109,10 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
   if (options.managers !== undefined && (!Array.isArray(options.managers) || options.managers.some((m) => typeof m !== 'string' || canonicalEmail(m) === undefined))) {
     throw configError('options.managers must be a list of e-mail addresses');
   }
+  const bridge = options.loginSessions;
+  if (bridge !== undefined && (typeof bridge?.sessions?.revokeAll !== 'function' || typeof bridge.provider !== 'string' || bridge.provider === '')) {
+    throw configError("options.loginSessions needs { sessions: auth.sessions, provider: '<the direct provider name>' }");
+  }
   // Passwords need bcrypt: a missing package fails here, at start-up, not at the first sign-up.
   loadBcrypt();
   return {
@@ -105,5 +126,6 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
     existingAccountTemplate: options.existingAccountTemplate ?? DEFAULT_EXISTING_TEMPLATE,
     managers: new Set((options.managers ?? []).map((m) => canonicalEmail(m) as string)),
     concealExistingAccounts: options.concealExistingAccounts ?? false,
+    loginSessions: options.loginSessions,
   };
 }

@@ -9,6 +9,8 @@ import { emptyProfile, isAccountId, PROFILE_FIELDS, publicAccount, type Account,
 import { AccountError } from './account-error';
 import { DuplicateEmailError, type AccountStore } from './account-store';
 import { checkPasswordStrength, hashPassword, verifyPassword } from './passwords';
+import type { LoginSessions } from './account-options';
+import { hashId } from '../token/user';
 
 /** The privilege that lets a user act on other users. */
 export const MANAGE_USER = 'manage_user';
@@ -26,6 +28,7 @@ export interface AccountServiceSettings {
   concealExistingAccounts: boolean;
   existingAccountTemplate: string;
   logger: Logger;
+  loginSessions: LoginSessions | undefined;
 }
 
 /** The account bridge to a direct provider: `auth.addDirectProvider(name, accounts.credentialChecker())`. */
@@ -266,7 +269,16 @@ export class AccountService {
     return { ...updated.Profile, Id: updated.Id, Email: updated.Email };
   }
 
-  /** Saves a new password; the owner must give the current one; other tokens of the user are revoked. */
+  /**
+   * Ends every session made through the account bridge (`loginSessions`): before a credential
+   * change, so a failure changes nothing, and after it, for logins that raced the change.
+   */
+  private async endLoginSessions(account: Account): Promise<void> {
+    const bridge = this.settings.loginSessions;
+    if (bridge !== undefined) await bridge.sessions.revokeAll(hashId(bridge.provider, account.Email));
+  }
+
+  /** Saves a new password; the owner must give the current one; other access tokens and every session of the account bridge are revoked. */
   async changePassword(actor: Actor, id: string, body: Record<string, unknown>): Promise<void> {
     const account = await this.target(actor, id);
     const own = actor.account.Id === id;
@@ -277,8 +289,10 @@ export class AccountService {
       throw new AccountError(403, 1.4, 'the current password is wrong');
     }
     const hash = await hashPassword(next, this.settings.bcryptRounds);
+    await this.endLoginSessions(account);
     await this.settings.store.update(id, (a) => ({ ...a, Pwd: hash, OldPwd: [a.Pwd, ...a.OldPwd].slice(0, 5) }));
     await this.settings.store.deleteTokensOf(id, own ? actor.tokenHash : undefined);
+    await this.endLoginSessions(account);
   }
 
   /** A page of users without secrets (manage_user only); `offset` 0+, `limit` 1 to 100 (default 20). */

@@ -344,6 +344,28 @@ describe('account router: life cycle with mail through smtp-server', () => {
     await request(app).post('/auth/accounts/login').send({ user: 'inactive@example.com', passwd: 'password-1' }).expect(403);
   });
 
+  it('a password change ends every session of the account bridge (loginSessions), by every spelling of the e-mail', async () => {
+    const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, revocationCheck: 'every-request' });
+    const { app, accounts } = makeAccountApp(peer, { loginSessions: { sessions: auth.sessions, provider: 'accounts' } });
+    const { id, token } = await activeUser(app, peer, 'sessions@example.com', 'bridge-pass');
+    auth.addDirectProvider('accounts', accounts.credentialChecker());
+    app.use('/auth', auth.handlers().authRouter);
+    app.get('/private', auth.middleware().auth, (_req, res) => void res.json({ ok: true }));
+    const logins = await Promise.all(['sessions@example.com', 'Sessions@Example.COM'].map((user) => request(app).post('/auth/accounts/login').send({ user, passwd: 'bridge-pass' }).expect(200)));
+    const cookies = logins.map((r) => setCookies(r));
+    for (const c of cookies) await request(app).get('/private').set('Cookie', `JWT=${c.JWT?.value}`).set('X-XSRF-TOKEN', c['XSRF-TOKEN']!.value).expect(200);
+    expect(await auth.sessions.list(hashId('accounts', 'sessions@example.com'))).toHaveLength(2);
+    await request(app)
+      .post(`/account/profile/${id}/change-password`)
+      .set(...bearer(token))
+      .send({ Pwd: 'bridge-pass', NewPwd: 'bridge-pass-2', NewPwdRepeat: 'bridge-pass-2' })
+      .expect(200);
+    for (const c of cookies) await request(app).get('/private').set('Cookie', `JWT=${c.JWT?.value}`).set('X-XSRF-TOKEN', c['XSRF-TOKEN']!.value).expect(401);
+    expect(await auth.sessions.list(hashId('accounts', 'sessions@example.com'))).toEqual([]);
+    expect(() => makeAccountApp(peer, { loginSessions: { sessions: auth.sessions, provider: '' } })).toThrow(/loginSessions/);
+    await auth.close();
+  });
+
   it('throws at creation without a sender, baseUrl or with a bad store URI', () => {
     expect(() => makeAccountApp(peer, { sender: undefined as never })).toThrow(/sender/);
     expect(() => makeAccountApp(peer, { baseUrl: 'nope' })).toThrow(/baseUrl/);
