@@ -1,6 +1,6 @@
 /** `authgate/accounts`: the account service (sign-up, activation, access tokens, profiles) and its stores. */
 export { createAccountRouter, type AccountRouter } from './account/account-router';
-export type { AccountRouterOptions } from './account/account-options';
+export type { AccountRouterOptions, LoginSessions } from './account/account-options';
 export { MANAGE_USER, type AccountCredentialChecker } from './account/account-service';
 export { AccountError, type AccountErrorCode } from './account/account-error';
 export { DuplicateEmailError, type AccountStore, type AccessTokenRecord } from './account/account-store';

@@ -1,7 +1,8 @@
 /**
  * authgate: login and sessions for Express. The core; backends and integrations an app may not
  * use have their own entry points: `authgate/accounts`, `authgate/email`, `authgate/telegram`,
- * `authgate/local-server`, `authgate/stores/level`, `authgate/stores/mongo`.
+ * `authgate/local-server`, `authgate/stores/level`, `authgate/stores/mongo`, `authgate/stores/postgres`,
+ * `authgate/stores/redis`.
  */
 
 // The service and its options
@@ -16,6 +17,10 @@ export { hashId, getStrAttr, getBoolAttr, setStrAttr, setBoolAttr, isAdmin, setA
 export type { Claims, Handshake } from './token/claims';
 export { getUser, mustGetUser } from './token/request-user';
 export { TokenService, MAX_TOKEN_LENGTH, type ReadToken, type TokenSource } from './token/token-service';
+
+// Sessions
+export type { Sessions, SessionInfo } from './sessions/session-registry';
+export type { SessionOptions, RevocationCheck } from './sessions/session-options';
 
 // Middleware
 export type { Middleware } from './middleware/authenticator';
@@ -55,11 +60,11 @@ export { NoopAvatarStore } from './avatar/stores/noop-store';
 export { migrateAvatars, type MigrationResult } from './avatar/migrate';
 
 // Shared state and rate limits
-export type { StateStore } from './state/state-store';
+export type { StateStore, GroupMember, Subscription } from './state/state-store';
 export { createStateStore, STATE_STORE_SCHEMES } from './state/create-state-store';
 export { MemoryStateStore } from './state/stores/memory-state-store';
 export { RateLimitError, AUTH_RATE_LIMITS, ACCOUNT_RATE_LIMITS, type AuthRateLimit, type AccountRateLimit, type RateLimitRule } from './limits/rate-limiter';
 
 // The account router (the whole family is in `authgate/accounts`)
 export { createAccountRouter, type AccountRouter } from './account/account-router';
-export type { AccountRouterOptions } from './account/account-options';
+export type { AccountRouterOptions, LoginSessions } from './account/account-options';
