@@ -13,6 +13,8 @@ export interface ExampleConfig {
   avatarStore: string;
   /** Shared state (one-shot tokens, rate limits, refreshes): `redis://`, `postgres://`; unset keeps it in memory (one process). */
   stateStore: string | undefined;
+  /** When a revoked session stops working: at once (default here, so "sign out" shows at once), or at its next refresh (`REVOCATION_CHECK=refresh`). */
+  revocationCheck: 'refresh' | 'every-request';
   /** Port of the dev OAuth2 server; 0 picks a free one. */
   devAuthPort: number;
   /** A dev OAuth2 server another process runs (instances of one deployment share one); unset starts one. */
@@ -32,7 +34,7 @@ export interface ExampleConfig {
 export const DEMO_USERS: Readonly<Record<string, string>> = { demo: 'demo-password', admin: 'admin-password' };
 
 /**
- * Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, DEV_AUTH_URL, AVATAR_STORE, ACCOUNT_STORE, STATE_STORE,
+ * Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, DEV_AUTH_URL, AVATAR_STORE, ACCOUNT_STORE, STATE_STORE, REVOCATION_CHECK,
  * DATABASE_URL, REDIS_URL, SMTP_URL, TELEGRAM_TOKEN and APPLE_* (see the README). DATABASE_URL
  * (PostgreSQL) is the default of the avatar, account and state stores, REDIS_URL of the state store.
  */
@@ -49,6 +51,7 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     secret,
     avatarStore: env.AVATAR_STORE ?? env.DATABASE_URL ?? join(process.cwd(), 'var', 'avatars'),
     stateStore: env.STATE_STORE ?? env.REDIS_URL ?? env.DATABASE_URL,
+    revocationCheck: env.REVOCATION_CHECK === 'refresh' ? 'refresh' : 'every-request',
     devAuthPort: Number(env.DEV_AUTH_PORT ?? 8084),
     devAuthUrl: env.DEV_AUTH_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
@@ -75,6 +78,7 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     issuer: 'authgate-example',
     avatarStore: config.avatarStore,
     stateStore: config.stateStore,
+    revocationCheck: config.revocationCheck,
     avatarResizeLimit: 256,
     logger: config.logger,
     // The demo account "admin" gets the admin flag, so /admin can be tried.
@@ -88,7 +92,15 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   const emailTemplate = `Hello {{.User}}, open this link to log in to the authgate example: ${config.url}/auth/email/login?token={{.Token}}`;
   const sender = exampleSender(config.smtpUrl, config.logger);
   auth.addVerifyProvider('email', emailTemplate, sender);
-  const accounts = createAccountRouter({ store: config.accountStore, stateStore: config.stateStore, sender, baseUrl: `${config.url}/account`, logger: config.logger });
+  // A password change of an account ends the sessions its owner logged in with (provider "accounts").
+  const accounts = createAccountRouter({
+    store: config.accountStore,
+    stateStore: config.stateStore,
+    sender,
+    baseUrl: `${config.url}/account`,
+    logger: config.logger,
+    loginSessions: { sessions: auth.sessions, provider: 'accounts' },
+  });
   auth.addDirectProvider('accounts', accounts.credentialChecker());
   if (config.telegramToken) auth.addTelegramProvider({ token: config.telegramToken });
   if (config.apple) {

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { loggerFunc, noopLogger, type DevServer } from '../../src';
 import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
 import { browserRequired, browserUnavailableReason, launchChromium } from '../support/browser';
@@ -71,6 +71,40 @@ describe('example in headless chromium', () => {
       expect(await page.textContent('#status')).toBe('Not logged in.');
       expect((await page.context().cookies()).find((c) => c.name === 'JWT')).toBeUndefined();
       await page.close();
+    },
+    60_000,
+  );
+
+  browserIt(
+    'lists the sessions of two browsers and signs the other one out from the first, which stays logged in',
+    async () => {
+      const logIn = async (): Promise<Page> => {
+        const page = await (await browser.newContext()).newPage();
+        await page.goto(base);
+        await page.waitForSelector('#logged-out:not(.hidden)');
+        await page.fill('#user', 'admin');
+        await page.fill('#passwd', DEMO_USERS.admin!);
+        await page.click('#direct-login');
+        await page.waitForSelector('#logged-in:not(.hidden)');
+        return page;
+      };
+      const first = await logIn();
+      const second = await logIn();
+      await first.reload();
+      await first.waitForFunction("document.querySelectorAll('#sessions li.session').length === 2");
+      const items = await first.$$eval('#sessions li.session', (lis) => lis.map((li) => li.textContent ?? ''));
+      expect(items.filter((t) => t.includes('(this one)'))).toHaveLength(1);
+      expect(items.every((t) => t.includes('Chrome') && t.includes('via local'))).toBe(true);
+      // Sign out the other one (the list is newest first: the second browser's session is on top).
+      await first.click('#sessions li.session:not(:has-text("(this one)")) button.revoke-session');
+      await first.waitForFunction("document.querySelectorAll('#sessions li.session').length === 1");
+      await second.click('#call-private');
+      await second.waitForFunction("document.getElementById('output').textContent.includes('401')");
+      await first.click('#call-private');
+      await first.waitForFunction("document.getElementById('output').textContent.includes('protected route')");
+      await first.click('#logout');
+      await first.waitForSelector('#logged-out:not(.hidden)');
+      await Promise.all([first.context().close(), second.context().close()]);
     },
     60_000,
   );
