@@ -10,6 +10,7 @@ import { accountScale } from './account-scale';
 import { packageCost } from './package-cost';
 import { sharedStores } from './shared-stores';
 import { protectedRoute } from './protected-route';
+import { sessionsBench } from './sessions';
 
 const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<string>> = {
   protected: protectedRoute,
@@ -20,6 +21,7 @@ const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<str
   accounts: accountScale,
   package: packageCost,
   shared: sharedStores,
+  sessions: sessionsBench,
 };
 
 async function main(): Promise<void> {

@@ -4,6 +4,7 @@ import { BaseStateStore, type StateEntry } from './base-state-store';
 export class MemoryStateStore extends BaseStateStore {
   private readonly entries = new Map<string, StateEntry>();
   private readonly groups = new Map<string, Map<string, StateEntry>>();
+  private lastSweep = 0;
 
   /** @param maxEntries - the most entries kept. @default 100000 */
   constructor(private readonly maxEntries = 100_000) {
@@ -93,8 +94,12 @@ export class MemoryStateStore extends BaseStateStore {
     this.groups.clear();
   }
 
+  /** Expired entries go first, but a full scan runs at most once a second: a full store under load drops the oldest instead. */
   private evict(now: number): void {
-    for (const [key, entry] of this.entries) if (entry.until <= now) this.entries.delete(key);
+    if (now - this.lastSweep >= 1000) {
+      this.lastSweep = now;
+      for (const [key, entry] of this.entries) if (entry.until <= now) this.entries.delete(key);
+    }
     while (this.entries.size >= this.maxEntries) {
       const oldest = this.entries.keys().next();
       if (oldest.done) break;
