@@ -111,9 +111,13 @@ export class SessionRegistry implements Sessions {
         .digest('base64url')
         .slice(0, 16),
     };
-    await this.store.set(recordKey(h), record, this.lifetimeMs);
-    await this.store.setMember(groupOf(userId), h, record, this.lifetimeMs);
-    const all = await this.store.members<SessionInfo>(groupOf(userId));
+    // One round trip: the list read beside the writes may or may not see this session yet.
+    const [, , listed] = await Promise.all([
+      this.store.set(recordKey(h), record, this.lifetimeMs),
+      this.store.setMember(groupOf(userId), h, record, this.lifetimeMs),
+      this.store.members<SessionInfo>(groupOf(userId)),
+    ]);
+    const all = listed.some((m) => m.member === h) ? listed : [...listed, { member: h, value: record }];
     const excess = all.length - this.options.maxSessionsPerUser;
     if (excess > 0) {
       const oldest = all.sort((a, b) => a.value.created - b.value.created).slice(0, excess);
