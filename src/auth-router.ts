@@ -81,7 +81,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     '/status',
     asyncHandler(async (req, res) => {
       const read = await tokens.read(req).catch(() => undefined);
-      const user = read?.claims.handshake === undefined ? read?.claims.user : undefined;
+      const user = read?.claims.handshake === undefined && !(read && (await authenticator.isSessionOver(read.claims))) ? read?.claims.user : undefined;
       sendJson(res, 200, user ? { status: 'logged in', user: user.name } : { status: 'not logged in' });
     }),
   );

@@ -86,6 +86,23 @@ export class Authenticator {
     return this.acceptable(read, res);
   }
 
+  /**
+   * Whether a user token's session is known to be over: in `'every-request'` mode, a revoked
+   * session or an unknown one under `unknownSessions: 'reject'`; in `'refresh'` mode, never (that
+   * is decided at the refresh). For answers that read a token without the middleware (`/status`).
+   */
+  async isSessionOver(claims: Claims): Promise<boolean> {
+    const cache = this.sessions.everyRequest;
+    if (cache === undefined || claims.user === undefined) return false;
+    return this.checkSession(claims, cache).then(
+      () => false,
+      (err: unknown) => {
+        if (err instanceof AuthError && err.status === 401) return true;
+        throw err;
+      },
+    );
+  }
+
   /** Revokes the session of the request's token, if it carries a good one (expired or not). */
   async endSession(req: Request): Promise<void> {
     const claims = await this.tokens.peek(req);

@@ -76,8 +76,10 @@ describe('session registry', () => {
     const s = await login(t.app);
     await get(t, '/private', s).expect(200);
     await request(t.app).get('/private').set('X-JWT', s.jwt).expect(200);
+    await get(t, '/auth/status', s).expect(200, { status: 'logged in', user: 'alice' });
     await get(t, '/auth/logout', s).expect(200);
     await get(t, '/private', s).expect(401);
+    await get(t, '/auth/status', s).expect(200, { status: 'not logged in' });
     await request(t.app).get('/private').set('X-JWT', s.jwt).expect(401);
     await request(t.app).get('/auth/user').set('X-JWT', s.jwt).expect(401);
   });
