@@ -13,7 +13,7 @@ import { rejectRequest } from './error-handler';
 import type { AuthRateLimit, RateLimiter } from '../limits/rate-limiter';
 import { stateCall } from '../state/state-call';
 import type { RefreshedToken } from './refresh-cache';
-import { jtiHash, type SessionRegistry } from '../sessions/session-registry';
+import { jtiHash, type SessionRegistry, type SessionStatus } from '../sessions/session-registry';
 import type { RevocationCache } from '../sessions/revocation-cache';
 
 /** The Express middleware returned by `auth.middleware()`. */
@@ -94,13 +94,13 @@ export class Authenticator {
   async isSessionOver(claims: Claims): Promise<boolean> {
     const cache = this.sessions.everyRequest;
     if (cache === undefined || claims.user === undefined) return false;
-    return this.checkSession(claims, cache).then(
-      () => false,
-      (err: unknown) => {
-        if (err instanceof AuthError && err.status === 401) return true;
-        throw err;
-      },
-    );
+    try {
+      await this.checkSession(claims, cache);
+      return false;
+    } catch (err) {
+      if (err instanceof AuthError && err.status === 401) return true;
+      throw err;
+    }
   }
 
   /** Revokes the session of the request's token, if it carries a good one (expired or not). */
@@ -146,7 +146,8 @@ export class Authenticator {
         this.tokens.send(res, refreshed.token, refreshed.claims);
         ({ claims, token } = refreshed);
       } else if (this.sessions.everyRequest !== undefined) {
-        await this.checkSession(claims, this.sessions.everyRequest);
+        const checked = this.checkSession(claims, this.sessions.everyRequest);
+        if (checked !== undefined) await checked;
       }
     } catch (err) {
       if (err instanceof AuthError && err.status === 401) this.tokens.reset(res);
@@ -159,12 +160,19 @@ export class Authenticator {
     return claims;
   }
 
-  /** `'every-request'` mode: a revoked session, or an unknown one under `unknownSessions: 'reject'`, is refused. */
-  private async checkSession(claims: Claims, cache: RevocationCache): Promise<void> {
+  /**
+   * `'every-request'` mode: a revoked session, or an unknown one under `unknownSessions: 'reject'`,
+   * is refused. No promise when the cache knows the session (the usual case).
+   */
+  private checkSession(claims: Claims, cache: RevocationCache): void | Promise<void> {
     const jti = claims.jti;
     if (typeof jti !== 'string' || jti === '') return this.unknownSession();
     const checked = cache.status(jti, (claims.user as User).id);
-    const status = typeof checked === 'string' ? checked : await checked;
+    if (typeof checked === 'string') return this.judgeSession(checked);
+    return checked.then((status) => this.judgeSession(status));
+  }
+
+  private judgeSession(status: SessionStatus): void {
     if (status === 'revoked') throw unauthorized('the session was revoked');
     if (status === 'unknown') this.unknownSession();
   }

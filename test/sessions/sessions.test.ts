@@ -108,16 +108,14 @@ describe('session registry', () => {
   });
 
   it('a session revoked while its token is being refreshed stays revoked', async () => {
-    let auth: Auth | undefined;
     let revokeDuringRefresh = false;
-    const t = app({
+    const t: TestApp = app({
       tokenDuration: 1000,
       claimsUpdater: async (claims) => {
-        if (revokeDuringRefresh) await auth?.sessions.revoke(claims.jti as string);
+        if (revokeDuringRefresh) await t.auth.sessions.revoke(claims.jti as string);
         return claims;
       },
     });
-    auth = t.auth;
     const s = await login(t.app);
     await untilExpired(s.jwt);
     revokeDuringRefresh = true;
