@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import express from 'express';
 import request from 'supertest';
 import { createAccountRouter, senderFunc, type Auth } from '../../src';
-import { makeApp } from '../support/auth-app';
+import { login, makeApp } from '../support/auth-app';
 import { describePostgres, describeRedis, startPostgres, startRedis, type TestServer } from '../support/servers';
 
 /** Retries `check` until it passes (a store reconnecting after its server came back). */
@@ -53,6 +53,48 @@ describeRedis('real faults: the Redis server stopped and started again', () => {
       await request(app).get(`/auth/email/login?token=${sent[0]}`).expect(403);
     } finally {
       await auth.close();
+    }
+  }, 60_000);
+});
+
+describeRedis('real faults: sessions while the Redis server (with an append-only file) is stopped and started again', () => {
+  let redis: TestServer;
+  beforeAll(async () => {
+    redis = await startRedis({ appendOnly: true });
+  });
+  afterAll(() => redis?.destroy());
+
+  it("'every-request': logout answers 503 and revokes nothing while Redis is down; revoked stays revoked; pub/sub works again after the restart", async () => {
+    const stateStore = `${redis.url}?prefix=fs${randomBytes(4).toString('hex')}:`;
+    const [one, two] = [makeApp({ stateStore, storeTimeout: 1000, revocationCheck: 'every-request' }), makeApp({ stateStore, storeTimeout: 1000, revocationCheck: 'every-request' })];
+    const get = (app: express.Express, path: string, s: { cookie: string; xsrf: string }): request.Test => request(app).get(path).set('Cookie', s.cookie).set('X-XSRF-TOKEN', s.xsrf);
+    try {
+      const kept = await login(one.app);
+      const ended = await login(one.app);
+      await get(two.app, '/private', kept).expect(200);
+      await get(one.app, '/auth/logout', ended).expect(200);
+      await redis.stop();
+      const out = await get(one.app, '/auth/logout', kept);
+      expect([out.status, out.body]).toEqual([503, { error: 'a store is unavailable, try again' }]);
+      expect(out.headers['set-cookie']).toBeUndefined();
+      // Never accepted while nothing can be checked... unless this instance still trusts its cache: never a 401 for a live session.
+      expect([200, 503]).toContain((await get(two.app, '/private', kept)).status);
+      await eventually(async () => void (await get(two.app, '/private', kept).expect(503)));
+      expect((await get(two.app, '/private', ended)).status).not.toBe(200);
+      await redis.restart();
+      await eventually(async () => void (await get(two.app, '/private', kept).expect(200)));
+      await get(two.app, '/private', ended).expect(401);
+      // The subscriptions are back: a logout on one is refused at once on the other.
+      await eventually(async () => {
+        const fresh = await login(one.app);
+        await get(two.app, '/private', fresh).expect(200);
+        await get(two.app, '/private', fresh).expect(200);
+        await get(one.app, '/auth/logout', fresh).expect(200);
+        await get(two.app, '/private', fresh).expect(401);
+      });
+      await get(two.app, '/private', kept).expect(200);
+    } finally {
+      await Promise.all([one.auth.close(), two.auth.close()]);
     }
   }, 60_000);
 });

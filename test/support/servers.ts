@@ -77,12 +77,17 @@ export async function startPostgres(): Promise<TestServer> {
   };
 }
 
-/** Starts a private redis-server on a free port, without persistence. */
-export async function startRedis(): Promise<TestServer> {
+/**
+ * Starts a private redis-server on a free port, without persistence, or with `appendOnly` with an
+ * append-only file synced on every write (what production should run: a restart forgets nothing).
+ */
+export async function startRedis(options: { appendOnly?: boolean } = {}): Promise<TestServer> {
   const port = await freePort();
+  const dir = options.appendOnly ? await mkdtemp(join(tmpdir(), 'authgate-redis-')) : undefined;
+  const persistence = dir === undefined ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir];
   let child: ChildProcess | undefined;
   const start = async (): Promise<void> => {
-    const proc = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
     child = proc;
     await new Promise<void>((resolve, reject) => {
       let out = '';
@@ -108,7 +113,11 @@ export async function startRedis(): Promise<TestServer> {
       proc.kill('SIGKILL');
     });
   await start();
-  return { url: `redis://127.0.0.1:${port}`, stop, restart: start, destroy: stop };
+  const destroy = async (): Promise<void> => {
+    await stop();
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  };
+  return { url: `redis://127.0.0.1:${port}`, stop, restart: start, destroy };
 }
 
 /** One server shared by a test file: started on first use, destroyed after the file's tests. */
