@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import express from 'express';
 import request from 'supertest';
-import { createAccountRouter, senderFunc, type Auth } from '../../src';
+import { createAccountRouter, createStateStore, senderFunc, type Auth } from '../../src';
 import { login, makeApp } from '../support/auth-app';
 import { describePostgres, describeRedis, startPostgres, startRedis, type TestServer } from '../support/servers';
 
@@ -57,6 +57,73 @@ describeRedis('real faults: the Redis server stopped and started again', () => {
   }, 60_000);
 });
 
+/** A store's subscription goes not-live (with a gap) when its server stops, and is live again and hears messages after the restart. */
+async function subscriptionAcrossRestart(server: TestServer, uri: string): Promise<void> {
+  const [listener, publisher] = [createStateStore(uri), createStateStore(uri)];
+  const heard: string[] = [];
+  let gaps = 0;
+  const subscription = listener.subscribe!(
+    'restart-test',
+    (m) => heard.push(m),
+    () => gaps++,
+  );
+  try {
+    await eventually(async () => expect(subscription.live).toBe(true));
+    await server.stop();
+    await eventually(async () => expect(subscription.live).toBe(false));
+    const gapsWhileDown = gaps;
+    expect(gapsWhileDown).toBeGreaterThanOrEqual(2);
+    await server.restart();
+    await eventually(async () => expect(subscription.live).toBe(true));
+    expect(gaps).toBeGreaterThan(gapsWhileDown);
+    await eventually(async () => {
+      await publisher.publish!('restart-test', 'after');
+      expect(heard).toContain('after');
+    });
+  } finally {
+    await subscription.close();
+    await Promise.all([listener.close(), publisher.close()]);
+  }
+}
+
+/**
+ * Two instances in 'every-request' mode on a state store whose server is stopped and started:
+ * logout answers 503 and revokes nothing; revoked stays revoked; pub/sub works again afterwards.
+ */
+async function sessionsAcrossRestart(server: TestServer, stateStore: string): Promise<void> {
+  await subscriptionAcrossRestart(server, stateStore);
+  const [one, two] = [makeApp({ stateStore, storeTimeout: 1000, revocationCheck: 'every-request' }), makeApp({ stateStore, storeTimeout: 1000, revocationCheck: 'every-request' })];
+  const get = (app: express.Express, path: string, s: { cookie: string; xsrf: string }): request.Test => request(app).get(path).set('Cookie', s.cookie).set('X-XSRF-TOKEN', s.xsrf);
+  try {
+    const kept = await login(one.app);
+    const ended = await login(one.app);
+    await get(two.app, '/private', kept).expect(200);
+    await get(one.app, '/auth/logout', ended).expect(200);
+    await server.stop();
+    const out = await get(one.app, '/auth/logout', kept);
+    expect([out.status, out.body]).toEqual([503, { error: 'a store is unavailable, try again' }]);
+    expect(out.headers['set-cookie']).toBeUndefined();
+    // Until the instance notices the lost connection it may still answer from its cache; never a 401 for a live session.
+    expect([200, 503]).toContain((await get(two.app, '/private', kept)).status);
+    await eventually(async () => void (await get(two.app, '/private', kept).expect(503)));
+    expect((await get(two.app, '/private', ended)).status).not.toBe(200);
+    await server.restart();
+    await eventually(async () => void (await get(two.app, '/private', kept).expect(200)));
+    await get(two.app, '/private', ended).expect(401);
+    // The subscriptions are back: a logout on one is refused at once on the other.
+    await eventually(async () => {
+      const fresh = await login(one.app);
+      await get(two.app, '/private', fresh).expect(200);
+      await get(two.app, '/private', fresh).expect(200);
+      await get(one.app, '/auth/logout', fresh).expect(200);
+      await get(two.app, '/private', fresh).expect(401);
+    });
+    await get(two.app, '/private', kept).expect(200);
+  } finally {
+    await Promise.all([one.auth.close(), two.auth.close()]);
+  }
+}
+
 describeRedis('real faults: sessions while the Redis server (with an append-only file) is stopped and started again', () => {
   let redis: TestServer;
   beforeAll(async () => {
@@ -65,37 +132,19 @@ describeRedis('real faults: sessions while the Redis server (with an append-only
   afterAll(() => redis?.destroy());
 
   it("'every-request': logout answers 503 and revokes nothing while Redis is down; revoked stays revoked; pub/sub works again after the restart", async () => {
-    const stateStore = `${redis.url}?prefix=fs${randomBytes(4).toString('hex')}:`;
-    const [one, two] = [makeApp({ stateStore, storeTimeout: 1000, revocationCheck: 'every-request' }), makeApp({ stateStore, storeTimeout: 1000, revocationCheck: 'every-request' })];
-    const get = (app: express.Express, path: string, s: { cookie: string; xsrf: string }): request.Test => request(app).get(path).set('Cookie', s.cookie).set('X-XSRF-TOKEN', s.xsrf);
-    try {
-      const kept = await login(one.app);
-      const ended = await login(one.app);
-      await get(two.app, '/private', kept).expect(200);
-      await get(one.app, '/auth/logout', ended).expect(200);
-      await redis.stop();
-      const out = await get(one.app, '/auth/logout', kept);
-      expect([out.status, out.body]).toEqual([503, { error: 'a store is unavailable, try again' }]);
-      expect(out.headers['set-cookie']).toBeUndefined();
-      // Never accepted while nothing can be checked... unless this instance still trusts its cache: never a 401 for a live session.
-      expect([200, 503]).toContain((await get(two.app, '/private', kept)).status);
-      await eventually(async () => void (await get(two.app, '/private', kept).expect(503)));
-      expect((await get(two.app, '/private', ended)).status).not.toBe(200);
-      await redis.restart();
-      await eventually(async () => void (await get(two.app, '/private', kept).expect(200)));
-      await get(two.app, '/private', ended).expect(401);
-      // The subscriptions are back: a logout on one is refused at once on the other.
-      await eventually(async () => {
-        const fresh = await login(one.app);
-        await get(two.app, '/private', fresh).expect(200);
-        await get(two.app, '/private', fresh).expect(200);
-        await get(one.app, '/auth/logout', fresh).expect(200);
-        await get(two.app, '/private', fresh).expect(401);
-      });
-      await get(two.app, '/private', kept).expect(200);
-    } finally {
-      await Promise.all([one.auth.close(), two.auth.close()]);
-    }
+    await sessionsAcrossRestart(redis, `${redis.url}?prefix=fs${randomBytes(4).toString('hex')}:`);
+  }, 60_000);
+});
+
+describePostgres('real faults: sessions while the PostgreSQL server is stopped and started again', () => {
+  let pg: TestServer;
+  beforeAll(async () => {
+    pg = await startPostgres();
+  });
+  afterAll(() => pg?.destroy());
+
+  it("'every-request': logout answers 503 and revokes nothing while PostgreSQL is down; revoked stays revoked; LISTEN works again after the restart", async () => {
+    await sessionsAcrossRestart(pg, `${pg.url}?schema=fs_${randomBytes(4).toString('hex')}`);
   }, 60_000);
 });
 

@@ -9,6 +9,9 @@ const INCREMENT = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.ca
 /** HSET of one member, and the group's expiry pushed out to the member's when that is later. */
 const SET_MEMBER = "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end return 1";
 
+/** How long after a reconnect a subscription is trusted again (its SUBSCRIBE went out first on the new connection). */
+const RESUBSCRIBE_SETTLE_MS = 100;
+
 /** A member's field value: its expiry in ms since the epoch, a space, its JSON. */
 const packMember = (entry: StateEntry): string => `${entry.until} ${entry.value}`;
 
@@ -21,6 +24,7 @@ const packMember = (entry: StateEntry): string => `${entry.until} ${entry.value}
 export class RedisStateStore extends BaseStateStore {
   private readonly client: RedisClientType;
   private readonly prefix: string;
+  private readonly clientUri: string;
   private connected: Promise<unknown> | undefined;
   private everConnected = false;
   private readonly subscriptions = new Set<Subscription>();
@@ -30,6 +34,7 @@ export class RedisStateStore extends BaseStateStore {
     super();
     const target = parseRedisUri(uri);
     this.prefix = target.prefix;
+    this.clientUri = target.clientUri;
     this.client = createRedisClient(target.clientUri, () => this.everConnected);
     // Errors surface on the calls (answered 503); the client reconnects by itself.
     this.client.on('error', () => undefined);
@@ -120,18 +125,24 @@ export class RedisStateStore extends BaseStateStore {
    */
   override subscribe(channel: string, onMessage: (message: string) => void, onGap: () => void): Subscription {
     this.checkKey(channel);
-    const subscriber = this.client.duplicate();
     let live = false;
     let closed = false;
+    let connectedOnce = false;
+    // A client of its own: it reconnects (and subscribes again) once it has connected, whatever the store's client does.
+    const subscriber = createRedisClient(this.clientUri, () => connectedOnce && !closed);
     subscriber.on('error', () => {
       if (live) onGap();
       live = false;
     });
     subscriber.on('ready', () => {
-      if (!closed && subscriber.isReady) {
+      // The first connection goes live when its SUBSCRIBE is answered (below). After a reconnect the
+      // client subscribes again first thing; live a moment later, so no message of the gap is trusted.
+      if (!connectedOnce || closed) return;
+      setTimeout(() => {
+        if (closed || !subscriber.isReady) return;
         live = true;
         onGap();
-      }
+      }, RESUBSCRIBE_SETTLE_MS).unref();
     });
     const start = (): void => {
       subscriber
@@ -139,6 +150,7 @@ export class RedisStateStore extends BaseStateStore {
         .then(() => subscriber.subscribe(this.prefix + channel, (message: string) => onMessage(String(message))))
         .then(
           () => {
+            connectedOnce = true;
             if (closed) return;
             live = true;
             onGap();
