@@ -79,6 +79,28 @@ export class Authenticator {
     return { ...(claims.user as User), aud: claims.aud };
   }
 
+  /**
+   * The request's user when it can be decided without waiting (the common case of a known, valid
+   * token: see {@link TokenService.readCached}); `undefined` whenever {@link Authenticator.authenticate}
+   * must decide, which it then does from the start. Never throws, never answers.
+   */
+  authenticateNow(req: Request): User | undefined {
+    if ((this.options.adminPasswd !== undefined || this.options.basicAuthChecker !== undefined) && req.headers.authorization !== undefined) return undefined;
+    if (this.options.validator !== undefined) return undefined;
+    const claims = this.tokens.readCached(req);
+    if (claims === undefined) return undefined;
+    const user = claims.user;
+    if (claims.handshake !== undefined || user === undefined || typeof user !== 'object') return undefined;
+    if (!this.isProviderActive(claims.auth_provider?.name ?? user.id.split('_')[0] ?? '')) return undefined;
+    const cache = this.sessions.everyRequest;
+    if (cache !== undefined) {
+      if (typeof claims.jti !== 'string' || claims.jti === '') return undefined;
+      if (cache.known(claims.jti, user.id) !== 'active') return undefined;
+    }
+    // A copy: the claims are the verified-token cache's own.
+    return { ...user, attrs: user.attrs === undefined ? undefined : { ...user.attrs }, aud: claims.aud };
+  }
+
   /** The claims of the request's acceptable login token (refreshed when due); 401 without one. Basic auth is no token. */
   async tokenClaims(req: Request, res: ServerResponse): Promise<Claims> {
     const read = await this.tokens.read(req);
@@ -267,6 +289,13 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
 
   const guard = (allow: ((user: User) => AuthError | undefined) | undefined, required: boolean): RequestHandler =>
     function authgateGuard(req: Request, res: Response, next: NextFunction): void {
+      const known = authenticator.authenticateNow(req);
+      if (known !== undefined) {
+        const refusal = allow?.(known);
+        if (refusal) return reject(req, res, refusal);
+        setRequestUser(req, known);
+        return next();
+      }
       authenticator.authenticate(req, res).then(
         (user) => {
           const refusal = allow?.(user);

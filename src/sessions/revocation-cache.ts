@@ -42,13 +42,18 @@ export class RevocationCache {
     });
   }
 
+  /** How the session stands if memory can tell (the subscription is live and the session was read); else `undefined`. */
+  known(jti: string, userId: string): SessionStatus | undefined {
+    if (this.subscription?.live !== true) return undefined;
+    const known = this.byJti.get(jti);
+    return known !== undefined && known.userId === userId ? known.status : undefined;
+  }
+
   /** How the session of token `jti` of `userId` stands; from memory when it can be trusted. */
   status(jti: string, userId: string): SessionStatus | Promise<SessionStatus> {
+    const known = this.known(jti, userId);
+    if (known !== undefined) return known;
     const live = this.subscription?.live === true;
-    if (live) {
-      const known = this.byJti.get(jti);
-      if (known !== undefined && known.userId === userId) return known.status;
-    }
     const h = jtiHash(jti);
     const epoch = this.epoch;
     return this.registry.status(h, userId).then((status) => {

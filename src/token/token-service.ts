@@ -119,6 +119,45 @@ export class TokenService {
       if (secret === known.secret) return this.checkTimesAndAudience(cloneClaims(known.claims), known.aud, allowExpired);
       this.verified?.delete(token);
     }
+    return this.verify(token, allowExpired);
+  }
+
+  /**
+   * The request's token when it can be read without waiting: its signature checked before (the
+   * verified-token cache), the secret reader synchronous and still giving the same secret, the
+   * token unexpired, XSRF matching. `undefined` in every other case, also for every failure, so
+   * that {@link TokenService.read} decides (and says why); nothing is changed either way.
+   * The claims are the cache's own: read them, copy what you keep, never change them.
+   */
+  readCached(req: IncomingMessage): Readonly<Claims> | undefined {
+    const found = this.verified === undefined ? undefined : this.find(req);
+    if (found === undefined || found.token.length > MAX_TOKEN_LENGTH) return undefined;
+    const known = this.verified?.get(found.token);
+    if (known === undefined) return undefined;
+    let secret: string | Promise<string>;
+    try {
+      secret = this.readSecret(known.aud ?? '');
+    } catch {
+      return undefined;
+    }
+    if (secret !== known.secret) {
+      if (typeof secret !== 'string') secret.catch(() => undefined);
+      return undefined;
+    }
+    const claims = known.claims;
+    const now = nowSeconds();
+    if (typeof claims.exp !== 'number' || claims.exp <= now || (claims.nbf !== undefined && claims.nbf > now + NBF_LEEWAY_SECONDS)) return undefined;
+    const allowed = this.options.audiences;
+    if (allowed !== undefined && (known.aud === undefined || !allowed.includes(known.aud))) return undefined;
+    if (found.source === 'cookie' && claims.user !== undefined && this.xsrfRequired(req)) {
+      const header = req.headers[this.xsrfHeader];
+      if (!claims.jti || typeof header !== 'string' || !safeEqual(header, claims.jti)) return undefined;
+    }
+    return claims;
+  }
+
+  /** Checks a token not found in the verified-token cache: header, payload shape, signature, times, audience. */
+  private async verify(token: string, allowExpired: boolean): Promise<Claims> {
     const firstDot = token.indexOf('.');
     const lastDot = token.indexOf('.', firstDot + 1);
     if (firstDot <= 0 || lastDot === -1 || token.indexOf('.', lastDot + 1) !== -1) throw unauthorized('token is malformed');
