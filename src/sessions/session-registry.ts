@@ -63,8 +63,8 @@ export interface SessionRegistryOptions {
 
 /**
  * Sessions in the state store. A session is the `jti` of a login token (kept across refreshes),
- * stored under its hash twice: as a record (to find it by token) and as a member of its user's
- * group (to list it). Revocation writes a marker that no later write removes, so a refresh that
+ * stored under its hash: a small record naming its user (to find it by token) and the session
+ * itself as a member of its user's group (to list it). Revocation writes a marker that no later write removes, so a refresh that
  * races a revocation cannot bring the session back; it is announced on {@link REVOKED_CHANNEL}.
  */
 export class SessionRegistry implements Sessions {
@@ -113,7 +113,7 @@ export class SessionRegistry implements Sessions {
     };
     // One round trip: the list read beside the writes may or may not see this session yet.
     const [, , listed] = await Promise.all([
-      this.store.set(recordKey(h), record, this.lifetimeMs),
+      this.store.set(recordKey(h), userId, this.lifetimeMs),
       this.store.setMember(groupOf(userId), h, record, this.lifetimeMs),
       this.store.members<SessionInfo>(groupOf(userId)),
     ]);
@@ -140,9 +140,9 @@ export class SessionRegistry implements Sessions {
   /** @inheritdoc */
   async revoke(jti: string): Promise<boolean> {
     const h = jtiHash(jti);
-    const record = await this.store.get<SessionInfo>(recordKey(h));
-    await this.revokeHash(h, record?.userId);
-    return record !== undefined;
+    const userId = await this.store.get<string>(recordKey(h));
+    await this.revokeHash(h, userId);
+    return userId !== undefined;
   }
 
   /** @inheritdoc */
@@ -175,9 +175,9 @@ export class SessionRegistry implements Sessions {
 
   /** How the session of a token stands, read from the store. */
   async status(h: string, userId: string): Promise<SessionStatus> {
-    const [revoked, record] = await Promise.all([this.store.get(revokedKey(h)), this.store.get<SessionInfo>(recordKey(h))]);
+    const [revoked, owner] = await Promise.all([this.store.get(revokedKey(h)), this.store.get<string>(recordKey(h))]);
     if (revoked !== undefined) return 'revoked';
-    return record?.userId === userId ? 'active' : 'unknown';
+    return owner === userId ? 'active' : 'unknown';
   }
 
   /**
@@ -204,14 +204,14 @@ export class SessionRegistry implements Sessions {
    */
   async refreshed(h: string, oldExp: number, claimedAt: number): Promise<boolean> {
     await this.store.set(refreshKey(h, oldExp), { at: claimedAt, done: true }, this.lifetimeMs);
-    const record = await this.store.get<SessionInfo>(recordKey(h));
-    if (record === undefined) return false;
+    const userId = await this.store.get<string>(recordKey(h));
+    const record = userId === undefined ? undefined : (await this.store.members<SessionInfo>(groupOf(userId))).find((m) => m.member === h)?.value;
+    if (userId === undefined || record === undefined) return false;
     const now = Date.now();
     const next = { ...record, refreshed: now, expires: now + this.lifetimeMs };
-    await this.store.set(recordKey(h), next, this.lifetimeMs);
-    await this.store.setMember(groupOf(record.userId), h, next, this.lifetimeMs);
+    await Promise.all([this.store.set(recordKey(h), userId, this.lifetimeMs), this.store.setMember(groupOf(userId), h, next, this.lifetimeMs)]);
     if ((await this.store.get(revokedKey(h))) === undefined) return true;
-    await this.revokeHash(h, record.userId);
+    await this.revokeHash(h, userId);
     return false;
   }
 }

@@ -238,3 +238,29 @@ describe('createStateStore and the memory bound', () => {
     expect(await store.get('k0')).toBeUndefined();
   });
 });
+
+describe('memory state store bound with groups', () => {
+  it('counts group members against the same bound as entries, dropping the oldest', async () => {
+    const store = new MemoryStateStore(4);
+    await store.set('a', 1, 60_000);
+    await store.set('b', 2, 60_000);
+    await store.setMember('g1', 'm1', 1, 60_000);
+    await store.setMember('g1', 'm2', 2, 60_000);
+    expect(store.size).toBe(4);
+    await store.setMember('g2', 'm1', 3, 60_000);
+    expect(store.size).toBe(4);
+    // A whole group goes at once (here the oldest, g1, with two members).
+    await store.set('c', 3, 60_000);
+    expect(store.size).toBe(3);
+    expect(await store.members('g1')).toEqual([]);
+    expect(await store.get('c')).toBe(3);
+    for (let i = 0; i < 20; i++) await store.setMember(`h${i}`, 'm', i, 60_000);
+    expect(store.size).toBeLessThanOrEqual(4);
+    expect(await store.members('h19')).toEqual([{ member: 'm', value: 19 }]);
+    const before = store.size;
+    await store.setMember('h19', 'm', 'again', 60_000);
+    expect(store.size).toBe(before);
+    await store.deleteMember('h19', 'm');
+    expect(store.size).toBe(before - 1);
+  });
+});

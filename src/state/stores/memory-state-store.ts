@@ -1,19 +1,24 @@
 import { BaseStateStore, type StateEntry } from './base-state-store';
 
-/** State in process memory, bounded: expired entries go first, then the oldest. Not shared between processes. */
+/**
+ * State in process memory, bounded: entries and group members count against one bound; expired
+ * ones go first, then the oldest. Not shared between processes.
+ */
 export class MemoryStateStore extends BaseStateStore {
   private readonly entries = new Map<string, StateEntry>();
   private readonly groups = new Map<string, Map<string, StateEntry>>();
   private lastSweep = 0;
+  /** Members held in all groups (expired ones included until they are read or evicted). */
+  private memberCount = 0;
 
   /** @param maxEntries - the most entries kept. @default 100000 */
   constructor(private readonly maxEntries = 100_000) {
     super();
   }
 
-  /** How many entries are kept now (expired ones included until evicted). */
+  /** How many entries and group members are kept now (expired ones included until evicted). */
   get size(): number {
-    return this.entries.size;
+    return this.entries.size + this.memberCount;
   }
 
   // No await between reading and writing: that is what makes setIfAbsent and take atomic here.
@@ -50,27 +55,36 @@ export class MemoryStateStore extends BaseStateStore {
 
   protected override async writeMember(group: string, member: string, entry: StateEntry): Promise<void> {
     let members = this.groups.get(group);
+    if (members?.has(member) !== true && this.size >= this.maxEntries) this.evict(Date.now());
+    members = this.groups.get(group);
     if (members === undefined) {
-      // Groups count against the same bound as entries: the oldest group goes first.
-      if (this.groups.size >= this.maxEntries) this.groups.delete(this.groups.keys().next().value as string);
       members = new Map();
       this.groups.set(group, members);
     }
+    if (!members.has(member)) this.memberCount++;
     members.set(member, entry);
   }
 
   protected override async readMembers(group: string, now: number): Promise<Array<[string, StateEntry]>> {
     const members = this.groups.get(group);
     if (members === undefined) return [];
-    for (const [member, entry] of members) if (entry.until <= now) members.delete(member);
-    if (members.size === 0) this.groups.delete(group);
+    for (const [member, entry] of members) if (entry.until <= now) this.dropMember(group, members, member);
     return [...members];
   }
 
   protected override async removeMember(group: string, member: string): Promise<void> {
     const members = this.groups.get(group);
-    members?.delete(member);
-    if (members?.size === 0) this.groups.delete(group);
+    if (members !== undefined) this.dropMember(group, members, member);
+  }
+
+  private dropMember(group: string, members: Map<string, StateEntry>, member: string): void {
+    if (members.delete(member)) this.memberCount--;
+    if (members.size === 0) this.groups.delete(group);
+  }
+
+  private dropGroup(group: string): void {
+    this.memberCount -= this.groups.get(group)?.size ?? 0;
+    this.groups.delete(group);
   }
 
   private live(key: string, now: number): StateEntry | undefined {
@@ -85,25 +99,36 @@ export class MemoryStateStore extends BaseStateStore {
 
   private put(key: string, entry: StateEntry): void {
     this.entries.delete(key);
-    if (this.entries.size >= this.maxEntries) this.evict(Date.now());
+    if (this.size >= this.maxEntries) this.evict(Date.now());
     this.entries.set(key, entry);
   }
 
   protected override async release(): Promise<void> {
     this.entries.clear();
     this.groups.clear();
+    this.memberCount = 0;
   }
 
-  /** Expired entries go first, but a full scan runs at most once a second: a full store under load drops the oldest instead. */
+  /**
+   * Expired entries and members go first, but a full scan runs at most once a second: a full
+   * store under load drops the oldest instead, of entries or of groups, whichever holds more.
+   */
   private evict(now: number): void {
     if (now - this.lastSweep >= 1000) {
       this.lastSweep = now;
       for (const [key, entry] of this.entries) if (entry.until <= now) this.entries.delete(key);
+      for (const [group, members] of this.groups) for (const [member, entry] of members) if (entry.until <= now) this.dropMember(group, members, member);
     }
-    while (this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next();
-      if (oldest.done) break;
-      this.entries.delete(oldest.value);
+    while (this.size >= this.maxEntries) {
+      if (this.entries.size >= this.memberCount) {
+        const oldest = this.entries.keys().next();
+        if (oldest.done) break;
+        this.entries.delete(oldest.value);
+      } else {
+        const oldest = this.groups.keys().next();
+        if (oldest.done) break;
+        this.dropGroup(oldest.value);
+      }
     }
   }
 }
