@@ -5,6 +5,7 @@ import { printTable, verdict } from './lib/table';
 
 interface Mem {
   rss: number;
+  heapUsed: number;
   verified: number;
   refresh: number;
   state: number;
@@ -35,13 +36,13 @@ export async function memory(args: BenchArgs): Promise<string> {
     const mb = (b: number): string => (b / 2 ** 20).toFixed(1);
     return printTable(
       `Memory: ${1_000_000 * scale} protected requests and ${100_000 * scale} logins with distinct users`,
-      ['point', 'RSS MiB', 'verified-token cache', 'refresh cache', 'state store'],
+      ['point', 'RSS MiB', 'heap used MiB', 'verified-token cache', 'refresh cache', 'state store'],
       [
-        ['after warm-up', mb(warm.rss), warm.verified, warm.refresh, warm.state],
-        ['after the load', mb(after.rss), after.verified, after.refresh, after.state],
+        ['after warm-up', mb(warm.rss), mb(warm.heapUsed), warm.verified, warm.refresh, warm.state],
+        ['after the load', mb(after.rss), mb(after.heapUsed), after.verified, after.refresh, after.state],
       ],
       [
-        `RSS after / after warm-up = ${ratio.toFixed(2)} (target <= 1.1: ${verdict(ratio <= 1.1)}${args.quick ? '; quick runs are too short to judge RSS' : ''})`,
+        `RSS after / after warm-up = ${ratio.toFixed(2)} (target <= 1.1: ${verdict(ratio <= 1.1)}${args.quick ? '; quick runs are too short to judge RSS' : ''}); heap used after / after warm-up = ${(after.heapUsed / warm.heapUsed).toFixed(2)}`,
         'bounds: verified-token cache 10,000, refresh cache 10,000, state store 100,000 (entries and session list members together)',
       ],
     );

@@ -24,7 +24,8 @@ async function main(): Promise<void> {
   });
   app.get('/__bench/mem', (_req, res) => {
     (globalThis as { gc?: () => void }).gc?.();
-    res.json({ rss: process.memoryUsage().rss, verified: auth.tokens.verifiedCacheSize, refresh: refreshCache.size, state: stateStore.size });
+    const { rss, heapUsed } = process.memoryUsage();
+    res.json({ rss, heapUsed, verified: auth.tokens.verifiedCacheSize, refresh: refreshCache.size, state: stateStore.size });
   });
   announceWithSession(app.listen(0, '127.0.0.1'), 'mem');
 }
