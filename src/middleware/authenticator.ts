@@ -211,10 +211,9 @@ export class Authenticator {
     const jti = read.claims.jti;
     let h: string | undefined;
     if (typeof jti === 'string' && jti !== '') {
-      h = jtiHash(jti);
-      const status = await this.sessions.registry.status(h, (read.claims.user as User).id);
+      const status = await this.sessions.registry.status(jti, (read.claims.user as User).id);
       if (status === 'revoked') throw unauthorized('the session was revoked');
-      if (status === 'unknown') h = undefined;
+      if (status === 'active') h = jtiHash(jti);
     }
     if (h === undefined) this.unknownSession();
     const cached = await this.options.refreshCache.get(read.token);

@@ -5,7 +5,7 @@ import { sendJson, sendRedirect } from '../internal/http';
 import { redirectTarget } from '../internal/redirect-policy';
 import type { ResolvedOptions } from '../options';
 import type { TokenService } from '../token/token-service';
-import type { SessionRegistry } from '../sessions/session-registry';
+import { sessionJti, type SessionRegistry } from '../sessions/session-registry';
 import type { CompletedLogin, LoginRequest } from './provider';
 
 /**
@@ -54,7 +54,7 @@ export class LoginCompleter {
       sess_only: login.sessionOnly ? true : undefined,
       'no-ava': login.noAva ? true : undefined,
       auth_provider: { name: login.provider },
-      jti: undefined,
+      jti: sessionJti(),
     });
     await this.sessions.start(claims, { userAgent: req.raw.headers['user-agent'], ip: req.ip });
     this.tokens.send(res, token, claims);

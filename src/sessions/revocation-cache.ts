@@ -56,7 +56,7 @@ export class RevocationCache {
     const live = this.subscription?.live === true;
     const h = jtiHash(jti);
     const epoch = this.epoch;
-    return this.registry.status(h, userId).then((status) => {
+    return this.registry.status(jti, userId).then((status) => {
       if (live && epoch === this.epoch) {
         this.byJti.set(jti, { h, userId, status }, CACHE_TTL_MS);
         this.jtiOf.set(h, jti, CACHE_TTL_MS);

@@ -44,6 +44,16 @@ export type SessionStatus = 'active' | 'revoked' | 'unknown';
 /** The channel on which revocations are announced (the message is the hash of the `jti`). */
 export const REVOKED_CHANNEL = 'session-revoked';
 
+/**
+ * The token ids of recorded sessions start with this, so a token whose record is gone (revoked
+ * and then evicted from a bounded store, or forgotten by a store that restarted) is never taken
+ * for a token made elsewhere (go-pkgz/auth's, `auth.tokens`'): it is over.
+ */
+export const SESSION_JTI_PREFIX = 's1.';
+
+/** A fresh token id for a recorded session. */
+export const sessionJti = (): string => `${SESSION_JTI_PREFIX}${randomId()}`;
+
 /** The store key part for a token id: its hash, so the store never holds a usable `jti`. */
 export const jtiHash = (jti: string): string => createHash('sha256').update(jti).digest('base64url');
 
@@ -64,8 +74,9 @@ export interface SessionRegistryOptions {
 /**
  * Sessions in the state store. A session is the `jti` of a login token (kept across refreshes),
  * stored under its hash: a small record naming its user (to find it by token) and the session
- * itself as a member of its user's group (to list it). Revocation writes a marker that no later write removes, so a refresh that
- * races a revocation cannot bring the session back; it is announced on {@link REVOKED_CHANNEL}.
+ * itself as a member of its user's group (to list it). Revocation writes a marker that no later
+ * write removes, so a refresh that races a revocation cannot bring the session back; it is
+ * announced on {@link REVOKED_CHANNEL}.
  */
 export class SessionRegistry implements Sessions {
   /** How long a session lives without a refresh: its token's life plus the refresh window. */
@@ -127,8 +138,7 @@ export class SessionRegistry implements Sessions {
 
   /** @inheritdoc */
   async list(userId: string): Promise<SessionInfo[]> {
-    const all = await this.store.members<SessionInfo>(groupOf(userId));
-    return all.map((m) => m.value).sort((a, b) => b.created - a.created);
+    return (await this.listWithHashes(userId)).map((entry) => entry.session);
   }
 
   /** The sessions of a user with the hash of each one's `jti`, to mark the current one. */
@@ -173,11 +183,16 @@ export class SessionRegistry implements Sessions {
     await this.store.publish?.(REVOKED_CHANNEL, h);
   }
 
-  /** How the session of a token stands, read from the store. */
-  async status(h: string, userId: string): Promise<SessionStatus> {
+  /**
+   * How the session of a token stands, read from the store: a token of a recorded session
+   * (see {@link SESSION_JTI_PREFIX}) whose record is gone counts as revoked.
+   */
+  async status(jti: string, userId: string): Promise<SessionStatus> {
+    const h = jtiHash(jti);
     const [revoked, owner] = await Promise.all([this.store.get(revokedKey(h)), this.store.get<string>(recordKey(h))]);
     if (revoked !== undefined) return 'revoked';
-    return owner === userId ? 'active' : 'unknown';
+    if (owner === userId) return 'active';
+    return jti.startsWith(SESSION_JTI_PREFIX) ? 'revoked' : 'unknown';
   }
 
   /**

@@ -5,6 +5,7 @@ import { SECRET, login, makeApp, type TestApp } from '../support/auth-app';
 import { decodeJwt, setCookies } from '../support/cookies';
 import { faulty } from '../support/faulty';
 import { summarizeUserAgent } from '../../src/sessions/user-agent';
+import { jtiHash } from '../../src/sessions/session-registry';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -228,6 +229,23 @@ describe('session registry', () => {
     await get(rejectOnRefresh, '/private', s(expired, 'go-jti-2')).expect(401);
     const own = await login(rejectOnRefresh.app);
     await get(rejectOnRefresh, '/private', own).expect(200);
+  });
+
+  it('a token of a recorded session whose record is gone (evicted, or a store that forgot) is refused, unlike a foreign token', async () => {
+    const store = new MemoryStateStore();
+    const t = app({ stateStore: store, revocationCheck: 'every-request' });
+    const s = await login(t.app);
+    expect(s.xsrf).toMatch(/^s1\.[0-9a-f]{40}$/);
+    await get(t, '/private', s).expect(200);
+    // What a store that restarted or evicted the session would hold: nothing of it.
+    await store.delete(`session:${jtiHash(s.xsrf)}`);
+    const fresh = app({ stateStore: store, revocationCheck: 'every-request' });
+    await get(fresh, '/private', s).expect(401, { error: 'the session was revoked' });
+    const refreshing = app({ stateStore: store, tokenDuration: 1000 });
+    const other = await login(refreshing.app);
+    await store.delete(`session:${jtiHash(other.xsrf)}`);
+    await untilExpired(other.jwt);
+    await get(refreshing, '/private', other).expect(401);
   });
 
   it('state store down: logout and revocation answer 503 and change nothing; a revocation made before stays after', async () => {
