@@ -28,6 +28,10 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   managers?: string[];
   /** How long an activation code is valid, in ms. @default 86400000 (one day) */
   activationCodeTtl?: number;
+  /** How long a password-reset code is valid, in ms. @default 1800000 (30 minutes) */
+  resetCodeTtl?: number;
+  /** The password-reset mail with `{{.Email}}`, `{{.Code}}`. @default a short text with the code and what to do if it was not you */
+  resetTemplate?: string;
   /**
    * Sign-up of an already activated e-mail answers 202 like a fresh sign-up and mails the owner a
    * notice (`existingAccountTemplate`) instead of 409 1.5, so sign-up does not tell who has an account.
@@ -44,7 +48,7 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   stateStore?: StateStore | string;
   /**
    * Rate limits (429 with Retry-After past them). `false` turns all off; overrides per limit as in `createAuth`.
-   * @default signupPerIp 20/10 min, signupPerEmail 5/10 min, resendPerIp 20/10 min, resendPerEmail 3/10 min, tokensPerIp 60/min, tokensPerEmail 10/min, activePerIp 30/min, activePerId 10/min
+   * @default signupPerIp 20/10 min, signupPerEmail 5/10 min, resendPerIp 20/10 min, resendPerEmail 3/10 min, tokensPerIp 60/min, tokensPerEmail 10/min, activePerIp 30/min, activePerId 10/min, forgotPerIp 20/10 min, forgotPerEmail 3/10 min, resetPerIp 30/10 min, resetPerEmail 10/10 min
    */
   rateLimits?: false | Partial<Record<AccountRateLimit, RateLimitRule | false>>;
   /** Where failures are logged (never passwords, codes or tokens). @default noopLogger */
@@ -73,6 +77,10 @@ const DEFAULT_TEMPLATE =
 const DEFAULT_EXISTING_TEMPLATE =
   'Someone tried to sign up with {{.Email}}, which already has an account. ' + 'If it was you, log in with your password instead. If it was not, you can ignore this mail: nothing changed.\n';
 
+const DEFAULT_RESET_TEMPLATE =
+  'Someone asked to reset the password of the account {{.Email}}. The code is:\n{{.Code}}\n\n' +
+  'It works once, within 30 minutes. If it was not you, ignore this mail: the password stays as it is.\n';
+
 /** {@link AccountRouterOptions} checked, with defaults filled in (stores not opened yet). */
 export interface ResolvedAccountOptions {
   baseUrl: URL;
@@ -80,6 +88,8 @@ export interface ResolvedAccountOptions {
   storeTimeout: number;
   onlineThreshold: number;
   codeTtl: number;
+  resetCodeTtl: number;
+  resetTemplate: string;
   bodyLimit: number;
   activationTemplate: string;
   existingAccountTemplate: string;
@@ -103,7 +113,8 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
   const onlineThreshold = positiveMs('onlineThreshold', options.onlineThreshold, 3_600_000);
   const codeTtl = positiveMs('activationCodeTtl', options.activationCodeTtl, 24 * 3_600_000);
   const bodyLimit = positiveMs('bodyLimit', options.bodyLimit, 16 * 1024);
-  for (const name of ['activationTemplate', 'existingAccountTemplate'] as const) {
+  const resetCodeTtl = positiveMs('resetCodeTtl', options.resetCodeTtl, 30 * 60_000);
+  for (const name of ['activationTemplate', 'existingAccountTemplate', 'resetTemplate'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'string') throw configError(`options.${name} must be a text template`);
   }
   if (options.managers !== undefined && (!Array.isArray(options.managers) || options.managers.some((m) => typeof m !== 'string' || canonicalEmail(m) === undefined))) {
@@ -121,6 +132,8 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
     storeTimeout,
     onlineThreshold,
     codeTtl,
+    resetCodeTtl,
+    resetTemplate: options.resetTemplate ?? DEFAULT_RESET_TEMPLATE,
     bodyLimit,
     activationTemplate: options.activationTemplate ?? DEFAULT_TEMPLATE,
     existingAccountTemplate: options.existingAccountTemplate ?? DEFAULT_EXISTING_TEMPLATE,

@@ -135,6 +135,24 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
       res.json({ Message: 'Password changed; other sessions were signed out' });
     }),
   );
+  router.post(
+    '/password/forgot',
+    asyncHandler(async (req, res) => {
+      const body = objectBody(req);
+      await limit(['forgotPerIp', ip(req)], ['forgotPerEmail', body.Email]);
+      await service.forgotPassword(body);
+      res.status(202).json({ Message: 'If an activated account has this e-mail, a reset code is on its way' });
+    }),
+  );
+  router.post(
+    '/password/reset',
+    asyncHandler(async (req, res) => {
+      const body = objectBody(req);
+      await limit(['resetPerIp', ip(req)], ['resetPerEmail', body.Email]);
+      await service.resetPassword(body);
+      res.json({ Message: 'Password changed; every session was signed out' });
+    }),
+  );
   router.get(
     '/profiles',
     asyncHandler(async (req, res) => {

@@ -25,6 +25,8 @@ export interface AccountServiceSettings {
   baseUrl: string;
   managers: ReadonlySet<string>;
   codeTtl: number;
+  resetCodeTtl: number;
+  resetTemplate: string;
   concealExistingAccounts: boolean;
   existingAccountTemplate: string;
   logger: Logger;
@@ -53,6 +55,11 @@ export interface Actor {
 }
 
 const ACTIVATE = 'activate';
+const RESET = 'reset';
+/** A well-formed id no account has (ids are random): the store round trip of an unknown e-mail. */
+const UNKNOWN_ID = '0'.repeat(24);
+/** Every failure of a reset code answers the same: wrong, used, expired or no such account. */
+const badResetCode = (): AccountError => new AccountError(400, 2.0, 'the reset code is wrong, used or expired');
 const MAX_PROFILE_VALUE = 256;
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('base64url');
@@ -313,6 +320,49 @@ export class AccountService {
       check: async (user, passwd) => (await this.checkCredentials(user, passwd))?.Approved === true,
       normalizeUser: (user) => canonicalEmail(user),
     };
+  }
+
+  /**
+   * Mails a one-shot password-reset code (stored as a hash, valid `resetCodeTtl`; a new request
+   * voids the earlier code) to an activated account. Answers the same whether the account exists
+   * or not; the mail goes out in the background, and an unknown e-mail costs a store round trip too.
+   */
+  async forgotPassword(body: Record<string, unknown>): Promise<void> {
+    const email = this.email(body.Email);
+    const account = await this.settings.store.getByEmail(email);
+    const code = randomBytes(16).toString('hex');
+    const stored: StoredCode = { Hash: sha256(code), Expires: new Date(Date.now() + this.settings.resetCodeTtl).toISOString() };
+    const target = account?.Approved ? account.Id : UNKNOWN_ID;
+    const updated = await this.settings.store.update(target, (a) => (a.Approved ? { ...a, ConfirmCodes: { ...a.ConfirmCodes, [RESET]: stored } } : undefined));
+    if (updated?.ConfirmCodes[RESET]?.Hash !== stored.Hash) return;
+    const text = renderTemplate(this.settings.resetTemplate, { Email: updated.Email, Code: code }, this.settings.sender.contentType === 'text/html');
+    this.send(updated.Email, text, updated.Id, 'password-reset mail');
+  }
+
+  /**
+   * Sets a new password with a reset code: the code is used up in the same atomic update that
+   * saves the password (of two racing resets one wins); then every access token and every session
+   * of the account's logins is revoked. Any bad code answers 400 2.0 and changes nothing.
+   */
+  async resetPassword(body: Record<string, unknown>): Promise<void> {
+    const email = this.email(body.Email);
+    const code = stringField(body, 'Code');
+    const next = stringField(body, 'NewPwd');
+    if (next !== stringField(body, 'NewPwdRepeat')) throw new AccountError(400, 1.3, 'NewPwd and NewPwdRepeat differ');
+    checkPasswordStrength(next);
+    const account = await this.settings.store.getByEmail(email);
+    const stored = account?.ConfirmCodes[RESET];
+    if (!account || !stored || Date.parse(stored.Expires) <= Date.now() || !safeEqual(sha256(code), stored.Hash)) throw badResetCode();
+    const hash = await hashPassword(next, this.settings.bcryptRounds);
+    await this.endLoginSessions(account);
+    const updated = await this.settings.store.update(account.Id, (a) => {
+      if (a.ConfirmCodes[RESET]?.Hash !== stored.Hash) return undefined;
+      const { [RESET]: _used, ...rest } = a.ConfirmCodes;
+      return { ...a, Pwd: hash, OldPwd: [a.Pwd, ...a.OldPwd].slice(0, 5), ConfirmCodes: rest };
+    });
+    if (updated?.Pwd !== hash) throw badResetCode();
+    await this.settings.store.deleteTokensOf(account.Id);
+    await this.endLoginSessions(account);
   }
 
   /** Grants manage_user to the account with this e-mail; `false` when there is none. */

@@ -83,7 +83,19 @@ export const AUTH_RATE_LIMITS: Record<AuthRateLimit, RateLimitRule> = {
 };
 
 /** The limits of the account routes. */
-export type AccountRateLimit = 'signupPerIp' | 'signupPerEmail' | 'resendPerIp' | 'resendPerEmail' | 'tokensPerIp' | 'tokensPerEmail' | 'activePerIp' | 'activePerId';
+export type AccountRateLimit =
+  | 'signupPerIp'
+  | 'signupPerEmail'
+  | 'resendPerIp'
+  | 'resendPerEmail'
+  | 'tokensPerIp'
+  | 'tokensPerEmail'
+  | 'activePerIp'
+  | 'activePerId'
+  | 'forgotPerIp'
+  | 'forgotPerEmail'
+  | 'resetPerIp'
+  | 'resetPerEmail';
 
 /** Defaults of the account routes' limits. */
 export const ACCOUNT_RATE_LIMITS: Record<AccountRateLimit, RateLimitRule> = {
@@ -95,6 +107,10 @@ export const ACCOUNT_RATE_LIMITS: Record<AccountRateLimit, RateLimitRule> = {
   tokensPerEmail: { limit: 10, windowMs: 60_000 },
   activePerIp: { limit: 30, windowMs: 60_000 },
   activePerId: { limit: 10, windowMs: 60_000 },
+  forgotPerIp: { limit: 20, windowMs: 10 * 60_000 },
+  forgotPerEmail: { limit: 3, windowMs: 10 * 60_000 },
+  resetPerIp: { limit: 30, windowMs: 10 * 60_000 },
+  resetPerEmail: { limit: 10, windowMs: 10 * 60_000 },
 };
 
 /** Reads `false` (all off) or per-rule overrides on top of defaults. */

@@ -138,6 +138,8 @@ describe(`fuzzing every route (seed ${SEED}, ${RUNS} requests per route)`, () =>
       '/account/profile/:id/info',
       '/account/profile/:id/change-password',
       '/account/profiles',
+      '/account/password/forgot',
+      '/account/password/reset',
       '/account/nowhere',
     ];
     const server = bare.listen(0, '127.0.0.1');
