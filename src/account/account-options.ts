@@ -9,6 +9,7 @@ import type { StateStore } from '../state/state-store';
 import type { Sessions } from '../sessions/session-registry';
 import type { AccountStore } from './account-store';
 import { loadBcrypt } from './passwords';
+import { passwordChecker, type PasswordPolicy } from './password-policy';
 
 /** Options of {@link createAccountRouter}. */
 export interface AccountRouterOptions extends CrossSiteOptions {
@@ -24,6 +25,12 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   activationTemplate?: string;
   /** bcrypt cost. @default 12 */
   bcryptRounds?: number;
+  /**
+   * Rules for new passwords besides their length (8 to 72 bytes): the offline common-password
+   * list (needs the optional package `@zxcvbn-ts/language-common`) and your own `check`.
+   * @default { commonPasswords: true }
+   */
+  passwordPolicy?: PasswordPolicy;
   /** E-mails that hold `manage_user` once activated. @default [] */
   managers?: string[];
   /** How long an activation code is valid, in ms. @default 86400000 (one day) */
@@ -96,6 +103,7 @@ export interface ResolvedAccountOptions {
   managers: ReadonlySet<string>;
   concealExistingAccounts: boolean;
   loginSessions: LoginSessions | undefined;
+  checkPassword(password: string, email: string): void;
 }
 
 /** Checks every option of {@link AccountRouterOptions}; a start-up error names the one to change. */
@@ -140,5 +148,6 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
     managers: new Set((options.managers ?? []).map((m) => canonicalEmail(m) as string)),
     concealExistingAccounts: options.concealExistingAccounts ?? false,
     loginSessions: options.loginSessions,
+    checkPassword: passwordChecker(options.passwordPolicy),
   };
 }

@@ -8,7 +8,7 @@ import { renderTemplate } from '../senders/template';
 import { emptyProfile, isAccountId, PROFILE_FIELDS, publicAccount, type Account, type Profile, type PublicAccount, type StoredCode } from './account';
 import { AccountError } from './account-error';
 import { DuplicateEmailError, type AccountStore } from './account-store';
-import { checkPasswordStrength, hashPassword, verifyPassword } from './passwords';
+import { hashPassword, verifyPassword } from './passwords';
 import type { LoginSessions } from './account-options';
 import { hashId } from '../token/user';
 
@@ -30,6 +30,8 @@ export interface AccountServiceSettings {
   concealExistingAccounts: boolean;
   existingAccountTemplate: string;
   logger: Logger;
+  /** Throws 400 1.4 for a password the policy refuses. */
+  checkPassword(password: string, email: string): void;
   loginSessions: LoginSessions | undefined;
 }
 
@@ -116,7 +118,7 @@ export class AccountService {
     const email = this.email(body.Email);
     const pwd = stringField(body, 'Pwd');
     if (pwd !== stringField(body, 'PwdRepeat')) throw new AccountError(400, 1.3, 'Pwd and PwdRepeat differ');
-    checkPasswordStrength(pwd);
+    this.settings.checkPassword(pwd, email);
     const hash = await hashPassword(pwd, this.settings.bcryptRounds);
     const { code, stored } = this.pendingCode(hash);
     const now = new Date().toISOString();
@@ -291,7 +293,7 @@ export class AccountService {
     const own = actor.account.Id === id;
     const next = stringField(body, 'NewPwd');
     if (next !== stringField(body, 'NewPwdRepeat')) throw new AccountError(400, 1.3, 'NewPwd and NewPwdRepeat differ');
-    checkPasswordStrength(next);
+    this.settings.checkPassword(next, account.Email);
     if (own && !(await verifyPassword(stringField(body, 'Pwd'), account.Pwd, this.dummyHash))) {
       throw new AccountError(403, 1.4, 'the current password is wrong');
     }
@@ -349,7 +351,7 @@ export class AccountService {
     const code = stringField(body, 'Code');
     const next = stringField(body, 'NewPwd');
     if (next !== stringField(body, 'NewPwdRepeat')) throw new AccountError(400, 1.3, 'NewPwd and NewPwdRepeat differ');
-    checkPasswordStrength(next);
+    this.settings.checkPassword(next, email);
     const account = await this.settings.store.getByEmail(email);
     const stored = account?.ConfirmCodes[RESET];
     if (!account || !stored || Date.parse(stored.Expires) <= Date.now() || !safeEqual(sha256(code), stored.Hash)) throw badResetCode();

@@ -1,23 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { loadOptional } from '../internal/optional';
-import { AccountError } from './account-error';
 
 /** bcrypt, loaded when accounts are used (an optional package); `createAccountRouter` calls it at start-up so a missing one fails there. */
 export function loadBcrypt(): typeof import('bcrypt') {
   return loadOptional<typeof import('bcrypt')>('bcrypt', 'the account service (passwords)');
-}
-
-/** bcrypt reads at most 72 bytes; longer passwords would be silently cut. */
-export const MAX_PASSWORD_BYTES = 72;
-/** The shortest password accepted, in bytes. */
-export const MIN_PASSWORD_BYTES = 8;
-
-/** Checks length only (8 to 72 bytes, no composition rules); throws 400 1.4. */
-export function checkPasswordStrength(password: string): void {
-  const bytes = Buffer.byteLength(password, 'utf8');
-  if (bytes < MIN_PASSWORD_BYTES || bytes > MAX_PASSWORD_BYTES) {
-    throw new AccountError(400, 1.4, `the password must be ${MIN_PASSWORD_BYTES} to ${MAX_PASSWORD_BYTES} bytes long`);
-  }
 }
 
 /**
