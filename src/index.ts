@@ -30,7 +30,7 @@ export { StateRefreshCache } from './middleware/state-refresh-cache';
 
 // Providers
 export type { Provider, ProviderKit, LoginRequest, CompletedLogin } from './providers/provider';
-export type { CredentialChecker } from './providers/direct';
+export type { CredentialChecker, LoginContext } from './providers/direct';
 export { BUILTIN_PROVIDER_NAMES } from './providers/builtin';
 export type { BuiltinProviderOptions } from './providers/builtin/spec';
 export type { CustomClient, CustomProviderConfig } from './providers/oauth2/custom-provider';

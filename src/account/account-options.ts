@@ -10,6 +10,7 @@ import type { Sessions } from '../sessions/session-registry';
 import type { AccountStore } from './account-store';
 import { loadBcrypt } from './passwords';
 import { passwordChecker, type PasswordPolicy } from './password-policy';
+import { DEFAULT_LOCKOUT, type LockoutRule } from './lockout';
 
 /** Options of {@link createAccountRouter}. */
 export interface AccountRouterOptions extends CrossSiteOptions {
@@ -25,6 +26,12 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   activationTemplate?: string;
   /** bcrypt cost. @default 12 */
   bcryptRounds?: number;
+  /**
+   * Growing delays after wrong passwords for one e-mail from one IP (`/tokens` and the account
+   * bridge's logins): 429 with Retry-After, never a permanent lock; `false` turns it off.
+   * @default { freeFailures: 5, firstDelayMs: 1000, maxDelayMs: 900000, windowMs: 86400000 }
+   */
+  lockout?: Partial<LockoutRule> | false;
   /**
    * Rules for new passwords besides their length (8 to 72 bytes): the offline common-password
    * list (needs the optional package `@zxcvbn-ts/language-common`) and your own `check`.
@@ -104,6 +111,7 @@ export interface ResolvedAccountOptions {
   concealExistingAccounts: boolean;
   loginSessions: LoginSessions | undefined;
   checkPassword(password: string, email: string): void;
+  lockout: LockoutRule | false;
 }
 
 /** Checks every option of {@link AccountRouterOptions}; a start-up error names the one to change. */
@@ -149,5 +157,14 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
     concealExistingAccounts: options.concealExistingAccounts ?? false,
     loginSessions: options.loginSessions,
     checkPassword: passwordChecker(options.passwordPolicy),
+    lockout: resolveLockout(options.lockout),
   };
+}
+
+function resolveLockout(given: Partial<LockoutRule> | false | undefined): LockoutRule | false {
+  if (given === false) return false;
+  const rule = { ...DEFAULT_LOCKOUT, ...given };
+  if (!Number.isInteger(rule.freeFailures) || rule.freeFailures < 0) throw configError('lockout.freeFailures must be a whole number >= 0');
+  for (const name of ['firstDelayMs', 'maxDelayMs', 'windowMs'] as const) positiveMs(`lockout.${name}`, rule[name], 1);
+  return rule;
 }

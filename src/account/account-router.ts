@@ -8,6 +8,7 @@ import { finishRouter, routerShell, type ErrorAnswer } from '../internal/router-
 import { noopLogger } from '../logger';
 import { AccountError } from './account-error';
 import { AccountService, type AccountCredentialChecker } from './account-service';
+import { Lockout } from './lockout';
 import type { AccountStore } from './account-store';
 import { createAccountStore } from './create-account-store';
 import { resolveAccountOptions, type AccountRouterOptions } from './account-options';
@@ -56,7 +57,9 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
     settled.storeTimeout,
     (err) => err instanceof DuplicateEmailError,
   );
-  const service = new AccountService({ ...settled, store, sender: options.sender, baseUrl: settled.baseUrl.href.replace(/\/+$/, ''), logger });
+  const stateStore = openGuarded(options.stateStore ?? 'memory://', createStateStore, 'state store', settled.storeTimeout);
+  const lockout = settled.lockout === false ? undefined : new Lockout(stateStore, settled.lockout);
+  const service = new AccountService({ ...settled, lockout, store, sender: options.sender, baseUrl: settled.baseUrl.href.replace(/\/+$/, ''), logger });
 
   const crossSite = new CrossSitePolicy(settled.baseUrl, options);
   const answer: ErrorAnswer = (res, status, message, err) => {
@@ -67,7 +70,6 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   };
   const router = routerShell({ refuseCrossSite: (req) => crossSite.isCrossSiteWrite(req), bodyLimit: settled.bodyLimit, parameterLimit: 50, answer });
   const actor = (req: Request) => service.authenticate(req.headers.authorization);
-  const stateStore = openGuarded(options.stateStore ?? 'memory://', createStateStore, 'state store', settled.storeTimeout);
   const limiter = new RateLimiter<AccountRateLimit>(stateStore, resolveRules(ACCOUNT_RATE_LIMITS, options.rateLimits));
   const limit = async (...hits: Array<[AccountRateLimit, unknown]>): Promise<void> => {
     for (const [name, identity] of hits) await limiter.hit(name, identityKey(String(identity ?? '')));
@@ -103,7 +105,7 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   const issue = asyncHandler(async (req, res) => {
     const given = fields(req);
     await limit(['tokensPerIp', ip(req)], ['tokensPerEmail', given.email]);
-    res.json(await service.issueToken(given));
+    res.json(await service.issueToken(given, ip(req)));
   });
   router.get('/tokens', issue);
   router.post('/tokens', issue);

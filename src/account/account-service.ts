@@ -10,6 +10,8 @@ import { AccountError } from './account-error';
 import { DuplicateEmailError, type AccountStore } from './account-store';
 import { hashPassword, verifyPassword } from './passwords';
 import type { LoginSessions } from './account-options';
+import type { Lockout } from './lockout';
+import type { LoginContext } from '../providers/direct';
 import { hashId } from '../token/user';
 
 /** The privilege that lets a user act on other users. */
@@ -30,6 +32,8 @@ export interface AccountServiceSettings {
   concealExistingAccounts: boolean;
   existingAccountTemplate: string;
   logger: Logger;
+  /** Growing delays after wrong passwords; absent: none. */
+  lockout: Lockout | undefined;
   /** Throws 400 1.4 for a password the policy refuses. */
   checkPassword(password: string, email: string): void;
   loginSessions: LoginSessions | undefined;
@@ -37,8 +41,8 @@ export interface AccountServiceSettings {
 
 /** The account bridge to a direct provider: `auth.addDirectProvider(name, accounts.credentialChecker())`. */
 export interface AccountCredentialChecker {
-  /** `true` for the e-mail and password of an activated account. */
-  check(user: string, passwd: string): Promise<boolean>;
+  /** `true` for the e-mail and password of an activated account; `context.ip` keys the lockout. */
+  check(user: string, passwd: string, context?: LoginContext): Promise<boolean>;
   /** The canonical e-mail (trim, NFC, lower-case); `undefined` when the text is no e-mail address. */
   normalizeUser(user: string): string | undefined;
 }
@@ -205,22 +209,28 @@ export class AccountService {
     return this.settings.managers.has(account.Email) ? { ...account.Privilege, [MANAGE_USER]: true } : account.Privilege;
   }
 
-  /** Checks e-mail and password (bcrypt off the event loop); the account when they match. */
-  private async checkCredentials(rawEmail: string, password: string): Promise<Account | undefined> {
+  /**
+   * Checks e-mail and password (bcrypt off the event loop); the account when they match. Wrong
+   * passwords from one IP for one e-mail slow the next attempts from there (see {@link Lockout}).
+   */
+  private async checkCredentials(rawEmail: string, password: string, ip: string): Promise<Account | undefined> {
     const email = canonicalEmail(rawEmail);
+    const lockout = this.settings.lockout;
+    if (email !== undefined) await lockout?.check(email, ip);
     const account = email ? await this.settings.store.getByEmail(email) : undefined;
     const ok = await verifyPassword(password, account?.Pwd, this.dummyHash);
+    if (email !== undefined) await (ok && account ? lockout?.succeeded(email, ip) : lockout?.failed(email, ip));
     return ok ? account : undefined;
   }
 
   /** The password grant: a random access token, stored only as a hash, valid for `onlineThreshold`. */
-  async issueToken(fields: Record<string, unknown>): Promise<IssuedToken> {
+  async issueToken(fields: Record<string, unknown>, ip: string): Promise<IssuedToken> {
     const grant = fields.grant_type;
     if (typeof grant !== 'string' || grant === '') throw invalid('grant_type is required');
     if (grant !== 'password') throw new AccountError(400, 1.1, 'only grant_type=password is supported');
     const email = stringField(fields, 'email');
     const password = stringField(fields, 'password');
-    const account = await this.checkCredentials(email, password);
+    const account = await this.checkCredentials(email, password, ip);
     if (!account) throw new AccountError(401, 1.2, 'wrong e-mail or password');
     if (!account.Approved) throw new AccountError(403, 1.2, 'the account is not activated');
     const token = randomBytes(32).toString('base64');
@@ -319,7 +329,7 @@ export class AccountService {
    */
   credentialChecker(): AccountCredentialChecker {
     return {
-      check: async (user, passwd) => (await this.checkCredentials(user, passwd))?.Approved === true,
+      check: async (user, passwd, context) => (await this.checkCredentials(user, passwd, context?.ip ?? ''))?.Approved === true,
       normalizeUser: (user) => canonicalEmail(user),
     };
   }

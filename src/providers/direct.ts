@@ -4,8 +4,16 @@ import { toFunction, type MaybePromise } from '../hooks';
 import { identityKey } from '../internal/email-address';
 import { hasUnusableChars } from '../internal/text';
 import { hashId } from '../token/user';
+import { RateLimitError } from '../limits/rate-limiter';
+import { StoreUnavailableError } from '../internal/guarded-store';
 import { loginAudience, loginField, loginFlag, requireObjectBody } from './login-fields';
 import type { LoginRequest, Provider, ProviderKit } from './provider';
+
+/** What a credential checker learns of the login besides the credentials. */
+export interface LoginContext {
+  /** The client IP (Express's `req.ip`, so `trust proxy` applies). */
+  ip: string;
+}
 
 /**
  * Checks a user name and password. A function or an object with `check`. May be async. The object
@@ -13,7 +21,8 @@ import type { LoginRequest, Provider, ProviderKit } from './provider';
  * the check, the rate limit, the user id and the name in the token.
  */
 export type CredentialChecker =
-  ((user: string, passwd: string) => MaybePromise<boolean>) | { check(user: string, passwd: string): MaybePromise<boolean>; normalizeUser?(user: string): string | undefined };
+  | ((user: string, passwd: string, context: LoginContext) => MaybePromise<boolean>)
+  | { check(user: string, passwd: string, context: LoginContext): MaybePromise<boolean>; normalizeUser?(user: string): string | undefined };
 
 /**
  * Login with a user name and password checked by the app. `GET /<name>/login?user=&passwd=` or a
@@ -24,7 +33,7 @@ export class DirectProvider implements Provider {
   /** GET with a query or POST with a form or JSON. */
   readonly methods = { login: ['GET', 'POST'] } as const;
 
-  private readonly check: (user: string, passwd: string) => MaybePromise<boolean>;
+  private readonly check: (user: string, passwd: string, context: LoginContext) => MaybePromise<boolean>;
   private readonly normalizeUser: (user: string) => string;
 
   /**
@@ -35,7 +44,7 @@ export class DirectProvider implements Provider {
     readonly name: string,
     checker: CredentialChecker,
   ) {
-    const fn = toFunction<[string, string], MaybePromise<boolean>>(checker, 'check');
+    const fn = toFunction<[string, string, LoginContext], MaybePromise<boolean>>(checker, 'check');
     if (fn === undefined) throw configError('addDirectProvider() needs a credential checker');
     this.check = fn;
     const normalize = typeof checker === 'object' ? checker.normalizeUser?.bind(checker) : undefined;
@@ -54,8 +63,11 @@ export class DirectProvider implements Provider {
     await kit.rateLimit('loginPerUser', `${this.name}:${identityKey(user)}`);
     let ok: boolean;
     try {
-      ok = (await this.check(user, passwd)) === true;
+      ok = (await this.check(user, passwd, { ip: req.ip })) === true;
     } catch (err) {
+      // A checker that slows attempts (the account bridge's lockout) answers as a rate limit does.
+      if (err instanceof RateLimitError) throw err;
+      if (err instanceof StoreUnavailableError) throw new AuthError('unavailable', 'a store is unavailable, try again', { cause: err });
       // Only the error's name: a checker's message may carry connection strings or passwords.
       kit.logger.logf('[ERROR] %s: credential check threw %s', this.name, (err as Error)?.name ?? typeof err);
       throw new AuthError('internal', 'failed to check user credentials', { cause: err });
