@@ -92,14 +92,14 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   const emailTemplate = `Hello {{.User}}, open this link to log in to the authgate example: ${config.url}/auth/email/login?token={{.Token}}`;
   const sender = exampleSender(config.smtpUrl, config.logger);
   auth.addVerifyProvider('email', emailTemplate, sender);
-  // A password change of an account ends the sessions its owner logged in with (provider "accounts").
+  // A password change, reset or deletion of an account ends the sessions its owner logged in with (provider "accounts").
   const accounts = createAccountRouter({
     store: config.accountStore,
     stateStore: config.stateStore,
     sender,
     baseUrl: `${config.url}/account`,
     logger: config.logger,
-    loginSessions: { sessions: auth.sessions, provider: 'accounts' },
+    loginSessions: { sessions: auth.sessions, provider: 'accounts', avatars: auth.avatars },
   });
   auth.addDirectProvider('accounts', accounts.credentialChecker());
   if (config.telegramToken) auth.addTelegramProvider({ token: config.telegramToken });

@@ -7,6 +7,7 @@ import type { Logger } from '../logger';
 import type { Sender } from '../senders/sender';
 import type { StateStore } from '../state/state-store';
 import type { Sessions } from '../sessions/session-registry';
+import type { AvatarProxy } from '../avatar/proxy';
 import type { AccountStore } from './account-store';
 import { loadBcrypt } from './passwords';
 import { passwordChecker, type PasswordPolicy } from './password-policy';
@@ -69,8 +70,9 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   logger?: Logger;
   /**
    * The auth service's sessions and the name the account bridge is registered under
-   * (`auth.addDirectProvider(provider, accounts.credentialChecker())`): a password change then
-   * ends every session of that login, e.g. `{ sessions: auth.sessions, provider: 'local' }`.
+   * (`auth.addDirectProvider(provider, accounts.credentialChecker())`): a password change, a
+   * reset and a deletion then end every session of that login (and a deletion its avatar, with
+   * `avatars`), e.g. `{ sessions: auth.sessions, provider: 'local', avatars: auth.avatars }`.
    * @default undefined (sessions of the bridge are left alone)
    */
   loginSessions?: LoginSessions;
@@ -82,6 +84,8 @@ export interface LoginSessions {
   sessions: Sessions;
   /** The direct provider's name. */
   provider: string;
+  /** `auth.avatars`: deleting an account also deletes the avatar of its login. @default undefined */
+  avatars?: Pick<AvatarProxy, 'removeFor'>;
 }
 
 const DEFAULT_TEMPLATE =

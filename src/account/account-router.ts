@@ -137,6 +137,15 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
       res.json({ Message: 'Password changed; other sessions were signed out' });
     }),
   );
+  router.delete(
+    '/profile/:id',
+    asyncHandler(async (req, res) => {
+      const who = await actor(req);
+      const body = (req as { body?: unknown }).body === undefined ? {} : objectBody(req);
+      await service.deleteAccount(who, String(req.params.id), body);
+      res.json({ Message: 'Account deleted' });
+    }),
+  );
   router.post(
     '/password/forgot',
     asyncHandler(async (req, res) => {

@@ -314,6 +314,23 @@ export class AccountService {
     await this.endLoginSessions(account);
   }
 
+  /**
+   * Deletes an account: the owner gives `Pwd`, a manager needs none. Its access tokens and every
+   * session of its logins end (before, so a failure leaves it usable, and after), its avatar goes,
+   * and its e-mail can sign up again.
+   */
+  async deleteAccount(actor: Actor, id: string, body: Record<string, unknown>): Promise<void> {
+    const account = await this.target(actor, id);
+    if (actor.account.Id === id && !(await verifyPassword(stringField(body, 'Pwd'), account.Pwd, this.dummyHash))) {
+      throw new AccountError(403, 1.4, 'the current password is wrong');
+    }
+    await this.endLoginSessions(account);
+    if (!(await this.settings.store.delete(id))) throw new AccountError(404, 1.9, 'no such account');
+    await this.endLoginSessions(account);
+    const bridge = this.settings.loginSessions;
+    await bridge?.avatars?.removeFor(hashId(bridge.provider, account.Email));
+  }
+
   /** A page of users without secrets (manage_user only); `offset` 0+, `limit` 1 to 100 (default 20). */
   async list(actor: Actor, rawOffset: unknown, rawLimit: unknown): Promise<{ Items: PublicAccount[]; Total: number; Offset: number; Limit: number }> {
     if (!actor.account.Privilege[MANAGE_USER]) throw new AccountError(403, 1.2, 'listing users needs the manage_user privilege');

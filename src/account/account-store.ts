@@ -25,6 +25,8 @@ export interface AccountStore {
   getByEmail(email: string): Promise<Account | undefined>;
   /** Applies `change` to the stored account atomically; `undefined` from `change` leaves it as it was. */
   update(id: string, change: (account: Account) => Account | undefined): Promise<Account | undefined>;
+  /** Deletes an account and its access tokens, freeing its e-mail; `false` when there was none. */
+  delete(id: string): Promise<boolean>;
   /** A page of accounts (stable order) and the total count. */
   list(offset: number, limit: number): Promise<{ accounts: Account[]; total: number }>;
   /** Stores an access-token hash. */

@@ -39,6 +39,11 @@ export class AvatarProxy {
     return avatarIdFor(userId, this.options.idSecret);
   }
 
+  /** Deletes the avatar of a user id (an account that is gone); a missing one is not an error. */
+  async removeFor(userId: string): Promise<void> {
+    await this.options.store.remove(this.avatarId(userId));
+  }
+
   /**
    * Stores the avatar for `user` and returns the picture URL to put in the token (`''` when the
    * store keeps nothing).

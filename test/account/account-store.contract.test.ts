@@ -86,6 +86,26 @@ function accountStoreContract(name: string, describeFn: jest.Describe, makeHarne
       expect(await ctx.store.getToken('h4')).toBeDefined();
     });
 
+    it('deletes an account with its tokens and frees its e-mail; a missing id is false', async () => {
+      const a = account('gone@example.com');
+      const b = account('kept@example.com');
+      await ctx.store.create(a);
+      await ctx.store.create(b);
+      const until = new Date(Date.now() + 60_000).toISOString();
+      await ctx.store.saveToken('token-a', { UserId: a.Id, Expires: until });
+      await ctx.store.saveToken('token-b', { UserId: b.Id, Expires: until });
+      expect(await ctx.store.delete(a.Id)).toBe(true);
+      expect(await ctx.store.get(a.Id)).toBeUndefined();
+      expect(await ctx.store.getByEmail('gone@example.com')).toBeUndefined();
+      expect(await ctx.store.getToken('token-a')).toBeUndefined();
+      expect(await ctx.store.getToken('token-b')).toBeDefined();
+      expect((await ctx.store.list(0, 10)).total).toBe(1);
+      expect(await ctx.store.delete(a.Id)).toBe(false);
+      await ctx.store.create(account('gone@example.com'));
+      expect(await ctx.store.getByEmail('gone@example.com')).toBeDefined();
+      expect(await ctx.store.get(b.Id)).toEqual(b);
+    });
+
     it('survives a restart when persistent', async () => {
       if (!ctx.harness.persistent) return;
       const a = account('keep@example.com');

@@ -135,6 +135,7 @@ describe(`fuzzing every route (seed ${SEED}, ${RUNS} requests per route)`, () =>
       '/account/signup/resend',
       '/account/active/:id',
       '/account/tokens',
+      '/account/profile/:id',
       '/account/profile/:id/info',
       '/account/profile/:id/change-password',
       '/account/profiles',

@@ -112,6 +112,21 @@ export class LevelAccountStore implements AccountStore {
   }
 
   /** @inheritdoc */
+  delete(id: string): Promise<boolean> {
+    return this.lock.run(`acc:${id}`, async () => {
+      const current = await this.get(id);
+      if (!current) return false;
+      // Under the e-mail's lock too: a sign-up of that e-mail waits until it is free.
+      await this.lock.run(`email:${current.Email}`, async () => {
+        const owner = await this.db.get(EMAIL + current.Email);
+        await this.db.batch([{ type: 'del', key: ACC + id }, ...(owner === id ? [{ type: 'del' as const, key: EMAIL + current.Email }] : [])]);
+      });
+      await this.deleteTokensOf(id);
+      return true;
+    });
+  }
+
+  /** @inheritdoc */
   async list(offset: number, limit: number): Promise<{ accounts: Account[]; total: number }> {
     await this.ready();
     const accounts: Account[] = [];

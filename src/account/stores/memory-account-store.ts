@@ -36,6 +36,16 @@ export class MemoryAccountStore implements AccountStore {
   }
 
   /** @inheritdoc */
+  async delete(id: string): Promise<boolean> {
+    const account = this.accounts.get(id);
+    if (!account) return false;
+    this.accounts.delete(id);
+    this.byEmail.delete(account.Email);
+    await this.deleteTokensOf(id);
+    return true;
+  }
+
+  /** @inheritdoc */
   async list(offset: number, limit: number): Promise<{ accounts: Account[]; total: number }> {
     const ids = [...this.accounts.keys()].sort();
     return { accounts: ids.slice(offset, offset + limit).map((id) => structuredClone(this.accounts.get(id) as Account)), total: ids.length };

@@ -145,6 +145,14 @@ export class MongoAccountStore implements AccountStore {
   }
 
   /** @inheritdoc */
+  async delete(id: string): Promise<boolean> {
+    await this.ready();
+    const { deletedCount } = await this.accounts.deleteOne({ _id: id });
+    await this.deleteTokensOf(id);
+    return deletedCount === 1;
+  }
+
+  /** @inheritdoc */
   async deleteTokensOf(userId: string, keep?: string): Promise<number> {
     const result = await this.tokens.deleteMany(keep ? { UserId: userId, _id: { $ne: keep } } : { UserId: userId });
     return result.deletedCount;

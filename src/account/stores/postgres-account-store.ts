@@ -106,6 +106,16 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   /** @inheritdoc */
+  async delete(id: string): Promise<boolean> {
+    await this.ready();
+    return this.db.transaction(async (query) => {
+      await query(`DELETE FROM ${this.tokens} WHERE user_id = $1`, [id]);
+      const { rowCount } = await query(`DELETE FROM ${this.accounts} WHERE id = $1`, [id]);
+      return rowCount === 1;
+    });
+  }
+
+  /** @inheritdoc */
   async deleteTokensOf(userId: string, keep?: string): Promise<number> {
     await this.ready();
     const { rowCount } = await this.db.query(`DELETE FROM ${this.tokens} WHERE user_id = $1 AND hash IS DISTINCT FROM $2`, [userId, keep ?? null]);
