@@ -25,6 +25,12 @@ export interface AccountStore {
   getByEmail(email: string): Promise<Account | undefined>;
   /** Applies `change` to the stored account atomically; `undefined` from `change` leaves it as it was. */
   update(id: string, change: (account: Account) => Account | undefined): Promise<Account | undefined>;
+  /**
+   * Like `update`, and moves the account to the (normalised) e-mail `email` in the same atomic
+   * step; throws {@link DuplicateEmailError} when another account has it (of racing changes to one
+   * address exactly one wins).
+   */
+  changeEmail(id: string, email: string, change: (account: Account) => Account | undefined): Promise<Account | undefined>;
   /** Deletes an account and its access tokens, freeing its e-mail; `false` when there was none. */
   delete(id: string): Promise<boolean>;
   /** A page of accounts (stable order) and the total count. */

@@ -86,6 +86,27 @@ function accountStoreContract(name: string, describeFn: jest.Describe, makeHarne
       expect(await ctx.store.getToken('h4')).toBeDefined();
     });
 
+    it('moves an account to another e-mail atomically; a taken one is refused; of 10 racing moves to one address one wins', async () => {
+      const a = account('first@example.com');
+      await ctx.store.create(a);
+      await ctx.store.create(account('taken@example.com'));
+      const moved = await ctx.store.changeEmail(a.Id, 'second@example.com', (x) => ({ ...x, Profile: { ...x.Profile, NickName: 'moved' } }));
+      expect(moved).toMatchObject({ Id: a.Id, Email: 'second@example.com', Profile: { NickName: 'moved' } });
+      expect(await ctx.store.getByEmail('first@example.com')).toBeUndefined();
+      expect((await ctx.store.getByEmail('second@example.com'))?.Id).toBe(a.Id);
+      await expect(ctx.store.changeEmail(a.Id, 'taken@example.com', (x) => x)).rejects.toBeInstanceOf(DuplicateEmailError);
+      expect((await ctx.store.get(a.Id))?.Email).toBe('second@example.com');
+      await ctx.store.create(account('first@example.com'));
+      expect(await ctx.store.changeEmail('f'.repeat(24), 'x@example.com', (x) => x)).toBeUndefined();
+      const racers = Array.from({ length: 10 }, (_, i) => account(`racer${i}@example.com`));
+      for (const r of racers) await ctx.store.create(r);
+      const results = await Promise.allSettled(racers.map((r) => ctx.store.changeEmail(r.Id, 'prize@example.com', (x) => x)));
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(results.filter((r) => r.status === 'rejected' && r.reason instanceof DuplicateEmailError)).toHaveLength(9);
+      const winner = await ctx.store.getByEmail('prize@example.com');
+      expect(racers.map((r) => r.Id)).toContain(winner?.Id);
+    });
+
     it('deletes an account with its tokens and frees its e-mail; a missing id is false', async () => {
       const a = account('gone@example.com');
       const b = account('kept@example.com');

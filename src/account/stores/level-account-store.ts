@@ -112,6 +112,28 @@ export class LevelAccountStore implements AccountStore {
   }
 
   /** @inheritdoc */
+  changeEmail(id: string, email: string, change: (account: Account) => Account | undefined): Promise<Account | undefined> {
+    return this.lock.run(`acc:${id}`, () =>
+      // The new address's lock, as `create` takes it: of racing moves and sign-ups to it, one wins.
+      this.lock.run(`email:${email}`, async () => {
+        const current = await this.get(id);
+        if (!current) return undefined;
+        const owner = await this.db.get(EMAIL + email);
+        if (owner !== undefined && owner !== id) throw new DuplicateEmailError(email);
+        const next = change(structuredClone(current));
+        if (!next) return current;
+        const saved = { ...next, Id: id, Email: email };
+        await this.db.batch([
+          { type: 'del', key: EMAIL + current.Email },
+          { type: 'put', key: EMAIL + email, value: id },
+          { type: 'put', key: ACC + id, value: JSON.stringify(saved) },
+        ]);
+        return saved;
+      }),
+    );
+  }
+
+  /** @inheritdoc */
   delete(id: string): Promise<boolean> {
     return this.lock.run(`acc:${id}`, async () => {
       const current = await this.get(id);

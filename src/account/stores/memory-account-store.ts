@@ -36,6 +36,20 @@ export class MemoryAccountStore implements AccountStore {
   }
 
   /** @inheritdoc */
+  async changeEmail(id: string, email: string, change: (account: Account) => Account | undefined): Promise<Account | undefined> {
+    const current = this.accounts.get(id);
+    if (!current) return undefined;
+    const owner = this.byEmail.get(email);
+    if (owner !== undefined && owner !== id) throw new DuplicateEmailError(email);
+    const next = change(structuredClone(current));
+    if (!next) return this.get(id);
+    this.byEmail.delete(current.Email);
+    this.byEmail.set(email, id);
+    this.accounts.set(id, structuredClone({ ...next, Id: id, Email: email }));
+    return this.get(id);
+  }
+
+  /** @inheritdoc */
   async delete(id: string): Promise<boolean> {
     const account = this.accounts.get(id);
     if (!account) return false;

@@ -145,6 +145,27 @@ export class MongoAccountStore implements AccountStore {
   }
 
   /** @inheritdoc */
+  async changeEmail(id: string, email: string, change: (account: Account) => Account | undefined): Promise<Account | undefined> {
+    for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
+      const doc = await this.accounts.findOne({ _id: id });
+      const current = MongoAccountStore.toAccount(doc);
+      if (!doc || !current) return undefined;
+      const next = change(structuredClone(current));
+      if (!next) return current;
+      const { Id: _id, ...rest } = { ...next, Email: email };
+      try {
+        // The unique index on Email decides between racing moves and sign-ups to one address.
+        const result = await this.accounts.replaceOne({ _id: id, _v: doc._v }, { ...rest, _v: doc._v + 1 });
+        if (result.modifiedCount === 1) return { ...next, Id: id, Email: email };
+      } catch (err) {
+        if (isDuplicateKey(err)) throw new DuplicateEmailError(email);
+        throw err;
+      }
+    }
+    throw new Error('account update kept conflicting');
+  }
+
+  /** @inheritdoc */
   async delete(id: string): Promise<boolean> {
     await this.ready();
     const { deletedCount } = await this.accounts.deleteOne({ _id: id });

@@ -106,6 +106,26 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   /** @inheritdoc */
+  async changeEmail(id: string, email: string, change: (account: Account) => Account | undefined): Promise<Account | undefined> {
+    await this.ready();
+    try {
+      return await this.db.transaction(async (query) => {
+        const { rows } = await query<{ doc: Account }>(`SELECT doc FROM ${this.accounts} WHERE id = $1 FOR UPDATE`, [id]);
+        const current = rows[0]?.doc;
+        if (!current) return undefined;
+        const next = change(structuredClone(current));
+        if (!next) return current;
+        const saved = { ...next, Id: id, Email: email };
+        await query(`UPDATE ${this.accounts} SET email = $2, doc = $3 WHERE id = $1`, [id, email, JSON.stringify(saved)]);
+        return saved;
+      });
+    } catch (err) {
+      if ((err as { code?: unknown }).code === UNIQUE_VIOLATION) throw new DuplicateEmailError(email);
+      throw err;
+    }
+  }
+
+  /** @inheritdoc */
   async delete(id: string): Promise<boolean> {
     await this.ready();
     return this.db.transaction(async (query) => {
