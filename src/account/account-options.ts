@@ -47,6 +47,10 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   resetCodeTtl?: number;
   /** The password-reset mail with `{{.Email}}`, `{{.Code}}`. @default a short text with the code and what to do if it was not you */
   resetTemplate?: string;
+  /** The mail to a new address with `{{.Email}}` (the old one), `{{.NewEmail}}`, `{{.Code}}`. @default a short text with the code */
+  emailChangeTemplate?: string;
+  /** The notice to the old address with `{{.Email}}`, `{{.NewEmail}}`. @default a short text saying what happens and what to do if it was not you */
+  emailChangeNoticeTemplate?: string;
   /**
    * Sign-up of an already activated e-mail answers 202 like a fresh sign-up and mails the owner a
    * notice (`existingAccountTemplate`) instead of 409 1.5, so sign-up does not tell who has an account.
@@ -63,7 +67,7 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   stateStore?: StateStore | string;
   /**
    * Rate limits (429 with Retry-After past them). `false` turns all off; overrides per limit as in `createAuth`.
-   * @default signupPerIp 20/10 min, signupPerEmail 5/10 min, resendPerIp 20/10 min, resendPerEmail 3/10 min, tokensPerIp 60/min, tokensPerEmail 10/min, activePerIp 30/min, activePerId 10/min, forgotPerIp 20/10 min, forgotPerEmail 3/10 min, resetPerIp 30/10 min, resetPerEmail 10/10 min
+   * @default signupPerIp 20/10 min, signupPerEmail 5/10 min, resendPerIp 20/10 min, resendPerEmail 3/10 min, tokensPerIp 60/min, tokensPerEmail 10/min, activePerIp 30/min, activePerId 10/min, forgotPerIp 20/10 min, forgotPerEmail 3/10 min, resetPerIp 30/10 min, resetPerEmail 10/10 min, emailChangePerId 10/10 min
    */
   rateLimits?: false | Partial<Record<AccountRateLimit, RateLimitRule | false>>;
   /** Where failures are logged (never passwords, codes or tokens). @default noopLogger */
@@ -99,6 +103,13 @@ const DEFAULT_RESET_TEMPLATE =
   'Someone asked to reset the password of the account {{.Email}}. The code is:\n{{.Code}}\n\n' +
   'It works once, within 30 minutes. If it was not you, ignore this mail: the password stays as it is.\n';
 
+const DEFAULT_EMAIL_CHANGE_TEMPLATE =
+  'Someone asked to move the account {{.Email}} to this address. The code that confirms it is:\n{{.Code}}\n\n' +
+  'It works once, within a day. If it was not you, ignore this mail: nothing changes.\n';
+const DEFAULT_EMAIL_CHANGE_NOTICE =
+  'Someone asked to move your account {{.Email}} to {{.NewEmail}}. It moves only when the code mailed there is used. ' +
+  'If it was not you, change your password now.\n';
+
 /** {@link AccountRouterOptions} checked, with defaults filled in (stores not opened yet). */
 export interface ResolvedAccountOptions {
   baseUrl: URL;
@@ -108,6 +119,8 @@ export interface ResolvedAccountOptions {
   codeTtl: number;
   resetCodeTtl: number;
   resetTemplate: string;
+  emailChangeTemplate: string;
+  emailChangeNoticeTemplate: string;
   bodyLimit: number;
   activationTemplate: string;
   existingAccountTemplate: string;
@@ -134,7 +147,7 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
   const codeTtl = positiveMs('activationCodeTtl', options.activationCodeTtl, 24 * 3_600_000);
   const bodyLimit = positiveMs('bodyLimit', options.bodyLimit, 16 * 1024);
   const resetCodeTtl = positiveMs('resetCodeTtl', options.resetCodeTtl, 30 * 60_000);
-  for (const name of ['activationTemplate', 'existingAccountTemplate', 'resetTemplate'] as const) {
+  for (const name of ['activationTemplate', 'existingAccountTemplate', 'resetTemplate', 'emailChangeTemplate', 'emailChangeNoticeTemplate'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'string') throw configError(`options.${name} must be a text template`);
   }
   if (options.managers !== undefined && (!Array.isArray(options.managers) || options.managers.some((m) => typeof m !== 'string' || canonicalEmail(m) === undefined))) {
@@ -154,6 +167,8 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
     codeTtl,
     resetCodeTtl,
     resetTemplate: options.resetTemplate ?? DEFAULT_RESET_TEMPLATE,
+    emailChangeTemplate: options.emailChangeTemplate ?? DEFAULT_EMAIL_CHANGE_TEMPLATE,
+    emailChangeNoticeTemplate: options.emailChangeNoticeTemplate ?? DEFAULT_EMAIL_CHANGE_NOTICE,
     bodyLimit,
     activationTemplate: options.activationTemplate ?? DEFAULT_TEMPLATE,
     existingAccountTemplate: options.existingAccountTemplate ?? DEFAULT_EXISTING_TEMPLATE,

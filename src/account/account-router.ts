@@ -137,6 +137,23 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
       res.json({ Message: 'Password changed; other sessions were signed out' });
     }),
   );
+  router.post(
+    '/profile/:id/email',
+    asyncHandler(async (req, res) => {
+      const who = await actor(req);
+      await limit(['emailChangePerId', req.params.id]);
+      await service.requestEmailChange(who, String(req.params.id), objectBody(req));
+      res.status(202).json({ Message: 'A code is on its way to the new address; the e-mail changes when it is used' });
+    }),
+  );
+  router.post(
+    '/profile/:id/email/confirm',
+    asyncHandler(async (req, res) => {
+      const who = await actor(req);
+      await limit(['emailChangePerId', req.params.id]);
+      res.json(await service.confirmEmailChange(who, String(req.params.id), objectBody(req)));
+    }),
+  );
   router.delete(
     '/profile/:id',
     asyncHandler(async (req, res) => {

@@ -29,6 +29,8 @@ export interface AccountServiceSettings {
   codeTtl: number;
   resetCodeTtl: number;
   resetTemplate: string;
+  emailChangeTemplate: string;
+  emailChangeNoticeTemplate: string;
   concealExistingAccounts: boolean;
   existingAccountTemplate: string;
   logger: Logger;
@@ -62,6 +64,7 @@ export interface Actor {
 
 const ACTIVATE = 'activate';
 const RESET = 'reset';
+const EMAIL_CHANGE = 'email';
 /** A well-formed id no account has (ids are random): the store round trip of an unknown e-mail. */
 const UNKNOWN_ID = '0'.repeat(24);
 /** Every failure of a reset code answers the same: wrong, used, expired or no such account. */
@@ -312,6 +315,54 @@ export class AccountService {
     await this.settings.store.update(id, (a) => ({ ...a, Pwd: hash, OldPwd: [a.Pwd, ...a.OldPwd].slice(0, 5) }));
     await this.settings.store.deleteTokensOf(id, own ? actor.tokenHash : undefined);
     await this.endLoginSessions(account);
+  }
+
+  /**
+   * Starts moving an account to `NewEmail` (the owner gives `Pwd`; a manager needs none): a
+   * one-shot code goes to the new address (valid `activationCodeTtl`; a new request voids the
+   * earlier one) and a notice to the old one. Nothing moves until the code is used.
+   */
+  async requestEmailChange(actor: Actor, id: string, body: Record<string, unknown>): Promise<void> {
+    const account = await this.target(actor, id);
+    if (actor.account.Id === id && !(await verifyPassword(stringField(body, 'Pwd'), account.Pwd, this.dummyHash))) {
+      throw new AccountError(403, 1.4, 'the current password is wrong');
+    }
+    const next = this.email(body.NewEmail);
+    if (next === account.Email) throw new AccountError(400, 1.6, 'this is the e-mail of the account already');
+    if (await this.settings.store.getByEmail(next)) throw new AccountError(409, 1.5, 'an account with this e-mail exists');
+    const code = randomBytes(16).toString('hex');
+    const stored: StoredCode = { Hash: sha256(code), Expires: new Date(Date.now() + this.settings.codeTtl).toISOString(), For: next };
+    await this.settings.store.update(id, (a) => ({ ...a, ConfirmCodes: { ...a.ConfirmCodes, [EMAIL_CHANGE]: stored } }));
+    const html = this.settings.sender.contentType === 'text/html';
+    this.send(next, renderTemplate(this.settings.emailChangeTemplate, { Email: account.Email, NewEmail: next, Code: code }, html), id, 'e-mail change code');
+    this.send(account.Email, renderTemplate(this.settings.emailChangeNoticeTemplate, { Email: account.Email, NewEmail: next }, html), id, 'e-mail change notice');
+  }
+
+  /**
+   * Moves the account to the address its code was mailed to, in one atomic step with the code's
+   * use (of racing moves to one address one wins, 409 1.5). The sessions of the old address's
+   * logins end (the account bridge's user id follows the e-mail).
+   */
+  async confirmEmailChange(actor: Actor, id: string, body: Record<string, unknown>): Promise<Profile & { Id: string; Email: string }> {
+    const account = await this.target(actor, id);
+    const code = stringField(body, 'Code');
+    const stored = account.ConfirmCodes[EMAIL_CHANGE];
+    const bad = (): AccountError => new AccountError(400, 2.0, 'the code is wrong, used or expired');
+    if (!stored?.For || Date.parse(stored.Expires) <= Date.now() || !safeEqual(sha256(code), stored.Hash)) throw bad();
+    let updated: Account | undefined;
+    try {
+      updated = await this.settings.store.changeEmail(id, stored.For, (a) => {
+        if (a.ConfirmCodes[EMAIL_CHANGE]?.Hash !== stored.Hash) return undefined;
+        const { [EMAIL_CHANGE]: _used, ...rest } = a.ConfirmCodes;
+        return { ...a, ConfirmCodes: rest };
+      });
+    } catch (err) {
+      if (err instanceof DuplicateEmailError) throw new AccountError(409, 1.5, 'an account with this e-mail exists');
+      throw err;
+    }
+    if (updated?.Email !== stored.For) throw bad();
+    await this.endLoginSessions(account);
+    return { ...updated.Profile, Id: updated.Id, Email: updated.Email };
   }
 
   /**

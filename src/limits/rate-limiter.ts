@@ -95,7 +95,8 @@ export type AccountRateLimit =
   | 'forgotPerIp'
   | 'forgotPerEmail'
   | 'resetPerIp'
-  | 'resetPerEmail';
+  | 'resetPerEmail'
+  | 'emailChangePerId';
 
 /** Defaults of the account routes' limits. */
 export const ACCOUNT_RATE_LIMITS: Record<AccountRateLimit, RateLimitRule> = {
@@ -111,6 +112,7 @@ export const ACCOUNT_RATE_LIMITS: Record<AccountRateLimit, RateLimitRule> = {
   forgotPerEmail: { limit: 3, windowMs: 10 * 60_000 },
   resetPerIp: { limit: 30, windowMs: 10 * 60_000 },
   resetPerEmail: { limit: 10, windowMs: 10 * 60_000 },
+  emailChangePerId: { limit: 10, windowMs: 10 * 60_000 },
 };
 
 /** Reads `false` (all off) or per-rule overrides on top of defaults. */

@@ -136,6 +136,8 @@ describe(`fuzzing every route (seed ${SEED}, ${RUNS} requests per route)`, () =>
       '/account/active/:id',
       '/account/tokens',
       '/account/profile/:id',
+      '/account/profile/:id/email',
+      '/account/profile/:id/email/confirm',
       '/account/profile/:id/info',
       '/account/profile/:id/change-password',
       '/account/profiles',
