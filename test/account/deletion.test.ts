@@ -1,21 +1,17 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
 import { createAuth, hashId } from '../../src';
 import { SECRET } from '../support/auth-app';
 import { activeUser, makeAccountApp } from '../support/account-app';
 import { setCookies } from '../support/cookies';
-import { describePostgres, dropSchema, sharedServer, startPostgres } from '../support/servers';
+import { ACCOUNT_STORE_KINDS, type FreshStore } from '../support/account-stores';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 
 const bearer = (token: string): [string, string] => ['Authorization', `Bearer ${token}`];
 
-function deletionSuite(name: string, describeFn: jest.Describe, freshStore: () => Promise<{ uri: string; cleanup: () => Promise<void> }>): void {
+function deletionSuite(name: string, describeFn: jest.Describe, freshStore: () => Promise<FreshStore>): void {
   describeFn(`account deletion on the ${name} account store`, () => {
     let peer: SmtpPeer;
-    let store: { uri: string; cleanup: () => Promise<void> };
+    let store: FreshStore;
     beforeAll(async () => {
       peer = await startSmtpPeer();
     });
@@ -105,16 +101,4 @@ function deletionSuite(name: string, describeFn: jest.Describe, freshStore: () =
   });
 }
 
-deletionSuite('memory', describe, async () => ({ uri: 'memory://', cleanup: async () => undefined }));
-
-deletionSuite('level', describe, async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'authgate-delete-'));
-  return { uri: `level://${dir}`, cleanup: () => rm(dir, { recursive: true, force: true }) };
-});
-
-const postgres = sharedServer(startPostgres);
-deletionSuite('PostgreSQL', describePostgres, async () => {
-  const server = await postgres();
-  const schema = `d_${randomBytes(4).toString('hex')}`;
-  return { uri: `${server.url}?schema=${schema}`, cleanup: () => dropSchema(server.url, schema) };
-});
+for (const [name, describeFn, fresh] of ACCOUNT_STORE_KINDS) deletionSuite(name, describeFn, fresh);

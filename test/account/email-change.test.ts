@@ -1,19 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
 import { activeUser, mailTo, makeAccountApp } from '../support/account-app';
-import { describePostgres, dropSchema, sharedServer, startPostgres } from '../support/servers';
+import { ACCOUNT_STORE_KINDS, type FreshStore } from '../support/account-stores';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 
 const bearer = (token: string): [string, string] => ['Authorization', `Bearer ${token}`];
 const codeIn = (body: string): string => /\b([0-9a-f]{32})\b/.exec(body)?.[1] ?? '';
 
-function emailChangeSuite(name: string, describeFn: jest.Describe, freshStore: () => Promise<{ uri: string; cleanup: () => Promise<void> }>): void {
+function emailChangeSuite(name: string, describeFn: jest.Describe, freshStore: () => Promise<FreshStore>): void {
   describeFn(`e-mail change on the ${name} account store`, () => {
     let peer: SmtpPeer;
-    let store: { uri: string; cleanup: () => Promise<void> };
+    let store: FreshStore;
     beforeAll(async () => {
       peer = await startSmtpPeer();
     });
@@ -137,16 +133,4 @@ function emailChangeSuite(name: string, describeFn: jest.Describe, freshStore: (
   });
 }
 
-emailChangeSuite('memory', describe, async () => ({ uri: 'memory://', cleanup: async () => undefined }));
-
-emailChangeSuite('level', describe, async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'authgate-email-'));
-  return { uri: `level://${dir}`, cleanup: () => rm(dir, { recursive: true, force: true }) };
-});
-
-const postgres = sharedServer(startPostgres);
-emailChangeSuite('PostgreSQL', describePostgres, async () => {
-  const server = await postgres();
-  const schema = `e_${randomBytes(4).toString('hex')}`;
-  return { uri: `${server.url}?schema=${schema}`, cleanup: () => dropSchema(server.url, schema) };
-});
+for (const [name, describeFn, fresh] of ACCOUNT_STORE_KINDS) emailChangeSuite(name, describeFn, fresh);

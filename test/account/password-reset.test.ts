@@ -1,22 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import request from 'supertest';
 import { createAuth, hashId } from '../../src';
 import { SECRET } from '../support/auth-app';
 import { activeUser, mailTo, makeAccountApp } from '../support/account-app';
 import { setCookies } from '../support/cookies';
-import { describePostgres, dropSchema, sharedServer, startPostgres } from '../support/servers';
+import { ACCOUNT_STORE_KINDS, type FreshStore } from '../support/account-stores';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 
 const codeIn = (body: string): string => /\b([0-9a-f]{32})\b/.exec(body)?.[1] ?? '';
 
 /** The reset flows on one account store (a URI made fresh for each test). */
-function resetSuite(name: string, describeFn: jest.Describe, freshStore: () => Promise<{ uri: string; cleanup: () => Promise<void> }>): void {
+function resetSuite(name: string, describeFn: jest.Describe, freshStore: () => Promise<FreshStore>): void {
   describeFn(`password reset on the ${name} account store`, () => {
     let peer: SmtpPeer;
-    let store: { uri: string; cleanup: () => Promise<void> };
+    let store: FreshStore;
     beforeAll(async () => {
       peer = await startSmtpPeer();
     });
@@ -159,16 +155,4 @@ function resetSuite(name: string, describeFn: jest.Describe, freshStore: () => P
   });
 }
 
-resetSuite('memory', describe, async () => ({ uri: 'memory://', cleanup: async () => undefined }));
-
-resetSuite('level', describe, async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'authgate-reset-'));
-  return { uri: `level://${dir}`, cleanup: () => rm(dir, { recursive: true, force: true }) };
-});
-
-const postgres = sharedServer(startPostgres);
-resetSuite('PostgreSQL', describePostgres, async () => {
-  const server = await postgres();
-  const schema = `r_${randomBytes(4).toString('hex')}`;
-  return { uri: `${server.url}?schema=${schema}`, cleanup: () => dropSchema(server.url, schema) };
-});
+for (const [name, describeFn, fresh] of ACCOUNT_STORE_KINDS) resetSuite(name, describeFn, fresh);
