@@ -104,11 +104,9 @@ const DEFAULT_RESET_TEMPLATE =
   'It works once, within 30 minutes. If it was not you, ignore this mail: the password stays as it is.\n';
 
 const DEFAULT_EMAIL_CHANGE_TEMPLATE =
-  'Someone asked to move the account {{.Email}} to this address. The code that confirms it is:\n{{.Code}}\n\n' +
-  'It works once, within a day. If it was not you, ignore this mail: nothing changes.\n';
+  'Someone asked to move the account {{.Email}} to this address. The code that confirms it is:\n{{.Code}}\n\n' + 'It works once, within a day. If it was not you, ignore this mail: nothing changes.\n';
 const DEFAULT_EMAIL_CHANGE_NOTICE =
-  'Someone asked to move your account {{.Email}} to {{.NewEmail}}. It moves only when the code mailed there is used. ' +
-  'If it was not you, change your password now.\n';
+  'Someone asked to move your account {{.Email}} to {{.NewEmail}}. It moves only when the code mailed there is used. ' + 'If it was not you, change your password now.\n';
 
 /** {@link AccountRouterOptions} checked, with defaults filled in (stores not opened yet). */
 export interface ResolvedAccountOptions {
