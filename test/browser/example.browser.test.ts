@@ -110,18 +110,64 @@ describe('example in headless chromium', () => {
   );
 
   browserIt(
+    'resets a forgotten password with the mailed code, logs in with it, and deletes the account',
+    async () => {
+      const fromLog = async (pattern: RegExp, after: number): Promise<string> => {
+        for (let i = 0; i < 50; i++) {
+          const found = pattern.exec(logLines.slice(after).join('\n'))?.[1];
+          if (found) return found;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error(`nothing like ${pattern} in the log`);
+      };
+      const page = await browser.newPage();
+      await page.goto(base);
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      let mark = logLines.length;
+      await page.fill('#signup-email', 'forgetful@example.com');
+      await page.fill('#signup-pwd', 'first lantern pass');
+      await page.click('#signup');
+      await page.goto(await fromLog(/(http:\/\/\S+\/account\/active\/\S+)/, mark));
+      await page.goto(base);
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      mark = logLines.length;
+      await page.fill('#forgot-email', 'forgetful@example.com');
+      await page.click('#forgot');
+      await page.waitForFunction("document.getElementById('output').textContent.includes('reset code')");
+      await page.fill('#reset-code', await fromLog(/code is:\s*([0-9a-f]{32})/, mark));
+      await page.fill('#reset-pwd', 'second lantern pass');
+      await page.click('#reset');
+      await page.waitForFunction("document.getElementById('output').textContent.includes('Password changed')");
+      await page.fill('#account-email', 'forgetful@example.com');
+      await page.fill('#account-pwd', 'second lantern pass');
+      await page.click('#account-login');
+      await page.waitForSelector('#profile-form:not(.hidden)');
+      await page.fill('#account-action-pwd', 'second lantern pass');
+      await page.click('#delete-account');
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      await page.fill('#account-email', 'forgetful@example.com');
+      await page.fill('#account-pwd', 'second lantern pass');
+      await page.click('#account-login');
+      await page.waitForFunction("document.getElementById('error').textContent.length > 0");
+      await page.close();
+    },
+    60_000,
+  );
+
+  browserIt(
     'signs up, activates from the mailed link, logs in with the account and saves the profile',
     async () => {
       const page = await browser.newPage();
       await page.goto(base);
       await page.waitForSelector('#logged-out:not(.hidden)');
+      const mark = logLines.length;
       await page.fill('#signup-email', 'browser@example.com');
       await page.fill('#signup-pwd', 'browser-pass-1');
       await page.click('#signup');
       await page.waitForFunction("document.getElementById('output').textContent.includes('activation')");
       let link: string | undefined;
       for (let i = 0; i < 50 && !link; i++) {
-        link = /(http:\/\/\S+\/account\/active\/\S+)/.exec(logLines.join('\n'))?.[1];
+        link = /(http:\/\/\S+\/account\/active\/\S+)/.exec(logLines.slice(mark).join('\n'))?.[1];
         if (!link) await new Promise((r) => setTimeout(r, 100));
       }
       expect(link).toBeDefined();
