@@ -1,17 +1,11 @@
 // Benchmark server: one avatar in a file store, served by authgate's avatar router and by
 // express.static from the same file. Prints READY with ports and paths.
+import { listen } from '../lib/announce';
 import { mkdtempSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import express, { type Express } from 'express';
+import express from 'express';
 import { createAuth } from '../../src';
-
-async function listen(app: Express): Promise<number> {
-  return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-  });
-}
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'authgate-bench-ava-'));

@@ -1,7 +1,7 @@
 // Benchmark server: the same /private route unprotected, behind authgate, express-jwt and
 // passport-jwt, each on its own port, all with one secret. Prints READY with ports and a token.
-import type { AddressInfo } from 'node:net';
-import express, { type Express } from 'express';
+import { listen } from '../lib/announce';
+import express from 'express';
 import { expressjwt } from 'express-jwt';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
@@ -9,12 +9,6 @@ import { createAuth, mustGetUser } from '../../src';
 
 const SECRET = 'bench-secret-0123456789abcdef0123456789';
 const USER = { name: 'bench', id: 'local_0123456789abcdef0123456789abcdef01234567', picture: '' };
-
-async function listen(app: Express): Promise<number> {
-  return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-  });
-}
 
 async function main(): Promise<void> {
   const auth = createAuth({ rateLimits: false, url: 'http://127.0.0.1:8080', secret: SECRET, avatarStore: 'noop://', tokenDuration: 3_600_000 });

@@ -1,7 +1,7 @@
 // Benchmark server: a bare route, and the same authgate app with the state store in Redis in both
 // revocation modes, each on its own port; plus, for logins, a provider that ends in a token without
 // a session record (what every login did before sessions). Prints READY with ports and sessions.
-import type { AddressInfo } from 'node:net';
+import { listen, loginSession } from '../lib/announce';
 import express, { type Express } from 'express';
 import { createAuth, hashId, mustGetUser, type Provider, type RevocationCheck } from '../../src';
 
@@ -39,18 +39,6 @@ function authApp(stateStore: string, revocationCheck: RevocationCheck): Express 
   return app;
 }
 
-async function listen(app: Express): Promise<number> {
-  return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-  });
-}
-
-async function session(port: number): Promise<{ cookie: string; xsrf: string; user: unknown }> {
-  const res = await fetch(`http://127.0.0.1:${port}/auth/local/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'bench', passwd: 'x' }) });
-  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]);
-  return { cookie: cookies.join('; '), xsrf: cookies.find((c) => c?.startsWith('XSRF-TOKEN='))?.slice(11) ?? '', user: await res.json() };
-}
-
 async function main(): Promise<void> {
   const { REDIS_URL = '' } = process.env;
   const ports = {
@@ -58,7 +46,7 @@ async function main(): Promise<void> {
     everyRequest: await listen(authApp(`${REDIS_URL}?prefix=bench-e:`, 'every-request')),
     memory: await listen(authApp('memory://', 'refresh')),
   };
-  const sessions = { refresh: await session(ports.refresh), everyRequest: await session(ports.everyRequest) };
+  const sessions = { refresh: await loginSession(ports.refresh, 'bench'), everyRequest: await loginSession(ports.everyRequest, 'bench') };
   // The bare route answers the same user JSON as the protected ones.
   const plain = express();
   plain.get('/private', (_req, res) => void res.json(sessions.refresh.user));

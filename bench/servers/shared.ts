@@ -1,7 +1,7 @@
 // Benchmark server: the same app (direct login, rate limits counted but never reached, a protected
 // route) on a memory state store and on Redis, each on its own port; and the account router on two
 // PostgreSQL schemas holding 1,000 and ACCOUNTS accounts. Prints READY with the ports and sessions.
-import type { AddressInfo } from 'node:net';
+import { listen, loginSession } from '../lib/announce';
 import express, { type Express } from 'express';
 import { createAccountRouter, createAuth, mustGetUser, senderFunc } from '../../src';
 import { PostgresAccountStore } from '../../src/stores/postgres';
@@ -18,18 +18,6 @@ function authApp(stateStore: string): Express {
   app.use('/auth', auth.handlers().authRouter);
   app.get('/private', auth.middleware().auth, (req, res) => void res.json(mustGetUser(req)));
   return app;
-}
-
-async function listen(app: Express): Promise<number> {
-  return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-  });
-}
-
-async function session(port: number): Promise<{ cookie: string; xsrf: string }> {
-  const res = await fetch(`http://127.0.0.1:${port}/auth/local/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'bench', passwd: 'x' }) });
-  const cookies = res.headers.getSetCookie().map((c) => c.split(';')[0]);
-  return { cookie: cookies.join('; '), xsrf: cookies.find((c) => c?.startsWith('XSRF-TOKEN='))?.slice(11) ?? '' };
 }
 
 /** Fills a schema with `n` activated accounts in one SQL statement (`user<i>@example.com`, one bcrypt hash). */
@@ -71,7 +59,7 @@ async function main(): Promise<void> {
     });
     ports[name] = await listen(express().use('/account', accounts));
   }
-  console.log(`READY ${JSON.stringify({ ports, memory: await session(ports.memory!), redis: await session(ports.redis!) })}`);
+  console.log(`READY ${JSON.stringify({ ports, memory: await loginSession(ports.memory!, 'bench'), redis: await loginSession(ports.redis!, 'bench') })}`);
 }
 
 void main();
