@@ -107,18 +107,8 @@ export class MongoAccountStore implements AccountStore {
   }
 
   /** @inheritdoc */
-  async update(id: string, change: (account: Account) => Account | undefined): Promise<Account | undefined> {
-    for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
-      const doc = await this.accounts.findOne({ _id: id });
-      const current = MongoAccountStore.toAccount(doc);
-      if (!doc || !current) return undefined;
-      const next = change(structuredClone(current));
-      if (!next) return current;
-      const { Id: _id, ...rest } = { ...next, Email: current.Email };
-      const result = await this.accounts.replaceOne({ _id: id, _v: doc._v }, { ...rest, _v: doc._v + 1 });
-      if (result.modifiedCount === 1) return { ...next, Id: id, Email: current.Email };
-    }
-    throw new Error('account update kept conflicting');
+  update(id: string, change: (account: Account) => Account | undefined): Promise<Account | undefined> {
+    return this.rewrite(id, change, undefined);
   }
 
   /** @inheritdoc */
@@ -146,21 +136,27 @@ export class MongoAccountStore implements AccountStore {
 
   /** @inheritdoc */
   async changeEmail(id: string, email: string, change: (account: Account) => Account | undefined): Promise<Account | undefined> {
+    try {
+      return await this.rewrite(id, change, email);
+    } catch (err) {
+      // The unique index on Email decides between racing moves and sign-ups to one address.
+      if (isDuplicateKey(err)) throw new DuplicateEmailError(email);
+      throw err;
+    }
+  }
+
+  /** Read, change, replace if the version is still the one read (else again): `update`, and with `email` a move to it. */
+  private async rewrite(id: string, change: (account: Account) => Account | undefined, email: string | undefined): Promise<Account | undefined> {
     for (let attempt = 0; attempt < UPDATE_ATTEMPTS; attempt++) {
       const doc = await this.accounts.findOne({ _id: id });
       const current = MongoAccountStore.toAccount(doc);
       if (!doc || !current) return undefined;
       const next = change(structuredClone(current));
       if (!next) return current;
-      const { Id: _id, ...rest } = { ...next, Email: email };
-      try {
-        // The unique index on Email decides between racing moves and sign-ups to one address.
-        const result = await this.accounts.replaceOne({ _id: id, _v: doc._v }, { ...rest, _v: doc._v + 1 });
-        if (result.modifiedCount === 1) return { ...next, Id: id, Email: email };
-      } catch (err) {
-        if (isDuplicateKey(err)) throw new DuplicateEmailError(email);
-        throw err;
-      }
+      const saved = { ...next, Id: id, Email: email ?? current.Email };
+      const { Id: _id, ...rest } = saved;
+      const result = await this.accounts.replaceOne({ _id: id, _v: doc._v }, { ...rest, _v: doc._v + 1 });
+      if (result.modifiedCount === 1) return saved;
     }
     throw new Error('account update kept conflicting');
   }

@@ -55,18 +55,8 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   /** @inheritdoc */
-  async update(id: string, change: (account: Account) => Account | undefined): Promise<Account | undefined> {
-    await this.ready();
-    return this.db.transaction(async (query) => {
-      const { rows } = await query<{ doc: Account }>(`SELECT doc FROM ${this.accounts} WHERE id = $1 FOR UPDATE`, [id]);
-      const current = rows[0]?.doc;
-      if (!current) return undefined;
-      const next = change(structuredClone(current));
-      if (!next) return current;
-      const saved = { ...next, Id: id, Email: current.Email };
-      await query(`UPDATE ${this.accounts} SET doc = $2 WHERE id = $1`, [id, JSON.stringify(saved)]);
-      return saved;
-    });
+  update(id: string, change: (account: Account) => Account | undefined): Promise<Account | undefined> {
+    return this.rewrite(id, change, undefined);
   }
 
   /** @inheritdoc */
@@ -107,22 +97,27 @@ export class PostgresAccountStore implements AccountStore {
 
   /** @inheritdoc */
   async changeEmail(id: string, email: string, change: (account: Account) => Account | undefined): Promise<Account | undefined> {
-    await this.ready();
     try {
-      return await this.db.transaction(async (query) => {
-        const { rows } = await query<{ doc: Account }>(`SELECT doc FROM ${this.accounts} WHERE id = $1 FOR UPDATE`, [id]);
-        const current = rows[0]?.doc;
-        if (!current) return undefined;
-        const next = change(structuredClone(current));
-        if (!next) return current;
-        const saved = { ...next, Id: id, Email: email };
-        await query(`UPDATE ${this.accounts} SET email = $2, doc = $3 WHERE id = $1`, [id, email, JSON.stringify(saved)]);
-        return saved;
-      });
+      return await this.rewrite(id, change, email);
     } catch (err) {
       if ((err as { code?: unknown }).code === UNIQUE_VIOLATION) throw new DuplicateEmailError(email);
       throw err;
     }
+  }
+
+  /** Read (locked), change and write in one transaction: `update`, and with `email` a move to it (the unique index decides races). */
+  private async rewrite(id: string, change: (account: Account) => Account | undefined, email: string | undefined): Promise<Account | undefined> {
+    await this.ready();
+    return this.db.transaction(async (query) => {
+      const { rows } = await query<{ doc: Account }>(`SELECT doc FROM ${this.accounts} WHERE id = $1 FOR UPDATE`, [id]);
+      const current = rows[0]?.doc;
+      if (!current) return undefined;
+      const next = change(structuredClone(current));
+      if (!next) return current;
+      const saved = { ...next, Id: id, Email: email ?? current.Email };
+      await query(`UPDATE ${this.accounts} SET email = $2, doc = $3 WHERE id = $1`, [id, saved.Email, JSON.stringify(saved)]);
+      return saved;
+    });
   }
 
   /** @inheritdoc */
