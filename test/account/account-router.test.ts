@@ -1,11 +1,9 @@
 import request from 'supertest';
 import { createAuth, hashId } from '../../src';
 import { SECRET } from '../support/auth-app';
-import { activeUser, makeAccountApp } from '../support/account-app';
+import { activeUser, makeAccountApp, bearer } from '../support/account-app';
 import { setCookies } from '../support/cookies';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
-
-const bearer = (token: string): [string, string] => ['Authorization', `Bearer ${token}`];
 
 describe('account router: life cycle with mail through smtp-server', () => {
   let peer: SmtpPeer;

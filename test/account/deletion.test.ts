@@ -1,104 +1,86 @@
 import request from 'supertest';
 import { createAuth, hashId } from '../../src';
 import { SECRET } from '../support/auth-app';
-import { activeUser, makeAccountApp } from '../support/account-app';
+import { activeUser, makeAccountApp, bearer } from '../support/account-app';
 import { setCookies } from '../support/cookies';
-import { ACCOUNT_STORE_KINDS, type FreshStore } from '../support/account-stores';
-import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
+import { describeOnEveryAccountStore } from '../support/account-stores';
 
-const bearer = (token: string): [string, string] => ['Authorization', `Bearer ${token}`];
+describeOnEveryAccountStore('account deletion', (ctx) => {
+  it('the owner deletes with his password: tokens, sessions and avatar go, the e-mail can sign up again', async () => {
+    const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, revocationCheck: 'every-request' });
+    const a = makeAccountApp(ctx.peer, { store: ctx.store.uri, rateLimits: false, loginSessions: { sessions: auth.sessions, provider: 'accounts', avatars: auth.avatars } });
+    auth.addDirectProvider('accounts', a.accounts.credentialChecker());
+    a.app.use('/auth', auth.handlers().authRouter);
+    a.app.get('/private', auth.middleware().auth, (_req, res) => void res.json({ ok: true }));
+    const { id, token } = await activeUser(a.app, ctx.peer, 'leaving@example.com', 'leaving-password');
+    const login = setCookies(await request(a.app).post('/auth/accounts/login').send({ user: 'leaving@example.com', passwd: 'leaving-password' }).expect(200));
+    const session = (r: request.Test): request.Test => r.set('Cookie', `JWT=${login.JWT?.value}`).set('X-XSRF-TOKEN', login['XSRF-TOKEN']!.value);
+    await session(request(a.app).get('/private')).expect(200);
+    const avatarId = auth.avatars.avatarId(hashId('accounts', 'leaving@example.com'));
+    expect(await auth.options.avatarStore.get(avatarId)).toBeDefined();
 
-function deletionSuite(name: string, describeFn: jest.Describe, freshStore: () => Promise<FreshStore>): void {
-  describeFn(`account deletion on the ${name} account store`, () => {
-    let peer: SmtpPeer;
-    let store: FreshStore;
-    beforeAll(async () => {
-      peer = await startSmtpPeer();
-    });
-    afterAll(() => peer.close());
-    beforeEach(async () => {
-      store = await freshStore();
-    });
-    afterEach(() => store.cleanup());
+    await request(a.app)
+      .delete(`/account/profile/${id}`)
+      .set(...bearer(token))
+      .send({ Pwd: 'wrong-password' })
+      .expect(403);
+    await request(a.app)
+      .delete(`/account/profile/${id}`)
+      .set(...bearer(token))
+      .send({})
+      .expect(400);
+    expect(await a.accounts.store.get(id)).toBeDefined();
+    await session(request(a.app).get('/private')).expect(200);
 
-    it('the owner deletes with his password: tokens, sessions and avatar go, the e-mail can sign up again', async () => {
-      const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, revocationCheck: 'every-request' });
-      const a = makeAccountApp(peer, { store: store.uri, rateLimits: false, loginSessions: { sessions: auth.sessions, provider: 'accounts', avatars: auth.avatars } });
-      auth.addDirectProvider('accounts', a.accounts.credentialChecker());
-      a.app.use('/auth', auth.handlers().authRouter);
-      a.app.get('/private', auth.middleware().auth, (_req, res) => void res.json({ ok: true }));
-      const { id, token } = await activeUser(a.app, peer, 'leaving@example.com', 'leaving-password');
-      const login = setCookies(await request(a.app).post('/auth/accounts/login').send({ user: 'leaving@example.com', passwd: 'leaving-password' }).expect(200));
-      const session = (r: request.Test): request.Test => r.set('Cookie', `JWT=${login.JWT?.value}`).set('X-XSRF-TOKEN', login['XSRF-TOKEN']!.value);
-      await session(request(a.app).get('/private')).expect(200);
-      const avatarId = auth.avatars.avatarId(hashId('accounts', 'leaving@example.com'));
-      expect(await auth.options.avatarStore.get(avatarId)).toBeDefined();
-
-      await request(a.app)
-        .delete(`/account/profile/${id}`)
-        .set(...bearer(token))
-        .send({ Pwd: 'wrong-password' })
-        .expect(403);
-      await request(a.app)
-        .delete(`/account/profile/${id}`)
-        .set(...bearer(token))
-        .send({})
-        .expect(400);
-      expect(await a.accounts.store.get(id)).toBeDefined();
-      await session(request(a.app).get('/private')).expect(200);
-
-      const res = await request(a.app)
-        .delete(`/account/profile/${id}`)
-        .set(...bearer(token))
-        .send({ Pwd: 'leaving-password' })
-        .expect(200);
-      expect(res.body).toEqual({ Message: 'Account deleted' });
-      expect(await a.accounts.store.get(id)).toBeUndefined();
-      await request(a.app)
-        .get(`/account/profile/${id}/info`)
-        .set(...bearer(token))
-        .expect(401);
-      await session(request(a.app).get('/private')).expect(401);
-      await request(a.app).post('/auth/accounts/login').send({ user: 'leaving@example.com', passwd: 'leaving-password' }).expect(403);
-      expect(await auth.options.avatarStore.get(avatarId)).toBeUndefined();
-      const again = await activeUser(a.app, peer, 'leaving@example.com', 'returning-password');
-      expect(again.id).not.toBe(id);
-      await auth.close();
-      await a.accounts.close();
-    });
-
-    it('another user needs manage_user (403 without it); a manager deletes without a password; bad and unknown ids 4xx', async () => {
-      const a = makeAccountApp(peer, { store: store.uri, rateLimits: false, managers: ['boss@example.com'] });
-      const victim = await activeUser(a.app, peer, 'victim@example.com', 'victim-password');
-      const other = await activeUser(a.app, peer, 'other@example.com', 'other-password');
-      const boss = await activeUser(a.app, peer, 'boss@example.com', 'boss-password');
-      await request(a.app)
-        .delete(`/account/profile/${victim.id}`)
-        .set(...bearer(other.token))
-        .send({ Pwd: 'other-password' })
-        .expect(403);
-      expect(await a.accounts.store.get(victim.id)).toBeDefined();
-      await request(a.app)
-        .delete('/account/profile/not-an-id')
-        .set(...bearer(boss.token))
-        .expect(400);
-      await request(a.app)
-        .delete(`/account/profile/${'f'.repeat(24)}`)
-        .set(...bearer(boss.token))
-        .expect(404);
-      await request(a.app).delete(`/account/profile/${victim.id}`).send({ Pwd: 'x' }).expect(401);
-      await request(a.app)
-        .delete(`/account/profile/${victim.id}`)
-        .set(...bearer(boss.token))
-        .expect(200);
-      expect(await a.accounts.store.get(victim.id)).toBeUndefined();
-      await request(a.app)
-        .get(`/account/profile/${victim.id}/info`)
-        .set(...bearer(victim.token))
-        .expect(401);
-      await a.accounts.close();
-    });
+    const res = await request(a.app)
+      .delete(`/account/profile/${id}`)
+      .set(...bearer(token))
+      .send({ Pwd: 'leaving-password' })
+      .expect(200);
+    expect(res.body).toEqual({ Message: 'Account deleted' });
+    expect(await a.accounts.store.get(id)).toBeUndefined();
+    await request(a.app)
+      .get(`/account/profile/${id}/info`)
+      .set(...bearer(token))
+      .expect(401);
+    await session(request(a.app).get('/private')).expect(401);
+    await request(a.app).post('/auth/accounts/login').send({ user: 'leaving@example.com', passwd: 'leaving-password' }).expect(403);
+    expect(await auth.options.avatarStore.get(avatarId)).toBeUndefined();
+    const again = await activeUser(a.app, ctx.peer, 'leaving@example.com', 'returning-password');
+    expect(again.id).not.toBe(id);
+    await auth.close();
+    await a.accounts.close();
   });
-}
 
-for (const [name, describeFn, fresh] of ACCOUNT_STORE_KINDS) deletionSuite(name, describeFn, fresh);
+  it('another user needs manage_user (403 without it); a manager deletes without a password; bad and unknown ids 4xx', async () => {
+    const a = makeAccountApp(ctx.peer, { store: ctx.store.uri, rateLimits: false, managers: ['boss@example.com'] });
+    const victim = await activeUser(a.app, ctx.peer, 'victim@example.com', 'victim-password');
+    const other = await activeUser(a.app, ctx.peer, 'other@example.com', 'other-password');
+    const boss = await activeUser(a.app, ctx.peer, 'boss@example.com', 'boss-password');
+    await request(a.app)
+      .delete(`/account/profile/${victim.id}`)
+      .set(...bearer(other.token))
+      .send({ Pwd: 'other-password' })
+      .expect(403);
+    expect(await a.accounts.store.get(victim.id)).toBeDefined();
+    await request(a.app)
+      .delete('/account/profile/not-an-id')
+      .set(...bearer(boss.token))
+      .expect(400);
+    await request(a.app)
+      .delete(`/account/profile/${'f'.repeat(24)}`)
+      .set(...bearer(boss.token))
+      .expect(404);
+    await request(a.app).delete(`/account/profile/${victim.id}`).send({ Pwd: 'x' }).expect(401);
+    await request(a.app)
+      .delete(`/account/profile/${victim.id}`)
+      .set(...bearer(boss.token))
+      .expect(200);
+    expect(await a.accounts.store.get(victim.id)).toBeUndefined();
+    await request(a.app)
+      .get(`/account/profile/${victim.id}/info`)
+      .set(...bearer(victim.token))
+      .expect(401);
+    await a.accounts.close();
+  });
+});

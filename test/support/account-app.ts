@@ -38,3 +38,6 @@ export async function mailTo(peer: SmtpPeer, email: string, since: number): Prom
     if (mail.to.includes(to)) return mail;
   }
 }
+
+/** The header that carries an access token, for `.set(...bearer(token))`. */
+export const bearer = (token: string): [string, string] => ['Authorization', `Bearer ${token}`];

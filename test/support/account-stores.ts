@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describePostgres, dropSchema, sharedServer, startPostgres } from './servers';
+import { startSmtpPeer, type SmtpPeer } from './smtp-peer';
 
 /** A fresh account store URI for one test, and how to remove what it left. */
 export interface FreshStore {
@@ -33,3 +34,27 @@ export const ACCOUNT_STORE_KINDS: ReadonlyArray<[string, jest.Describe, () => Pr
     },
   ],
 ];
+
+/** What the tests of {@link describeOnEveryAccountStore} get: the SMTP peer of the file and this test's fresh store. */
+export interface AccountFlowContext {
+  peer: SmtpPeer;
+  store: FreshStore;
+}
+
+/** Describes `title` once per account store kind, with an SMTP peer per file and a fresh store per test. */
+export function describeOnEveryAccountStore(title: string, body: (ctx: AccountFlowContext) => void): void {
+  for (const [name, describeFn, fresh] of ACCOUNT_STORE_KINDS) {
+    describeFn(`${title} on the ${name} account store`, () => {
+      const ctx = {} as AccountFlowContext;
+      beforeAll(async () => {
+        ctx.peer = await startSmtpPeer();
+      });
+      afterAll(() => ctx.peer.close());
+      beforeEach(async () => {
+        ctx.store = await fresh();
+      });
+      afterEach(() => ctx.store.cleanup());
+      body(ctx);
+    });
+  }
+}
