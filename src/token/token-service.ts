@@ -145,14 +145,8 @@ export class TokenService {
       return undefined;
     }
     const claims = known.claims;
-    const now = nowSeconds();
-    if (typeof claims.exp !== 'number' || claims.exp <= now || (claims.nbf !== undefined && claims.nbf > now + NBF_LEEWAY_SECONDS)) return undefined;
-    const allowed = this.options.audiences;
-    if (allowed !== undefined && (known.aud === undefined || !allowed.includes(known.aud))) return undefined;
-    if (found.source === 'cookie' && claims.user !== undefined && this.xsrfRequired(req)) {
-      const header = req.headers[this.xsrfHeader];
-      if (!claims.jti || typeof header !== 'string' || !safeEqual(header, claims.jti)) return undefined;
-    }
+    if (this.timesOrAudienceProblem(claims, known.aud, false) !== undefined) return undefined;
+    if (found.source === 'cookie' && !this.xsrfPasses(req, claims)) return undefined;
     return claims;
   }
 
@@ -203,15 +197,25 @@ export class TokenService {
   }
 
   private checkTimesAndAudience(claims: Claims, aud: string | undefined, allowExpired: boolean): Claims {
-    if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) throw unauthorized('token has no valid exp');
-    if (claims.nbf !== undefined && claims.nbf > nowSeconds() + NBF_LEEWAY_SECONDS) throw unauthorized('token is not valid yet');
-    if (!allowExpired && claims.exp <= nowSeconds()) throw unauthorized('token is expired');
-    try {
-      this.checkAudience(aud);
-    } catch (err) {
-      throw unauthorized('aud is not allowed', err);
-    }
+    const problem = this.timesOrAudienceProblem(claims, aud, allowExpired);
+    if (problem !== undefined) throw unauthorized(problem);
     return claims;
+  }
+
+  /** What is wrong with a token's times or audience (the reason answered), or `undefined`. */
+  private timesOrAudienceProblem(claims: Readonly<Claims>, aud: string | undefined, allowExpired: boolean): string | undefined {
+    if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) return 'token has no valid exp';
+    const now = nowSeconds();
+    if (claims.nbf !== undefined && claims.nbf > now + NBF_LEEWAY_SECONDS) return 'token is not valid yet';
+    if (!allowExpired && claims.exp <= now) return 'token is expired';
+    return this.audienceAllowed(aud) ? undefined : 'aud is not allowed';
+  }
+
+  /** Whether a cookie token of a user passes the double-submit check: the XSRF header echoes its `jti` (unless exempt). */
+  private xsrfPasses(req: IncomingMessage, claims: Readonly<Claims>): boolean {
+    if (claims.user === undefined || !this.xsrfRequired(req)) return true;
+    const header = req.headers[this.xsrfHeader];
+    return Boolean(claims.jti) && typeof header === 'string' && safeEqual(header, claims.jti as string);
   }
 
   /** How many verified tokens are cached now (bounded by `verifiedTokenCacheSize`). */
@@ -324,10 +328,7 @@ export class TokenService {
     const exp = claims.exp as number;
     const now = nowSeconds();
     if (exp + Math.floor(this.options.cookieDuration / 1000) < now) throw unauthorized('token is expired');
-    if (claims.user !== undefined && this.xsrfRequired(req)) {
-      const header = req.headers[this.xsrfHeader];
-      if (!claims.jti || typeof header !== 'string' || !safeEqual(header, claims.jti)) throw unauthorized('xsrf mismatch');
-    }
+    if (!this.xsrfPasses(req, claims)) throw unauthorized('xsrf mismatch');
     return { token, source, claims, expired: exp <= now };
   }
 
@@ -377,10 +378,12 @@ export class TokenService {
   }
 
   private checkAudience(aud: string | undefined): void {
+    if (!this.audienceAllowed(aud)) throw new AuthError('forbidden', `aud ${JSON.stringify(aud ?? '')} is not allowed`);
+  }
+
+  private audienceAllowed(aud: string | undefined): boolean {
     const allowed = this.options.audiences;
-    if (allowed !== undefined && (aud === undefined || !allowed.includes(aud))) {
-      throw new AuthError('forbidden', `aud ${JSON.stringify(aud ?? '')} is not allowed`);
-    }
+    return allowed === undefined || (aud !== undefined && allowed.includes(aud));
   }
 
   /** The secret that signs tokens of `aud` (from `secretReader`). */
