@@ -3,7 +3,8 @@ export { createAccountRouter, type AccountRouter } from './account/account-route
 export type { AccountRouterOptions, LoginSessions } from './account/account-options';
 export { MANAGE_USER, type AccountCredentialChecker } from './account/account-service';
 export { AccountError, type AccountErrorCode } from './account/account-error';
-export { DuplicateEmailError, type AccountStore, type AccessTokenRecord } from './account/account-store';
+export { DuplicateEmailError, type AccountStore, type AccessTokenRecord, type LinkOutcome } from './account/account-store';
+export type { AccountLogin } from './account/linked-logins';
 export { createAccountStore, ACCOUNT_STORE_SCHEMES } from './account/create-account-store';
 export { MemoryAccountStore } from './account/stores/memory-account-store';
-export { publicAccount, PROFILE_FIELDS, type Account, type Profile, type PublicAccount } from './account/account';
+export { publicAccount, PROFILE_FIELDS, type Account, type Profile, type PublicAccount, type LinkedLogin } from './account/account';

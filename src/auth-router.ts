@@ -12,6 +12,7 @@ import type { TokenService } from './token/token-service';
 import type { AuthRateLimit, RateLimiter } from './limits/rate-limiter';
 import { addSessionRoutes } from './sessions/session-routes';
 import type { SessionRegistry } from './sessions/session-registry';
+import type { LinkFlow } from './providers/link-flow';
 
 /** What the auth router needs from the service. */
 export interface AuthRouterDeps {
@@ -20,13 +21,15 @@ export interface AuthRouterDeps {
   tokens: TokenService;
   authenticator: Authenticator;
   sessions: SessionRegistry;
+  links: LinkFlow;
   limiter: RateLimiter<AuthRateLimit>;
   kit: ProviderKit;
   bodyLimit: number;
   logger: Logger;
 }
 
-const ACTIONS = new Set(['login', 'callback', 'logout']);
+const ACTIONS = new Set(['login', 'callback', 'logout', 'link']);
+const LINK_METHODS: readonly string[] = ['POST'];
 const DEFAULT_METHODS: readonly string[] = ['GET', 'POST'];
 
 function toLoginRequest(req: Request): LoginRequest {
@@ -43,7 +46,7 @@ function toLoginRequest(req: Request): LoginRequest {
 
 /**
  * The auth router: `/list`, `/user`, `/status`, `/logout`, `/sessions...`, and
- * `/<provider>/login|callback|logout`. Logging out revokes the session of the request's token.
+ * `/<provider>/login|callback|logout|link`. Logging out revokes the session of the request's token.
  * Every answer carries nosniff and a strict CSP; every error is `{"error": "..."}`.
  */
 export function createAuthRouter(deps: AuthRouterDeps): Router {
@@ -105,11 +108,12 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       const provider = providers.get(name);
       if (provider === undefined) return sendJson(res, 404, { error: `provider ${name.slice(0, 64)} not supported` });
       if (!ACTIONS.has(action)) return sendJson(res, 404, { error: `unknown action ${action.slice(0, 64)}` });
-      const allowed = action === 'logout' ? undefined : (provider.methods?.[action as 'login' | 'callback'] ?? DEFAULT_METHODS);
+      const allowed = action === 'logout' ? undefined : action === 'link' ? LINK_METHODS : (provider.methods?.[action as 'login' | 'callback'] ?? DEFAULT_METHODS);
       if (allowed !== undefined && !allowed.includes(req.method.toUpperCase())) {
         res.setHeader('Allow', allowed.join(', '));
         return sendJson(res, 405, { error: `use ${allowed.join(' or ')}` });
       }
+      if (action === 'link') return deps.links.start(res, await authenticator.tokenClaims(req, res), provider);
       const loginReq = toLoginRequest(req);
       if (action === 'login') return provider.login(loginReq, res, kit);
       if (action === 'callback') {

@@ -6,6 +6,7 @@ export type AuthErrorCode =
   | 'bad_request'
   | 'not_found'
   | 'method_not_allowed'
+  | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -20,6 +21,7 @@ const statusByCode: Record<AuthErrorCode, number> = {
   bad_request: 400,
   not_found: 404,
   method_not_allowed: 405,
+  conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,

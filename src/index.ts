@@ -31,6 +31,8 @@ export { StateRefreshCache } from './middleware/state-refresh-cache';
 // Providers
 export type { Provider, ProviderKit, LoginRequest, CompletedLogin } from './providers/provider';
 export type { CredentialChecker, LoginContext } from './providers/direct';
+export type { LoginLinks, LoginIdentity } from './providers/login-links';
+export { LINK_COOKIE } from './providers/link-flow';
 export { BUILTIN_PROVIDER_NAMES } from './providers/builtin';
 export type { BuiltinProviderOptions } from './providers/builtin/spec';
 export type { CustomClient, CustomProviderConfig } from './providers/oauth2/custom-provider';

@@ -12,6 +12,8 @@ import { MemoryRefreshCache } from './middleware/refresh-cache';
 import { StateRefreshCache } from './middleware/state-refresh-cache';
 import { createStateStore } from './state/create-state-store';
 import { LoginCompleter } from './providers/complete-login';
+import { LinkFlow } from './providers/link-flow';
+import type { LoginLinks } from './providers/login-links';
 import { DirectProvider, type CredentialChecker } from './providers/direct';
 import type { Provider, ProviderKit } from './providers/provider';
 import { validateProviderName } from './providers/provider-name';
@@ -72,6 +74,12 @@ export interface Auth {
   addAppleProvider(options: AppleProviderOptions, privateKeyLoader: ApplePrivateKeyLoader): this;
   /** Adds a login with a user name and password checked by `checker`. */
   addDirectProvider(name: string, checker: CredentialChecker): this;
+  /**
+   * Links logins to one user: `auth.useLoginLinks(accounts.loginLinks())`. Logins linked there
+   * log in as that user; a logged-in user links another login with `POST /<provider>/link`
+   * (with XSRF) and then that provider's login in the same browser.
+   */
+  useLoginLinks(links: LoginLinks): this;
   /** Adds any {@link Provider} implementation. */
   addCustomHandler(provider: Provider): this;
   /** Names of the registered providers, in registration order. */
@@ -127,7 +135,9 @@ export function createAuth(options: AuthOptions): Auth {
   });
   const sessions = new SessionRegistry(resolved.stateStore, { ...resolved, secretFor: (aud) => tokens.signingSecret(aud) });
   const everyRequest = resolved.revocationCheck === 'every-request' ? new RevocationCache(sessions, resolved.stateStore) : undefined;
-  const completer = new LoginCompleter(tokens, avatars, sessions, resolved);
+  const useOnce = (key: string, ttlMs: number): Promise<boolean> => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs));
+  const links = new LinkFlow(tokens, sessions, useOnce, resolved);
+  const completer = new LoginCompleter(tokens, avatars, sessions, links, resolved);
   const limiter = new RateLimiter<AuthRateLimit>(resolved.stateStore, resolved.rateLimits);
   const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name), limiter, { registry: sessions, everyRequest });
   const kit: ProviderKit = {
@@ -137,7 +147,7 @@ export function createAuth(options: AuthOptions): Auth {
     completeLogin: (req, res, login) => completer.complete(req, res, login),
     resolveAudience: (requested) => completer.resolveAudience(requested),
     rateLimit: (name, identity) => stateCall(() => limiter.hit(name, identity)),
-    useOnce: (key, ttlMs) => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs)),
+    useOnce,
     authRouteUrl: (req) => `${resolved.url.href.replace(/\/+$/, '')}${req.baseUrl}`,
   };
   let handlers: AuthHandlers | undefined;
@@ -193,6 +203,13 @@ export function createAuth(options: AuthOptions): Auth {
     addDirectProvider(name, checker) {
       return auth.addCustomHandler(new DirectProvider(name, checker));
     },
+    useLoginLinks(loginLinks) {
+      if (!loginLinks || typeof loginLinks.resolve !== 'function' || typeof loginLinks.link !== 'function' || typeof loginLinks.check !== 'function') {
+        throw configError('useLoginLinks() needs links with resolve(), check() and link(), e.g. accounts.loginLinks()');
+      }
+      links.use(loginLinks);
+      return auth;
+    },
     addCustomHandler(provider) {
       if (!provider || typeof provider.login !== 'function') throw configError('addCustomHandler() needs a provider with a login() method');
       providers.set(validateProviderName(provider.name, providers), provider);
@@ -202,7 +219,7 @@ export function createAuth(options: AuthOptions): Auth {
     providerNames: () => [...providers.keys()],
     handlers() {
       handlers ??= {
-        authRouter: createAuthRouter({ providers, tokens, authenticator, sessions, limiter, kit, bodyLimit: resolved.bodyLimit, logger: resolved.logger, crossSite: resolved.crossSite }),
+        authRouter: createAuthRouter({ providers, tokens, authenticator, sessions, links, limiter, kit, bodyLimit: resolved.bodyLimit, logger: resolved.logger, crossSite: resolved.crossSite }),
         avatarRouter: createAvatarRouter(resolved.avatarStore, resolved.logger),
       };
       return handlers;

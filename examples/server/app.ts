@@ -102,6 +102,8 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     loginSessions: { sessions: auth.sessions, provider: 'accounts', avatars: auth.avatars },
   });
   auth.addDirectProvider('accounts', accounts.credentialChecker());
+  // Logins linked to an account (from its profile) log in as that account.
+  auth.useLoginLinks(accounts.loginLinks());
   if (config.telegramToken) auth.addTelegramProvider({ token: config.telegramToken });
   if (config.apple) {
     const { keyPath, ...ids } = config.apple;

@@ -80,6 +80,8 @@ export interface AccountRouterOptions extends CrossSiteOptions {
    * @default undefined (sessions of the bridge are left alone)
    */
   loginSessions?: LoginSessions;
+  /** How many other logins one account may link (`accounts.loginLinks()`). @default 20 */
+  maxLinkedLogins?: number;
 }
 
 /** See {@link AccountRouterOptions.loginSessions}. */
@@ -125,6 +127,7 @@ export interface ResolvedAccountOptions {
   managers: ReadonlySet<string>;
   concealExistingAccounts: boolean;
   loginSessions: LoginSessions | undefined;
+  maxLinkedLogins: number;
   checkPassword(password: string, email: string): void;
   lockout: LockoutRule | false;
 }
@@ -155,6 +158,8 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
   if (bridge !== undefined && (typeof bridge?.sessions?.revokeAll !== 'function' || typeof bridge.provider !== 'string' || bridge.provider === '')) {
     throw configError("options.loginSessions needs { sessions: auth.sessions, provider: '<the direct provider name>' }");
   }
+  const maxLinkedLogins = options.maxLinkedLogins ?? 20;
+  if (!Number.isInteger(maxLinkedLogins) || maxLinkedLogins < 1 || maxLinkedLogins > 1000) throw configError('maxLinkedLogins must be a whole number from 1 to 1000');
   // Passwords need bcrypt: a missing package fails here, at start-up, not at the first sign-up.
   loadBcrypt();
   return {
@@ -173,6 +178,7 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
     managers: new Set((options.managers ?? []).map((m) => canonicalEmail(m) as string)),
     concealExistingAccounts: options.concealExistingAccounts ?? false,
     loginSessions: options.loginSessions,
+    maxLinkedLogins,
     checkPassword: passwordChecker(options.passwordPolicy),
     lockout: resolveLockout(options.lockout),
   };

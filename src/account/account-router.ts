@@ -14,11 +14,17 @@ import { createAccountStore } from './create-account-store';
 import { resolveAccountOptions, type AccountRouterOptions } from './account-options';
 import { ACCOUNT_RATE_LIMITS, RateLimiter, RateLimitError, resolveRules, type AccountRateLimit } from '../limits/rate-limiter';
 import { createStateStore } from '../state/create-state-store';
+import type { LoginLinks } from '../providers/login-links';
 
 /** The router, with the calls an app needs besides the routes. */
 export interface AccountRouter extends Router {
   /** A checker for `auth.addDirectProvider(name, accounts.credentialChecker())`: activated accounts log in with e-mail and password. */
   credentialChecker(): AccountCredentialChecker;
+  /**
+   * The links for `auth.useLoginLinks(accounts.loginLinks())`: logins linked to an account log in
+   * as its user (needs `loginSessions`). Throws a config error without it.
+   */
+  loginLinks(): LoginLinks;
   /** Grants `manage_user` to the account with this e-mail; `false` when there is none. */
   grantManageUser(email: string): Promise<boolean>;
   /** The account store. */
@@ -44,7 +50,9 @@ function objectBody(req: Request): Record<string, unknown> {
 /**
  * The account service (kidstuff/WebAuth's routes) as a router for any Express app:
  * `POST /signup`, `POST /signup/resend`, `GET /active/:id`, `GET|POST|DELETE /tokens`,
- * `GET|PUT /profile/:id/info`, `POST /profile/:id/change-password`, `GET /profiles`.
+ * `GET|PUT /profile/:id/info`, `POST /profile/:id/change-password`, `POST /profile/:id/email`,
+ * `POST /profile/:id/email/confirm`, `DELETE /profile/:id`, `GET /profile/:id/logins`,
+ * `DELETE /profile/:id/logins/:userId`, `POST /password/forgot|reset`, `GET /profiles`.
  * Errors are `{Code, Message, Description}`.
  */
 export function createAccountRouter(options: AccountRouterOptions): AccountRouter {
@@ -163,6 +171,19 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
       res.json({ Message: 'Account deleted' });
     }),
   );
+  router.get(
+    '/profile/:id/logins',
+    asyncHandler(async (req, res) => {
+      res.json({ Items: await service.logins(await actor(req), String(req.params.id)) });
+    }),
+  );
+  router.delete(
+    '/profile/:id/logins/:userId',
+    asyncHandler(async (req, res) => {
+      await service.unlinkLogin(await actor(req), String(req.params.id), String(req.params.userId));
+      res.json({ Message: 'Login unlinked; its sessions were signed out' });
+    }),
+  );
   router.post(
     '/password/forgot',
     asyncHandler(async (req, res) => {
@@ -193,6 +214,7 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
 
   return Object.assign(router, {
     credentialChecker: () => service.credentialChecker(),
+    loginLinks: () => service.loginLinks(),
     grantManageUser: (email: string) => service.grantManageUser(email),
     store,
     close: async () => {

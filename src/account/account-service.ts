@@ -12,7 +12,8 @@ import { hashPassword, verifyPassword } from './passwords';
 import type { LoginSessions } from './account-options';
 import type { Lockout } from './lockout';
 import type { LoginContext } from '../providers/direct';
-import { hashId } from '../token/user';
+import type { LoginLinks } from '../providers/login-links';
+import { bridgeUser, LinkedLogins, type AccountLogin } from './linked-logins';
 
 /** The privilege that lets a user act on other users. */
 export const MANAGE_USER = 'manage_user';
@@ -39,6 +40,7 @@ export interface AccountServiceSettings {
   /** Throws 400 1.4 for a password the policy refuses. */
   checkPassword(password: string, email: string): void;
   loginSessions: LoginSessions | undefined;
+  maxLinkedLogins: number;
 }
 
 /** The account bridge to a direct provider: `auth.addDirectProvider(name, accounts.credentialChecker())`. */
@@ -95,9 +97,11 @@ export function stringField(body: Record<string, unknown>, name: string): string
  */
 export class AccountService {
   private readonly dummyHash: Promise<string>;
+  private readonly linked: LinkedLogins;
 
   /** @param settings - store, sender, durations and managers. */
   constructor(private readonly settings: AccountServiceSettings) {
+    this.linked = new LinkedLogins(settings.store, settings.loginSessions, settings.maxLinkedLogins);
     this.dummyHash = hashPassword(randomBytes(16).toString('hex'), settings.bcryptRounds);
     this.dummyHash.catch(() => undefined);
   }
@@ -297,7 +301,7 @@ export class AccountService {
    */
   private async endLoginSessions(account: Account): Promise<void> {
     const bridge = this.settings.loginSessions;
-    if (bridge !== undefined) await bridge.sessions.revokeAll(hashId(bridge.provider, account.Email));
+    if (bridge !== undefined) await bridge.sessions.revokeAll(bridgeUser(bridge, account).id);
   }
 
   /** Saves a new password; the owner must give the current one; other access tokens and every session of the account bridge are revoked. */
@@ -379,7 +383,23 @@ export class AccountService {
     if (!(await this.settings.store.delete(id))) throw new AccountError(404, 1.9, 'no such account');
     await this.endLoginSessions(account);
     const bridge = this.settings.loginSessions;
-    await bridge?.avatars?.removeFor(hashId(bridge.provider, account.Email));
+    if (bridge !== undefined) await bridge.avatars?.removeFor(bridgeUser(bridge, account).id);
+  }
+
+  /** The logins of account `id` (own, or any with manage_user): its own first, then the linked ones. */
+  async logins(actor: Actor, id: string): Promise<AccountLogin[]> {
+    return this.linked.list(await this.target(actor, id));
+  }
+
+  /** Unlinks a login from account `id` (own, or any with manage_user), keeping a way in; its sessions end. */
+  async unlinkLogin(actor: Actor, id: string, userId: string): Promise<void> {
+    if (userId === '' || userId.length > 512 || hasUnusableChars(userId)) throw invalid('malformed login id');
+    await this.linked.unlink(await this.target(actor, id), userId);
+  }
+
+  /** The links for `auth.useLoginLinks(accounts.loginLinks())`: logins linked to an account log in as it. */
+  loginLinks(): LoginLinks {
+    return this.linked.loginLinks();
   }
 
   /** A page of users without secrets (manage_user only); `offset` 0+, `limit` 1 to 100 (default 20). */

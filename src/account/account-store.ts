@@ -1,4 +1,4 @@
-import type { Account } from './account';
+import type { Account, LinkedLogin } from './account';
 
 /** A stored access token: only its hash is the key. */
 export interface AccessTokenRecord {
@@ -11,6 +11,12 @@ export interface AccessTokenRecord {
 export class DuplicateEmailError extends Error {
   override readonly name = 'DuplicateEmailError';
 }
+
+/**
+ * What `linkLogin` did: linked it, found it linked to this account already, found it linked to
+ * another account (`taken`), found the account at its limit (`full`), or found no account.
+ */
+export type LinkOutcome = 'linked' | 'already' | 'taken' | 'full' | 'no-account';
 
 /**
  * Where accounts and access-token hashes live. All async. `create` is atomic on the e-mail (of
@@ -31,7 +37,18 @@ export interface AccountStore {
    * address exactly one wins).
    */
   changeEmail(id: string, email: string, change: (account: Account) => Account | undefined): Promise<Account | undefined>;
-  /** Deletes an account and its access tokens, freeing its e-mail; `false` when there was none. */
+  /**
+   * Links a login to an account, unless it is linked to any account already (of racing links of
+   * one login exactly one wins) or the account has `max` links.
+   */
+  linkLogin(accountId: string, login: LinkedLogin, max: number): Promise<LinkOutcome>;
+  /** Removes a link of an account; `false` when the account had no such link. */
+  unlinkLogin(accountId: string, userId: string): Promise<boolean>;
+  /** The logins linked to an account, oldest first. */
+  loginsOf(accountId: string): Promise<LinkedLogin[]>;
+  /** The id of the account a login (by its user id) is linked to. */
+  accountOfLogin(userId: string): Promise<string | undefined>;
+  /** Deletes an account, its access tokens and its links, freeing its e-mail; `false` when there was none. */
   delete(id: string): Promise<boolean>;
   /** A page of accounts (stable order) and the total count. */
   list(offset: number, limit: number): Promise<{ accounts: Account[]; total: number }>;

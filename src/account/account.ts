@@ -44,6 +44,18 @@ export interface Account {
   LastActivity: string;
 }
 
+/** A login linked to an account: its logins with that provider log in as the account. */
+export interface LinkedLogin {
+  /** The login's own user id (e.g. `github_<sha1>`): linked to one account at most. */
+  UserId: string;
+  /** The provider's name. */
+  Provider: string;
+  /** The name the provider gave when it was linked. */
+  Name: string;
+  /** ISO 8601 time of linking. */
+  Linked: string;
+}
+
 /** The account as answered: secrets emptied. */
 export type PublicAccount = Omit<Account, 'Pwd' | 'OldPwd' | 'ConfirmCodes'> & { Pwd: ''; OldPwd: []; ConfirmCodes: Record<string, never> };
 

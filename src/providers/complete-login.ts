@@ -6,24 +6,27 @@ import { redirectTarget } from '../internal/redirect-policy';
 import type { ResolvedOptions } from '../options';
 import type { TokenService } from '../token/token-service';
 import { sessionJti, type SessionRegistry } from '../sessions/session-registry';
+import type { LinkFlow } from './link-flow';
 import type { CompletedLogin, LoginRequest } from './provider';
 
 /**
- * The end of every login, whatever the provider: cross-site check, audience check, avatar,
- * session token (a new `jti`, recorded as a session) and cookies, then a 303 to an allowed `from`
- * or the user JSON.
+ * The end of every login, whatever the provider: cross-site check, a link started in this browser
+ * (see {@link LinkFlow}) or the user the login resolves to, audience check, avatar, session token
+ * (a new `jti`, recorded as a session) and cookies, then a 303 to an allowed `from` or the user JSON.
  */
 export class LoginCompleter {
   /**
    * @param tokens - issues the session.
    * @param avatars - stores the avatar.
    * @param sessions - records the session.
+   * @param links - linking and linked logins.
    * @param options - audiences, issuer, own URL, redirect allowlist and cross-site policy.
    */
   constructor(
     private readonly tokens: TokenService,
     private readonly avatars: AvatarProxy,
     private readonly sessions: SessionRegistry,
+    private readonly links: LinkFlow,
     private readonly options: Pick<ResolvedOptions, 'audiences' | 'issuer' | 'url' | 'allowedRedirectHosts' | 'crossSite'>,
   ) {}
 
@@ -45,6 +48,16 @@ export class LoginCompleter {
       // Login CSRF: another site must not log this browser in (for instance into its own account).
       throw new AuthError('forbidden', 'cross-site login refused: start the login on this site');
     }
+    const intent = await this.links.pending(req, login.provider);
+    if (intent) {
+      const owner = await this.links.link(req, res, login, intent);
+      return this.startSession(req, res, { ...owner, from: login.from, noAva: true });
+    }
+    return this.startSession(req, res, { ...login, user: await this.links.resolve(login) });
+  }
+
+  /** Avatar, session token, session record and cookies, then the answer. */
+  private async startSession(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<void> {
     const aud = this.resolveAudience(login.aud);
     const { aud: _requested, ...user } = login.user;
     user.picture = await this.avatars.put(user, login.noAva ?? false);

@@ -41,6 +41,13 @@ export interface CompletedLogin {
    * @default false: a login completed by a cross-site request is refused with 403 (login CSRF)
    */
   allowCrossSite?: boolean | undefined;
+  /**
+   * The login was started in this browser and its completion proves it (an OAuth2 `state` bound
+   * to the handshake cookie), so it may complete a link started here even when it comes from
+   * another site (a mailed token proves only the mailbox, not the browser).
+   * @default false
+   */
+  boundToBrowser?: boolean | undefined;
 }
 
 /** Services a provider gets from the auth service. */

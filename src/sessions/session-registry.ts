@@ -34,8 +34,8 @@ export interface Sessions {
   list(userId: string): Promise<SessionInfo[]>;
   /** Revokes the session of a token id (`claims.jti`); `true` when it was a known session. A revoked token is never refreshed again. */
   revoke(jti: string): Promise<boolean>;
-  /** Revokes every session of a user but the one of `except` (a `jti`); returns how many. */
-  revokeAll(userId: string, options?: { except?: string }): Promise<number>;
+  /** Revokes every session of a user but the one of `except` (a `jti`), only those made by `provider` when given; returns how many. */
+  revokeAll(userId: string, options?: { except?: string; provider?: string }): Promise<number>;
 }
 
 /** How a token's session stands: recorded and live, revoked, or never recorded here. */
@@ -156,10 +156,10 @@ export class SessionRegistry implements Sessions {
   }
 
   /** @inheritdoc */
-  async revokeAll(userId: string, options: { except?: string } = {}): Promise<number> {
+  async revokeAll(userId: string, options: { except?: string; provider?: string } = {}): Promise<number> {
     const keep = options.except === undefined ? undefined : jtiHash(options.except);
     const all = await this.store.members<SessionInfo>(groupOf(userId));
-    const gone = all.filter((m) => m.member !== keep);
+    const gone = all.filter((m) => m.member !== keep && (options.provider === undefined || m.value.provider === options.provider));
     await Promise.all(gone.map((m) => this.revokeHash(m.member, userId)));
     return gone.length;
   }

@@ -270,10 +270,29 @@ export class TokenService {
    * POST (Apple's form_post); the session cookie keeps its own SameSite.
    */
   async sendHandshake(res: ServerResponse, claims: Claims, options: { durationMs?: number; crossSite?: boolean } = {}): Promise<void> {
-    const token = await this.signShortLived(claims, options.durationMs ?? HANDSHAKE_DURATION_MS);
+    await this.sendShortLivedCookie(res, this.options.jwtCookieName, claims, { durationMs: HANDSHAKE_DURATION_MS, ...options });
+  }
+
+  /**
+   * Signs claims as {@link TokenService.signShortLived} does and sends them in the HttpOnly
+   * session cookie `name` (no Max-Age); `crossSite` makes it SameSite=None; Secure.
+   */
+  async sendShortLivedCookie(res: ServerResponse, name: string, claims: Claims, options: { durationMs: number; crossSite?: boolean | undefined }): Promise<void> {
+    const token = await this.signShortLived(claims, options.durationMs);
     const attrs = this.cookieAttributes(true, undefined);
     if (options.crossSite) Object.assign(attrs, { sameSite: 'none', secure: true });
-    appendSetCookie(res, [serializeCookie(this.options.jwtCookieName, token, attrs)]);
+    appendSetCookie(res, [serializeCookie(name, token, attrs)]);
+  }
+
+  /** The claims of the unexpired token in cookie `name`; `undefined` when there is none or it is bad. */
+  async readShortLivedCookie(req: IncomingMessage, name: string): Promise<Claims | undefined> {
+    const token = readCookie(req, name);
+    return token ? this.parse(token).catch(() => undefined) : undefined;
+  }
+
+  /** Clears cookie `name` (empty value, Max-Age=0). */
+  clearCookie(res: ServerResponse, name: string): void {
+    appendSetCookie(res, [serializeCookie(name, '', this.cookieAttributes(true, 0))]);
   }
 
   /**
@@ -299,9 +318,7 @@ export class TokenService {
 
   /** The unexpired handshake token of the request's JWT cookie; `undefined` when there is none. */
   async readHandshake(req: IncomingMessage): Promise<Claims | undefined> {
-    const token = readCookie(req, this.options.jwtCookieName);
-    if (!token) return undefined;
-    const claims = await this.parse(token).catch(() => undefined);
+    const claims = await this.readShortLivedCookie(req, this.options.jwtCookieName);
     return claims?.handshake !== undefined && claims.user === undefined ? claims : undefined;
   }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createAccountStore, DuplicateEmailError, MemoryAccountStore, type Account, type AccountStore } from '../../src/accounts';
+import { createAccountStore, DuplicateEmailError, MemoryAccountStore, type Account, type AccountStore, type LinkedLogin } from '../../src/accounts';
 import { LevelAccountStore } from '../../src/stores/level';
 import { MongoAccountStore } from '../../src/stores/mongo';
 import { PostgresAccountStore } from '../../src/stores/postgres';
@@ -26,6 +26,10 @@ function account(email: string): Account {
     JoinDay: new Date().toISOString(),
     LastActivity: new Date().toISOString(),
   };
+}
+
+function linkOf(userId: string, at = Date.now()): LinkedLogin {
+  return { UserId: userId, Provider: userId.split('_')[0] ?? '', Name: `name of ${userId}`, Linked: new Date(at).toISOString() };
 }
 
 function accountStoreContract(name: string, describeFn: jest.Describe, makeHarness: () => Promise<Harness<AccountStore>>): void {
@@ -125,6 +129,45 @@ function accountStoreContract(name: string, describeFn: jest.Describe, makeHarne
       await ctx.store.create(account('gone@example.com'));
       expect(await ctx.store.getByEmail('gone@example.com')).toBeDefined();
       expect(await ctx.store.get(b.Id)).toEqual(b);
+    });
+
+    it('links logins to one account at most, lists them oldest first, unlinks, and bounds an account', async () => {
+      const a = account('linker@example.com');
+      const b = account('other-linker@example.com');
+      await ctx.store.create(a);
+      await ctx.store.create(b);
+      const first = linkOf('github_1', Date.now() - 1000);
+      expect(await ctx.store.linkLogin(a.Id, first, 2)).toBe('linked');
+      expect(await ctx.store.linkLogin(a.Id, first, 2)).toBe('already');
+      expect(await ctx.store.linkLogin(b.Id, linkOf('github_1'), 2)).toBe('taken');
+      expect(await ctx.store.linkLogin(a.Id, linkOf('dev_2'), 2)).toBe('linked');
+      expect(await ctx.store.linkLogin(a.Id, linkOf('dev_3'), 2)).toBe('full');
+      expect(await ctx.store.linkLogin('f'.repeat(24), linkOf('dev_4'), 2)).toBe('no-account');
+      expect((await ctx.store.loginsOf(a.Id)).map((l) => l.UserId)).toEqual(['github_1', 'dev_2']);
+      expect((await ctx.store.loginsOf(a.Id))[0]).toEqual(first);
+      expect(await ctx.store.loginsOf(b.Id)).toEqual([]);
+      expect(await ctx.store.accountOfLogin('github_1')).toBe(a.Id);
+      expect(await ctx.store.accountOfLogin('dev_3')).toBeUndefined();
+      expect(await ctx.store.unlinkLogin(b.Id, 'github_1')).toBe(false);
+      expect(await ctx.store.unlinkLogin(a.Id, 'github_1')).toBe(true);
+      expect(await ctx.store.unlinkLogin(a.Id, 'github_1')).toBe(false);
+      expect(await ctx.store.accountOfLogin('github_1')).toBeUndefined();
+      expect(await ctx.store.linkLogin(b.Id, linkOf('github_1'), 2)).toBe('linked');
+      expect(await ctx.store.accountOfLogin('github_1')).toBe(b.Id);
+    });
+
+    it('of 10 racing links of one login to 10 accounts exactly one wins; deleting an account frees its logins', async () => {
+      const racers = Array.from({ length: 10 }, (_, i) => account(`link-racer${i}@example.com`));
+      for (const r of racers) await ctx.store.create(r);
+      const outcomes = await Promise.all(racers.map((r) => ctx.store.linkLogin(r.Id, linkOf('github_race'), 20)));
+      expect(outcomes.filter((o) => o === 'linked')).toHaveLength(1);
+      expect(outcomes.filter((o) => o === 'taken')).toHaveLength(9);
+      const winner = racers[outcomes.indexOf('linked')]!;
+      expect(await ctx.store.accountOfLogin('github_race')).toBe(winner.Id);
+      expect(await ctx.store.delete(winner.Id)).toBe(true);
+      expect(await ctx.store.accountOfLogin('github_race')).toBeUndefined();
+      expect(await ctx.store.loginsOf(winner.Id)).toEqual([]);
+      expect(await ctx.store.linkLogin(racers[0] === winner ? racers[1]!.Id : racers[0]!.Id, linkOf('github_race'), 20)).toBe('linked');
     });
 
     it('survives a restart when persistent', async () => {

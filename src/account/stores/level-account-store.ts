@@ -2,14 +2,18 @@ import type { Level } from 'level';
 import { openLevel } from '../../internal/level';
 import { KeyLock } from '../../internal/key-lock';
 import { noopLogger, type Logger } from '../../logger';
-import type { Account } from '../account';
-import { DuplicateEmailError, type AccessTokenRecord, type AccountStore } from '../account-store';
+import type { Account, LinkedLogin } from '../account';
+import { DuplicateEmailError, type AccessTokenRecord, type AccountStore, type LinkOutcome } from '../account-store';
 import { planEmailMigration } from '../email-migration';
 
 const ACC = 'acc!';
 const EMAIL = 'email!';
 const TOKEN = 'tok!';
 const USER_TOKEN = 'utok!';
+/** A linked login's user id → its account id. */
+const LOGIN = 'login!';
+/** `acclogin!<account id>!<user id>` → the link. */
+const ACC_LOGIN = 'acclogin!';
 const END = '\xff';
 /** Marks a store whose e-mails are in the canonical form (trim, NFC, lower-case). */
 const EMAIL_FORM_KEY = 'meta!email-form';
@@ -144,8 +148,63 @@ export class LevelAccountStore implements AccountStore {
         await this.db.batch([{ type: 'del', key: ACC + id }, ...(owner === id ? [{ type: 'del' as const, key: EMAIL + current.Email }] : [])]);
       });
       await this.deleteTokensOf(id);
+      const links = await this.loginsOf(id);
+      await this.db.batch(
+        links.flatMap((l) => [
+          { type: 'del' as const, key: LOGIN + l.UserId },
+          { type: 'del' as const, key: `${ACC_LOGIN}${id}!${l.UserId}` },
+        ]),
+      );
       return true;
     });
+  }
+
+  /** @inheritdoc */
+  linkLogin(accountId: string, login: LinkedLogin, max: number): Promise<LinkOutcome> {
+    // The account's lock (as delete takes it), then the login's: of racing links of one login, one wins.
+    return this.lock.run(`acc:${accountId}`, () =>
+      this.lock.run(`login:${login.UserId}`, async () => {
+        if (!(await this.get(accountId))) return 'no-account';
+        const owner = await this.db.get(LOGIN + login.UserId);
+        if (owner !== undefined) return owner === accountId ? 'already' : 'taken';
+        if ((await this.loginsOf(accountId)).length >= max) return 'full';
+        await this.db.batch([
+          { type: 'put', key: LOGIN + login.UserId, value: accountId },
+          { type: 'put', key: `${ACC_LOGIN}${accountId}!${login.UserId}`, value: JSON.stringify(login) },
+        ]);
+        return 'linked';
+      }),
+    );
+  }
+
+  /** @inheritdoc */
+  unlinkLogin(accountId: string, userId: string): Promise<boolean> {
+    return this.lock.run(`acc:${accountId}`, () =>
+      this.lock.run(`login:${userId}`, async () => {
+        await this.ready();
+        if ((await this.db.get(LOGIN + userId)) !== accountId) return false;
+        await this.db.batch([
+          { type: 'del', key: LOGIN + userId },
+          { type: 'del', key: `${ACC_LOGIN}${accountId}!${userId}` },
+        ]);
+        return true;
+      }),
+    );
+  }
+
+  /** @inheritdoc */
+  async loginsOf(accountId: string): Promise<LinkedLogin[]> {
+    await this.ready();
+    const prefix = `${ACC_LOGIN}${accountId}!`;
+    const links: LinkedLogin[] = [];
+    for await (const value of this.db.values({ gt: prefix, lt: prefix + END })) links.push(JSON.parse(value) as LinkedLogin);
+    return links.sort((a, b) => a.Linked.localeCompare(b.Linked));
+  }
+
+  /** @inheritdoc */
+  async accountOfLogin(userId: string): Promise<string | undefined> {
+    await this.ready();
+    return this.db.get(LOGIN + userId);
   }
 
   /** @inheritdoc */

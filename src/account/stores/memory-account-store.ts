@@ -1,11 +1,13 @@
-import type { Account } from '../account';
-import { DuplicateEmailError, type AccessTokenRecord, type AccountStore } from '../account-store';
+import type { Account, LinkedLogin } from '../account';
+import { DuplicateEmailError, type AccessTokenRecord, type AccountStore, type LinkOutcome } from '../account-store';
 
 /** Accounts in process memory: for tests and trials (nothing survives a restart). */
 export class MemoryAccountStore implements AccountStore {
   private readonly accounts = new Map<string, Account>();
   private readonly byEmail = new Map<string, string>();
   private readonly tokens = new Map<string, AccessTokenRecord>();
+  /** Linked logins: user id → the link and its account. */
+  private readonly links = new Map<string, LinkedLogin & { AccountId: string }>();
 
   /** @inheritdoc */
   async create(account: Account): Promise<void> {
@@ -56,7 +58,38 @@ export class MemoryAccountStore implements AccountStore {
     this.accounts.delete(id);
     this.byEmail.delete(account.Email);
     await this.deleteTokensOf(id);
+    for (const [userId, link] of this.links) if (link.AccountId === id) this.links.delete(userId);
     return true;
+  }
+
+  /** @inheritdoc */
+  async linkLogin(accountId: string, login: LinkedLogin, max: number): Promise<LinkOutcome> {
+    if (!this.accounts.has(accountId)) return 'no-account';
+    const owner = this.links.get(login.UserId)?.AccountId;
+    if (owner !== undefined) return owner === accountId ? 'already' : 'taken';
+    if (this.linksOf(accountId).length >= max) return 'full';
+    this.links.set(login.UserId, { ...login, AccountId: accountId });
+    return 'linked';
+  }
+
+  /** @inheritdoc */
+  async unlinkLogin(accountId: string, userId: string): Promise<boolean> {
+    if (this.links.get(userId)?.AccountId !== accountId) return false;
+    return this.links.delete(userId);
+  }
+
+  /** @inheritdoc */
+  async loginsOf(accountId: string): Promise<LinkedLogin[]> {
+    return this.linksOf(accountId).map(({ AccountId: _account, ...login }) => login);
+  }
+
+  private linksOf(accountId: string): Array<LinkedLogin & { AccountId: string }> {
+    return [...this.links.values()].filter((l) => l.AccountId === accountId);
+  }
+
+  /** @inheritdoc */
+  async accountOfLogin(userId: string): Promise<string | undefined> {
+    return this.links.get(userId)?.AccountId;
   }
 
   /** @inheritdoc */
@@ -98,5 +131,6 @@ export class MemoryAccountStore implements AccountStore {
     this.accounts.clear();
     this.byEmail.clear();
     this.tokens.clear();
+    this.links.clear();
   }
 }

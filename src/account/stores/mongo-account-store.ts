@@ -1,14 +1,22 @@
 import type { Collection, MongoClient } from 'mongodb';
 import { isDuplicateKey, loadMongo, parseMongoUri } from '../../internal/mongo-uri';
 import { noopLogger, type Logger } from '../../logger';
-import type { Account } from '../account';
-import { DuplicateEmailError, type AccessTokenRecord, type AccountStore } from '../account-store';
+import type { Account, LinkedLogin } from '../account';
+import { DuplicateEmailError, type AccessTokenRecord, type AccountStore, type LinkOutcome } from '../account-store';
 import { planEmailMigration } from '../email-migration';
 
 type AccountDoc = Omit<Account, 'Id'> & { _id: string; _v: number };
 interface MetaDoc {
   _id: string;
   value: string;
+}
+/** A linked login, keyed by its user id (so one account at most). */
+interface LoginDoc {
+  _id: string;
+  AccountId: string;
+  Provider: string;
+  Name: string;
+  Linked: Date;
 }
 interface TokenDoc {
   _id: string;
@@ -20,7 +28,8 @@ const UPDATE_ATTEMPTS = 8;
 
 /**
  * Accounts in MongoDB, shared by every instance: `mongodb://host/db?acc_db=&acc_coll=` (tokens
- * in `<acc_coll>_tokens`). A unique index on Email makes racing sign-ups create one account;
+ * in `<acc_coll>_tokens`, linked logins in `<acc_coll>_logins`, keyed by the login). A unique
+ * index on Email makes racing sign-ups create one account;
  * updates are optimistic (a version field, retried); expired tokens go through a TTL index.
  */
 export class MongoAccountStore implements AccountStore {
@@ -28,6 +37,7 @@ export class MongoAccountStore implements AccountStore {
   private readonly accounts: Collection<AccountDoc>;
   private readonly tokens: Collection<TokenDoc>;
   private readonly meta: Collection<MetaDoc>;
+  private readonly logins: Collection<LoginDoc>;
   private readonly logger: Logger;
   private indexed: Promise<unknown> | undefined;
 
@@ -42,6 +52,7 @@ export class MongoAccountStore implements AccountStore {
     this.accounts = db.collection<AccountDoc>(target.coll);
     this.tokens = db.collection<TokenDoc>(`${target.coll}_tokens`);
     this.meta = db.collection<MetaDoc>(`${target.coll}_meta`);
+    this.logins = db.collection<LoginDoc>(`${target.coll}_logins`);
     this.logger = options.logger ?? noopLogger;
   }
 
@@ -50,6 +61,7 @@ export class MongoAccountStore implements AccountStore {
       this.accounts.createIndex({ Email: 1 }, { unique: true }),
       this.tokens.createIndex({ Expires: 1 }, { expireAfterSeconds: 0 }),
       this.tokens.createIndex({ UserId: 1 }),
+      this.logins.createIndex({ AccountId: 1 }),
     ])
       .then(() => this.migrateEmails())
       .catch((err: unknown) => {
@@ -166,7 +178,49 @@ export class MongoAccountStore implements AccountStore {
     await this.ready();
     const { deletedCount } = await this.accounts.deleteOne({ _id: id });
     await this.deleteTokensOf(id);
+    await this.logins.deleteMany({ AccountId: id });
     return deletedCount === 1;
+  }
+
+  /** @inheritdoc */
+  async linkLogin(accountId: string, login: LinkedLogin, max: number): Promise<LinkOutcome> {
+    await this.ready();
+    if (!(await this.accounts.findOne({ _id: accountId }, { projection: { _id: 1 } }))) return 'no-account';
+    const owner = async (): Promise<LinkOutcome> => ((await this.accountOfLogin(login.UserId)) === accountId ? 'already' : 'taken');
+    if ((await this.accountOfLogin(login.UserId)) !== undefined) return owner();
+    // Without transactions the limit is a soft bound under races; the key on the login is exact.
+    if ((await this.logins.countDocuments({ AccountId: accountId })) >= max) return 'full';
+    try {
+      await this.logins.insertOne({ _id: login.UserId, AccountId: accountId, Provider: login.Provider, Name: login.Name, Linked: new Date(login.Linked) });
+    } catch (err) {
+      if (isDuplicateKey(err)) return owner();
+      throw err;
+    }
+    // An account deleted meanwhile takes its new link along.
+    if (!(await this.accounts.findOne({ _id: accountId }, { projection: { _id: 1 } }))) {
+      await this.logins.deleteOne({ _id: login.UserId, AccountId: accountId });
+      return 'no-account';
+    }
+    return 'linked';
+  }
+
+  /** @inheritdoc */
+  async unlinkLogin(accountId: string, userId: string): Promise<boolean> {
+    await this.ready();
+    return (await this.logins.deleteOne({ _id: userId, AccountId: accountId })).deletedCount === 1;
+  }
+
+  /** @inheritdoc */
+  async loginsOf(accountId: string): Promise<LinkedLogin[]> {
+    await this.ready();
+    const docs = await this.logins.find({ AccountId: accountId }).sort({ Linked: 1, _id: 1 }).toArray();
+    return docs.map((d) => ({ UserId: d._id, Provider: d.Provider, Name: d.Name, Linked: d.Linked.toISOString() }));
+  }
+
+  /** @inheritdoc */
+  async accountOfLogin(userId: string): Promise<string | undefined> {
+    await this.ready();
+    return (await this.logins.findOne({ _id: userId }))?.AccountId;
   }
 
   /** @inheritdoc */

@@ -1,24 +1,27 @@
 import { PgDatabase } from '../../internal/postgres';
-import type { Account } from '../account';
-import { DuplicateEmailError, type AccessTokenRecord, type AccountStore } from '../account-store';
+import type { Account, LinkedLogin } from '../account';
+import { DuplicateEmailError, type AccessTokenRecord, type AccountStore, type LinkOutcome } from '../account-store';
 
 const UNIQUE_VIOLATION = '23505';
 
 /**
  * Accounts in PostgreSQL, shared by every instance: `postgres://user@host/db?schema=app` (tables
- * `authgate_accounts`, with the e-mail unique, and `authgate_account_tokens`, only hashes). A
- * unique index makes racing sign-ups create one account; `update` locks the row (`FOR UPDATE`).
+ * `authgate_accounts`, with the e-mail unique, `authgate_account_tokens`, only hashes, and
+ * `authgate_account_logins`, linked logins). A unique index makes racing sign-ups create one
+ * account, the login's key racing links one link; `update` locks the row (`FOR UPDATE`).
  */
 export class PostgresAccountStore implements AccountStore {
   private readonly db: PgDatabase;
   private readonly accounts: string;
   private readonly tokens: string;
+  private readonly logins: string;
 
   /** @param uri - `postgres://` or `postgresql://`; see {@link PgDatabase} for its parameters. */
   constructor(uri: string) {
     this.db = new PgDatabase(uri);
     this.accounts = this.db.table('accounts');
     this.tokens = this.db.table('account_tokens');
+    this.logins = this.db.table('account_logins');
   }
 
   private ready(): Promise<void> {
@@ -26,6 +29,9 @@ export class PostgresAccountStore implements AccountStore {
       `CREATE TABLE ${this.accounts} (id text PRIMARY KEY, email text NOT NULL UNIQUE, doc jsonb NOT NULL);
        CREATE TABLE ${this.tokens} (hash text PRIMARY KEY, user_id text NOT NULL, expires timestamptz NOT NULL);
        CREATE INDEX ON ${this.tokens} (user_id); CREATE INDEX ON ${this.tokens} (expires)`,
+      `CREATE TABLE ${this.logins} (user_id text PRIMARY KEY, account_id text NOT NULL REFERENCES ${this.accounts} (id) ON DELETE CASCADE,
+         provider text NOT NULL, name text NOT NULL, linked timestamptz NOT NULL);
+       CREATE INDEX ON ${this.logins} (account_id)`,
     ]);
   }
 
@@ -128,6 +134,56 @@ export class PostgresAccountStore implements AccountStore {
       const { rowCount } = await query(`DELETE FROM ${this.accounts} WHERE id = $1`, [id]);
       return rowCount === 1;
     });
+  }
+
+  /** @inheritdoc */
+  async linkLogin(accountId: string, login: LinkedLogin, max: number): Promise<LinkOutcome> {
+    await this.ready();
+    return this.db.transaction(async (query) => {
+      // The account's row lock orders links of one account (the limit); the key decides races on one login.
+      const account = await query(`SELECT 1 FROM ${this.accounts} WHERE id = $1 FOR UPDATE`, [accountId]);
+      if (account.rowCount === 0) return 'no-account';
+      const ownerOf = async (): Promise<LinkOutcome | undefined> => {
+        const { rows } = await query<{ account_id: string }>(`SELECT account_id FROM ${this.logins} WHERE user_id = $1`, [login.UserId]);
+        return rows[0] === undefined ? undefined : rows[0].account_id === accountId ? 'already' : 'taken';
+      };
+      const linked = await ownerOf();
+      if (linked) return linked;
+      const { rows } = await query<{ n: string }>(`SELECT count(*) AS n FROM ${this.logins} WHERE account_id = $1`, [accountId]);
+      if (Number(rows[0]?.n ?? 0) >= max) return 'full';
+      const inserted = await query(`INSERT INTO ${this.logins} (user_id, account_id, provider, name, linked) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id) DO NOTHING`, [
+        login.UserId,
+        accountId,
+        login.Provider,
+        login.Name,
+        login.Linked,
+      ]);
+      return inserted.rowCount === 1 ? 'linked' : ((await ownerOf()) ?? 'taken');
+    });
+  }
+
+  /** @inheritdoc */
+  async unlinkLogin(accountId: string, userId: string): Promise<boolean> {
+    await this.ready();
+    const { rowCount } = await this.db.query(`DELETE FROM ${this.logins} WHERE user_id = $1 AND account_id = $2`, [userId, accountId]);
+    return rowCount === 1;
+  }
+
+  /** @inheritdoc */
+  async loginsOf(accountId: string): Promise<LinkedLogin[]> {
+    await this.ready();
+    const { rows } = await this.db.query<{ user_id: string; provider: string; name: string; linked: Date }>(
+      `SELECT user_id, provider, name, linked FROM ${this.logins} WHERE account_id = $1 ORDER BY linked, user_id`,
+      [accountId],
+    );
+    return rows.map((r) => ({ UserId: r.user_id, Provider: r.provider, Name: r.name, Linked: r.linked.toISOString() }));
+  }
+
+  /** @inheritdoc */
+  async accountOfLogin(userId: string): Promise<string | undefined> {
+    await this.ready();
+    const { rows } = await this.db.query<{ account_id: string }>(`SELECT account_id FROM ${this.logins} WHERE user_id = $1`, [userId]);
+    return rows[0]?.account_id;
   }
 
   /** @inheritdoc */

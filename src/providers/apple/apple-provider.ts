@@ -142,7 +142,16 @@ export class AppleProvider implements Provider {
     }
     const sub = idClaims.sub as string;
     const user = toUser(this.name, { id: sub, name: firstLoginName(field('user')), email: idClaims.email });
-    await kit.completeLogin(req, res, { provider: this.name, user, aud: claims.aud, sessionOnly: claims.sess_only, noAva: true, from: claims.handshake?.from, allowCrossSite: true });
+    await kit.completeLogin(req, res, {
+      provider: this.name,
+      user,
+      aud: claims.aud,
+      sessionOnly: claims.sess_only,
+      noAva: true,
+      from: claims.handshake?.from,
+      allowCrossSite: true,
+      boundToBrowser: true,
+    });
   }
 
   private async exchange(code: string, redirectUri: string, state: string): Promise<AppleIdClaims> {

@@ -108,6 +108,7 @@ export class OAuth2Provider implements Provider {
       noAva: claims['no-ava'],
       from: handshake.from,
       allowCrossSite: true,
+      boundToBrowser: true,
     });
     if (this.options.onBearerToken) {
       try {
