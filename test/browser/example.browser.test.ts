@@ -193,6 +193,61 @@ describe('example in headless chromium', () => {
   );
 
   browserIt(
+    'links the dev login to an account on the page, logs in with dev as the account, and unlinks it',
+    async () => {
+      const page = await browser.newPage();
+      await page.goto(base);
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      const mark = logLines.length;
+      await page.fill('#signup-email', 'linker@example.com');
+      await page.fill('#signup-pwd', 'linker-pass-1');
+      await page.click('#signup');
+      let link: string | undefined;
+      for (let i = 0; i < 50 && !link; i++) {
+        link = /(http:\/\/\S+\/account\/active\/\S+)/.exec(logLines.slice(mark).join('\n'))?.[1];
+        if (!link) await new Promise((r) => setTimeout(r, 100));
+      }
+      await page.goto(link!);
+      await page.goto(base);
+      await page.fill('#account-email', 'linker@example.com');
+      await page.fill('#account-pwd', 'linker-pass-1');
+      await page.click('#account-login');
+      await page.waitForSelector('#profile-form:not(.hidden)');
+      await page.waitForSelector('#link-dev');
+      const accountId = await page.textContent('#user-id');
+      await page.click('#link-dev');
+      await page.waitForSelector('#username');
+      await page.fill('#username', 'linked-dev-user');
+      await page.click('#dev-login');
+      await page.waitForURL(`${base}/`);
+      await page.waitForSelector('#logged-in:not(.hidden)');
+      expect(await page.textContent('#user-id')).toBe(accountId);
+      await page.waitForFunction("document.querySelectorAll('#logins li.linked-login').length === 2");
+      expect(await page.textContent('#logins')).toContain('dev: linked-dev-user');
+
+      // Another browser logs in with dev and is the account.
+      const other = await (await browser.newContext()).newPage();
+      await other.goto(base);
+      await other.click('#login-dev');
+      await other.fill('#username', 'linked-dev-user');
+      await other.click('#dev-login');
+      await other.waitForSelector('#logged-in:not(.hidden)');
+      expect(await other.textContent('#user-id')).toBe(accountId);
+      expect(await other.textContent('#user-name')).toBe('linker@example.com');
+
+      await page.click('#logins li.linked-login button.unlink');
+      await page.waitForFunction("document.querySelectorAll('#logins li.linked-login').length === 1");
+      await other.click('#call-private');
+      await other.waitForFunction("document.getElementById('output').textContent.includes('401')");
+      await other.context().close();
+      await page.click('#logout');
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      await page.close();
+    },
+    60_000,
+  );
+
+  browserIt(
     'logs in with dev: button, dev login form, back with name and avatar, /private, log out',
     async () => {
       const page = await browser.newPage();
