@@ -224,6 +224,24 @@ describeOnEveryAccountStore('linked logins', (ctx) => {
     expect(await t.accounts.store.loginsOf(dave.id)).toHaveLength(1);
   });
 
+  it('of two accounts racing to link one login, exactly one gets it', async () => {
+    const t = await linkApp();
+    const jars = await Promise.all(
+      ['judy', 'kim'].map(async (name) => {
+        await activeUser(t.app, ctx.peer, `${name}@example.com`, `${name}-password`);
+        const jar = new CookieJar();
+        await accountLogin(t.app, jar, `${name}@example.com`, `${name}-password`);
+        expect((await startLink(t.app, jar, 'local')).status).toBe(200);
+        return jar;
+      }),
+    );
+    const answers = await Promise.all(jars.map((jar) => jar.on(request(t.app).post('/auth/local/login')).send({ user: 'contested', passwd: 'pw' })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409]);
+    const winner = answers.find((a) => a.status === 200)!.body.id as string;
+    const owner = await t.accounts.store.accountOfLogin(hashId('local', 'contested'));
+    expect(accountUserId((await t.accounts.store.get(owner!))!.Email)).toBe(winner);
+  });
+
   it('a replayed intent links nothing more: the session that started it was replaced', async () => {
     const t = await linkApp();
     const { id } = await activeUser(t.app, ctx.peer, 'frank@example.com', 'frank-password');
