@@ -19,6 +19,7 @@ describePostgres('PostgreSQL schema migrations', () => {
         const { rows } = await client.query(`SELECT family, version FROM "${schema}"."authgate_migrations" ORDER BY family, version`);
         expect(rows).toEqual([
           { family: 'accounts', version: 1 },
+          { family: 'accounts', version: 2 },
           { family: 'avatars', version: 1 },
           { family: 'state', version: 1 },
           { family: 'state', version: 2 },
