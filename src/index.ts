@@ -61,6 +61,11 @@ export { MemoryAvatarStore } from './avatar/stores/memory-store';
 export { NoopAvatarStore } from './avatar/stores/noop-store';
 export { migrateAvatars, type MigrationResult } from './avatar/migrate';
 
+// Passkeys and second factors
+export type { Credential, CredentialKind, CredentialStore } from './credentials/credential-store';
+export { createCredentialStore, CREDENTIAL_STORE_SCHEMES } from './credentials/create-credential-store';
+export { MemoryCredentialStore } from './credentials/stores/memory-credential-store';
+
 // Shared state and rate limits
 export type { StateStore, GroupMember, Subscription } from './state/state-store';
 export { createStateStore, STATE_STORE_SCHEMES } from './state/create-state-store';

@@ -8,6 +8,7 @@ import { noopLogger, type Logger } from './logger';
 import { resolveMiddlewareOptions, type MiddlewareOptions, type ResolvedMiddlewareOptions } from './middleware/middleware-options';
 import type { RefreshCache } from './middleware/refresh-cache';
 import type { StateStore } from './state/state-store';
+import type { CredentialStore } from './credentials/credential-store';
 import { resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './sessions/session-options';
 import { resolveTokenOptions, type ResolvedTokenOptions, type TokenOptions } from './token/token-options';
 
@@ -33,6 +34,13 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
    * @default 'memory://'
    */
   stateStore?: StateStore | string;
+  /**
+   * Where passkeys and second factors live, durably: a store or a URI for
+   * {@link createCredentialStore} (`level:///path`, `postgres://...`, `mongodb://...`, `memory://`).
+   * Needed by `addPasskeyProvider` and `twoFactor`; share one between instances.
+   * @default 'memory://' (lost on restart: use a real store with passkeys or two-factor)
+   */
+  credentialStore?: CredentialStore | string;
   /** Size limit of request bodies read by the auth routes, in bytes. @default 16384 */
   bodyLimit?: number;
   /**
@@ -64,14 +72,17 @@ export interface SettledOptions extends ResolvedTokenOptions, ResolvedMiddleware
   stateStore: StateStore | string | undefined;
   /** As given: a store, a URI, or absent. */
   avatarStore: AvatarStore | string | undefined;
+  /** As given: a store, a URI, or absent. */
+  credentialStore: CredentialStore | string | undefined;
   /** As given, or absent. */
   refreshCache: RefreshCache | undefined;
 }
 
 /** The options a running auth service uses: {@link SettledOptions} with its stores opened (and guarded). */
-export interface ResolvedOptions extends Omit<SettledOptions, 'stateStore' | 'avatarStore' | 'refreshCache'> {
+export interface ResolvedOptions extends Omit<SettledOptions, 'stateStore' | 'avatarStore' | 'credentialStore' | 'refreshCache'> {
   stateStore: StateStore;
   avatarStore: AvatarStore;
+  credentialStore: CredentialStore;
   refreshCache: RefreshCache;
 }
 
@@ -103,6 +114,7 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
     logger,
     stateStore: options.stateStore,
     avatarStore: options.avatarStore,
+    credentialStore: options.credentialStore,
     refreshCache: options.refreshCache,
   };
 }

@@ -11,6 +11,7 @@ import { openGuarded } from './internal/guarded-store';
 import { MemoryRefreshCache } from './middleware/refresh-cache';
 import { StateRefreshCache } from './middleware/state-refresh-cache';
 import { createStateStore } from './state/create-state-store';
+import { createCredentialStore } from './credentials/create-credential-store';
 import { LoginCompleter } from './providers/complete-login';
 import { LinkFlow } from './providers/link-flow';
 import type { LoginLinks } from './providers/login-links';
@@ -107,6 +108,7 @@ function openStores(settled: SettledOptions): ResolvedOptions {
     ...settled,
     stateStore,
     avatarStore: openGuarded(settled.avatarStore ?? 'memory://', createAvatarStore, 'avatar store', settled.storeTimeout),
+    credentialStore: openGuarded(settled.credentialStore ?? 'memory://', createCredentialStore, 'credential store', settled.storeTimeout),
     // A shared state store shares refreshed tokens too, so instances refresh a token once.
     refreshCache: settled.refreshCache ?? (settled.stateStore !== undefined ? new StateRefreshCache(stateStore) : new MemoryRefreshCache()),
   };
@@ -231,7 +233,7 @@ export function createAuth(options: AuthOptions): Auth {
     async close() {
       await Promise.all([...providers.values()].map((p) => p.close?.()));
       await everyRequest?.close();
-      await Promise.all([resolved.avatarStore.close(), resolved.stateStore.close()]);
+      await Promise.all([resolved.avatarStore.close(), resolved.stateStore.close(), resolved.credentialStore.close()]);
     },
   };
   return auth;

@@ -2,3 +2,4 @@
 export { MongoStateStore } from '../state/stores/mongo-state-store';
 export { MongoAvatarStore } from '../avatar/stores/mongo-store';
 export { MongoAccountStore } from '../account/stores/mongo-account-store';
+export { MongoCredentialStore } from '../credentials/stores/mongo-credential-store';

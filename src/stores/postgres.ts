@@ -2,3 +2,4 @@
 export { PostgresStateStore } from '../state/stores/postgres-state-store';
 export { PostgresAvatarStore } from '../avatar/stores/postgres-avatar-store';
 export { PostgresAccountStore } from '../account/stores/postgres-account-store';
+export { PostgresCredentialStore } from '../credentials/stores/postgres-credential-store';
