@@ -1,4 +1,4 @@
-import type { Request, Router } from 'express';
+import type { Request, Response, Router } from 'express';
 import { AuthError } from './errors';
 import { RateLimitError } from './limits/rate-limiter';
 import type { CrossSitePolicy } from './internal/cross-origin';
@@ -13,6 +13,10 @@ import type { AuthRateLimit, RateLimiter } from './limits/rate-limiter';
 import { addSessionRoutes } from './sessions/session-routes';
 import type { SessionRegistry } from './sessions/session-registry';
 import type { LinkFlow } from './providers/link-flow';
+import { addTwoFactorRoutes } from './two-factor/two-factor-routes';
+import type { TwoFactor } from './two-factor/two-factor';
+import type { PendingLogins } from './two-factor/pending-login';
+import type { CompletedLogin } from './providers/provider';
 
 /** What the auth router needs from the service. */
 export interface AuthRouterDeps {
@@ -22,6 +26,10 @@ export interface AuthRouterDeps {
   authenticator: Authenticator;
   sessions: SessionRegistry;
   links: LinkFlow;
+  twoFactor: TwoFactor | undefined;
+  pending: PendingLogins | undefined;
+  startSession(req: LoginRequest, res: Response, login: CompletedLogin): Promise<void>;
+  wasUsed(key: string): Promise<boolean>;
   limiter: RateLimiter<AuthRateLimit>;
   kit: ProviderKit;
   bodyLimit: number;
@@ -45,7 +53,7 @@ function toLoginRequest(req: Request): LoginRequest {
 }
 
 /**
- * The auth router: `/list`, `/user`, `/status`, `/logout`, `/sessions...`, and
+ * The auth router: `/list`, `/user`, `/status`, `/logout`, `/sessions...`, `/2fa...`, and
  * `/<provider>/login|callback|logout|link`. Logging out revokes the session of the request's token.
  * Every answer carries nosniff and a strict CSP; every error is `{"error": "..."}`.
  */
@@ -99,6 +107,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   );
 
   addSessionRoutes(router, deps);
+  addTwoFactorRoutes(router, { ...deps, useOnce: kit.useOnce, toLoginRequest });
 
   router.all(
     '/:provider/:action',

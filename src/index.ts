@@ -65,6 +65,9 @@ export { migrateAvatars, type MigrationResult } from './avatar/migrate';
 export type { Credential, CredentialKind, CredentialStore } from './credentials/credential-store';
 export { createCredentialStore, CREDENTIAL_STORE_SCHEMES } from './credentials/create-credential-store';
 export { MemoryCredentialStore } from './credentials/stores/memory-credential-store';
+export type { TwoFactorOptions } from './two-factor/two-factor-options';
+export { TWO_FACTOR_COOKIE } from './two-factor/pending-login';
+export { RECOVERY_CODES } from './two-factor/two-factor';
 
 // Shared state and rate limits
 export type { StateStore, GroupMember, Subscription } from './state/state-store';

@@ -9,6 +9,7 @@ import { resolveMiddlewareOptions, type MiddlewareOptions, type ResolvedMiddlewa
 import type { RefreshCache } from './middleware/refresh-cache';
 import type { StateStore } from './state/state-store';
 import type { CredentialStore } from './credentials/credential-store';
+import { resolveTwoFactorOptions, type ResolvedTwoFactorOptions, type TwoFactorOptions } from './two-factor/two-factor-options';
 import { resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './sessions/session-options';
 import { resolveTokenOptions, type ResolvedTokenOptions, type TokenOptions } from './token/token-options';
 
@@ -41,13 +42,15 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
    * @default 'memory://' (lost on restart: use a real store with passkeys or two-factor)
    */
   credentialStore?: CredentialStore | string;
+  /** Two-factor authentication (TOTP): routes under `/2fa`, and logins that wait for the second factor. @default undefined (off) */
+  twoFactor?: TwoFactorOptions;
   /** Size limit of request bodies read by the auth routes, in bytes. @default 16384 */
   bodyLimit?: number;
   /**
    * Rate limits of the endpoints that guess or send (429 with Retry-After past them), counted in
    * `stateStore`. `false` turns all off; give `{ loginPerUser: { limit: 5, windowMs: 60000 } }` to
    * change one, or `{ loginPerIp: false }` to drop one.
-   * @default loginPerIp 60/min, loginPerUser 10/min, basicPerIp 60/min and basicPerUser 10/min (failed basic auth only), verifyPerIp 20/10 min, verifyPerAddress 5/10 min, telegramPerIp 30/min, sessionsPerUser 60/min (the session routes)
+   * @default loginPerIp 60/min, loginPerUser 10/min, basicPerIp 60/min and basicPerUser 10/min (failed basic auth only), verifyPerIp 20/10 min, verifyPerAddress 5/10 min, telegramPerIp 30/min, sessionsPerUser 60/min (the session routes), twoFactorPerUser 10/10 min and twoFactorPerIp 60/10 min (codes tried)
    */
   rateLimits?: false | Partial<Record<AuthRateLimit, RateLimitRule | false>>;
   /** How long a call to the avatar or state store may take before the request gets a 503. @default 5000 */
@@ -74,6 +77,8 @@ export interface SettledOptions extends ResolvedTokenOptions, ResolvedMiddleware
   avatarStore: AvatarStore | string | undefined;
   /** As given: a store, a URI, or absent. */
   credentialStore: CredentialStore | string | undefined;
+  /** `undefined` when two-factor is off. */
+  twoFactor: ResolvedTwoFactorOptions | undefined;
   /** As given, or absent. */
   refreshCache: RefreshCache | undefined;
 }
@@ -115,6 +120,7 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
     stateStore: options.stateStore,
     avatarStore: options.avatarStore,
     credentialStore: options.credentialStore,
+    twoFactor: resolveTwoFactorOptions(options.twoFactor, url),
     refreshCache: options.refreshCache,
   };
 }

@@ -15,6 +15,8 @@ import { createCredentialStore } from './credentials/create-credential-store';
 import { LoginCompleter } from './providers/complete-login';
 import { LinkFlow } from './providers/link-flow';
 import type { LoginLinks } from './providers/login-links';
+import { TwoFactor } from './two-factor/two-factor';
+import { PendingLogins } from './two-factor/pending-login';
 import { DirectProvider, type CredentialChecker } from './providers/direct';
 import type { Provider, ProviderKit } from './providers/provider';
 import { validateProviderName } from './providers/provider-name';
@@ -139,7 +141,13 @@ export function createAuth(options: AuthOptions): Auth {
   const everyRequest = resolved.revocationCheck === 'every-request' ? new RevocationCache(sessions, resolved.stateStore) : undefined;
   const useOnce = (key: string, ttlMs: number): Promise<boolean> => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs));
   const links = new LinkFlow(tokens, sessions, useOnce, resolved);
-  const completer = new LoginCompleter(tokens, avatars, sessions, links, resolved);
+  const twoFactor = resolved.twoFactor === undefined ? undefined : new TwoFactor(resolved.credentialStore, resolved.twoFactor);
+  const needsSecondFactor = (name: string): boolean => {
+    const which = resolved.twoFactor?.providers;
+    return which === 'all' || (Array.isArray(which) ? which.includes(name) : providers.get(name) instanceof DirectProvider);
+  };
+  const pending = twoFactor === undefined ? undefined : new PendingLogins(tokens, twoFactor, needsSecondFactor, resolved);
+  const completer = new LoginCompleter(tokens, avatars, sessions, links, pending, resolved);
   const limiter = new RateLimiter<AuthRateLimit>(resolved.stateStore, resolved.rateLimits);
   const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name), limiter, { registry: sessions, everyRequest });
   const kit: ProviderKit = {
@@ -221,7 +229,22 @@ export function createAuth(options: AuthOptions): Auth {
     providerNames: () => [...providers.keys()],
     handlers() {
       handlers ??= {
-        authRouter: createAuthRouter({ providers, tokens, authenticator, sessions, links, limiter, kit, bodyLimit: resolved.bodyLimit, logger: resolved.logger, crossSite: resolved.crossSite }),
+        authRouter: createAuthRouter({
+          providers,
+          tokens,
+          authenticator,
+          sessions,
+          links,
+          twoFactor,
+          pending,
+          startSession: (req, res, login) => completer.startSession(req, res, login),
+          wasUsed: (key) => stateCall(() => resolved.stateStore.get(`once:${key}`)).then((v) => v !== undefined),
+          limiter,
+          kit,
+          bodyLimit: resolved.bodyLimit,
+          logger: resolved.logger,
+          crossSite: resolved.crossSite,
+        }),
         avatarRouter: createAvatarRouter(resolved.avatarStore, resolved.logger),
       };
       return handlers;

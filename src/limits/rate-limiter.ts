@@ -68,7 +68,8 @@ export class RateLimiter<Name extends string> {
 }
 
 /** The limits of the auth routes. */
-export type AuthRateLimit = 'loginPerIp' | 'loginPerUser' | 'basicPerIp' | 'basicPerUser' | 'verifyPerIp' | 'verifyPerAddress' | 'telegramPerIp' | 'sessionsPerUser';
+export type AuthRateLimit =
+  'loginPerIp' | 'loginPerUser' | 'basicPerIp' | 'basicPerUser' | 'verifyPerIp' | 'verifyPerAddress' | 'telegramPerIp' | 'sessionsPerUser' | 'twoFactorPerUser' | 'twoFactorPerIp';
 
 /** Defaults of the auth routes' limits. */
 export const AUTH_RATE_LIMITS: Record<AuthRateLimit, RateLimitRule> = {
@@ -80,6 +81,8 @@ export const AUTH_RATE_LIMITS: Record<AuthRateLimit, RateLimitRule> = {
   verifyPerAddress: { limit: 5, windowMs: 10 * 60_000 },
   telegramPerIp: { limit: 30, windowMs: 60_000 },
   sessionsPerUser: { limit: 60, windowMs: 60_000 },
+  twoFactorPerUser: { limit: 10, windowMs: 10 * 60_000 },
+  twoFactorPerIp: { limit: 60, windowMs: 10 * 60_000 },
 };
 
 /** The limits of the account routes. */

@@ -7,11 +7,13 @@ import type { ResolvedOptions } from '../options';
 import type { TokenService } from '../token/token-service';
 import { sessionJti, type SessionRegistry } from '../sessions/session-registry';
 import type { LinkFlow } from './link-flow';
+import type { PendingLogins } from '../two-factor/pending-login';
 import type { CompletedLogin, LoginRequest } from './provider';
 
 /**
  * The end of every login, whatever the provider: cross-site check, a link started in this browser
- * (see {@link LinkFlow}) or the user the login resolves to, audience check, avatar, session token
+ * (see {@link LinkFlow}) or the user the login resolves to, a wait for the second factor (see
+ * {@link PendingLogins}), audience check, avatar, session token
  * (a new `jti`, recorded as a session) and cookies, then a 303 to an allowed `from` or the user JSON.
  */
 export class LoginCompleter {
@@ -20,6 +22,7 @@ export class LoginCompleter {
    * @param avatars - stores the avatar.
    * @param sessions - records the session.
    * @param links - linking and linked logins.
+   * @param pending - logins that wait for a second factor (absent without `twoFactor`).
    * @param options - audiences, issuer, own URL, redirect allowlist and cross-site policy.
    */
   constructor(
@@ -27,6 +30,7 @@ export class LoginCompleter {
     private readonly avatars: AvatarProxy,
     private readonly sessions: SessionRegistry,
     private readonly links: LinkFlow,
+    private readonly pending: PendingLogins | undefined,
     private readonly options: Pick<ResolvedOptions, 'audiences' | 'issuer' | 'url' | 'allowedRedirectHosts' | 'crossSite'>,
   ) {}
 
@@ -53,11 +57,13 @@ export class LoginCompleter {
       const owner = await this.links.link(req, res, login, intent);
       return this.startSession(req, res, { ...owner, from: login.from, noAva: true });
     }
-    return this.startSession(req, res, { ...login, user: await this.links.resolve(login) });
+    const resolved: CompletedLogin = { ...login, user: await this.links.resolve(login) };
+    if (await this.pending?.mustWait(resolved)) return this.pending?.hold(res, { ...resolved, aud: this.resolveAudience(resolved.aud) });
+    return this.startSession(req, res, resolved);
   }
 
-  /** Avatar, session token, session record and cookies, then the answer. */
-  private async startSession(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<void> {
+  /** Avatar, session token, session record and cookies, then the answer (also of a login whose second factor came). */
+  async startSession(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<void> {
     const aud = this.resolveAudience(login.aud);
     const { aud: _requested, ...user } = login.user;
     user.picture = await this.avatars.put(user, login.noAva ?? false);

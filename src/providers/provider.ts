@@ -48,6 +48,12 @@ export interface CompletedLogin {
    * @default false
    */
   boundToBrowser?: boolean | undefined;
+  /**
+   * The login proved two factors itself (a passkey with user verification, or a first factor
+   * followed by the second): it never waits for `twoFactor`.
+   * @default false
+   */
+  multiFactor?: boolean | undefined;
 }
 
 /** Services a provider gets from the auth service. */

@@ -1,0 +1,118 @@
+import type { Request, Response, Router } from 'express';
+import { AuthError } from '../errors';
+import { asyncHandler } from '../internal/async-handler';
+import { sendJson } from '../internal/http';
+import type { AuthRateLimit, RateLimiter } from '../limits/rate-limiter';
+import type { Authenticator } from '../middleware/authenticator';
+import type { CompletedLogin, LoginRequest } from '../providers/provider';
+import { stateCall } from '../state/state-call';
+import type { User } from '../token/user';
+import type { PendingLogins } from './pending-login';
+import type { TwoFactor } from './two-factor';
+
+/** What the two-factor routes need from the auth service. */
+export interface TwoFactorRouteDeps {
+  twoFactor: TwoFactor | undefined;
+  pending: PendingLogins | undefined;
+  authenticator: Authenticator;
+  limiter: RateLimiter<AuthRateLimit>;
+  useOnce(key: string, ttlMs: number): Promise<boolean>;
+  /** `true` when `useOnce(key)` was called already. */
+  wasUsed(key: string): Promise<boolean>;
+  /** Finishes a login whose second factor came (the session, cookies and answer). */
+  startSession(req: LoginRequest, res: Response, login: CompletedLogin): Promise<void>;
+  toLoginRequest(req: Request): LoginRequest;
+}
+
+function codeOf(req: Request): string {
+  const body = (req as { body?: unknown }).body;
+  const code = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).code : undefined;
+  if (typeof code !== 'string' || code.trim() === '' || code.length > 32) throw new AuthError('bad_request', 'code is required: the 6 digits of the authenticator app, or a recovery code');
+  return code.trim();
+}
+
+/**
+ * `GET /2fa` (status, and whether a login waits in this browser), `POST /2fa/enroll`,
+ * `POST /2fa/confirm {code}`, `POST /2fa/disable {code}` (logged in, with XSRF), and
+ * `POST /2fa/verify {code}` (completes a login that waits for its second factor).
+ */
+export function addTwoFactorRoutes(router: Router, deps: TwoFactorRouteDeps): void {
+  const on = (): { twoFactor: TwoFactor; pending: PendingLogins } => {
+    if (!deps.twoFactor || !deps.pending) throw new AuthError('not_found', 'two-factor authentication is not set up (createAuth({ twoFactor }))');
+    return { twoFactor: deps.twoFactor, pending: deps.pending };
+  };
+  const limit = async (req: Request, userId: string): Promise<void> => {
+    await stateCall(() => deps.limiter.hit('twoFactorPerIp', req.ip ?? ''));
+    await stateCall(() => deps.limiter.hit('twoFactorPerUser', userId));
+  };
+  const me = async (req: Request, res: Response): Promise<User> => (await deps.authenticator.tokenClaims(req, res)).user as User;
+  const noStore = (res: Response): void => void res.setHeader('Cache-Control', 'no-store');
+
+  router.get(
+    '/2fa',
+    asyncHandler(async (req, res) => {
+      const { twoFactor, pending } = on();
+      noStore(res);
+      const waiting = (await pending.read(deps.toLoginRequest(req))) !== undefined;
+      const user = await me(req, res).catch((err: unknown) => {
+        if (err instanceof AuthError && err.status === 401) return undefined;
+        throw err;
+      });
+      sendJson(res, 200, { pending: waiting, ...(user ? await twoFactor.status(user.id) : {}) });
+    }),
+  );
+
+  router.post(
+    '/2fa/enroll',
+    asyncHandler(async (req, res) => {
+      const { twoFactor } = on();
+      const user = await me(req, res);
+      noStore(res);
+      sendJson(res, 200, await twoFactor.enroll(user));
+    }),
+  );
+
+  router.post(
+    '/2fa/confirm',
+    asyncHandler(async (req, res) => {
+      const { twoFactor } = on();
+      const user = await me(req, res);
+      const code = codeOf(req);
+      await limit(req, user.id);
+      noStore(res);
+      sendJson(res, 200, { enabled: true, recoveryCodes: await twoFactor.confirm(user.id, code) });
+    }),
+  );
+
+  router.post(
+    '/2fa/disable',
+    asyncHandler(async (req, res) => {
+      const { twoFactor } = on();
+      const user = await me(req, res);
+      const code = codeOf(req);
+      await limit(req, user.id);
+      await twoFactor.disable(user.id, code);
+      sendJson(res, 200, { enabled: false });
+    }),
+  );
+
+  router.post(
+    '/2fa/verify',
+    asyncHandler(async (req, res) => {
+      const { twoFactor, pending } = on();
+      const loginReq = deps.toLoginRequest(req);
+      const waiting = await pending.read(loginReq);
+      if (!waiting) throw new AuthError('unauthorized', 'no login waits for a second factor here: log in again');
+      const code = codeOf(req);
+      await limit(req, waiting.login.user.id);
+      const once = `2fa:${waiting.id}`;
+      const completed = (): AuthError => new AuthError('unauthorized', 'this login was completed already: log in again');
+      // Asked first so a copy of a completed login does not use up a good code; claimed after the code.
+      if (await deps.wasUsed(once)) throw completed();
+      await twoFactor.check(waiting.login.user.id, code);
+      if (!(await deps.useOnce(once, twoFactor.options.pendingMs))) throw completed();
+      pending.clear(res);
+      await deps.startSession(loginReq, res, waiting.login);
+    }),
+  );
+}
