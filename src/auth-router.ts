@@ -109,32 +109,39 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   addSessionRoutes(router, deps);
   addTwoFactorRoutes(router, { ...deps, useOnce: kit.useOnce, toLoginRequest });
 
-  router.all(
-    '/:provider/:action',
-    asyncHandler(async (req, res) => {
-      const name = String(req.params.provider);
-      const action = String(req.params.action);
-      const provider = providers.get(name);
-      if (provider === undefined) return sendJson(res, 404, { error: `provider ${name.slice(0, 64)} not supported` });
-      if (!ACTIONS.has(action)) return sendJson(res, 404, { error: `unknown action ${action.slice(0, 64)}` });
-      const allowed = action === 'logout' ? undefined : action === 'link' ? LINK_METHODS : (provider.methods?.[action as 'login' | 'callback'] ?? DEFAULT_METHODS);
-      if (allowed !== undefined && !allowed.includes(req.method.toUpperCase())) {
-        res.setHeader('Allow', allowed.join(', '));
-        return sendJson(res, 405, { error: `use ${allowed.join(' or ')}` });
+  const providerRoute = asyncHandler(async (req, res) => {
+    const name = String(req.params.provider);
+    const action = String(req.params.action);
+    const provider = providers.get(name);
+    if (provider === undefined) return sendJson(res, 404, { error: `provider ${name.slice(0, 64)} not supported` });
+    const extra = Object.hasOwn(provider.actions ?? {}, action) ? provider.actions?.[action] : undefined;
+    if (extra !== undefined) {
+      if (!extra.methods.includes(req.method.toUpperCase())) {
+        res.setHeader('Allow', extra.methods.join(', '));
+        return sendJson(res, 405, { error: `use ${extra.methods.join(' or ')}` });
       }
-      if (action === 'link') return deps.links.start(res, await authenticator.tokenClaims(req, res), provider);
-      const loginReq = toLoginRequest(req);
-      if (action === 'login') return provider.login(loginReq, res, kit);
-      if (action === 'callback') {
-        if (!provider.callback) return sendJson(res, 404, { error: `provider ${name} has no callback` });
-        return provider.callback(loginReq, res, kit);
-      }
-      await authenticator.endSession(req);
-      if (provider.logout) return provider.logout(loginReq, res, kit);
-      tokens.reset(res);
-      return sendJson(res, 200, { status: 'logged out' });
-    }),
-  );
+      return extra.handle(toLoginRequest(req), res, kit, req.params.arg === undefined ? undefined : String(req.params.arg));
+    }
+    if (!ACTIONS.has(action) || req.params.arg !== undefined) return sendJson(res, 404, { error: `unknown action ${action.slice(0, 64)}` });
+    const allowed = action === 'logout' ? undefined : action === 'link' ? LINK_METHODS : (provider.methods?.[action as 'login' | 'callback'] ?? DEFAULT_METHODS);
+    if (allowed !== undefined && !allowed.includes(req.method.toUpperCase())) {
+      res.setHeader('Allow', allowed.join(', '));
+      return sendJson(res, 405, { error: `use ${allowed.join(' or ')}` });
+    }
+    if (action === 'link') return deps.links.start(res, await authenticator.tokenClaims(req, res), provider);
+    const loginReq = toLoginRequest(req);
+    if (action === 'login') return provider.login(loginReq, res, kit);
+    if (action === 'callback') {
+      if (!provider.callback) return sendJson(res, 404, { error: `provider ${name} has no callback` });
+      return provider.callback(loginReq, res, kit);
+    }
+    await authenticator.endSession(req);
+    if (provider.logout) return provider.logout(loginReq, res, kit);
+    tokens.reset(res);
+    return sendJson(res, 200, { status: 'logged out' });
+  });
+  router.all('/:provider/:action', providerRoute);
+  router.all('/:provider/:action/:arg', providerRoute);
 
   return finishRouter(router, { answer, logger, unexpected: 500, notFound: 'not found' });
 }

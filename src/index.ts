@@ -68,6 +68,8 @@ export { MemoryCredentialStore } from './credentials/stores/memory-credential-st
 export type { TwoFactorOptions } from './two-factor/two-factor-options';
 export { TWO_FACTOR_COOKIE } from './two-factor/pending-login';
 export { RECOVERY_CODES } from './two-factor/two-factor';
+export type { PasskeyOptions } from './providers/passkey/passkey-options';
+export { PASSKEY_COOKIE, PasskeyProvider } from './providers/passkey/passkey-provider';
 
 // Shared state and rate limits
 export type { StateStore, GroupMember, Subscription } from './state/state-store';

@@ -1,4 +1,4 @@
-import type { Router } from 'express';
+import type { Request, Router } from 'express';
 import { AvatarProxy } from './avatar/proxy';
 import { createAvatarRouter } from './avatar/route';
 import { RevocationCache } from './sessions/revocation-cache';
@@ -22,6 +22,8 @@ import type { Provider, ProviderKit } from './providers/provider';
 import { validateProviderName } from './providers/provider-name';
 import { TokenService } from './token/token-service';
 import { VerifyProvider } from './providers/verify';
+import { PasskeyProvider } from './providers/passkey/passkey-provider';
+import { resolvePasskeyOptions, type PasskeyOptions } from './providers/passkey/passkey-options';
 import { AppleProvider, type AppleProviderOptions } from './providers/apple/apple-provider';
 import { loadAppleKey, type ApplePrivateKeyLoader } from './providers/apple/private-key';
 import { TelegramProvider, type TelegramProviderOptions } from './providers/telegram/telegram-provider';
@@ -75,6 +77,11 @@ export interface Auth {
    * a missing or wrong key throws here, not at the first login.
    */
   addAppleProvider(options: AppleProviderOptions, privateKeyLoader: ApplePrivateKeyLoader): this;
+  /**
+   * Adds login with passkeys (WebAuthn; needs the optional package `@simplewebauthn/server`): the
+   * relying party is `url`'s host name, which must be a domain name (browsers refuse an IP address).
+   */
+  addPasskeyProvider(name: string, options?: PasskeyOptions): this;
   /** Adds a login with a user name and password checked by `checker`. */
   addDirectProvider(name: string, checker: CredentialChecker): this;
   /**
@@ -159,6 +166,8 @@ export function createAuth(options: AuthOptions): Auth {
     rateLimit: (name, identity) => stateCall(() => limiter.hit(name, identity)),
     useOnce,
     authRouteUrl: (req) => `${resolved.url.href.replace(/\/+$/, '')}${req.baseUrl}`,
+    loggedIn: (req, res) => authenticator.tokenClaims(req.raw as Request, res),
+    credentials: resolved.credentialStore,
   };
   let handlers: AuthHandlers | undefined;
   let middleware: Middleware | undefined;
@@ -209,6 +218,13 @@ export function createAuth(options: AuthOptions): Auth {
     },
     addAppleProvider(appleOptions, privateKeyLoader) {
       return auth.addCustomHandler(new AppleProvider(appleOptions, loadAppleKey(privateKeyLoader)));
+    },
+    addPasskeyProvider(name, passkeyOptions) {
+      const settled = resolvePasskeyOptions(passkeyOptions, resolved.url);
+      if (/^[\d.]+$|:/.test(settled.rpId)) {
+        resolved.logger.logf('[WARN] passkeys: %s is an IP address, which browsers refuse as a relying party; open the site by a host name such as localhost', settled.rpId);
+      }
+      return auth.addCustomHandler(new PasskeyProvider(name, settled));
     },
     addDirectProvider(name, checker) {
       return auth.addCustomHandler(new DirectProvider(name, checker));

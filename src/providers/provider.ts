@@ -3,6 +3,8 @@ import type { AuthRateLimit } from '../limits/rate-limiter';
 import type { Logger } from '../logger';
 import type { TokenService } from '../token/token-service';
 import type { User } from '../token/user';
+import type { Claims } from '../token/claims';
+import type { CredentialStore } from '../credentials/credential-store';
 
 /** A request as providers see it: method, query, parsed body, client IP, and the raw request. */
 export interface LoginRequest {
@@ -77,6 +79,18 @@ export interface ProviderKit {
   authRouteUrl(req: LoginRequest): string;
   /** Where to log. */
   logger: Logger;
+  /** The claims of the logged-in user of the request (XSRF checked for cookies); a 401 AuthError otherwise. */
+  loggedIn(req: LoginRequest, res: ServerResponse): Promise<Claims>;
+  /** Where passkeys and second factors live (`credentialStore`). */
+  credentials: CredentialStore;
+}
+
+/** A route of a provider besides login, callback and logout: `/<name>/<action>` and `/<name>/<action>/<arg>`. */
+export interface ProviderAction {
+  /** The HTTP methods it takes; any other gets 405 with `Allow`. */
+  readonly methods: readonly string[];
+  /** Handles the request; `arg` is the path segment after the action, when there is one. */
+  handle(req: LoginRequest, res: ServerResponse, kit: ProviderKit, arg: string | undefined): Promise<void>;
 }
 
 /**
@@ -97,6 +111,8 @@ export interface Provider {
    * @default login and callback: GET and POST; logout: any
    */
   readonly methods?: { readonly login?: readonly string[]; readonly callback?: readonly string[] };
+  /** More routes, by action name (e.g. a passkey's `register` and `credentials`). */
+  readonly actions?: Readonly<Record<string, ProviderAction>>;
   /** The provider's callback comes as a cross-site POST (Apple's form_post): cross-origin protection lets it through. */
   readonly crossSiteCallback?: boolean;
   /** Stops anything the provider runs (servers, polling). */
