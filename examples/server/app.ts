@@ -1,9 +1,22 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import { exampleSender } from './mail';
-import { consoleLogger, createAccountRouter, createAuth, getUser, loadApplePrivateKeyFromFile, mustGetUser, setAdmin, type AccountRouter, type Auth, type DevServer, type Logger } from '../../src';
+import {
+  consoleLogger,
+  createAccountRouter,
+  createAuth,
+  getUser,
+  hashId,
+  loadApplePrivateKeyFromFile,
+  mustGetUser,
+  setAdmin,
+  type AccountRouter,
+  type Auth,
+  type DevServer,
+  type Logger,
+} from '../../src';
 
 /** Settings of the example app; `readExampleConfig` fills them from the environment. */
 export interface ExampleConfig {
@@ -23,6 +36,10 @@ export interface ExampleConfig {
   smtpUrl: string | undefined;
   /** Account store URI of the account service. */
   accountStore: string;
+  /** Where passkeys and second factors live. */
+  credentialStore: string;
+  /** Encrypts the TOTP secrets at rest. */
+  twoFactorKey: string;
   /** Telegram bot token; the Telegram login is on when set. */
   telegramToken: string | undefined;
   /** Sign in with Apple settings; on when all are set. */
@@ -34,9 +51,10 @@ export interface ExampleConfig {
 export const DEMO_USERS: Readonly<Record<string, string>> = { demo: 'demo-password', admin: 'admin-password' };
 
 /**
- * Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, DEV_AUTH_URL, AVATAR_STORE, ACCOUNT_STORE, STATE_STORE, REVOCATION_CHECK,
+ * Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, DEV_AUTH_URL, AVATAR_STORE, ACCOUNT_STORE, CREDENTIAL_STORE, TWO_FACTOR_KEY, STATE_STORE, REVOCATION_CHECK,
  * DATABASE_URL, REDIS_URL, SMTP_URL, TELEGRAM_TOKEN and APPLE_* (see the README). DATABASE_URL
- * (PostgreSQL) is the default of the avatar, account and state stores, REDIS_URL of the state store.
+ * (PostgreSQL) is the default of the avatar, account, credential and state stores, REDIS_URL of the state store.
+ * The default URL is `http://localhost:PORT`: passkeys need a host name (browsers refuse an IP address).
  */
 export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: Logger = consoleLogger): ExampleConfig {
   const port = Number(env.PORT ?? 8080);
@@ -47,7 +65,7 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
   }
   return {
     port,
-    url: env.AUTH_URL ?? `http://127.0.0.1:${port}`,
+    url: env.AUTH_URL ?? `http://localhost:${port}`,
     secret,
     avatarStore: env.AVATAR_STORE ?? env.DATABASE_URL ?? join(process.cwd(), 'var', 'avatars'),
     stateStore: env.STATE_STORE ?? env.REDIS_URL ?? env.DATABASE_URL,
@@ -56,6 +74,9 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     devAuthUrl: env.DEV_AUTH_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     accountStore: env.ACCOUNT_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'accounts')}`,
+    credentialStore: env.CREDENTIAL_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'credentials')}`,
+    // Without TWO_FACTOR_KEY the key follows AUTH_SECRET (a random secret makes enrolled codes unreadable after a restart; recovery codes still work).
+    twoFactorKey: env.TWO_FACTOR_KEY ?? createHash('sha256').update(`two-factor:${secret}`).digest('hex'),
     telegramToken: env.TELEGRAM_TOKEN || undefined,
     apple:
       env.APPLE_CLIENT_ID && env.APPLE_TEAM_ID && env.APPLE_KEY_ID && env.APPLE_KEY_PATH
@@ -79,6 +100,8 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     avatarStore: config.avatarStore,
     stateStore: config.stateStore,
     revocationCheck: config.revocationCheck,
+    credentialStore: config.credentialStore,
+    twoFactor: { key: config.twoFactorKey, issuer: 'authgate example' },
     avatarResizeLimit: 256,
     logger: config.logger,
     // The demo account "admin" gets the admin flag, so /admin can be tried.
@@ -104,6 +127,15 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   auth.addDirectProvider('accounts', accounts.credentialChecker());
   // Logins linked to an account (from its profile) log in as that account.
   auth.useLoginLinks(accounts.loginLinks());
+  // Passkeys of accounts and of the demo users; a login by name lists that user's passkeys.
+  const accountEmail = accounts.credentialChecker();
+  auth.addPasskeyProvider('passkey', {
+    rpName: 'authgate example',
+    userIdOf: (name) => {
+      const email = accountEmail.normalizeUser(name);
+      return email ? hashId('accounts', email) : hashId('local', name);
+    },
+  });
   if (config.telegramToken) auth.addTelegramProvider({ token: config.telegramToken });
   if (config.apple) {
     const { keyPath, ...ids } = config.apple;

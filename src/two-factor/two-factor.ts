@@ -96,7 +96,8 @@ export class TwoFactor {
     await this.store.update(credentialId(userId), (c) => {
       const data = dataOf(c);
       if (data.confirmed) return undefined;
-      const step = this.totp.matchStep(this.box.open(data.secret), code, Date.now());
+      const secret = this.secretOf(data);
+      const step = secret === undefined ? undefined : this.totp.matchStep(secret, code, Date.now());
       if (step === undefined) return undefined;
       ok = true;
       return { ...c, data: { ...data, confirmed: true, lastStep: step, recovery: codes.map(codeHash) } };
@@ -115,7 +116,8 @@ export class TwoFactor {
     await this.store.update(credentialId(userId), (c) => {
       const data = dataOf(c);
       if (!data.confirmed) return undefined;
-      const step = /^\d{6}$/.test(code) ? this.totp.matchStep(this.box.open(data.secret), code, Date.now()) : undefined;
+      const secret = /^\d{6}$/.test(code) ? this.secretOf(data) : undefined;
+      const step = secret === undefined ? undefined : this.totp.matchStep(secret, code, Date.now());
       if (step !== undefined) {
         if (step <= data.lastStep) return undefined;
         ok = true;
@@ -127,6 +129,15 @@ export class TwoFactor {
       return { ...c, lastUsed: Date.now(), data: { ...data, recovery: data.recovery.filter((h) => h !== hash) } };
     });
     if (!ok) throw wrongCode();
+  }
+
+  /** The TOTP secret, or `undefined` when it cannot be opened (sealed under another key: only recovery codes work then). */
+  private secretOf(data: TotpData): string | undefined {
+    try {
+      return this.box.open(data.secret);
+    } catch {
+      return undefined;
+    }
   }
 
   /** Turns two-factor off after a good code (TOTP or recovery); 403 for a wrong one, 404 when it is off. */

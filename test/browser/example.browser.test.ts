@@ -30,7 +30,7 @@ describe('example in headless chromium', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const config = { ...readExampleConfig({ AUTH_SECRET: 'b'.repeat(32), AUTH_URL: base }, noopLogger), avatarStore: dir };
-    const example = createExampleApp({ ...config, devAuthPort: 0, accountStore: 'memory://', logger: loggerFunc((line) => logLines.push(line)) });
+    const example = createExampleApp({ ...config, devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://', logger: loggerFunc((line) => logLines.push(line)) });
     dev = example.dev;
     await dev.start();
     server.on('request', example.app);

@@ -17,7 +17,7 @@ describe('example server', () => {
   it('reads its configuration from the environment, with a random secret when unset', () => {
     const warnings: string[] = [];
     const config = readExampleConfig({ PORT: '9999' }, { logf: (f) => warnings.push(f) });
-    expect(config.url).toBe('http://127.0.0.1:9999');
+    expect(config.url).toBe('http://localhost:9999');
     expect(config.secret).toMatch(/^[0-9a-f]{64}$/);
     expect(warnings.join()).toMatch(/AUTH_SECRET/);
     expect(readExampleConfig({ AUTH_SECRET: 's'.repeat(20), AUTH_URL: 'https://x.example' }, noopLogger)).toMatchObject({
@@ -28,7 +28,14 @@ describe('example server', () => {
 
   it('sends an e-mail login link to the log without SMTP_URL, and the link logs in', async () => {
     const lines: string[] = [];
-    const config = { ...readExampleConfig({ AUTH_SECRET: 'y'.repeat(32) }, noopLogger), avatarStore: dir, devAuthPort: 0, accountStore: 'memory://', logger: loggerFunc((l) => lines.push(l)) };
+    const config = {
+      ...readExampleConfig({ AUTH_SECRET: 'y'.repeat(32) }, noopLogger),
+      avatarStore: dir,
+      devAuthPort: 0,
+      accountStore: 'memory://',
+      credentialStore: 'memory://',
+      logger: loggerFunc((l) => lines.push(l)),
+    };
     const { app } = createExampleApp(config);
     await request(app).get('/auth/email/login?user=reader&address=reader@example.com&from=/').expect(200);
     const link = /(http:\/\/\S+\/auth\/email\/login\?token=\S+)/.exec(lines.join('\n'))?.[1];
@@ -44,7 +51,7 @@ describe('example server', () => {
     const peer = await startSmtpPeer();
     try {
       const config = readExampleConfig({ AUTH_SECRET: 'z'.repeat(32), SMTP_URL: `smtp://127.0.0.1:${peer.port}?from=login@example.org` }, noopLogger);
-      const { app } = createExampleApp({ ...config, avatarStore: dir, devAuthPort: 0, accountStore: 'memory://' });
+      const { app } = createExampleApp({ ...config, avatarStore: dir, devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://' });
       await request(app).get('/auth/email/login?user=mia&address=mia@example.com').expect(200);
       const mail = await peer.nextMail(0);
       expect(mail.from).toBe('login@example.org');
@@ -55,7 +62,7 @@ describe('example server', () => {
   });
 
   it('serves the page, logs in with the demo account, shows the avatar, guards routes and logs out', async () => {
-    const { app } = createExampleApp({ ...readExampleConfig({ AUTH_SECRET: 'x'.repeat(32) }, noopLogger), avatarStore: dir, devAuthPort: 0, accountStore: 'memory://' });
+    const { app } = createExampleApp({ ...readExampleConfig({ AUTH_SECRET: 'x'.repeat(32) }, noopLogger), avatarStore: dir, devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://' });
     const page = await request(app).get('/').expect(200);
     expect(page.text).toContain('id="direct-form"');
 

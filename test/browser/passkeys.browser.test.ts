@@ -1,0 +1,185 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, CDPSession, Page } from 'playwright-core';
+import { noopLogger, type DevServer } from '../../src';
+import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
+import { browserRequired, browserUnavailableReason, launchChromium } from '../support/browser';
+import { totpCode } from '../support/totp-code';
+
+const unavailable = browserUnavailableReason();
+const browserIt = unavailable && !browserRequired ? it.skip : it;
+
+/** A virtual authenticator (DevTools protocol) on the page: a platform passkey store that verifies the user. */
+async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  return { cdp, authenticatorId };
+}
+
+describe('passkeys and two-factor on the example page in headless chromium', () => {
+  let server: http.Server;
+  let other: http.Server;
+  let base: string;
+  let otherBase: string;
+  let browser: Browser;
+  let dir: string;
+  let dev: DevServer | undefined;
+
+  beforeAll(async () => {
+    if (unavailable && !browserRequired) return;
+    if (unavailable) throw new Error(`AUTHGATE_REQUIRE_BROWSER=1 but ${unavailable}`);
+    dir = await mkdtemp(join(tmpdir(), 'authgate-passkeys-'));
+    server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    // localhost, not 127.0.0.1: browsers refuse an IP address as a passkey's relying party.
+    base = `http://localhost:${(server.address() as AddressInfo).port}`;
+    const config = { ...readExampleConfig({ AUTH_SECRET: 'p'.repeat(32), AUTH_URL: base }, noopLogger), avatarStore: dir, accountStore: 'memory://', credentialStore: 'memory://', devAuthPort: 0 };
+    const example = createExampleApp(config);
+    dev = example.dev;
+    await dev.start();
+    server.on('request', example.app);
+    // Another origin of the same host: a page there can make passkey answers for "localhost" too.
+    other = http.createServer((_req, res) => void res.end('<!doctype html><title>other</title>'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    otherBase = `http://localhost:${(other.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await dev?.stop();
+    await new Promise((resolve) => (other ? other.close(resolve) : resolve(undefined)));
+    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  const logInDirect = async (page: Page, user: string): Promise<void> => {
+    await page.goto(base);
+    await page.waitForSelector('#logged-out:not(.hidden)');
+    await page.fill('#user', user);
+    await page.fill('#passwd', DEMO_USERS[user]!);
+    await page.click('#direct-login');
+  };
+
+  browserIt(
+    'adds a passkey on the page, logs out, logs in with it; refuses a replayed answer, a used challenge, another origin and a foreign passkey',
+    async () => {
+      const page = await (await browser.newContext()).newPage();
+      const { cdp, authenticatorId } = await virtualAuthenticator(page);
+      await logInDirect(page, 'demo');
+      await page.waitForSelector('#logged-in:not(.hidden)');
+      await page.click('#add-passkey');
+      await page.waitForFunction("document.querySelectorAll('#passkeys li.passkey').length === 1");
+      await page.click('#logout');
+      await page.waitForSelector('#logged-out:not(.hidden)');
+
+      // Capture the browser's answer on its way to the server.
+      let captured: string | undefined;
+      page.on('request', (r) => {
+        if (r.url().endsWith('/auth/passkey/login') && r.postData()?.includes('"response"')) captured = r.postData() ?? undefined;
+      });
+      await page.click('#passkey-login');
+      await page.waitForSelector('#logged-in:not(.hidden)');
+      expect(await page.textContent('#user-name')).toBe('demo');
+      expect(captured).toBeDefined();
+      const post = (body: string): Promise<{ status: number; error?: string }> =>
+        page.evaluate(
+          `fetch('/auth/passkey/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: ${JSON.stringify(body)} }).then(async (r) => ({ status: r.status, error: (await r.json()).error }))`,
+        );
+      expect((await post(captured!)).status).toBe(403);
+      // A fresh challenge: the captured answer signed another one.
+      await post('{}');
+      expect((await post(captured!)).status).toBe(403);
+
+      // One challenge, two good answers: the second (with the challenge cookie put back) finds it used.
+      await page.evaluate(
+        "fetch('/auth/passkey/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.json()).then((o) => { window.lastOptions = o; })",
+      );
+      const challengeCookie = (await page.context().cookies()).find((c) => c.name === 'PASSKEY-TOKEN')!;
+      const answerOnce =
+        "SimpleWebAuthnBrowser.startAuthentication({ optionsJSON: window.lastOptions }).then((response) => fetch('/auth/passkey/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ response }) })).then(async (r) => ({ status: r.status, error: (await r.json()).error }))";
+      expect(((await page.evaluate(answerOnce)) as { status: number }).status).toBe(200);
+      await page.context().addCookies([challengeCookie]);
+      const used = (await page.evaluate(answerOnce)) as { status: number; error: string };
+      expect(used.status).toBe(403);
+      expect(used.error).toMatch(/used already/);
+
+      // The same passkey on a page of another origin: its answer names that origin and is refused.
+      const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+      const foreignPage = await (await browser.newContext()).newPage();
+      const foreign = await virtualAuthenticator(foreignPage);
+      await foreign.cdp.send('WebAuthn.addCredential', { authenticatorId: foreign.authenticatorId, credential: credentials[0]! });
+      const options = (await page.evaluate("fetch('/auth/passkey/login', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{}' }).then((r) => r.json())")) as Record<
+        string,
+        unknown
+      >;
+      await foreignPage.goto(otherBase);
+      await foreignPage.addScriptTag({ url: `${base}/auth/passkey/client.js` });
+      const elsewhere = await foreignPage.evaluate(`SimpleWebAuthnBrowser.startAuthentication({ optionsJSON: ${JSON.stringify(options)} })`);
+      const wrongOrigin = await post(JSON.stringify({ response: elsewhere }));
+      expect(wrongOrigin.status).toBe(403);
+      expect(wrongOrigin.error).toMatch(/origin/i);
+
+      // A passkey for "localhost" the server never registered.
+      const stranger = await (await browser.newContext()).newPage();
+      const unknown = await virtualAuthenticator(stranger);
+      const key = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'der', type: 'pkcs8' }).toString('base64');
+      await unknown.cdp.send('WebAuthn.addCredential', {
+        authenticatorId: unknown.authenticatorId,
+        credential: { credentialId: randomBytes(16).toString('base64'), isResidentCredential: true, rpId: 'localhost', privateKey: key, userHandle: randomBytes(16).toString('base64'), signCount: 0 },
+      });
+      await stranger.goto(base);
+      await stranger.waitForSelector('#logged-out:not(.hidden)');
+      await stranger.click('#passkey-login');
+      await stranger.waitForFunction("document.getElementById('error').textContent.includes('not registered')");
+      expect(await stranger.isVisible('#logged-out')).toBe(true);
+      await Promise.all([page.context().close(), foreignPage.context().close(), stranger.context().close()]);
+    },
+    90_000,
+  );
+
+  browserIt(
+    'turns two-factor on with the QR code page, then a login asks for the code and completes with it',
+    async () => {
+      const page = await (await browser.newContext()).newPage();
+      await logInDirect(page, 'admin');
+      await page.waitForSelector('#logged-in:not(.hidden)');
+      expect(await page.textContent('#two-factor-status')).toBe('Off.');
+      await page.click('#enroll-2fa');
+      await page.waitForSelector('#enrolment:not(.hidden)');
+      expect(await page.getAttribute('#totp-qr', 'src')).toMatch(/^data:image\/png;base64,/);
+      const secret = (await page.textContent('#totp-secret')) ?? '';
+      const now = Math.floor(Date.now() / 1000);
+      if (now % 30 > 26) await new Promise((r) => setTimeout(r, (31 - (now % 30)) * 1000));
+      await page.fill('#totp-code', totpCode(secret, Math.floor(Date.now() / 1000)));
+      await page.click('#confirm-2fa');
+      await page.waitForSelector('#recovery-codes:not(.hidden)');
+      expect(((await page.textContent('#recovery-codes')) ?? '').split('\n').filter((l) => /^[0-9a-f]{5}-[0-9a-f]{5}$/.test(l))).toHaveLength(10);
+      expect(await page.textContent('#two-factor-status')).toBe('On (10 recovery codes left).');
+      await page.click('#logout');
+      await page.waitForSelector('#logged-out:not(.hidden)');
+
+      await logInDirect(page, 'admin');
+      await page.waitForSelector('#second-factor:not(.hidden)');
+      expect(await page.isVisible('#logged-in')).toBe(false);
+      await page.fill('#second-factor-code', '000000');
+      await page.click('#verify-2fa');
+      await page.waitForFunction("document.getElementById('error').textContent.length > 0");
+      await page.fill('#second-factor-code', totpCode(secret, Math.floor(Date.now() / 1000) + 30));
+      await page.click('#verify-2fa');
+      await page.waitForSelector('#logged-in:not(.hidden)');
+      expect(await page.textContent('#user-name')).toBe('admin');
+      await page.click('#call-admin');
+      await page.waitForFunction("document.getElementById('output').textContent.includes('admins only')");
+      await page.context().close();
+    },
+    90_000,
+  );
+});
