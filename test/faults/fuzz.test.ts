@@ -36,7 +36,7 @@ function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string
   if (rng.chance(0.3))
     headers.authorization = rng.pick([`Bearer ${ctx.bearer}`, `Bearer ${encodeURIComponent(rng.text(30))}`, `Basic ${Buffer.from(`${rng.text(5)}:${rng.text(5)}`).toString('base64')}`, 'Bearer']);
   if (rng.chance(0.2)) headers['sec-fetch-site'] = rng.pick(['cross-site', 'same-origin', 'none', 'weird']);
-  if (rng.chance(0.2)) headers.origin = rng.pick(['http://127.0.0.1:8080', 'https://evil.example', 'null']);
+  if (rng.chance(0.2)) headers.origin = rng.pick(['http://localhost:8080', 'https://evil.example', 'null']);
   if (rng.chance(0.2)) headers['if-none-match'] = rng.pick(['*', '"x"', encodeURIComponent(rng.text(20))]);
   let body: Buffer | undefined;
   if (method !== 'GET' && method !== 'HEAD' && rng.chance(0.8)) {
@@ -55,7 +55,12 @@ function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string
           password: rng.text(20),
           FirstName: rng.text(300),
           NewPwd: rng.text(10),
-          code: rng.text(10),
+          code: rng.pick([rng.text(10), String(rng.int(1_000_000)).padStart(6, '0')]),
+          label: rng.text(80),
+          response: rng.pick([
+            rng.text(20),
+            { id: rng.text(20), type: 'public-key', response: { clientDataJSON: rng.text(40), authenticatorData: rng.text(40), signature: rng.text(40), attestationObject: rng.text(40) } },
+          ]),
           [rng.text(5)]: rng.pick([null, [], {}, 1e308, true]),
         }),
       );
@@ -83,8 +88,9 @@ describe(`fuzzing every route (seed ${SEED}, ${RUNS} requests per route)`, () =>
   afterAll(() => dev?.stop());
 
   it('answers every random request with a status below 500, within a second, and changes no stored user or avatar', async () => {
-    const { app, auth } = makeApp({ rateLimits: false }, (a) => {
+    const { app, auth } = makeApp({ rateLimits: false, url: 'http://localhost:8080', twoFactor: { key: 'fuzz-two-factor-key-0123456789abcdef' } }, (a) => {
       dev = a.addDevProvider({ port: 0 });
+      a.addPasskeyProvider('passkey');
       a.addVerifyProvider(
         'email',
         'token {{.Token}}',
@@ -95,7 +101,7 @@ describe(`fuzzing every route (seed ${SEED}, ${RUNS} requests per route)`, () =>
     const accounts = createAccountRouter({
       store: 'memory://',
       sender: senderFunc(() => undefined),
-      baseUrl: 'http://127.0.0.1:8080/account',
+      baseUrl: 'http://localhost:8080/account',
       bcryptRounds: 4,
       rateLimits: false,
       loginSessions: { sessions: auth.sessions, provider: 'accounts' },
@@ -137,6 +143,15 @@ describe(`fuzzing every route (seed ${SEED}, ${RUNS} requests per route)`, () =>
       '/auth/dev/link',
       '/auth/local/link',
       '/auth/accounts/link',
+      '/auth/passkey/login',
+      '/auth/passkey/register',
+      '/auth/passkey/credentials',
+      '/auth/passkey/credentials/:id',
+      '/auth/2fa',
+      '/auth/2fa/enroll',
+      '/auth/2fa/confirm',
+      '/auth/2fa/disable',
+      '/auth/2fa/verify',
       '/auth/nope/login',
       '/auth/sessions',
       '/auth/sessions/:id/revoke',
