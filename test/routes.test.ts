@@ -47,7 +47,9 @@ describe('auth routes', () => {
     expect((await request(app).get('/auth/github/login').expect(404)).body).toEqual({ error: 'provider github not supported' });
     expect((await request(app).get('/auth/local/whatever').expect(404)).body.error).toMatch(/unknown action/);
     expect((await request(app).get('/auth/local/callback').expect(404)).body.error).toMatch(/no callback/);
-    expect((await request(app).get('/auth/a/b/c').expect(404)).body).toEqual({ error: 'not found' });
+    expect((await request(app).get('/auth/a/b/c').expect(404)).body).toEqual({ error: 'provider a not supported' });
+    expect((await request(app).get('/auth/local/login/extra').expect(404)).body.error).toMatch(/unknown action/);
+    expect((await request(app).get('/auth/a/b/c/d').expect(404)).body).toEqual({ error: 'not found' });
   });
 
   it('sets nosniff and the strict CSP on every auth and avatar answer', async () => {
