@@ -12,6 +12,7 @@ import { MemoryRefreshCache } from './middleware/refresh-cache';
 import { StateRefreshCache } from './middleware/state-refresh-cache';
 import { createStateStore } from './state/create-state-store';
 import { createCredentialStore } from './credentials/create-credential-store';
+import type { CredentialStore } from './credentials/credential-store';
 import { LoginCompleter } from './providers/complete-login';
 import { LinkFlow } from './providers/link-flow';
 import type { LoginLinks } from './providers/login-links';
@@ -102,6 +103,8 @@ export interface Auth {
   readonly tokens: TokenService;
   /** The avatar proxy. */
   readonly avatars: AvatarProxy;
+  /** Where passkeys and second factors live (`credentialStore`, opened). */
+  readonly credentials: CredentialStore;
   /** The login sessions: list them, revoke one or all of a user (see `revocationCheck`). */
   readonly sessions: Sessions;
   /** The resolved options. */
@@ -175,6 +178,7 @@ export function createAuth(options: AuthOptions): Auth {
   const auth: Auth = {
     tokens,
     avatars,
+    credentials: resolved.credentialStore,
     sessions,
     options: resolved,
     addProvider(name, cid, csecret, providerOptions) {

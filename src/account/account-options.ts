@@ -8,6 +8,7 @@ import type { Sender } from '../senders/sender';
 import type { StateStore } from '../state/state-store';
 import type { Sessions } from '../sessions/session-registry';
 import type { AvatarProxy } from '../avatar/proxy';
+import type { CredentialStore } from '../credentials/credential-store';
 import type { AccountStore } from './account-store';
 import { loadBcrypt } from './passwords';
 import { passwordChecker, type PasswordPolicy } from './password-policy';
@@ -76,7 +77,8 @@ export interface AccountRouterOptions extends CrossSiteOptions {
    * The auth service's sessions and the name the account bridge is registered under
    * (`auth.addDirectProvider(provider, accounts.credentialChecker())`): a password change, a
    * reset and a deletion then end every session of that login (and a deletion its avatar, with
-   * `avatars`), e.g. `{ sessions: auth.sessions, provider: 'local', avatars: auth.avatars }`.
+   * `avatars`, and its passkeys and second factor with `credentials`), e.g.
+   * `{ sessions: auth.sessions, provider: 'local', avatars: auth.avatars, credentials: auth.credentials }`.
    * @default undefined (sessions of the bridge are left alone)
    */
   loginSessions?: LoginSessions;
@@ -92,6 +94,12 @@ export interface LoginSessions {
   provider: string;
   /** `auth.avatars`: deleting an account also deletes the avatar of its login. @default undefined */
   avatars?: Pick<AvatarProxy, 'removeFor'>;
+  /**
+   * `auth.credentials`: an e-mail change moves the account's passkeys and second factor to its
+   * new user id, and a deletion deletes them (so a later sign-up of the address never gets them).
+   * @default undefined
+   */
+  credentials?: CredentialStore;
 }
 
 const DEFAULT_TEMPLATE =

@@ -14,6 +14,7 @@ import type { Lockout } from './lockout';
 import type { LoginContext } from '../providers/direct';
 import type { LoginLinks } from '../providers/login-links';
 import { bridgeUser, LinkedLogins, type AccountLogin } from './linked-logins';
+import { deleteCredentials, moveCredentials } from '../credentials/user-credentials';
 
 /** The privilege that lets a user act on other users. */
 export const MANAGE_USER = 'manage_user';
@@ -366,6 +367,8 @@ export class AccountService {
     }
     if (updated?.Email !== stored.For) throw bad();
     await this.endLoginSessions(account);
+    const bridge = this.settings.loginSessions;
+    if (bridge?.credentials) await moveCredentials(bridge.credentials, bridgeUser(bridge, account).id, bridgeUser(bridge, updated));
     return { ...updated.Profile, Id: updated.Id, Email: updated.Email };
   }
 
@@ -384,6 +387,7 @@ export class AccountService {
     await this.endLoginSessions(account);
     const bridge = this.settings.loginSessions;
     if (bridge !== undefined) await bridge.avatars?.removeFor(bridgeUser(bridge, account).id);
+    if (bridge?.credentials) await deleteCredentials(bridge.credentials, bridgeUser(bridge, account).id);
   }
 
   /** The logins of account `id` (own, or any with manage_user): its own first, then the linked ones. */

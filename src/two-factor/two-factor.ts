@@ -5,6 +5,7 @@ import type { User } from '../token/user';
 import { SecretBox } from './secret-box';
 import { Totp } from './totp';
 import type { ResolvedTwoFactorOptions } from './two-factor-options';
+import { totpCredentialId as credentialId } from '../credentials/user-credentials';
 
 /** How many one-shot recovery codes a user gets when two-factor is turned on. */
 export const RECOVERY_CODES = 10;
@@ -24,7 +25,6 @@ export interface Enrolment {
   qr: string;
 }
 
-const credentialId = (userId: string): string => `totp:${userId}`;
 const codeHash = (code: string): string => createHash('sha256').update(code.toLowerCase().replace(/[\s-]/g, '')).digest('base64url');
 const dataOf = (c: Credential): TotpData => c.data as unknown as TotpData;
 const wrongCode = (): AuthError => new AuthError('forbidden', 'the code is wrong or was used already');

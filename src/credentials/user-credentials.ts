@@ -1,0 +1,28 @@
+import type { User } from '../token/user';
+import type { CredentialStore } from './credential-store';
+
+/** The id of a user's TOTP credential (one per user). */
+export const totpCredentialId = (userId: string): string => `totp:${userId}`;
+
+/**
+ * Moves a user's passkeys and second factor to another user id, for a user whose id changes (an
+ * account whose e-mail changed: the account bridge's user id follows the e-mail). Without it the
+ * old id's credentials would log in as nobody, and a later sign-up of the old address would get them.
+ */
+export async function moveCredentials(store: CredentialStore, fromUserId: string, to: User): Promise<void> {
+  for (const c of await store.list(fromUserId)) {
+    if (c.kind === 'totp') {
+      await store.add({ ...c, id: totpCredentialId(to.id), userId: to.id });
+      await store.delete(c.id);
+    } else {
+      // A passkey keeps its id (the browser's credential id): it is removed first, then added back.
+      await store.delete(c.id);
+      await store.add({ ...c, userId: to.id, data: { ...c.data, userName: to.name } });
+    }
+  }
+}
+
+/** Deletes every passkey and second factor of a user (a deleted account). */
+export async function deleteCredentials(store: CredentialStore, userId: string): Promise<void> {
+  for (const c of await store.list(userId)) await store.delete(c.id);
+}
