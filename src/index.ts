@@ -67,7 +67,7 @@ export { createCredentialStore, CREDENTIAL_STORE_SCHEMES } from './credentials/c
 export { MemoryCredentialStore } from './credentials/stores/memory-credential-store';
 export type { TwoFactorOptions } from './two-factor/two-factor-options';
 export { TWO_FACTOR_COOKIE } from './two-factor/pending-login';
-export { RECOVERY_CODES } from './two-factor/two-factor';
+export { RECOVERY_CODES, type SecondFactor } from './two-factor/two-factor';
 export type { PasskeyOptions } from './providers/passkey/passkey-options';
 export { PASSKEY_COOKIE, PasskeyProvider } from './providers/passkey/passkey-provider';
 

@@ -16,7 +16,7 @@ import type { CredentialStore } from './credentials/credential-store';
 import { LoginCompleter } from './providers/complete-login';
 import { LinkFlow } from './providers/link-flow';
 import type { LoginLinks } from './providers/login-links';
-import { TwoFactor } from './two-factor/two-factor';
+import { TwoFactor, type SecondFactor } from './two-factor/two-factor';
 import { PendingLogins } from './two-factor/pending-login';
 import { DirectProvider, type CredentialChecker } from './providers/direct';
 import type { Provider, ProviderKit } from './providers/provider';
@@ -105,6 +105,8 @@ export interface Auth {
   readonly avatars: AvatarProxy;
   /** Where passkeys and second factors live (`credentialStore`, opened). */
   readonly credentials: CredentialStore;
+  /** The second-factor check for other services (the account service's `/tokens`); `undefined` without `twoFactor`. */
+  readonly twoFactor: SecondFactor | undefined;
   /** The login sessions: list them, revoke one or all of a user (see `revocationCheck`). */
   readonly sessions: Sessions;
   /** The resolved options. */
@@ -179,6 +181,14 @@ export function createAuth(options: AuthOptions): Auth {
     tokens,
     avatars,
     credentials: resolved.credentialStore,
+    twoFactor: twoFactor && {
+      isOn: (userId) => twoFactor.isOn(userId),
+      check: async (userId, code, ip) => {
+        await stateCall(() => limiter.hit('twoFactorPerIp', ip));
+        await stateCall(() => limiter.hit('twoFactorPerUser', userId));
+        await twoFactor.check(userId, code);
+      },
+    },
     sessions,
     options: resolved,
     addProvider(name, cid, csecret, providerOptions) {

@@ -122,7 +122,7 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     sender,
     baseUrl: `${config.url}/account`,
     logger: config.logger,
-    loginSessions: { sessions: auth.sessions, provider: 'accounts', avatars: auth.avatars, credentials: auth.credentials },
+    loginSessions: { sessions: auth.sessions, provider: 'accounts', avatars: auth.avatars, credentials: auth.credentials, twoFactor: auth.twoFactor },
   });
   auth.addDirectProvider('accounts', accounts.credentialChecker());
   // Logins linked to an account (from its profile) log in as that account.

@@ -1,5 +1,5 @@
 /** The error codes of the account service: kidstuff/WebAuth's 1.0 to 1.9 (1.8 unused), then authgate's from 2.0. */
-export type AccountErrorCode = 1.0 | 1.1 | 1.2 | 1.3 | 1.4 | 1.5 | 1.6 | 1.7 | 1.9 | 2.0 | 2.1 | 2.2;
+export type AccountErrorCode = 1.0 | 1.1 | 1.2 | 1.3 | 1.4 | 1.5 | 1.6 | 1.7 | 1.9 | 2.0 | 2.1 | 2.2 | 2.3;
 
 const MESSAGES: Record<AccountErrorCode, string> = {
   1.0: 'InvalidInput',
@@ -14,6 +14,7 @@ const MESSAGES: Record<AccountErrorCode, string> = {
   2.0: 'InvalidCode',
   2.1: 'NotLinked',
   2.2: 'LastLogin',
+  2.3: 'SecondFactor',
 };
 
 /** An account-service error, answered as `{Code, Message, Description}` with `status`. */

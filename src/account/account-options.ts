@@ -9,6 +9,7 @@ import type { StateStore } from '../state/state-store';
 import type { Sessions } from '../sessions/session-registry';
 import type { AvatarProxy } from '../avatar/proxy';
 import type { CredentialStore } from '../credentials/credential-store';
+import type { SecondFactor } from '../two-factor/two-factor';
 import type { AccountStore } from './account-store';
 import { loadBcrypt } from './passwords';
 import { passwordChecker, type PasswordPolicy } from './password-policy';
@@ -100,6 +101,12 @@ export interface LoginSessions {
    * @default undefined
    */
   credentials?: CredentialStore;
+  /**
+   * `auth.twoFactor`: an account with two-factor on gets an access token from `/tokens` only with
+   * `otp` (a code of the authenticator app or a recovery code) besides the password.
+   * @default undefined
+   */
+  twoFactor?: SecondFactor;
 }
 
 const DEFAULT_TEMPLATE =

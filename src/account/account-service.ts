@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { canonicalEmail } from '../internal/email-address';
 import { safeEqual } from '../internal/random';
 import { hasUnusableChars } from '../internal/text';
+import { AuthError } from '../errors';
 import type { Logger } from '../logger';
 import { describeSendFailure, type Sender } from '../senders/sender';
 import { renderTemplate } from '../senders/template';
@@ -241,11 +242,26 @@ export class AccountService {
     const account = await this.checkCredentials(email, password, ip);
     if (!account) throw new AccountError(401, 1.2, 'wrong e-mail or password');
     if (!account.Approved) throw new AccountError(403, 1.2, 'the account is not activated');
+    await this.checkSecondFactor(account, fields.otp, ip);
     const token = randomBytes(32).toString('base64');
     const expires = new Date(Date.now() + this.settings.onlineThreshold).toISOString();
     await this.settings.store.saveToken(sha256(token), { UserId: account.Id, Expires: expires });
     const updated = await this.settings.store.update(account.Id, (a) => ({ ...a, LastActivity: new Date().toISOString(), Privilege: this.privileges(a) }));
     return { User: publicAccount(updated ?? account), ExpiredOn: expires, AccessToken: token };
+  }
+
+  /** With `loginSessions.twoFactor`: an account with two-factor on needs a good `otp` too (401 2.3, 429 past the limits). */
+  private async checkSecondFactor(account: Account, otp: unknown, ip: string): Promise<void> {
+    const bridge = this.settings.loginSessions;
+    const userId = bridge && bridgeUser(bridge, account).id;
+    if (!bridge?.twoFactor || userId === undefined || !(await bridge.twoFactor.isOn(userId))) return;
+    if (typeof otp !== 'string' || otp === '' || otp.length > 32) throw new AccountError(401, 2.3, 'two-factor authentication is on: send otp, a code of the authenticator app or a recovery code');
+    try {
+      await bridge.twoFactor.check(userId, otp.trim(), ip);
+    } catch (err) {
+      if (err instanceof AuthError && err.code === 'forbidden') throw new AccountError(401, 2.3, 'the second factor is wrong or was used already');
+      throw err;
+    }
   }
 
   /** The caller behind `Authorization: Bearer <token>`; 401 for a missing, unknown or expired token. */

@@ -16,7 +16,7 @@ describeOnEveryAccountStore("an account's passkeys and second factor", (ctx) => 
       store: ctx.store.uri,
       rateLimits: false,
       baseUrl: `${URL_}/account`,
-      loginSessions: { sessions: auth.sessions, provider: 'accounts', credentials: auth.credentials },
+      loginSessions: { sessions: auth.sessions, provider: 'accounts', credentials: auth.credentials, twoFactor: auth.twoFactor },
     });
     auth.addDirectProvider('accounts', a.accounts.credentialChecker());
     auth.addPasskeyProvider('passkey');
@@ -40,6 +40,21 @@ describeOnEveryAccountStore("an account's passkeys and second factor", (ctx) => 
       await jar
         .on(request(a.app).post('/auth/2fa/confirm'))
         .send({ code: totpCode(secret, Math.floor(Date.now() / 1000)) })
+        .expect(200);
+      // Access tokens of the account service need the second factor too.
+      const grant = { grant_type: 'password', email: 'olga@example.com', password: 'olga-password' };
+      expect((await request(a.app).post('/account/tokens').send(grant).expect(401)).body.Code).toBe(2.3);
+      expect(
+        (
+          await request(a.app)
+            .post('/account/tokens')
+            .send({ ...grant, otp: '000000' })
+            .expect(401)
+        ).body.Code,
+      ).toBe(2.3);
+      await request(a.app)
+        .post('/account/tokens')
+        .send({ ...grant, otp: totpCode(secret, Math.floor(Date.now() / 1000) + 30) })
         .expect(200);
       const passkeyLogin = async (): Promise<request.Response> => {
         const browser = new CookieJar();
