@@ -5,6 +5,9 @@ import { SECRET, makeApp } from '../support/auth-app';
 import { startApplePeer } from '../support/apple-peer';
 import { setCookies } from '../support/cookies';
 import { callback, devAuthorize, startLogin } from '../support/oauth-flow';
+import { CookieJar } from '../support/cookie-jar';
+import { SoftAuthenticator } from '../support/soft-authenticator';
+import { totpCode } from '../support/totp-code';
 import { startTelegramPeer } from '../support/telegram-peer';
 
 /** Every secret a flow handled; none may appear in the log. */
@@ -160,5 +163,46 @@ describe('secrets hygiene: every flow with a capturing logger', () => {
       if (log.includes(secret)) throw new Error(`a secret appears in the log: ${secret.slice(0, 12)}...`);
     }
     expect(secrets.size).toBeGreaterThan(20);
+  });
+
+  it('logs no TOTP secret, recovery code, two-factor key, pending login or passkey challenge', async () => {
+    const lines: string[] = [];
+    const KEY = 'hygiene-two-factor-key-0123456789abcdef';
+    const found = new Set<string>([KEY]);
+    const { app, auth } = makeApp({ url: 'http://localhost:8080', logger: loggerFunc((line) => lines.push(line)), twoFactor: { key: KEY } }, (a) => {
+      a.addPasskeyProvider('passkey');
+    });
+    try {
+      const jar = new CookieJar();
+      jar.keep(await request(app).post('/auth/local/login').send({ user: 'hygiene', passwd: 'pw' }).expect(200));
+      const enrolled = await jar.on(request(app).post('/auth/2fa/enroll')).expect(200);
+      found.add(enrolled.body.secret as string);
+      await jar.on(request(app).post('/auth/2fa/confirm')).send({ code: '000000' }).expect(403);
+      const confirmed = await jar
+        .on(request(app).post('/auth/2fa/confirm'))
+        .send({ code: totpCode(enrolled.body.secret as string, Math.floor(Date.now() / 1000) - 30) })
+        .expect(200);
+      (confirmed.body.recoveryCodes as string[]).forEach((c) => found.add(c));
+      const soft = new SoftAuthenticator('http://localhost:8080');
+      const options = jar.keep(await jar.on(request(app).post('/auth/passkey/register')).send({}).expect(200));
+      found.add(options.body.challenge as string);
+      found.add(jar.get('PASSKEY-TOKEN') ?? '');
+      await jar
+        .on(request(app).post('/auth/passkey/register'))
+        .send({ response: soft.create(options.body) })
+        .expect(200);
+      const waiting = new CookieJar();
+      waiting.keep(await request(app).post('/auth/local/login').send({ user: 'hygiene', passwd: 'pw' }).expect(202));
+      found.add(waiting.get('2FA-TOKEN') ?? '');
+      await waiting.on(request(app).post('/auth/2fa/verify')).send({ code: 'not-a-code' }).expect(403);
+      await waiting.on(request(app).post('/auth/2fa/verify')).send({ code: confirmed.body.recoveryCodes[0] }).expect(200);
+    } finally {
+      await auth.close();
+    }
+    const log = lines.join('\n');
+    for (const secret of found) {
+      if (secret.length >= 6 && log.includes(secret)) throw new Error(`a secret appears in the log: ${secret.slice(0, 12)}...`);
+    }
+    expect(found.size).toBeGreaterThan(12);
   });
 });
