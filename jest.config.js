@@ -3,7 +3,10 @@ const base = {
   roots: ['<rootDir>/test'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
+    // jose is an ES module; Node 20.19+ requires it natively, jest's CommonJS runtime needs it compiled.
+    '^.+/node_modules/jose/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'es2022' }, diagnostics: false }],
   },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
 };
 
 /** @type {import('jest').Config} */

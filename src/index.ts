@@ -69,6 +69,8 @@ export type { TwoFactorOptions } from './two-factor/two-factor-options';
 export { TWO_FACTOR_COOKIE } from './two-factor/pending-login';
 export { RECOVERY_CODES, type SecondFactor } from './two-factor/two-factor';
 export type { PasskeyOptions } from './providers/passkey/passkey-options';
+export type { OidcProviderOptions, OidcClientAuth } from './providers/oidc/oidc-options';
+export { OidcProvider, defaultOidcUser } from './providers/oidc/oidc-provider';
 export { PASSKEY_COOKIE, PasskeyProvider } from './providers/passkey/passkey-provider';
 
 // Shared state and rate limits

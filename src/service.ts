@@ -24,6 +24,8 @@ import { validateProviderName } from './providers/provider-name';
 import { TokenService } from './token/token-service';
 import { VerifyProvider } from './providers/verify';
 import { PasskeyProvider } from './providers/passkey/passkey-provider';
+import { OidcProvider } from './providers/oidc/oidc-provider';
+import { resolveOidcOptions, type OidcProviderOptions } from './providers/oidc/oidc-options';
 import { resolvePasskeyOptions, type PasskeyOptions } from './providers/passkey/passkey-options';
 import { AppleProvider, type AppleProviderOptions } from './providers/apple/apple-provider';
 import { loadAppleKey, type ApplePrivateKeyLoader } from './providers/apple/private-key';
@@ -59,6 +61,11 @@ export interface Auth {
   addProvider(name: string, cid: string, csecret: string, options?: BuiltinProviderOptions): this;
   /** Adds an OAuth2 provider with your own endpoints and user mapping; built-in names are refused. */
   addCustomProvider(name: string, client: CustomClient, config: CustomProviderConfig): this;
+  /**
+   * Adds an OpenID Connect provider by its issuer (discovery, PKCE, nonce, verified id_tokens;
+   * needs the optional package `jose`): Keycloak, Authentik, Auth0, Okta, Entra ID, GitLab, Google...
+   */
+  addOidcProvider(name: string, options: OidcProviderOptions): this;
   /** Adds any Passport OAuth2 strategy from npm as a provider (state, PKCE and cookies handled here). */
   addPassportProvider(name: string, strategy: PassportOAuth2Strategy, mapProfile?: PassportProfileMapper, options?: OAuth2ProviderOptions): this;
   /** Adds the `dev` provider and returns its fake OAuth2 server: `await dev.start()`. For development only. */
@@ -208,6 +215,9 @@ export function createAuth(options: AuthOptions): Auth {
         throw configError(`"${name}" is a built-in provider name: use addProvider("${name}", ...) or pick another name`);
       }
       return auth.addCustomHandler(createCustomProvider(name, client, config));
+    },
+    addOidcProvider(name, oidcOptions) {
+      return auth.addCustomHandler(new OidcProvider(name, resolveOidcOptions(name, oidcOptions)));
     },
     addPassportProvider(name, strategy, mapProfile, providerOptions) {
       return auth.addCustomHandler(createPassportProvider(name, strategy, mapProfile, providerOptions));

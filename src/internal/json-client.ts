@@ -4,6 +4,8 @@ export interface JsonCallLimits {
   timeoutMs?: number;
   /** Largest answer. @default 1048576 */
   maxBytes?: number;
+  /** More request headers (e.g. `Authorization`). @default none */
+  headers?: Record<string, string>;
 }
 
 /** Why a call failed; the message carries the status, never the answer's text. */
@@ -29,7 +31,7 @@ export async function callJson(url: string, form?: Record<string, string>, limit
   try {
     res = await fetch(url, {
       method: form ? 'POST' : 'GET',
-      headers: { accept: 'application/json', ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
+      headers: { accept: 'application/json', ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...limits.headers },
       body: form ? new URLSearchParams(form) : undefined,
       redirect: 'error',
       signal: AbortSignal.timeout(limits.timeoutMs ?? 10_000),

@@ -9,11 +9,21 @@ export interface OidcPeer {
   stop(): Promise<void>;
 }
 
+/** More settings of the peer (see oidc-server.mjs). */
+export interface OidcPeerOptions {
+  issuer?: string;
+  port?: number;
+  tokenEndpointAuthMethod?: 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
+  clientJwks?: { keys: unknown[] };
+  signingKeys?: unknown[];
+  postLogoutRedirectUris?: string[];
+}
+
 /** Starts oidc-provider on 127.0.0.1 with one client allowed to redirect to `redirectUris`. */
-export async function startOidcPeer(redirectUris: string[], accountId = 'alice'): Promise<OidcPeer> {
+export async function startOidcPeer(redirectUris: string[], accountId = 'alice', options: OidcPeerOptions = {}): Promise<OidcPeer> {
   const clientId = 'authgate-test';
   const clientSecret = 'authgate-test-client-secret-0123456789';
-  const peer = await spawnReady([join(__dirname, 'oidc-server.mjs'), JSON.stringify({ redirectUris, clientId, clientSecret, accountId })]);
+  const peer = await spawnReady([join(__dirname, 'oidc-server.mjs'), JSON.stringify({ redirectUris, clientId, clientSecret, accountId, ...options })]);
   return { issuer: peer.payload, clientId, clientSecret, stop: peer.stop };
 }
 
