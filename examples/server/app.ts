@@ -40,6 +40,8 @@ export interface ExampleConfig {
   credentialStore: string;
   /** Encrypts the TOTP secrets at rest. */
   twoFactorKey: string;
+  /** An OpenID Connect provider (`OIDC_ISSUER`, `OIDC_CLIENT_ID`, `OIDC_CLIENT_SECRET`); the login `oidc` is on when all are set. */
+  oidc: { issuer: string; clientId: string; clientSecret: string } | undefined;
   /** Telegram bot token; the Telegram login is on when set. */
   telegramToken: string | undefined;
   /** Sign in with Apple settings; on when all are set. */
@@ -51,7 +53,7 @@ export interface ExampleConfig {
 export const DEMO_USERS: Readonly<Record<string, string>> = { demo: 'demo-password', admin: 'admin-password' };
 
 /**
- * Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, DEV_AUTH_URL, AVATAR_STORE, ACCOUNT_STORE, CREDENTIAL_STORE, TWO_FACTOR_KEY, STATE_STORE, REVOCATION_CHECK,
+ * Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, DEV_AUTH_URL, AVATAR_STORE, ACCOUNT_STORE, CREDENTIAL_STORE, TWO_FACTOR_KEY, STATE_STORE, REVOCATION_CHECK, OIDC_*,
  * DATABASE_URL, REDIS_URL, SMTP_URL, TELEGRAM_TOKEN and APPLE_* (see the README). DATABASE_URL
  * (PostgreSQL) is the default of the avatar, account, credential and state stores, REDIS_URL of the state store.
  * The default URL is `http://localhost:PORT`: passkeys need a host name (browsers refuse an IP address).
@@ -77,6 +79,7 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     credentialStore: env.CREDENTIAL_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'credentials')}`,
     // Without TWO_FACTOR_KEY the key follows AUTH_SECRET (a random secret makes enrolled codes unreadable after a restart; recovery codes still work).
     twoFactorKey: env.TWO_FACTOR_KEY ?? createHash('sha256').update(`two-factor:${secret}`).digest('hex'),
+    oidc: env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET ? { issuer: env.OIDC_ISSUER, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET } : undefined,
     telegramToken: env.TELEGRAM_TOKEN || undefined,
     apple:
       env.APPLE_CLIENT_ID && env.APPLE_TEAM_ID && env.APPLE_KEY_ID && env.APPLE_KEY_PATH
@@ -136,6 +139,7 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
       return email ? hashId('accounts', email) : hashId('local', name);
     },
   });
+  if (config.oidc) auth.addOidcProvider('oidc', config.oidc);
   if (config.telegramToken) auth.addTelegramProvider({ token: config.telegramToken });
   if (config.apple) {
     const { keyPath, ...ids } = config.apple;

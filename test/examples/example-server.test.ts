@@ -6,6 +6,8 @@ import { loggerFunc, noopLogger } from '../../src';
 import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
 import { setCookies } from '../support/cookies';
 import { startSmtpPeer } from '../support/smtp-peer';
+import { callback, startLogin } from '../support/oauth-flow';
+import { followToApp, startOidcPeer } from '../support/oidc-peer';
 
 describe('example server', () => {
   let dir: string;
@@ -59,6 +61,23 @@ describe('example server', () => {
     } finally {
       await peer.close();
     }
+  });
+
+  it('adds the OpenID Connect login "oidc" from OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET', async () => {
+    const url = 'http://localhost:9090';
+    const idp = await startOidcPeer([`${url}/auth/oidc/callback`], 'oscar', { tokenEndpointAuthMethod: 'client_secret_basic' });
+    try {
+      const env = { AUTH_SECRET: 'o'.repeat(32), AUTH_URL: url, OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret };
+      const { app, auth } = createExampleApp({ ...readExampleConfig(env, noopLogger), avatarStore: dir, devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://' });
+      expect((await request(app).get('/auth/list').expect(200)).body).toContain('oidc');
+      const { location, handshake } = await startLogin(app, 'oidc');
+      const res = await callback(app, await followToApp(location, url), handshake).expect(200);
+      expect(res.body.name).toBe('Alice Liddell');
+      await auth.close();
+    } finally {
+      await idp.stop();
+    }
+    expect(readExampleConfig({ OIDC_ISSUER: 'https://x.example' }, noopLogger).oidc).toBeUndefined();
   });
 
   it('serves the page, logs in with the demo account, shows the avatar, guards routes and logs out', async () => {
