@@ -91,6 +91,8 @@ describe(`fuzzing every route (seed ${SEED}, ${RUNS} requests per route)`, () =>
     const { app, auth } = makeApp({ rateLimits: false, url: 'http://localhost:8080', twoFactor: { key: 'fuzz-two-factor-key-0123456789abcdef' } }, (a) => {
       dev = a.addDevProvider({ port: 0 });
       a.addPasskeyProvider('passkey');
+      // Its issuer is unreachable: a login would be a 503 (upstream), so only its callback is fuzzed.
+      a.addOidcProvider('oidc', { issuer: 'http://127.0.0.1:9/realms/none', clientId: 'fuzz', clientSecret: 'fuzz-secret' });
       a.addVerifyProvider(
         'email',
         'token {{.Token}}',
@@ -143,6 +145,7 @@ describe(`fuzzing every route (seed ${SEED}, ${RUNS} requests per route)`, () =>
       '/auth/dev/link',
       '/auth/local/link',
       '/auth/accounts/link',
+      '/auth/oidc/callback',
       '/auth/passkey/login',
       '/auth/passkey/register',
       '/auth/passkey/credentials',
