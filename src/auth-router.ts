@@ -3,7 +3,7 @@ import { AuthError } from './errors';
 import { RateLimitError } from './limits/rate-limiter';
 import type { CrossSitePolicy } from './internal/cross-origin';
 import { asyncHandler } from './internal/async-handler';
-import { sendJson } from './internal/http';
+import { sendHtmlPage, sendJson, wantsHtml } from './internal/http';
 import { finishRouter, routerShell, type ErrorAnswer } from './internal/router-shell';
 import type { Logger } from './logger';
 import type { Authenticator } from './middleware/authenticator';
@@ -59,7 +59,16 @@ function toLoginRequest(req: Request): LoginRequest {
  */
 export function createAuthRouter(deps: AuthRouterDeps): Router {
   const { providers, tokens, authenticator, kit, logger } = deps;
-  const answer: ErrorAnswer = (res, status, message) => sendJson(res, status, { error: message });
+  const answer: ErrorAnswer = (res, status, message) => {
+    // A person whose browser lands on a failed callback (a stale tab, another host name)
+    // gets a page with a way to start again; API clients get the JSON.
+    const req = res.req;
+    const step = req && req.method === 'GET' && wantsHtml(req.headers.accept) && status < 500 ? /^\/([^/]+)\/callback$/.exec(req.path) : null;
+    if (step && providers.has(step[1] as string)) {
+      return sendHtmlPage(res, status, { title: 'The login did not complete', message: message, link: { href: `${req.baseUrl}/${step[1]}/login`, text: 'Start the login again' } });
+    }
+    sendJson(res, status, { error: message });
+  };
   const router = routerShell({
     // A cross-site GET may start a login or come back from a provider, but not log out; logins that
     // a cross-site request would complete are refused where every login ends (the LoginCompleter).

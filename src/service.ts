@@ -153,6 +153,7 @@ export function createAuth(options: AuthOptions): Auth {
       timeoutMs: resolved.avatarFetchTimeout,
       maxBytes: resolved.avatarMaxBytes,
       allowPrivateNetworks: resolved.avatarAllowPrivateNetworks,
+      allowedPrivateOrigins: resolved.avatarAllowedOrigins,
     },
     logger: resolved.logger,
   });

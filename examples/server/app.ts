@@ -106,6 +106,8 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     credentialStore: config.credentialStore,
     twoFactor: { key: config.twoFactorKey, issuer: 'authgate example' },
     avatarResizeLimit: 256,
+    // The dev server's pictures go through the avatar proxy: its own address is allowed, no other private one.
+    avatarAllowedOrigins: config.devAuthUrl ? [new URL(config.devAuthUrl).origin] : config.devAuthPort ? [`http://127.0.0.1:${config.devAuthPort}`] : [],
     logger: config.logger,
     // The demo account "admin" gets the admin flag, so /admin can be tried.
     claimsUpdater: (claims) => {
@@ -147,6 +149,13 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   }
 
   const app = express();
+  // A browser that opened the page by another host name (127.0.0.1 for localhost) goes to AUTH_URL's,
+  // where the cookies and passkeys live.
+  const own = new URL(config.url);
+  app.use((req, res, next) => {
+    if (req.headers.host === own.host || req.method !== 'GET' || !(req.headers.accept ?? '').includes('text/html')) return next();
+    res.redirect(307, new URL(req.originalUrl, own).href);
+  });
   const { authRouter, avatarRouter } = auth.handlers();
   const m = auth.middleware();
   app.use('/auth', authRouter);

@@ -18,6 +18,12 @@ export interface AvatarOptions {
   avatarIdSecret?: string;
   /** Let the avatar fetch reach loopback, private and link-local addresses (tests, intranets). @default false */
   avatarAllowPrivateNetworks?: boolean;
+  /**
+   * Origins (`http://127.0.0.1:8084`) whose pictures may be fetched although they are on loopback
+   * or private addresses, exactly these (e.g. a development OAuth2 server); every other private
+   * address stays refused. @default []
+   */
+  avatarAllowedOrigins?: string[];
   /** Time limit of one avatar fetch. @default 5000 */
   avatarFetchTimeout?: number;
   /** Size limit of a fetched avatar in bytes. @default 10485760 (10 MiB) */
@@ -32,6 +38,7 @@ export interface ResolvedAvatarOptions {
   avatarResizeLimit: number;
   avatarIdSecret: string | undefined;
   avatarAllowPrivateNetworks: boolean;
+  avatarAllowedOrigins: string[];
   avatarFetchTimeout: number;
   avatarMaxBytes: number;
   avatarMaxPixels: number;
@@ -48,6 +55,17 @@ export function resolveAvatarOptions(options: AvatarOptions): ResolvedAvatarOpti
     avatarResizeLimit: resizeLimit,
     avatarIdSecret: options.avatarIdSecret || undefined,
     avatarAllowPrivateNetworks: options.avatarAllowPrivateNetworks ?? false,
+    avatarAllowedOrigins: (options.avatarAllowedOrigins ?? []).map((origin) => {
+      let url: URL | undefined;
+      try {
+        url = new URL(origin);
+      } catch {
+        /* refused below */
+      }
+      if (!url || url.origin !== origin.replace(/\/+$/, '') || !['http:', 'https:'].includes(url.protocol))
+        throw configError(`options.avatarAllowedOrigins: ${JSON.stringify(origin)} is not an origin like "http://127.0.0.1:8084"`);
+      return url.origin;
+    }),
     avatarFetchTimeout: positiveMs('avatarFetchTimeout', options.avatarFetchTimeout, 5000),
     avatarMaxBytes: positiveMs('avatarMaxBytes', options.avatarMaxBytes, 10 * 1024 * 1024),
     avatarMaxPixels: positiveMs('avatarMaxPixels', options.avatarMaxPixels, 4096 * 4096),

@@ -12,6 +12,8 @@ export interface SafeFetchLimits {
   maxBytes: number;
   /** Let the request reach private and loopback addresses. */
   allowPrivateNetworks: boolean;
+  /** Origins (`http://127.0.0.1:8084`) that may be on private or loopback addresses, exactly these. @default none */
+  allowedPrivateOrigins?: readonly string[];
   /** Redirects followed at most. */
   maxRedirects?: number;
   /** Extra request headers (e.g. `Authorization`); not sent again after a redirect to another host. */
@@ -74,14 +76,15 @@ function fetchOnce(url: URL, limits: SafeFetchLimits, deadline: number): Promise
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return reject(new FetchError(`scheme ${url.protocol} is not allowed`));
     if (url.username || url.password) return reject(new FetchError('URLs with credentials are not fetched'));
     const host = url.hostname.replace(/^\[|\]$/g, '');
-    if (isIP(host) && !limits.allowPrivateNetworks && isPrivateAddress(host)) {
+    const allowPrivate = limits.allowPrivateNetworks || (limits.allowedPrivateOrigins?.includes(url.origin) ?? false);
+    if (isIP(host) && !allowPrivate && isPrivateAddress(host)) {
       return reject(new FetchError(`refusing to fetch from a private address (${describe(url)})`));
     }
     const remaining = deadline - Date.now();
     if (remaining <= 0) return reject(new FetchError('timed out'));
     const client = url.protocol === 'https:' ? https : http;
     const req = client.get(url, {
-      lookup: guardedLookup(limits.allowPrivateNetworks) as never,
+      lookup: guardedLookup(allowPrivate) as never,
       headers: { ...limits.headers, accept: limits.accept ?? 'image/*', 'user-agent': 'authgate' },
       timeout: remaining,
     });

@@ -124,6 +124,19 @@ describe('avatar proxy', () => {
     expect(server.hits['/small.png'] ?? 0).toBe(before);
   });
 
+  it('fetches from exactly the origins in avatarAllowedOrigins on loopback; other private addresses, and redirects to them, stay refused', async () => {
+    const { app, auth } = makeApp({ avatarAllowedOrigins: [server.url] });
+    const allowed = await auth.avatars.put(user('allowed', `${server.url}/small.png`));
+    expect((await served(app, allowed)).type).toBe('image/png');
+    expect((await served(app, allowed)).data.equals(identicon('allowed'))).toBe(false);
+    const otherPort = server.url.replace(/:(\d+)$/, (_m, p: string) => `:${Number(p) + 1}`);
+    const refused = await auth.avatars.put(user('other-port', `${otherPort}/small.png`));
+    expect((await served(app, refused)).data.equals(identicon('other-port'))).toBe(true);
+    const redirected = await auth.avatars.put(user('to-metadata', `${server.url}/to-metadata`));
+    expect((await served(app, redirected)).data.equals(identicon('to-metadata'))).toBe(true);
+    expect(() => makeApp({ avatarAllowedOrigins: ['http://127.0.0.1:8084/path'] })).toThrow(/not an origin/);
+  });
+
   it('classifies IPv4-compatible IPv6 (::/96) and hex-mapped addresses as blocked (item 11)', () => {
     for (const ip of ['::7f00:1', '::127.0.0.1', '::a9fe:a9fe', '::8.8.8.8', '::ffff:7f00:1', '0:0:0:0:0:ffff:a9fe:a9fe']) {
       expect([ip, isPrivateAddress(ip)]).toEqual([ip, true]);

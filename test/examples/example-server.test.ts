@@ -8,6 +8,9 @@ import { setCookies } from '../support/cookies';
 import { startSmtpPeer } from '../support/smtp-peer';
 import { callback, startLogin } from '../support/oauth-flow';
 import { followToApp, startOidcPeer } from '../support/oidc-peer';
+import { devAuthorize } from '../support/oauth-flow';
+import { freePort } from '../support/ports';
+import { identicon } from '../../src/avatar/identicon';
 
 describe('example server', () => {
   let dir: string;
@@ -78,6 +81,36 @@ describe('example server', () => {
       await idp.stop();
     }
     expect(readExampleConfig({ OIDC_ISSUER: 'https://x.example' }, noopLogger).oidc).toBeUndefined();
+  });
+
+  it("sends a browser on another host name to AUTH_URL's, and proxies the dev server's picture (its address allowed, no other)", async () => {
+    const devPort = await freePort();
+    const url = 'http://localhost:9191';
+    const { app, dev, auth } = createExampleApp({
+      ...readExampleConfig({ AUTH_SECRET: 'h'.repeat(32), AUTH_URL: url, DEV_AUTH_PORT: String(devPort) }, noopLogger),
+      avatarStore: dir,
+      accountStore: 'memory://',
+      credentialStore: 'memory://',
+    });
+    expect(auth.options.avatarAllowedOrigins).toEqual([`http://127.0.0.1:${devPort}`]);
+    const moved = await request(app).get('/some/page?x=1').set('Host', '127.0.0.1:9191').set('Accept', 'text/html').expect(307);
+    expect(moved.headers.location).toBe(`${url}/some/page?x=1`);
+    await request(app).get('/auth/list').set('Host', '127.0.0.1:9191').expect(200);
+    await request(app).get('/').set('Host', 'localhost:9191').set('Accept', 'text/html').expect(200);
+    await dev.start();
+    try {
+      const { location, handshake } = await startLogin(app, 'dev');
+      const res = await callback(app, await devAuthorize(location, 'pictured'), handshake).expect(200);
+      const avatar = await request(app)
+        .get(new URL(res.body.picture as string).pathname)
+        .expect(200);
+      expect(avatar.headers['content-type']).toMatch(/^image\//);
+      expect(Buffer.isBuffer(avatar.body) && (avatar.body as Buffer).length > 100).toBe(true);
+      expect((avatar.body as Buffer).equals(identicon(res.body.id as string))).toBe(false);
+    } finally {
+      await dev.stop();
+      await auth.close();
+    }
   });
 
   it('serves the page, logs in with the demo account, shows the avatar, guards routes and logs out', async () => {

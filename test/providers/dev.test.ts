@@ -48,6 +48,16 @@ describe('dev provider (OAuth2 against the dev server)', () => {
     expect(me.body.name).toBe('dave');
   });
 
+  it('a callback without a login in progress: an HTML page with a link that starts again for a browser, JSON for an API client', async () => {
+    const page = await request(made.app).get('/auth/dev/callback?code=x&state=y').set('Accept', 'text/html,application/xhtml+xml').expect(403);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.text).toContain('<a href="/auth/dev/login">Start the login again</a>');
+    expect(page.text).toContain('no login in progress');
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+    const api = await request(made.app).get('/auth/dev/callback?code=x&state=y').expect(403);
+    expect(api.body).toEqual({ error: 'no login in progress: start the login again' });
+  });
+
   it('answers 200 user JSON without from', async () => {
     const { location, handshake } = await startLogin(made.app, 'dev');
     const res = await callback(made.app, await devAuthorize(location, 'erin'), handshake).expect(200);

@@ -133,12 +133,12 @@ export class AppleProvider implements Provider {
     const claims = await kit.tokens.readHandshake(req.raw);
     const state = claims?.handshake?.state;
     const sent = field('state');
-    if (!claims || !state || !sent || !safeEqual(sent, state)) throw new AuthError('forbidden', 'invalid state: start again at /login');
+    if (!claims || !state || !sent || !safeEqual(sent, state)) throw new AuthError('forbidden', 'invalid state: start the login again');
     const code = field('code');
     if (!code) throw new AuthError('bad_request', 'the callback carried no code');
     const idClaims = await this.exchange(code, this.callbackUrl(req, kit), state);
     if (!(await kit.useOnce(`handshake:${claims.jti ?? state}`, 30 * 60_000))) {
-      throw new AuthError('forbidden', 'this login was already completed: start again at /login');
+      throw new AuthError('forbidden', 'this login was already completed: start the login again');
     }
     const sub = idClaims.sub as string;
     const user = toUser(this.name, { id: sub, name: firstLoginName(field('user')), email: idClaims.email });

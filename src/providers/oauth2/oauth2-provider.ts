@@ -87,11 +87,11 @@ export class OAuth2Provider implements Provider {
   async callback(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
     const claims = await kit.tokens.readHandshake(req.raw);
     const handshake = claims?.handshake;
-    if (!claims || !handshake?.state) throw new AuthError('forbidden', 'no login in progress: start again at /login');
+    if (!claims || !handshake?.state) throw new AuthError('forbidden', 'no login in progress: start the login again');
     const outcome = await this.getFlow().finish(flowRequest(req), this.callbackUrl(req, kit), { state: handshake.state, pkce: handshake.pkce });
     // Marked only after the state check, so a forged callback cannot burn a login in progress.
     if (!(await kit.useOnce(`handshake:${claims.jti ?? handshake.state}`, HANDSHAKE_DURATION_MS))) {
-      throw new AuthError('forbidden', 'this login was already completed: start again at /login');
+      throw new AuthError('forbidden', 'this login was already completed: start the login again');
     }
     const profile = outcome.profile as { _json?: unknown } | undefined;
     let user: User;

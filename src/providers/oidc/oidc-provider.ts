@@ -95,14 +95,14 @@ export class OidcProvider implements Provider {
   async callback(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
     const claims = await kit.tokens.readHandshake(req.raw);
     const handshake = claims?.handshake;
-    if (!claims || !handshake?.state || !handshake.id || !handshake.pkce) throw refused('no login in progress: start again at /login');
+    if (!claims || !handshake?.state || !handshake.id || !handshake.pkce) throw refused('no login in progress: start the login again');
     const error = req.query.get('error');
     if (error) throw refused(`the identity provider refused the login: ${error.slice(0, 100)}`);
     const state = req.query.get('state') ?? '';
     if (!safeEqual(state, handshake.state)) throw refused('the state does not match the login in progress: start again');
     const code = req.query.get('code');
     if (!code || code.length > 4096) throw new AuthError('bad_request', 'the callback has no code');
-    if (!(await kit.useOnce(`handshake:${claims.jti ?? state}`, HANDSHAKE_DURATION_MS))) throw refused('this login was already completed: start again at /login');
+    if (!(await kit.useOnce(`handshake:${claims.jti ?? state}`, HANDSHAKE_DURATION_MS))) throw refused('this login was already completed: start the login again');
     const metadata = await this.discovery.metadata();
     const tokens = await this.exchange(metadata, code, handshake.pkce, this.callbackUrl(req, kit));
     const idClaims = await this.verifyIdToken(metadata, tokens.params.id_token, handshake.id);

@@ -1,0 +1,58 @@
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import type { ExampleConfig } from './app';
+
+/** A start-up problem told plainly: what is wrong and what to change. */
+export class StartupError extends Error {
+  override readonly name = 'StartupError';
+}
+
+/** The level folders of the configuration, with the variable that sets each. */
+function levelFolders(config: ExampleConfig): Array<[string, string]> {
+  const stores: Array<[string, string | undefined]> = [
+    ['ACCOUNT_STORE', config.accountStore],
+    ['CREDENTIAL_STORE', config.credentialStore],
+    ['AVATAR_STORE', config.avatarStore],
+    ['STATE_STORE', config.stateStore],
+  ];
+  return stores.filter((s): s is [string, string] => typeof s[1] === 'string' && s[1].startsWith('level://')).map(([name, uri]) => [name, decodeURIComponent(uri.slice('level://'.length))]);
+}
+
+/**
+ * Opens each level store folder once, before the app uses it: a folder another process holds
+ * (a second example in the same folder) is a plain start-up error that names it.
+ */
+export async function checkStoreFolders(config: ExampleConfig): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Level } = require('level') as typeof import('level');
+  for (const [variable, path] of levelFolders(config)) {
+    const db = new Level(path);
+    try {
+      await db.open();
+    } catch (err) {
+      const locked = (err as { cause?: { code?: string } }).cause?.code === 'LEVEL_LOCKED';
+      if (locked) throw new StartupError(`the store folder ${path} (${variable}) is in use by another process, probably another example: stop it, or set ${variable} to another folder`);
+      throw new StartupError(`the store folder ${path} (${variable}) cannot be opened: ${(err as Error).message}`);
+    } finally {
+      await db.close().catch(() => undefined);
+    }
+  }
+}
+
+/** Listens on `port` of 127.0.0.1; a port in use is a plain start-up error naming the variable to change. */
+export function listen(app: Express, port: number, variable: string): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, '127.0.0.1');
+    server.once('listening', () => resolve(server));
+    server.once('error', (err: NodeJS.ErrnoException) => {
+      reject(err.code === 'EADDRINUSE' ? new StartupError(`port ${port} is in use: set ${variable} to another port (PORT=8081 npm run example), or stop what uses it`) : err);
+    });
+  });
+}
+
+/** A start-up failure of the dev OAuth2 server, told plainly. */
+export function devServerProblem(err: unknown, port: number): Error {
+  return (err as NodeJS.ErrnoException)?.code === 'EADDRINUSE'
+    ? new StartupError(`port ${port} (the dev OAuth2 server) is in use: set DEV_AUTH_PORT to another port, or stop what uses it`)
+    : (err as Error);
+}
