@@ -65,6 +65,8 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     const req = res.req;
     const step = req && req.method === 'GET' && wantsHtml(req.headers.accept) && status < 500 ? /^\/([^/]+)\/callback$/.exec(req.path) : null;
     if (step && providers.has(step[1] as string)) {
+      // No sandbox here: a sandboxed top-level page cannot follow its own link; scripts stay off.
+      res.setHeader('Content-Security-Policy', "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
       return sendHtmlPage(res, status, { title: 'The login did not complete', message: message, link: { href: `${req.baseUrl}/${step[1]}/login`, text: 'Start the login again' } });
     }
     sendJson(res, status, { error: message });

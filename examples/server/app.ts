@@ -90,6 +90,20 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
 }
 
 const PAGE = readFileSync(join(__dirname, 'page.html'), 'utf8');
+const PAGE_SCRIPT = readFileSync(join(__dirname, 'page.js'), 'utf8');
+const LANDING = readFileSync(join(__dirname, 'landing.html'), 'utf8');
+
+/** The mails of the account service: their codes also come as links to the page, in the fragment (never sent to a server). */
+function accountMails(url: string): { resetTemplate: string; emailChangeTemplate: string } {
+  return {
+    resetTemplate:
+      'Someone asked to reset the password of the account {{.Email}}. The code is:\n{{.Code}}\n\n' +
+      `Or open ${url}/#reset={{.Code}} to choose a new password there. It works once, within 30 minutes. If it was not you, ignore this mail: the password stays as it is.\n`,
+    emailChangeTemplate:
+      'Someone asked to move the account {{.Email}} to this address. The code that confirms it is:\n{{.Code}}\n\n' +
+      `Or open ${url}/#email-code={{.Code}} while signed in. It works once, within a day. If it was not you, ignore this mail: nothing changes.\n`,
+  };
+}
 
 /**
  * Builds the example app: auth and avatar routers, protected routes and the page at `/`.
@@ -126,6 +140,7 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     stateStore: config.stateStore,
     sender,
     baseUrl: `${config.url}/account`,
+    ...accountMails(config.url),
     logger: config.logger,
     loginSessions: { sessions: auth.sessions, provider: 'accounts', avatars: auth.avatars, credentials: auth.credentials, twoFactor: auth.twoFactor },
   });
@@ -160,6 +175,11 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   const m = auth.middleware();
   app.use('/auth', authRouter);
   app.use('/avatar', avatarRouter);
+  // The activation link of the mail: a page for a browser, which then calls the same URL for its JSON.
+  app.get('/account/active/:id', (req, res, next) => {
+    if (!(req.headers.accept ?? '').includes('text/html')) return next();
+    res.type('html').send(LANDING);
+  });
   app.use('/account', accounts);
   app.get('/private', m.auth, (req, res) => {
     res.json({ message: 'this is a protected route', user: mustGetUser(req) });
@@ -172,6 +192,9 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   });
   app.get('/', (_req, res) => {
     res.type('html').send(PAGE);
+  });
+  app.get('/page.js', (_req, res) => {
+    res.type('js').send(PAGE_SCRIPT);
   });
   return { app, auth, dev, accounts };
 }

@@ -1,12 +1,12 @@
 import http from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { loggerFunc, noopLogger, type DevServer } from '../../src';
 import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
-import { browserRequired, browserUnavailableReason, launchChromium } from '../support/browser';
+import { browserRequired, browserUnavailableReason, launchChromium, SHOTS } from '../support/browser';
 
 const unavailable = browserUnavailableReason();
 if (unavailable && !browserRequired) {
@@ -35,6 +35,7 @@ describe('example in headless chromium', () => {
     await dev.start();
     server.on('request', example.app);
     browser = await launchChromium();
+    await mkdir(SHOTS, { recursive: true });
   }, 60_000);
 
   afterAll(async () => {
@@ -45,11 +46,41 @@ describe('example in headless chromium', () => {
   });
 
   browserIt(
-    'logs in with the direct form, shows name and avatar, calls /private, logs out',
+    'works on a phone-sized screen and with the keyboard alone; an error shows next to its form',
     async () => {
-      const page = await browser.newPage();
+      const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 })).newPage();
       await page.goto(base);
       await page.waitForSelector('#logged-out:not(.hidden)');
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await page.screenshot({ path: join(SHOTS, 'phone-sign-in.png'), fullPage: true });
+      await page.focus('#user');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('demo');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('not-the-password');
+      await page.keyboard.press('Enter');
+      await page.waitForFunction("document.getElementById('direct-error').textContent.includes('incorrect user or password')");
+      expect(await page.evaluate("document.getElementById('direct-form').contains(document.getElementById('direct-error'))")).toBe(true);
+      await page.focus('#passwd');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(DEMO_USERS.demo!);
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('#logged-in:not(.hidden)');
+      expect(await page.textContent('#direct-error')).toBe('');
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await page.screenshot({ path: join(SHOTS, 'phone-signed-in.png'), fullPage: true });
+      await page.context().close();
+    },
+    60_000,
+  );
+
+  browserIt(
+    'logs in with the direct form, shows name and avatar, calls /private, logs out',
+    async () => {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(base);
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      await page.screenshot({ path: join(SHOTS, 'sign-in.png'), fullPage: true });
       await page.fill('#user', 'demo');
       await page.fill('#passwd', DEMO_USERS.demo!);
       await page.click('#direct-login');
@@ -65,10 +96,11 @@ describe('example in headless chromium', () => {
       await page.click('#call-private');
       await page.waitForFunction("document.getElementById('output').textContent.includes('protected route')");
       expect(await page.textContent('#output')).toContain('"status": 200');
+      await page.screenshot({ path: join(SHOTS, 'signed-in.png'), fullPage: true });
 
       await page.click('#logout');
       await page.waitForSelector('#logged-out:not(.hidden)');
-      expect(await page.textContent('#status')).toBe('Not logged in.');
+      expect(await page.textContent('#status')).toBe('Not signed in.');
       expect((await page.context().cookies()).find((c) => c.name === 'JWT')).toBeUndefined();
       await page.close();
     },
@@ -124,13 +156,16 @@ describe('example in headless chromium', () => {
       await page.goto(base);
       await page.waitForSelector('#logged-out:not(.hidden)');
       let mark = logLines.length;
+      await page.click('#signup-box summary');
       await page.fill('#signup-email', 'forgetful@example.com');
       await page.fill('#signup-pwd', 'first lantern pass');
       await page.click('#signup');
       await page.goto(await fromLog(/(http:\/\/\S+\/account\/active\/\S+)/, mark));
+      await page.waitForFunction("document.getElementById('title').textContent === 'Account activated'");
       await page.goto(base);
       await page.waitForSelector('#logged-out:not(.hidden)');
       mark = logLines.length;
+      await page.click('#forgot-box summary');
       await page.fill('#forgot-email', 'forgetful@example.com');
       await page.click('#forgot');
       await page.waitForFunction("document.getElementById('output').textContent.includes('reset code')");
@@ -142,6 +177,7 @@ describe('example in headless chromium', () => {
       await page.fill('#account-pwd', 'second lantern pass');
       await page.click('#account-login');
       await page.waitForSelector('#profile-form:not(.hidden)');
+      await page.click('#danger-box summary');
       await page.fill('#account-action-pwd', 'second lantern pass');
       await page.click('#delete-account');
       await page.waitForSelector('#logged-out:not(.hidden)');
@@ -161,6 +197,7 @@ describe('example in headless chromium', () => {
       await page.goto(base);
       await page.waitForSelector('#logged-out:not(.hidden)');
       const mark = logLines.length;
+      await page.click('#signup-box summary');
       await page.fill('#signup-email', 'browser@example.com');
       await page.fill('#signup-pwd', 'browser-pass-1');
       await page.click('#signup');
@@ -172,7 +209,9 @@ describe('example in headless chromium', () => {
       }
       expect(link).toBeDefined();
       await page.goto(link!);
-      expect(await page.textContent('body')).toContain('Account activated');
+      await page.waitForFunction("document.getElementById('title').textContent === 'Account activated'");
+      expect(await page.textContent('#message')).toContain('Your account is active');
+      await page.screenshot({ path: join(SHOTS, 'activation.png') });
       await page.goto(base);
       await page.waitForSelector('#logged-out:not(.hidden)');
       await page.fill('#account-email', 'browser@example.com');
@@ -199,6 +238,7 @@ describe('example in headless chromium', () => {
       await page.goto(base);
       await page.waitForSelector('#logged-out:not(.hidden)');
       const mark = logLines.length;
+      await page.click('#signup-box summary');
       await page.fill('#signup-email', 'linker@example.com');
       await page.fill('#signup-pwd', 'linker-pass-1');
       await page.click('#signup');
@@ -208,6 +248,7 @@ describe('example in headless chromium', () => {
         if (!link) await new Promise((r) => setTimeout(r, 100));
       }
       await page.goto(link!);
+      await page.waitForFunction("document.getElementById('title').textContent === 'Account activated'");
       await page.goto(base);
       await page.fill('#account-email', 'linker@example.com');
       await page.fill('#account-pwd', 'linker-pass-1');
@@ -223,6 +264,7 @@ describe('example in headless chromium', () => {
       await page.waitForSelector('#logged-in:not(.hidden)');
       expect(await page.textContent('#user-id')).toBe(accountId);
       await page.waitForFunction("document.querySelectorAll('#logins li.linked-login').length === 2");
+      await page.locator('#links-box').screenshot({ path: join(SHOTS, 'linked-logins.png') });
       expect(await page.textContent('#logins')).toContain('dev: linked-dev-user');
 
       // Another browser logs in with dev and is the account.
@@ -267,7 +309,14 @@ describe('example in headless chromium', () => {
       expect(await page.textContent('#output')).toContain('"status": 200');
       await page.click('#logout');
       await page.waitForSelector('#logged-out:not(.hidden)');
-      expect(await page.textContent('#status')).toBe('Not logged in.');
+      expect(await page.textContent('#status')).toBe('Not signed in.');
+
+      // A stale callback (no login in progress): a page with a link that starts again.
+      await page.goto(`${base}/auth/dev/callback?code=stale&state=stale`);
+      expect(await page.textContent('h1')).toBe('The login did not complete');
+      await page.screenshot({ path: join(SHOTS, 'failed-callback.png') });
+      await page.click('a:has-text("Start the login again")');
+      await page.waitForSelector('#username');
       await page.close();
     },
     60_000,

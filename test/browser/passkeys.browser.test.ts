@@ -1,13 +1,13 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { noopLogger, type DevServer } from '../../src';
 import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
-import { browserRequired, browserUnavailableReason, launchChromium } from '../support/browser';
+import { browserRequired, browserUnavailableReason, launchChromium, SHOTS } from '../support/browser';
 import { totpCode } from '../support/totp-code';
 
 const unavailable = browserUnavailableReason();
@@ -50,6 +50,7 @@ describe('passkeys and two-factor on the example page in headless chromium', () 
     await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
     otherBase = `http://localhost:${(other.address() as AddressInfo).port}`;
     browser = await launchChromium();
+    await mkdir(SHOTS, { recursive: true });
   }, 60_000);
 
   afterAll(async () => {
@@ -77,6 +78,7 @@ describe('passkeys and two-factor on the example page in headless chromium', () 
       await page.waitForSelector('#logged-in:not(.hidden)');
       await page.click('#add-passkey');
       await page.waitForFunction("document.querySelectorAll('#passkeys li.passkey').length === 1");
+      await page.locator('#passkeys-box').screenshot({ path: join(SHOTS, 'passkeys.png') });
       await page.click('#logout');
       await page.waitForSelector('#logged-out:not(.hidden)');
 
@@ -155,6 +157,7 @@ describe('passkeys and two-factor on the example page in headless chromium', () 
       await page.click('#enroll-2fa');
       await page.waitForSelector('#enrolment:not(.hidden)');
       expect(await page.getAttribute('#totp-qr', 'src')).toMatch(/^data:image\/png;base64,/);
+      await page.locator('#two-factor-box').screenshot({ path: join(SHOTS, 'two-factor-enrolment.png') });
       const secret = (await page.textContent('#totp-secret')) ?? '';
       const now = Math.floor(Date.now() / 1000);
       if (now % 30 > 26) await new Promise((r) => setTimeout(r, (31 - (now % 30)) * 1000));
@@ -168,6 +171,7 @@ describe('passkeys and two-factor on the example page in headless chromium', () 
 
       await logInDirect(page, 'admin');
       await page.waitForSelector('#second-factor:not(.hidden)');
+      await page.screenshot({ path: join(SHOTS, 'second-factor.png') });
       expect(await page.isVisible('#logged-in')).toBe(false);
       await page.fill('#second-factor-code', '000000');
       await page.click('#verify-2fa');

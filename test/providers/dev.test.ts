@@ -53,7 +53,7 @@ describe('dev provider (OAuth2 against the dev server)', () => {
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.text).toContain('<a href="/auth/dev/login">Start the login again</a>');
     expect(page.text).toContain('no login in progress');
-    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(page.headers['content-security-policy']).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
     const api = await request(made.app).get('/auth/dev/callback?code=x&state=y').expect(403);
     expect(api.body).toEqual({ error: 'no login in progress: start the login again' });
   });

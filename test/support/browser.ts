@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 
 /** Debian's chromium, as installed by `apt-get install chromium`. */
@@ -24,3 +25,6 @@ export function launchChromium(): Promise<Browser> {
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
   });
 }
+
+/** Where the browser tests save their screenshots (not committed; the README's are copies under docs/). */
+export const SHOTS = process.env.SCREENSHOT_DIR ?? join(__dirname, '..', '..', 'test-results', 'screenshots');

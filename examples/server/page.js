@@ -1,0 +1,421 @@
+// The example page: every call goes to the authgate routes; errors are shown next to the control
+// that caused them (and read out by screen readers through the live region #error).
+const $ = (id) => document.getElementById(id);
+const xsrf = () => (document.cookie.split('; ').find((c) => c.startsWith('XSRF-TOKEN=')) || '').slice('XSRF-TOKEN='.length);
+const api = (path, init = {}) => fetch(path, { ...init, credentials: 'same-origin', headers: { 'X-XSRF-TOKEN': xsrf(), ...(init.headers || {}) } });
+const postJson = (path, body) => api(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+const show = (value) => {
+  $('output').textContent = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+};
+
+function clearMessages() {
+  for (const el of document.querySelectorAll('.field-error, .notice')) el.textContent = '';
+  $('error').textContent = '';
+}
+function fail(where, message) {
+  $(where + '-error').textContent = message;
+  $('error').textContent = message;
+}
+function notice(where, message) {
+  const el = $(where + '-notice');
+  if (el) el.textContent = message;
+}
+const errorOf = async (res) => {
+  const body = await res.json().catch(() => ({}));
+  return body.error || body.Description || 'failed: ' + res.status;
+};
+
+const ICONS = { dev: '⚙', github: 'GH', google: 'G', microsoft: 'MS', apple: 'A', telegram: 'TG', facebook: 'f', discord: 'D', oidc: 'ID' };
+
+// The account's access token lives in this tab only, and survives the redirects of linking a provider.
+let account = JSON.parse(sessionStorage.getItem('account') || 'null');
+let accountGrant = null;
+function keepAccount(value) {
+  account = value;
+  if (value) sessionStorage.setItem('account', JSON.stringify(value));
+  else sessionStorage.removeItem('account');
+}
+
+async function refresh() {
+  const res = await api('/auth/user');
+  const loggedIn = res.ok;
+  const twoFactor = await (await api('/auth/2fa')).json().catch(() => ({}));
+  $('logged-in').classList.toggle('hidden', !loggedIn);
+  $('logged-out').classList.toggle('hidden', loggedIn);
+  $('second-factor').classList.toggle('hidden', loggedIn || !twoFactor.pending);
+  if (!loggedIn && twoFactor.pending) $('second-factor-code').focus();
+  $('passkey-hint').classList.toggle('hidden', !/^[\d.]+$|^\[/.test(location.hostname));
+  if (loggedIn) {
+    const user = await res.json();
+    $('status').textContent = 'Signed in as ' + user.name;
+    $('user-name').textContent = user.name;
+    $('user-id').textContent = user.id;
+    $('avatar').src = user.picture || '';
+    $('avatar').alt = 'Avatar of ' + user.name;
+    $('two-factor-status').textContent = twoFactor.enabled ? 'On (' + twoFactor.recoveryCodesLeft + ' recovery codes left).' : 'Off.';
+    $('enroll-2fa').classList.toggle('hidden', !!twoFactor.enabled);
+    $('disable-box').classList.toggle('hidden', !twoFactor.enabled);
+    await Promise.all([loadSessions(), loadPasskeys()]);
+  } else {
+    $('status').textContent = twoFactor.pending ? 'Almost signed in.' : 'Not signed in.';
+  }
+  await renderProviders();
+  await loadProfile();
+}
+
+async function renderProviders() {
+  const providers = await (await fetch('/auth/list')).json();
+  const box = $('other-providers');
+  box.textContent = '';
+  for (const name of providers) {
+    if (['local', 'email', 'accounts', 'passkey'].includes(name)) continue;
+    const icon = document.createElement('span');
+    icon.className = 'provider-icon';
+    icon.setAttribute('aria-hidden', 'true');
+    icon.textContent = ICONS[name] ?? name.slice(0, 2).toUpperCase();
+    let control;
+    if (name === 'telegram') {
+      control = telegramButton();
+    } else {
+      control = document.createElement('a');
+      control.href = '/auth/' + encodeURIComponent(name) + '/login?from=' + encodeURIComponent(location.pathname);
+      control.id = 'login-' + name;
+      control.append('Continue with ' + name);
+    }
+    control.classList.add('button', 'provider-login');
+    control.prepend(icon);
+    box.appendChild(control);
+  }
+}
+
+function listItem(text, button) {
+  const item = document.createElement('li');
+  const span = document.createElement('span');
+  span.textContent = text;
+  item.appendChild(span);
+  if (button) item.appendChild(button);
+  return item;
+}
+function smallButton(text, className, onClick) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.textContent = text;
+  button.className = className + ' secondary small';
+  button.addEventListener('click', onClick);
+  return button;
+}
+
+async function loadSessions() {
+  const res = await api('/auth/sessions');
+  const list = $('sessions');
+  list.textContent = '';
+  if (!res.ok) return;
+  for (const s of await res.json()) {
+    const item = listItem(
+      s.userAgent + ' via ' + s.provider + ', since ' + new Date(s.created).toLocaleString() + (s.current ? ' (this one) ' : ' '),
+      smallButton('Sign out', 'revoke-session', async () => {
+        const done = await api('/auth/sessions/' + encodeURIComponent(s.id) + '/revoke', { method: 'POST' });
+        show({ status: done.status, body: await done.json() });
+        await (s.current ? refresh() : loadSessions());
+      }),
+    );
+    item.classList.add('session');
+    list.appendChild(item);
+  }
+}
+$('revoke-others').addEventListener('click', async () => {
+  const res = await api('/auth/sessions/revoke-others', { method: 'POST' });
+  show({ status: res.status, body: await res.json() });
+  await loadSessions();
+});
+
+async function loadPasskeys() {
+  const res = await api('/auth/passkey/credentials');
+  const list = $('passkeys');
+  list.textContent = '';
+  if (!res.ok) return;
+  for (const key of await res.json()) {
+    const item = listItem(
+      key.label + ', added ' + new Date(key.created).toLocaleDateString() + (key.lastUsed ? ', last used ' + new Date(key.lastUsed).toLocaleString() : ''),
+      smallButton('Delete', 'delete-passkey', async () => {
+        const done = await api('/auth/passkey/credentials/' + encodeURIComponent(key.id), { method: 'DELETE' });
+        show({ status: done.status, body: await done.json() });
+        await loadPasskeys();
+      }),
+    );
+    item.classList.add('passkey');
+    list.appendChild(item);
+  }
+}
+$('add-passkey').addEventListener('click', async () => {
+  clearMessages();
+  try {
+    const options = await postJson('/auth/passkey/register', {});
+    if (!options.ok) return fail('passkey', await errorOf(options));
+    const response = await SimpleWebAuthnBrowser.startRegistration({ optionsJSON: await options.json() });
+    const done = await postJson('/auth/passkey/register', { response, label: navigator.platform || 'this device' });
+    if (!done.ok) return fail('passkey', await errorOf(done));
+    show(await done.json());
+    await loadPasskeys();
+  } catch (err) {
+    fail('passkey', String(err));
+  }
+});
+$('passkey-login').addEventListener('click', async () => {
+  clearMessages();
+  try {
+    const options = await postJson('/auth/passkey/login', {});
+    if (!options.ok) return fail('passkey-login', await errorOf(options));
+    const response = await SimpleWebAuthnBrowser.startAuthentication({ optionsJSON: await options.json() });
+    const done = await postJson('/auth/passkey/login', { response });
+    if (!done.ok) return fail('passkey-login', await errorOf(done));
+    show(await done.json());
+    await refresh();
+  } catch (err) {
+    fail('passkey-login', String(err));
+  }
+});
+
+$('enroll-2fa').addEventListener('click', async () => {
+  clearMessages();
+  const res = await postJson('/auth/2fa/enroll', {});
+  if (!res.ok) return fail('two-factor', await errorOf(res));
+  const body = await res.json();
+  $('totp-secret').textContent = body.secret;
+  $('totp-qr').src = body.qr;
+  $('enrolment').classList.remove('hidden');
+  $('enroll-2fa').classList.add('hidden');
+  $('totp-code').focus();
+});
+$('confirm-2fa').addEventListener('click', async () => {
+  clearMessages();
+  const res = await postJson('/auth/2fa/confirm', { code: $('totp-code').value });
+  if (!res.ok) return fail('two-factor', await errorOf(res));
+  const body = await res.json();
+  $('enrolment').classList.add('hidden');
+  $('recovery-codes').textContent = 'Recovery codes (each works once; keep them safe):\n' + body.recoveryCodes.join('\n');
+  $('recovery-codes').classList.remove('hidden');
+  await refresh();
+});
+$('disable-2fa').addEventListener('click', async () => {
+  clearMessages();
+  const res = await postJson('/auth/2fa/disable', { code: $('disable-code').value });
+  if (!res.ok) return fail('two-factor', await errorOf(res));
+  show(await res.json());
+  await refresh();
+});
+$('second-factor-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  clearMessages();
+  const res = await postJson('/auth/2fa/verify', { code: $('second-factor-code').value });
+  if (!res.ok) return fail('second-factor', await errorOf(res));
+  show(await res.json());
+  await refresh();
+});
+
+$('direct-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  clearMessages();
+  const res = await postJson('/auth/local/login', { user: $('user').value, passwd: $('passwd').value, session: $('session').checked ? '1' : '' });
+  if (!res.ok) return fail('direct', await errorOf(res));
+  show(await res.json());
+  await refresh();
+});
+$('email-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  clearMessages();
+  const q = new URLSearchParams({ user: $('email-user').value, address: $('email-address').value, from: '/' });
+  const res = await fetch('/auth/email/login?' + q);
+  if (!res.ok) return fail('email', await errorOf(res));
+  const body = await res.json();
+  notice('email', 'A sign-in link was sent to ' + body.address + ' (see the server log when SMTP_URL is not set).');
+});
+function telegramButton() {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.id = 'login-telegram';
+  button.append('Continue with Telegram');
+  button.addEventListener('click', async () => {
+    clearMessages();
+    const start = await (await fetch('/auth/telegram/login')).json();
+    if (!start.token) return fail('passkey-login', start.error || 'telegram login failed');
+    window.open(start.https_link, '_blank', 'noopener');
+    show('Press Start in the chat with @' + start.bot + ', then come back here.');
+    for (let i = 0; i < 120; i++) {
+      await new Promise((r) => setTimeout(r, 2000));
+      const res = await fetch('/auth/telegram/login?token=' + encodeURIComponent(start.token));
+      if (res.ok) {
+        show(await res.json());
+        await refresh();
+        return;
+      }
+    }
+    fail('passkey-login', 'telegram login timed out');
+  });
+  return button;
+}
+
+$('signup-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  clearMessages();
+  const pwd = $('signup-pwd').value;
+  const res = await fetch('/account/signup', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ Email: $('signup-email').value, Pwd: pwd, PwdRepeat: pwd }) });
+  if (!res.ok) return fail('signup', await errorOf(res));
+  const body = await res.json();
+  notice('signup', body.Message + ' (without SMTP_URL the mail is in the server log).');
+  show(body.Message + ' (without SMTP_URL the activation mail is in the server log)');
+});
+$('account-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  clearMessages();
+  const email = $('account-email').value,
+    password = $('account-pwd').value;
+  const login = await postJson('/auth/accounts/login', { user: email, passwd: password });
+  if (!login.ok) return fail('account', await errorOf(login));
+  const token = await fetch('/account/tokens', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ grant_type: 'password', email, password }) });
+  keepAccount(token.ok ? await token.json() : null);
+  // With two-factor on, the access token needs a code too: asked for once the login is complete.
+  accountGrant = token.ok ? null : { email, password };
+  await refresh();
+});
+$('profile-unlock').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  clearMessages();
+  const token = await fetch('/account/tokens', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ grant_type: 'password', ...accountGrant, otp: $('profile-otp').value }),
+  });
+  if (!token.ok) return fail('profile', await errorOf(token));
+  keepAccount(await token.json());
+  accountGrant = null;
+  await loadProfile();
+});
+
+async function loadProfile() {
+  const signedIn = !$('logged-in').classList.contains('hidden');
+  $('profile-unlock').classList.toggle('hidden', !!account || !accountGrant || !signedIn);
+  $('profile-form').classList.toggle('hidden', !account || !signedIn);
+  $('account-hint').classList.toggle('hidden', !!account || !!accountGrant);
+  $('links-box').classList.toggle('hidden', !account);
+  if (!account || !signedIn) return;
+  const res = await fetch('/account/profile/' + account.User.Id + '/info', { headers: { Authorization: 'Bearer ' + account.AccessToken } });
+  if (!res.ok) {
+    keepAccount(null);
+    return loadProfile();
+  }
+  const profile = await res.json();
+  $('first-name').value = profile.FirstName || '';
+  $('last-name').value = profile.LastName || '';
+  await loadLogins();
+}
+async function accountCall(where, path, method, body) {
+  clearMessages();
+  const res = await fetch(path, { method, headers: { 'Content-Type': 'application/json', ...(account ? { Authorization: 'Bearer ' + account.AccessToken } : {}) }, body: JSON.stringify(body) });
+  if (!res.ok) {
+    fail(where, await errorOf(res));
+    return false;
+  }
+  const answer = await res.json();
+  show(answer);
+  if (answer.Message) notice(where, answer.Message);
+  return true;
+}
+async function loadLogins() {
+  const res = await fetch('/account/profile/' + account.User.Id + '/logins', { headers: { Authorization: 'Bearer ' + account.AccessToken } });
+  const list = $('logins');
+  list.textContent = '';
+  if (!res.ok) return;
+  for (const login of (await res.json()).Items) {
+    const unlink = login.Primary
+      ? undefined
+      : smallButton('Unlink', 'unlink', async () => {
+          if (await accountCall('links', '/account/profile/' + account.User.Id + '/logins/' + encodeURIComponent(login.UserId), 'DELETE', {})) await refresh();
+        });
+    const item = listItem(login.Provider + ': ' + login.Name + (login.Primary ? ' (the account itself)' : ''), unlink);
+    item.classList.add('linked-login');
+    list.appendChild(item);
+  }
+  const buttons = $('link-buttons');
+  buttons.textContent = '';
+  for (const name of await (await fetch('/auth/list')).json()) {
+    if (['accounts', 'local', 'email', 'telegram', 'passkey'].includes(name)) continue;
+    const button = smallButton('Link ' + name, '', async () => {
+      clearMessages();
+      const res = await api('/auth/' + encodeURIComponent(name) + '/link', { method: 'POST' });
+      if (!res.ok) return fail('links', await errorOf(res));
+      location.href = '/auth/' + encodeURIComponent(name) + '/login?from=' + encodeURIComponent(location.pathname);
+    });
+    button.id = 'link-' + name;
+    buttons.appendChild(button);
+  }
+}
+$('link-local').addEventListener('click', async () => {
+  clearMessages();
+  const start = await api('/auth/local/link', { method: 'POST' });
+  if (!start.ok) return fail('links', await errorOf(start));
+  const res = await postJson('/auth/local/login', { user: $('link-local-user').value, passwd: $('link-local-pwd').value });
+  if (!res.ok) return fail('links', await errorOf(res));
+  show(await res.json());
+  await refresh();
+});
+
+$('forgot-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  await accountCall('forgot', '/account/password/forgot', 'POST', { Email: $('forgot-email').value });
+});
+$('reset-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const pwd = $('reset-pwd').value;
+  await accountCall('reset', '/account/password/reset', 'POST', { Email: $('forgot-email').value, Code: $('reset-code').value, NewPwd: pwd, NewPwdRepeat: pwd });
+});
+$('change-email').addEventListener('click', () =>
+  accountCall('profile', '/account/profile/' + account.User.Id + '/email', 'POST', { NewEmail: $('new-email').value, Pwd: $('account-action-pwd').value }),
+);
+$('confirm-email').addEventListener('click', async () => {
+  if (await accountCall('profile', '/account/profile/' + account.User.Id + '/email/confirm', 'POST', { Code: $('email-code').value })) await refresh();
+});
+$('delete-account').addEventListener('click', async () => {
+  if (!(await accountCall('profile', '/account/profile/' + account.User.Id, 'DELETE', { Pwd: $('account-action-pwd').value }))) return;
+  keepAccount(null);
+  await refresh();
+});
+$('profile-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  await accountCall('profile', '/account/profile/' + account.User.Id + '/info', 'PUT', { FirstName: $('first-name').value, LastName: $('last-name').value });
+});
+
+$('call-private').addEventListener('click', async () => {
+  const res = await api('/private');
+  show({ status: res.status, body: await res.json() });
+});
+$('call-admin').addEventListener('click', async () => {
+  const res = await api('/admin');
+  show({ status: res.status, body: await res.json() });
+});
+$('logout').addEventListener('click', async () => {
+  if (account) await fetch('/account/tokens', { method: 'DELETE', headers: { Authorization: 'Bearer ' + account.AccessToken } });
+  keepAccount(null);
+  accountGrant = null;
+  await api('/auth/logout');
+  show('signed out');
+  await refresh();
+});
+
+// Links in mails carry their codes in the fragment (never sent to a server or a log):
+// #reset=<code>&email=<address> opens "choose a new password", #email-code=<code> fills the e-mail change.
+function fromFragment() {
+  const fragment = new URLSearchParams(location.hash.slice(1));
+  if (fragment.has('reset')) {
+    $('forgot-box').open = true;
+    $('reset-code').value = fragment.get('reset');
+    $('forgot-email').value = fragment.get('email') || '';
+    $('reset-pwd').focus();
+  }
+  if (fragment.has('email-code')) $('email-code').value = fragment.get('email-code');
+  if (fragment.size > 0) history.replaceState(null, '', location.pathname);
+}
+fromFragment();
+refresh().catch((err) => {
+  $('error').textContent = String(err);
+});
