@@ -412,10 +412,15 @@ function fromFragment() {
     $('forgot-email').value = fragment.get('email') || '';
     $('reset-pwd').focus();
   }
-  if (fragment.has('email-code')) $('email-code').value = fragment.get('email-code');
+  if (fragment.has('email-code')) {
+    $('danger-box').open = true;
+    $('email-code').value = fragment.get('email-code');
+    $('confirm-email').focus();
+  }
   if (fragment.size > 0) history.replaceState(null, '', location.pathname);
 }
 fromFragment();
+window.addEventListener('hashchange', fromFragment);
 refresh().catch((err) => {
   $('error').textContent = String(err);
 });

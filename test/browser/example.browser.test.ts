@@ -45,6 +45,83 @@ describe('example in headless chromium', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
+  /** The first match of `pattern` in what the example logged since `after` (mails go to the log without SMTP_URL). */
+  const fromLog = async (pattern: RegExp, after: number): Promise<string> => {
+    for (let i = 0; i < 50; i++) {
+      const found = pattern.exec(logLines.slice(after).join('\n'))?.[1];
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`nothing like ${pattern} in the log`);
+  };
+
+  browserIt(
+    'logs in by an e-mail link; the mailed links of an e-mail change and a password reset fill in the page',
+    async () => {
+      const page = await (await browser.newContext()).newPage();
+      await page.goto(base);
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      let mark = logLines.length;
+      await page.click('#email-form >> xpath=..');
+      await page.fill('#email-user', 'reader');
+      await page.fill('#email-address', 'reader@example.com');
+      await page.click('#email-login');
+      await page.waitForFunction("document.getElementById('email-notice').textContent.includes('reader@example.com')");
+      await page.goto(await fromLog(/(http:\/\/\S+\/auth\/email\/login\?token=\S+)/, mark));
+      await page.waitForSelector('#logged-in:not(.hidden)');
+      expect(await page.textContent('#user-name')).toBe('reader');
+      await page.click('#logout');
+      await page.waitForSelector('#logged-out:not(.hidden)');
+
+      mark = logLines.length;
+      await page.click('#signup-box summary');
+      await page.fill('#signup-email', 'mover@example.com');
+      await page.fill('#signup-pwd', 'mover lantern pass');
+      await page.click('#signup');
+      await page.goto(await fromLog(/(http:\/\/\S+\/account\/active\/\S+)/, mark));
+      await page.waitForFunction("document.getElementById('title').textContent === 'Account activated'");
+      await page.goto(base);
+      await page.fill('#account-email', 'mover@example.com');
+      await page.fill('#account-pwd', 'mover lantern pass');
+      await page.click('#account-login');
+      await page.waitForSelector('#profile-form:not(.hidden)');
+      mark = logLines.length;
+      await page.click('#danger-box summary');
+      await page.fill('#new-email', 'moved@example.com');
+      await page.fill('#account-action-pwd', 'mover lantern pass');
+      await page.click('#change-email');
+      await page.waitForFunction("document.getElementById('profile-notice').textContent.length > 0");
+      const changeLink = await fromLog(/(http:\/\/\S+\/#email-code=[0-9a-f]{32})/, mark);
+      await page.goto(changeLink);
+      await page.waitForSelector('#profile-form:not(.hidden)');
+      expect(await page.inputValue('#email-code')).toMatch(/^[0-9a-f]{32}$/);
+      expect(page.url()).toBe(`${base}/`);
+      await page.click('#confirm-email');
+      await page.waitForSelector('#logged-out:not(.hidden)');
+
+      mark = logLines.length;
+      await page.click('#forgot-box summary');
+      await page.fill('#forgot-email', 'moved@example.com');
+      await page.click('#forgot');
+      await page.waitForFunction("document.getElementById('forgot-notice').textContent.length > 0");
+      await page.goto(await fromLog(/(http:\/\/\S+\/#reset=[0-9a-f]{32})/, mark));
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      expect(await page.evaluate("document.getElementById('forgot-box').open")).toBe(true);
+      expect(await page.inputValue('#reset-code')).toMatch(/^[0-9a-f]{32}$/);
+      await page.fill('#forgot-email', 'moved@example.com');
+      await page.fill('#reset-pwd', 'moved lantern pass');
+      await page.click('#reset');
+      await page.waitForFunction("document.getElementById('reset-notice').textContent.includes('Password changed')");
+      await page.fill('#account-email', 'moved@example.com');
+      await page.fill('#account-pwd', 'moved lantern pass');
+      await page.click('#account-login');
+      await page.waitForSelector('#logged-in:not(.hidden)');
+      expect(await page.textContent('#user-name')).toBe('moved@example.com');
+      await page.context().close();
+    },
+    60_000,
+  );
+
   browserIt(
     'works on a phone-sized screen and with the keyboard alone; an error shows next to its form',
     async () => {
@@ -144,14 +221,6 @@ describe('example in headless chromium', () => {
   browserIt(
     'resets a forgotten password with the mailed code, logs in with it, and deletes the account',
     async () => {
-      const fromLog = async (pattern: RegExp, after: number): Promise<string> => {
-        for (let i = 0; i < 50; i++) {
-          const found = pattern.exec(logLines.slice(after).join('\n'))?.[1];
-          if (found) return found;
-          await new Promise((r) => setTimeout(r, 100));
-        }
-        throw new Error(`nothing like ${pattern} in the log`);
-      };
       const page = await browser.newPage();
       await page.goto(base);
       await page.waitForSelector('#logged-out:not(.hidden)');
