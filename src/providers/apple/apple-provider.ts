@@ -9,7 +9,7 @@ import { loginAudience, loginField, loginFlag } from '../login-fields';
 import { toUser } from '../oauth2/profile';
 import type { LoginRequest, Provider, ProviderKit } from '../provider';
 import { AppleClientSecret } from './client-secret';
-import { JwksCache } from './jwks';
+import { JwksCache } from '../jwks-cache';
 
 /** Options of `addAppleProvider`. */
 export interface AppleProviderOptions {

@@ -5,6 +5,7 @@ import { sendRedirect } from '../../internal/http';
 import { randomId } from '../../internal/random';
 import { HANDSHAKE_DURATION_MS } from '../../token/token-service';
 import type { User } from '../../token/user';
+import type { Claims } from '../../token/claims';
 import { loginAudience, loginField, loginFlag } from '../login-fields';
 import type { LoginRequest, Provider, ProviderKit } from '../provider';
 import { PassportFlow, type FlowRequest, type OAuth2Outcome, type PassportOAuth2Strategy } from './passport-flow';
@@ -100,22 +101,36 @@ export class OAuth2Provider implements Provider {
     } catch (err) {
       throw new AuthError('unavailable', 'the provider gave a user info authgate cannot read', { cause: err });
     }
-    await kit.completeLogin(req, res, {
-      provider: this.name,
-      user,
-      aud: claims.aud,
-      sessionOnly: claims.sess_only,
-      noAva: claims['no-ava'],
-      from: handshake.from,
-      allowCrossSite: true,
-      boundToBrowser: true,
-    });
-    if (this.options.onBearerToken) {
-      try {
-        await this.options.onBearerToken(this.name, user, { accessToken: outcome.accessToken, refreshToken: outcome.refreshToken, params: outcome.params });
-      } catch (err) {
-        kit.logger.logf('[WARN] %s: onBearerToken threw %s', this.name, (err as Error)?.name ?? typeof err);
-      }
-    }
+    const tokens = { accessToken: outcome.accessToken, refreshToken: outcome.refreshToken, params: outcome.params };
+    await completeCallback(req, res, kit, { provider: this.name, user, handshake: claims, tokens, onBearerToken: this.options.onBearerToken });
+  }
+}
+
+/**
+ * The end of a callback bound to this browser's handshake (OAuth2, OpenID Connect): the login
+ * with the handshake's audience, flags and `from`, then `onBearerToken` (whose failure is only logged).
+ */
+export async function completeCallback(
+  req: LoginRequest,
+  res: ServerResponse,
+  kit: ProviderKit,
+  done: { provider: string; user: User; handshake: Claims; tokens: BearerTokens; onBearerToken: OAuth2ProviderOptions['onBearerToken'] },
+): Promise<void> {
+  const { handshake: claims } = done;
+  await kit.completeLogin(req, res, {
+    provider: done.provider,
+    user: done.user,
+    aud: claims.aud,
+    sessionOnly: claims.sess_only,
+    noAva: claims['no-ava'],
+    from: claims.handshake?.from,
+    allowCrossSite: true,
+    boundToBrowser: true,
+  });
+  if (!done.onBearerToken) return;
+  try {
+    await done.onBearerToken(done.provider, done.user, done.tokens);
+  } catch (err) {
+    kit.logger.logf('[WARN] %s: onBearerToken threw %s', done.provider, (err as Error)?.name ?? typeof err);
   }
 }

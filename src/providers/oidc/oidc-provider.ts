@@ -9,10 +9,10 @@ import { isPlainObject } from '../../token/claims';
 import { HANDSHAKE_DURATION_MS } from '../../token/token-service';
 import { hashId, type User } from '../../token/user';
 import { loginAudience, loginField, loginFlag } from '../login-fields';
-import type { BearerTokens } from '../oauth2/oauth2-provider';
+import { completeCallback, type BearerTokens } from '../oauth2/oauth2-provider';
 import type { LoginRequest, Provider, ProviderKit } from '../provider';
 import { allowedAlgorithms, OidcDiscovery, type OidcMetadata } from './oidc-discovery';
-import { OidcKeys } from './oidc-keys';
+import { JwksCache } from '../jwks-cache';
 import type { ResolvedOidcOptions } from './oidc-options';
 
 type Jose = typeof import('jose');
@@ -41,7 +41,8 @@ export class OidcProvider implements Provider {
   readonly methods = { login: ['GET'], callback: ['GET'] } as const;
   private readonly jose: Jose;
   private readonly discovery: OidcDiscovery;
-  private readonly keys: OidcKeys;
+  private keys: JwksCache | undefined;
+  private keysUri: string | undefined;
   private readonly privateKey: KeyObject | undefined;
 
   /**
@@ -54,7 +55,6 @@ export class OidcProvider implements Provider {
   ) {
     this.jose = loadOptional<Jose>('jose', 'OpenID Connect (addOidcProvider)');
     this.discovery = new OidcDiscovery(options.issuer, options.discoveryTtlMs, options.timeoutMs);
-    this.keys = new OidcKeys(this.jose, options.timeoutMs, options.keysCooldownMs);
     this.privateKey = typeof options.privateKey === 'string' ? createPrivateKey(options.privateKey) : options.privateKey;
   }
 
@@ -113,23 +113,7 @@ export class OidcProvider implements Provider {
     } catch (err) {
       throw new AuthError('unavailable', 'the identity provider gave claims authgate cannot read', { cause: err });
     }
-    await kit.completeLogin(req, res, {
-      provider: this.name,
-      user,
-      aud: claims.aud,
-      sessionOnly: claims.sess_only,
-      noAva: claims['no-ava'],
-      from: handshake.from,
-      allowCrossSite: true,
-      boundToBrowser: true,
-    });
-    if (this.options.onBearerToken) {
-      try {
-        await this.options.onBearerToken(this.name, user, tokens);
-      } catch (err) {
-        kit.logger.logf('[WARN] %s: onBearerToken threw %s', this.name, (err as Error)?.name ?? typeof err);
-      }
-    }
+    await completeCallback(req, res, kit, { provider: this.name, user, handshake: claims, tokens, onBearerToken: this.options.onBearerToken });
   }
 
   /** RP-initiated logout: after the local logout, the browser goes to the provider's end-session endpoint. */
@@ -184,7 +168,7 @@ export class OidcProvider implements Provider {
   private async verifyIdToken(metadata: OidcMetadata, idToken: unknown, nonce: string): Promise<Record<string, unknown>> {
     let payload: Record<string, unknown>;
     try {
-      ({ payload } = await this.jose.jwtVerify(String(idToken), this.keys.resolverFor(metadata.jwks_uri), {
+      ({ payload } = await this.jose.jwtVerify(String(idToken), (header) => this.keyFor(metadata.jwks_uri, header.kid), {
         issuer: metadata.issuer,
         audience: this.options.clientId,
         algorithms: allowedAlgorithms(metadata),
@@ -202,6 +186,22 @@ export class OidcProvider implements Provider {
     if ((audiences.length > 1 || payload.azp !== undefined) && payload.azp !== this.options.clientId) throw refused('the id_token was refused: it was issued to another party (azp)');
     if (typeof payload.sub !== 'string' || payload.sub === '' || payload.sub.length > 255) throw refused('the id_token was refused: no subject');
     return payload;
+  }
+
+  /** The provider's signing key for `kid` (its JWKS kept, refetched for an unknown key). */
+  private async keyFor(jwksUri: string, kid: string | undefined): Promise<KeyObject> {
+    if (this.keys === undefined || this.keysUri !== jwksUri) {
+      this.keys = new JwksCache(jwksUri, this.options.keysCooldownMs, this.options.timeoutMs);
+      this.keysUri = jwksUri;
+    }
+    let key: KeyObject | undefined;
+    try {
+      key = await this.keys.key(kid);
+    } catch (err) {
+      throw new AuthError('unavailable', "the identity provider's keys are unavailable: try again", { cause: err });
+    }
+    if (!key) throw refused('the id_token was refused: signed by a key the provider does not publish');
+    return key;
   }
 
   /** The id_token's claims with the user-info endpoint's (whose `sub` must be the same). */
