@@ -1,49 +1,20 @@
-import http from 'node:http';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { loggerFunc, noopLogger, type DevServer } from '../../src';
-import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
-import { browserRequired, browserUnavailableReason, launchChromium, SHOTS } from '../support/browser';
-
-const unavailable = browserUnavailableReason();
-if (unavailable && !browserRequired) {
-  console.warn(`browser test skipped: ${unavailable}`);
-}
-const browserIt = unavailable && !browserRequired ? it.skip : it;
+import { DEMO_USERS } from '../../examples/server/app';
+import { SHOTS } from '../support/browser';
+import { browserIt, startBrowserExample, type BrowserExample } from '../support/example-browser';
 
 describe('example in headless chromium', () => {
-  let server: http.Server;
+  let example: BrowserExample | undefined;
   let base: string;
   let browser: Browser;
-  let dir: string;
-  let dev: DevServer | undefined;
-  const logLines: string[] = [];
+  let logLines: string[] = [];
 
   beforeAll(async () => {
-    if (unavailable && !browserRequired) return;
-    if (unavailable) throw new Error(`AUTHGATE_REQUIRE_BROWSER=1 but ${unavailable}`);
-    dir = await mkdtemp(join(tmpdir(), 'authgate-browser-'));
-    server = http.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const config = { ...readExampleConfig({ AUTH_SECRET: 'b'.repeat(32), AUTH_URL: base }, noopLogger), avatarStore: dir };
-    const example = createExampleApp({ ...config, devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://', logger: loggerFunc((line) => logLines.push(line)) });
-    dev = example.dev;
-    await dev.start();
-    server.on('request', example.app);
-    browser = await launchChromium();
-    await mkdir(SHOTS, { recursive: true });
+    example = await startBrowserExample('127.0.0.1', 'b'.repeat(32));
+    if (example) ({ base, browser, logLines } = example);
   }, 60_000);
-
-  afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-    if (dir) await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => example?.close());
 
   /** The first match of `pattern` in what the example logged since `after` (mails go to the log without SMTP_URL). */
   const fromLog = async (pattern: RegExp, after: number): Promise<string> => {
@@ -53,6 +24,18 @@ describe('example in headless chromium', () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`nothing like ${pattern} in the log`);
+  };
+
+  /** Signs up on the page and opens the mailed activation link (its landing page says the account is active). */
+  const signUpAndActivate = async (page: Page, email: string, pwd: string): Promise<void> => {
+    const mark = logLines.length;
+    await page.click('#signup-box summary');
+    await page.fill('#signup-email', email);
+    await page.fill('#signup-pwd', pwd);
+    await page.click('#signup');
+    await page.waitForFunction("document.getElementById('output').textContent.includes('activation')");
+    await page.goto(await fromLog(/(http:\/\/\S+\/account\/active\/\S+)/, mark));
+    await page.waitForFunction("document.getElementById('title').textContent === 'Account activated'");
   };
 
   browserIt(
@@ -73,13 +56,7 @@ describe('example in headless chromium', () => {
       await page.click('#logout');
       await page.waitForSelector('#logged-out:not(.hidden)');
 
-      mark = logLines.length;
-      await page.click('#signup-box summary');
-      await page.fill('#signup-email', 'mover@example.com');
-      await page.fill('#signup-pwd', 'mover lantern pass');
-      await page.click('#signup');
-      await page.goto(await fromLog(/(http:\/\/\S+\/account\/active\/\S+)/, mark));
-      await page.waitForFunction("document.getElementById('title').textContent === 'Account activated'");
+      await signUpAndActivate(page, 'mover@example.com', 'mover lantern pass');
       await page.goto(base);
       await page.fill('#account-email', 'mover@example.com');
       await page.fill('#account-pwd', 'mover lantern pass');
@@ -224,16 +201,10 @@ describe('example in headless chromium', () => {
       const page = await browser.newPage();
       await page.goto(base);
       await page.waitForSelector('#logged-out:not(.hidden)');
-      let mark = logLines.length;
-      await page.click('#signup-box summary');
-      await page.fill('#signup-email', 'forgetful@example.com');
-      await page.fill('#signup-pwd', 'first lantern pass');
-      await page.click('#signup');
-      await page.goto(await fromLog(/(http:\/\/\S+\/account\/active\/\S+)/, mark));
-      await page.waitForFunction("document.getElementById('title').textContent === 'Account activated'");
+      await signUpAndActivate(page, 'forgetful@example.com', 'first lantern pass');
       await page.goto(base);
       await page.waitForSelector('#logged-out:not(.hidden)');
-      mark = logLines.length;
+      const mark = logLines.length;
       await page.click('#forgot-box summary');
       await page.fill('#forgot-email', 'forgetful@example.com');
       await page.click('#forgot');
@@ -265,20 +236,7 @@ describe('example in headless chromium', () => {
       const page = await browser.newPage();
       await page.goto(base);
       await page.waitForSelector('#logged-out:not(.hidden)');
-      const mark = logLines.length;
-      await page.click('#signup-box summary');
-      await page.fill('#signup-email', 'browser@example.com');
-      await page.fill('#signup-pwd', 'browser-pass-1');
-      await page.click('#signup');
-      await page.waitForFunction("document.getElementById('output').textContent.includes('activation')");
-      let link: string | undefined;
-      for (let i = 0; i < 50 && !link; i++) {
-        link = /(http:\/\/\S+\/account\/active\/\S+)/.exec(logLines.slice(mark).join('\n'))?.[1];
-        if (!link) await new Promise((r) => setTimeout(r, 100));
-      }
-      expect(link).toBeDefined();
-      await page.goto(link!);
-      await page.waitForFunction("document.getElementById('title').textContent === 'Account activated'");
+      await signUpAndActivate(page, 'browser@example.com', 'browser-pass-1');
       expect(await page.textContent('#message')).toContain('Your account is active');
       await page.screenshot({ path: join(SHOTS, 'activation.png') });
       await page.goto(base);
@@ -306,18 +264,7 @@ describe('example in headless chromium', () => {
       const page = await browser.newPage();
       await page.goto(base);
       await page.waitForSelector('#logged-out:not(.hidden)');
-      const mark = logLines.length;
-      await page.click('#signup-box summary');
-      await page.fill('#signup-email', 'linker@example.com');
-      await page.fill('#signup-pwd', 'linker-pass-1');
-      await page.click('#signup');
-      let link: string | undefined;
-      for (let i = 0; i < 50 && !link; i++) {
-        link = /(http:\/\/\S+\/account\/active\/\S+)/.exec(logLines.slice(mark).join('\n'))?.[1];
-        if (!link) await new Promise((r) => setTimeout(r, 100));
-      }
-      await page.goto(link!);
-      await page.waitForFunction("document.getElementById('title').textContent === 'Account activated'");
+      await signUpAndActivate(page, 'linker@example.com', 'linker-pass-1');
       await page.goto(base);
       await page.fill('#account-email', 'linker@example.com');
       await page.fill('#account-pwd', 'linker-pass-1');

@@ -1,17 +1,12 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
-import { noopLogger, type DevServer } from '../../src';
-import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
-import { browserRequired, browserUnavailableReason, launchChromium, SHOTS } from '../support/browser';
+import { DEMO_USERS } from '../../examples/server/app';
+import { SHOTS } from '../support/browser';
+import { browserIt, startBrowserExample, type BrowserExample } from '../support/example-browser';
 import { totpCode } from '../support/totp-code';
-
-const unavailable = browserUnavailableReason();
-const browserIt = unavailable && !browserRequired ? it.skip : it;
 
 /** A virtual authenticator (DevTools protocol) on the page: a platform passkey store that verifies the user. */
 async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
@@ -24,41 +19,26 @@ async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; auth
 }
 
 describe('passkeys and two-factor on the example page in headless chromium', () => {
-  let server: http.Server;
-  let other: http.Server;
+  let example: BrowserExample | undefined;
+  let other: http.Server | undefined;
   let base: string;
   let otherBase: string;
   let browser: Browser;
-  let dir: string;
-  let dev: DevServer | undefined;
 
   beforeAll(async () => {
-    if (unavailable && !browserRequired) return;
-    if (unavailable) throw new Error(`AUTHGATE_REQUIRE_BROWSER=1 but ${unavailable}`);
-    dir = await mkdtemp(join(tmpdir(), 'authgate-passkeys-'));
-    server = http.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     // localhost, not 127.0.0.1: browsers refuse an IP address as a passkey's relying party.
-    base = `http://localhost:${(server.address() as AddressInfo).port}`;
-    const config = { ...readExampleConfig({ AUTH_SECRET: 'p'.repeat(32), AUTH_URL: base }, noopLogger), avatarStore: dir, accountStore: 'memory://', credentialStore: 'memory://', devAuthPort: 0 };
-    const example = createExampleApp(config);
-    dev = example.dev;
-    await dev.start();
-    server.on('request', example.app);
+    example = await startBrowserExample('localhost', 'p'.repeat(32));
+    if (!example) return;
+    ({ base, browser } = example);
     // Another origin of the same host: a page there can make passkey answers for "localhost" too.
     other = http.createServer((_req, res) => void res.end('<!doctype html><title>other</title>'));
-    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => other?.listen(0, '127.0.0.1', resolve));
     otherBase = `http://localhost:${(other.address() as AddressInfo).port}`;
-    browser = await launchChromium();
-    await mkdir(SHOTS, { recursive: true });
   }, 60_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await dev?.stop();
     await new Promise((resolve) => (other ? other.close(resolve) : resolve(undefined)));
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve(undefined)));
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await example?.close();
   });
 
   const logInDirect = async (page: Page, user: string): Promise<void> => {

@@ -13,7 +13,7 @@ export interface FreshStore {
 
 const postgres = sharedServer(startPostgres);
 
-/** The account stores every account flow is tested on: name, how to describe it (PostgreSQL needs its server), and a fresh URI. */
+/** The store kinds every account, passkey and two-factor flow is tested on: name, how to describe it (PostgreSQL needs its server), and a fresh URI (a folder or a schema of its own). */
 export const ACCOUNT_STORE_KINDS: ReadonlyArray<[string, jest.Describe, () => Promise<FreshStore>]> = [
   ['memory', describe, async () => ({ uri: 'memory://', cleanup: async () => undefined })],
   [

@@ -1,0 +1,63 @@
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { loggerFunc } from '../../src';
+import { createExampleApp, readExampleConfig } from '../../examples/server/app';
+import { browserRequired, browserUnavailableReason, launchChromium, SHOTS } from './browser';
+
+/** The example app on 127.0.0.1 and headless chromium, for the browser tests. */
+export interface BrowserExample {
+  /** The page's origin (`AUTH_URL`). */
+  base: string;
+  browser: Browser;
+  /** What the example logged (mails go there without SMTP_URL). */
+  logLines: string[];
+  close(): Promise<void>;
+}
+
+const unavailable = browserUnavailableReason();
+if (unavailable && !browserRequired) console.warn(`browser tests skipped: ${unavailable}`);
+
+/** `it`, or `it.skip` when chromium is missing and not required (CI requires it). */
+export const browserIt: jest.It = unavailable && !browserRequired ? it.skip : it;
+
+/**
+ * Starts the example (memory account and credential stores, a dev server on a free port) and
+ * chromium. `host` is the name the page is opened by: `localhost` for passkeys (browsers refuse
+ * an IP address as a relying party). `undefined` when the browser tests are skipped.
+ */
+export async function startBrowserExample(host: '127.0.0.1' | 'localhost', secret: string): Promise<BrowserExample | undefined> {
+  if (unavailable && !browserRequired) return undefined;
+  if (unavailable) throw new Error(`AUTHGATE_REQUIRE_BROWSER=1 but ${unavailable}`);
+  const dir = await mkdtemp(join(tmpdir(), 'authgate-browser-'));
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://${host}:${(server.address() as AddressInfo).port}`;
+  const logLines: string[] = [];
+  const config = {
+    ...readExampleConfig(
+      { AUTH_SECRET: secret, AUTH_URL: base },
+      loggerFunc((line) => logLines.push(line)),
+    ),
+    avatarStore: dir,
+  };
+  const example = createExampleApp({ ...config, devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://' });
+  await example.dev.start();
+  server.on('request', example.app);
+  const browser = await launchChromium();
+  await mkdir(SHOTS, { recursive: true });
+  return {
+    base,
+    browser,
+    logLines,
+    close: async () => {
+      await browser.close();
+      await example.dev.stop();
+      await new Promise((resolve) => server.close(resolve));
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
