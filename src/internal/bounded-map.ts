@@ -4,6 +4,11 @@ interface Slot<V> {
   until: number;
 }
 
+/** Whether a slot has not expired; the clock is read only for slots that can. */
+function isLive(slot: Slot<unknown>, now: number | undefined): boolean {
+  return slot.until === Infinity || slot.until > (now ?? Date.now());
+}
+
 /**
  * A map that holds at most `capacity` entries, each with an optional time to live. It keeps two
  * generations: when the newer one fills half the capacity, the older one is dropped whole. So a
@@ -21,15 +26,17 @@ export class BoundedMap<K, V> {
   }
 
   /** The live value of `key`, or `undefined` (missing or expired). */
-  get(key: K, now = Date.now()): V | undefined {
+  get(key: K, now?: number): V | undefined {
     let slot = this.current.get(key);
     if (slot === undefined) {
       slot = this.previous.get(key);
       if (slot === undefined) return undefined;
       this.previous.delete(key);
-      if (slot.until > now) this.store(key, slot);
+      if (!isLive(slot, now)) return undefined;
+      this.store(key, slot);
+      return slot.value;
     }
-    if (slot.until > now) return slot.value;
+    if (isLive(slot, now)) return slot.value;
     this.current.delete(key);
     return undefined;
   }

@@ -80,15 +80,16 @@ export class Authenticator {
   }
 
   /**
-   * The request's user when it can be decided without waiting (the common case of a known, valid
-   * token: see {@link TokenService.readCached}); `undefined` whenever {@link Authenticator.authenticate}
+   * The request's user when it can be decided without waiting (the common case of a valid token
+   * and a synchronous secret reader: see {@link TokenService.readNow}); `undefined` whenever {@link Authenticator.authenticate}
    * must decide, which it then does from the start. Never throws, never answers.
    */
   authenticateNow(req: Request): User | undefined {
     if ((this.options.adminPasswd !== undefined || this.options.basicAuthChecker !== undefined) && req.headers.authorization !== undefined) return undefined;
     if (this.options.validator !== undefined) return undefined;
-    const claims = this.tokens.readCached(req);
-    if (claims === undefined) return undefined;
+    const read = this.tokens.readNow(req);
+    if (read === undefined) return undefined;
+    const { claims } = read;
     const user = claims.user;
     if (claims.handshake !== undefined || user === undefined || typeof user !== 'object') return undefined;
     if (!this.isProviderActive(claims.auth_provider?.name ?? user.id.split('_')[0] ?? '')) return undefined;
@@ -97,7 +98,10 @@ export class Authenticator {
       if (typeof claims.jti !== 'string' || claims.jti === '') return undefined;
       if (cache.known(claims.jti, user.id) !== 'active') return undefined;
     }
-    // A copy: the claims are the verified-token cache's own.
+    if (!read.shared) {
+      user.aud = claims.aud;
+      return user;
+    }
     return { ...user, attrs: user.attrs === undefined ? undefined : { ...user.attrs }, aud: claims.aud };
   }
 

@@ -1,24 +1,33 @@
 const SLOTS = 1 << 16;
 
 /**
- * Remembers, in a fixed table of 64 Ki numbers, fingerprints of tokens seen once. The verified-
- * token cache admits a token only on its second sighting: a site with more users than the cache
- * holds would otherwise fill it with tokens seen once (and make the garbage collector move them)
- * for no later hit. No allocation per call; a collision only delays or hastens an admission.
+ * Remembers, in fixed tables of 64 Ki numbers, fingerprints of tokens seen recently. The verified-
+ * token cache admits a token only when it comes back while the cache could still hold it: a site
+ * with more users than the cache holds would otherwise fill it with tokens whose next request comes
+ * after they were dropped (and make the garbage collector move them) for no later hit. No
+ * allocation per call; a collision only delays or hastens an admission.
  */
 export class SeenFilter {
-  private readonly table = new Int32Array(SLOTS);
+  private readonly prints = new Int32Array(SLOTS);
+  private readonly epochs = new Int32Array(SLOTS);
+  private calls = 0;
 
-  /** `true` when `token` was probably seen before; records it either way. */
-  seenBefore(token: string): boolean {
+  /** @param window - how many calls back a sighting still counts (the cache's capacity). */
+  constructor(private readonly window: number) {}
+
+  /** `true` when `token` was probably seen within the last `window` calls (give or take one window); records it either way. */
+  seenRecently(token: string): boolean {
     // The signature's last characters are uniformly random (HMAC output) in tokens that pass.
     const n = token.length;
     let hash = 0x811c9dc5;
     for (let i = Math.max(0, n - 12); i < n; i++) hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193);
     const slot = hash & (SLOTS - 1);
     const print = hash | 1;
-    if (this.table[slot] === print) return true;
-    this.table[slot] = print;
-    return false;
+    // Epochs start at 1, so an empty slot (0) is never recent.
+    const epoch = 1 + Math.floor(this.calls++ / this.window);
+    const recent = this.prints[slot] === print && this.epochs[slot]! >= epoch - 1;
+    this.prints[slot] = print;
+    this.epochs[slot] = epoch;
+    return recent;
   }
 }

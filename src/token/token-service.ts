@@ -3,11 +3,10 @@ import { AuthError } from '../errors';
 import { appendSetCookie, readCookie, serializeCookie, type CookieAttributes } from '../internal/cookies';
 import { randomId, safeEqual } from '../internal/random';
 import type { ResolvedOptions } from '../options';
-import { claimsShapeError, isPlainObject, type Claims } from './claims';
+import { claimsShapeError, cloneClaims, isPlainObject, type Claims } from './claims';
 import { HS256_HEADER, hasHs256Signature, signHs256 } from './hs256';
-import { BoundedMap } from '../internal/bounded-map';
 import { KeyCache } from './key-cache';
-import { SeenFilter } from './seen-filter';
+import { VerifiedTokens } from './verified-tokens';
 
 /** How long a login may take between `/login` and `/callback`. */
 export const HANDSHAKE_DURATION_MS = 30 * 60_000;
@@ -53,23 +52,22 @@ export type TokenOptions = Pick<
   | 'verifiedTokenCacheSize'
 >;
 
-/** A copy of claims deep enough that a handler changing `user` or `attrs` cannot change the cache. */
-function cloneClaims(claims: Claims): Claims {
-  const user = claims.user;
-  if (user === undefined) return { ...claims };
-  return { ...claims, user: { ...user, attrs: user.attrs === undefined ? undefined : { ...user.attrs } } };
-}
-
 /** Clock skew tolerated on `nbf`, in seconds. */
 const NBF_LEEWAY_SECONDS = 60;
 
 const unauthorized = (message: string, cause?: unknown): AuthError => new AuthError('unauthorized', message, { cause });
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
+/** Where segments are decoded: a token is at most {@link MAX_TOKEN_LENGTH} characters, so a segment fits. */
+const segmentBytes = Buffer.alloc(Math.ceil((MAX_TOKEN_LENGTH * 3) / 4));
+
+/** The JSON value of a base64url token segment; `undefined` when it is empty, too long or no JSON. */
 function decodeSegment(segment: string | undefined): unknown {
-  if (segment === undefined || segment.length === 0) return undefined;
+  if (segment === undefined || segment.length === 0 || segment.length > MAX_TOKEN_LENGTH) return undefined;
   try {
-    return JSON.parse(Buffer.from(segment, 'base64url').toString('utf8'));
+    // Into one buffer kept for this: a Buffer per token would cost the garbage collector more than the decoding.
+    const n = segmentBytes.write(segment, 0, 'base64url');
+    return JSON.parse(segmentBytes.toString('utf8', 0, n));
   } catch {
     return undefined;
   }
@@ -82,16 +80,15 @@ function decodeSegment(segment: string | undefined): unknown {
 export class TokenService {
   private readonly keys = new KeyCache();
   /** Tokens whose signature was checked, with the secret that checked it. */
-  private readonly verified: BoundedMap<string, { claims: Claims; aud: string | undefined; secret: string }> | undefined;
+  private readonly verified: VerifiedTokens | undefined;
 
-  private readonly seen = new SeenFilter();
   private readonly jwtHeader: string;
   private readonly xsrfHeader: string;
 
   /** @param options - resolved options of the auth service. */
   constructor(private readonly options: TokenOptions) {
     this.jwtHeader = options.jwtHeaderKey.toLowerCase();
-    this.verified = options.verifiedTokenCacheSize > 0 ? new BoundedMap(Math.max(2, options.verifiedTokenCacheSize)) : undefined;
+    this.verified = options.verifiedTokenCacheSize > 0 ? new VerifiedTokens(options.verifiedTokenCacheSize) : undefined;
     this.xsrfHeader = options.xsrfHeaderKey.toLowerCase();
   }
 
@@ -123,35 +120,58 @@ export class TokenService {
   }
 
   /**
-   * The request's token when it can be read without waiting: its signature checked before (the
-   * verified-token cache), the secret reader synchronous and still giving the same secret, the
-   * token unexpired, XSRF matching. `undefined` in every other case, also for every failure, so
-   * that {@link TokenService.read} decides (and says why); nothing is changed either way.
-   * The claims are the cache's own: read them, copy what you keep, never change them.
+   * The request's token when it can be accepted without waiting: the secret reader answers
+   * synchronously, the token is good and unexpired, XSRF matches. A token seen before comes from
+   * the verified-token cache; any other is verified here, in the same call. `undefined` in every
+   * other case, also for every failure, so that {@link TokenService.read} decides (and says why).
+   * With `shared`, the claims are the cache's own: read them, copy what you keep, never change
+   * them; otherwise they are the caller's.
    */
-  readCached(req: IncomingMessage): Readonly<Claims> | undefined {
-    const found = this.verified === undefined ? undefined : this.find(req);
+  readNow(req: IncomingMessage): { claims: Readonly<Claims>; shared: boolean } | undefined {
+    const found = this.find(req);
     if (found === undefined || found.token.length > MAX_TOKEN_LENGTH) return undefined;
-    const known = this.verified?.get(found.token);
-    if (known === undefined) return undefined;
-    let secret: string | Promise<string>;
+    let claims: Readonly<Claims> | undefined;
+    let shared = true;
     try {
-      secret = this.readSecret(known.aud ?? '');
+      claims = this.cachedClaims(found.token);
+      if (claims === undefined) {
+        shared = false;
+        claims = this.verifyNow(found.token);
+      }
     } catch {
       return undefined;
     }
-    if (secret !== known.secret) {
-      if (typeof secret !== 'string') secret.catch(() => undefined);
-      return undefined;
-    }
-    const claims = known.claims;
-    if (this.timesOrAudienceProblem(claims, known.aud, false) !== undefined) return undefined;
-    if (found.source === 'cookie' && !this.xsrfPasses(req, claims)) return undefined;
-    return claims;
+    if (claims === undefined || (found.source === 'cookie' && !this.xsrfPasses(req, claims))) return undefined;
+    return { claims, shared };
   }
 
-  /** Checks a token not found in the verified-token cache: header, payload shape, signature, times, audience. */
-  private async verify(token: string, allowExpired: boolean): Promise<Claims> {
+  /** The cache's claims of a token verified before under the secret that is still current and unexpired; throws on any doubt. */
+  private cachedClaims(token: string): Readonly<Claims> | undefined {
+    const known = this.verified?.get(token);
+    if (known === undefined) return undefined;
+    const secret = this.readSecret(known.aud ?? '');
+    if (secret !== known.secret) {
+      if (typeof secret !== 'string') secret.catch(() => undefined);
+      throw unauthorized('the secret changed');
+    }
+    const problem = this.timesOrAudienceProblem(known.claims, known.aud, false);
+    if (problem !== undefined) throw unauthorized(problem);
+    return known.claims;
+  }
+
+  /** {@link TokenService.verify} without waiting: `undefined` when the secret reader answers with a promise. */
+  private verifyNow(token: string): Claims | undefined {
+    const checked = this.verify(token, false);
+    if (!(checked instanceof Promise)) return checked;
+    checked.catch(() => undefined);
+    return undefined;
+  }
+
+  /**
+   * Checks a token not found in the verified-token cache: header, payload shape, signature, times,
+   * audience. Synchronous (and throwing) when the secret reader is; a promise otherwise.
+   */
+  private verify(token: string, allowExpired: boolean): Claims | Promise<Claims> {
     const firstDot = token.indexOf('.');
     const lastDot = token.indexOf('.', firstDot + 1);
     if (firstDot <= 0 || lastDot === -1 || token.indexOf('.', lastDot + 1) !== -1) throw unauthorized('token is malformed');
@@ -163,8 +183,13 @@ export class TokenService {
     const payload = decodeSegment(token.slice(firstDot + 1, lastDot));
     if (!isPlainObject(payload)) throw unauthorized('token is malformed');
     const aud = this.singleAudience(payload.aud);
-    const read = this.readSecret(aud ?? '');
-    const secret = typeof read === 'string' ? read : await read;
+    const secret = this.readSecret(aud ?? '');
+    if (typeof secret === 'string') return this.checkSigned(token, lastDot, payload, aud, secret, allowExpired);
+    return secret.then((value) => this.checkSigned(token, lastDot, payload, aud, value, allowExpired));
+  }
+
+  /** The rest of {@link TokenService.verify} once the secret is known. */
+  private checkSigned(token: string, lastDot: number, payload: Record<string, unknown>, aud: string | undefined, secret: string, allowExpired: boolean): Claims {
     if (!hasHs256Signature(token, lastDot, this.keys.get(secret))) throw unauthorized('token is invalid');
     const shapeError = claimsShapeError(payload);
     if (shapeError) throw unauthorized(`token claims are malformed: ${shapeError}`);
@@ -173,7 +198,7 @@ export class TokenService {
     if (aud === undefined) delete claims.aud;
     else claims.aud = aud;
     const checked = this.checkTimesAndAudience(claims, aud, allowExpired);
-    if (this.verified !== undefined && this.seen.seenBefore(token)) this.verified.set(token, { claims: cloneClaims(checked), aud, secret });
+    this.verified?.offer(token, checked, aud, secret);
     return checked;
   }
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { createStateStore, type AuthOptions, type StateStore } from '../../src';
 import { RevocationCache } from '../../src/sessions/revocation-cache';
-import { SessionRegistry } from '../../src/sessions/session-registry';
+import { REVOKED_CHANNEL, SessionRegistry } from '../../src/sessions/session-registry';
 import { login, makeApp, type TestApp } from '../support/auth-app';
 import { decodeJwt, setCookies } from '../support/cookies';
 import { describePostgres, describeRedis, sharedServer, startPostgres, startRedis } from '../support/servers';
@@ -26,16 +26,34 @@ async function twoInstances(stateStore: string, options: Partial<AuthOptions>, r
 /** The same session tests on every shared store. */
 function sharedSessionSuite(describeFn: jest.Describe, name: string, storeUri: () => Promise<string>): void {
   describeFn(`sessions across two instances sharing ${name}`, () => {
-    it("'every-request': a cookie copied before logout on one instance is refused at once on the other", async () => {
-      await twoInstances(await storeUri(), { revocationCheck: 'every-request' }, async (a, b) => {
-        const s: Session = await login(a.app);
-        await get(b, '/private', s).expect(200);
-        await get(b, '/private', s).expect(200); // now in b's cache
-        await get(a, '/auth/logout', s).expect(200);
-        const refused = await get(b, '/private', s);
-        expect([refused.status, refused.body]).toEqual([401, { error: 'the session was revoked' }]);
-        await get(a, '/private', s).expect(401);
-      });
+    it("'every-request': a cookie copied before logout on one instance is refused on the other as soon as the store announces the logout", async () => {
+      const uri = await storeUri();
+      // A third listener on the store: its copy of the announcement comes with b's (the store's
+      // delivery, not b, is what takes a moment under load).
+      const listener = createStateStore(uri);
+      let heard: () => void = () => undefined;
+      const announced = new Promise<void>((resolve) => (heard = resolve));
+      const subscription = listener.subscribe?.(
+        REVOKED_CHANNEL,
+        () => heard(),
+        () => undefined,
+      );
+      try {
+        while (subscription?.live === false) await sleep(10);
+        await twoInstances(uri, { revocationCheck: 'every-request' }, async (a, b) => {
+          const s: Session = await login(a.app);
+          await get(b, '/private', s).expect(200);
+          await get(b, '/private', s).expect(200); // now in b's cache
+          await get(a, '/auth/logout', s).expect(200);
+          if (subscription !== undefined) await announced;
+          const refused = await get(b, '/private', s);
+          expect([refused.status, refused.body]).toEqual([401, { error: 'the session was revoked' }]);
+          await get(a, '/private', s).expect(401);
+        });
+      } finally {
+        await subscription?.close();
+        await listener.close();
+      }
     });
 
     it("'refresh': a cookie copied before logout stops within tokenDuration on the other instance", async () => {

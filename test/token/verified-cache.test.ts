@@ -56,6 +56,43 @@ describe('verified-token cache', () => {
     expect(auth.tokens.verifiedCacheSize).toBe(1);
   });
 
+  it('admits a token only when it comes back while the cache could still hold it', async () => {
+    const { app, auth } = makeApp({ verifiedTokenCacheSize: 4 });
+    const token = sign(SECRET);
+    await request(app).get('/private').set('X-JWT', token).expect(200);
+    // Twelve other tokens in between: more than the cache holds, so a second sighting now comes too late.
+    for (let i = 0; i < 12; i++) {
+      const other = jwt.sign({ aud: 'authgate', exp: now() + 600, jti: `between${i}`, user }, SECRET, { algorithm: 'HS256' });
+      await request(app).get('/private').set('X-JWT', other).expect(200);
+    }
+    await request(app).get('/private').set('X-JWT', token).expect(200);
+    expect(auth.tokens.verifiedCacheSize).toBe(0);
+    await request(app).get('/private').set('X-JWT', token).expect(200);
+    expect(auth.tokens.verifiedCacheSize).toBe(1);
+  });
+
+  it("counts an entry only for its own token: another payload under a cached token's signature is refused", async () => {
+    const { app, auth } = makeApp();
+    const token = sign(SECRET);
+    for (let i = 0; i < 3; i++) await request(app).get('/private').set('X-JWT', token).expect(200);
+    expect(auth.tokens.verifiedCacheSize).toBe(1);
+    const [header, , signature] = token.split('.');
+    const payload = Buffer.from(JSON.stringify({ aud: 'authgate', exp: now() + 600, jti: 'c1', user: { ...user, attrs: { admin: true } }, auth_provider: { name: 'local' } })).toString('base64url');
+    const res = await request(app).get('/private').set('X-JWT', `${header}.${payload}.${signature}`).expect(401);
+    expect(res.body.error).toBe('token is invalid');
+    await request(app).get('/private').set('X-JWT', token).expect(200);
+  });
+
+  it('verifies with a secret reader that answers with a promise, first and cached', async () => {
+    const { app } = makeApp({ secret: undefined, secretReader: async () => SECRET });
+    const token = sign(SECRET);
+    for (let i = 0; i < 3; i++) {
+      const res = await request(app).get('/private').set('X-JWT', token).expect(200);
+      expect(res.body).toMatchObject({ id: user.id, aud: 'authgate' });
+    }
+    await request(app).get('/private').set('X-JWT', sign('another-secret-0123456789abcdef')).expect(401);
+  });
+
   it("does not let a handler's change to the user reach the next request", async () => {
     const { app, auth } = makeApp();
     app.get('/mutate', auth.middleware().auth, (req, res) => {
