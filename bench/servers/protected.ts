@@ -6,6 +6,7 @@ import { expressjwt } from 'express-jwt';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { createAuth, mustGetUser } from '../../src';
+import { Hs256Key } from '../../src/token/hs256';
 
 const SECRET = 'bench-secret-0123456789abcdef0123456789';
 const USER = { name: 'bench', id: 'local_0123456789abcdef0123456789abcdef01234567', picture: '' };
@@ -43,7 +44,27 @@ async function main(): Promise<void> {
     res.json(req.user);
   });
 
-  const ports = { plain: await listen(plain), authgate: await listen(gated), expressJwt: await listen(ej), passportJwt: await listen(pj) };
+  // The least a middleware that trusts a token must do: check its HS256 signature (with authgate's
+  // own key code) and parse its claims. No shape, time or audience checks, no user attached: a
+  // lower bound for the "distinct users" rows, not something to deploy.
+  const key = new Hs256Key(SECRET);
+  const floor = express();
+  floor.get(
+    '/private',
+    (req, res, next) => {
+      const token = String(req.headers['x-jwt']);
+      const lastDot = token.lastIndexOf('.');
+      if (key.sign(token.slice(0, lastDot)) !== token.slice(lastDot + 1)) return void res.status(401).end();
+      const claims = JSON.parse(Buffer.from(token.slice(token.indexOf('.') + 1, lastDot), 'base64url').toString('utf8')) as { user: unknown };
+      res.locals.user = claims.user;
+      next();
+    },
+    (_req, res) => {
+      res.json(res.locals.user);
+    },
+  );
+
+  const ports = { plain: await listen(plain), authgate: await listen(gated), expressJwt: await listen(ej), passportJwt: await listen(pj), floor: await listen(floor) };
   console.log(`READY ${JSON.stringify({ ports, token, xsrf: claims.jti })}`);
 }
 

@@ -34,9 +34,7 @@ export function getUser(req: IncomingMessage): { user: User; error?: undefined }
  * route is not behind `auth`/`admin`/`rbac` (or is behind `trace` and nobody is logged in).
  */
 export function mustGetUser(req: IncomingMessage): User {
-  const result = getUser(req);
-  if (result.user === undefined) {
-    throw configError(`mustGetUser(): ${result.error}; put m.auth (or m.admin, m.rbac) before this route`);
-  }
-  return result.user;
+  const mark = users.get(req);
+  if (mark !== undefined && mark !== NOBODY) return mark;
+  throw configError(`mustGetUser(): ${(getUser(req) as { error: string }).error}; put m.auth (or m.admin, m.rbac) before this route`);
 }
