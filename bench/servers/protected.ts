@@ -16,9 +16,11 @@ async function main(): Promise<void> {
   auth.addDirectProvider('local', () => true);
   const { token, claims } = await auth.tokens.create({ aud: 'authgate', user: USER, auth_provider: { name: 'local' } });
 
+  // The body authgate's route answers (the user with its aud), so that only the middleware differs.
+  const answer = { ...USER, aud: 'authgate' };
   const plain = express();
   plain.get('/private', (_req, res) => {
-    res.json(USER);
+    res.json(answer);
   });
 
   const gated = express();

@@ -43,13 +43,24 @@ export function readCookie(req: IncomingMessage, name: string): string | undefin
   while (start < header.length) {
     let end = header.indexOf(';', start);
     if (end === -1) end = header.length;
-    const eq = header.indexOf('=', start);
-    if (eq !== -1 && eq < end && header.slice(start, eq).trim() === name) {
-      let value = header.slice(eq + 1, end).trim();
-      if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-      return value;
+    // The name is compared where it stands (no slice per cookie: this runs on every request).
+    const at = skipBlanks(header, start, end);
+    if (header.startsWith(name, at)) {
+      const eq = skipBlanks(header, at + name.length, end);
+      if (eq < end && header.charCodeAt(eq) === 61 /* = */) {
+        let value = header.slice(eq + 1, end).trim();
+        if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+        return value;
+      }
     }
     start = end + 1;
   }
   return undefined;
+}
+
+/** The first index from `from` (before `end`) that is no space or tab. */
+function skipBlanks(text: string, from: number, end: number): number {
+  let i = from;
+  while (i < end && (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9)) i++;
+  return i;
 }

@@ -87,9 +87,8 @@ export class Authenticator {
   authenticateNow(req: Request): User | undefined {
     if ((this.options.adminPasswd !== undefined || this.options.basicAuthChecker !== undefined) && req.headers.authorization !== undefined) return undefined;
     if (this.options.validator !== undefined) return undefined;
-    const read = this.tokens.readNow(req);
-    if (read === undefined) return undefined;
-    const { claims } = read;
+    const claims = this.tokens.readNow(req);
+    if (claims === undefined) return undefined;
     const user = claims.user;
     if (claims.handshake !== undefined || user === undefined || typeof user !== 'object') return undefined;
     if (!this.isProviderActive(claims.auth_provider?.name ?? user.id.split('_')[0] ?? '')) return undefined;
@@ -98,11 +97,15 @@ export class Authenticator {
       if (typeof claims.jti !== 'string' || claims.jti === '') return undefined;
       if (cache.known(claims.jti, user.id) !== 'active') return undefined;
     }
-    if (!read.shared) {
+    if (!Object.isFrozen(user)) {
       user.aud = claims.aud;
       return user;
     }
-    return { ...user, attrs: user.attrs === undefined ? undefined : { ...user.attrs }, aud: claims.aud };
+    // The verified-token cache's own user: a copy the handler may change (no `attrs: undefined`
+    // key when it has none, which would take JSON.stringify off its fast path).
+    const copy: User = { ...user, aud: claims.aud };
+    if (user.attrs !== undefined) copy.attrs = { ...user.attrs };
+    return copy;
   }
 
   /** The claims of the request's acceptable login token (refreshed when due); 401 without one. Basic auth is no token. */

@@ -124,25 +124,21 @@ export class TokenService {
    * synchronously, the token is good and unexpired, XSRF matches. A token seen before comes from
    * the verified-token cache; any other is verified here, in the same call. `undefined` in every
    * other case, also for every failure, so that {@link TokenService.read} decides (and says why).
-   * With `shared`, the claims are the cache's own: read them, copy what you keep, never change
-   * them; otherwise they are the caller's.
+   * Claims from the cache are frozen (so is their user): read them, copy what you keep; any
+   * others are the caller's.
    */
-  readNow(req: IncomingMessage): { claims: Readonly<Claims>; shared: boolean } | undefined {
-    const found = this.find(req);
-    if (found === undefined || found.token.length > MAX_TOKEN_LENGTH) return undefined;
+  readNow(req: IncomingMessage): Readonly<Claims> | undefined {
+    const carried = this.queryOrHeaderToken(req);
+    const token = carried ?? readCookie(req, this.options.jwtCookieName);
+    if (!token || token.length > MAX_TOKEN_LENGTH) return undefined;
     let claims: Readonly<Claims> | undefined;
-    let shared = true;
     try {
-      claims = this.cachedClaims(found.token);
-      if (claims === undefined) {
-        shared = false;
-        claims = this.verifyNow(found.token);
-      }
+      claims = this.cachedClaims(token) ?? this.verifyNow(token);
     } catch {
       return undefined;
     }
-    if (claims === undefined || (found.source === 'cookie' && !this.xsrfPasses(req, claims))) return undefined;
-    return { claims, shared };
+    if (claims === undefined || (carried === undefined && !this.xsrfPasses(req, claims))) return undefined;
+    return claims;
   }
 
   /** The cache's claims of a token verified before under the secret that is still current and unexpired; throws on any doubt. */
@@ -385,21 +381,35 @@ export class TokenService {
   }
 
   private find(req: IncomingMessage): { token: string; source: TokenSource } | undefined {
+    const carried = this.queryOrHeaderToken(req);
+    if (carried !== undefined) return { token: carried, source: this.carriedIn(req) };
+    const fromCookie = readCookie(req, this.options.jwtCookieName);
+    return fromCookie ? { token: fromCookie, source: 'cookie' } : undefined;
+  }
+
+  /** The token of query `token` or of the `X-JWT` header (in that order), if any. */
+  private queryOrHeaderToken(req: IncomingMessage): string | undefined {
     const url = req.url ?? '';
     const q = url.indexOf('?');
     if (q !== -1) {
       const fromQuery = new URLSearchParams(url.slice(q + 1)).get(this.options.jwtQuery);
-      if (fromQuery) return { token: fromQuery, source: 'query' };
+      if (fromQuery) return fromQuery;
     }
     const fromHeader = req.headers[this.jwtHeader];
-    if (typeof fromHeader === 'string' && fromHeader !== '') return { token: fromHeader, source: 'header' };
-    const fromCookie = readCookie(req, this.options.jwtCookieName);
-    if (fromCookie) return { token: fromCookie, source: 'cookie' };
-    return undefined;
+    return typeof fromHeader === 'string' && fromHeader !== '' ? fromHeader : undefined;
+  }
+
+  /** Where {@link TokenService.queryOrHeaderToken} found its token. */
+  private carriedIn(req: IncomingMessage): TokenSource {
+    const url = req.url ?? '';
+    const q = url.indexOf('?');
+    return q !== -1 && new URLSearchParams(url.slice(q + 1)).get(this.options.jwtQuery) ? 'query' : 'header';
   }
 
   private xsrfRequired(req: IncomingMessage): boolean {
-    return !this.options.disableXsrf && !this.options.xsrfIgnoreMethods.has((req.method ?? 'GET').toUpperCase());
+    if (this.options.disableXsrf) return false;
+    const ignored = this.options.xsrfIgnoreMethods;
+    return ignored.size === 0 || !ignored.has((req.method ?? 'GET').toUpperCase());
   }
 
   private cookieAttributes(httpOnly: boolean, maxAge: number | undefined): CookieAttributes {

@@ -4,7 +4,7 @@ import { SeenFilter } from './seen-filter';
 
 /** A token whose signature was checked, with what checked it. */
 export interface VerifiedToken {
-  /** Its claims (the cache's own: never handed out to be changed). */
+  /** Its claims, frozen with their user and its attributes: the cache's own, never to be changed. */
   claims: Claims;
   /** Its single audience. */
   aud: string | undefined;
@@ -35,7 +35,7 @@ export class VerifiedTokens {
 
   /** Keeps (a copy of) a token just verified, when it came back soon enough to be found again while it is held. */
   offer(token: string, claims: Claims, aud: string | undefined, secret: string): void {
-    if (this.seen.seenRecently(token)) this.entries.set(signatureOf(token), { claims: cloneClaims(claims), aud, secret, token });
+    if (this.seen.seenRecently(token)) this.entries.set(signatureOf(token), { claims: frozenCopy(claims), aud, secret, token });
   }
 
   /** Forgets `token`. */
@@ -47,6 +47,16 @@ export class VerifiedTokens {
   get size(): number {
     return this.entries.size;
   }
+}
+
+/** A copy of claims that nobody can change: handlers get copies of what they may change. */
+function frozenCopy(claims: Claims): Claims {
+  const copy = cloneClaims(claims);
+  if (copy.user !== undefined) {
+    if (copy.user.attrs !== undefined) Object.freeze(copy.user.attrs);
+    Object.freeze(copy.user);
+  }
+  return Object.freeze(copy);
 }
 
 function signatureOf(token: string): string {

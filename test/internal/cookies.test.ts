@@ -1,0 +1,23 @@
+import { readCookie } from '../../src/internal/cookies';
+
+const read = (cookie: string | undefined, name: string): string | undefined => readCookie({ headers: { cookie } } as never, name);
+
+describe('readCookie', () => {
+  it.each([
+    ['JWT=a; XSRF-TOKEN=b', 'JWT', 'a'],
+    ['JWT=a; XSRF-TOKEN=b', 'XSRF-TOKEN', 'b'],
+    ['JWTX=1; JWT=2', 'JWT', '2'],
+    [' JWT = "q" ', 'JWT', 'q'],
+    ['a=1;JWT=3', 'JWT', '3'],
+    ['\tJWT\t=7', 'JWT', '7'],
+    ['=x; JWT=8', 'JWT', '8'],
+    ['JWT=1; JWT=2', 'JWT', '1'],
+    ['JWT=', 'JWT', ''],
+    ['JWT', 'JWT', undefined],
+    ['x=JWT=5', 'JWT', undefined],
+    ['XJWT=5', 'JWT', undefined],
+    [undefined, 'JWT', undefined],
+  ])('%p, %p → %p', (cookie, name, want) => {
+    expect(read(cookie, name)).toBe(want);
+  });
+});
