@@ -5,7 +5,7 @@ import type { ResolvedOptions } from '../options';
 import type { Claims } from '../token/claims';
 import { getUser, setRequestUser } from '../token/request-user';
 import type { ReadToken, TokenService } from '../token/token-service';
-import { getRole, isAdmin, type User } from '../token/user';
+import { cloneUser, getRole, isAdmin, type User } from '../token/user';
 import { identityKey } from '../internal/email-address';
 import { StoreUnavailableError } from '../internal/guarded-store';
 import { checkBasicAuth, parseBasicAuth } from './basic-auth';
@@ -101,10 +101,9 @@ export class Authenticator {
       user.aud = claims.aud;
       return user;
     }
-    // The verified-token cache's own user: a copy the handler may change (no `attrs: undefined`
-    // key when it has none, which would take JSON.stringify off its fast path).
-    const copy: User = { ...user, aud: claims.aud };
-    if (user.attrs !== undefined) copy.attrs = { ...user.attrs };
+    // The verified-token cache's own user: a copy the handler may change.
+    const copy = cloneUser(user);
+    copy.aud = claims.aud;
     return copy;
   }
 

@@ -1,4 +1,4 @@
-import type { User } from './user';
+import { cloneUser, type User } from './user';
 
 /** Short-lived state of an OAuth2 (or similar) login in progress, kept in the handshake token. */
 export interface Handshake {
@@ -104,9 +104,7 @@ export function claimsShapeError(payload: Record<string, unknown>): string | und
   return undefined;
 }
 
-/** A copy of claims deep enough that a handler changing `user` or `attrs` cannot change the cache. */
+/** A copy of claims deep enough that a handler changing the user or its attributes cannot change the cache. */
 export function cloneClaims(claims: Claims): Claims {
-  const user = claims.user;
-  if (user === undefined) return { ...claims };
-  return { ...claims, user: { ...user, attrs: user.attrs === undefined ? undefined : { ...user.attrs } } };
+  return claims.user === undefined ? { ...claims } : { ...claims, user: cloneUser(claims.user) };
 }

@@ -128,7 +128,7 @@ export class TokenService {
    * others are the caller's.
    */
   readNow(req: IncomingMessage): Readonly<Claims> | undefined {
-    const carried = this.queryOrHeaderToken(req);
+    const carried = this.queryToken(req) ?? this.headerToken(req);
     const token = carried ?? readCookie(req, this.options.jwtCookieName);
     if (!token || token.length > MAX_TOKEN_LENGTH) return undefined;
     let claims: Readonly<Claims> | undefined;
@@ -381,29 +381,25 @@ export class TokenService {
   }
 
   private find(req: IncomingMessage): { token: string; source: TokenSource } | undefined {
-    const carried = this.queryOrHeaderToken(req);
-    if (carried !== undefined) return { token: carried, source: this.carriedIn(req) };
+    const fromQuery = this.queryToken(req);
+    if (fromQuery !== undefined) return { token: fromQuery, source: 'query' };
+    const fromHeader = this.headerToken(req);
+    if (fromHeader !== undefined) return { token: fromHeader, source: 'header' };
     const fromCookie = readCookie(req, this.options.jwtCookieName);
     return fromCookie ? { token: fromCookie, source: 'cookie' } : undefined;
   }
 
-  /** The token of query `token` or of the `X-JWT` header (in that order), if any. */
-  private queryOrHeaderToken(req: IncomingMessage): string | undefined {
+  /** The token of query `token`, if any. */
+  private queryToken(req: IncomingMessage): string | undefined {
     const url = req.url ?? '';
     const q = url.indexOf('?');
-    if (q !== -1) {
-      const fromQuery = new URLSearchParams(url.slice(q + 1)).get(this.options.jwtQuery);
-      if (fromQuery) return fromQuery;
-    }
-    const fromHeader = req.headers[this.jwtHeader];
-    return typeof fromHeader === 'string' && fromHeader !== '' ? fromHeader : undefined;
+    return q === -1 ? undefined : new URLSearchParams(url.slice(q + 1)).get(this.options.jwtQuery) || undefined;
   }
 
-  /** Where {@link TokenService.queryOrHeaderToken} found its token. */
-  private carriedIn(req: IncomingMessage): TokenSource {
-    const url = req.url ?? '';
-    const q = url.indexOf('?');
-    return q !== -1 && new URLSearchParams(url.slice(q + 1)).get(this.options.jwtQuery) ? 'query' : 'header';
+  /** The token of the `X-JWT` header, if any. */
+  private headerToken(req: IncomingMessage): string | undefined {
+    const fromHeader = req.headers[this.jwtHeader];
+    return typeof fromHeader === 'string' && fromHeader !== '' ? fromHeader : undefined;
   }
 
   private xsrfRequired(req: IncomingMessage): boolean {

@@ -79,3 +79,23 @@ export function getRole(user: User): string {
 export function setRole(user: User, role: string): void {
   user.role = role;
 }
+
+/**
+ * A copy of a user that shares nothing a handler could change with the original: its attributes
+ * are copied all the way down (they are JSON values).
+ */
+export function cloneUser(user: User): User {
+  const copy = { ...user };
+  if (user.attrs !== undefined) copy.attrs = copyAttrs(user.attrs);
+  return copy;
+}
+
+function copyAttrs(attrs: Record<string, AttrValue>): Record<string, AttrValue> {
+  // fromEntries defines keys as data (a "__proto__" key stays a key).
+  return Object.fromEntries(Object.entries(attrs).map(([key, value]) => [key, copyAttr(value)]));
+}
+
+function copyAttr(value: AttrValue): AttrValue {
+  if (Array.isArray(value)) return value.map(copyAttr);
+  return value !== null && typeof value === 'object' ? copyAttrs(value) : value;
+}

@@ -4,7 +4,7 @@ import { SeenFilter } from './seen-filter';
 
 /** A token whose signature was checked, with what checked it. */
 export interface VerifiedToken {
-  /** Its claims, frozen with their user and its attributes: the cache's own, never to be changed. */
+  /** Its claims, frozen with their user: the cache's own, never to be changed (handlers get deep copies). */
   claims: Claims;
   /** Its single audience. */
   aud: string | undefined;

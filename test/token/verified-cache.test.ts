@@ -106,4 +106,23 @@ describe('verified-token cache', () => {
     const res = await request(app).get('/private').set('X-JWT', token).expect(200);
     expect(res.body).toMatchObject({ name: 'cache', attrs: { plan: 'free' } });
   });
+
+  it('does not let a change to nested attributes reach the next request, whether the token was cached or not', async () => {
+    const { app, auth } = makeApp();
+    app.get('/mutate', auth.middleware().auth, (req, res) => {
+      const attrs = mustGetUser(req).attrs as { groups: string[]; limits: { max: number } };
+      attrs.groups.push('admins');
+      attrs.limits.max = 1e9;
+      res.json({ ok: true });
+    });
+    const nested = { ...user, attrs: { groups: ['readers'], limits: { max: 5 } } };
+    const token = jwt.sign({ aud: 'authgate', exp: now() + 600, jti: 'n1', user: nested, auth_provider: { name: 'local' } }, SECRET, { algorithm: 'HS256' });
+    // The first request verifies, the second puts the token in the cache, the next ones read it from there.
+    for (let i = 0; i < 4; i++) {
+      await request(app).get('/mutate').set('X-JWT', token).expect(200);
+      const res = await request(app).get('/private').set('X-JWT', token).expect(200);
+      expect(res.body.attrs).toEqual({ groups: ['readers'], limits: { max: 5 } });
+    }
+    expect(auth.tokens.verifiedCacheSize).toBe(1);
+  });
 });
