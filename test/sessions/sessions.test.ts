@@ -60,7 +60,8 @@ describe('session registry', () => {
   });
 
   it("'refresh' mode: a cookie copied before logout keeps working only until its token expires, then is refused and never refreshed", async () => {
-    const t = app({ tokenDuration: 1000 });
+    // exp is in whole seconds: 3 s leave the token at least 2 s for the logout and the next request.
+    const t = app({ tokenDuration: 3000 });
     const s = await login(t.app);
     await get(t, '/auth/logout', s).expect(200);
     // Stateless until the refresh: no store call on the hot path.

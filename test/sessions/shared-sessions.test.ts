@@ -57,7 +57,9 @@ function sharedSessionSuite(describeFn: jest.Describe, name: string, storeUri: (
     });
 
     it("'refresh': a cookie copied before logout stops within tokenDuration on the other instance", async () => {
-      await twoInstances(await storeUri(), { tokenDuration: 1000 }, async (a, b) => {
+      // exp is in whole seconds: 3 s of tokenDuration leave the token at least 2 s, enough for the
+      // logout and the first request even on a loaded machine (1 s could leave it a millisecond).
+      await twoInstances(await storeUri(), { tokenDuration: 3000 }, async (a, b) => {
         const s: Session = await login(a.app);
         await get(a, '/auth/logout', s).expect(200);
         await get(b, '/private', s).expect(200);
