@@ -1,5 +1,4 @@
-import { AuthError } from '../errors';
-import { uriPath, uriScheme } from '../internal/store-uri';
+import { storeForUri, uriPath } from '../internal/store-uri';
 import type { Logger } from '../logger';
 import type { AccountStore } from './account-store';
 import { LevelAccountStore } from './stores/level-account-store';
@@ -17,18 +16,14 @@ export const ACCOUNT_STORE_SCHEMES = ['level://', 'postgres://', 'postgresql://'
  * @throws AuthError (`config`) naming the accepted schemes for anything else.
  */
 export function createAccountStore(uri: string, logger?: Logger): AccountStore {
-  switch (typeof uri === 'string' ? uriScheme(uri) : undefined) {
-    case 'memory':
-      return new MemoryAccountStore();
-    case 'level':
-      return new LevelAccountStore(uriPath(uri, 'level:///var/lib/app/accounts'), { logger });
-    case 'postgres':
-    case 'postgresql':
-      return new PostgresAccountStore(uri);
-    case 'mongodb':
-    case 'mongodb+srv':
-      return new MongoAccountStore(uri, { logger });
-    default:
-      throw new AuthError('config', `authgate: unsupported account store URI ${JSON.stringify(String(uri).slice(0, 80))}; use one of ${ACCOUNT_STORE_SCHEMES.join(', ')}`);
-  }
+  const postgres = (): AccountStore => new PostgresAccountStore(uri);
+  const mongo = (): AccountStore => new MongoAccountStore(uri, { logger });
+  return storeForUri('account', uri, ACCOUNT_STORE_SCHEMES, {
+    memory: () => new MemoryAccountStore(),
+    level: () => new LevelAccountStore(uriPath(uri, 'level:///var/lib/app/accounts'), { logger }),
+    postgres,
+    postgresql: postgres,
+    mongodb: mongo,
+    'mongodb+srv': mongo,
+  });
 }

@@ -1,5 +1,4 @@
-import { AuthError } from '../errors';
-import { uriPath, uriScheme } from '../internal/store-uri';
+import { storeForUri, uriPath } from '../internal/store-uri';
 import type { CredentialStore } from './credential-store';
 import { LevelCredentialStore } from './stores/level-credential-store';
 import { MemoryCredentialStore } from './stores/memory-credential-store';
@@ -16,18 +15,14 @@ export const CREDENTIAL_STORE_SCHEMES = ['level://', 'postgres://', 'postgresql:
  * @throws AuthError (`config`) naming the accepted schemes for anything else.
  */
 export function createCredentialStore(uri: string): CredentialStore {
-  switch (typeof uri === 'string' ? uriScheme(uri) : undefined) {
-    case 'memory':
-      return new MemoryCredentialStore();
-    case 'level':
-      return new LevelCredentialStore(uriPath(uri, 'level:///var/lib/app/credentials'));
-    case 'postgres':
-    case 'postgresql':
-      return new PostgresCredentialStore(uri);
-    case 'mongodb':
-    case 'mongodb+srv':
-      return new MongoCredentialStore(uri);
-    default:
-      throw new AuthError('config', `authgate: unsupported credential store URI ${JSON.stringify(String(uri).slice(0, 80))}; use one of ${CREDENTIAL_STORE_SCHEMES.join(', ')}`);
-  }
+  const postgres = (): CredentialStore => new PostgresCredentialStore(uri);
+  const mongo = (): CredentialStore => new MongoCredentialStore(uri);
+  return storeForUri('credential', uri, CREDENTIAL_STORE_SCHEMES, {
+    memory: () => new MemoryCredentialStore(),
+    level: () => new LevelCredentialStore(uriPath(uri, 'level:///var/lib/app/credentials')),
+    postgres,
+    postgresql: postgres,
+    mongodb: mongo,
+    'mongodb+srv': mongo,
+  });
 }

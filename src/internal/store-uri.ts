@@ -17,3 +17,18 @@ export function uriPath(uri: string, example: string): string {
   if (path === '' || path === '/') throw new AuthError('config', `authgate: store URI ${uri} needs a folder path, e.g. ${example}`);
   return path;
 }
+
+/**
+ * The store of one family that a URI names, made by the maker of its scheme (one place for the
+ * dispatch and the error of every `create...Store`).
+ * @param family - how the error names the family ("state", "account", ...).
+ * @param schemes - the accepted schemes, as the error lists them.
+ * @param makers - by lower-case scheme; aliases (`postgresql`) have their own entry.
+ * @throws AuthError (`config`) naming the accepted schemes for any other URI.
+ */
+export function storeForUri<T>(family: string, uri: string, schemes: readonly string[], makers: Readonly<Record<string, () => T>>): T {
+  const scheme = typeof uri === 'string' ? uriScheme(uri) : undefined;
+  const make = scheme !== undefined && Object.prototype.hasOwnProperty.call(makers, scheme) ? makers[scheme] : undefined;
+  if (make !== undefined) return make();
+  throw new AuthError('config', `authgate: unsupported ${family} store URI ${JSON.stringify(String(uri).slice(0, 80))}; use one of ${schemes.join(', ')}`);
+}

@@ -1,5 +1,4 @@
-import { AuthError } from '../errors';
-import { uriPath, uriScheme } from '../internal/store-uri';
+import { storeForUri, uriPath } from '../internal/store-uri';
 import { LevelStateStore } from './stores/level-state-store';
 import { MemoryStateStore } from './stores/memory-state-store';
 import { MongoStateStore } from './stores/mongo-state-store';
@@ -17,22 +16,17 @@ export const STATE_STORE_SCHEMES = ['memory://', 'level://', 'redis://', 'rediss
  * @throws AuthError (`config`) naming the accepted schemes for anything else.
  */
 export function createStateStore(uri: string): StateStore {
-  const scheme = typeof uri === 'string' ? uriScheme(uri) : undefined;
-  switch (scheme) {
-    case 'memory':
-      return new MemoryStateStore();
-    case 'level':
-      return new LevelStateStore(uriPath(uri, 'level:///var/lib/app/state'));
-    case 'redis':
-    case 'rediss':
-      return new RedisStateStore(uri);
-    case 'postgres':
-    case 'postgresql':
-      return new PostgresStateStore(uri);
-    case 'mongodb':
-    case 'mongodb+srv':
-      return new MongoStateStore(uri);
-    default:
-      throw new AuthError('config', `authgate: unsupported state store URI ${JSON.stringify(String(uri).slice(0, 80))}; use one of ${STATE_STORE_SCHEMES.join(', ')}`);
-  }
+  const postgres = (): StateStore => new PostgresStateStore(uri);
+  const redis = (): StateStore => new RedisStateStore(uri);
+  const mongo = (): StateStore => new MongoStateStore(uri);
+  return storeForUri('state', uri, STATE_STORE_SCHEMES, {
+    memory: () => new MemoryStateStore(),
+    level: () => new LevelStateStore(uriPath(uri, 'level:///var/lib/app/state')),
+    redis,
+    rediss: redis,
+    postgres,
+    postgresql: postgres,
+    mongodb: mongo,
+    'mongodb+srv': mongo,
+  });
 }

@@ -114,12 +114,7 @@ export class PostgresAccountStore implements AccountStore {
   /** Read (locked), change and write in one transaction: `update`, and with `email` a move to it (the unique index decides races). */
   private async rewrite(id: string, change: (account: Account) => Account | undefined, email: string | undefined): Promise<Account | undefined> {
     await this.ready();
-    return this.db.transaction(async (query) => {
-      const { rows } = await query<{ doc: Account }>(`SELECT doc FROM ${this.accounts} WHERE id = $1 FOR UPDATE`, [id]);
-      const current = rows[0]?.doc;
-      if (!current) return undefined;
-      const next = change(structuredClone(current));
-      if (!next) return current;
+    return this.db.updateDoc<Account>(this.accounts, id, change, async (query, next, current) => {
       const saved = { ...next, Id: id, Email: email ?? current.Email };
       await query(`UPDATE ${this.accounts} SET email = $2, doc = $3 WHERE id = $1`, [id, saved.Email, JSON.stringify(saved)]);
       return saved;

@@ -47,12 +47,7 @@ export class PostgresCredentialStore implements CredentialStore {
   /** @inheritdoc */
   async update(id: string, change: (credential: Credential) => Credential | undefined): Promise<Credential | undefined> {
     await this.ready();
-    return this.db.transaction(async (query) => {
-      const { rows } = await query<{ doc: Credential }>(`SELECT doc FROM ${this.table} WHERE id = $1 FOR UPDATE`, [id]);
-      const current = rows[0]?.doc;
-      if (!current) return undefined;
-      const next = change(structuredClone(current));
-      if (!next) return current;
+    return this.db.updateDoc<Credential>(this.table, id, change, async (query, next, current) => {
       const saved = { ...next, id, userId: current.userId };
       await query(`UPDATE ${this.table} SET doc = $2 WHERE id = $1`, [id, JSON.stringify(saved)]);
       return saved;
