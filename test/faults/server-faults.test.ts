@@ -3,20 +3,8 @@ import express from 'express';
 import request from 'supertest';
 import { createAccountRouter, createStateStore, senderFunc, type Auth } from '../../src';
 import { login, makeApp } from '../support/auth-app';
+import { eventually } from '../support/eventually';
 import { describePostgres, describeRedis, startPostgres, startRedis, type TestServer } from '../support/servers';
-
-/** Retries `check` until it passes (a store reconnecting after its server came back). */
-async function eventually(check: () => Promise<void>, ms = 15_000): Promise<void> {
-  const until = Date.now() + ms;
-  for (;;) {
-    try {
-      return await check();
-    } catch (err) {
-      if (Date.now() > until) throw err;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
 
 /** The e-mail verify flow on a given state store: mailed tokens are read from `sent`. */
 function verifyApp(stateStore: string): { app: express.Express; auth: Auth; sent: string[] } {
