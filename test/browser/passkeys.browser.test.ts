@@ -6,6 +6,7 @@ import type { Browser, CDPSession, Page } from 'playwright-core';
 import { DEMO_USERS } from '../../examples/server/app';
 import { SHOTS } from '../support/browser';
 import { browserIt, startBrowserExample, type BrowserExample } from '../support/example-browser';
+import { readQrCode } from '../support/qr-code';
 import { totpCode } from '../support/totp-code';
 
 /** A virtual authenticator (DevTools protocol) on the page: a platform passkey store that verifies the user. */
@@ -136,9 +137,11 @@ describe('passkeys and two-factor on the example page in headless chromium', () 
       expect(await page.textContent('#two-factor-status')).toBe('Off.');
       await page.click('#enroll-2fa');
       await page.waitForSelector('#enrolment:not(.hidden)');
-      expect(await page.getAttribute('#totp-qr', 'src')).toMatch(/^data:image\/png;base64,/);
+      expect(await page.getAttribute('#totp-qr', 'src')).toMatch(/^data:image\/svg\+xml;base64,/);
+      expect(await page.evaluate("document.getElementById('totp-qr').naturalWidth")).toBe(240);
       await page.locator('#two-factor-box').screenshot({ path: join(SHOTS, 'two-factor-enrolment.png') });
       const secret = (await page.textContent('#totp-secret')) ?? '';
+      expect(await readQrCode(await page.locator('#totp-qr').screenshot())).toMatch(new RegExp(`^otpauth://totp/.*[?&]secret=${secret}(&|$)`));
       const now = Math.floor(Date.now() / 1000);
       if (now % 30 > 26) await new Promise((r) => setTimeout(r, (31 - (now % 30)) * 1000));
       await page.fill('#totp-code', totpCode(secret, Math.floor(Date.now() / 1000)));

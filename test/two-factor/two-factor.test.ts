@@ -57,7 +57,8 @@ describeOnEveryCredentialStore('two-factor (TOTP)', (store) => {
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(enrolled.body.uri).toMatch(/^otpauth:\/\/totp\/authgate%20tests:alice\?/);
     expect(enrolled.body.uri).toContain(`secret=${secret}`);
-    expect(enrolled.body.qr).toMatch(/^data:image\/png;base64,/);
+    const [, svg] = /^data:image\/svg\+xml;base64,(.+)$/.exec(enrolled.body.qr as string) ?? [];
+    expect(Buffer.from(svg ?? '', 'base64').toString()).toMatch(/^<svg [^>]*width="240" height="240"[^>]*>.*<path /);
     const stored = await t.auth.options.credentialStore.get(`totp:${hashId('local', 'alice')}`);
     expect(JSON.stringify(stored)).not.toContain(secret);
 
