@@ -8,6 +8,7 @@ import { MongoStateStore } from '../../src/stores/mongo';
 import { PostgresStateStore } from '../../src/stores/postgres';
 import { RedisStateStore } from '../../src/stores/redis';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
+import { eventually } from '../support/eventually';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 import { describePostgres, describeRedis, dropSchema, sharedServer, startPostgres, startRedis } from '../support/servers';
 
@@ -15,14 +16,6 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 
 /** Who hears a store's `publish`: its own process only, every instance on the same server, or nobody. */
 type Delivery = 'local' | 'shared' | 'none';
-
-async function waitFor(condition: () => boolean, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await sleep(10);
-  }
-}
 
 function stateStoreContract(name: string, describeFn: jest.Describe, makeHarness: () => Promise<Harness<StateStore>>, delivery: Delivery): void {
   describeFn(`${name} state store (contract)`, () => {
@@ -127,12 +120,12 @@ function stateStoreContract(name: string, describeFn: jest.Describe, makeHarness
         () => gaps++,
       );
       if (subscription === undefined) throw new Error('no subscribe');
-      await waitFor(() => subscription.live);
+      await eventually(async () => expect(subscription.live).toBe(true), 3000, 10);
       const publisher = delivery === 'shared' ? ctx.harness.open() : ctx.store;
       try {
         await publisher.publish?.('other-chan', 'not for us');
         await publisher.publish?.('chan', 'hello');
-        await waitFor(() => heard.length === 1);
+        await eventually(async () => expect(heard).toHaveLength(1), 3000, 10);
         expect(heard).toEqual(['hello']);
       } finally {
         await subscription.close();
