@@ -12,14 +12,18 @@ export interface CookieAttributes {
 
 const EPOCH = new Date(0).toUTCString();
 
-/** Serialises one `Set-Cookie` value. Values written here are URL-safe tokens, never user text. */
+/**
+ * Serialises one `Set-Cookie` value, attributes in go-pkgz/auth's order. Values written here are
+ * URL-safe tokens, never user text. A clearing line (`maxAge` 0) is written as go-pkgz/auth
+ * writes it: an Expires in 1970 before `Max-Age=0`, and no HttpOnly (it carries no value).
+ */
 export function serializeCookie(name: string, value: string, attrs: CookieAttributes): string {
   let out = `${name}=${value}; Path=/`;
   if (attrs.domain) out += `; Domain=${attrs.domain}`;
-  if (attrs.maxAge !== undefined) {
-    out += attrs.maxAge <= 0 ? `; Max-Age=0; Expires=${EPOCH}` : `; Max-Age=${attrs.maxAge}; Expires=${new Date(Date.now() + attrs.maxAge * 1000).toUTCString()}`;
-  }
-  if (attrs.httpOnly) out += '; HttpOnly';
+  const clearing = attrs.maxAge !== undefined && attrs.maxAge <= 0;
+  if (clearing) out += `; Expires=${EPOCH}; Max-Age=0`;
+  else if (attrs.maxAge !== undefined) out += `; Max-Age=${attrs.maxAge}`;
+  if (attrs.httpOnly && !clearing) out += '; HttpOnly';
   if (attrs.secure) out += '; Secure';
   out += `; SameSite=${attrs.sameSite[0]?.toUpperCase()}${attrs.sameSite.slice(1)}`;
   return out;

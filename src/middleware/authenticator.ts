@@ -5,7 +5,7 @@ import type { ResolvedOptions } from '../options';
 import type { Claims } from '../token/claims';
 import { getUser, setRequestUser } from '../token/request-user';
 import type { ReadToken, TokenService } from '../token/token-service';
-import { cloneUser, getRole, isAdmin, type User } from '../token/user';
+import { cloneUser, getRole, isAdmin, setAudience, type User } from '../token/user';
 import { identityKey } from '../internal/email-address';
 import { StoreUnavailableError } from '../internal/guarded-store';
 import { checkBasicAuth, parseBasicAuth } from './basic-auth';
@@ -76,7 +76,7 @@ export class Authenticator {
       if (basic) return this.basicLogin(req, basic);
     }
     const claims = await this.tokenClaims(req, res);
-    return { ...(claims.user as User), aud: claims.aud };
+    return setAudience({ ...(claims.user as User) }, claims.aud);
   }
 
   /**
@@ -97,14 +97,8 @@ export class Authenticator {
       if (typeof claims.jti !== 'string' || claims.jti === '') return undefined;
       if (cache.known(claims.jti, user.id) !== 'active') return undefined;
     }
-    if (!Object.isFrozen(user)) {
-      user.aud = claims.aud;
-      return user;
-    }
-    // The verified-token cache's own user: a copy the handler may change.
-    const copy = cloneUser(user);
-    copy.aud = claims.aud;
-    return copy;
+    // The verified-token cache's own user is frozen: the handler gets a copy it may change.
+    return setAudience(Object.isFrozen(user) ? cloneUser(user) : user, claims.aud);
   }
 
   /** The claims of the request's acceptable login token (refreshed when due); 401 without one. Basic auth is no token. */
@@ -265,6 +259,8 @@ export class Authenticator {
 
   private async newToken(read: ReadToken): Promise<RefreshedToken> {
     const { exp: _exp, iat: _iat, nbf: _nbf, ...base } = read.claims;
+    // The refreshed user names its audience, as go-pkgz/auth's refresh writes it.
+    if (base.user !== undefined) base.user = setAudience(cloneUser(base.user), base.aud);
     const refreshed = await this.tokens.create(base);
     this.options.logger.logf('[DEBUG] token of %s refreshed', read.claims.user?.id ?? 'unknown');
     return refreshed;

@@ -12,5 +12,7 @@ export function rejectRequest(req: Request, res: Response, err: AuthError, handl
     handler(err, req, res, err.status);
     return;
   }
+  // As go-pkgz/auth's refusals carry it: an error body is never to be sniffed as something else.
+  res.setHeader('X-Content-Type-Options', 'nosniff');
   res.status(err.status).json({ error: err.message });
 }

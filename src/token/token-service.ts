@@ -61,9 +61,31 @@ const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 /** Where segments are decoded: a token is at most {@link MAX_TOKEN_LENGTH} characters, so a segment fits. */
 const segmentBytes = Buffer.alloc(Math.ceil((MAX_TOKEN_LENGTH * 3) / 4));
 
-/** The JSON value of a base64url token segment; `undefined` when it is empty, too long or no JSON. */
+/** The value of each base64url character (RFC 4648 section 5) by its code, -1 for any other code below 128. */
+const BASE64URL_VALUES = new Int8Array(128).fill(-1);
+for (const [value, char] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].entries()) BASE64URL_VALUES[char.charCodeAt(0)] = value;
+
+/**
+ * Whether `segment` is canonical unpadded base64url (RFC 7515 section 2): its alphabet only, no
+ * padding, whitespace or line breaks, and zero bits after the last byte. So one set of claims has
+ * exactly one accepted encoding, as go-pkgz/auth decides too.
+ */
+function isCanonicalBase64url(segment: string): boolean {
+  const tail = segment.length % 4;
+  if (tail === 1) return false;
+  let last = 0;
+  for (let i = 0; i < segment.length; i++) {
+    const c = segment.charCodeAt(i);
+    last = c < 128 ? (BASE64URL_VALUES[c] as number) : -1;
+    if (last < 0) return false;
+  }
+  // Two characters carry 12 bits for one byte, three carry 18 for two: the rest must be zero.
+  return tail === 0 || (last & (tail === 2 ? 0x0f : 0x03)) === 0;
+}
+
+/** The JSON value of a base64url token segment; `undefined` when it is empty, too long, not canonical base64url or no JSON. */
 function decodeSegment(segment: string | undefined): unknown {
-  if (segment === undefined || segment.length === 0 || segment.length > MAX_TOKEN_LENGTH) return undefined;
+  if (segment === undefined || segment.length === 0 || segment.length > MAX_TOKEN_LENGTH || !isCanonicalBase64url(segment)) return undefined;
   try {
     // Into one buffer kept for this: a Buffer per token would cost the garbage collector more than the decoding.
     const n = segmentBytes.write(segment, 0, 'base64url');
@@ -327,14 +349,11 @@ export class TokenService {
   /** Adds issuer (unless set), issue time, validity and token id (unless set). */
   private stamp(base: Claims, durationMs: number): Claims {
     const now = nowSeconds();
-    return {
-      ...base,
-      iss: base.iss ?? this.options.issuer,
-      iat: now,
-      nbf: now,
-      exp: now + Math.ceil(durationMs / 1000),
-      jti: base.jti ?? randomId(),
-    };
+    const { iss, aud, exp: _exp, nbf: _nbf, iat: _iat, jti, ...rest } = base;
+    // In go-pkgz/auth's order: iss, aud, exp, nbf, iat, jti, then the rest as given.
+    const claims: Claims = { iss: iss ?? this.options.issuer };
+    if (aud !== undefined) claims.aud = aud;
+    return Object.assign(claims, { exp: now + Math.ceil(durationMs / 1000), nbf: now, iat: now, jti: jti ?? randomId() }, rest);
   }
 
   /** The unexpired handshake token of the request's JWT cookie; `undefined` when there is none. */

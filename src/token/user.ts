@@ -81,6 +81,16 @@ export function setRole(user: User, role: string): void {
 }
 
 /**
+ * Sets the audience of the token a user came with (`aud`), in place, as go-pkgz/auth does: an
+ * empty one is left out.
+ */
+export function setAudience(user: User, aud: string | undefined): User {
+  if (aud) user.aud = aud;
+  else delete user.aud;
+  return user;
+}
+
+/**
  * A copy of a user that shares nothing a handler could change with the original: its attributes
  * are copied all the way down (they are JSON values).
  */
