@@ -1,3 +1,4 @@
+import { clientIp } from './internal/client-ip';
 import type { Request, Response, Router } from 'express';
 import { AuthError } from './errors';
 import { RateLimitError } from './limits/rate-limiter';
@@ -46,7 +47,7 @@ function toLoginRequest(req: Request): LoginRequest {
     method: req.method.toUpperCase(),
     query: new URLSearchParams(q === -1 ? '' : req.originalUrl.slice(q + 1)),
     body: (req as { body?: unknown }).body,
-    ip: req.ip ?? req.socket.remoteAddress ?? '',
+    ip: clientIp(req),
     baseUrl: req.baseUrl,
     raw: req,
   };

@@ -3,7 +3,7 @@ import { resolveAvatarOptions, type AvatarOptions, type ResolvedAvatarOptions } 
 import { configError } from './errors';
 import { CrossSitePolicy, type CrossSiteOptions } from './internal/cross-origin';
 import { positiveMs } from './internal/option-checks';
-import { AUTH_RATE_LIMITS, resolveRules, type AuthRateLimit, type RateLimitRule } from './limits/rate-limiter';
+import { AUTH_RATE_LIMITS, resolveRules, type AuthRateLimit, type RateLimitRule, resolveIpv6Prefix } from './limits/rate-limiter';
 import { noopLogger, type Logger } from './logger';
 import { resolveMiddlewareOptions, type MiddlewareOptions, type ResolvedMiddlewareOptions } from './middleware/middleware-options';
 import type { RefreshCache } from './middleware/refresh-cache';
@@ -53,6 +53,12 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
    * @default loginPerIp 60/min, loginPerUser 10/min, basicPerIp 60/min and basicPerUser 10/min (failed basic auth only), verifyPerIp 20/10 min, verifyPerAddress 5/10 min, telegramPerIp 30/min, sessionsPerUser 60/min (the session routes), twoFactorPerUser 10/10 min and twoFactorPerIp 60/10 min (codes tried)
    */
   rateLimits?: false | Partial<Record<AuthRateLimit, RateLimitRule | false>>;
+  /**
+   * Per-IP limits count an IPv6 client by its network of this many leading bits (one host commonly
+   * holds a whole /64); IPv4-mapped addresses (`::ffff:a.b.c.d`) count as the IPv4 address.
+   * @default 64
+   */
+  ipv6RateLimitPrefix?: number;
   /** How long a call to the avatar or state store may take before the request gets a 503. @default 5000 */
   storeTimeout?: number;
   /** Where authgate logs. @default noopLogger */
@@ -69,6 +75,7 @@ export interface SettledOptions extends ResolvedTokenOptions, ResolvedMiddleware
   crossSite: CrossSitePolicy;
   bodyLimit: number;
   rateLimits: Partial<Record<AuthRateLimit, RateLimitRule | false>>;
+  ipv6RateLimitPrefix: number;
   storeTimeout: number;
   logger: Logger;
   /** As given: a store, a URI, or absent. */
@@ -115,6 +122,7 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
     crossSite: new CrossSitePolicy(url, options),
     bodyLimit: positiveMs('bodyLimit', options.bodyLimit, 16 * 1024),
     rateLimits: resolveRules(AUTH_RATE_LIMITS, options.rateLimits),
+    ipv6RateLimitPrefix: resolveIpv6Prefix(options.ipv6RateLimitPrefix),
     storeTimeout: positiveMs('storeTimeout', options.storeTimeout, 5000),
     logger,
     stateStore: options.stateStore,

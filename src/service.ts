@@ -168,7 +168,7 @@ export function createAuth(options: AuthOptions): Auth {
   };
   const pending = twoFactor === undefined ? undefined : new PendingLogins(tokens, twoFactor, needsSecondFactor, resolved);
   const completer = new LoginCompleter(tokens, avatars, sessions, links, pending, resolved);
-  const limiter = new RateLimiter<AuthRateLimit>(resolved.stateStore, resolved.rateLimits);
+  const limiter = new RateLimiter<AuthRateLimit>(resolved.stateStore, resolved.rateLimits, resolved.ipv6RateLimitPrefix);
   const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name), limiter, { registry: sessions, everyRequest });
   const kit: ProviderKit = {
     tokens,

@@ -2,7 +2,7 @@ import { configError } from '../errors';
 import type { CrossSiteOptions } from '../internal/cross-origin';
 import { canonicalEmail } from '../internal/email-address';
 import { positiveMs } from '../internal/option-checks';
-import type { AccountRateLimit, RateLimitRule } from '../limits/rate-limiter';
+import { resolveIpv6Prefix, type AccountRateLimit, type RateLimitRule } from '../limits/rate-limiter';
 import type { Logger } from '../logger';
 import type { Sender } from '../senders/sender';
 import type { StateStore } from '../state/state-store';
@@ -72,6 +72,12 @@ export interface AccountRouterOptions extends CrossSiteOptions {
    * @default signupPerIp 20/10 min, signupPerEmail 5/10 min, resendPerIp 20/10 min, resendPerEmail 3/10 min, tokensPerIp 60/min, tokensPerEmail 10/min, activePerIp 30/min, activePerId 10/min, forgotPerIp 20/10 min, forgotPerEmail 3/10 min, resetPerIp 30/10 min, resetPerEmail 10/10 min, emailChangePerId 10/10 min
    */
   rateLimits?: false | Partial<Record<AccountRateLimit, RateLimitRule | false>>;
+  /**
+   * Per-IP limits and the lockout count an IPv6 client by its network of this many leading bits;
+   * IPv4-mapped addresses count as the IPv4 address.
+   * @default 64
+   */
+  ipv6RateLimitPrefix?: number;
   /** Where failures are logged (never passwords, codes or tokens). @default noopLogger */
   logger?: Logger;
   /**
@@ -145,6 +151,7 @@ export interface ResolvedAccountOptions {
   maxLinkedLogins: number;
   checkPassword(password: string, email: string): void;
   lockout: LockoutRule | false;
+  ipv6RateLimitPrefix: number;
 }
 
 /** Checks every option of {@link AccountRouterOptions}; a start-up error names the one to change. */
@@ -196,6 +203,7 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
     maxLinkedLogins,
     checkPassword: passwordChecker(options.passwordPolicy),
     lockout: resolveLockout(options.lockout),
+    ipv6RateLimitPrefix: resolveIpv6Prefix(options.ipv6RateLimitPrefix),
   };
 }
 

@@ -1,3 +1,4 @@
+import { clientIp } from '../internal/client-ip';
 import type { Request, Router } from 'express';
 import { openGuarded } from '../internal/guarded-store';
 import { DuplicateEmailError } from './account-store';
@@ -66,7 +67,7 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
     (err) => err instanceof DuplicateEmailError,
   );
   const stateStore = openGuarded(options.stateStore ?? 'memory://', createStateStore, 'state store', settled.storeTimeout);
-  const lockout = settled.lockout === false ? undefined : new Lockout(stateStore, settled.lockout);
+  const lockout = settled.lockout === false ? undefined : new Lockout(stateStore, settled.lockout, settled.ipv6RateLimitPrefix);
   const service = new AccountService({ ...settled, lockout, store, sender: options.sender, baseUrl: settled.baseUrl.href.replace(/\/+$/, ''), logger });
 
   const crossSite = new CrossSitePolicy(settled.baseUrl, options);
@@ -78,11 +79,11 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   };
   const router = routerShell({ refuseCrossSite: (req) => crossSite.isCrossSiteWrite(req), bodyLimit: settled.bodyLimit, parameterLimit: 50, answer });
   const actor = (req: Request) => service.authenticate(req.headers.authorization);
-  const limiter = new RateLimiter<AccountRateLimit>(stateStore, resolveRules(ACCOUNT_RATE_LIMITS, options.rateLimits));
+  const limiter = new RateLimiter<AccountRateLimit>(stateStore, resolveRules(ACCOUNT_RATE_LIMITS, options.rateLimits), settled.ipv6RateLimitPrefix);
   const limit = async (...hits: Array<[AccountRateLimit, unknown]>): Promise<void> => {
     for (const [name, identity] of hits) await limiter.hit(name, identityKey(String(identity ?? '')));
   };
-  const ip = (req: Request): string => req.ip ?? req.socket.remoteAddress ?? '';
+  const ip = clientIp;
 
   router.post(
     '/signup',

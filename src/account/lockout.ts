@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { RateLimitError } from '../limits/rate-limiter';
+import { addressGroup } from '../internal/client-ip';
+import { DEFAULT_IPV6_RATE_LIMIT_PREFIX, RateLimitError } from '../limits/rate-limiter';
 import type { StateStore } from '../state/state-store';
 
 /** How wrong passwords slow further attempts on one account. */
@@ -28,14 +29,18 @@ export class Lockout {
   /**
    * @param store - where counts and delays live.
    * @param rule - thresholds and delays.
+   * @param ipv6Prefix - an IPv6 client is counted by its network of this many bits.
    */
   constructor(
     private readonly store: StateStore,
     private readonly rule: LockoutRule = DEFAULT_LOCKOUT,
+    private readonly ipv6Prefix = DEFAULT_IPV6_RATE_LIMIT_PREFIX,
   ) {}
 
   private key(kind: 'failures' | 'until', email: string, ip: string): string {
-    return `lockout-${kind}:${createHash('sha256').update(`${email}\n${ip}`).digest('base64url')}`;
+    return `lockout-${kind}:${createHash('sha256')
+      .update(`${email}\n${addressGroup(ip, this.ipv6Prefix)}`)
+      .digest('base64url')}`;
   }
 
   /** Throws a {@link RateLimitError} while attempts on `email` from `ip` must wait. */

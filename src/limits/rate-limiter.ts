@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { AuthError } from '../errors';
+import { AuthError, configError } from '../errors';
+import { addressGroup } from '../internal/client-ip';
 import type { StateStore } from '../state/state-store';
 
 /** One limit: at most `limit` hits per `windowMs`, per identity. */
@@ -20,6 +21,16 @@ export class RateLimitError extends AuthError {
   }
 }
 
+/** How many leading bits of an IPv6 address one client is counted by, unless set. */
+export const DEFAULT_IPV6_RATE_LIMIT_PREFIX = 64;
+
+/** Checks the `ipv6RateLimitPrefix` option: a whole number of bits from 1 to 128. */
+export function resolveIpv6Prefix(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_IPV6_RATE_LIMIT_PREFIX;
+  if (!Number.isInteger(value) || value < 1 || value > 128) throw configError('ipv6RateLimitPrefix must be a whole number of bits from 1 to 128 (64 counts a /64 network as one client)');
+  return value;
+}
+
 /**
  * Sliding-window rate limits (two fixed windows, the older one weighted by how much of it still
  * overlaps the sliding window), with counters in the state store so instances sharing a mongo
@@ -29,10 +40,12 @@ export class RateLimiter<Name extends string> {
   /**
    * @param store - where the counters live.
    * @param rules - the limits by name; a missing or `false` entry turns that limit off.
+   * @param ipv6Prefix - rules named `...PerIp` count an IPv6 client by its network of this many bits.
    */
   constructor(
     private readonly store: StateStore,
     private readonly rules: Partial<Record<Name, RateLimitRule | false>>,
+    private readonly ipv6Prefix = DEFAULT_IPV6_RATE_LIMIT_PREFIX,
   ) {}
 
   /** Counts a hit of `identity` against rule `name`; throws {@link RateLimitError} past the limit. */
@@ -53,7 +66,8 @@ export class RateLimiter<Name extends string> {
     if (!rule) return;
     const now = Date.now();
     const window = Math.floor(now / rule.windowMs);
-    const id = createHash('sha256').update(identity).digest('base64url').slice(0, 32);
+    const counted = name.endsWith('PerIp') ? addressGroup(identity, this.ipv6Prefix) : identity;
+    const id = createHash('sha256').update(counted).digest('base64url').slice(0, 32);
     const key = (w: number): string => `rl:${name}:${id}:${w}`;
     const [current, previous] = await Promise.all([
       add ? this.store.increment(key(window), rule.windowMs * 2) : this.store.get<number>(key(window)).then((n) => n ?? 0),

@@ -1,3 +1,4 @@
+import { clientIp } from '../internal/client-ip';
 import type { ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AuthError, configError } from '../errors';
@@ -32,7 +33,10 @@ export interface Middleware {
   crossOrigin: RequestHandler;
 }
 
-type AuthenticatorOptions = Pick<ResolvedOptions, 'validator' | 'adminPasswd' | 'basicAuthChecker' | 'refreshCache' | 'errorHandler' | 'userUpdater' | 'logger' | 'crossSite' | 'unknownSessions'>;
+type AuthenticatorOptions = Pick<
+  ResolvedOptions,
+  'validator' | 'adminPasswd' | 'basicAuthChecker' | 'refreshCache' | 'errorHandler' | 'userUpdater' | 'logger' | 'crossSite' | 'unknownSessions' | 'sessionMaxAgeSeconds'
+>;
 
 /** The session side of an {@link Authenticator}: the registry, and the cache of `'every-request'` mode. */
 export interface SessionChecks {
@@ -137,7 +141,7 @@ export class Authenticator {
    */
   private async basicLogin(req: Request, basic: { user: string; passwd: string }): Promise<User> {
     if (this.options.crossSite.isCrossSiteWrite(req)) throw new AuthError('forbidden', 'cross-site request with basic auth refused');
-    const ip = req.ip ?? req.socket.remoteAddress ?? '';
+    const ip = clientIp(req);
     await stateCall(async () => {
       await this.limiter.check('basicPerIp', ip);
       await this.limiter.check('basicPerUser', identityKey(basic.user));
@@ -208,6 +212,8 @@ export class Authenticator {
    * revoked session (not even from the refresh cache).
    */
   private async refresh(read: ReadToken): Promise<RefreshedToken> {
+    const end = this.sessionEnd(read.claims);
+    if (end !== undefined && end <= Math.floor(Date.now() / 1000)) throw unauthorized('the session is older than sessionMaxAge: log in again');
     const jti = read.claims.jti;
     let h: string | undefined;
     if (typeof jti === 'string' && jti !== '') {
@@ -257,11 +263,19 @@ export class Authenticator {
     return refreshed;
   }
 
+  /** When the session of these claims ends under `sessionMaxAge` (seconds); `undefined` without one. */
+  private sessionEnd(claims: Claims): number | undefined {
+    const max = this.options.sessionMaxAgeSeconds;
+    if (max === undefined) return undefined;
+    const since = typeof claims.auth_time === 'number' ? claims.auth_time : (claims.iat ?? 0);
+    return since + max;
+  }
+
   private async newToken(read: ReadToken): Promise<RefreshedToken> {
     const { exp: _exp, iat: _iat, nbf: _nbf, ...base } = read.claims;
     // The refreshed user names its audience, as go-pkgz/auth's refresh writes it.
     if (base.user !== undefined) base.user = setAudience(cloneUser(base.user), base.aud);
-    const refreshed = await this.tokens.create(base);
+    const refreshed = await this.tokens.create(base, this.sessionEnd(read.claims));
     this.options.logger.logf('[DEBUG] token of %s refreshed', read.claims.user?.id ?? 'unknown');
     return refreshed;
   }

@@ -73,6 +73,7 @@ export class LoginCompleter {
       sess_only: login.sessionOnly ? true : undefined,
       'no-ava': login.noAva ? true : undefined,
       auth_provider: { name: login.provider },
+      auth_time: Math.floor(Date.now() / 1000),
       jti: sessionJti(),
     });
     await this.sessions.start(claims, { userAgent: req.raw.headers['user-agent'], ip: req.ip });

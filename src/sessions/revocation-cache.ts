@@ -3,7 +3,7 @@ import type { StateStore, Subscription } from '../state/state-store';
 import { REVOKED_CHANNEL, jtiHash, type SessionRegistry, type SessionStatus } from './session-registry';
 
 /** The most sessions whose state one process keeps. */
-const CACHE_ENTRIES = 100_000;
+export const REVOCATION_CACHE_ENTRIES = 100_000;
 /** How long a cached state is trusted even without a message (a safety net behind pub/sub). */
 const CACHE_TTL_MS = 10 * 60_000;
 
@@ -13,10 +13,11 @@ const CACHE_TTL_MS = 10 * 60_000;
  * a lost subscription empties it, and without a live one every check reads the store.
  */
 export class RevocationCache {
-  /** By `jti` (kept in this process only): the hash of it, the user the store knew, and the state. */
-  private readonly byJti = new BoundedMap<string, { h: string; userId: string; status: SessionStatus }>(CACHE_ENTRIES);
-  /** By hash of the `jti`, as revocations are announced: the `jti`. */
-  private readonly jtiOf = new BoundedMap<string, string>(CACHE_ENTRIES);
+  /**
+   * By session hash (the `jti`'s, as revocations are announced): the user the store knew and the
+   * state. One map, so that whatever it still holds an announcement can reach.
+   */
+  private readonly bySession = new BoundedMap<string, { userId: string; status: SessionStatus }>(REVOCATION_CACHE_ENTRIES);
   /** Counts announcements: a store read that overlapped one is not cached (it may predate it). */
   private epoch = 0;
   private readonly subscription: Subscription | undefined;
@@ -31,38 +32,37 @@ export class RevocationCache {
   ) {
     const forget = (h: string): void => {
       this.epoch++;
-      const jti = this.jtiOf.get(h);
-      if (jti !== undefined) this.byJti.delete(jti);
+      this.bySession.delete(h);
     };
     registry.onRevoke(forget);
     this.subscription = store.subscribe?.(REVOKED_CHANNEL, forget, () => {
       this.epoch++;
-      this.byJti.clear();
-      this.jtiOf.clear();
+      this.bySession.clear();
     });
   }
 
   /** How the session stands if memory can tell (the subscription is live and the session was read); else `undefined`. */
   known(jti: string, userId: string): SessionStatus | undefined {
-    if (this.subscription?.live !== true) return undefined;
-    const known = this.byJti.get(jti);
-    return known !== undefined && known.userId === userId ? known.status : undefined;
+    return this.knownByHash(jtiHash(jti), userId);
   }
 
   /** How the session of token `jti` of `userId` stands; from memory when it can be trusted. */
   status(jti: string, userId: string): SessionStatus | Promise<SessionStatus> {
-    const known = this.known(jti, userId);
+    const h = jtiHash(jti);
+    const known = this.knownByHash(h, userId);
     if (known !== undefined) return known;
     const live = this.subscription?.live === true;
-    const h = jtiHash(jti);
     const epoch = this.epoch;
     return this.registry.status(jti, userId).then((status) => {
-      if (live && epoch === this.epoch) {
-        this.byJti.set(jti, { h, userId, status }, CACHE_TTL_MS);
-        this.jtiOf.set(h, jti, CACHE_TTL_MS);
-      }
+      if (live && epoch === this.epoch) this.bySession.set(h, { userId, status }, CACHE_TTL_MS);
       return status;
     });
+  }
+
+  private knownByHash(h: string, userId: string): SessionStatus | undefined {
+    if (this.subscription?.live !== true) return undefined;
+    const known = this.bySession.get(h);
+    return known !== undefined && known.userId === userId ? known.status : undefined;
   }
 
   /** Stops listening. */

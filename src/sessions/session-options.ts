@@ -22,6 +22,13 @@ export interface SessionOptions {
   unknownSessions?: 'accept' | 'reject';
   /** The most sessions kept per user; a login past it revokes the oldest. @default 20 */
   maxSessionsPerUser?: number;
+  /**
+   * Absolute session lifetime in ms, counted from the login (`auth_time`), never extended by
+   * refreshes: a cookie token past it is not refreshed (401, log in again), and the last token
+   * before it expires with it. A token without `auth_time` (go-pkgz/auth's) counts from its `iat`.
+   * @default undefined (a session lasts as long as its cookie keeps being refreshed)
+   */
+  sessionMaxAge?: number;
 }
 
 /** {@link SessionOptions} with defaults filled in. */
@@ -29,13 +36,16 @@ export interface ResolvedSessionOptions {
   revocationCheck: RevocationCheck;
   unknownSessions: 'accept' | 'reject';
   maxSessionsPerUser: number;
+  /** In seconds; `undefined` for none. */
+  sessionMaxAgeSeconds: number | undefined;
 }
 
 /** Checks {@link SessionOptions}; a start-up error names the option to change. */
 export function resolveSessionOptions(options: SessionOptions): ResolvedSessionOptions {
-  const { revocationCheck = 'refresh', unknownSessions = 'accept', maxSessionsPerUser = 20 } = options;
+  const { revocationCheck = 'refresh', unknownSessions = 'accept', maxSessionsPerUser = 20, sessionMaxAge } = options;
   if (revocationCheck !== 'refresh' && revocationCheck !== 'every-request') throw configError("revocationCheck must be 'refresh' or 'every-request'");
   if (unknownSessions !== 'accept' && unknownSessions !== 'reject') throw configError("unknownSessions must be 'accept' or 'reject'");
   if (!Number.isInteger(maxSessionsPerUser) || maxSessionsPerUser < 1 || maxSessionsPerUser > 1000) throw configError('maxSessionsPerUser must be a whole number from 1 to 1000');
-  return { revocationCheck, unknownSessions, maxSessionsPerUser };
+  if (sessionMaxAge !== undefined && (!Number.isFinite(sessionMaxAge) || sessionMaxAge < 60_000)) throw configError('sessionMaxAge must be a number of ms, at least 60000 (a minute)');
+  return { revocationCheck, unknownSessions, maxSessionsPerUser, sessionMaxAgeSeconds: sessionMaxAge === undefined ? undefined : Math.floor(sessionMaxAge / 1000) };
 }

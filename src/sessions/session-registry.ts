@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, hash } from 'node:crypto';
 import { randomId } from '../internal/random';
 import type { StateStore } from '../state/state-store';
 import type { Claims } from '../token/claims';
@@ -55,7 +55,7 @@ export const SESSION_JTI_PREFIX = 's1.';
 export const sessionJti = (): string => `${SESSION_JTI_PREFIX}${randomId()}`;
 
 /** The store key part for a token id: its hash, so the store never holds a usable `jti`. */
-export const jtiHash = (jti: string): string => createHash('sha256').update(jti).digest('base64url');
+export const jtiHash = (jti: string): string => hash('sha256', jti, 'base64url');
 
 const groupOf = (userId: string): string => `sessions:${createHash('sha256').update(userId).digest('base64url')}`;
 const recordKey = (h: string): string => `session:${h}`;

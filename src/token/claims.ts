@@ -38,6 +38,8 @@ export interface Claims {
   'no-ava'?: boolean;
   /** The provider that logged the user in. */
   auth_provider?: { name: string };
+  /** When the user logged in (seconds, as OpenID Connect names it); kept by refreshes. An authgate extension. */
+  auth_time?: number;
   /** Other claims added by a claims updater survive round trips. */
   [extra: string]: unknown;
 }
@@ -72,6 +74,7 @@ export function claimsShapeError(payload: Record<string, unknown>): string | und
     fieldError(payload.nbf, 'number', 'nbf') ??
     fieldError(payload.iat, 'number', 'iat') ??
     fieldError(payload.jti, 'string', 'jti') ??
+    fieldError(payload.auth_time, 'number', 'auth_time') ??
     fieldError(payload.sess_only, 'boolean', 'sess_only') ??
     fieldError(payload['no-ava'], 'boolean', 'no-ava') ??
     fieldError(payload.user, 'object', 'user') ??

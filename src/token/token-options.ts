@@ -35,8 +35,13 @@ export interface TokenOptions {
   xsrfHeaderKey?: string;
   /** Header a client may send the JWT in (and where `sendJwtHeader` puts it). @default 'X-JWT' */
   jwtHeaderKey?: string;
-  /** Query parameter a client may send the JWT in. @default 'token' */
-  jwtQuery?: string;
+  /**
+   * Query parameter a client may send the JWT in, or `false` to accept none there. A token in a
+   * URL ends up in access logs, browser history and `Referer` headers: turn it off unless a client
+   * (such as go-pkgz/auth's, or a link you mail) needs it.
+   * @default 'token'
+   */
+  jwtQuery?: string | false;
   /** Send the token in the `jwtHeaderKey` response header instead of cookies. @default false */
   sendJwtHeader?: boolean;
   /** SameSite of the session cookies. @default 'lax' */
@@ -67,7 +72,8 @@ export interface ResolvedTokenOptions {
   xsrfCookieName: string;
   xsrfHeaderKey: string;
   jwtHeaderKey: string;
-  jwtQuery: string;
+  /** `undefined` when tokens in the query are off. */
+  jwtQuery: string | undefined;
   sendJwtHeader: boolean;
   sameSite: SameSite;
   secureCookies: boolean;
@@ -111,7 +117,7 @@ export function resolveTokenOptions(options: TokenOptions, url: URL, logger: Log
     xsrfCookieName: headerName('xsrfCookieName', options.xsrfCookieName, 'XSRF-TOKEN'),
     xsrfHeaderKey: headerName('xsrfHeaderKey', options.xsrfHeaderKey, 'X-XSRF-TOKEN'),
     jwtHeaderKey: headerName('jwtHeaderKey', options.jwtHeaderKey, 'X-JWT'),
-    jwtQuery: options.jwtQuery ?? 'token',
+    jwtQuery: options.jwtQuery === false ? undefined : (options.jwtQuery ?? 'token'),
     sendJwtHeader: options.sendJwtHeader ?? false,
     sameSite,
     secureCookies,

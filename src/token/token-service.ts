@@ -268,10 +268,12 @@ export class TokenService {
 
   /**
    * Completes claims into a session token: issuer, times, token id, then the claims updater.
+   * `notAfter` (seconds) caps its expiry: a session's absolute end.
    * @returns the signed token and the claims it carries (not sent anywhere yet).
    */
-  async create(base: Claims): Promise<{ token: string; claims: Claims }> {
+  async create(base: Claims, notAfter?: number): Promise<{ token: string; claims: Claims }> {
     let claims = this.stamp(base, this.options.tokenDuration);
+    if (notAfter !== undefined && (claims.exp as number) > notAfter) claims.exp = notAfter;
     if (this.options.claimsUpdater) {
       const updated = await this.options.claimsUpdater(claims);
       const wrong = isPlainObject(updated) ? claimsShapeError(updated) : 'not an object';
@@ -307,13 +309,13 @@ export class TokenService {
   }
 
   /**
-   * Sends a handshake token (a login in progress: state, PKCE verifier, where to go after) in the
-   * JWT cookie as a session cookie, valid for `durationMs`. No XSRF cookie: it carries no user.
-   * `crossSite` makes it SameSite=None; Secure, for providers that come back with a cross-site
-   * POST (Apple's form_post); the session cookie keeps its own SameSite.
+   * Sends a handshake token (a login in progress at `provider`: state, PKCE verifier, where to go
+   * after) in the JWT cookie as a session cookie, valid for `durationMs`. No XSRF cookie: it
+   * carries no user. `crossSite` makes it SameSite=None; Secure, for providers that come back
+   * with a cross-site POST (Apple's form_post); the session cookie keeps its own SameSite.
    */
-  async sendHandshake(res: ServerResponse, claims: Claims, options: { durationMs?: number; crossSite?: boolean } = {}): Promise<void> {
-    await this.sendShortLivedCookie(res, this.options.jwtCookieName, claims, { durationMs: HANDSHAKE_DURATION_MS, ...options });
+  async sendHandshake(res: ServerResponse, provider: string, claims: Claims, options: { durationMs?: number; crossSite?: boolean } = {}): Promise<void> {
+    await this.sendShortLivedCookie(res, this.options.jwtCookieName, { ...claims, auth_provider: { name: provider } }, { durationMs: HANDSHAKE_DURATION_MS, ...options });
   }
 
   /**
@@ -356,10 +358,16 @@ export class TokenService {
     return Object.assign(claims, { exp: now + Math.ceil(durationMs / 1000), nbf: now, iat: now, jti: jti ?? randomId() }, rest);
   }
 
-  /** The unexpired handshake token of the request's JWT cookie; `undefined` when there is none. */
-  async readHandshake(req: IncomingMessage): Promise<Claims | undefined> {
+  /**
+   * The unexpired handshake token of the request's JWT cookie; `undefined` when there is none.
+   * @throws AuthError 403 when the login in progress was started at another provider than `provider`
+   * (its callback must not complete it).
+   */
+  async readHandshake(req: IncomingMessage, provider: string): Promise<Claims | undefined> {
     const claims = await this.readShortLivedCookie(req, this.options.jwtCookieName);
-    return claims?.handshake !== undefined && claims.user === undefined ? claims : undefined;
+    if (claims?.handshake === undefined || claims.user !== undefined) return undefined;
+    if (claims.auth_provider?.name !== provider) throw new AuthError('forbidden', 'the login in progress was started at another provider: start the login again');
+    return claims;
   }
 
   /** Clears both cookies (empty value, Max-Age=0, Expires in 1970), with `Cache-Control: no-store`. */
@@ -410,6 +418,7 @@ export class TokenService {
 
   /** The token of query `token`, if any. */
   private queryToken(req: IncomingMessage): string | undefined {
+    if (this.options.jwtQuery === undefined) return undefined;
     const url = req.url ?? '';
     const q = url.indexOf('?');
     return q === -1 ? undefined : new URLSearchParams(url.slice(q + 1)).get(this.options.jwtQuery) || undefined;

@@ -1,3 +1,4 @@
+import { clientIp } from '../internal/client-ip';
 import type { Request, Response, Router } from 'express';
 import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
@@ -42,7 +43,7 @@ export function addTwoFactorRoutes(router: Router, deps: TwoFactorRouteDeps): vo
     return { twoFactor: deps.twoFactor, pending: deps.pending };
   };
   const limit = async (req: Request, userId: string): Promise<void> => {
-    await stateCall(() => deps.limiter.hit('twoFactorPerIp', req.ip ?? ''));
+    await stateCall(() => deps.limiter.hit('twoFactorPerIp', clientIp(req)));
     await stateCall(() => deps.limiter.hit('twoFactorPerUser', userId));
   };
   const me = async (req: Request, res: Response): Promise<User> => (await deps.authenticator.tokenClaims(req, res)).user as User;

@@ -1,4 +1,5 @@
-import { parseSetCookies, payloadOf, send, setClock, startGoLikeServer, tokenRequest, vectors, type GoLikeServer, type MintedVector } from '../support/go-vectors';
+import { setClock } from '../support/clock';
+import { parseSetCookies, payloadOf, send, startGoLikeServer, tokenRequest, vectors, type GoLikeServer, type MintedVector } from '../support/go-vectors';
 import { intendedFor } from './differences';
 
 /** The user authgate hands a route for a go-minted token: go's user with the token's audience. */

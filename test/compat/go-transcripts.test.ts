@@ -1,4 +1,5 @@
-import { parseSetCookies, payloadOf, send, setClock, startGoLikeServer, vectors, type Answer, type GoLikeServer, type HttpVector } from '../support/go-vectors';
+import { setClock } from '../support/clock';
+import { parseSetCookies, payloadOf, send, startGoLikeServer, vectors, type Answer, type GoLikeServer, type HttpVector } from '../support/go-vectors';
 import { intendedFor } from './differences';
 
 /** JSON fields whose values differ by design: the avatar link (go-pkgz ran with no avatar store) and error texts. */
@@ -84,8 +85,9 @@ describe("go-pkgz/auth's HTTP transcripts (recorded), replayed against authgate"
     if (h.set_jwt_claims !== undefined) {
       const claims = payloadOf(nodeCookies.JWT?.value ?? '');
       const expected = h.set_jwt_claims;
-      // The same claims with the same types; authgate's own tokens carry nbf too (go-pkgz's minted ones do).
-      const { nbf: _nbf, ...mine } = claims;
+      // The same claims with the same types; authgate's own tokens carry nbf too (go-pkgz's minted ones do), and the login time.
+      const { nbf: _nbf, auth_time: authTime, ...mine } = claims;
+      expect(authTime === undefined || typeof authTime === 'number').toBe(true);
       const { nbf: _theirs, ...theirs } = expected;
       expect(layout(mine)).toEqual(layout(theirs));
       expect(claims.exp as number).toBe((claims.iat as number) + vectors.token_duration_s);

@@ -1,4 +1,5 @@
-import { parseSetCookies, send, setClock, startGoLikeServer, tokenRequest, vectors, type GoLikeServer, type RecordedAnswer, type VerdictVector } from '../support/go-vectors';
+import { setClock } from '../support/clock';
+import { parseSetCookies, send, startGoLikeServer, tokenRequest, vectors, type GoLikeServer, type RecordedAnswer, type VerdictVector } from '../support/go-vectors';
 import { intendedProbes, type Probe } from './differences';
 
 /** One side's answer to one probe, reduced to what the compatibility promise covers. */

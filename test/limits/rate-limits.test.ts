@@ -24,6 +24,22 @@ describe('rate limits', () => {
     await request(app).get('/auth/local/login?user=u9&passwd=pw').set('X-Forwarded-For', '198.51.100.2').expect(200);
   });
 
+  it('counts an IPv6 client by its /64 (ipv6RateLimitPrefix) and an IPv4-mapped address as the IPv4 address', async () => {
+    const { app } = makeApp({ rateLimits: { loginPerIp: tight, loginPerUser: false } });
+    app.set('trust proxy', true);
+    const from = (ip: string, status: number) => request(app).get('/auth/local/login?user=u&passwd=pw').set('X-Forwarded-For', ip).expect(status);
+    for (const ip of ['2001:db8:1:2::1', '2001:db8:1:2::2', '2001:db8:1:2:ffff:ffff:ffff:fffe']) await from(ip, 200);
+    await from('2001:db8:1:2:abcd::9', 429);
+    await from('2001:db8:1:3::1', 200);
+    for (const ip of ['10.0.0.7', '::ffff:10.0.0.7', '10.0.0.7']) await from(ip, 200);
+    await from('::FFFF:10.0.0.7', 429);
+
+    const wide = makeApp({ rateLimits: { loginPerIp: tight, loginPerUser: false }, ipv6RateLimitPrefix: 128 }).app;
+    wide.set('trust proxy', true);
+    for (const ip of ['2001:db8::1', '2001:db8::2', '2001:db8::3', '2001:db8::4']) await request(wide).get('/auth/local/login?user=u&passwd=pw').set('X-Forwarded-For', ip).expect(200);
+    expect(() => makeApp({ ipv6RateLimitPrefix: 0 })).toThrow(/ipv6RateLimitPrefix/);
+  });
+
   it('limits verify step 1 per address, before anything is sent', async () => {
     const sent: string[] = [];
     const { app } = makeApp({ rateLimits: { verifyPerAddress: { limit: 2, windowMs: 60_000 } } }, (auth) =>

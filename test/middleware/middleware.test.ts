@@ -196,3 +196,15 @@ describe('MemoryRefreshCache', () => {
     expect(cache.get('t9')).toBeUndefined();
   });
 });
+
+describe('jwtQuery: false', () => {
+  it('accepts no token in the URL, still in X-JWT and the cookie', async () => {
+    const { app } = makeApp({ jwtQuery: false });
+    const s = await login(app);
+    const refused = await request(app).get(`/private?token=${s.jwt}`).expect(401);
+    expect(refused.body.error).toBe('token not found');
+    await request(app).get('/private').set('X-JWT', s.jwt).expect(200);
+    await request(app).get('/private').set('Cookie', s.cookie).set('X-XSRF-TOKEN', s.xsrf).expect(200);
+    await request(makeApp().app).get(`/private?token=${s.jwt}`).expect(200);
+  });
+});

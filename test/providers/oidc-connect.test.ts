@@ -163,6 +163,26 @@ describe('OpenID Connect provider against oidc-provider (discovery, verified id_
     }
   });
 
+  it("refuses a handshake started at another provider's login (mix-up) and an answer naming another issuer (RFC 9207), and the login still completes after", async () => {
+    const { location, handshake } = await startLogin(t.app, 'corp', '?from=/home');
+    const answer = await followToApp(location, APP);
+    expect(answer.searchParams.get('iss')).toBe(issuer);
+    const elsewhere = new URL(answer.href);
+    elsewhere.pathname = '/auth/mapped/callback';
+    const mixed = await callback(t.app, elsewhere, handshake).expect(403);
+    expect(mixed.body.error).toMatch(/another provider/);
+    expect(setCookies(mixed)['XSRF-TOKEN']).toBeUndefined();
+    for (const iss of ['https://evil.example', null]) {
+      const forged = new URL(answer.href);
+      if (iss === null) forged.searchParams.delete('iss');
+      else forged.searchParams.set('iss', iss);
+      const refused = await callback(t.app, forged, handshake).expect(403);
+      expect(refused.body.error).toMatch(/another issuer/);
+    }
+    // The refusals burnt nothing: the genuine answer completes the login.
+    expect((await callback(t.app, answer, handshake)).status).toBe(303);
+  });
+
   it('keeps logging in when the provider rotates its signing key, and ends the provider session on logout', async () => {
     expect((await login(t, 'corp')).status).toBe(303);
     await peer.stop();

@@ -86,34 +86,6 @@ export interface GoVectors {
 /** go-pkgz/auth v2.2.0's recorded behaviour, kept in this repository as a test fixture. */
 export const vectors: GoVectors = JSON.parse(readFileSync(join(__dirname, 'fixtures/go-pkgz-auth/vectors.json'), 'utf8')) as GoVectors;
 
-/**
- * Sets the process clock (`Date` only: timers and sockets keep real time) to `unixSeconds`, from
- * where it runs on with real time, so that recorded tokens are as fresh or as old as when go-pkgz
- * judged them. Undo with `jest.useRealTimers()`.
- */
-export function setClock(unixSeconds: number): void {
-  jest.useFakeTimers({
-    now: unixSeconds * 1000,
-    advanceTimers: true,
-    doNotFake: [
-      'hrtime',
-      'nextTick',
-      'performance',
-      'queueMicrotask',
-      'requestAnimationFrame',
-      'cancelAnimationFrame',
-      'requestIdleCallback',
-      'cancelIdleCallback',
-      'setImmediate',
-      'clearImmediate',
-      'setInterval',
-      'clearInterval',
-      'setTimeout',
-      'clearTimeout',
-    ],
-  });
-}
-
 /** An authgate server set up as the recording peer was: routes `/auth/*`, `/private`, `/admin`, `/open`. */
 export interface GoLikeServer {
   url: string;

@@ -10,7 +10,7 @@ interface AvatarMeta {
 /**
  * Avatars in MongoDB GridFS, shared by every instance: `mongodb://host/db?ava_db=&ava_coll=`
  * (bucket name, default `avatars`). The fingerprint is kept in the file's metadata; after a put,
- * older revisions are removed; remove deletes every revision.
+ * the revisions older than it are removed (newer ones, from racing puts, stay); remove deletes every revision.
  */
 export class MongoAvatarStore extends BaseAvatarStore {
   private readonly client: MongoClient;
@@ -36,9 +36,12 @@ export class MongoAvatarStore extends BaseAvatarStore {
       upload.once('finish', () => resolve());
       upload.end(data);
     });
-    for (const old of await this.revisions(avatarId)) {
-      if (!old._id.equals(upload.id)) await this.bucket.delete(old._id).catch(() => undefined);
-    }
+    // Only revisions older than this one: a put racing this one may have finished its upload
+    // after it, and that newer revision must survive (deleting "all but mine" left none).
+    const revisions = await this.revisions(avatarId);
+    const mine = revisions.findIndex((r) => r._id.equals(upload.id));
+    if (mine === -1) return;
+    for (const old of revisions.slice(mine + 1)) await this.bucket.delete(old._id).catch(() => undefined);
   }
 
   protected override async read(avatarId: string): Promise<Buffer | undefined> {

@@ -105,6 +105,7 @@ export class AppleProvider implements Provider {
     const mode = this.options.responseMode ?? 'form_post';
     await kit.tokens.sendHandshake(
       res,
+      this.name,
       { aud, handshake: { state, from: loginField(req, 'from') || undefined }, sess_only: loginFlag(req, 'session', 'sess') || undefined },
       { crossSite: mode === 'form_post' },
     );
@@ -130,7 +131,7 @@ export class AppleProvider implements Provider {
     };
     const error = field('error');
     if (error) throw new AuthError('forbidden', `login refused: ${error.slice(0, 64)}`);
-    const claims = await kit.tokens.readHandshake(req.raw);
+    const claims = await kit.tokens.readHandshake(req.raw, this.name);
     const state = claims?.handshake?.state;
     const sent = field('state');
     if (!claims || !state || !sent || !safeEqual(sent, state)) throw new AuthError('forbidden', 'invalid state: start the login again');

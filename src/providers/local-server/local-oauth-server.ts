@@ -1,3 +1,4 @@
+import { clientIp } from '../../internal/client-ip';
 import { configError } from '../../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type OAuth2Server from '@node-oauth/oauth2-server';
@@ -165,7 +166,7 @@ export class LocalOAuthServer {
     const password = form.get('password') ?? '';
     if (username === '' || username.length > 64 || hasUnusableChars(username)) return sendJson(res, 400, { error: 'invalid_request' });
     try {
-      await this.limiter.hit('loginPerIp', req.socket.remoteAddress ?? '');
+      await this.limiter.hit('loginPerIp', clientIp(req));
       await this.limiter.hit('loginPerUser', identityKey(username));
     } catch (err) {
       if (!(err instanceof RateLimitError)) throw err;

@@ -75,7 +75,7 @@ export class OAuth2Provider implements Provider {
   async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
     const aud = kit.resolveAudience(loginAudience(req));
     const { location, handshake } = await this.getFlow().start(flowRequest(req), this.callbackUrl(req, kit), randomId(16));
-    await kit.tokens.sendHandshake(res, {
+    await kit.tokens.sendHandshake(res, this.name, {
       aud,
       handshake: { state: handshake.state, from: loginField(req, 'from') || undefined, pkce: handshake.pkce },
       sess_only: loginFlag(req, 'session', 'sess') || undefined,
@@ -86,7 +86,7 @@ export class OAuth2Provider implements Provider {
 
   /** @inheritdoc */
   async callback(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
-    const claims = await kit.tokens.readHandshake(req.raw);
+    const claims = await kit.tokens.readHandshake(req.raw, this.name);
     const handshake = claims?.handshake;
     if (!claims || !handshake?.state) throw new AuthError('forbidden', 'no login in progress: start the login again');
     const outcome = await this.getFlow().finish(flowRequest(req), this.callbackUrl(req, kit), { state: handshake.state, pkce: handshake.pkce });

@@ -11,6 +11,8 @@ export interface OidcMetadata {
   userinfo_endpoint?: string;
   end_session_endpoint?: string;
   id_token_signing_alg_values_supported?: string[];
+  /** RFC 9207: the authorization response carries `iss`. */
+  authorization_response_iss_parameter_supported?: boolean;
 }
 
 /** Signature algorithms an id_token may use: asymmetric only (never `none`, never a shared secret). */
@@ -50,6 +52,7 @@ export function parseMetadata(body: unknown, issuer: string): OidcMetadata {
     userinfo_endpoint: endpoint(body, 'userinfo_endpoint', base, false),
     end_session_endpoint: endpoint(body, 'end_session_endpoint', base, false),
     id_token_signing_alg_values_supported: Array.isArray(algs) ? algs.filter((a): a is string => typeof a === 'string') : undefined,
+    authorization_response_iss_parameter_supported: body.authorization_response_iss_parameter_supported === true,
   };
 }
 

@@ -82,7 +82,7 @@ export class OidcProvider implements Provider {
       code_challenge_method: 'S256',
     };
     for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
-    await kit.tokens.sendHandshake(res, {
+    await kit.tokens.sendHandshake(res, this.name, {
       aud,
       handshake: { state, id: nonce, pkce: verifier, from: loginField(req, 'from') || undefined },
       sess_only: loginFlag(req, 'session', 'sess') || undefined,
@@ -93,7 +93,7 @@ export class OidcProvider implements Provider {
 
   /** @inheritdoc */
   async callback(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
-    const claims = await kit.tokens.readHandshake(req.raw);
+    const claims = await kit.tokens.readHandshake(req.raw, this.name);
     const handshake = claims?.handshake;
     if (!claims || !handshake?.state || !handshake.id || !handshake.pkce) throw refused('no login in progress: start the login again');
     const error = req.query.get('error');
@@ -102,8 +102,13 @@ export class OidcProvider implements Provider {
     if (!safeEqual(state, handshake.state)) throw refused('the state does not match the login in progress: start again');
     const code = req.query.get('code');
     if (!code || code.length > 4096) throw new AuthError('bad_request', 'the callback has no code');
-    if (!(await kit.useOnce(`handshake:${claims.jti ?? state}`, HANDSHAKE_DURATION_MS))) throw refused('this login was already completed: start the login again');
     const metadata = await this.discovery.metadata();
+    // RFC 9207: the answer names the issuer that gave it, where the issuer says it does (or names one at all).
+    const iss = req.query.get('iss');
+    if ((iss !== null || metadata.authorization_response_iss_parameter_supported === true) && iss !== metadata.issuer) {
+      throw refused('the answer comes from another issuer than the one this login was started at: start again');
+    }
+    if (!(await kit.useOnce(`handshake:${claims.jti ?? state}`, HANDSHAKE_DURATION_MS))) throw refused('this login was already completed: start the login again');
     const tokens = await this.exchange(metadata, code, handshake.pkce, this.callbackUrl(req, kit));
     const idClaims = await this.verifyIdToken(metadata, tokens.params.id_token, handshake.id);
     const merged = await this.withUserInfo(metadata, idClaims, tokens.accessToken);
