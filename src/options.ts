@@ -50,7 +50,7 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
    * Rate limits of the endpoints that guess or send (429 with Retry-After past them), counted in
    * `stateStore`. `false` turns all off; give `{ loginPerUser: { limit: 5, windowMs: 60000 } }` to
    * change one, or `{ loginPerIp: false }` to drop one.
-   * @default loginPerIp 60/min, loginPerUser 10/min, basicPerIp 60/min and basicPerUser 10/min (failed basic auth only), verifyPerIp 20/10 min, verifyPerAddress 5/10 min, telegramPerIp 30/min, sessionsPerUser 60/min (the session routes), twoFactorPerUser 10/10 min and twoFactorPerIp 60/10 min (codes tried)
+   * @default loginPerIp 60/min, loginPerUser 10/min (failed logins only: a right password always passes), basicPerIp 60/min and basicPerUser 10/min (failed basic auth only), verifyPerIp 20/10 min, verifyPerAddress 5/hour (links mailed to one address; earlier links stay valid), telegramPerIp 30/min, sessionsPerUser 60/min (the session routes), twoFactorPerUser 10/10 min and twoFactorPerIp 60/10 min (codes tried)
    */
   rateLimits?: false | Partial<Record<AuthRateLimit, RateLimitRule | false>>;
   /**

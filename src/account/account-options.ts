@@ -36,7 +36,7 @@ export interface AccountRouterOptions extends CrossSiteOptions {
    */
   lockout?: Partial<LockoutRule> | false;
   /**
-   * Rules for new passwords besides their length (8 to 72 bytes): the offline common-password
+   * Rules for new passwords besides their length (8 to 256 characters): the offline common-password
    * list (needs the optional package `@zxcvbn-ts/language-common`) and your own `check`.
    * @default { commonPasswords: true }
    */
@@ -54,8 +54,9 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   /** The notice to the old address with `{{.Email}}`, `{{.NewEmail}}`. @default a short text saying what happens and what to do if it was not you */
   emailChangeNoticeTemplate?: string;
   /**
-   * Sign-up of an already activated e-mail answers 202 like a fresh sign-up and mails the owner a
-   * notice (`existingAccountTemplate`) instead of 409 1.5, so sign-up does not tell who has an account.
+   * Sign-up of an already activated e-mail, and an e-mail change to a taken address, answer 202
+   * like a free address and mail the address's owner a notice (`existingAccountTemplate`) instead
+   * of 409 1.5, so neither tells who has an account.
    * @default false
    */
   concealExistingAccounts?: boolean;
@@ -69,7 +70,7 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   stateStore?: StateStore | string;
   /**
    * Rate limits (429 with Retry-After past them). `false` turns all off; overrides per limit as in `createAuth`.
-   * @default signupPerIp 20/10 min, signupPerEmail 5/10 min, resendPerIp 20/10 min, resendPerEmail 3/10 min, tokensPerIp 60/min, tokensPerEmail 10/min, activePerIp 30/min, activePerId 10/min, forgotPerIp 20/10 min, forgotPerEmail 3/10 min, resetPerIp 30/10 min, resetPerEmail 10/10 min, emailChangePerId 10/10 min
+   * @default signupPerIp 20/10 min, signupPerEmail 5/10 min, resendPerIp 20/10 min, resendPerEmail 3/10 min, tokensPerIp 60/min, tokensPerEmail 10/min (failed ones only), activePerIp 30/min, activePerId 10/min, forgotPerIp 20/10 min, forgotPerEmail 3/hour (mails; the last code mailed stays valid), resetPerIp 30/10 min, resetPerEmail 10/10 min (bad codes only), emailChangePerId 10/10 min
    */
   rateLimits?: false | Partial<Record<AccountRateLimit, RateLimitRule | false>>;
   /**
@@ -120,7 +121,8 @@ const DEFAULT_TEMPLATE =
   'If you did not sign up, ignore this mail: nothing is activated without this link. ' +
   'A later sign-up with this address replaces this one and makes this link void.\n';
 const DEFAULT_EXISTING_TEMPLATE =
-  'Someone tried to sign up with {{.Email}}, which already has an account. ' + 'If it was you, log in with your password instead. If it was not, you can ignore this mail: nothing changed.\n';
+  'Someone tried to sign up with {{.Email}}, or to move another account to it, and it already has an account. ' +
+  'If it was you, log in with your password instead. If it was not, you can ignore this mail: nothing changed.\n';
 
 const DEFAULT_RESET_TEMPLATE =
   'Someone asked to reset the password of the account {{.Email}}. The code is:\n{{.Code}}\n\n' +

@@ -83,6 +83,19 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   const limit = async (...hits: Array<[AccountRateLimit, unknown]>): Promise<void> => {
     for (const [name, identity] of hits) await limiter.hit(name, identityKey(String(identity ?? '')));
   };
+  /**
+   * Runs `attempt`; when it fails on the caller's credential (`wrong` says which errors are that),
+   * counts the failure against the per-identity `rule` (429 past it). Never counted before the
+   * attempt: strangers' failures must not refuse the owner's right password or valid code.
+   */
+  const failuresCounted = async <T>(rule: [AccountRateLimit, unknown], wrong: (err: AccountError) => boolean, attempt: () => Promise<T>): Promise<T> => {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (err instanceof AccountError && wrong(err)) await limit(rule);
+      throw err;
+    }
+  };
   const ip = clientIp;
 
   router.post(
@@ -113,8 +126,14 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
   );
   const issue = asyncHandler(async (req, res) => {
     const given = fields(req);
-    await limit(['tokensPerIp', ip(req)], ['tokensPerEmail', given.email]);
-    res.json(await service.issueToken(given, ip(req)));
+    await limit(['tokensPerIp', ip(req)]);
+    res.json(
+      await failuresCounted(
+        ['tokensPerEmail', given.email],
+        (err) => err.status === 401,
+        () => service.issueToken(given, ip(req)),
+      ),
+    );
   });
   router.get('/tokens', issue);
   router.post('/tokens', issue);
@@ -198,8 +217,12 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
     '/password/reset',
     asyncHandler(async (req, res) => {
       const body = objectBody(req);
-      await limit(['resetPerIp', ip(req)], ['resetPerEmail', body.Email]);
-      await service.resetPassword(body);
+      await limit(['resetPerIp', ip(req)]);
+      await failuresCounted(
+        ['resetPerEmail', body.Email],
+        (err) => err.code === 2.0,
+        () => service.resetPassword(body),
+      );
       res.json({ Message: 'Password changed; every session was signed out' });
     }),
   );

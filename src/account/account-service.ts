@@ -350,12 +350,18 @@ export class AccountService {
     }
     const next = this.email(body.NewEmail);
     if (next === account.Email) throw new AccountError(400, 1.6, 'this is the e-mail of the account already');
-    if (await this.settings.store.getByEmail(next)) throw new AccountError(409, 1.5, 'an account with this e-mail exists');
-    const code = randomBytes(16).toString('hex');
-    const stored: StoredCode = { Hash: sha256(code), Expires: new Date(Date.now() + this.settings.codeTtl).toISOString(), For: next };
-    await this.settings.store.update(id, (a) => ({ ...a, ConfirmCodes: { ...a.ConfirmCodes, [EMAIL_CHANGE]: stored } }));
+    const taken = await this.settings.store.getByEmail(next);
+    if (taken && !this.settings.concealExistingAccounts) throw new AccountError(409, 1.5, 'an account with this e-mail exists');
     const html = this.settings.sender.contentType === 'text/html';
-    this.send(next, renderTemplate(this.settings.emailChangeTemplate, { Email: account.Email, NewEmail: next, Code: code }, html), id, 'e-mail change code');
+    if (taken) {
+      // As for a free address, seen from the old one: its notice goes out; the taken address's owner gets a notice, no code.
+      this.send(next, renderTemplate(this.settings.existingAccountTemplate, { Email: next }, html), taken.Id, 'notice of an e-mail change attempt');
+    } else {
+      const code = randomBytes(16).toString('hex');
+      const stored: StoredCode = { Hash: sha256(code), Expires: new Date(Date.now() + this.settings.codeTtl).toISOString(), For: next };
+      await this.settings.store.update(id, (a) => ({ ...a, ConfirmCodes: { ...a.ConfirmCodes, [EMAIL_CHANGE]: stored } }));
+      this.send(next, renderTemplate(this.settings.emailChangeTemplate, { Email: account.Email, NewEmail: next, Code: code }, html), id, 'e-mail change code');
+    }
     this.send(account.Email, renderTemplate(this.settings.emailChangeNoticeTemplate, { Email: account.Email, NewEmail: next }, html), id, 'e-mail change notice');
   }
 

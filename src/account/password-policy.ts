@@ -1,12 +1,12 @@
 import { loadOptional } from '../internal/optional';
 import { AccountError } from './account-error';
 
-/** bcrypt reads at most 72 bytes; longer passwords would be silently cut. */
-export const MAX_PASSWORD_BYTES = 72;
-/** The shortest password accepted, in bytes. */
-export const MIN_PASSWORD_BYTES = 8;
+/** The longest password accepted, in characters (it is digested before bcrypt, so every character counts). */
+export const MAX_PASSWORD_CHARS = 256;
+/** The shortest password accepted, in characters. */
+export const MIN_PASSWORD_CHARS = 8;
 
-/** Rules a new password must pass besides its length (8 to 72 bytes, bcrypt's limit). */
+/** Rules a new password must pass besides its length (8 to 256 characters, in any script). */
 export interface PasswordPolicy {
   /**
    * Refuse the common and breached passwords of an offline list (about 49,000, from the optional
@@ -37,10 +37,8 @@ function commonPasswords(): ReadonlySet<string> {
 export function passwordChecker(policy: PasswordPolicy = {}): (password: string, email: string) => void {
   const common = policy.commonPasswords === false ? undefined : commonPasswords();
   return (password, email) => {
-    const bytes = Buffer.byteLength(password, 'utf8');
-    if (bytes < MIN_PASSWORD_BYTES || bytes > MAX_PASSWORD_BYTES) {
-      throw new AccountError(400, 1.4, `the password must be ${MIN_PASSWORD_BYTES} to ${MAX_PASSWORD_BYTES} bytes long (${MAX_PASSWORD_BYTES} is the most bcrypt reads)`);
-    }
+    const length = [...password].length;
+    if (length < MIN_PASSWORD_CHARS || length > MAX_PASSWORD_CHARS) throw new AccountError(400, 1.4, `the password must be ${MIN_PASSWORD_CHARS} to ${MAX_PASSWORD_CHARS} characters long`);
     if (common?.has(password.toLowerCase())) throw new AccountError(400, 1.4, 'this password is one of the most common ones; choose another');
     const refusal = policy.check?.(password, email);
     if (typeof refusal === 'string' && refusal !== '') throw new AccountError(400, 1.4, refusal.slice(0, 200));

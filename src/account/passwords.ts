@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { loadOptional } from '../internal/optional';
 
@@ -26,16 +27,30 @@ async function limited<T>(job: () => Promise<T>): Promise<T> {
   }
 }
 
+/** Marks a hash made by bcrypt over the password's HMAC-SHA-256 (hashes without it are bcrypt over the password itself). */
+const DIGESTED = 'hmac-sha256$';
+
+/**
+ * What bcrypt is given: the password's HMAC-SHA-256 under a fixed key, in base64 (44 bytes). bcrypt
+ * reads at most 72 bytes, so a long password (64 characters of "é" are 128 bytes) would otherwise
+ * be cut; keyed, so that a plain SHA-256 of the password leaked elsewhere cannot be tried against it.
+ */
+function digest(password: string): string {
+  return createHmac('sha256', 'authgate password').update(password, 'utf8').digest('base64');
+}
+
 /** Hashes with bcrypt in the thread pool (never on the event loop), at most BCRYPT_CONCURRENCY at once. */
-export function hashPassword(password: string, rounds: number): Promise<string> {
-  return limited(() => loadBcrypt().hash(password, rounds));
+export async function hashPassword(password: string, rounds: number): Promise<string> {
+  return DIGESTED + (await limited(() => loadBcrypt().hash(digest(password), rounds)));
 }
 
 /**
  * Compares in the thread pool. With no hash (unknown account) it compares against a dummy hash of
  * the same cost, so the answer takes as long and does not reveal whether the account exists.
+ * Hashes made before passwords were digested (bcrypt over the password itself) keep working.
  */
 export async function verifyPassword(password: string, hash: string | undefined, dummy: Promise<string>): Promise<boolean> {
-  const ok = await limited(async () => loadBcrypt().compare(password, hash ?? (await dummy)));
+  const stored = hash ?? (await dummy);
+  const ok = await limited(() => (stored.startsWith(DIGESTED) ? loadBcrypt().compare(digest(password), stored.slice(DIGESTED.length)) : loadBcrypt().compare(password, stored)));
   return ok && hash !== undefined;
 }

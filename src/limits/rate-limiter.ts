@@ -48,7 +48,11 @@ export class RateLimiter<Name extends string> {
     private readonly ipv6Prefix = DEFAULT_IPV6_RATE_LIMIT_PREFIX,
   ) {}
 
-  /** Counts a hit of `identity` against rule `name`; throws {@link RateLimitError} past the limit. */
+  /**
+   * Counts a hit of `identity` against rule `name`; throws {@link RateLimitError} past the limit.
+   * A per-identity rule (a user, an e-mail) is hit only once the credential was found wrong, so
+   * that strangers' failures never refuse the owner's right password or valid code.
+   */
   async hit(name: Name, identity: string): Promise<void> {
     await this.count(name, identity, true);
   }
@@ -92,7 +96,7 @@ export const AUTH_RATE_LIMITS: Record<AuthRateLimit, RateLimitRule> = {
   basicPerIp: { limit: 60, windowMs: 60_000 },
   basicPerUser: { limit: 10, windowMs: 60_000 },
   verifyPerIp: { limit: 20, windowMs: 10 * 60_000 },
-  verifyPerAddress: { limit: 5, windowMs: 10 * 60_000 },
+  verifyPerAddress: { limit: 5, windowMs: 60 * 60_000 },
   telegramPerIp: { limit: 30, windowMs: 60_000 },
   sessionsPerUser: { limit: 60, windowMs: 60_000 },
   twoFactorPerUser: { limit: 10, windowMs: 10 * 60_000 },
@@ -126,7 +130,7 @@ export const ACCOUNT_RATE_LIMITS: Record<AccountRateLimit, RateLimitRule> = {
   activePerIp: { limit: 30, windowMs: 60_000 },
   activePerId: { limit: 10, windowMs: 60_000 },
   forgotPerIp: { limit: 20, windowMs: 10 * 60_000 },
-  forgotPerEmail: { limit: 3, windowMs: 10 * 60_000 },
+  forgotPerEmail: { limit: 3, windowMs: 60 * 60_000 },
   resetPerIp: { limit: 30, windowMs: 10 * 60_000 },
   resetPerEmail: { limit: 10, windowMs: 10 * 60_000 },
   emailChangePerId: { limit: 10, windowMs: 10 * 60_000 },

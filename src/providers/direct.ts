@@ -60,7 +60,6 @@ export class DirectProvider implements Provider {
     if (hasUnusableChars(typed)) throw new AuthError('bad_request', 'user must not contain control characters');
     const user = this.normalizeUser(typed);
     await kit.rateLimit('loginPerIp', req.ip);
-    await kit.rateLimit('loginPerUser', `${this.name}:${identityKey(user)}`);
     let ok: boolean;
     try {
       ok = (await this.check(user, passwd, { ip: req.ip })) === true;
@@ -72,7 +71,11 @@ export class DirectProvider implements Provider {
       kit.logger.logf('[ERROR] %s: credential check threw %s', this.name, (err as Error)?.name ?? typeof err);
       throw new AuthError('internal', 'failed to check user credentials', { cause: err });
     }
-    if (!ok) throw new AuthError('forbidden', 'incorrect user or password');
+    if (!ok) {
+      // Failures only: strangers' wrong guesses must not keep the owner out (429 past the limit).
+      await kit.rateLimit('loginPerUser', `${this.name}:${identityKey(user)}`);
+      throw new AuthError('forbidden', 'incorrect user or password');
+    }
     await kit.completeLogin(req, res, {
       provider: this.name,
       user: { name: user, id: hashId(this.name, user), picture: '' },

@@ -169,7 +169,7 @@ describe('account router: life cycle with mail through smtp-server', () => {
       [
         request(app)
           .post('/account/signup')
-          .send({ Email: 'x@example.com', Pwd: 'é'.repeat(37), PwdRepeat: 'é'.repeat(37) }),
+          .send({ Email: 'x@example.com', Pwd: 'é'.repeat(257), PwdRepeat: 'é'.repeat(257) }),
         400,
         1.4,
       ],

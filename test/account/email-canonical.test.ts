@@ -68,7 +68,7 @@ describe('one canonical form for e-mail identities: trim, NFC, lower case (item 
       expect(res.body).toMatchObject({ id: hashId('email', 'ver@example.com'), email: 'ver@example.com' });
     }
     expect(new Set(sent.map((s) => s.to))).toEqual(new Set(['ver@example.com']));
-    // verifyPerAddress allows 5 per 10 minutes, whatever the spelling.
+    // verifyPerAddress allows 5 per hour, whatever the spelling.
     await request(app).get('/auth/email/login?user=v&address=vER@example.com').expect(200);
     await request(app).get('/auth/email/login?user=v&address=VeR@example.com').expect(200);
     await request(app).get('/auth/email/login?user=v&address=ver@EXAMPLE.com').expect(429);

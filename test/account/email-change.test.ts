@@ -116,4 +116,28 @@ describeOnEveryAccountStore('e-mail change', (ctx) => {
     expect((await a.accounts.store.get(user.id))?.Email).toBe('managed@example.com');
     await a.accounts.close();
   });
+
+  it('with concealExistingAccounts, a taken address answers as a free one: the old address gets its notice, the taken one a notice and no code', async () => {
+    const a = makeAccountApp(ctx.peer, { store: ctx.store.uri, rateLimits: false, concealExistingAccounts: true });
+    const mover = await activeUser(a.app, ctx.peer, 'mover@example.com', 'mover-password');
+    await activeUser(a.app, ctx.peer, 'taken@example.com', 'taken-password');
+    const ask = async (to: string): Promise<{ status: number; body: unknown; toNew: string; toOld: string }> => {
+      const since = ctx.peer.mails.length;
+      const res = await request(a.app)
+        .post(`/account/profile/${mover.id}/email`)
+        .set(...bearer(mover.token))
+        .send({ NewEmail: to, Pwd: 'mover-password' });
+      const [toNew, toOld] = await Promise.all([mailTo(ctx.peer, to, since), mailTo(ctx.peer, 'mover@example.com', since)]);
+      return { status: res.status, body: res.body, toNew: toNew.body, toOld: toOld.body };
+    };
+    const free = await ask('free@example.com');
+    const taken = await ask('taken@example.com');
+    expect([taken.status, taken.body]).toEqual([free.status, free.body]);
+    expect(taken.toOld.replace('taken@', 'free@')).toBe(free.toOld);
+    expect(codeIn(free.toNew)).toMatch(/^[0-9a-f]{32}$/);
+    expect(codeIn(taken.toNew)).toBe('');
+    expect(taken.toNew).toMatch(/already has an account/);
+    expect((await a.accounts.store.getByEmail('taken@example.com'))?.Email).toBe('taken@example.com');
+    await a.accounts.close();
+  });
 });

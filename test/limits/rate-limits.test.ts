@@ -6,13 +6,14 @@ import { makeApp } from '../support/auth-app';
 const tight = { limit: 3, windowMs: 60_000 };
 
 describe('rate limits', () => {
-  it('limits direct logins per user with 429, Retry-After and a JSON body; other users still pass', async () => {
+  it('limits failed direct logins per user with 429, Retry-After and a JSON body; the right password and other users still pass', async () => {
     const { app } = makeApp({ rateLimits: { loginPerUser: tight } });
     for (let i = 0; i < 3; i++) await request(app).post('/auth/local/login').send({ user: 'victim', passwd: 'guess' }).expect(403);
-    const res = await request(app).post('/auth/local/login').send({ user: 'victim', passwd: 'pw' }).expect(429);
+    const res = await request(app).post('/auth/local/login').send({ user: 'victim', passwd: 'guess' }).expect(429);
     expect(res.body.error).toMatch(/too many requests/);
     expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
     expect(res.headers['set-cookie']).toBeUndefined();
+    await request(app).post('/auth/local/login').send({ user: 'victim', passwd: 'pw' }).expect(200);
     await request(app).post('/auth/local/login').send({ user: 'someone-else', passwd: 'pw' }).expect(200);
   });
 
@@ -88,7 +89,9 @@ describe('rate limits', () => {
     expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
     expect((await accounts.store.list(0, 10)).total).toBe(2);
     for (let i = 0; i < 3; i++) await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'r1@example.com', password: 'wrong-pass' }).expect(401);
-    await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'R1@EXAMPLE.com', password: 'password-1' }).expect(429);
+    await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'R1@EXAMPLE.com', password: 'wrong-pass' }).expect(429);
+    // Failures only: the right password is judged as always (this account is not activated yet).
+    await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'R1@EXAMPLE.com', password: 'password-1' }).expect(403);
     const id = 'a'.repeat(24);
     for (let i = 0; i < 3; i++) await request(app).get(`/account/active/${id}?code=guess`).expect(404);
     await request(app).get(`/account/active/${id}?code=guess`).expect(429);

@@ -66,7 +66,7 @@ describe('local OAuth2 server (@node-oauth/oauth2-server) as a custom provider',
     expect((await fetch(`${server.url}/user`, { headers: { Authorization: 'Bearer nope' } })).status).toBe(401);
   });
 
-  it('limits the login form like direct login: 10 tries per user name a minute, then 429 with Retry-After, whatever the case', async () => {
+  it('limits the login form like direct login: 10 failures per user name a minute, then 429 with Retry-After, whatever the case; the right password still passes', async () => {
     const limited = createLocalOAuthServer({
       url: 'http://127.0.0.1:0',
       clients: [{ id: 'app', secret: 'app-secret-0123456789', redirectUris: [`${APP}/auth/corp/callback`] }],
@@ -77,10 +77,11 @@ describe('local OAuth2 server (@node-oauth/oauth2-server) as a custom provider',
       const app = makeApp({}, (auth) => auth.addCustomProvider('corp', { cid: 'app', csecret: 'app-secret-0123456789' }, limited.providerConfig('corp'))).app;
       const { location } = await startLogin(app, 'corp');
       for (let i = 0; i < 10; i++) expect((await submitLogin(location, i % 2 ? 'carol' : 'CAROL', `guess-${i}`)).status).toBe(403);
-      const blocked = await submitLogin(location, 'carol', 'carol-pass');
+      const blocked = await submitLogin(location, 'carol', 'guess-10');
       expect(blocked.status).toBe(429);
       expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(await blocked.json()).toMatchObject({ error: 'slow_down' });
+      expect((await submitLogin(location, 'carol', 'carol-pass')).status).toBe(302);
     } finally {
       await limited.stop();
     }

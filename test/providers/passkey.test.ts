@@ -79,7 +79,12 @@ describeOnEveryCredentialStore('passkeys (WebAuthn)', (store) => {
 
     const byName = new CookieJar();
     expect((await loginOptions(t, byName, { user: 'alice' })).allowCredentials?.map((c) => c.id)).toEqual([made.body.id]);
-    expect((await loginOptions(t, byName, { user: 'nobody' })).allowCredentials).toEqual([]);
+    // An unknown name (or one without passkeys) gets stand-in ids shaped like real ones, the same each time: no enumeration.
+    const nobody = (await loginOptions(t, byName, { user: 'nobody' })).allowCredentials?.map((c) => c.id) ?? [];
+    expect(nobody.length).toBeGreaterThanOrEqual(1);
+    for (const id of nobody) expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect((await loginOptions(t, byName, { user: 'Nobody' })).allowCredentials?.map((c) => c.id)).toEqual(nobody);
+    expect((await loginOptions(t, byName, { user: 'somebody-else' })).allowCredentials?.map((c) => c.id)).not.toEqual(nobody);
     // Registering the same passkey again is excluded by the options and refused by the server.
     const again = await owner.on(request(t.app).post('/auth/passkey/register')).send({}).expect(200);
     expect(again.body.excludeCredentials.map((c: { id: string }) => c.id)).toEqual([made.body.id]);

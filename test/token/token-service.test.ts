@@ -27,7 +27,8 @@ describe('token service: claims and cookies', () => {
     expect(xsrfCookie).toBeDefined();
     const { header, payload } = decodeJwt(jwtCookie!.value);
     expect(header.alg).toBe('HS256');
-    expect(Object.keys(payload).sort()).toEqual(['aud', 'auth_provider', 'exp', 'iat', 'iss', 'jti', 'nbf', 'user']);
+    expect(Object.keys(payload).sort()).toEqual(['aud', 'auth_provider', 'auth_time', 'exp', 'iat', 'iss', 'jti', 'nbf', 'user']);
+    expect(payload.auth_time).toBe(payload.iat);
     expect(typeof payload.aud).toBe('string');
     expect(payload.iss).toBe('authgate');
     expect(payload.auth_provider).toEqual({ name: 'local' });

@@ -167,14 +167,15 @@ export class LocalOAuthServer {
     if (username === '' || username.length > 64 || hasUnusableChars(username)) return sendJson(res, 400, { error: 'invalid_request' });
     try {
       await this.limiter.hit('loginPerIp', clientIp(req));
-      await this.limiter.hit('loginPerUser', identityKey(username));
+      if (this.options.checkCredentials && !(await this.options.checkCredentials(username, password))) {
+        // Failures only: strangers' wrong guesses must not keep the owner out.
+        await this.limiter.hit('loginPerUser', identityKey(username));
+        return sendJson(res, 403, { error: 'access_denied', error_description: 'wrong user name or password' });
+      }
     } catch (err) {
       if (!(err instanceof RateLimitError)) throw err;
       res.setHeader('Retry-After', String(err.retryAfter));
       return sendJson(res, 429, { error: 'slow_down', error_description: err.message });
-    }
-    if (this.options.checkCredentials && !(await this.options.checkCredentials(username, password))) {
-      return sendJson(res, 403, { error: 'access_denied', error_description: 'wrong user name or password' });
     }
     const request = new this.lib.Request({ method: 'POST', headers: flatHeaders(req), query: Object.fromEntries(query), body: Object.fromEntries(form) });
     const response = new this.lib.Response();

@@ -16,8 +16,11 @@ export interface PasskeyOptions {
   timeoutMs?: number;
   /**
    * The user id of a user name, for logins that give a name (`{"user": "..."}`) and so list
-   * only that user's passkeys; without it, or for an unknown name, any passkey of the site may
-   * answer (a discoverable credential).
+   * only that user's passkeys. A name with none (unknown, or without passkeys) gets one or two
+   * stand-in ids that no authenticator holds, the same on every request, so that the options do
+   * not tell who has an account: a browser offers no passkey for them (a user who mistyped the
+   * name logs in without one). Without `userIdOf`, any passkey of the site may answer (a discoverable
+   * credential).
    * @default undefined
    */
   userIdOf?: (name: string) => MaybePromise<string | undefined>;

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
@@ -96,9 +96,12 @@ export class PasskeyProvider implements Provider {
     const name = loginField(req, 'user');
     const userId = name && this.options.userIdOf ? await this.options.userIdOf(name) : undefined;
     const own = userId ? await this.passkeysOf(kit, userId) : [];
+    const allowed = own.map((c) => ({ id: c.id, transports: dataOf(c).transports }));
+    // A name with no passkeys (unknown, or without any) is answered like one with some, so the options do not tell who has an account.
+    if (name && this.options.userIdOf && allowed.length === 0) allowed.push(...(await this.standInIds(kit, name)));
     const options = await this.lib.generateAuthenticationOptions({
       rpID: this.options.rpId,
-      allowCredentials: own.map((c) => ({ id: c.id, transports: dataOf(c).transports })),
+      allowCredentials: allowed,
       userVerification: this.options.userVerification,
       timeout: this.options.timeoutMs,
     });
@@ -109,6 +112,18 @@ export class PasskeyProvider implements Provider {
     };
     await this.sendChallenge(res, kit, claims);
     sendJson(res, 200, options);
+  }
+
+  /**
+   * One or two credential ids that look like real ones (32 bytes) and are the same for a name on
+   * every instance and every request: derived from the name under the signing secret.
+   */
+  private async standInIds(kit: ProviderKit, name: string): Promise<Array<{ id: string; transports: string[] }>> {
+    const key = createHmac('sha256', await kit.tokens.signingSecret(kit.resolveAudience(undefined)))
+      .update(`passkey stand-in\n${this.name}\n${name.normalize('NFC').toLowerCase()}`)
+      .digest();
+    const count = 1 + ((key[0] as number) % 2);
+    return Array.from({ length: count }, (_, i) => ({ id: createHmac('sha256', key).update(String(i)).digest('base64url'), transports: [] }));
   }
 
   private async loginAnswer(req: LoginRequest, res: ServerResponse, kit: ProviderKit, response: { id: string }): Promise<void> {
