@@ -60,7 +60,7 @@ function toLoginRequest(req: Request): LoginRequest {
  */
 export function createAuthRouter(deps: AuthRouterDeps): Router {
   const { providers, tokens, authenticator, kit, logger } = deps;
-  const answer: ErrorAnswer = (res, status, message) => {
+  const answer: ErrorAnswer = (res, status, message, err) => {
     // A person whose browser lands on a failed callback (a stale tab, another host name)
     // gets a page with a way to start again; API clients get the JSON.
     const req = res.req;
@@ -70,7 +70,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       res.setHeader('Content-Security-Policy', "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
       return sendHtmlPage(res, status, { title: 'The login did not complete', message: message, link: { href: `${req.baseUrl}/${step[1]}/login`, text: 'Start the login again' } });
     }
-    sendJson(res, status, { error: message });
+    sendJson(res, status, err instanceof AuthError && err.reason !== undefined ? { error: message, code: err.reason } : { error: message });
   };
   const router = routerShell({
     // A cross-site GET may start a login or come back from a provider, but not log out; logins that
@@ -140,7 +140,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       res.setHeader('Allow', allowed.join(', '));
       return sendJson(res, 405, { error: `use ${allowed.join(' or ')}` });
     }
-    if (action === 'link') return deps.links.start(res, await authenticator.tokenClaims(req, res), provider);
+    if (action === 'link') return deps.links.start(res, await authenticator.stepUpClaims(req, res), provider);
     const loginReq = toLoginRequest(req);
     if (action === 'login') return provider.login(loginReq, res, kit);
     if (action === 'callback') {

@@ -31,6 +31,12 @@ const statusByCode: Record<AuthErrorCode, number> = {
 };
 
 /**
+ * Why a request was refused, where a client can act on it (sent as `code` beside `error`):
+ * `step_up_required` asks for a fresh login before a credential change.
+ */
+export type AuthErrorReason = 'step_up_required';
+
+/**
  * The error type authgate throws and answers with. Its `code` decides the HTTP `status` (one
  * status per code); `message` is safe to show to the client; `cause` (never sent) keeps the
  * underlying error for logs.
@@ -40,17 +46,20 @@ export class AuthError extends Error {
   readonly code: AuthErrorCode;
   /** The HTTP status answered for it. */
   readonly status: number;
+  /** Why, where a client can act on it; answered as `code`. */
+  readonly reason: AuthErrorReason | undefined;
 
   /**
    * @param code - the kind of failure.
    * @param message - a message that is safe to send to the client.
-   * @param options - `cause` is kept for logs.
+   * @param options - `cause` is kept for logs; `reason` is answered as `code`.
    */
-  constructor(code: AuthErrorCode, message: string, options: { cause?: unknown } = {}) {
+  constructor(code: AuthErrorCode, message: string, options: { cause?: unknown; reason?: AuthErrorReason } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'AuthError';
     this.code = code;
     this.status = statusByCode[code];
+    this.reason = options.reason;
   }
 }
 

@@ -180,7 +180,9 @@ export function createAuth(options: AuthOptions): Auth {
     useOnce,
     authRouteUrl: (req) => `${resolved.url.href.replace(/\/+$/, '')}${req.baseUrl}`,
     loggedIn: (req, res) => authenticator.tokenClaims(req.raw as Request, res),
+    steppedUp: (req, res) => authenticator.stepUpClaims(req.raw as Request, res),
     credentials: resolved.credentialStore,
+    isCrossSite: (req) => resolved.crossSite.isCrossSite(req.raw),
   };
   let handlers: AuthHandlers | undefined;
   let middleware: Middleware | undefined;

@@ -321,6 +321,24 @@ export class AccountService {
     if (bridge !== undefined) await bridge.sessions.revokeAll(bridgeUser(bridge, account).id);
   }
 
+  /**
+   * The rest of a saved credential change (password, e-mail): other access tokens and, once more,
+   * the sessions of logins that raced the change. The change stands whatever happens here, so the
+   * answer must say it was saved: a failing step is logged, not answered (the sessions were ended
+   * once before the change already).
+   */
+  private async finishCredentialChange(account: Account, accessTokens: { keep?: string } | false): Promise<void> {
+    const steps: Array<[string, () => Promise<unknown>]> = [['sessions', () => this.endLoginSessions(account)]];
+    if (accessTokens) steps.unshift(['access tokens', () => this.settings.store.deleteTokensOf(account.Id, accessTokens.keep)]);
+    for (const [what, step] of steps) {
+      try {
+        await step();
+      } catch (err) {
+        this.settings.logger.logf('[WARN] account %s: the change was saved, but ending its %s again failed: %s', account.Id, what, (err as Error)?.name ?? typeof err);
+      }
+    }
+  }
+
   /** Saves a new password; the owner must give the current one; other access tokens and every session of the account bridge are revoked. */
   async changePassword(actor: Actor, id: string, body: Record<string, unknown>): Promise<void> {
     const account = await this.target(actor, id);
@@ -334,8 +352,7 @@ export class AccountService {
     const hash = await hashPassword(next, this.settings.bcryptRounds);
     await this.endLoginSessions(account);
     await this.settings.store.update(id, (a) => ({ ...a, Pwd: hash, OldPwd: [a.Pwd, ...a.OldPwd].slice(0, 5) }));
-    await this.settings.store.deleteTokensOf(id, own ? actor.tokenHash : undefined);
-    await this.endLoginSessions(account);
+    await this.finishCredentialChange(account, { keep: own ? actor.tokenHash : undefined });
   }
 
   /**
@@ -377,9 +394,13 @@ export class AccountService {
     const bad = (): AccountError => new AccountError(400, 2.0, 'the code is wrong, used or expired');
     if (!stored?.For || Date.parse(stored.Expires) <= Date.now() || !safeEqual(sha256(code), stored.Hash)) throw bad();
     let updated: Account | undefined;
+    // Whether this call used the code: the store applies the last call of `change` it makes, so of
+    // racing confirmations exactly one sees the code unused there (the others answer 400, and move nothing again).
+    let usedHere = false;
     try {
       updated = await this.settings.store.changeEmail(id, stored.For, (a) => {
-        if (a.ConfirmCodes[EMAIL_CHANGE]?.Hash !== stored.Hash) return undefined;
+        usedHere = a.ConfirmCodes[EMAIL_CHANGE]?.Hash === stored.Hash;
+        if (!usedHere) return undefined;
         const { [EMAIL_CHANGE]: _used, ...rest } = a.ConfirmCodes;
         return { ...a, ConfirmCodes: rest };
       });
@@ -387,8 +408,8 @@ export class AccountService {
       if (err instanceof DuplicateEmailError) throw new AccountError(409, 1.5, 'an account with this e-mail exists');
       throw err;
     }
-    if (updated?.Email !== stored.For) throw bad();
-    await this.endLoginSessions(account);
+    if (!usedHere || updated?.Email !== stored.For) throw bad();
+    await this.finishCredentialChange(account, false);
     const bridge = this.settings.loginSessions;
     if (bridge?.credentials) await moveCredentials(bridge.credentials, bridgeUser(bridge, account).id, bridgeUser(bridge, updated));
     return { ...updated.Profile, Id: updated.Id, Email: updated.Email };
@@ -487,8 +508,7 @@ export class AccountService {
       return { ...a, Pwd: hash, OldPwd: [a.Pwd, ...a.OldPwd].slice(0, 5), ConfirmCodes: rest };
     });
     if (updated?.Pwd !== hash) throw badResetCode();
-    await this.settings.store.deleteTokensOf(account.Id);
-    await this.endLoginSessions(account);
+    await this.finishCredentialChange(account, {});
   }
 
   /** Grants manage_user to the account with this e-mail; `false` when there is none. */

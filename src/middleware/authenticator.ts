@@ -35,7 +35,7 @@ export interface Middleware {
 
 type AuthenticatorOptions = Pick<
   ResolvedOptions,
-  'validator' | 'adminPasswd' | 'basicAuthChecker' | 'refreshCache' | 'errorHandler' | 'userUpdater' | 'logger' | 'crossSite' | 'unknownSessions' | 'sessionMaxAgeSeconds'
+  'validator' | 'adminPasswd' | 'basicAuthChecker' | 'refreshCache' | 'errorHandler' | 'userUpdater' | 'logger' | 'crossSite' | 'unknownSessions' | 'sessionMaxAgeSeconds' | 'stepUpMaxAgeSeconds'
 >;
 
 /** The session side of an {@link Authenticator}: the registry, and the cache of `'every-request'` mode. */
@@ -110,6 +110,25 @@ export class Authenticator {
     const read = await this.tokens.read(req);
     if (read === undefined) throw unauthorized('token not found');
     return this.acceptable(read, res);
+  }
+
+  /**
+   * The claims of a login that may change credentials (step-up): the session cookie with its XSRF
+   * header (a token in `X-JWT` or the URL can be carried off; the cookie cannot be read by a
+   * script), a session the registry knows as live whatever `revocationCheck` is, and a login
+   * (`auth_time`, kept by refreshes) no older than `stepUpMaxAge`. Else 403 `step_up_required`.
+   */
+  async stepUpClaims(req: Request, res: ServerResponse): Promise<Claims> {
+    const read = await this.tokens.read(req);
+    if (read === undefined) throw unauthorized('token not found');
+    const claims = await this.acceptable(read, res);
+    const stepUp = (why: string): AuthError => new AuthError('forbidden', `${why}: log in again to change your credentials`, { reason: 'step_up_required' });
+    if (read.source !== 'cookie' || !this.tokens.xsrfHeaderMatches(req, claims)) throw stepUp('a credential change needs the session cookie with its XSRF header');
+    const jti = claims.jti;
+    if (typeof jti !== 'string' || jti === '' || (await this.sessions.registry.status(jti, (claims.user as User).id)) !== 'active') throw stepUp('this session is not a live one');
+    const age = Math.floor(Date.now() / 1000) - (typeof claims.auth_time === 'number' ? claims.auth_time : 0);
+    if (age > this.options.stepUpMaxAgeSeconds) throw stepUp(`the login is more than ${Math.round(this.options.stepUpMaxAgeSeconds / 60)} minutes old`);
+    return claims;
   }
 
   /**

@@ -81,8 +81,12 @@ export interface ProviderKit {
   logger: Logger;
   /** The claims of the logged-in user of the request (XSRF checked for cookies); a 401 AuthError otherwise. */
   loggedIn(req: LoginRequest, res: ServerResponse): Promise<Claims>;
+  /** {@link ProviderKit.loggedIn} for a credential change: a fresh login in the session cookie (403 `step_up_required` otherwise; see `stepUpMaxAge`). */
+  steppedUp(req: LoginRequest, res: ServerResponse): Promise<Claims>;
   /** Where passkeys and second factors live (`credentialStore`). */
   credentials: CredentialStore;
+  /** Whether the request comes from another site (see `crossOriginProtection`); `false` when that protection is off. */
+  isCrossSite(req: LoginRequest): boolean;
 }
 
 /** A route of a provider besides login, callback and logout: `/<name>/<action>` and `/<name>/<action>/<arg>`. */

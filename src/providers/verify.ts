@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { AuthError, configError } from '../errors';
-import { sendJson } from '../internal/http';
+import { sendHtmlForm, sendJson } from '../internal/http';
 import { canonicalEmail, identityKey } from '../internal/email-address';
 import { hasUnusableChars } from '../internal/text';
 import { describeSendFailure, type Sender } from '../senders/sender';
@@ -31,8 +31,8 @@ function checkedField(req: LoginRequest, name: string, max: number): string {
  * the state store and logs in. The user id is `<name>_<sha1 of the address>`.
  */
 export class VerifyProvider implements Provider {
-  /** Both steps are links (GET). */
-  readonly methods = { login: ['GET'] } as const;
+  /** Both steps are links (GET); a link opened from another site is confirmed with a POST from this one. */
+  readonly methods = { login: ['GET', 'POST'] } as const;
 
   /**
    * @param name - provider name.
@@ -52,6 +52,7 @@ export class VerifyProvider implements Provider {
   async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
     const token = loginField(req, 'token');
     if (token) return this.confirm(req, res, kit, token);
+    if (req.method !== 'GET') throw new AuthError('bad_request', 'token is required');
     return this.sendConfirmation(req, res, kit);
   }
 
@@ -93,17 +94,26 @@ export class VerifyProvider implements Provider {
     const id = claims.handshake?.id ?? '';
     const at = id.indexOf(SEPARATOR);
     if (claims.user !== undefined || at <= 0 || !claims.jti) throw new AuthError('forbidden', 'confirmation token is invalid or expired');
-    if (!(await kit.useOnce(`verify:${claims.jti}`, VERIFY_TOKEN_TTL_MS))) throw new AuthError('forbidden', 'confirmation token was already used');
     const user = id.slice(0, at);
     const address = id.slice(at + SEPARATOR.length);
+    if (req.method === 'GET' && kit.isCrossSite(req)) {
+      // Opened from another site (a webmail page, or an attacker's page with his own link: login
+      // CSRF). Only a POST from this site's page completes it, and the token stays unused till then.
+      return sendHtmlForm(res, {
+        title: 'Sign in?',
+        message: `Sign in as ${user} (${address})?`,
+        action: `${req.baseUrl}/${this.name}/login`,
+        fields: { token },
+        button: `Sign in as ${user}`,
+      });
+    }
+    if (!(await kit.useOnce(`verify:${claims.jti}`, VERIFY_TOKEN_TTL_MS))) throw new AuthError('forbidden', 'confirmation token was already used');
     await kit.completeLogin(req, res, {
       provider: this.name,
       user: { name: user, id: hashId(this.name, address), picture: '', ...(address.includes('@') ? { email: address } : {}) },
       aud: claims.aud,
       sessionOnly: claims.sess_only === true || loginFlag(req, 'session', 'sess'),
       from: claims.handshake?.from,
-      // The link is opened from a mail client or a webmail page; the one-shot token is the proof.
-      allowCrossSite: true,
     });
   }
 }

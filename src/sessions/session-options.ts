@@ -29,6 +29,14 @@ export interface SessionOptions {
    * @default undefined (a session lasts as long as its cookie keeps being refreshed)
    */
   sessionMaxAge?: number;
+  /**
+   * How recent the login (`auth_time`) must be for a credential change (adding or removing a
+   * passkey, a linked login or two-factor), in ms. Such a change also needs the session cookie
+   * with its XSRF header (never a token in `X-JWT` or the URL) and a session the registry knows as
+   * live; otherwise 403 `{"error": ..., "code": "step_up_required"}`: log in again.
+   * @default 600000 (10 minutes)
+   */
+  stepUpMaxAge?: number;
 }
 
 /** {@link SessionOptions} with defaults filled in. */
@@ -38,14 +46,23 @@ export interface ResolvedSessionOptions {
   maxSessionsPerUser: number;
   /** In seconds; `undefined` for none. */
   sessionMaxAgeSeconds: number | undefined;
+  /** In seconds. */
+  stepUpMaxAgeSeconds: number;
 }
 
 /** Checks {@link SessionOptions}; a start-up error names the option to change. */
 export function resolveSessionOptions(options: SessionOptions): ResolvedSessionOptions {
-  const { revocationCheck = 'refresh', unknownSessions = 'accept', maxSessionsPerUser = 20, sessionMaxAge } = options;
+  const { revocationCheck = 'refresh', unknownSessions = 'accept', maxSessionsPerUser = 20, sessionMaxAge, stepUpMaxAge = 10 * 60_000 } = options;
   if (revocationCheck !== 'refresh' && revocationCheck !== 'every-request') throw configError("revocationCheck must be 'refresh' or 'every-request'");
   if (unknownSessions !== 'accept' && unknownSessions !== 'reject') throw configError("unknownSessions must be 'accept' or 'reject'");
   if (!Number.isInteger(maxSessionsPerUser) || maxSessionsPerUser < 1 || maxSessionsPerUser > 1000) throw configError('maxSessionsPerUser must be a whole number from 1 to 1000');
   if (sessionMaxAge !== undefined && (!Number.isFinite(sessionMaxAge) || sessionMaxAge < 60_000)) throw configError('sessionMaxAge must be a number of ms, at least 60000 (a minute)');
-  return { revocationCheck, unknownSessions, maxSessionsPerUser, sessionMaxAgeSeconds: sessionMaxAge === undefined ? undefined : Math.floor(sessionMaxAge / 1000) };
+  if (!Number.isFinite(stepUpMaxAge) || stepUpMaxAge < 10_000) throw configError('stepUpMaxAge must be a number of ms, at least 10000');
+  return {
+    revocationCheck,
+    unknownSessions,
+    maxSessionsPerUser,
+    stepUpMaxAgeSeconds: Math.floor(stepUpMaxAge / 1000),
+    sessionMaxAgeSeconds: sessionMaxAge === undefined ? undefined : Math.floor(sessionMaxAge / 1000),
+  };
 }

@@ -23,7 +23,12 @@ export interface TokenOptions {
   audiences?: string[];
   /** Turn off the XSRF header check (only for APIs that never use cookies from a browser). @default false */
   disableXsrf?: boolean;
-  /** Methods for which the XSRF header is not checked. @default [] */
+  /**
+   * Methods for which the XSRF header is not checked. A site whose pages are rendered on the server
+   * (a plain link or a redirect after login is a GET without the header) sets
+   * `['GET', 'HEAD', 'OPTIONS']`: safe as long as those routes change nothing (see README, Security).
+   * @default [] (every method, as go-pkgz/auth checks it)
+   */
   xsrfIgnoreMethods?: string[];
   /** Name of the cookie holding the JWT. @default 'JWT' */
   jwtCookieName?: string;

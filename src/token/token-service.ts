@@ -256,9 +256,23 @@ export class TokenService {
 
   /** Whether a cookie token of a user passes the double-submit check: the XSRF header echoes its `jti` (unless exempt). */
   private xsrfPasses(req: IncomingMessage, claims: Readonly<Claims>): boolean {
-    if (claims.user === undefined || !this.xsrfRequired(req)) return true;
+    return claims.user === undefined || !this.xsrfRequired(req) || this.xsrfHeaderMatches(req, claims);
+  }
+
+  /** Whether the XSRF header echoes the token's `jti`, whatever `disableXsrf` and `xsrfIgnoreMethods` say (for credential changes). */
+  xsrfHeaderMatches(req: IncomingMessage, claims: Readonly<Claims>): boolean {
     const header = req.headers[this.xsrfHeader];
-    return Boolean(claims.jti) && typeof header === 'string' && safeEqual(header, claims.jti as string);
+    return typeof claims.jti === 'string' && claims.jti !== '' && typeof header === 'string' && safeEqual(header, claims.jti);
+  }
+
+  /** What a request that failed the XSRF check must send or set instead. */
+  private xsrfProblem(req: IncomingMessage): string {
+    const header = this.options.xsrfHeaderKey;
+    const cookie = this.options.xsrfCookieName;
+    if (req.headers[this.xsrfHeader] === undefined) {
+      return `xsrf mismatch: send the ${cookie} cookie's value in the ${header} header (for server-rendered pages, set xsrfIgnoreMethods: ['GET', 'HEAD', 'OPTIONS'])`;
+    }
+    return `xsrf mismatch: the ${header} header is not this session's ${cookie} cookie value`;
   }
 
   /** How many verified tokens are cached now (bounded by `verifiedTokenCacheSize`). */
@@ -393,7 +407,7 @@ export class TokenService {
     const exp = claims.exp as number;
     const now = nowSeconds();
     if (exp + Math.floor(this.options.cookieDuration / 1000) < now) throw unauthorized('token is expired');
-    if (!this.xsrfPasses(req, claims)) throw unauthorized('xsrf mismatch');
+    if (!this.xsrfPasses(req, claims)) throw unauthorized(this.xsrfProblem(req));
     return { token, source, claims, expired: exp <= now };
   }
 

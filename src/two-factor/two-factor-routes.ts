@@ -47,6 +47,8 @@ export function addTwoFactorRoutes(router: Router, deps: TwoFactorRouteDeps): vo
     await stateCall(() => deps.limiter.hit('twoFactorPerUser', userId));
   };
   const me = async (req: Request, res: Response): Promise<User> => (await deps.authenticator.tokenClaims(req, res)).user as User;
+  /** The user of a login fresh enough to change credentials (see `stepUpMaxAge`). */
+  const steppedUp = async (req: Request, res: Response): Promise<User> => (await deps.authenticator.stepUpClaims(req, res)).user as User;
   const noStore = (res: Response): void => void res.setHeader('Cache-Control', 'no-store');
 
   router.get(
@@ -67,7 +69,7 @@ export function addTwoFactorRoutes(router: Router, deps: TwoFactorRouteDeps): vo
     '/2fa/enroll',
     asyncHandler(async (req, res) => {
       const { twoFactor } = on();
-      const user = await me(req, res);
+      const user = await steppedUp(req, res);
       noStore(res);
       sendJson(res, 200, await twoFactor.enroll(user));
     }),
@@ -77,7 +79,7 @@ export function addTwoFactorRoutes(router: Router, deps: TwoFactorRouteDeps): vo
     '/2fa/confirm',
     asyncHandler(async (req, res) => {
       const { twoFactor } = on();
-      const user = await me(req, res);
+      const user = await steppedUp(req, res);
       const code = codeOf(req);
       await limit(req, user.id);
       noStore(res);
@@ -89,7 +91,7 @@ export function addTwoFactorRoutes(router: Router, deps: TwoFactorRouteDeps): vo
     '/2fa/disable',
     asyncHandler(async (req, res) => {
       const { twoFactor } = on();
-      const user = await me(req, res);
+      const user = await steppedUp(req, res);
       const code = codeOf(req);
       await limit(req, user.id);
       await twoFactor.disable(user.id, code);

@@ -140,4 +140,25 @@ describeOnEveryAccountStore('e-mail change', (ctx) => {
     expect((await a.accounts.store.getByEmail('taken@example.com'))?.Email).toBe('taken@example.com');
     await a.accounts.close();
   });
+
+  it('one code confirmed four times at once: exactly one 200, the others 400, and the move happens once', async () => {
+    const a = makeAccountApp(ctx.peer, { store: ctx.store.uri, rateLimits: false });
+    const { id, token } = await activeUser(a.app, ctx.peer, 'racer@example.com', 'racer-password');
+    const since = ctx.peer.mails.length;
+    await request(a.app)
+      .post(`/account/profile/${id}/email`)
+      .set(...bearer(token))
+      .send({ NewEmail: 'raced@example.com', Pwd: 'racer-password' })
+      .expect(202);
+    const code = codeIn((await mailTo(ctx.peer, 'raced@example.com', since)).body);
+    const confirm = () =>
+      request(a.app)
+        .post(`/account/profile/${id}/email/confirm`)
+        .set(...bearer(token))
+        .send({ Code: code });
+    const results = await Promise.all([confirm(), confirm(), confirm(), confirm()]);
+    expect(results.map((r) => r.status).sort()).toEqual([200, 400, 400, 400]);
+    expect((await a.accounts.store.get(id))?.Email).toBe('raced@example.com');
+    await a.accounts.close();
+  });
 });

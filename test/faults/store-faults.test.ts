@@ -1,7 +1,7 @@
 import express from 'express';
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
-import { createAccountRouter, MemoryAvatarStore, MemoryStateStore, senderFunc } from '../../src';
+import { createAccountRouter, createAuth, loggerFunc, MemoryAvatarStore, MemoryStateStore, senderFunc } from '../../src';
 import { MemoryAccountStore } from '../../src/accounts';
 import { SECRET, makeApp } from '../support/auth-app';
 import { faulty } from '../support/faulty';
@@ -78,7 +78,7 @@ describe('store faults', () => {
     expect((await within(1000, () => request(app).post('/account/tokens').send({ grant_type: 'password', email: 's@example.com', password: 'password-1' }))).status).toBe(503);
     accounts.set('ok');
     const list = await inner.list(0, 10);
-    expect(list.accounts.every((a) => a.Email && a.Pwd.startsWith('$2') && a.ConfirmCodes.activate)).toBe(true);
+    expect(list.accounts.every((a) => a.Email && /^hmac-sha256\$\$2/.test(a.Pwd) && a.ConfirmCodes.activate)).toBe(true);
     await signup('f@example.com').expect(202);
     // A second sign-up replaces the pending one: still one account.
     await signup('f@example.com').expect(202);
@@ -98,5 +98,51 @@ describe('store faults', () => {
     expect([open.status, open.body]).toEqual([200, { user: null }]);
     state.set('ok');
     await request(app).get('/private').set('Cookie', cookie).set('X-XSRF-TOKEN', 'x1').expect(200);
+  });
+
+  it('a password reset that was saved is answered as saved, even when ending the sessions once more fails after it', async () => {
+    const state = faulty(new MemoryStateStore());
+    const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, stateStore: state.store });
+    const inner = new MemoryAccountStore();
+    const mails: string[] = [];
+    const lines: string[] = [];
+    // The state store (sessions) fails from the moment the new password is in the account store.
+    const accounts = new Proxy(inner, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (key !== 'update' || typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          const saved = (await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args)) as { Pwd?: string } | undefined;
+          if (resetting) state.set('fail');
+          return saved;
+        };
+      },
+    });
+    let resetting = false;
+    const router = createAccountRouter({
+      store: accounts,
+      sender: senderFunc((_to, text) => void mails.push(text)),
+      baseUrl: 'http://127.0.0.1:8080/account',
+      bcryptRounds: 4,
+      rateLimits: false,
+      loginSessions: { sessions: auth.sessions, provider: 'accounts' },
+      logger: loggerFunc((line) => lines.push(line)),
+    });
+    const app = express().use('/account', router);
+    await request(app).post('/account/signup').send({ Email: 'truth@example.com', Pwd: 'old-password', PwdRepeat: 'old-password' }).expect(202);
+    const link = new URL(/(http:\/\/\S+\/active\/\S+)/.exec(mails.at(-1) ?? '')?.[1] ?? '');
+    await request(app)
+      .get(link.pathname + link.search)
+      .expect(200);
+    await request(app).post('/account/password/forgot').send({ Email: 'truth@example.com' }).expect(202);
+    const code = /\b([0-9a-f]{32})\b/.exec(mails.at(-1) ?? '')?.[1] ?? '';
+    resetting = true;
+    const res = await request(app).post('/account/password/reset').send({ Email: 'truth@example.com', Code: code, NewPwd: 'new-password', NewPwdRepeat: 'new-password' });
+    resetting = false;
+    state.set('ok');
+    expect([res.status, res.body]).toEqual([200, { Message: 'Password changed; every session was signed out' }]);
+    expect(lines.join('\n')).toMatch(/the change was saved, but ending its sessions again failed/);
+    await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'truth@example.com', password: 'new-password' }).expect(200);
+    await auth.close();
   });
 });

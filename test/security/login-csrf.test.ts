@@ -78,10 +78,36 @@ describe('login CSRF: a cross-site request must not log a browser in (item 2)', 
     expect(res.body.name).toBe('xsite');
   });
 
-  it('keeps the e-mail verify link working from a webmail page (the one-shot token is the proof)', async () => {
+  it('an e-mail link opened from another site asks first: only the POST of its page, from this site, logs in', async () => {
     await request(made.app).get('/auth/email/login?user=v&address=v@example.com').set('Sec-Fetch-Site', 'same-origin').expect(200);
-    const res = await request(made.app).get(`/auth/email/login?token=${mailed}`).set('Sec-Fetch-Site', 'cross-site').set('Referer', 'https://webmail.example/').expect(200);
+    const token = mailed;
+    const page = await request(made.app).get(`/auth/email/login?token=${token}`).set('Sec-Fetch-Site', 'cross-site').set('Referer', 'https://webmail.example/').expect(200);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['content-security-policy']).toBe("default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
+    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.text).toContain('Sign in as v (v@example.com)?');
+    expect(page.text).toContain('<form method="post" action="/auth/email/login">');
+    expect(page.text).toContain(`name="token" value="${token}"`);
+    expect(setCookies(page).JWT).toBeUndefined();
+    // Another site cannot press the button for the victim (its POST is cross-site)...
+    await request(made.app).post('/auth/email/login').type('form').send({ token }).set('Sec-Fetch-Site', 'cross-site').set('Origin', 'https://evil.example').expect(403);
+    // ...the page's own POST logs in, once.
+    const res = await request(made.app).post('/auth/email/login').type('form').send({ token }).set('Sec-Fetch-Site', 'same-origin').set('Origin', 'http://127.0.0.1:8080').expect(200);
     expect(res.body.name).toBe('v');
+    expect(setCookies(res).JWT?.value).toBeTruthy();
+    await request(made.app).post('/auth/email/login').type('form').send({ token }).set('Sec-Fetch-Site', 'same-origin').expect(403);
+    // A link opened in the browser directly (or from this site) logs in as before.
+    await request(made.app).get('/auth/email/login?user=w&address=w@example.com').set('Sec-Fetch-Site', 'same-origin').expect(200);
+    const direct = await request(made.app).get(`/auth/email/login?token=${mailed}`).set('Sec-Fetch-Site', 'none').expect(200);
+    expect(direct.body.name).toBe('w');
+    // A user's name or address cannot write into the page.
+    await request(made.app)
+      .get(`/auth/email/login?user=${encodeURIComponent('<b>x</b>')}&address=x@example.com`)
+      .set('Sec-Fetch-Site', 'same-origin')
+      .expect(200);
+    const escaped = await request(made.app).get(`/auth/email/login?token=${mailed}`).set('Sec-Fetch-Site', 'cross-site').expect(200);
+    expect(escaped.text).toContain('&lt;b&gt;x&lt;/b&gt;');
+    expect(escaped.text).not.toContain('<b>x</b>');
   });
 
   it('can be turned off with crossOriginProtection: false', async () => {

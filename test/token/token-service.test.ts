@@ -102,8 +102,9 @@ describe('token service: claims and cookies', () => {
     const { app } = makeApp();
     const { cookie, xsrf } = await login(app);
     const missing = await request(app).get('/private').set('Cookie', cookie).expect(401);
-    expect(missing.body).toEqual({ error: 'xsrf mismatch' });
-    await request(app).get('/private').set('Cookie', cookie).set('X-XSRF-TOKEN', `${xsrf}x`).expect(401);
+    expect(missing.body.error).toMatch(/^xsrf mismatch: send the XSRF-TOKEN cookie's value in the X-XSRF-TOKEN header \(for server-rendered pages, set xsrfIgnoreMethods/);
+    const wrong = await request(app).get('/private').set('Cookie', cookie).set('X-XSRF-TOKEN', `${xsrf}x`).expect(401);
+    expect(wrong.body.error).toBe("xsrf mismatch: the X-XSRF-TOKEN header is not this session's XSRF-TOKEN cookie value");
     await request(app).get('/private').set('Cookie', cookie).set('X-XSRF-TOKEN', xsrf).expect(200);
   });
 

@@ -169,7 +169,7 @@ export class PasskeyProvider implements Provider {
 
   private async register(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
     requireObjectBody(req);
-    const user = (await kit.loggedIn(req, res)).user as User;
+    const user = (await kit.steppedUp(req, res)).user as User;
     const body = req.body as Record<string, unknown>;
     const ceremonyId = `${this.name}:register:${user.id}`;
     if (body.response === undefined) {
@@ -219,7 +219,8 @@ export class PasskeyProvider implements Provider {
   }
 
   private async credentials(req: LoginRequest, res: ServerResponse, kit: ProviderKit, id: string | undefined): Promise<void> {
-    const user = (await kit.loggedIn(req, res)).user as User;
+    // Listing is reading; renaming and deleting change credentials.
+    const user = (await (req.method === 'GET' ? kit.loggedIn(req, res) : kit.steppedUp(req, res))).user as User;
     res.setHeader('Cache-Control', 'no-store');
     if (req.method === 'GET') {
       if (id !== undefined) throw new AuthError('not_found', 'list the passkeys at /credentials');
