@@ -162,11 +162,7 @@ export function createAuth(options: AuthOptions): Auth {
   const useOnce = (key: string, ttlMs: number): Promise<boolean> => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs));
   const links = new LinkFlow(tokens, sessions, useOnce, resolved);
   const twoFactor = resolved.twoFactor === undefined ? undefined : new TwoFactor(resolved.credentialStore, resolved.twoFactor);
-  const needsSecondFactor = (name: string): boolean => {
-    const which = resolved.twoFactor?.providers;
-    return which === 'all' || (Array.isArray(which) ? which.includes(name) : providers.get(name) instanceof DirectProvider);
-  };
-  const pending = twoFactor === undefined ? undefined : new PendingLogins(tokens, twoFactor, needsSecondFactor, resolved);
+  const pending = twoFactor === undefined ? undefined : new PendingLogins(tokens, twoFactor, resolved);
   const completer = new LoginCompleter(tokens, avatars, sessions, links, pending, resolved);
   const limiter = new RateLimiter<AuthRateLimit>(resolved.stateStore, resolved.rateLimits, resolved.ipv6RateLimitPrefix);
   const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name), limiter, { registry: sessions, everyRequest });

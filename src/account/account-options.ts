@@ -49,6 +49,19 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   resetCodeTtl?: number;
   /** The password-reset mail with `{{.Email}}`, `{{.Code}}`. @default a short text with the code and what to do if it was not you */
   resetTemplate?: string;
+  /**
+   * The notice mailed after a password reset, with `{{.Email}}` and `{{.Removed}}` (what the reset
+   * removed, e.g. "2 passkeys and 1 linked login", or "nothing else").
+   * @default a short text saying what happened and what to do if it was not you
+   */
+  resetNoticeTemplate?: string;
+  /**
+   * A password reset is how an owner takes an account back: by default it also removes the
+   * account's passkeys and linked logins (with `loginSessions`), which a stolen session may have
+   * added, and says so in the reset notice. `true` keeps them.
+   * @default false
+   */
+  keepCredentialsOnReset?: boolean;
   /** The mail to a new address with `{{.Email}}` (the old one), `{{.NewEmail}}`, `{{.Code}}`. @default a short text with the code */
   emailChangeTemplate?: string;
   /** The notice to the old address with `{{.Email}}`, `{{.NewEmail}}`. @default a short text saying what happens and what to do if it was not you */
@@ -128,6 +141,9 @@ const DEFAULT_RESET_TEMPLATE =
   'Someone asked to reset the password of the account {{.Email}}. The code is:\n{{.Code}}\n\n' +
   'It works once, within 30 minutes. If it was not you, ignore this mail: the password stays as it is.\n';
 
+const DEFAULT_RESET_NOTICE =
+  'The password of the account {{.Email}} was reset, and every session was signed out. Also removed: {{.Removed}}. ' + 'If it was not you, reset the password again at once and check your mailbox.\n';
+
 const DEFAULT_EMAIL_CHANGE_TEMPLATE =
   'Someone asked to move the account {{.Email}} to this address. The code that confirms it is:\n{{.Code}}\n\n' + 'It works once, within a day. If it was not you, ignore this mail: nothing changes.\n';
 const DEFAULT_EMAIL_CHANGE_NOTICE =
@@ -142,6 +158,8 @@ export interface ResolvedAccountOptions {
   codeTtl: number;
   resetCodeTtl: number;
   resetTemplate: string;
+  resetNoticeTemplate: string;
+  keepCredentialsOnReset: boolean;
   emailChangeTemplate: string;
   emailChangeNoticeTemplate: string;
   bodyLimit: number;
@@ -172,7 +190,7 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
   const codeTtl = positiveMs('activationCodeTtl', options.activationCodeTtl, 24 * 3_600_000);
   const bodyLimit = positiveMs('bodyLimit', options.bodyLimit, 16 * 1024);
   const resetCodeTtl = positiveMs('resetCodeTtl', options.resetCodeTtl, 30 * 60_000);
-  for (const name of ['activationTemplate', 'existingAccountTemplate', 'resetTemplate', 'emailChangeTemplate', 'emailChangeNoticeTemplate'] as const) {
+  for (const name of ['activationTemplate', 'existingAccountTemplate', 'resetTemplate', 'resetNoticeTemplate', 'emailChangeTemplate', 'emailChangeNoticeTemplate'] as const) {
     if (options[name] !== undefined && typeof options[name] !== 'string') throw configError(`options.${name} must be a text template`);
   }
   if (options.managers !== undefined && (!Array.isArray(options.managers) || options.managers.some((m) => typeof m !== 'string' || canonicalEmail(m) === undefined))) {
@@ -194,6 +212,8 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
     codeTtl,
     resetCodeTtl,
     resetTemplate: options.resetTemplate ?? DEFAULT_RESET_TEMPLATE,
+    resetNoticeTemplate: options.resetNoticeTemplate ?? DEFAULT_RESET_NOTICE,
+    keepCredentialsOnReset: options.keepCredentialsOnReset ?? false,
     emailChangeTemplate: options.emailChangeTemplate ?? DEFAULT_EMAIL_CHANGE_TEMPLATE,
     emailChangeNoticeTemplate: options.emailChangeNoticeTemplate ?? DEFAULT_EMAIL_CHANGE_NOTICE,
     bodyLimit,

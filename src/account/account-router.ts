@@ -221,7 +221,7 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
       await failuresCounted(
         ['resetPerEmail', body.Email],
         (err) => err.code === 2.0,
-        () => service.resetPassword(body),
+        () => service.resetPassword(body, ip(req)),
       );
       res.json({ Message: 'Password changed; every session was signed out' });
     }),

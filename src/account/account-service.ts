@@ -32,6 +32,8 @@ export interface AccountServiceSettings {
   codeTtl: number;
   resetCodeTtl: number;
   resetTemplate: string;
+  resetNoticeTemplate: string;
+  keepCredentialsOnReset: boolean;
   emailChangeTemplate: string;
   emailChangeNoticeTemplate: string;
   concealExistingAccounts: boolean;
@@ -491,7 +493,7 @@ export class AccountService {
    * saves the password (of two racing resets one wins); then every access token and every session
    * of the account's logins is revoked. Any bad code answers 400 2.0 and changes nothing.
    */
-  async resetPassword(body: Record<string, unknown>): Promise<void> {
+  async resetPassword(body: Record<string, unknown>, ip: string): Promise<void> {
     const email = this.email(body.Email);
     const code = stringField(body, 'Code');
     const next = stringField(body, 'NewPwd');
@@ -500,8 +502,12 @@ export class AccountService {
     const account = await this.settings.store.getByEmail(email);
     const stored = account?.ConfirmCodes[RESET];
     if (!account || !stored || Date.parse(stored.Expires) <= Date.now() || !safeEqual(sha256(code), stored.Hash)) throw badResetCode();
+    // The mailbox alone must not undo two-factor: a reset of an account with it on needs the second factor too.
+    await this.checkSecondFactor(account, body.Otp, ip);
     const hash = await hashPassword(next, this.settings.bcryptRounds);
     await this.endLoginSessions(account);
+    // Before the password is saved: a failure here leaves the code unused, to try again.
+    const removed = this.settings.keepCredentialsOnReset ? [] : await this.removeAddedCredentials(account);
     const updated = await this.settings.store.update(account.Id, (a) => {
       if (a.ConfirmCodes[RESET]?.Hash !== stored.Hash) return undefined;
       const { [RESET]: _used, ...rest } = a.ConfirmCodes;
@@ -509,6 +515,33 @@ export class AccountService {
     });
     if (updated?.Pwd !== hash) throw badResetCode();
     await this.finishCredentialChange(account, {});
+    const html = this.settings.sender.contentType === 'text/html';
+    this.send(
+      account.Email,
+      renderTemplate(this.settings.resetNoticeTemplate, { Email: account.Email, Removed: removed.length === 0 ? 'nothing else' : removed.join(' and ') }, html),
+      account.Id,
+      'password-reset notice',
+    );
+  }
+
+  /**
+   * Removes the credentials besides the password that a stolen session could have added: the
+   * account's passkeys and its linked logins (their sessions end with the account's). The second
+   * factor stays (the reset needed it). What was removed, for the notice ("2 passkeys").
+   */
+  private async removeAddedCredentials(account: Account): Promise<string[]> {
+    const bridge = this.settings.loginSessions;
+    if (bridge === undefined) return [];
+    const removed: string[] = [];
+    if (bridge.credentials) {
+      const passkeys = (await bridge.credentials.list(bridgeUser(bridge, account).id)).filter((c) => c.kind === 'passkey');
+      for (const passkey of passkeys) await bridge.credentials.delete(passkey.id);
+      if (passkeys.length > 0) removed.push(`${passkeys.length} passkey${passkeys.length === 1 ? '' : 's'}`);
+    }
+    const links = await this.settings.store.loginsOf(account.Id);
+    for (const link of links) await this.settings.store.unlinkLogin(account.Id, link.UserId);
+    if (links.length > 0) removed.push(`${links.length} linked login${links.length === 1 ? '' : 's'} (${links.map((l) => l.Provider).join(', ')})`);
+    return removed;
   }
 
   /** Grants manage_user to the account with this e-mail; `false` when there is none. */

@@ -118,7 +118,7 @@ export class Authenticator {
    * script), a session the registry knows as live whatever `revocationCheck` is, and a login
    * (`auth_time`, kept by refreshes) no older than `stepUpMaxAge`. Else 403 `step_up_required`.
    */
-  async stepUpClaims(req: Request, res: ServerResponse): Promise<Claims> {
+  async stepUpClaims(req: Request, res: ServerResponse, options: { anyAge?: boolean } = {}): Promise<Claims> {
     const read = await this.tokens.read(req);
     if (read === undefined) throw unauthorized('token not found');
     const claims = await this.acceptable(read, res);
@@ -127,8 +127,18 @@ export class Authenticator {
     const jti = claims.jti;
     if (typeof jti !== 'string' || jti === '' || (await this.sessions.registry.status(jti, (claims.user as User).id)) !== 'active') throw stepUp('this session is not a live one');
     const age = Math.floor(Date.now() / 1000) - (typeof claims.auth_time === 'number' ? claims.auth_time : 0);
-    if (age > this.options.stepUpMaxAgeSeconds) throw stepUp(`the login is more than ${Math.round(this.options.stepUpMaxAgeSeconds / 60)} minutes old`);
+    if (!options.anyAge && age > this.options.stepUpMaxAgeSeconds) throw stepUp(`the login is more than ${Math.round(this.options.stepUpMaxAgeSeconds / 60)} minutes old`);
     return claims;
+  }
+
+  /**
+   * Steps the request's session up after a second proof of the user (a second factor): the same
+   * session in a new token whose login time (`auth_time`) is now, sent as the cookies.
+   */
+  async renewLogin(res: ServerResponse, claims: Claims): Promise<void> {
+    const { exp: _exp, iat: _iat, nbf: _nbf, ...base } = claims;
+    const renewed = await this.tokens.create({ ...base, auth_time: Math.floor(Date.now() / 1000) }, this.sessionEnd(claims));
+    this.tokens.send(res, renewed.token, renewed.claims);
   }
 
   /**

@@ -21,27 +21,28 @@ export interface PendingLogin {
 }
 
 /**
- * Logins that wait for a second factor: a first factor of a user with two-factor on (from the
- * providers `twoFactor.providers` names) yields a short-lived pending token in the `2FA-TOKEN`
+ * Logins that wait for a second factor: a first factor of a user with two-factor on (through
+ * any provider) yields a short-lived pending token in the `2FA-TOKEN`
  * cookie instead of a session. It carries no `user` claim, so no middleware takes it for a login.
  */
 export class PendingLogins {
   /**
    * @param tokens - signs and reads the pending token.
    * @param twoFactor - the users' second factors.
-   * @param needsSecondFactor - whether logins of a provider need it (per `twoFactor.providers`).
    * @param options - own URL and redirect allowlist.
    */
   constructor(
     private readonly tokens: TokenService,
     private readonly twoFactor: TwoFactor,
-    private readonly needsSecondFactor: (provider: string) => boolean,
     private readonly options: Pick<ResolvedOptions, 'url' | 'allowedRedirectHosts'>,
   ) {}
 
-  /** `true` when this login must wait for a second factor. */
+  /**
+   * `true` when this login must wait for a second factor: its user (the one it resolved to, after
+   * linked logins) has two-factor on, whatever the provider, unless the login proved two factors.
+   */
   async mustWait(login: CompletedLogin): Promise<boolean> {
-    if (login.multiFactor || !this.needsSecondFactor(login.provider)) return false;
+    if (login.multiFactor) return false;
     return this.twoFactor.isOn(login.user.id);
   }
 

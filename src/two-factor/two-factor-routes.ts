@@ -100,6 +100,21 @@ export function addTwoFactorRoutes(router: Router, deps: TwoFactorRouteDeps): vo
   );
 
   router.post(
+    '/2fa/step-up',
+    asyncHandler(async (req, res) => {
+      const { twoFactor } = on();
+      // The session cookie of a live session, of any age: the code is what makes it fresh again.
+      const claims = await deps.authenticator.stepUpClaims(req, res, { anyAge: true });
+      const user = claims.user as User;
+      const code = codeOf(req);
+      await limit(req, user.id);
+      await twoFactor.check(user.id, code);
+      await deps.authenticator.renewLogin(res, claims);
+      sendJson(res, 200, { steppedUp: true });
+    }),
+  );
+
+  router.post(
     '/2fa/verify',
     asyncHandler(async (req, res) => {
       const { twoFactor, pending } = on();

@@ -93,4 +93,101 @@ describeOnEveryAccountStore("an account's passkeys and second factor", (ctx) => 
       await a.accounts.close();
     }
   });
+
+  it('a password reset takes the account back: sessions end, the passkeys and linked logins a stolen session added go (the notice says so), and two-factor is asked', async () => {
+    const auth = createAuth({ url: URL_, secret: SECRET, twoFactor: { key: 'account-two-factor-key-0123456789abcdef' }, rateLimits: false, revocationCheck: 'every-request' });
+    const a = makeAccountApp(ctx.peer, {
+      store: ctx.store.uri,
+      rateLimits: false,
+      baseUrl: `${URL_}/account`,
+      loginSessions: { sessions: auth.sessions, provider: 'accounts', credentials: auth.credentials, twoFactor: auth.twoFactor },
+    });
+    auth.addDirectProvider('accounts', a.accounts.credentialChecker());
+    auth.addDirectProvider('other', (_u, p) => p === 'other-pw');
+    auth.addPasskeyProvider('passkey');
+    auth.useLoginLinks(a.accounts.loginLinks());
+    a.app.use('/auth', auth.handlers().authRouter);
+    a.app.get('/private', auth.middleware().auth, (req, res) => void res.json(mustGetUser(req)));
+    try {
+      const { id } = await activeUser(a.app, ctx.peer, 'pia@example.com', 'pia-password');
+      // The thief's browser, with the victim's session: a passkey of his, and his own login linked.
+      const thief = new CookieJar();
+      thief.keep(await request(a.app).post('/auth/accounts/login').send({ user: 'pia@example.com', passwd: 'pia-password' }).expect(200));
+      const soft = new SoftAuthenticator(URL_);
+      const options = thief.keep(await thief.on(request(a.app).post('/auth/passkey/register')).send({}).expect(200));
+      thief.keep(
+        await thief
+          .on(request(a.app).post('/auth/passkey/register'))
+          .send({ response: soft.create(options.body) })
+          .expect(200),
+      );
+      thief.keep(await thief.on(request(a.app).post('/auth/other/link')).send({}).expect(200));
+      thief.keep(await thief.on(request(a.app).post('/auth/other/login')).send({ user: 'thief', passwd: 'other-pw' }).expect(200));
+      expect(await a.accounts.store.accountOfLogin(hashId('other', 'thief'))).toBe(id);
+      const userId = hashId('accounts', 'pia@example.com');
+      expect((await auth.credentials.list(userId)).map((c) => c.kind)).toEqual(['passkey']);
+
+      // The owner resets the password.
+      let since = ctx.peer.mails.length;
+      await request(a.app).post('/account/password/forgot').send({ Email: 'pia@example.com' }).expect(202);
+      const code = /\b([0-9a-f]{32})\b/.exec((await mailTo(ctx.peer, 'pia@example.com', since)).body)?.[1] ?? '';
+      since = ctx.peer.mails.length;
+      await request(a.app).post('/account/password/reset').send({ Email: 'pia@example.com', Code: code, NewPwd: 'pia-new-password', NewPwdRepeat: 'pia-new-password' }).expect(200);
+      const notice = await mailTo(ctx.peer, 'pia@example.com', since);
+      expect(notice.body).toMatch(/was reset.*Also removed: 1 passkey and 1 linked login \(other\)/s);
+
+      expect(await auth.credentials.list(userId)).toEqual([]);
+      expect(await a.accounts.store.accountOfLogin(hashId('other', 'thief'))).toBeUndefined();
+      await thief.on(request(a.app).get('/private')).expect(401);
+      const linkedAgain = new CookieJar();
+      const own = linkedAgain.keep(await request(a.app).post('/auth/other/login').send({ user: 'thief', passwd: 'other-pw' }).expect(200));
+      expect(own.body.id).toBe(hashId('other', 'thief'));
+      // The thief's passkey logs in as no one now.
+      const browser = new CookieJar();
+      const login = browser.keep(await browser.on(request(a.app).post('/auth/passkey/login')).send({}).expect(200));
+      expect((await browser.on(request(a.app).post('/auth/passkey/login')).send({ response: soft.get(login.body) })).status).toBe(403);
+    } finally {
+      await auth.close();
+      await a.accounts.close();
+    }
+  });
+
+  it('a reset of an account with two-factor on needs the second factor too (Otp): the mailbox alone is not enough', async () => {
+    const auth = createAuth({ url: URL_, secret: SECRET, twoFactor: { key: 'account-two-factor-key-0123456789abcdef' }, rateLimits: false });
+    const a = makeAccountApp(ctx.peer, {
+      store: ctx.store.uri,
+      rateLimits: false,
+      baseUrl: `${URL_}/account`,
+      loginSessions: { sessions: auth.sessions, provider: 'accounts', credentials: auth.credentials, twoFactor: auth.twoFactor },
+    });
+    auth.addDirectProvider('accounts', a.accounts.credentialChecker());
+    a.app.use('/auth', auth.handlers().authRouter);
+    try {
+      await activeUser(a.app, ctx.peer, 'quinn@example.com', 'quinn-password');
+      const jar = new CookieJar();
+      jar.keep(await request(a.app).post('/auth/accounts/login').send({ user: 'quinn@example.com', passwd: 'quinn-password' }).expect(200));
+      const enrolled = await jar.on(request(a.app).post('/auth/2fa/enroll')).expect(200);
+      const now = Math.floor(Date.now() / 1000);
+      const confirmed = await jar
+        .on(request(a.app).post('/auth/2fa/confirm'))
+        .send({ code: totpCode(enrolled.body.secret as string, now) })
+        .expect(200);
+      const recovery = confirmed.body.recoveryCodes as string[];
+      const since = ctx.peer.mails.length;
+      await request(a.app).post('/account/password/forgot').send({ Email: 'quinn@example.com' }).expect(202);
+      const code = /\b([0-9a-f]{32})\b/.exec((await mailTo(ctx.peer, 'quinn@example.com', since)).body)?.[1] ?? '';
+      const reset = (extra: Record<string, string>) =>
+        request(a.app)
+          .post('/account/password/reset')
+          .send({ Email: 'quinn@example.com', Code: code, NewPwd: 'quinn-new-password', NewPwdRepeat: 'quinn-new-password', ...extra });
+      expect((await reset({}).expect(401)).body.Code).toBe(2.3);
+      expect((await reset({ Otp: '000000' }).expect(401)).body.Code).toBe(2.3);
+      await request(a.app).post('/account/tokens').send({ grant_type: 'password', email: 'quinn@example.com', password: 'quinn-new-password', otp: recovery[1] }).expect(401);
+      await reset({ Otp: recovery[0] as string }).expect(200);
+      await request(a.app).post('/account/tokens').send({ grant_type: 'password', email: 'quinn@example.com', password: 'quinn-new-password', otp: recovery[1] }).expect(200);
+    } finally {
+      await auth.close();
+      await a.accounts.close();
+    }
+  });
 });

@@ -4,6 +4,7 @@ import { makeApp, type TestApp } from '../support/auth-app';
 import { CookieJar } from '../support/cookie-jar';
 import { describeOnEveryCredentialStore } from '../support/credential-stores';
 import { SoftAuthenticator } from '../support/soft-authenticator';
+import { totpCode } from '../support/totp-code';
 
 const URL_ = 'http://localhost:8080';
 
@@ -225,7 +226,7 @@ describeOnEveryCredentialStore('passkeys (WebAuthn)', (store) => {
     expect(script.text).toContain('SimpleWebAuthnBrowser');
   });
 
-  it('a passkey login with a verified user needs no second factor', async () => {
+  it('a passkey login with a verified user needs no second factor; one without user verification waits for it', async () => {
     const t = app({ twoFactor: { key: 'two-factor-key-0123456789abcdef-0123', providers: 'all' } });
     const soft = new SoftAuthenticator(URL_);
     const owner = new CookieJar();
@@ -235,5 +236,23 @@ describeOnEveryCredentialStore('passkeys (WebAuthn)', (store) => {
     const res = await answer(t, browser, soft.get(await loginOptions(t, browser)));
     expect(res.status).toBe(200);
     expect(browser.get('2FA-TOKEN')).toBeUndefined();
+
+    // With two-factor on, a passkey that did not verify the user (presence only) is one factor.
+    await owner.on(request(t.app).post('/auth/2fa/enroll')).expect(200);
+    const enrolled = await owner.on(request(t.app).post('/auth/2fa/enroll')).expect(200);
+    const now = Math.floor(Date.now() / 1000);
+    await owner
+      .on(request(t.app).post('/auth/2fa/confirm'))
+      .send({ code: totpCode(enrolled.body.secret as string, now) })
+      .expect(200);
+    soft.userVerified = false;
+    const presence = new CookieJar();
+    const held = await answer(t, presence, soft.get(await loginOptions(t, presence)));
+    expect(held.status).toBe(202);
+    expect(presence.get('2FA-TOKEN')).toBeDefined();
+    expect(presence.get('JWT')).toBeUndefined();
+    soft.userVerified = true;
+    const verified = new CookieJar();
+    expect((await answer(t, verified, soft.get(await loginOptions(t, verified)))).status).toBe(200);
   });
 });

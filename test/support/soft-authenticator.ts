@@ -38,6 +38,8 @@ interface SoftCredential {
  */
 export class SoftAuthenticator {
   readonly credentials: SoftCredential[] = [];
+  /** Whether assertions say the user was verified (a PIN, biometrics), or only present. */
+  userVerified = true;
 
   /** @param origin - the page origin the browser would report. */
   constructor(private readonly origin: string) {}
@@ -75,7 +77,8 @@ export class SoftAuthenticator {
     credential.counter++;
     const count = Buffer.alloc(4);
     count.writeUInt32BE(credential.counter);
-    const authData = Buffer.concat([sha256(options.rpId ?? new URL(origin).hostname), Buffer.from([0x05]), count]);
+    // Flags: user present (0x01), and user verified (0x04) unless turned off.
+    const authData = Buffer.concat([sha256(options.rpId ?? new URL(origin).hostname), Buffer.from([this.userVerified ? 0x05 : 0x01]), count]);
     const clientData = JSON.stringify({ type: 'webauthn.get', challenge: options.challenge, origin, crossOrigin: false });
     const signature = sign('sha256', Buffer.concat([authData, sha256(clientData)]), credential.key);
     return {

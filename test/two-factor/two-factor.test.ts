@@ -4,6 +4,7 @@ import { makeApp, SECRET, type TestApp } from '../support/auth-app';
 import { CookieJar } from '../support/cookie-jar';
 import { setCookies } from '../support/cookies';
 import { describeOnEveryCredentialStore } from '../support/credential-stores';
+import { setClock } from '../support/clock';
 import { devAuthorize } from '../support/oauth-flow';
 import { totpCode } from '../support/totp-code';
 
@@ -187,6 +188,38 @@ describeOnEveryCredentialStore('two-factor (TOTP)', (store) => {
     expect((await firstFactor(t2, new CookieJar(), 'frank')).status).toBe(200);
   });
 
+  it('steps an old login up with a code (POST /2fa/step-up): same session, a fresh auth_time, then credential changes pass', async () => {
+    const t2 = app({ stepUpMaxAge: 5 * 60_000 });
+    const start = Math.floor(Date.now() / 1000);
+    setClock(start);
+    try {
+      const owner = new CookieJar();
+      const { secret, recovery } = await enable(t2, owner, 'ivy');
+      const jti = owner.get('XSRF-TOKEN');
+      setClock(start + 10 * 60 + (30 - (start % 30)) + 5);
+      const stale = await owner.on(request(t2.app).post('/auth/2fa/disable')).send({ code: recovery[1] });
+      expect([stale.status, stale.body.code]).toEqual([403, 'step_up_required']);
+      // The token alone (X-JWT) cannot step up; a wrong code neither.
+      await request(t2.app)
+        .post('/auth/2fa/step-up')
+        .set('X-JWT', owner.get('JWT') as string)
+        .send({ code: code(secret) })
+        .expect(403);
+      await owner.on(request(t2.app).post('/auth/2fa/step-up')).send({ code: '000000' }).expect(403);
+      const up = owner.keep(
+        await owner
+          .on(request(t2.app).post('/auth/2fa/step-up'))
+          .send({ code: code(secret) })
+          .expect(200),
+      );
+      expect(up.body).toEqual({ steppedUp: true });
+      expect(owner.get('XSRF-TOKEN')).toBe(jti);
+      await owner.on(request(t2.app).post('/auth/2fa/disable')).send({ code: recovery[1] }).expect(200);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
   it('a pending login expires', async () => {
     const t = app({ twoFactor: { key: KEY, pendingMs: 1000 } });
     const { recovery } = await enable(t, new CookieJar(), 'grace');
@@ -201,13 +234,15 @@ describe('two-factor set-up and providers', () => {
   let dev: DevServer;
   afterAll(() => dev?.stop());
 
-  it('is off without the option (404), refuses a short key, and with providers "all" holds an OAuth2 login too', async () => {
+  it('is off without the option (404), refuses a short key and the removed providers option, and holds an OAuth2 login too', async () => {
     const off = makeApp();
     await request(off.app).get('/auth/2fa').expect(404);
     await off.auth.close();
     expect(() => createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, twoFactor: { key: 'short' } })).toThrow(/at least 32 characters/);
+    expect(() => createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, twoFactor: { key: KEY, providers: 'direct' as 'all' } })).toThrow(/twoFactor.providers is gone/);
 
-    const t = makeApp({ twoFactor: { key: KEY, providers: 'all' } }, (auth) => {
+    // Two-factor belongs to the account: an OAuth2 login of a user who has it on waits too.
+    const t = makeApp({ twoFactor: { key: KEY } }, (auth) => {
       dev = auth.addDevProvider({ port: 0 });
     });
     await dev.start();
