@@ -119,7 +119,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   );
 
   addSessionRoutes(router, deps);
-  addTwoFactorRoutes(router, { ...deps, useOnce: kit.useOnce, toLoginRequest });
+  addTwoFactorRoutes(router, { ...deps, useOnce: kit.useOnce, toLoginRequest, notify: kit.notifyCredentialChange });
 
   const providerRoute = asyncHandler(async (req, res) => {
     const name = String(req.params.provider);

@@ -10,6 +10,7 @@ import type { RefreshCache } from './middleware/refresh-cache';
 import type { StateStore } from './state/state-store';
 import type { CredentialStore } from './credentials/credential-store';
 import { resolveTwoFactorOptions, type ResolvedTwoFactorOptions, type TwoFactorOptions } from './two-factor/two-factor-options';
+import type { CredentialNoticeOptions } from './credentials/credential-notices';
 import { resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './sessions/session-options';
 import { resolveTokenOptions, type ResolvedTokenOptions, type TokenOptions } from './token/token-options';
 
@@ -42,6 +43,8 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
    * @default 'memory://' (lost on restart: use a real store with passkeys or two-factor)
    */
   credentialStore?: CredentialStore | string;
+  /** Mail the owner whenever a passkey, a linked login or two-factor is added or removed. @default undefined (no mail) */
+  credentialNotices?: CredentialNoticeOptions;
   /** Two-factor authentication (TOTP): routes under `/2fa`, and logins that wait for the second factor. @default undefined (off) */
   twoFactor?: TwoFactorOptions;
   /** Size limit of request bodies read by the auth routes, in bytes. @default 16384 */

@@ -1,3 +1,4 @@
+import { CredentialNotices } from './credentials/credential-notices';
 import type { Request, Router } from 'express';
 import { AvatarProxy } from './avatar/proxy';
 import { createAvatarRouter } from './avatar/route';
@@ -160,7 +161,8 @@ export function createAuth(options: AuthOptions): Auth {
   const sessions = new SessionRegistry(resolved.stateStore, { ...resolved, secretFor: (aud) => tokens.signingSecret(aud) });
   const everyRequest = resolved.revocationCheck === 'every-request' ? new RevocationCache(sessions, resolved.stateStore) : undefined;
   const useOnce = (key: string, ttlMs: number): Promise<boolean> => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs));
-  const links = new LinkFlow(tokens, sessions, useOnce, resolved);
+  const notices = new CredentialNotices(options.credentialNotices, resolved.logger);
+  const links = new LinkFlow(tokens, sessions, useOnce, resolved, notices);
   const twoFactor = resolved.twoFactor === undefined ? undefined : new TwoFactor(resolved.credentialStore, resolved.twoFactor);
   const pending = twoFactor === undefined ? undefined : new PendingLogins(tokens, twoFactor, resolved);
   const completer = new LoginCompleter(tokens, avatars, sessions, links, pending, resolved);
@@ -179,6 +181,7 @@ export function createAuth(options: AuthOptions): Auth {
     steppedUp: (req, res) => authenticator.stepUpClaims(req.raw as Request, res),
     credentials: resolved.credentialStore,
     isCrossSite: (req) => resolved.crossSite.isCrossSite(req.raw),
+    notifyCredentialChange: (user, change) => notices.notify(user, change),
   };
   let handlers: AuthHandlers | undefined;
   let middleware: Middleware | undefined;

@@ -1,4 +1,5 @@
 import { clientIp } from '../internal/client-ip';
+import type { User } from '../token/user';
 import type { Request, Router } from 'express';
 import { openGuarded } from '../internal/guarded-store';
 import { DuplicateEmailError } from './account-store';
@@ -28,6 +29,11 @@ export interface AccountRouter extends Router {
   loginLinks(): LoginLinks;
   /** Grants `manage_user` to the account with this e-mail; `false` when there is none. */
   grantManageUser(email: string): Promise<boolean>;
+  /**
+   * The e-mail of the account a user of the account bridge is, for
+   * `createAuth({ credentialNotices: { sender, addressOf: accounts.ownerAddress } })`; `undefined` for other users.
+   */
+  ownerAddress(user: User): string | undefined;
   /** The account store. */
   readonly store: AccountStore;
   /** Closes the store. */
@@ -238,6 +244,7 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
 
   return Object.assign(router, {
     credentialChecker: () => service.credentialChecker(),
+    ownerAddress: (user: User) => service.ownerAddress(user),
     loginLinks: () => service.loginLinks(),
     grantManageUser: (email: string) => service.grantManageUser(email),
     store,

@@ -1,7 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { canonicalEmail } from '../internal/email-address';
 import { safeEqual } from '../internal/random';
+import { escapeHtml } from '../internal/http';
 import { hasUnusableChars } from '../internal/text';
+import { hashId, type User } from '../token/user';
 import { AuthError } from '../errors';
 import type { Logger } from '../logger';
 import { describeSendFailure, type Sender } from '../senders/sender';
@@ -443,7 +445,19 @@ export class AccountService {
   /** Unlinks a login from account `id` (own, or any with manage_user), keeping a way in; its sessions end. */
   async unlinkLogin(actor: Actor, id: string, userId: string): Promise<void> {
     if (userId === '' || userId.length > 512 || hasUnusableChars(userId)) throw invalid('malformed login id');
-    await this.linked.unlink(await this.target(actor, id), userId);
+    const account = await this.target(actor, id);
+    const provider = await this.linked.unlink(account, userId);
+    const text = `On your account ${account.Email}, the linked ${provider} login was removed. If it was not you, reset your password: someone has your session.\n`;
+    this.send(account.Email, this.settings.sender.contentType === 'text/html' ? escapeHtml(text) : text, account.Id, 'unlink notice');
+  }
+
+  /**
+   * The address of the owner of a user of the account bridge (its name, when its id is the bridge's
+   * id of that name), for `createAuth({ credentialNotices: { addressOf: accounts.ownerAddress } })`.
+   */
+  ownerAddress(user: User): string | undefined {
+    const bridge = this.settings.loginSessions;
+    return bridge !== undefined && user.id === hashId(bridge.provider, user.name) ? user.name : undefined;
   }
 
   /** The links for `auth.useLoginLinks(accounts.loginLinks())`: logins linked to an account log in as it. */

@@ -85,9 +85,9 @@ export class LinkedLogins {
 
   /**
    * Unlinks a login, keeping a way in (the account's own login stays, and the last linked login of
-   * an account without a password stays too); sessions made with that provider end.
+   * an account without a password stays too); sessions made with that provider end. The provider of the login removed.
    */
-  async unlink(account: Account, userId: string): Promise<void> {
+  async unlink(account: Account, userId: string): Promise<string> {
     const bridge = this.bridge;
     if (bridge !== undefined && userId === bridgeUser(bridge, account).id) throw new AccountError(409, 2.2, "the account's own e-mail and password login stays: unlink the others");
     const links = await this.store.loginsOf(account.Id);
@@ -97,5 +97,6 @@ export class LinkedLogins {
     if (waysInAfter < 1) throw new AccountError(409, 2.2, 'this is the last way into the account: link another login first');
     if (!(await this.store.unlinkLogin(account.Id, userId))) throw new AccountError(404, 2.1, 'no such login is linked to this account');
     if (bridge !== undefined) await bridge.sessions.revokeAll(bridgeUser(bridge, account).id, { provider: link.Provider });
+    return link.Provider;
   }
 }

@@ -1,3 +1,4 @@
+import type { CredentialNotices } from '../credentials/credential-notices';
 import type { ServerResponse } from 'node:http';
 import { AuthError } from '../errors';
 import { sendJson } from '../internal/http';
@@ -72,6 +73,7 @@ export class LinkFlow {
     private readonly sessions: SessionRegistry,
     private readonly useOnce: (key: string, ttlMs: number) => Promise<boolean>,
     private readonly options: Pick<ResolvedOptions, 'crossSite'>,
+    private readonly notices: CredentialNotices,
   ) {}
 
   /** Sets where logins are linked. */
@@ -127,6 +129,7 @@ export class LinkFlow {
     // From now on this login is the owner's: sessions it made on its own end, and so does the replaced one.
     await stateCall(() => this.sessions.revokeAll(identity.user.id));
     await stateCall(() => this.sessions.revoke(intent.session));
+    this.notices.notify(owner.user, { kind: 'linked login', change: 'added', detail: login.provider });
     return owner;
   }
 

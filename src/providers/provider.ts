@@ -1,3 +1,4 @@
+import type { CredentialChange } from '../credentials/credential-notices';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthRateLimit } from '../limits/rate-limiter';
 import type { Logger } from '../logger';
@@ -85,6 +86,8 @@ export interface ProviderKit {
   steppedUp(req: LoginRequest, res: ServerResponse): Promise<Claims>;
   /** Where passkeys and second factors live (`credentialStore`). */
   credentials: CredentialStore;
+  /** Tells the owner of `user` that a credential changed (`credentialNotices`), without waiting. */
+  notifyCredentialChange(user: User, change: CredentialChange): void;
   /** Whether the request comes from another site (see `crossOriginProtection`); `false` when that protection is off. */
   isCrossSite(req: LoginRequest): boolean;
 }

@@ -1,3 +1,4 @@
+import type { CredentialChange } from '../credentials/credential-notices';
 import { clientIp } from '../internal/client-ip';
 import type { Request, Response, Router } from 'express';
 import { AuthError } from '../errors';
@@ -23,6 +24,8 @@ export interface TwoFactorRouteDeps {
   /** Finishes a login whose second factor came (the session, cookies and answer). */
   startSession(req: LoginRequest, res: Response, login: CompletedLogin): Promise<void>;
   toLoginRequest(req: Request): LoginRequest;
+  /** Tells the owner that two-factor was turned on or off. */
+  notify(user: User, change: CredentialChange): void;
 }
 
 function codeOf(req: Request): string {
@@ -83,7 +86,9 @@ export function addTwoFactorRoutes(router: Router, deps: TwoFactorRouteDeps): vo
       const code = codeOf(req);
       await limit(req, user.id);
       noStore(res);
-      sendJson(res, 200, { enabled: true, recoveryCodes: await twoFactor.confirm(user.id, code) });
+      const recoveryCodes = await twoFactor.confirm(user.id, code);
+      deps.notify(user, { kind: 'two-factor', change: 'added' });
+      sendJson(res, 200, { enabled: true, recoveryCodes });
     }),
   );
 
@@ -95,6 +100,7 @@ export function addTwoFactorRoutes(router: Router, deps: TwoFactorRouteDeps): vo
       const code = codeOf(req);
       await limit(req, user.id);
       await twoFactor.disable(user.id, code);
+      deps.notify(user, { kind: 'two-factor', change: 'removed' });
       sendJson(res, 200, { enabled: false });
     }),
   );

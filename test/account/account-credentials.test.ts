@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { createAuth, hashId, mustGetUser } from '../../src';
+import { createAuth, hashId, mustGetUser, senderFunc } from '../../src';
+import { eventually } from '../support/eventually';
 import { SECRET } from '../support/auth-app';
 import { activeUser, bearer, mailTo, makeAccountApp } from '../support/account-app';
 import { describeOnEveryAccountStore } from '../support/account-stores';
@@ -95,8 +96,19 @@ describeOnEveryAccountStore("an account's passkeys and second factor", (ctx) => 
   });
 
   it('a password reset takes the account back: sessions end, the passkeys and linked logins a stolen session added go (the notice says so), and two-factor is asked', async () => {
-    const auth = createAuth({ url: URL_, secret: SECRET, twoFactor: { key: 'account-two-factor-key-0123456789abcdef' }, rateLimits: false, revocationCheck: 'every-request' });
-    const a = makeAccountApp(ctx.peer, {
+    const notices: string[] = [];
+    // Assigned below: the notices read the account router's ownerAddress once it exists.
+    // eslint-disable-next-line prefer-const
+    let a: ReturnType<typeof makeAccountApp>;
+    const auth = createAuth({
+      url: URL_,
+      secret: SECRET,
+      twoFactor: { key: 'account-two-factor-key-0123456789abcdef' },
+      rateLimits: false,
+      revocationCheck: 'every-request',
+      credentialNotices: { sender: senderFunc((to, text) => void notices.push(`${to}: ${text}`)), addressOf: (u) => a.accounts.ownerAddress(u) },
+    });
+    a = makeAccountApp(ctx.peer, {
       store: ctx.store.uri,
       rateLimits: false,
       baseUrl: `${URL_}/account`,
@@ -126,6 +138,10 @@ describeOnEveryAccountStore("an account's passkeys and second factor", (ctx) => 
       expect(await a.accounts.store.accountOfLogin(hashId('other', 'thief'))).toBe(id);
       const userId = hashId('accounts', 'pia@example.com');
       expect((await auth.credentials.list(userId)).map((c) => c.kind)).toEqual(['passkey']);
+      // The owner was told about each, at the account's address.
+      await eventually(async () => expect(notices).toHaveLength(2));
+      expect(notices[0]).toMatch(/^pia@example\.com: Hello pia@example\.com, on your account a passkey \(Passkey of \d{4}-\d\d-\d\d\) was added\./);
+      expect(notices[1]).toMatch(/^pia@example\.com: .*a linked login \(other\) was added/);
 
       // The owner resets the password.
       let since = ctx.peer.mails.length;

@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { createAuth, hashId, type AuthOptions, type DevServer } from '../../src';
+import { createAuth, hashId, senderFunc, type AuthOptions, type DevServer } from '../../src';
+import { eventually } from '../support/eventually';
 import { makeApp, SECRET, type TestApp } from '../support/auth-app';
 import { CookieJar } from '../support/cookie-jar';
 import { setCookies } from '../support/cookies';
@@ -178,12 +179,15 @@ describeOnEveryCredentialStore('two-factor (TOTP)', (store) => {
     expect(secret).toMatch(/^[A-Z2-7]+$/);
   });
 
-  it('turning it off needs a good code, then logins need none', async () => {
-    const t2 = app();
+  it('turning it off needs a good code, then logins need none; the owner is told of on and off (credentialNotices)', async () => {
+    const notices: string[] = [];
+    const t2 = app({ credentialNotices: { sender: senderFunc((to, text) => void notices.push(`${to}|${text}`)), addressOf: (u) => `${u.name}@example.com` } });
     const owner = new CookieJar();
     const second = await enable(t2, owner, 'frank');
     await owner.on(request(t2.app).post('/auth/2fa/disable')).send({ code: '999999' }).expect(403);
     await owner.on(request(t2.app).post('/auth/2fa/disable')).send({ code: second.recovery[0] }).expect(200);
+    await eventually(async () => expect(notices.map((n) => /was (turned \w+)/.exec(n)?.[1])).toEqual(['turned on', 'turned off']));
+    expect(notices[0]).toMatch(/^frank@example\.com\|Hello frank, on your account two-factor authentication was turned on\./);
     await owner.on(request(t2.app).post('/auth/2fa/disable')).send({ code: second.recovery[1] }).expect(404);
     expect((await firstFactor(t2, new CookieJar(), 'frank')).status).toBe(200);
   });
