@@ -151,9 +151,11 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   const accountEmail = accounts.credentialChecker();
   auth.addPasskeyProvider('passkey', {
     rpName: 'authgate example',
-    userIdOf: (name) => {
+    userIdOf: async (name) => {
       const email = accountEmail.normalizeUser(name);
-      return email ? hashId('accounts', email) : hashId('local', name);
+      // An account's user id hashes the account's id (see the account bridge).
+      const account = email ? await accounts.store.getByEmail(email) : undefined;
+      return account ? hashId('accounts', account.Id) : hashId('local', name);
     },
   });
   if (config.oidc) auth.addOidcProvider('oidc', config.oidc);

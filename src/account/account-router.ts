@@ -33,7 +33,7 @@ export interface AccountRouter extends Router {
    * The e-mail of the account a user of the account bridge is, for
    * `createAuth({ credentialNotices: { sender, addressOf: accounts.ownerAddress } })`; `undefined` for other users.
    */
-  ownerAddress(user: User): string | undefined;
+  ownerAddress(user: User): Promise<string | undefined>;
   /** The account store. */
   readonly store: AccountStore;
   /** Closes the store. */

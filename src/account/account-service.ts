@@ -3,7 +3,7 @@ import { canonicalEmail } from '../internal/email-address';
 import { safeEqual } from '../internal/random';
 import { escapeHtml } from '../internal/http';
 import { hasUnusableChars } from '../internal/text';
-import { hashId, type User } from '../token/user';
+import type { User } from '../token/user';
 import { AuthError } from '../errors';
 import type { Logger } from '../logger';
 import { describeSendFailure, type Sender } from '../senders/sender';
@@ -16,8 +16,8 @@ import type { LoginSessions } from './account-options';
 import type { Lockout } from './lockout';
 import type { LoginContext } from '../providers/direct';
 import type { LoginLinks } from '../providers/login-links';
-import { bridgeUser, LinkedLogins, type AccountLogin } from './linked-logins';
-import { deleteCredentials, moveCredentials } from '../credentials/user-credentials';
+import { bridgeUser, legacyBridgeId, LinkedLogins, type AccountLogin } from './linked-logins';
+import { deleteCredentials, moveCredentials, renameCredentials } from '../credentials/user-credentials';
 
 /** The privilege that lets a user act on other users. */
 export const MANAGE_USER = 'manage_user';
@@ -51,8 +51,8 @@ export interface AccountServiceSettings {
 
 /** The account bridge to a direct provider: `auth.addDirectProvider(name, accounts.credentialChecker())`. */
 export interface AccountCredentialChecker {
-  /** `true` for the e-mail and password of an activated account; `context.ip` keys the lockout. */
-  check(user: string, passwd: string, context?: LoginContext): Promise<boolean>;
+  /** The account's id (the user id hashes it) for the e-mail and password of an activated account, else `false`; `context.ip` keys the lockout. */
+  check(user: string, passwd: string, context?: LoginContext): Promise<false | { subject: string }>;
   /** The canonical e-mail (trim, NFC, lower-case); `undefined` when the text is no e-mail address. */
   normalizeUser(user: string): string | undefined;
 }
@@ -257,6 +257,7 @@ export class AccountService {
   /** With `loginSessions.twoFactor`: an account with two-factor on needs a good `otp` too (401 2.3, 429 past the limits). */
   private async checkSecondFactor(account: Account, otp: unknown, ip: string): Promise<void> {
     const bridge = this.settings.loginSessions;
+    await this.migrateCredentials(account);
     const userId = bridge && bridgeUser(bridge, account).id;
     if (!bridge?.twoFactor || userId === undefined || !(await bridge.twoFactor.isOn(userId))) return;
     if (typeof otp !== 'string' || otp === '' || otp.length > 32) throw new AccountError(401, 2.3, 'two-factor authentication is on: send otp, a code of the authenticator app or a recovery code');
@@ -322,7 +323,21 @@ export class AccountService {
    */
   private async endLoginSessions(account: Account): Promise<void> {
     const bridge = this.settings.loginSessions;
-    if (bridge !== undefined) await bridge.sessions.revokeAll(bridgeUser(bridge, account).id);
+    if (bridge === undefined) return;
+    await bridge.sessions.revokeAll(bridgeUser(bridge, account).id);
+    // Sessions begun before the bridge's ids followed the account (they followed the e-mail).
+    await bridge.sessions.revokeAll(legacyBridgeId(bridge, account));
+  }
+
+  /**
+   * Moves passkeys and the second factor an account has under the bridge's former id (the hash of
+   * its e-mail) to its id now (the hash of the account's id): once, at the first use after the change.
+   */
+  private async migrateCredentials(account: Account): Promise<void> {
+    const bridge = this.settings.loginSessions;
+    if (!bridge?.credentials) return;
+    const legacy = legacyBridgeId(bridge, account);
+    if ((await bridge.credentials.list(legacy)).length > 0) await moveCredentials(bridge.credentials, legacy, bridgeUser(bridge, account));
   }
 
   /**
@@ -414,8 +429,10 @@ export class AccountService {
     }
     if (!usedHere || updated?.Email !== stored.For) throw bad();
     await this.finishCredentialChange(account, false);
+    // The bridge's user id stays (it follows the account); credentials still under the old address's former id move, and passkeys take the new name.
+    await this.migrateCredentials(account);
     const bridge = this.settings.loginSessions;
-    if (bridge?.credentials) await moveCredentials(bridge.credentials, bridgeUser(bridge, account).id, bridgeUser(bridge, updated));
+    if (bridge?.credentials) await renameCredentials(bridge.credentials, bridgeUser(bridge, updated));
     return { ...updated.Profile, Id: updated.Id, Email: updated.Email };
   }
 
@@ -433,8 +450,10 @@ export class AccountService {
     if (!(await this.settings.store.delete(id))) throw new AccountError(404, 1.9, 'no such account');
     await this.endLoginSessions(account);
     const bridge = this.settings.loginSessions;
-    if (bridge !== undefined) await bridge.avatars?.removeFor(bridgeUser(bridge, account).id);
-    if (bridge?.credentials) await deleteCredentials(bridge.credentials, bridgeUser(bridge, account).id);
+    for (const userId of bridge === undefined ? [] : [bridgeUser(bridge, account).id, legacyBridgeId(bridge, account)]) {
+      await bridge?.avatars?.removeFor(userId);
+      if (bridge?.credentials) await deleteCredentials(bridge.credentials, userId);
+    }
   }
 
   /** The logins of account `id` (own, or any with manage_user): its own first, then the linked ones. */
@@ -452,12 +471,14 @@ export class AccountService {
   }
 
   /**
-   * The address of the owner of a user of the account bridge (its name, when its id is the bridge's
-   * id of that name), for `createAuth({ credentialNotices: { addressOf: accounts.ownerAddress } })`.
+   * The address of the owner of a user of the account bridge (the account its name names, when
+   * its id is that account's), for `createAuth({ credentialNotices: { addressOf: accounts.ownerAddress } })`.
    */
-  ownerAddress(user: User): string | undefined {
+  async ownerAddress(user: User): Promise<string | undefined> {
     const bridge = this.settings.loginSessions;
-    return bridge !== undefined && user.id === hashId(bridge.provider, user.name) ? user.name : undefined;
+    const email = bridge === undefined ? undefined : canonicalEmail(user.name);
+    const account = email === undefined ? undefined : await this.settings.store.getByEmail(email);
+    return bridge !== undefined && account !== undefined && bridgeUser(bridge, account).id === user.id ? account.Email : undefined;
   }
 
   /** The links for `auth.useLoginLinks(accounts.loginLinks())`: logins linked to an account log in as it. */
@@ -480,7 +501,12 @@ export class AccountService {
    */
   credentialChecker(): AccountCredentialChecker {
     return {
-      check: async (user, passwd, context) => (await this.checkCredentials(user, passwd, context?.ip ?? ''))?.Approved === true,
+      check: async (user, passwd, context) => {
+        const account = await this.checkCredentials(user, passwd, context?.ip ?? '');
+        if (account?.Approved !== true) return false;
+        await this.migrateCredentials(account);
+        return { subject: account.Id };
+      },
       normalizeUser: (user) => canonicalEmail(user),
     };
   }
@@ -548,6 +574,7 @@ export class AccountService {
     if (bridge === undefined) return [];
     const removed: string[] = [];
     if (bridge.credentials) {
+      await this.migrateCredentials(account);
       const passkeys = (await bridge.credentials.list(bridgeUser(bridge, account).id)).filter((c) => c.kind === 'passkey');
       for (const passkey of passkeys) await bridge.credentials.delete(passkey.id);
       if (passkeys.length > 0) removed.push(`${passkeys.length} passkey${passkeys.length === 1 ? '' : 's'}`);

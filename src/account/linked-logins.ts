@@ -13,9 +13,18 @@ export interface AccountLogin extends LinkedLogin {
   Primary: boolean;
 }
 
-/** The user the account bridge logs an account in as: its id follows the e-mail, its name is the e-mail. */
+/**
+ * The user the account bridge logs an account in as: its id hashes the account's immutable id (so a
+ * token of a deleted account is never taken for a later account of the same address, and an
+ * e-mail change keeps it), its name is the e-mail.
+ */
 export function bridgeUser(bridge: LoginSessions, account: Account): User {
-  return { id: hashId(bridge.provider, account.Email), name: account.Email, picture: '' };
+  return { id: hashId(bridge.provider, account.Id), name: account.Email, picture: '' };
+}
+
+/** The id the account bridge gave an account before 2026-11-25 (it followed the e-mail): its credentials move on first use. */
+export function legacyBridgeId(bridge: LoginSessions, account: Account): string {
+  return hashId(bridge.provider, account.Email);
 }
 
 const MAX_NAME = 256;

@@ -22,6 +22,13 @@ export async function moveCredentials(store: CredentialStore, fromUserId: string
   }
 }
 
+/** Gives a user's passkeys the user's name now (the name a passkey login shows), after a rename such as an e-mail change. */
+export async function renameCredentials(store: CredentialStore, user: User): Promise<void> {
+  for (const c of await store.list(user.id)) {
+    if (c.kind === 'passkey') await store.update(c.id, (current) => ({ ...current, data: { ...current.data, userName: user.name } }));
+  }
+}
+
 /** Deletes every passkey and second factor of a user (a deleted account). */
 export async function deleteCredentials(store: CredentialStore, userId: string): Promise<void> {
   for (const c of await store.list(userId)) await store.delete(c.id);

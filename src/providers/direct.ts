@@ -16,24 +16,31 @@ export interface LoginContext {
 }
 
 /**
+ * A checker's verdict: `false`, `true` (the user id hashes the user name), or the user's stable
+ * `subject` that the user id hashes instead (an account's immutable id, so that a token of a
+ * deleted account is never taken for a later account with the same name).
+ */
+export type CheckResult = boolean | { subject: string };
+
+/**
  * Checks a user name and password. A function or an object with `check`. May be async. The object
  * may also give `normalizeUser`, the one form of a user name (e.g. a canonical e-mail), used for
- * the check, the rate limit, the user id and the name in the token.
+ * the check, the rate limit and the name in the token (and the user id, unless the check names a subject).
  */
 export type CredentialChecker =
-  | ((user: string, passwd: string, context: LoginContext) => MaybePromise<boolean>)
-  | { check(user: string, passwd: string, context: LoginContext): MaybePromise<boolean>; normalizeUser?(user: string): string | undefined };
+  | ((user: string, passwd: string, context: LoginContext) => MaybePromise<CheckResult>)
+  | { check(user: string, passwd: string, context: LoginContext): MaybePromise<CheckResult>; normalizeUser?(user: string): string | undefined };
 
 /**
  * Login with a user name and password checked by the app. `GET /<name>/login?user=&passwd=` or a
  * POST with the same fields as JSON or a form; also `aud`, `session=1`, `from`, `noava=1`.
- * The user id is `<name>_<sha1 of the user name>`.
+ * The user id is `<name>_<sha1 of the user name>` (or of the subject the checker names).
  */
 export class DirectProvider implements Provider {
   /** GET with a query or POST with a form or JSON. */
   readonly methods = { login: ['GET', 'POST'] } as const;
 
-  private readonly check: (user: string, passwd: string, context: LoginContext) => MaybePromise<boolean>;
+  private readonly check: (user: string, passwd: string, context: LoginContext) => MaybePromise<CheckResult>;
   private readonly normalizeUser: (user: string) => string;
 
   /**
@@ -44,7 +51,7 @@ export class DirectProvider implements Provider {
     readonly name: string,
     checker: CredentialChecker,
   ) {
-    const fn = toFunction<[string, string, LoginContext], MaybePromise<boolean>>(checker, 'check');
+    const fn = toFunction<[string, string, LoginContext], MaybePromise<CheckResult>>(checker, 'check');
     if (fn === undefined) throw configError('addDirectProvider() needs a credential checker');
     this.check = fn;
     const normalize = typeof checker === 'object' ? checker.normalizeUser?.bind(checker) : undefined;
@@ -61,8 +68,11 @@ export class DirectProvider implements Provider {
     const user = this.normalizeUser(typed);
     await kit.rateLimit('loginPerIp', req.ip);
     let ok: boolean;
+    let subject = user;
     try {
-      ok = (await this.check(user, passwd, { ip: req.ip })) === true;
+      const verdict = await this.check(user, passwd, { ip: req.ip });
+      ok = verdict === true || (typeof verdict === 'object' && verdict !== null && typeof verdict.subject === 'string' && verdict.subject !== '');
+      if (ok && typeof verdict === 'object') subject = verdict.subject;
     } catch (err) {
       // A checker that slows attempts (the account bridge's lockout) answers as a rate limit does.
       if (err instanceof RateLimitError) throw err;
@@ -78,7 +88,7 @@ export class DirectProvider implements Provider {
     }
     await kit.completeLogin(req, res, {
       provider: this.name,
-      user: { name: user, id: hashId(this.name, user), picture: '' },
+      user: { name: user, id: hashId(this.name, subject), picture: '' },
       aud: loginAudience(req),
       sessionOnly: loginFlag(req, 'session', 'sess'),
       noAva: loginFlag(req, 'noava'),

@@ -75,8 +75,9 @@ describeOnEveryAccountStore("an account's passkeys and second factor", (ctx) => 
         .set(...bearer(token))
         .send({ Code: code })
         .expect(200);
-      expect((await passkeyLogin()).body).toMatchObject({ id: hashId('accounts', 'olga.new@example.com'), name: 'olga.new@example.com' });
-      expect(await auth.credentials.list(hashId('accounts', 'olga@example.com'))).toEqual([]);
+      expect((await passkeyLogin()).body).toMatchObject({ id: hashId('accounts', id), name: 'olga.new@example.com' });
+      // The bridge's user id follows the account, not the address: its passkey and second factor stay with it.
+      expect((await auth.credentials.list(hashId('accounts', id))).map((c) => c.kind).sort()).toEqual(['passkey', 'totp']);
       // The second factor came along: the new address's password login waits for it.
       expect((await request(a.app).post('/auth/accounts/login').send({ user: 'olga.new@example.com', passwd: 'olga-password' })).status).toBe(202);
 
@@ -85,7 +86,7 @@ describeOnEveryAccountStore("an account's passkeys and second factor", (ctx) => 
         .set(...bearer(token))
         .send({ Pwd: 'olga-password' })
         .expect(200);
-      expect(await auth.credentials.list(hashId('accounts', 'olga.new@example.com'))).toEqual([]);
+      expect(await auth.credentials.list(hashId('accounts', id))).toEqual([]);
       expect((await passkeyLogin()).status).toBe(403);
       await activeUser(a.app, ctx.peer, 'olga.new@example.com', 'someone-else-password');
       expect((await request(a.app).post('/auth/accounts/login').send({ user: 'olga.new@example.com', passwd: 'someone-else-password' })).status).toBe(200);
@@ -136,7 +137,7 @@ describeOnEveryAccountStore("an account's passkeys and second factor", (ctx) => 
       thief.keep(await thief.on(request(a.app).post('/auth/other/link')).send({}).expect(200));
       thief.keep(await thief.on(request(a.app).post('/auth/other/login')).send({ user: 'thief', passwd: 'other-pw' }).expect(200));
       expect(await a.accounts.store.accountOfLogin(hashId('other', 'thief'))).toBe(id);
-      const userId = hashId('accounts', 'pia@example.com');
+      const userId = hashId('accounts', id);
       expect((await auth.credentials.list(userId)).map((c) => c.kind)).toEqual(['passkey']);
       // The owner was told about each, at the account's address.
       await eventually(async () => expect(notices).toHaveLength(2));
@@ -201,6 +202,38 @@ describeOnEveryAccountStore("an account's passkeys and second factor", (ctx) => 
       await request(a.app).post('/account/tokens').send({ grant_type: 'password', email: 'quinn@example.com', password: 'quinn-new-password', otp: recovery[1] }).expect(401);
       await reset({ Otp: recovery[0] as string }).expect(200);
       await request(a.app).post('/account/tokens').send({ grant_type: 'password', email: 'quinn@example.com', password: 'quinn-new-password', otp: recovery[1] }).expect(200);
+    } finally {
+      await auth.close();
+      await a.accounts.close();
+    }
+  });
+
+  it("credentials kept under the bridge's former id (the hash of the e-mail) move to the account's id at the first login", async () => {
+    const auth = createAuth({ url: URL_, secret: SECRET, rateLimits: false });
+    const a = makeAccountApp(ctx.peer, {
+      store: ctx.store.uri,
+      rateLimits: false,
+      baseUrl: `${URL_}/account`,
+      loginSessions: { sessions: auth.sessions, provider: 'accounts', credentials: auth.credentials },
+    });
+    auth.addDirectProvider('accounts', a.accounts.credentialChecker());
+    a.app.use('/auth', auth.handlers().authRouter);
+    try {
+      const { id } = await activeUser(a.app, ctx.peer, 'rita@example.com', 'rita-password');
+      const legacy = hashId('accounts', 'rita@example.com');
+      await auth.credentials.add({
+        id: 'legacy-passkey',
+        userId: legacy,
+        kind: 'passkey',
+        label: 'old laptop',
+        created: 1,
+        lastUsed: 0,
+        data: { publicKey: 'AA', counter: 0, transports: [], userName: 'rita@example.com' },
+      });
+      const res = await request(a.app).post('/auth/accounts/login').send({ user: 'rita@example.com', passwd: 'rita-password' }).expect(200);
+      expect(res.body.id).toBe(hashId('accounts', id));
+      expect(await auth.credentials.list(legacy)).toEqual([]);
+      expect((await auth.credentials.list(hashId('accounts', id))).map((c) => [c.id, c.label])).toEqual([['legacy-passkey', 'old laptop']]);
     } finally {
       await auth.close();
       await a.accounts.close();

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { createAuth, hashId } from '../../src';
+import { createAuth, hashId, mustGetUser } from '../../src';
 import { SECRET } from '../support/auth-app';
 import { activeUser, makeAccountApp, bearer } from '../support/account-app';
 import { setCookies } from '../support/cookies';
@@ -16,7 +16,7 @@ describeOnEveryAccountStore('account deletion', (ctx) => {
     const login = setCookies(await request(a.app).post('/auth/accounts/login').send({ user: 'leaving@example.com', passwd: 'leaving-password' }).expect(200));
     const session = (r: request.Test): request.Test => r.set('Cookie', `JWT=${login.JWT?.value}`).set('X-XSRF-TOKEN', login['XSRF-TOKEN']!.value);
     await session(request(a.app).get('/private')).expect(200);
-    const avatarId = auth.avatars.avatarId(hashId('accounts', 'leaving@example.com'));
+    const avatarId = auth.avatars.avatarId(hashId('accounts', id));
     expect(await auth.options.avatarStore.get(avatarId)).toBeDefined();
 
     await request(a.app)
@@ -81,6 +81,30 @@ describeOnEveryAccountStore('account deletion', (ctx) => {
       .get(`/account/profile/${victim.id}/info`)
       .set(...bearer(victim.token))
       .expect(401);
+    await a.accounts.close();
+  });
+
+  it("'refresh' mode: an unexpired token of a deleted account is never taken for a later account of the same address", async () => {
+    const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET });
+    const a = makeAccountApp(ctx.peer, { store: ctx.store.uri, rateLimits: false, loginSessions: { sessions: auth.sessions, provider: 'accounts' } });
+    auth.addDirectProvider('accounts', a.accounts.credentialChecker());
+    a.app.use('/auth', auth.handlers().authRouter);
+    a.app.get('/private', auth.middleware().auth, (req, res) => void res.json(mustGetUser(req)));
+    const first = await activeUser(a.app, ctx.peer, 'reused@example.com', 'first-password');
+    const old = setCookies(await request(a.app).post('/auth/accounts/login').send({ user: 'reused@example.com', passwd: 'first-password' }).expect(200));
+    await request(a.app)
+      .delete(`/account/profile/${first.id}`)
+      .set(...bearer(first.token))
+      .send({ Pwd: 'first-password' })
+      .expect(200);
+    const second = await activeUser(a.app, ctx.peer, 'reused@example.com', 'second-password');
+    const fresh = setCookies(await request(a.app).post('/auth/accounts/login').send({ user: 'reused@example.com', passwd: 'second-password' }).expect(200));
+    const who = async (c: typeof old): Promise<unknown> => (await request(a.app).get('/private').set('Cookie', `JWT=${c.JWT?.value}`).set('X-XSRF-TOKEN', c['XSRF-TOKEN']!.value).expect(200)).body.id;
+    // The old token still reads as valid until it expires ('refresh' mode), but as the deleted account's user, not the new one's.
+    expect(await who(fresh)).toBe(hashId('accounts', second.id));
+    expect(await who(old)).toBe(hashId('accounts', first.id));
+    expect(hashId('accounts', first.id)).not.toBe(hashId('accounts', second.id));
+    await auth.close();
     await a.accounts.close();
   });
 });
