@@ -55,6 +55,8 @@ function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string
           password: rng.text(20),
           FirstName: rng.text(300),
           NewPwd: rng.text(10),
+          Otp: rng.pick([rng.text(10), String(rng.int(1_000_000)).padStart(6, '0')]),
+          token: rng.pick([rng.text(40), jwtLike(rng, SECRET)]),
           code: rng.pick([rng.text(10), String(rng.int(1_000_000)).padStart(6, '0')]),
           label: rng.text(80),
           response: rng.pick([
@@ -155,6 +157,7 @@ describe(`fuzzing every route (seed ${SEED}, ${RUNS} requests per route)`, () =>
       '/auth/2fa/confirm',
       '/auth/2fa/disable',
       '/auth/2fa/verify',
+      '/auth/2fa/step-up',
       '/auth/nope/login',
       '/auth/sessions',
       '/auth/sessions/:id/revoke',
