@@ -12,6 +12,9 @@ const base = {
 /** @type {import('jest').Config} */
 module.exports = {
   testTimeout: 20000,
+  // No helper process (a server, an example instance) may outlive the run: see test/support/children.ts.
+  globalSetup: '<rootDir>/test/support/children-setup.js',
+  globalTeardown: '<rootDir>/test/support/children-teardown.js',
   maxWorkers: 2,
   projects: [
     { ...base, displayName: 'express5', testMatch: ['**/*.test.ts'] },

@@ -1,4 +1,4 @@
-import type { Client, Pool, QueryResultRow } from 'pg';
+import type { Client, Pool, PoolClient, QueryResultRow } from 'pg';
 import type { Subscription } from '../state/state-store';
 import { configError } from '../errors';
 import { loadOptional } from './optional';
@@ -97,10 +97,34 @@ export class PgDatabase {
     return done;
   }
 
-  private async runMigrations(family: string, steps: readonly string[]): Promise<void> {
+  /**
+   * Runs `work` on one connection of the pool, in a transaction (committed when it resolves,
+   * rolled back when it throws). While it is out of the pool, a connection that dies between two
+   * queries emits 'error' on the client, where nobody listens (the pool only listens to idle ones):
+   * that is caught here, and a connection that failed (or could not roll back) is dropped rather
+   * than returned.
+   */
+  private async inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    let broken: Error | undefined;
+    const onError = (err: Error): void => void (broken = err);
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch((rollback: unknown) => void (broken ??= rollback instanceof Error ? rollback : new Error('rollback failed')));
+      throw err;
+    } finally {
+      client.removeListener('error', onError);
+      client.release(broken);
+    }
+  }
+
+  private async runMigrations(family: string, steps: readonly string[]): Promise<void> {
+    await this.inTransaction(async (client) => {
       // One lock per schema: the schema and the migrations table are shared by every family.
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`authgate:${this.schema}`]);
       await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
@@ -112,13 +136,7 @@ export class PgDatabase {
         await client.query(steps[version - 1] as string);
         await client.query(`INSERT INTO ${this.table('migrations')} (family, version) VALUES ($1, $2)`, [family, version]);
       }
-      await client.query('COMMIT');
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /**
@@ -138,21 +156,12 @@ export class PgDatabase {
 
   /** Runs `work` in one transaction on one connection (committed when it resolves, rolled back when it throws). */
   async transaction<T>(work: (query: PgQuery) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      const result = await work(async <R extends QueryResultRow>(text: string, params: unknown[] = []) => {
+    return this.inTransaction((client) =>
+      work(async <R extends QueryResultRow>(text: string, params: unknown[] = []) => {
         const r = await client.query<R>(text, params);
         return { rows: r.rows, rowCount: r.rowCount ?? 0 };
-      });
-      await client.query('COMMIT');
-      return result;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      client.release();
-    }
+      }),
+    );
   }
 
   /** The NOTIFY channel for `name`: one per schema, so apps on other schemas of the database hear nothing. */

@@ -1,16 +1,18 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { join } from 'node:path';
 import { DevServer, noopLogger } from '../../src';
 import { PostgresAccountStore } from '../../src/stores/postgres';
+import { spawnTracked, type TrackedChild } from '../support/children';
+import { eventually } from '../support/eventually';
 import { describePostgres, describeRedis, freePort, startPostgres, startRedis, type TestServer } from '../support/servers';
 
 const bothServers = describePostgres === describe && describeRedis === describe ? describe : describe.skip;
 
 interface Instance {
   port: number;
-  proc: ChildProcess;
+  proc: TrackedChild['child'];
+  stop: TrackedChild['stop'];
   output: string[];
 }
 
@@ -18,12 +20,13 @@ interface Instance {
 async function startInstance(env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
   const output: string[] = [];
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '../../examples/server/index.ts')], {
+  const { child: proc, stop } = spawnTracked(process.execPath, ['--import', 'tsx', join(__dirname, '../../examples/server/index.ts')], {
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`instance did not start: ${output.join('')}`)), 30_000);
+    // An instance that does not start is killed, not left behind.
+    const timer = setTimeout(() => void stop().then(() => reject(new Error(`instance did not start: ${output.join('')}`))), 60_000);
     const take = (d: Buffer): void => {
       output.push(d.toString());
       if (output.join('').includes('example listening')) {
@@ -35,7 +38,7 @@ async function startInstance(env: Record<string, string>): Promise<Instance> {
     proc.stderr?.on('data', take);
     proc.once('exit', (code) => reject(new Error(`instance exited with ${code}: ${output.join('')}`)));
   });
-  return { port, proc, output };
+  return { port, proc, stop, output };
 }
 
 /** A round-robin proxy over the instances on `port` (their AUTH_URL); an instance that refuses the connection is skipped. */
@@ -106,7 +109,7 @@ bothServers('one deployment: three example processes on one PostgreSQL and one R
 
   afterAll(async () => {
     proxy?.close();
-    for (const i of instances) i.proc.kill('SIGKILL');
+    await Promise.all(instances.map((i) => i.stop()));
     await dev?.stop();
     await Promise.all([pg?.destroy(), redis?.destroy()]);
   });
@@ -121,8 +124,8 @@ bothServers('one deployment: three example processes on one PostgreSQL and one R
   it('an e-mail link mailed by one instance is accepted once on another and refused on a third', async () => {
     const b = browser(proxy.url);
     expect((await b.get('/auth/email/login?user=multi&address=multi@example.com')).status).toBe(200);
-    await new Promise((r) => setTimeout(r, 200));
-    const link = /(http:\/\/\S+\/auth\/email\/login\?token=\S+)/.exec(instances.map((i) => i.output.join('')).join('\n'))![1]!;
+    // The instance that mailed it logs the link: wait until one has.
+    const link = await eventually(async () => /(http:\/\/\S+\/auth\/email\/login\?token=\S+)/.exec(instances.map((i) => i.output.join('')).join('\n'))![1]!, 10_000, 50);
     const first = await browser(proxy.url).get(link);
     const second = await browser(proxy.url).get(link);
     expect([first.status, second.status]).toEqual([200, 403]);
@@ -189,7 +192,7 @@ bothServers('one deployment: three example processes on one PostgreSQL and one R
   it('one instance killed mid-run: the others go on and nothing is lost', async () => {
     const b = browser(proxy.url);
     expect((await b.post('/auth/local/login', { user: 'admin', passwd: 'admin-password' })).status).toBe(200);
-    instances[1]!.proc.kill('SIGKILL');
+    await instances[1]!.stop();
     for (let i = 0; i < 6; i++) expect((await b.get('/admin')).status).toBe(200);
   });
 });

@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { spawnTracked } from '../support/children';
 import { freePort } from '../support/ports';
 
 interface Run {
@@ -14,7 +14,7 @@ interface Run {
 
 /** Runs `examples/server` as `npm run example` does, with this environment. */
 function runExample(env: Record<string, string>): Run {
-  const proc = spawn(process.execPath, ['--import', 'tsx', join(__dirname, '../../examples/server/index.ts')], {
+  const { child: proc, stop } = spawnTracked(process.execPath, ['--import', 'tsx', join(__dirname, '../../examples/server/index.ts')], {
     env: { ...process.env, AUTH_SECRET: 's'.repeat(32), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -25,9 +25,9 @@ function runExample(env: Record<string, string>): Run {
     text += d.toString();
     if (text.includes('example listening')) onListening();
   };
-  proc.stdout.on('data', take);
-  proc.stderr.on('data', take);
-  return { code: new Promise((resolve) => proc.once('exit', resolve)), output: () => text, listening, stop: () => void proc.kill() };
+  proc.stdout?.on('data', take);
+  proc.stderr?.on('data', take);
+  return { code: new Promise((resolve) => proc.once('exit', resolve)), output: () => text, listening, stop: () => void stop() };
 }
 
 describe('example start-up problems are told plainly and end the process', () => {

@@ -1,10 +1,11 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freshProject, npmInstall, packTarball, readmeQuickStart, ROOT } from '../support/consumer-project';
 import { freePort } from '../support/ports';
+import { spawnTracked } from '../support/children';
 
 const run = promisify(execFile);
 
@@ -12,28 +13,28 @@ const run = promisify(execFile);
 async function startQuickStart(file: string, cwd: string): Promise<{ url: string; stop(): Promise<void>; output(): string }> {
   const port = await freePort();
   let output = '';
-  const child: ChildProcess = spawn(process.execPath, [file], { cwd, env: { ...process.env, PORT: String(port), AUTH_SECRET: 'consumer-test-secret-0123456789', DEMO_PASSWORD: 'demo-password' } });
+  const { child, stop } = spawnTracked(process.execPath, [file], { cwd, env: { ...process.env, PORT: String(port), AUTH_SECRET: 'consumer-test-secret-0123456789', DEMO_PASSWORD: 'demo-password' } });
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
+  // Until it answers (a loaded machine may take a while to start it), or it exits, or 60 s pass.
+  for (const until = Date.now() + 60_000; ;) {
     if (child.exitCode !== null) throw new Error(`the quick start exited with ${child.exitCode}: ${output}`);
     const ok = await fetch(`${url}/open`).then(
       () => true,
       () => false,
     );
     if (ok) break;
+    if (Date.now() > until) {
+      await stop();
+      throw new Error(`the quick start did not answer: ${output}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
     url,
     output: () => output,
-    stop: () =>
-      new Promise((done) => {
-        if (child.exitCode !== null) return done();
-        child.once('exit', () => done());
-        child.kill();
-      }),
+    stop,
   };
 }
 

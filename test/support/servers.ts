@@ -1,10 +1,11 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chown, mkdtemp, rm } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from 'pg';
+import { remember, spawnTracked, type TrackedChild } from './children';
 import { freePort } from './ports';
 
 export { freePort };
@@ -63,8 +64,17 @@ export async function startPostgres(): Promise<TestServer> {
   await asPostgres(join(PG_BIN, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
-  const start = () => asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', 'start']);
-  const stop = () => asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+  // pg_ctl leaves the server running on its own: it is recorded by the pid it writes, until stopped.
+  let forget: () => void = () => undefined;
+  const start = async (): Promise<void> => {
+    await asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', 'start']);
+    const pid = Number((await readFile(join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    forget = remember(pid, `postgres -D ${data}`, false);
+  };
+  const stop = async (): Promise<void> => {
+    await asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+    forget();
+  };
   await start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
@@ -85,13 +95,14 @@ export async function startRedis(options: { appendOnly?: boolean } = {}): Promis
   const port = await freePort();
   const dir = options.appendOnly ? await mkdtemp(join(tmpdir(), 'authgate-redis-')) : undefined;
   const persistence = dir === undefined ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir];
-  let child: ChildProcess | undefined;
+  let running: TrackedChild | undefined;
   const start = async (): Promise<void> => {
-    const proc = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    child = proc;
+    running = spawnTracked(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = running.child;
+    const stopIt = running.stop;
     await new Promise<void>((resolve, reject) => {
       let out = '';
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${out}`)), 10_000);
+      const timer = setTimeout(() => void stopIt().then(() => reject(new Error(`redis-server did not start: ${out}`))), 30_000);
       proc.stdout?.on('data', (d: Buffer) => {
         out += d.toString();
         if (out.includes('Ready to accept connections')) {
@@ -105,13 +116,9 @@ export async function startRedis(options: { appendOnly?: boolean } = {}): Promis
       });
     });
   };
-  const stop = (): Promise<void> =>
-    new Promise((resolve) => {
-      const proc = child;
-      if (!proc || proc.exitCode !== null) return resolve();
-      proc.once('exit', () => resolve());
-      proc.kill('SIGKILL');
-    });
+  const stop = async (): Promise<void> => {
+    await running?.stop();
+  };
   await start();
   const destroy = async (): Promise<void> => {
     await stop();
