@@ -22,6 +22,11 @@ function notice(where, message) {
 }
 const errorOf = async (res) => {
   const body = await res.json().catch(() => ({}));
+  // A credential change that needs a fresh login: offer the ways to step up.
+  if (body.code === 'step_up_required') {
+    $('step-up').classList.remove('hidden');
+    $('step-up-code').focus();
+  }
   return body.error || body.Description || 'failed: ' + res.status;
 };
 
@@ -174,6 +179,15 @@ $('passkey-login').addEventListener('click', async () => {
   } catch (err) {
     fail('passkey-login', String(err));
   }
+});
+
+$('step-up-confirm').addEventListener('click', async () => {
+  clearMessages();
+  const res = await postJson('/auth/2fa/step-up', { code: $('step-up-code').value });
+  if (!res.ok) return fail('step-up', await errorOf(res));
+  $('step-up-code').value = '';
+  $('step-up').classList.add('hidden');
+  show('Confirmed: try the change again.');
 });
 
 $('enroll-2fa').addEventListener('click', async () => {

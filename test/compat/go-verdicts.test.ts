@@ -1,5 +1,5 @@
 import { setClock } from '../support/clock';
-import { parseSetCookies, send, startGoLikeServer, tokenRequest, vectors, type GoLikeServer, type RecordedAnswer, type VerdictVector } from '../support/go-vectors';
+import { hiddenVerdicts, parseSetCookies, send, startGoLikeServer, tokenRequest, vectors, type GoLikeServer, type RecordedAnswer, type VerdictVector } from '../support/go-vectors';
 import { intendedProbes, type Probe } from './differences';
 
 /** One side's answer to one probe, reduced to what the compatibility promise covers. */
@@ -50,7 +50,7 @@ describe("go-pkgz/auth's verdicts on crafted tokens (recorded), asked of authgat
     console.log(`| case | X-JWT in process | /private cookie + XSRF | /private X-JWT | /admin cookie + XSRF |\n|---|---|---|---|---|\n${rows.join('\n')}`);
   });
 
-  it.each(vectors.verdicts.map((v) => [v.case, v] as const))('%s', async (_name, v) => {
+  it.each([...vectors.verdicts, ...hiddenVerdicts()].map((v) => [v.case, v] as const))('%s', async (_name, v) => {
     setClock(vectors.recorded_at + v.clock_offset_s);
     const intended = intendedProbes(v.variant);
     const cells = {} as Record<Probe, string>;

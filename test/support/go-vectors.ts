@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -85,6 +85,16 @@ export interface GoVectors {
 
 /** go-pkgz/auth v2.2.0's recorded behaviour, kept in this repository as a test fixture. */
 export const vectors: GoVectors = JSON.parse(readFileSync(join(__dirname, 'fixtures/go-pkgz-auth/vectors.json'), 'utf8')) as GoVectors;
+
+/**
+ * The third of the recorded verdicts kept apart from `vectors.json` for a final check, when it is
+ * beside the checkout (`../shared/peers/go-pkgz-auth/hidden-verdicts.json`) or named by
+ * `GO_PKGZ_HIDDEN_VERDICTS`; none otherwise (the suite needs nothing outside the checkout).
+ */
+export function hiddenVerdicts(): VerdictVector[] {
+  const file = process.env.GO_PKGZ_HIDDEN_VERDICTS ?? join(__dirname, '../../../shared/peers/go-pkgz-auth/hidden-verdicts.json');
+  return existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { verdicts: VerdictVector[] }).verdicts : [];
+}
 
 /** An authgate server set up as the recording peer was: routes `/auth/*`, `/private`, `/admin`, `/open`. */
 export interface GoLikeServer {

@@ -1,0 +1,3 @@
+import { describeFuzz } from './fuzz-routes';
+
+describeFuzz('the account routes', (route) => route.startsWith('/account/'));
