@@ -1,5 +1,6 @@
 import request from 'supertest';
-import { createAuth, hashId, mustGetUser, senderFunc } from '../../src';
+import type { Express } from 'express';
+import { createAuth, hashId, mustGetUser, senderFunc, type AccountRouter, type AuthOptions } from '../../src';
 import { eventually } from '../support/eventually';
 import { SECRET } from '../support/auth-app';
 import { activeUser, bearer, mailTo, makeAccountApp } from '../support/account-app';
@@ -10,31 +11,45 @@ import { totpCode } from '../support/totp-code';
 
 const URL_ = 'http://localhost:8080';
 
+/** The auth and account services of one app, bridged: accounts log in at `/auth/accounts/login`; passkeys; `/private`. */
+function bridgedApp(ctx: { peer: Parameters<typeof makeAccountApp>[0]; store: { uri: string } }, options: (accounts: () => AccountRouter) => Partial<AuthOptions> = () => ({})) {
+  // The account router is made after the auth service, whose options may use it later (ownerAddress).
+  const made: { accounts?: AccountRouter } = {};
+  const auth = createAuth({ url: URL_, secret: SECRET, twoFactor: { key: 'account-two-factor-key-0123456789abcdef' }, rateLimits: false, ...options(() => made.accounts as AccountRouter) });
+  const a = makeAccountApp(ctx.peer, {
+    store: ctx.store.uri,
+    rateLimits: false,
+    baseUrl: `${URL_}/account`,
+    loginSessions: { sessions: auth.sessions, provider: 'accounts', credentials: auth.credentials, twoFactor: auth.twoFactor },
+  });
+  made.accounts = a.accounts;
+  auth.addDirectProvider('accounts', a.accounts.credentialChecker());
+  auth.addPasskeyProvider('passkey');
+  a.app.use('/auth', auth.handlers().authRouter);
+  a.app.get('/private', auth.middleware().auth, (req, res) => void res.json(mustGetUser(req)));
+  return { auth, a, close: async () => void (await Promise.all([auth.close(), a.accounts.close()])) };
+}
+
+/** Registers a passkey of `soft` for the user logged in through `jar`. */
+async function addPasskey(app: Express, jar: CookieJar, soft: SoftAuthenticator): Promise<void> {
+  const options = jar.keep(await jar.on(request(app).post('/auth/passkey/register')).send({}).expect(200));
+  jar.keep(
+    await jar
+      .on(request(app).post('/auth/passkey/register'))
+      .send({ response: soft.create(options.body) })
+      .expect(200),
+  );
+}
+
 describeOnEveryAccountStore("an account's passkeys and second factor", (ctx) => {
   it('follow an e-mail change, and go with the account: a later sign-up of the address gets none', async () => {
-    const auth = createAuth({ url: URL_, secret: SECRET, twoFactor: { key: 'account-two-factor-key-0123456789abcdef' }, rateLimits: false });
-    const a = makeAccountApp(ctx.peer, {
-      store: ctx.store.uri,
-      rateLimits: false,
-      baseUrl: `${URL_}/account`,
-      loginSessions: { sessions: auth.sessions, provider: 'accounts', credentials: auth.credentials, twoFactor: auth.twoFactor },
-    });
-    auth.addDirectProvider('accounts', a.accounts.credentialChecker());
-    auth.addPasskeyProvider('passkey');
-    a.app.use('/auth', auth.handlers().authRouter);
-    a.app.get('/private', auth.middleware().auth, (req, res) => void res.json(mustGetUser(req)));
+    const { auth, a, close } = bridgedApp(ctx);
     try {
       const { id, token } = await activeUser(a.app, ctx.peer, 'olga@example.com', 'olga-password');
       const jar = new CookieJar();
       jar.keep(await request(a.app).post('/auth/accounts/login').send({ user: 'olga@example.com', passwd: 'olga-password' }).expect(200));
       const soft = new SoftAuthenticator(URL_);
-      const options = jar.keep(await jar.on(request(a.app).post('/auth/passkey/register')).send({}).expect(200));
-      jar.keep(
-        await jar
-          .on(request(a.app).post('/auth/passkey/register'))
-          .send({ response: soft.create(options.body) })
-          .expect(200),
-      );
+      await addPasskey(a.app, jar, soft);
       const secret = (await jar.on(request(a.app).post('/auth/2fa/enroll')).expect(200)).body.secret as string;
       const second = Math.floor(Date.now() / 1000);
       if (second % 30 > 27) await new Promise((r) => setTimeout(r, 3000));
@@ -91,49 +106,25 @@ describeOnEveryAccountStore("an account's passkeys and second factor", (ctx) => 
       await activeUser(a.app, ctx.peer, 'olga.new@example.com', 'someone-else-password');
       expect((await request(a.app).post('/auth/accounts/login').send({ user: 'olga.new@example.com', passwd: 'someone-else-password' })).status).toBe(200);
     } finally {
-      await auth.close();
-      await a.accounts.close();
+      await close();
     }
   });
 
   it('a password reset takes the account back: sessions end, the passkeys and linked logins a stolen session added go (the notice says so), and two-factor is asked', async () => {
     const notices: string[] = [];
-    // Assigned below: the notices read the account router's ownerAddress once it exists.
-    // eslint-disable-next-line prefer-const
-    let a: ReturnType<typeof makeAccountApp>;
-    const auth = createAuth({
-      url: URL_,
-      secret: SECRET,
-      twoFactor: { key: 'account-two-factor-key-0123456789abcdef' },
-      rateLimits: false,
+    const { auth, a, close } = bridgedApp(ctx, (accounts) => ({
       revocationCheck: 'every-request',
-      credentialNotices: { sender: senderFunc((to, text) => void notices.push(`${to}: ${text}`)), addressOf: (u) => a.accounts.ownerAddress(u) },
-    });
-    a = makeAccountApp(ctx.peer, {
-      store: ctx.store.uri,
-      rateLimits: false,
-      baseUrl: `${URL_}/account`,
-      loginSessions: { sessions: auth.sessions, provider: 'accounts', credentials: auth.credentials, twoFactor: auth.twoFactor },
-    });
-    auth.addDirectProvider('accounts', a.accounts.credentialChecker());
+      credentialNotices: { sender: senderFunc((to, text) => void notices.push(`${to}: ${text}`)), addressOf: (u) => accounts().ownerAddress(u) },
+    }));
     auth.addDirectProvider('other', (_u, p) => p === 'other-pw');
-    auth.addPasskeyProvider('passkey');
     auth.useLoginLinks(a.accounts.loginLinks());
-    a.app.use('/auth', auth.handlers().authRouter);
-    a.app.get('/private', auth.middleware().auth, (req, res) => void res.json(mustGetUser(req)));
     try {
       const { id } = await activeUser(a.app, ctx.peer, 'pia@example.com', 'pia-password');
       // The thief's browser, with the victim's session: a passkey of his, and his own login linked.
       const thief = new CookieJar();
       thief.keep(await request(a.app).post('/auth/accounts/login').send({ user: 'pia@example.com', passwd: 'pia-password' }).expect(200));
       const soft = new SoftAuthenticator(URL_);
-      const options = thief.keep(await thief.on(request(a.app).post('/auth/passkey/register')).send({}).expect(200));
-      thief.keep(
-        await thief
-          .on(request(a.app).post('/auth/passkey/register'))
-          .send({ response: soft.create(options.body) })
-          .expect(200),
-      );
+      await addPasskey(a.app, thief, soft);
       thief.keep(await thief.on(request(a.app).post('/auth/other/link')).send({}).expect(200));
       thief.keep(await thief.on(request(a.app).post('/auth/other/login')).send({ user: 'thief', passwd: 'other-pw' }).expect(200));
       expect(await a.accounts.store.accountOfLogin(hashId('other', 'thief'))).toBe(id);
@@ -164,21 +155,12 @@ describeOnEveryAccountStore("an account's passkeys and second factor", (ctx) => 
       const login = browser.keep(await browser.on(request(a.app).post('/auth/passkey/login')).send({}).expect(200));
       expect((await browser.on(request(a.app).post('/auth/passkey/login')).send({ response: soft.get(login.body) })).status).toBe(403);
     } finally {
-      await auth.close();
-      await a.accounts.close();
+      await close();
     }
   });
 
   it('a reset of an account with two-factor on needs the second factor too (Otp): the mailbox alone is not enough', async () => {
-    const auth = createAuth({ url: URL_, secret: SECRET, twoFactor: { key: 'account-two-factor-key-0123456789abcdef' }, rateLimits: false });
-    const a = makeAccountApp(ctx.peer, {
-      store: ctx.store.uri,
-      rateLimits: false,
-      baseUrl: `${URL_}/account`,
-      loginSessions: { sessions: auth.sessions, provider: 'accounts', credentials: auth.credentials, twoFactor: auth.twoFactor },
-    });
-    auth.addDirectProvider('accounts', a.accounts.credentialChecker());
-    a.app.use('/auth', auth.handlers().authRouter);
+    const { a, close } = bridgedApp(ctx);
     try {
       await activeUser(a.app, ctx.peer, 'quinn@example.com', 'quinn-password');
       const jar = new CookieJar();
@@ -203,21 +185,12 @@ describeOnEveryAccountStore("an account's passkeys and second factor", (ctx) => 
       await reset({ Otp: recovery[0] as string }).expect(200);
       await request(a.app).post('/account/tokens').send({ grant_type: 'password', email: 'quinn@example.com', password: 'quinn-new-password', otp: recovery[1] }).expect(200);
     } finally {
-      await auth.close();
-      await a.accounts.close();
+      await close();
     }
   });
 
   it("credentials kept under the bridge's former id (the hash of the e-mail) move to the account's id at the first login", async () => {
-    const auth = createAuth({ url: URL_, secret: SECRET, rateLimits: false });
-    const a = makeAccountApp(ctx.peer, {
-      store: ctx.store.uri,
-      rateLimits: false,
-      baseUrl: `${URL_}/account`,
-      loginSessions: { sessions: auth.sessions, provider: 'accounts', credentials: auth.credentials },
-    });
-    auth.addDirectProvider('accounts', a.accounts.credentialChecker());
-    a.app.use('/auth', auth.handlers().authRouter);
+    const { auth, a, close } = bridgedApp(ctx);
     try {
       const { id } = await activeUser(a.app, ctx.peer, 'rita@example.com', 'rita-password');
       const legacy = hashId('accounts', 'rita@example.com');
@@ -235,8 +208,7 @@ describeOnEveryAccountStore("an account's passkeys and second factor", (ctx) => 
       expect(await auth.credentials.list(legacy)).toEqual([]);
       expect((await auth.credentials.list(hashId('accounts', id))).map((c) => [c.id, c.label])).toEqual([['legacy-passkey', 'old laptop']]);
     } finally {
-      await auth.close();
-      await a.accounts.close();
+      await close();
     }
   });
 });
