@@ -304,6 +304,9 @@ export class Authenticator {
     const { exp: _exp, iat: _iat, nbf: _nbf, ...base } = read.claims;
     // The refreshed user names its audience, as go-pkgz/auth's refresh writes it.
     if (base.user !== undefined) base.user = setAudience(cloneUser(base.user), base.aud);
+    // A session from before auth_time (or from go-pkgz/auth) is dated by the oldest time it shows,
+    // so that sessionMaxAge and step-up bound it from now on.
+    if (typeof base.auth_time !== 'number' && typeof read.claims.iat === 'number') base.auth_time = read.claims.iat;
     const refreshed = await this.tokens.create(base, this.sessionEnd(read.claims));
     this.options.logger.logf('[DEBUG] token of %s refreshed', read.claims.user?.id ?? 'unknown');
     return refreshed;

@@ -1,5 +1,7 @@
 import request from 'supertest';
-import { login, makeApp } from '../support/auth-app';
+import { hashId } from '../../src';
+import { SECRET, login, makeApp } from '../support/auth-app';
+import { signRaw } from '../support/raw-jwt';
 import { setClock } from '../support/clock';
 import { decodeJwt, setCookies } from '../support/cookies';
 
@@ -26,6 +28,18 @@ describe('sessionMaxAge', () => {
     const refused = await request(app).get('/private').set('Cookie', `JWT=${next}; XSRF-TOKEN=${s.xsrf}`).set('X-XSRF-TOKEN', s.xsrf).expect(401);
     expect(refused.body.error).toMatch(/sessionMaxAge/);
     expect(setCookies(refused).JWT?.value).toBe('');
+  });
+
+  it('a token from before auth_time (or from go-pkgz/auth) is dated by its iat at its first refresh, and bounded from then on', async () => {
+    const { app } = makeApp({ sessionMaxAge: 60_000, tokenDuration: 20_000 });
+    const start = Math.floor(Date.now() / 1000);
+    setClock(start + 30);
+    const old = signRaw({ aud: 'authgate', exp: start + 20, iat: start, jti: 'old-session', user: { name: 'o', id: hashId('local', 'o'), picture: '' }, auth_provider: { name: 'local' } }, SECRET);
+    const refreshed = await request(app).get('/private').set('Cookie', `JWT=${old}; XSRF-TOKEN=old-session`).set('X-XSRF-TOKEN', 'old-session').expect(200);
+    const next = setCookies(refreshed).JWT!.value;
+    expect(decodeJwt(next).payload).toMatchObject({ auth_time: start, exp: start + 50 });
+    setClock(start + 61);
+    await request(app).get('/private').set('Cookie', `JWT=${next}; XSRF-TOKEN=old-session`).set('X-XSRF-TOKEN', 'old-session').expect(401);
   });
 
   it('without it, a session goes on being refreshed; bad values fail at start-up', async () => {
