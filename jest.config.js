@@ -11,7 +11,8 @@ const base = {
 
 /** @type {import('jest').Config} */
 module.exports = {
-  testTimeout: 20000,
+  // A test's budget on a loaded 2-core machine (CI runs beside other work); a hang still fails.
+  testTimeout: 60000,
   // No helper process (a server, an example instance) may outlive the run: see test/support/children.ts.
   globalSetup: '<rootDir>/test/support/children-setup.js',
   globalTeardown: '<rootDir>/test/support/children-teardown.js',
