@@ -9,7 +9,7 @@
 export { createAuth, type Auth, type AuthHandlers } from './service';
 export { resolveOptions, type AuthOptions, type ResolvedOptions, type SameSite } from './options';
 export type { BasicAuthChecker, ClaimsUpdater, MaybePromise, SecretReader, UserUpdater, Validator } from './hooks';
-export { AuthError, type AuthErrorCode } from './errors';
+export { AuthError, type AuthErrorCode, type AuthErrorReason } from './errors';
 export { consoleLogger, noopLogger, loggerFunc, type Logger } from './logger';
 
 // Users, claims and tokens
@@ -30,7 +30,7 @@ export { StateRefreshCache } from './middleware/state-refresh-cache';
 
 // Providers
 export type { Provider, ProviderKit, LoginRequest, CompletedLogin } from './providers/provider';
-export type { CredentialChecker, LoginContext } from './providers/direct';
+export type { CheckResult, CredentialChecker, LoginContext } from './providers/direct';
 export type { LoginLinks, LoginIdentity } from './providers/login-links';
 export { LINK_COOKIE } from './providers/link-flow';
 export { BUILTIN_PROVIDER_NAMES } from './providers/builtin';
@@ -63,6 +63,7 @@ export { migrateAvatars, type MigrationResult } from './avatar/migrate';
 
 // Passkeys and second factors
 export type { Credential, CredentialKind, CredentialStore } from './credentials/credential-store';
+export type { CredentialChange, CredentialNoticeOptions } from './credentials/credential-notices';
 export { createCredentialStore, CREDENTIAL_STORE_SCHEMES } from './credentials/create-credential-store';
 export { MemoryCredentialStore } from './credentials/stores/memory-credential-store';
 export type { TwoFactorOptions } from './two-factor/two-factor-options';
