@@ -74,6 +74,12 @@ export type { OidcProviderOptions, OidcClientAuth } from './providers/oidc/oidc-
 export { OidcProvider, defaultOidcUser } from './providers/oidc/oidc-provider';
 export { PASSKEY_COOKIE, PasskeyProvider } from './providers/passkey/passkey-provider';
 
+// The user directory
+export type { UserRecord, UserLogin, UserStatus, UserStore, UserStoreQuery, UserStorePage, UserListPosition } from './users/user-store';
+export { createUserStore, USER_STORE_SCHEMES } from './users/create-user-store';
+export { MemoryUserStore } from './users/stores/memory-user-store';
+export { UserDirectory, MAX_USER_PAGE, type UserList, type UserListOptions } from './users/user-directory';
+
 // Shared state and rate limits
 export type { StateStore, GroupMember, Subscription } from './state/state-store';
 export { createStateStore, STATE_STORE_SCHEMES } from './state/create-state-store';

@@ -9,6 +9,7 @@ import { resolveMiddlewareOptions, type MiddlewareOptions, type ResolvedMiddlewa
 import type { RefreshCache } from './middleware/refresh-cache';
 import type { StateStore } from './state/state-store';
 import type { CredentialStore } from './credentials/credential-store';
+import type { UserStore } from './users/user-store';
 import { resolveTwoFactorOptions, type ResolvedTwoFactorOptions, type TwoFactorOptions } from './two-factor/two-factor-options';
 import type { CredentialNoticeOptions } from './credentials/credential-notices';
 import { resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './sessions/session-options';
@@ -43,6 +44,13 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
    * @default 'memory://' (lost on restart: use a real store with passkeys or two-factor)
    */
   credentialStore?: CredentialStore | string;
+  /**
+   * The user directory (`auth.users`): one record per user, written at every completed login. A
+   * store or a URI for {@link createUserStore} (`level:///path`, `postgres://...`, `mongodb://...`,
+   * `memory://`). A deployment that adds it starts empty and fills as people log in.
+   * @default 'memory://' (lost on restart: use a real store to keep the list)
+   */
+  userStore?: UserStore | string;
   /** Mail the owner whenever a passkey, a linked login or two-factor is added or removed. @default undefined (no mail) */
   credentialNotices?: CredentialNoticeOptions;
   /** Two-factor authentication (TOTP): routes under `/2fa`, and logins that wait for the second factor. @default undefined (off) */
@@ -87,6 +95,8 @@ export interface SettledOptions extends ResolvedTokenOptions, ResolvedMiddleware
   avatarStore: AvatarStore | string | undefined;
   /** As given: a store, a URI, or absent. */
   credentialStore: CredentialStore | string | undefined;
+  /** As given: a store, a URI, or absent. */
+  userStore: UserStore | string | undefined;
   /** `undefined` when two-factor is off. */
   twoFactor: ResolvedTwoFactorOptions | undefined;
   /** As given, or absent. */
@@ -94,10 +104,11 @@ export interface SettledOptions extends ResolvedTokenOptions, ResolvedMiddleware
 }
 
 /** The options a running auth service uses: {@link SettledOptions} with its stores opened (and guarded). */
-export interface ResolvedOptions extends Omit<SettledOptions, 'stateStore' | 'avatarStore' | 'credentialStore' | 'refreshCache'> {
+export interface ResolvedOptions extends Omit<SettledOptions, 'stateStore' | 'avatarStore' | 'credentialStore' | 'userStore' | 'refreshCache'> {
   stateStore: StateStore;
   avatarStore: AvatarStore;
   credentialStore: CredentialStore;
+  userStore: UserStore;
   refreshCache: RefreshCache;
 }
 
@@ -131,6 +142,7 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
     stateStore: options.stateStore,
     avatarStore: options.avatarStore,
     credentialStore: options.credentialStore,
+    userStore: options.userStore,
     twoFactor: resolveTwoFactorOptions(options.twoFactor, url),
     refreshCache: options.refreshCache,
   };

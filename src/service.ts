@@ -13,6 +13,8 @@ import { MemoryRefreshCache } from './middleware/refresh-cache';
 import { StateRefreshCache } from './middleware/state-refresh-cache';
 import { createStateStore } from './state/create-state-store';
 import { createCredentialStore } from './credentials/create-credential-store';
+import { createUserStore } from './users/create-user-store';
+import { UserDirectory } from './users/user-directory';
 import type { CredentialStore } from './credentials/credential-store';
 import { LoginCompleter } from './providers/complete-login';
 import { LinkFlow } from './providers/link-flow';
@@ -115,6 +117,8 @@ export interface Auth {
   readonly credentials: CredentialStore;
   /** The second-factor check for other services (the account service's `/tokens`); `undefined` without `twoFactor`. */
   readonly twoFactor: SecondFactor | undefined;
+  /** The user directory: every user who completed a login (`userStore`). */
+  readonly users: UserDirectory;
   /** The login sessions: list them, revoke one or all of a user (see `revocationCheck`). */
   readonly sessions: Sessions;
   /** The resolved options. */
@@ -131,6 +135,7 @@ function openStores(settled: SettledOptions): ResolvedOptions {
     stateStore,
     avatarStore: openGuarded(settled.avatarStore ?? 'memory://', createAvatarStore, 'avatar store', settled.storeTimeout),
     credentialStore: openGuarded(settled.credentialStore ?? 'memory://', createCredentialStore, 'credential store', settled.storeTimeout),
+    userStore: openGuarded(settled.userStore ?? 'memory://', createUserStore, 'user store', settled.storeTimeout),
     // A shared state store shares refreshed tokens too, so instances refresh a token once.
     refreshCache: settled.refreshCache ?? (settled.stateStore !== undefined ? new StateRefreshCache(stateStore) : new MemoryRefreshCache()),
   };
@@ -165,7 +170,8 @@ export function createAuth(options: AuthOptions): Auth {
   const links = new LinkFlow(tokens, sessions, useOnce, resolved, notices);
   const twoFactor = resolved.twoFactor === undefined ? undefined : new TwoFactor(resolved.credentialStore, resolved.twoFactor);
   const pending = twoFactor === undefined ? undefined : new PendingLogins(tokens, twoFactor, resolved);
-  const completer = new LoginCompleter(tokens, avatars, sessions, links, pending, resolved);
+  const users = new UserDirectory(resolved.userStore);
+  const completer = new LoginCompleter(tokens, avatars, sessions, links, pending, users, resolved);
   const limiter = new RateLimiter<AuthRateLimit>(resolved.stateStore, resolved.rateLimits, resolved.ipv6RateLimitPrefix);
   const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name), limiter, { registry: sessions, everyRequest });
   const kit: ProviderKit = {
@@ -199,6 +205,7 @@ export function createAuth(options: AuthOptions): Auth {
       },
     },
     sessions,
+    users,
     options: resolved,
     addProvider(name, cid, csecret, providerOptions) {
       if (name === 'dev') {
@@ -298,7 +305,7 @@ export function createAuth(options: AuthOptions): Auth {
     async close() {
       await Promise.all([...providers.values()].map((p) => p.close?.()));
       await everyRequest?.close();
-      await Promise.all([resolved.avatarStore.close(), resolved.stateStore.close(), resolved.credentialStore.close()]);
+      await Promise.all([resolved.avatarStore.close(), resolved.stateStore.close(), resolved.credentialStore.close(), resolved.userStore.close()]);
     },
   };
   return auth;

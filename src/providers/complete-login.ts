@@ -9,6 +9,7 @@ import { sessionJti, type SessionRegistry } from '../sessions/session-registry';
 import type { LinkFlow } from './link-flow';
 import type { PendingLogins } from '../two-factor/pending-login';
 import type { CompletedLogin, LoginRequest } from './provider';
+import type { UserDirectory } from '../users/user-directory';
 
 /**
  * The end of every login, whatever the provider: cross-site check, a link started in this browser
@@ -23,6 +24,7 @@ export class LoginCompleter {
    * @param sessions - records the session.
    * @param links - linking and linked logins.
    * @param pending - logins that wait for a second factor (absent without `twoFactor`).
+   * @param users - records every completed login.
    * @param options - audiences, issuer, own URL, redirect allowlist and cross-site policy.
    */
   constructor(
@@ -31,6 +33,7 @@ export class LoginCompleter {
     private readonly sessions: SessionRegistry,
     private readonly links: LinkFlow,
     private readonly pending: PendingLogins | undefined,
+    private readonly users: UserDirectory,
     private readonly options: Pick<ResolvedOptions, 'audiences' | 'issuer' | 'url' | 'allowedRedirectHosts' | 'crossSite'>,
   ) {}
 
@@ -55,9 +58,10 @@ export class LoginCompleter {
     const intent = await this.links.pending(req, login.provider);
     if (intent) {
       const owner = await this.links.link(req, res, login, intent);
+      await this.users.addLogin(owner.user.id, { provider: login.provider, id: login.user.id });
       return this.startSession(req, res, { ...owner, from: login.from, noAva: true });
     }
-    const resolved: CompletedLogin = { ...login, user: await this.links.resolve(login) };
+    const resolved: CompletedLogin = { ...login, user: await this.links.resolve(login), loginId: login.user.id };
     if (await this.pending?.mustWait(resolved)) return this.pending?.hold(res, { ...resolved, aud: this.resolveAudience(resolved.aud) });
     return this.startSession(req, res, resolved);
   }
@@ -67,6 +71,7 @@ export class LoginCompleter {
     const aud = this.resolveAudience(login.aud);
     const { aud: _requested, ...user } = login.user;
     user.picture = await this.avatars.put(user, login.noAva ?? false);
+    await this.users.recordLogin(user, { provider: login.provider, id: login.loginId ?? user.id });
     const { token, claims } = await this.tokens.create({
       aud,
       user,

@@ -52,6 +52,12 @@ export interface CompletedLogin {
    */
   boundToBrowser?: boolean | undefined;
   /**
+   * The id the provider gave, before linked logins resolved the login to its owner (recorded in the
+   * user directory's logins). Set by the core; a provider leaves it out.
+   * @default user.id
+   */
+  loginId?: string | undefined;
+  /**
    * The login proved two factors itself (a passkey with user verification, or a first factor
    * followed by the second): it never waits for `twoFactor`.
    * @default false

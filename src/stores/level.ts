@@ -3,3 +3,4 @@ export { LevelStateStore } from '../state/stores/level-state-store';
 export { LevelAvatarStore } from '../avatar/stores/level-store';
 export { LevelAccountStore } from '../account/stores/level-account-store';
 export { LevelCredentialStore } from '../credentials/stores/level-credential-store';
+export { LevelUserStore } from '../users/stores/level-user-store';

@@ -3,3 +3,4 @@ export { MongoStateStore } from '../state/stores/mongo-state-store';
 export { MongoAvatarStore } from '../avatar/stores/mongo-store';
 export { MongoAccountStore } from '../account/stores/mongo-account-store';
 export { MongoCredentialStore } from '../credentials/stores/mongo-credential-store';
+export { MongoUserStore } from '../users/stores/mongo-user-store';

@@ -3,3 +3,4 @@ export { PostgresStateStore } from '../state/stores/postgres-state-store';
 export { PostgresAvatarStore } from '../avatar/stores/postgres-avatar-store';
 export { PostgresAccountStore } from '../account/stores/postgres-account-store';
 export { PostgresCredentialStore } from '../credentials/stores/postgres-credential-store';
+export { PostgresUserStore } from '../users/stores/postgres-user-store';

@@ -48,7 +48,7 @@ export class PendingLogins {
 
   /** Holds the login: the pending cookie, then a 303 to an allowed `from`, or 202 `{"status":"second factor required"}`. */
   async hold(res: ServerResponse, login: CompletedLogin): Promise<void> {
-    const pending = { provider: login.provider, user: login.user, noAva: login.noAva === true };
+    const pending = { provider: login.provider, user: login.user, noAva: login.noAva === true, loginId: login.loginId };
     const claims: Claims = { aud: login.aud, sess_only: login.sessionOnly ? true : undefined, handshake: { id: PENDING_ID, from: login.from }, pending };
     await this.tokens.sendShortLivedCookie(res, TWO_FACTOR_COOKIE, claims, { durationMs: this.twoFactor.options.pendingMs });
     res.setHeader('Cache-Control', 'no-store');
@@ -69,6 +69,7 @@ export class PendingLogins {
       aud: typeof claims.aud === 'string' ? claims.aud : undefined,
       sessionOnly: claims.sess_only === true,
       noAva: pending.noAva === true,
+      loginId: typeof pending.loginId === 'string' ? pending.loginId : undefined,
       from: claims.handshake.from,
       multiFactor: true,
     };
