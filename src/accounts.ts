@@ -8,3 +8,4 @@ export type { AccountLogin } from './account/linked-logins';
 export { createAccountStore, ACCOUNT_STORE_SCHEMES } from './account/create-account-store';
 export { MemoryAccountStore } from './account/stores/memory-account-store';
 export { publicAccount, PROFILE_FIELDS, type Account, type Profile, type PublicAccount, type LinkedLogin } from './account/account';
+export { accounts, type AccountsPlugin, type AccountsPluginOptions } from './account/accounts-plugin';

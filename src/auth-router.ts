@@ -1,5 +1,5 @@
 import { clientIp } from './internal/client-ip';
-import type { Request, Response, Router } from 'express';
+import type { Request, Router } from 'express';
 import { AuthError } from './errors';
 import { RateLimitError } from './limits/rate-limiter';
 import type { CrossSitePolicy } from './internal/cross-origin';
@@ -10,14 +10,6 @@ import type { Logger } from './logger';
 import type { Authenticator } from './middleware/authenticator';
 import type { LoginRequest, Provider, ProviderKit } from './providers/provider';
 import type { TokenService } from './token/token-service';
-import type { AuthRateLimit, RateLimiter } from './limits/rate-limiter';
-import { addSessionRoutes } from './sessions/session-routes';
-import type { SessionRegistry } from './sessions/session-registry';
-import type { LinkFlow } from './providers/link-flow';
-import { addTwoFactorRoutes } from './two-factor/two-factor-routes';
-import type { TwoFactor } from './two-factor/two-factor';
-import type { PendingLogins } from './two-factor/pending-login';
-import type { CompletedLogin } from './providers/provider';
 
 /** What the auth router needs from the service. */
 export interface AuthRouterDeps {
@@ -25,14 +17,9 @@ export interface AuthRouterDeps {
   providers: ReadonlyMap<string, Provider>;
   tokens: TokenService;
   authenticator: Authenticator;
-  sessions: SessionRegistry;
-  links: LinkFlow;
-  twoFactor: TwoFactor | undefined;
-  pending: PendingLogins | undefined;
-  startSession(req: LoginRequest, res: Response, login: CompletedLogin): Promise<void>;
-  wasUsed(key: string): Promise<boolean>;
-  limiter: RateLimiter<AuthRateLimit>;
   kit: ProviderKit;
+  /** Adds the plugins' routes (before the provider routes). */
+  addPluginRoutes(router: Router): void;
   bodyLimit: number;
   logger: Logger;
 }
@@ -41,7 +28,8 @@ const ACTIONS = new Set(['login', 'callback', 'logout', 'link']);
 const LINK_METHODS: readonly string[] = ['POST'];
 const DEFAULT_METHODS: readonly string[] = ['GET', 'POST'];
 
-function toLoginRequest(req: Request): LoginRequest {
+/** The provider-facing view of an Express request. */
+export function toLoginRequest(req: Request): LoginRequest {
   const q = req.originalUrl.indexOf('?');
   return {
     method: req.method.toUpperCase(),
@@ -54,8 +42,8 @@ function toLoginRequest(req: Request): LoginRequest {
 }
 
 /**
- * The auth router: `/list`, `/user`, `/status`, `/logout`, `/sessions...`, `/2fa...`, and
- * `/<provider>/login|callback|logout|link`. Logging out revokes the session of the request's token.
+ * The auth router: `/list`, `/user`, `/status`, `/logout`, the plugins' routes (`/sessions...`,
+ * `/2fa...`, `/<provider>/link`), and `/<provider>/login|callback|logout`. Logging out revokes the session of the request's token.
  * Every answer carries nosniff and a strict CSP; every error is `{"error": "..."}`.
  */
 export function createAuthRouter(deps: AuthRouterDeps): Router {
@@ -118,8 +106,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     }),
   );
 
-  addSessionRoutes(router, deps);
-  addTwoFactorRoutes(router, { ...deps, useOnce: kit.useOnce, toLoginRequest, notify: kit.notifyCredentialChange });
+  deps.addPluginRoutes(router);
 
   const providerRoute = asyncHandler(async (req, res) => {
     const name = String(req.params.provider);
@@ -140,7 +127,6 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       res.setHeader('Allow', allowed.join(', '));
       return sendJson(res, 405, { error: `use ${allowed.join(' or ')}` });
     }
-    if (action === 'link') return deps.links.start(res, await authenticator.stepUpClaims(req, res), provider);
     const loginReq = toLoginRequest(req);
     if (action === 'login') return provider.login(loginReq, res, kit);
     if (action === 'callback') {

@@ -1,6 +1,6 @@
 /**
  * authgate: login and sessions for Express. The core; backends and integrations an app may not
- * use have their own entry points: `authgate/accounts`, `authgate/email`, `authgate/telegram`,
+ * use have their own entry points: `authgate/accounts`, `authgate/two-factor`, `authgate/passkeys`, `authgate/email`, `authgate/telegram`,
  * `authgate/local-server`, `authgate/stores/level`, `authgate/stores/mongo`, `authgate/stores/postgres`,
  * `authgate/stores/redis`.
  */
@@ -73,6 +73,12 @@ export type { PasskeyOptions } from './providers/passkey/passkey-options';
 export type { OidcProviderOptions, OidcClientAuth } from './providers/oidc/oidc-options';
 export { OidcProvider, defaultOidcUser } from './providers/oidc/oidc-provider';
 export { PASSKEY_COOKIE, PasskeyProvider } from './providers/passkey/passkey-provider';
+
+// Plugins (features of the identity core; each has its entry point: authgate/two-factor, authgate/passkeys, ...)
+export type { AuthPlugin, PluginContext, PluginContribution, LoginPhases, UserEventHandlers } from './plugins/plugin';
+export { LOGIN_PHASES } from './plugins/plugin';
+export { twoFactor } from './two-factor/two-factor-plugin';
+export { passkeys, type PasskeysPluginOptions } from './providers/passkey/passkeys-plugin';
 
 // The user directory
 export type { UserRecord, UserLogin, UserStatus, UserStore, UserStoreQuery, UserStorePage, UserListPosition } from './users/user-store';

@@ -10,7 +10,11 @@ import type { RefreshCache } from './middleware/refresh-cache';
 import type { StateStore } from './state/state-store';
 import type { CredentialStore } from './credentials/credential-store';
 import type { UserStore } from './users/user-store';
-import { resolveTwoFactorOptions, type ResolvedTwoFactorOptions, type TwoFactorOptions } from './two-factor/two-factor-options';
+import type { TwoFactorOptions } from './two-factor/two-factor-options';
+import { twoFactor } from './two-factor/two-factor-plugin';
+import type { AuthPlugin } from './plugins/plugin';
+import { checkPlugins, pluginRateLimits } from './plugins/plugin-host';
+import { sessionRoutes } from './sessions/sessions-plugin';
 import type { CredentialNoticeOptions } from './credentials/credential-notices';
 import { resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './sessions/session-options';
 import { resolveTokenOptions, type ResolvedTokenOptions, type TokenOptions } from './token/token-options';
@@ -53,17 +57,24 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
   userStore?: UserStore | string;
   /** Mail the owner whenever a passkey, a linked login or two-factor is added or removed. @default undefined (no mail) */
   credentialNotices?: CredentialNoticeOptions;
-  /** Two-factor authentication (TOTP): routes under `/2fa`, and logins that wait for the second factor. @default undefined (off) */
+  /** Two-factor authentication (TOTP): routes under `/2fa`, and logins that wait for the second factor; the same as `plugins: [twoFactor(options)]`. @default undefined (off) */
   twoFactor?: TwoFactorOptions;
+  /**
+   * Features of the identity core, each made by its factory, e.g. `[twoFactor({ key }), organizations()]`.
+   * The order does not matter: the core runs login phases in its own fixed order.
+   * @default []
+   */
+  plugins?: AuthPlugin[];
   /** Size limit of request bodies read by the auth routes, in bytes. @default 16384 */
   bodyLimit?: number;
   /**
    * Rate limits of the endpoints that guess or send (429 with Retry-After past them), counted in
    * `stateStore`. `false` turns all off; give `{ loginPerUser: { limit: 5, windowMs: 60000 } }` to
    * change one, or `{ loginPerIp: false }` to drop one.
+   * Plugins add theirs (the session routes' `sessionsPerUser`, two-factor's `twoFactorPerUser`...), set here too.
    * @default loginPerIp 60/min, loginPerUser 10/min (failed logins only: a right password always passes), basicPerIp 60/min and basicPerUser 10/min (failed basic auth only), verifyPerIp 20/10 min, verifyPerAddress 5/hour (links mailed to one address; earlier links stay valid), telegramPerIp 30/min, sessionsPerUser 60/min (the session routes), twoFactorPerUser 10/10 min and twoFactorPerIp 60/10 min (codes tried)
    */
-  rateLimits?: false | Partial<Record<AuthRateLimit, RateLimitRule | false>>;
+  rateLimits?: false | Partial<Record<AuthRateLimit | (string & {}), RateLimitRule | false>>;
   /**
    * Per-IP limits count an IPv6 client by its network of this many leading bits (one host commonly
    * holds a whole /64); IPv4-mapped addresses (`::ffff:a.b.c.d`) count as the IPv4 address.
@@ -85,7 +96,7 @@ export interface SettledOptions extends ResolvedTokenOptions, ResolvedMiddleware
   allowedRedirectHosts: string[];
   crossSite: CrossSitePolicy;
   bodyLimit: number;
-  rateLimits: Partial<Record<AuthRateLimit, RateLimitRule | false>>;
+  rateLimits: Partial<Record<string, RateLimitRule | false>>;
   ipv6RateLimitPrefix: number;
   storeTimeout: number;
   logger: Logger;
@@ -97,8 +108,8 @@ export interface SettledOptions extends ResolvedTokenOptions, ResolvedMiddleware
   credentialStore: CredentialStore | string | undefined;
   /** As given: a store, a URI, or absent. */
   userStore: UserStore | string | undefined;
-  /** `undefined` when two-factor is off. */
-  twoFactor: ResolvedTwoFactorOptions | undefined;
+  /** The plugins given, and those options turn on (`twoFactor`), checked. */
+  plugins: AuthPlugin[];
   /** As given, or absent. */
   refreshCache: RefreshCache | undefined;
 }
@@ -126,6 +137,8 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw configError('options.url must be an http or https URL');
   const logger = options.logger ?? noopLogger;
+  if (options.plugins !== undefined && !Array.isArray(options.plugins)) throw configError('options.plugins must be a list of plugins, e.g. [twoFactor({ key })]');
+  const plugins = checkPlugins([sessionRoutes(), ...(options.twoFactor === undefined ? [] : [twoFactor(options.twoFactor)]), ...(options.plugins ?? [])]);
   return {
     ...resolveTokenOptions(options, url, logger),
     ...resolveMiddlewareOptions(options),
@@ -135,7 +148,7 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
     allowedRedirectHosts: (options.allowedRedirectHosts ?? []).map((h) => h.toLowerCase()),
     crossSite: new CrossSitePolicy(url, options),
     bodyLimit: positiveMs('bodyLimit', options.bodyLimit, 16 * 1024),
-    rateLimits: resolveRules(AUTH_RATE_LIMITS, options.rateLimits),
+    rateLimits: resolveRules({ ...AUTH_RATE_LIMITS, ...pluginRateLimits(plugins) }, options.rateLimits),
     ipv6RateLimitPrefix: resolveIpv6Prefix(options.ipv6RateLimitPrefix),
     storeTimeout: positiveMs('storeTimeout', options.storeTimeout, 5000),
     logger,
@@ -143,7 +156,7 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
     avatarStore: options.avatarStore,
     credentialStore: options.credentialStore,
     userStore: options.userStore,
-    twoFactor: resolveTwoFactorOptions(options.twoFactor, url),
+    plugins,
     refreshCache: options.refreshCache,
   };
 }

@@ -4,7 +4,7 @@ import { AvatarProxy } from './avatar/proxy';
 import { createAvatarRouter } from './avatar/route';
 import { RevocationCache } from './sessions/revocation-cache';
 import { SessionRegistry, type Sessions } from './sessions/session-registry';
-import { createAuthRouter } from './auth-router';
+import { createAuthRouter, toLoginRequest } from './auth-router';
 import { Authenticator, createMiddleware, type Middleware } from './middleware/authenticator';
 import { resolveOptions, type AuthOptions, type ResolvedOptions, type SettledOptions } from './options';
 import { createAvatarStore } from './avatar/create-avatar-store';
@@ -14,29 +14,32 @@ import { StateRefreshCache } from './middleware/state-refresh-cache';
 import { createStateStore } from './state/create-state-store';
 import { createCredentialStore } from './credentials/create-credential-store';
 import { createUserStore } from './users/create-user-store';
+import { deleteCredentials, deletePasskeys } from './credentials/user-credentials';
 import { UserDirectory } from './users/user-directory';
 import type { CredentialStore } from './credentials/credential-store';
 import { LoginCompleter } from './providers/complete-login';
 import { LinkFlow } from './providers/link-flow';
 import type { LoginLinks } from './providers/login-links';
-import { TwoFactor, type SecondFactor } from './two-factor/two-factor';
-import { PendingLogins } from './two-factor/pending-login';
+import type { SecondFactor } from './two-factor/two-factor';
+import { SECOND_FACTOR_SERVICE } from './two-factor/two-factor-plugin';
+import { PluginHost } from './plugins/plugin-host';
+import { linkedLogins } from './providers/linked-logins-plugin';
 import { DirectProvider, type CredentialChecker } from './providers/direct';
 import type { Provider, ProviderKit } from './providers/provider';
 import { validateProviderName } from './providers/provider-name';
 import { TokenService } from './token/token-service';
 import { VerifyProvider } from './providers/verify';
-import { PasskeyProvider } from './providers/passkey/passkey-provider';
+import { makePasskeyProvider } from './providers/passkey/passkeys-plugin';
 import { OidcProvider } from './providers/oidc/oidc-provider';
 import { resolveOidcOptions, type OidcProviderOptions } from './providers/oidc/oidc-options';
-import { resolvePasskeyOptions, type PasskeyOptions } from './providers/passkey/passkey-options';
+import type { PasskeyOptions } from './providers/passkey/passkey-options';
 import { AppleProvider, type AppleProviderOptions } from './providers/apple/apple-provider';
 import { loadAppleKey, type ApplePrivateKeyLoader } from './providers/apple/private-key';
 import { TelegramProvider, type TelegramProviderOptions } from './providers/telegram/telegram-provider';
 import type { Sender } from './senders/sender';
 import { configError } from './errors';
 import { stateCall } from './state/state-call';
-import { RateLimiter, type AuthRateLimit } from './limits/rate-limiter';
+import { RateLimiter } from './limits/rate-limiter';
 import { BUILTIN_PROVIDER_NAMES, BUILTIN_PROVIDERS } from './providers/builtin';
 import { createBuiltinProvider } from './providers/builtin/create';
 import type { BuiltinProviderOptions } from './providers/builtin/spec';
@@ -103,6 +106,8 @@ export interface Auth {
   useLoginLinks(links: LoginLinks): this;
   /** Adds any {@link Provider} implementation. */
   addCustomHandler(provider: Provider): this;
+  /** Whether the plugin of this name is on (e.g. `auth.plugin('two-factor')`). */
+  plugin(name: string): boolean;
   /** Names of the registered providers, in registration order. */
   providerNames(): string[];
   /** The auth and avatar routers (made once). */
@@ -168,11 +173,10 @@ export function createAuth(options: AuthOptions): Auth {
   const useOnce = (key: string, ttlMs: number): Promise<boolean> => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs));
   const notices = new CredentialNotices(options.credentialNotices, resolved.logger);
   const links = new LinkFlow(tokens, sessions, useOnce, resolved, notices);
-  const twoFactor = resolved.twoFactor === undefined ? undefined : new TwoFactor(resolved.credentialStore, resolved.twoFactor);
-  const pending = twoFactor === undefined ? undefined : new PendingLogins(tokens, twoFactor, resolved);
+  const plugins = new PluginHost([linkedLogins(links), ...resolved.plugins]);
   const users = new UserDirectory(resolved.userStore);
-  const completer = new LoginCompleter(tokens, avatars, sessions, links, pending, users, resolved);
-  const limiter = new RateLimiter<AuthRateLimit>(resolved.stateStore, resolved.rateLimits, resolved.ipv6RateLimitPrefix);
+  const completer = new LoginCompleter(tokens, avatars, sessions, plugins.phases, users, resolved);
+  const limiter = new RateLimiter<string>(resolved.stateStore, resolved.rateLimits, resolved.ipv6RateLimitPrefix);
   const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name), limiter, { registry: sessions, everyRequest });
   const kit: ProviderKit = {
     tokens,
@@ -189,6 +193,36 @@ export function createAuth(options: AuthOptions): Auth {
     isCrossSite: (req) => resolved.crossSite.isCrossSite(req.raw),
     notifyCredentialChange: (user, change) => notices.notify(user, change),
   };
+  plugins.setup({
+    url: resolved.url,
+    redirects: resolved,
+    logger: resolved.logger,
+    tokens,
+    sessions,
+    users,
+    credentials: resolved.credentialStore,
+    stateStore: resolved.stateStore,
+    avatars,
+    providers,
+    authenticator,
+    kit,
+    rateLimit: (name, identity) => limiter.hit(name, identity),
+    wasUsed: (key) => stateCall(() => resolved.stateStore.get(`once:${key}`)).then((v) => v !== undefined),
+    startSession: (req, res, login) => completer.startSession(req, res, login),
+    toLoginRequest,
+    async userDeleted(userId) {
+      await sessions.revokeAll(userId);
+      await plugins.userDeleted(userId);
+      await deleteCredentials(resolved.credentialStore, userId);
+      await avatars.removeFor(userId);
+      await users.delete(userId);
+    },
+    async credentialsReset(userId) {
+      const n = await deletePasskeys(resolved.credentialStore, userId);
+      return [...(n === 0 ? [] : [`${n} passkey${n === 1 ? '' : 's'}`]), ...(await plugins.credentialsReset(userId))];
+    },
+    service: (name) => plugins.service(name),
+  });
   let handlers: AuthHandlers | undefined;
   let middleware: Middleware | undefined;
 
@@ -196,14 +230,7 @@ export function createAuth(options: AuthOptions): Auth {
     tokens,
     avatars,
     credentials: resolved.credentialStore,
-    twoFactor: twoFactor && {
-      isOn: (userId) => twoFactor.isOn(userId),
-      check: async (userId, code, ip) => {
-        await stateCall(() => limiter.hit('twoFactorPerIp', ip));
-        await stateCall(() => limiter.hit('twoFactorPerUser', userId));
-        await twoFactor.check(userId, code);
-      },
-    },
+    twoFactor: plugins.service<SecondFactor>(SECOND_FACTOR_SERVICE),
     sessions,
     users,
     options: resolved,
@@ -253,11 +280,7 @@ export function createAuth(options: AuthOptions): Auth {
       return auth.addCustomHandler(new AppleProvider(appleOptions, loadAppleKey(privateKeyLoader)));
     },
     addPasskeyProvider(name, passkeyOptions) {
-      const settled = resolvePasskeyOptions(passkeyOptions, resolved.url);
-      if (/^[\d.]+$|:/.test(settled.rpId)) {
-        resolved.logger.logf('[WARN] passkeys: %s is an IP address, which browsers refuse as a relying party; open the site by a host name such as localhost', settled.rpId);
-      }
-      return auth.addCustomHandler(new PasskeyProvider(name, settled));
+      return auth.addCustomHandler(makePasskeyProvider(name, passkeyOptions, resolved.url, resolved.logger));
     },
     addDirectProvider(name, checker) {
       return auth.addCustomHandler(new DirectProvider(name, checker));
@@ -276,20 +299,15 @@ export function createAuth(options: AuthOptions): Auth {
       return auth;
     },
     providerNames: () => [...providers.keys()],
+    plugin: (name) => plugins.has(name),
     handlers() {
       handlers ??= {
         authRouter: createAuthRouter({
           providers,
           tokens,
           authenticator,
-          sessions,
-          links,
-          twoFactor,
-          pending,
-          startSession: (req, res, login) => completer.startSession(req, res, login),
-          wasUsed: (key) => stateCall(() => resolved.stateStore.get(`once:${key}`)).then((v) => v !== undefined),
-          limiter,
           kit,
+          addPluginRoutes: (router) => plugins.addRoutes(router),
           bodyLimit: resolved.bodyLimit,
           logger: resolved.logger,
           crossSite: resolved.crossSite,
@@ -304,9 +322,11 @@ export function createAuth(options: AuthOptions): Auth {
     },
     async close() {
       await Promise.all([...providers.values()].map((p) => p.close?.()));
+      await plugins.close();
       await everyRequest?.close();
       await Promise.all([resolved.avatarStore.close(), resolved.stateStore.close(), resolved.credentialStore.close(), resolved.userStore.close()]);
     },
   };
+  for (const provider of plugins.providers()) auth.addCustomHandler(provider);
   return auth;
 }

@@ -127,6 +127,17 @@ export interface LoginSessions {
    * @default undefined
    */
   twoFactor?: SecondFactor;
+  /**
+   * Told each user id of a deleted account once the account's own cleanup is done (the accounts
+   * plugin passes the core's, which also ends sessions and removes the directory record).
+   * @default undefined
+   */
+  onUserDeleted?(userId: string): Promise<void>;
+  /**
+   * Removes what a stolen session could have added to a user (at a password reset) and says what
+   * went; replaces the removal of passkeys through `credentials`. @default undefined
+   */
+  onCredentialsReset?(userId: string): Promise<string[]>;
 }
 
 const DEFAULT_TEMPLATE =

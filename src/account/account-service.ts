@@ -453,6 +453,7 @@ export class AccountService {
     for (const userId of bridge === undefined ? [] : [bridgeUser(bridge, account).id, legacyBridgeId(bridge, account)]) {
       await bridge?.avatars?.removeFor(userId);
       if (bridge?.credentials) await deleteCredentials(bridge.credentials, userId);
+      await bridge?.onUserDeleted?.(userId);
     }
   }
 
@@ -573,7 +574,10 @@ export class AccountService {
     const bridge = this.settings.loginSessions;
     if (bridge === undefined) return [];
     const removed: string[] = [];
-    if (bridge.credentials) {
+    if (bridge.onCredentialsReset) {
+      await this.migrateCredentials(account);
+      removed.push(...(await bridge.onCredentialsReset(bridgeUser(bridge, account).id)));
+    } else if (bridge.credentials) {
       await this.migrateCredentials(account);
       const passkeys = (await bridge.credentials.list(bridgeUser(bridge, account).id)).filter((c) => c.kind === 'passkey');
       for (const passkey of passkeys) await bridge.credentials.delete(passkey.id);

@@ -33,3 +33,10 @@ export async function renameCredentials(store: CredentialStore, user: User): Pro
 export async function deleteCredentials(store: CredentialStore, userId: string): Promise<void> {
   for (const c of await store.list(userId)) await store.delete(c.id);
 }
+
+/** Deletes a user's passkeys (not the second factor); how many there were. */
+export async function deletePasskeys(store: CredentialStore, userId: string): Promise<number> {
+  const found = (await store.list(userId)).filter((c) => c.kind === 'passkey');
+  for (const passkey of found) await store.delete(passkey.id);
+  return found.length;
+}

@@ -28,3 +28,9 @@ export function redirectTarget(from: string, ownUrl: URL, allowedHosts: readonly
   // The parsed form: an ASCII host (punycode) and an encoded path.
   return allowed ? target.href : undefined;
 }
+
+/** Where a service may send a browser: its own URL and the extra hosts allowed (`allowedRedirectHosts`). */
+export interface RedirectPolicy {
+  url: URL;
+  allowedRedirectHosts: readonly string[];
+}

@@ -85,11 +85,10 @@ export class RateLimiter<Name extends string> {
   }
 }
 
-/** The limits of the auth routes. */
-export type AuthRateLimit =
-  'loginPerIp' | 'loginPerUser' | 'basicPerIp' | 'basicPerUser' | 'verifyPerIp' | 'verifyPerAddress' | 'telegramPerIp' | 'sessionsPerUser' | 'twoFactorPerUser' | 'twoFactorPerIp';
+/** The limits of the core's login routes (plugins declare their own: `sessionsPerUser`, `twoFactorPerUser`, ...). */
+export type AuthRateLimit = 'loginPerIp' | 'loginPerUser' | 'basicPerIp' | 'basicPerUser' | 'verifyPerIp' | 'verifyPerAddress' | 'telegramPerIp';
 
-/** Defaults of the auth routes' limits. */
+/** Defaults of the core's login limits. */
 export const AUTH_RATE_LIMITS: Record<AuthRateLimit, RateLimitRule> = {
   loginPerIp: { limit: 60, windowMs: 60_000 },
   loginPerUser: { limit: 10, windowMs: 60_000 },
@@ -98,9 +97,6 @@ export const AUTH_RATE_LIMITS: Record<AuthRateLimit, RateLimitRule> = {
   verifyPerIp: { limit: 20, windowMs: 10 * 60_000 },
   verifyPerAddress: { limit: 5, windowMs: 60 * 60_000 },
   telegramPerIp: { limit: 30, windowMs: 60_000 },
-  sessionsPerUser: { limit: 60, windowMs: 60_000 },
-  twoFactorPerUser: { limit: 10, windowMs: 10 * 60_000 },
-  twoFactorPerIp: { limit: 60, windowMs: 10 * 60_000 },
 };
 
 /** The limits of the account routes. */

@@ -3,27 +3,34 @@ import type { AvatarProxy } from '../avatar/proxy';
 import { AuthError } from '../errors';
 import { sendJson, sendRedirect } from '../internal/http';
 import { redirectTarget } from '../internal/redirect-policy';
-import type { ResolvedOptions } from '../options';
+import type { RedirectPolicy } from '../internal/redirect-policy';
+import type { CrossSitePolicy } from '../internal/cross-origin';
 import type { TokenService } from '../token/token-service';
 import { sessionJti, type SessionRegistry } from '../sessions/session-registry';
-import type { LinkFlow } from './link-flow';
-import type { PendingLogins } from '../two-factor/pending-login';
+import type { LoginPhases } from '../plugins/plugin';
 import type { CompletedLogin, LoginRequest } from './provider';
 import type { UserDirectory } from '../users/user-directory';
 
+/** What the end of a login needs to know of the service. */
+export interface LoginCompleterOptions extends RedirectPolicy {
+  /** The audiences a login may ask for; `undefined` allows only the issuer. */
+  audiences: readonly string[] | undefined;
+  issuer: string;
+  crossSite: CrossSitePolicy;
+}
+
 /**
- * The end of every login, whatever the provider: cross-site check, a link started in this browser
- * (see {@link LinkFlow}) or the user the login resolves to, a wait for the second factor (see
- * {@link PendingLogins}), audience check, avatar, session token
- * (a new `jti`, recorded as a session) and cookies, then a 303 to an allowed `from` or the user JSON.
+ * The end of every login, whatever the provider, in a fixed order: cross-site check, the plugins'
+ * `resolve` phase (a link started in this browser, the user a linked login resolves to), their
+ * `hold` phase (a wait for the second factor), audience check, avatar, session token (a new `jti`,
+ * recorded as a session), the user directory, cookies, then a 303 to an allowed `from` or the user JSON.
  */
 export class LoginCompleter {
   /**
    * @param tokens - issues the session.
    * @param avatars - stores the avatar.
    * @param sessions - records the session.
-   * @param links - linking and linked logins.
-   * @param pending - logins that wait for a second factor (absent without `twoFactor`).
+   * @param phases - the plugins' login phases.
    * @param users - records every completed login.
    * @param options - audiences, issuer, own URL, redirect allowlist and cross-site policy.
    */
@@ -31,10 +38,9 @@ export class LoginCompleter {
     private readonly tokens: TokenService,
     private readonly avatars: AvatarProxy,
     private readonly sessions: SessionRegistry,
-    private readonly links: LinkFlow,
-    private readonly pending: PendingLogins | undefined,
+    private readonly phases: LoginPhases,
     private readonly users: UserDirectory,
-    private readonly options: Pick<ResolvedOptions, 'audiences' | 'issuer' | 'url' | 'allowedRedirectHosts' | 'crossSite'>,
+    private readonly options: LoginCompleterOptions,
   ) {}
 
   /**
@@ -55,14 +61,10 @@ export class LoginCompleter {
       // Login CSRF: another site must not log this browser in (for instance into its own account).
       throw new AuthError('forbidden', 'cross-site login refused: start the login on this site');
     }
-    const intent = await this.links.pending(req, login.provider);
-    if (intent) {
-      const owner = await this.links.link(req, res, login, intent);
-      await this.users.addLogin(owner.user.id, { provider: login.provider, id: login.user.id });
-      return this.startSession(req, res, { ...owner, from: login.from, noAva: true });
-    }
-    const resolved: CompletedLogin = { ...login, user: await this.links.resolve(login), loginId: login.user.id };
-    if (await this.pending?.mustWait(resolved)) return this.pending?.hold(res, { ...resolved, aud: this.resolveAudience(resolved.aud) });
+    const given: CompletedLogin = { ...login, loginId: login.user.id };
+    const resolved = this.phases.resolve ? await this.phases.resolve(req, res, given) : given;
+    if (resolved === undefined) return;
+    if (this.phases.hold && (await this.phases.hold(req, res, resolved))) return;
     return this.startSession(req, res, resolved);
   }
 

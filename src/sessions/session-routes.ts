@@ -3,7 +3,6 @@ import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
 import { hasUnusableChars } from '../internal/text';
-import type { AuthRateLimit, RateLimiter } from '../limits/rate-limiter';
 import type { Authenticator } from '../middleware/authenticator';
 import { stateCall } from '../state/state-call';
 import type { TokenService } from '../token/token-service';
@@ -14,7 +13,8 @@ import { jtiHash, type SessionRegistry } from './session-registry';
 export interface SessionRouteDeps {
   authenticator: Authenticator;
   sessions: SessionRegistry;
-  limiter: RateLimiter<AuthRateLimit>;
+  /** Counts a hit against a rate limit (`sessionsPerUser`). */
+  rateLimit(name: string, identity: string): Promise<void>;
   tokens: TokenService;
 }
 
@@ -25,7 +25,7 @@ const SESSION_ID = /^[A-Za-z0-9_-]{16,64}$/;
 async function caller(deps: SessionRouteDeps, req: Request, res: Response): Promise<{ user: User; h: string | undefined; jti: string | undefined }> {
   const claims = await deps.authenticator.tokenClaims(req, res);
   const user = claims.user as User;
-  await stateCall(() => deps.limiter.hit('sessionsPerUser', user.id));
+  await stateCall(() => deps.rateLimit('sessionsPerUser', user.id));
   const jti = typeof claims.jti === 'string' && claims.jti !== '' ? claims.jti : undefined;
   return { user, jti, h: jti === undefined ? undefined : jtiHash(jti) };
 }

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { sendJson, sendRedirect } from '../internal/http';
 import { redirectTarget } from '../internal/redirect-policy';
-import type { ResolvedOptions } from '../options';
+import type { RedirectPolicy } from '../internal/redirect-policy';
 import type { CompletedLogin, LoginRequest } from '../providers/provider';
 import { claimsShapeError, isPlainObject, type Claims } from '../token/claims';
 import type { TokenService } from '../token/token-service';
@@ -34,7 +34,7 @@ export class PendingLogins {
   constructor(
     private readonly tokens: TokenService,
     private readonly twoFactor: TwoFactor,
-    private readonly options: Pick<ResolvedOptions, 'url' | 'allowedRedirectHosts'>,
+    private readonly options: RedirectPolicy,
   ) {}
 
   /**

@@ -26,9 +26,8 @@ export interface ResolvedTwoFactorOptions {
   pendingMs: number;
 }
 
-/** Checks the `twoFactor` option; `undefined` when two-factor is off. */
-export function resolveTwoFactorOptions(options: TwoFactorOptions | undefined, url: URL): ResolvedTwoFactorOptions | undefined {
-  if (options === undefined) return undefined;
+/** Checks {@link TwoFactorOptions}; the issuer stays unset until the service's URL is known. */
+export function checkTwoFactorOptions(options: TwoFactorOptions): Omit<ResolvedTwoFactorOptions, 'issuer'> & { issuer: string | undefined } {
   if (typeof options?.key !== 'string' || options.key.length < 32) throw configError('twoFactor.key must be a secret of at least 32 characters (it encrypts the TOTP secrets)');
   if (options.providers !== undefined && options.providers !== 'all') {
     throw configError(
@@ -36,5 +35,5 @@ export function resolveTwoFactorOptions(options: TwoFactorOptions | undefined, u
     );
   }
   if (options.issuer !== undefined && (typeof options.issuer !== 'string' || options.issuer === '')) throw configError('twoFactor.issuer must be a non-empty name');
-  return { key: options.key, issuer: options.issuer ?? url.host, pendingMs: positiveMs('twoFactor.pendingMs', options.pendingMs, 5 * 60_000) };
+  return { key: options.key, issuer: options.issuer, pendingMs: positiveMs('twoFactor.pendingMs', options.pendingMs, 5 * 60_000) };
 }

@@ -4,20 +4,19 @@ import type { Request, Response, Router } from 'express';
 import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
-import type { AuthRateLimit, RateLimiter } from '../limits/rate-limiter';
 import type { Authenticator } from '../middleware/authenticator';
 import type { CompletedLogin, LoginRequest } from '../providers/provider';
-import { stateCall } from '../state/state-call';
 import type { User } from '../token/user';
 import type { PendingLogins } from './pending-login';
 import type { TwoFactor } from './two-factor';
 
 /** What the two-factor routes need from the auth service. */
 export interface TwoFactorRouteDeps {
-  twoFactor: TwoFactor | undefined;
-  pending: PendingLogins | undefined;
+  twoFactor: TwoFactor;
+  pending: PendingLogins;
   authenticator: Authenticator;
-  limiter: RateLimiter<AuthRateLimit>;
+  /** Counts a code tried by this IP and for this user (`twoFactorPerIp`, `twoFactorPerUser`). */
+  limit(ip: string, userId: string): Promise<void>;
   useOnce(key: string, ttlMs: number): Promise<boolean>;
   /** `true` when `useOnce(key)` was called already. */
   wasUsed(key: string): Promise<boolean>;
@@ -41,14 +40,8 @@ function codeOf(req: Request): string {
  * `POST /2fa/verify {code}` (completes a login that waits for its second factor).
  */
 export function addTwoFactorRoutes(router: Router, deps: TwoFactorRouteDeps): void {
-  const on = (): { twoFactor: TwoFactor; pending: PendingLogins } => {
-    if (!deps.twoFactor || !deps.pending) throw new AuthError('not_found', 'two-factor authentication is not set up (createAuth({ twoFactor }))');
-    return { twoFactor: deps.twoFactor, pending: deps.pending };
-  };
-  const limit = async (req: Request, userId: string): Promise<void> => {
-    await stateCall(() => deps.limiter.hit('twoFactorPerIp', clientIp(req)));
-    await stateCall(() => deps.limiter.hit('twoFactorPerUser', userId));
-  };
+  const on = (): { twoFactor: TwoFactor; pending: PendingLogins } => deps;
+  const limit = (req: Request, userId: string): Promise<void> => deps.limit(clientIp(req), userId);
   const me = async (req: Request, res: Response): Promise<User> => (await deps.authenticator.tokenClaims(req, res)).user as User;
   /** The user of a login fresh enough to change credentials (see `stepUpMaxAge`). */
   const steppedUp = async (req: Request, res: Response): Promise<User> => (await deps.authenticator.stepUpClaims(req, res)).user as User;

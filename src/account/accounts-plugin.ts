@@ -1,0 +1,71 @@
+import { Router } from 'express';
+import { configError } from '../errors';
+import type { AuthPlugin } from '../plugins/plugin';
+import { DirectProvider } from '../providers/direct';
+import { LOGIN_LINKS_SERVICE, type LoginLinksService } from '../providers/linked-logins-plugin';
+import { SECOND_FACTOR_SERVICE } from '../two-factor/two-factor-plugin';
+import type { SecondFactor } from '../two-factor/two-factor';
+import { resolveAccountOptions, type AccountRouterOptions, type LoginSessions } from './account-options';
+import { createAccountRouter, type AccountRouter } from './account-router';
+
+/** Options of the {@link accounts} plugin: those of the account router, without the glue the core now does. */
+export interface AccountsPluginOptions extends Omit<AccountRouterOptions, 'loginSessions'> {
+  /** The name of the provider accounts log in through (`/<provider>/login` with e-mail and password). @default 'accounts' */
+  provider?: string;
+  /** Logins linked to an account log in as its user (`POST /<provider>/link`). @default true */
+  linkLogins?: boolean;
+}
+
+/** The accounts plugin: a plugin, and the account routes the app mounts. */
+export interface AccountsPlugin extends AuthPlugin {
+  /** The account routes: `app.use('/account', accounts.router)`. They answer 503 until `createAuth` has set the plugin up. */
+  readonly router: Router;
+  /** The account router's calls (`grantManageUser`, `ownerAddress`, `store`), once `createAuth` has set the plugin up. */
+  readonly service: AccountRouter;
+}
+
+/**
+ * The account service inside the identity core: `createAuth({ plugins: [accounts({...})] })`. Sign-up,
+ * activation, tokens, profile, password change and reset, e-mail change and deletion, with the same
+ * routes, bodies and error codes as {@link createAccountRouter}; accounts log in through the
+ * provider `accounts`, linked logins resolve to them, and a password change, reset or deletion ends
+ * sessions and removes credentials through the core (no `loginSessions` to wire).
+ */
+export function accounts(options: AccountsPluginOptions): AccountsPlugin {
+  const { provider = 'accounts', linkLogins = true, ...routerOptions } = options ?? ({} as AccountsPluginOptions);
+  resolveAccountOptions(routerOptions);
+  let inner: AccountRouter | undefined;
+  const router = Router();
+  router.use((req, res, next) => {
+    if (inner) return void inner(req, res, next);
+    res.status(503).json({ Code: 1.0, Message: 'Unavailable', Description: 'the account service is not set up: add the plugin to createAuth({ plugins })' });
+  });
+  return {
+    name: 'accounts',
+    router,
+    get service(): AccountRouter {
+      if (!inner) throw configError('accounts: add the plugin to createAuth({ plugins: [accounts(...)] }) before using it');
+      return inner;
+    },
+    setup(ctx) {
+      const loginSessions: LoginSessions = {
+        sessions: ctx.sessions,
+        provider,
+        avatars: ctx.avatars,
+        credentials: ctx.credentials,
+        get twoFactor() {
+          return ctx.service<SecondFactor>(SECOND_FACTOR_SERVICE);
+        },
+        onUserDeleted: (userId) => ctx.userDeleted(userId),
+        onCredentialsReset: (userId) => ctx.credentialsReset(userId),
+      };
+      const built = createAccountRouter({ ...routerOptions, loginSessions });
+      inner = built;
+      if (linkLogins) ctx.service<LoginLinksService>(LOGIN_LINKS_SERVICE)?.use(built.loginLinks());
+      return {
+        providers: [new DirectProvider(provider, built.credentialChecker())],
+        close: () => built.close(),
+      };
+    },
+  };
+}

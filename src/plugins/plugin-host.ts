@@ -1,0 +1,97 @@
+import type { Router } from 'express';
+import { configError } from '../errors';
+import type { RateLimitRule } from '../limits/rate-limiter';
+import { LOGIN_PHASES, type AuthPlugin, type LoginPhases, type PluginContext, type PluginContribution } from './plugin';
+
+/**
+ * Checks a list of plugins: each made by a factory (a name and `setup`), no name twice.
+ * @throws AuthError (`config`) naming what is wrong.
+ */
+export function checkPlugins(plugins: readonly AuthPlugin[]): AuthPlugin[] {
+  const names = new Set<string>();
+  for (const plugin of plugins) {
+    if (plugin === null || typeof plugin !== 'object' || typeof plugin.name !== 'string' || typeof plugin.setup !== 'function') {
+      throw configError('plugins must be made by plugin factories, e.g. plugins: [twoFactor({ key })] (an object with name and setup())');
+    }
+    if (names.has(plugin.name)) throw configError(`plugin ${plugin.name} is listed twice (or is also turned on by an option of createAuth)`);
+    names.add(plugin.name);
+  }
+  return [...plugins];
+}
+
+/** The rate limits a list of plugins declares, with their defaults. */
+export function pluginRateLimits(plugins: readonly AuthPlugin[]): Record<string, RateLimitRule> {
+  return Object.assign({}, ...plugins.map((p) => p.rateLimits ?? {})) as Record<string, RateLimitRule>;
+}
+
+/** The plugins of one service: checked when given, set up once, then asked for their parts. */
+export class PluginHost {
+  private readonly contributions: Array<{ name: string; parts: PluginContribution }> = [];
+  /** The login phases, each from the one plugin that has it. */
+  readonly phases: LoginPhases = {};
+
+  /** @param plugins - as given to `createAuth({ plugins })`, core plugins first. */
+  constructor(private readonly plugins: readonly AuthPlugin[]) {
+    checkPlugins(plugins);
+  }
+
+  /** Whether a plugin of this name is on. */
+  has(name: string): boolean {
+    return this.plugins.some((p) => p.name === name);
+  }
+
+  /** The error codes the plugins declare. */
+  errorCodes(): string[] {
+    return this.plugins.flatMap((p) => [...(p.errorCodes ?? [])]);
+  }
+
+  /** Sets every plugin up, in the order given; a phase taken by two plugins is a start-up error. */
+  setup(context: PluginContext): void {
+    const owners = new Map<string, string>();
+    for (const plugin of this.plugins) {
+      const parts = plugin.setup(context);
+      this.contributions.push({ name: plugin.name, parts });
+      for (const phase of LOGIN_PHASES) {
+        const step = parts.phases?.[phase];
+        if (step === undefined) continue;
+        const owner = owners.get(phase);
+        if (owner !== undefined) throw configError(`plugins ${owner} and ${plugin.name} both take the login phase ${phase}; use one of them`);
+        owners.set(phase, plugin.name);
+        (this.phases as Record<string, unknown>)[phase] = step.bind(parts.phases);
+      }
+    }
+  }
+
+  /** Adds every plugin's routes. */
+  addRoutes(router: Router): void {
+    for (const { parts } of this.contributions) parts.routes?.(router);
+  }
+
+  /** The providers the plugins bring. */
+  providers(): PluginContribution['providers'] & object {
+    return this.contributions.flatMap(({ parts }) => parts.providers ?? []);
+  }
+
+  /** A service a plugin offers, by name. */
+  service<T>(name: string): T | undefined {
+    for (const { parts } of this.contributions) if (parts.services && Object.hasOwn(parts.services, name)) return parts.services[name] as T;
+    return undefined;
+  }
+
+  /** Runs every plugin's `userDeleted`. */
+  async userDeleted(userId: string): Promise<void> {
+    for (const { parts } of this.contributions) await parts.userEvents?.userDeleted?.(userId);
+  }
+
+  /** Runs every plugin's `credentialsReset` and gathers what they removed. */
+  async credentialsReset(userId: string): Promise<string[]> {
+    const removed: string[] = [];
+    for (const { parts } of this.contributions) removed.push(...((await parts.userEvents?.credentialsReset?.(userId)) ?? []));
+    return removed;
+  }
+
+  /** Closes every plugin, last set up first. */
+  async close(): Promise<void> {
+    for (const { parts } of [...this.contributions].reverse()) await parts.close?.();
+  }
+}

@@ -1,0 +1,105 @@
+import type { Request, Router } from 'express';
+import type { ServerResponse } from 'node:http';
+import type { AvatarProxy } from '../avatar/proxy';
+import type { CredentialStore } from '../credentials/credential-store';
+import type { RedirectPolicy } from '../internal/redirect-policy';
+import type { RateLimitRule } from '../limits/rate-limiter';
+import type { Logger } from '../logger';
+import type { Authenticator } from '../middleware/authenticator';
+import type { CompletedLogin, LoginRequest, Provider, ProviderKit } from '../providers/provider';
+import type { SessionRegistry } from '../sessions/session-registry';
+import type { StateStore } from '../state/state-store';
+import type { TokenService } from '../token/token-service';
+import type { UserDirectory } from '../users/user-directory';
+
+/**
+ * The steps of a login a plugin may take, run by the core in this fixed order whatever order the
+ * plugins were listed in (order is security): the cross-site check (core), `resolve` (who the
+ * login is), `hold` (wait for something more, such as a second factor), then the audience, the
+ * session and the user directory (core). Each step belongs to at most one plugin.
+ */
+export interface LoginPhases {
+  /**
+   * The login resolved to the user it logs in as (a linked login to its owner). `undefined` when
+   * the phase answered the request itself.
+   */
+  resolve?(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<CompletedLogin | undefined>;
+  /** `true` when the phase held the login and answered the request (it completes later, through {@link PluginContext.startSession}). */
+  hold?(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<boolean>;
+}
+
+/** The names of the login phases, in the order the core runs them. */
+export const LOGIN_PHASES = ['resolve', 'hold'] as const;
+
+/** What happened to a user that plugins keeping data about users must follow. */
+export interface UserEventHandlers {
+  /** The user is gone (an account was deleted): remove what the plugin keeps about it. */
+  userDeleted?(userId: string): Promise<void>;
+  /** The owner took the account back (a password reset): remove what a stolen session could have added; returns what went ("2 passkeys"). */
+  credentialsReset?(userId: string): Promise<string[]>;
+}
+
+/** What a plugin adds to the service; every part is optional. */
+export interface PluginContribution {
+  /** Adds routes to the auth router (mounted where the app mounts it, e.g. `/auth`), before the provider routes. */
+  routes?(router: Router): void;
+  /** Login phases; see {@link LoginPhases}. */
+  phases?: LoginPhases;
+  /** Providers the plugin brings (e.g. the account bridge). */
+  providers?: Provider[];
+  /** Handlers of user events. */
+  userEvents?: UserEventHandlers;
+  /** Services it offers other plugins, by name (see {@link PluginContext.service}). */
+  services?: Readonly<Record<string, unknown>>;
+  /** Stops what the plugin runs and closes what it opened. */
+  close?(): Promise<void>;
+}
+
+/** The core's services, as a plugin gets them. */
+export interface PluginContext {
+  readonly url: URL;
+  /** The app's URL and the hosts a login may send the browser to (`allowedRedirectHosts`). */
+  readonly redirects: RedirectPolicy;
+  readonly logger: Logger;
+  readonly tokens: TokenService;
+  readonly sessions: SessionRegistry;
+  readonly users: UserDirectory;
+  readonly credentials: CredentialStore;
+  readonly stateStore: StateStore;
+  readonly avatars: AvatarProxy;
+  /** The registered providers, by name (filled as the app adds them). */
+  readonly providers: ReadonlyMap<string, Provider>;
+  /** Reads tokens and sessions of requests: `tokenClaims`, `stepUpClaims`, `renewLogin`. */
+  readonly authenticator: Authenticator;
+  /** What providers get (complete a login, one-shot keys, notices of credential changes). */
+  readonly kit: ProviderKit;
+  /** Counts a hit against a rate limit (the core's or one a plugin declared); a 429 AuthError past it. */
+  rateLimit(name: string, identity: string): Promise<void>;
+  /** `true` once `kit.useOnce(key)` was called for `key`. */
+  wasUsed(key: string): Promise<boolean>;
+  /** Issues the session of a login (audience, avatar, token, cookies, directory) and answers it. */
+  startSession(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<void>;
+  /** The provider-facing view of an Express request. */
+  toLoginRequest(req: Request): LoginRequest;
+  /** Tells every plugin, and the core, that a user is gone: sessions end, avatar and directory record go. */
+  userDeleted(userId: string): Promise<void>;
+  /** Tells every plugin that the owner took the account back; returns what was removed. */
+  credentialsReset(userId: string): Promise<string[]>;
+  /** A service another plugin offers, by name (e.g. `'secondFactor'`); `undefined` when that plugin is off. */
+  service<T>(name: string): T | undefined;
+}
+
+/**
+ * A feature of the identity core: `createAuth({ plugins: [twoFactor({...})] })`. Its factory
+ * checks its options at once (a mistake fails at start-up); `setup` runs once, inside `createAuth`.
+ */
+export interface AuthPlugin {
+  /** Unique among the plugins of a service. */
+  readonly name: string;
+  /** Rate limits the plugin counts, with defaults; the app overrides them in `createAuth({ rateLimits })`. */
+  readonly rateLimits?: Readonly<Record<string, RateLimitRule>>;
+  /** The `code`s of the errors it answers with (documented in its guide). */
+  readonly errorCodes?: readonly string[];
+  /** Contributes routes, phases, providers and handlers, given the core's services. */
+  setup(context: PluginContext): PluginContribution;
+}

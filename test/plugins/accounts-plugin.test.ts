@@ -1,0 +1,91 @@
+import express, { type Express } from 'express';
+import request from 'supertest';
+import { createAuth, EmailSender, hashId, twoFactor, type Auth } from '../../src';
+import { accounts, type AccountsPlugin } from '../../src/accounts';
+import { SECRET } from '../support/auth-app';
+import { activeUser, bearer, mailTo } from '../support/account-app';
+import { setCookies } from '../support/cookies';
+import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
+import { totpCode } from '../support/totp-code';
+
+let peer: SmtpPeer;
+beforeAll(async () => {
+  peer = await startSmtpPeer();
+});
+afterAll(() => peer.close());
+
+function app(extra: { plugins?: Parameters<typeof createAuth>[0]['plugins'] } = {}): { app: Express; auth: Auth; plugin: AccountsPlugin } {
+  const plugin = accounts({
+    store: 'memory://',
+    sender: new EmailSender({ host: '127.0.0.1', port: peer.port, from: 'accounts@app.example', subject: 'Account', timeout: 5000 }),
+    baseUrl: 'http://127.0.0.1:8080/account',
+    bcryptRounds: 4,
+    rateLimits: false,
+  });
+  const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, revocationCheck: 'every-request', plugins: [plugin, ...(extra.plugins ?? [])] });
+  const server = express();
+  server.use('/account', plugin.router);
+  server.use('/auth', auth.handlers().authRouter);
+  server.get('/private', auth.middleware().auth, (_req, res) => void res.json({ ok: true }));
+  return { app: server, auth, plugin };
+}
+
+const loginCookies = async (server: Express, email: string, pwd: string): Promise<(r: request.Test) => request.Test> => {
+  const c = setCookies(await request(server).post('/auth/accounts/login').send({ user: email, passwd: pwd }).expect(200));
+  return (r) => r.set('Cookie', `JWT=${c.JWT?.value}`).set('X-XSRF-TOKEN', c['XSRF-TOKEN']!.value);
+};
+
+describe('the accounts plugin', () => {
+  it('brings the accounts provider and the account routes, with no glue: a deletion ends sessions and removes the second factor and the directory record', async () => {
+    const { app: server, auth } = app({ plugins: [twoFactor({ key: 'k'.repeat(32) })] });
+    expect(auth.providerNames()).toContain('accounts');
+    expect(auth.plugin('accounts') && auth.plugin('two-factor')).toBe(true);
+    const { id, token } = await activeUser(server, peer, 'plugged@example.com', 'plugged-password');
+    const session = await loginCookies(server, 'plugged@example.com', 'plugged-password');
+    await session(request(server).get('/private')).expect(200);
+    const userId = hashId('accounts', id);
+    expect(await auth.users.get(userId)).toMatchObject({ id: userId, name: 'plugged@example.com' });
+    const enrolled = await session(request(server).post('/auth/2fa/enroll')).expect(200);
+    await session(request(server).post('/auth/2fa/confirm'))
+      .send({ code: totpCode(enrolled.body.secret as string, Date.now() / 1000) })
+      .expect(200);
+    expect(await auth.credentials.list(userId)).toHaveLength(1);
+    // The account's access token now needs the second factor: the core's two-factor reached the account service.
+    await request(server).post('/account/tokens').send({ grant_type: 'password', email: 'plugged@example.com', password: 'plugged-password' }).expect(401);
+
+    await request(server)
+      .delete(`/account/profile/${id}`)
+      .set(...bearer(token))
+      .send({ Pwd: 'plugged-password' })
+      .expect(200);
+    await session(request(server).get('/private')).expect(401);
+    expect(await auth.credentials.list(userId)).toEqual([]);
+    expect(await auth.users.get(userId)).toBeUndefined();
+    await auth.close();
+  });
+
+  it('a password reset removes passkeys and reports them in the notice', async () => {
+    const { app: server, auth } = app();
+    const { id } = await activeUser(server, peer, 'reset@example.com', 'reset-password-1');
+    const userId = hashId('accounts', id);
+    await auth.credentials.add({ id: 'pk-1', userId, kind: 'passkey', label: 'key', created: 1, lastUsed: 0, data: {} });
+    const since = peer.mails.length;
+    await request(server).post('/account/password/forgot').send({ Email: 'reset@example.com' }).expect(202);
+    const code = /\n(\S+)\n/.exec((await mailTo(peer, 'reset@example.com', since)).body)?.[1] as string;
+    const after = peer.mails.length;
+    await request(server).post('/account/password/reset').send({ Email: 'reset@example.com', Code: code, NewPwd: 'reset-password-2', NewPwdRepeat: 'reset-password-2' }).expect(200);
+    expect(await auth.credentials.list(userId)).toEqual([]);
+    expect((await mailTo(peer, 'reset@example.com', after)).body).toMatch(/1 passkey/);
+    await auth.close();
+  });
+
+  it('refuses bad options at once, and answers 503 on its routes until createAuth set it up', async () => {
+    expect(() => accounts({ store: 'memory://', baseUrl: 'x' } as never)).toThrow(/sender/);
+    const plugin = accounts({ store: 'memory://', sender: { send: async () => undefined }, baseUrl: 'http://127.0.0.1:8080/account', bcryptRounds: 4 });
+    const server = express();
+    server.use('/account', plugin.router);
+    await request(server).post('/account/signup').send({}).expect(503);
+    expect(() => plugin.service).toThrow(/createAuth/);
+    expect(() => createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, plugins: [plugin, plugin] })).toThrow(/listed twice/);
+  });
+});
