@@ -1,6 +1,6 @@
 import { clientIp } from './internal/client-ip';
 import type { Request, Router } from 'express';
-import { AuthError } from './errors';
+import { AuthError, errorBody } from './errors';
 import { RateLimitError } from './limits/rate-limiter';
 import type { CrossSitePolicy } from './internal/cross-origin';
 import { asyncHandler } from './internal/async-handler';
@@ -44,7 +44,7 @@ export function toLoginRequest(req: Request): LoginRequest {
 /**
  * The auth router: `/list`, `/user`, `/status`, `/logout`, the plugins' routes (`/sessions...`,
  * `/2fa...`, `/<provider>/link`), and `/<provider>/login|callback|logout`. Logging out revokes the session of the request's token.
- * Every answer carries nosniff and a strict CSP; every error is `{"error": "..."}`.
+ * Every answer carries nosniff and a strict CSP; every error is `{"error": "...", "code": "<reason>"}`.
  */
 export function createAuthRouter(deps: AuthRouterDeps): Router {
   const { providers, tokens, authenticator, kit, logger } = deps;
@@ -58,7 +58,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       res.setHeader('Content-Security-Policy', "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
       return sendHtmlPage(res, status, { title: 'The login did not complete', message: message, link: { href: `${req.baseUrl}/${step[1]}/login`, text: 'Start the login again' } });
     }
-    sendJson(res, status, err instanceof AuthError && err.reason !== undefined ? { error: message, code: err.reason } : { error: message });
+    sendJson(res, status, errorBody(status, message, err));
   };
   const router = routerShell({
     // A cross-site GET may start a login or come back from a provider, but not log out; logins that
@@ -83,7 +83,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
         sendJson(res, 200, await authenticator.authenticate(req, res));
       } catch (err) {
         if (!(err instanceof AuthError) || err.status >= 500 || err instanceof RateLimitError) throw err;
-        sendJson(res, 401, { error: err.message });
+        sendJson(res, 401, errorBody(401, err.message, err));
       }
     }),
   );
@@ -112,25 +112,25 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     const name = String(req.params.provider);
     const action = String(req.params.action);
     const provider = providers.get(name);
-    if (provider === undefined) return sendJson(res, 404, { error: `provider ${name.slice(0, 64)} not supported` });
+    if (provider === undefined) return sendJson(res, 404, errorBody(404, `provider ${name.slice(0, 64)} not supported`));
     const extra = Object.hasOwn(provider.actions ?? {}, action) ? provider.actions?.[action] : undefined;
     if (extra !== undefined) {
       if (!extra.methods.includes(req.method.toUpperCase())) {
         res.setHeader('Allow', extra.methods.join(', '));
-        return sendJson(res, 405, { error: `use ${extra.methods.join(' or ')}` });
+        return sendJson(res, 405, errorBody(405, `use ${extra.methods.join(' or ')}`));
       }
       return extra.handle(toLoginRequest(req), res, kit, req.params.arg === undefined ? undefined : String(req.params.arg));
     }
-    if (!ACTIONS.has(action) || req.params.arg !== undefined) return sendJson(res, 404, { error: `unknown action ${action.slice(0, 64)}` });
+    if (!ACTIONS.has(action) || req.params.arg !== undefined) return sendJson(res, 404, errorBody(404, `unknown action ${action.slice(0, 64)}`));
     const allowed = action === 'logout' ? undefined : action === 'link' ? LINK_METHODS : (provider.methods?.[action as 'login' | 'callback'] ?? DEFAULT_METHODS);
     if (allowed !== undefined && !allowed.includes(req.method.toUpperCase())) {
       res.setHeader('Allow', allowed.join(', '));
-      return sendJson(res, 405, { error: `use ${allowed.join(' or ')}` });
+      return sendJson(res, 405, errorBody(405, `use ${allowed.join(' or ')}`));
     }
     const loginReq = toLoginRequest(req);
     if (action === 'login') return provider.login(loginReq, res, kit);
     if (action === 'callback') {
-      if (!provider.callback) return sendJson(res, 404, { error: `provider ${name} has no callback` });
+      if (!provider.callback) return sendJson(res, 404, errorBody(404, `provider ${name} has no callback`));
       return provider.callback(loginReq, res, kit);
     }
     await authenticator.endSession(req);

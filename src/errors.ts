@@ -31,10 +31,32 @@ const statusByCode: Record<AuthErrorCode, number> = {
 };
 
 /**
- * Why a request was refused, where a client can act on it (sent as `code` beside `error`):
- * `step_up_required` asks for a fresh login before a credential change.
+ * Why a request was refused, answered as `code` beside `error` by the auth router and the
+ * middleware: stable, so an app tells "log in again" from "send the XSRF header" without reading
+ * text. Besides the kinds of {@link AuthErrorCode} (`bad_request`, `not_found`, `rate_limited`...):
+ * `token_missing` (no token), `token_invalid` (bad signature, shape, audience, a token that is no
+ * login), `token_expired` (past its refresh window), `xsrf_missing` (no XSRF header),
+ * `xsrf_mismatch` (a header of another session), `session_revoked` (logged out, revoked, or a
+ * refreshed token used again), `session_unknown` (no session record under
+ * `unknownSessions: 'reject'`), `session_expired` (older than `sessionMaxAge`), `token_rejected`
+ * (the `validator` said no), `credentials_rejected` (a wrong password, basic auth), `cross_site`
+ * (a write from another site), `step_up_required` (a credential change needs a fresh login),
+ * `forbidden` (not an admin, not the role).
  */
-export type AuthErrorReason = 'step_up_required';
+export type AuthErrorReason =
+  | Exclude<AuthErrorCode, 'config'>
+  | 'token_missing'
+  | 'token_invalid'
+  | 'token_expired'
+  | 'xsrf_missing'
+  | 'xsrf_mismatch'
+  | 'session_revoked'
+  | 'session_unknown'
+  | 'session_expired'
+  | 'token_rejected'
+  | 'credentials_rejected'
+  | 'cross_site'
+  | 'step_up_required';
 
 /**
  * The error type authgate throws and answers with. Its `code` decides the HTTP `status` (one
@@ -46,8 +68,8 @@ export class AuthError extends Error {
   readonly code: AuthErrorCode;
   /** The HTTP status answered for it. */
   readonly status: number;
-  /** Why, where a client can act on it; answered as `code`. */
-  readonly reason: AuthErrorReason | undefined;
+  /** Why, answered as `code`: a specific reason, else the kind (`config` answers as `internal`). */
+  readonly reason: AuthErrorReason;
 
   /**
    * @param code - the kind of failure.
@@ -59,8 +81,27 @@ export class AuthError extends Error {
     this.name = 'AuthError';
     this.code = code;
     this.status = statusByCode[code];
-    this.reason = options.reason;
+    this.reason = options.reason ?? (code === 'config' ? 'internal' : code);
   }
+}
+
+const reasonByStatus: Readonly<Record<number, AuthErrorReason>> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  502: 'bad_gateway',
+  503: 'unavailable',
+};
+
+/** The JSON body of an error answer: `{"error": message, "code": reason}` (the reason of an {@link AuthError}, else the one of the status). */
+export function errorBody(status: number, message: string, err?: unknown): { error: string; code: AuthErrorReason } {
+  return { error: message, code: err instanceof AuthError ? err.reason : (reasonByStatus[status] ?? (status >= 500 ? 'internal' : 'bad_request')) };
 }
 
 /** The error of every misuse caught at start-up (bad options, bad registrations): code `config`. */

@@ -15,7 +15,7 @@ describe('auth routes', () => {
   it('/user answers 401 when not logged in and the user with aud when logged in', async () => {
     const { app } = makeApp();
     const anon = await request(app).get('/auth/user').expect(401);
-    expect(anon.body).toEqual({ error: 'token not found' });
+    expect(anon.body).toEqual({ error: 'token not found', code: 'token_missing' });
     const a = await login(app);
     const res = await request(app).get('/auth/user').set('Cookie', a.cookie).set('X-XSRF-TOKEN', a.xsrf).expect(200);
     expect(res.body).toMatchObject({ name: 'alice', aud: 'authgate' });
@@ -44,12 +44,12 @@ describe('auth routes', () => {
 
   it('answers 404 JSON for unknown providers, actions and paths', async () => {
     const { app } = makeApp();
-    expect((await request(app).get('/auth/github/login').expect(404)).body).toEqual({ error: 'provider github not supported' });
+    expect((await request(app).get('/auth/github/login').expect(404)).body).toEqual({ error: 'provider github not supported', code: 'not_found' });
     expect((await request(app).get('/auth/local/whatever').expect(404)).body.error).toMatch(/unknown action/);
     expect((await request(app).get('/auth/local/callback').expect(404)).body.error).toMatch(/no callback/);
-    expect((await request(app).get('/auth/a/b/c').expect(404)).body).toEqual({ error: 'provider a not supported' });
+    expect((await request(app).get('/auth/a/b/c').expect(404)).body).toEqual({ error: 'provider a not supported', code: 'not_found' });
     expect((await request(app).get('/auth/local/login/extra').expect(404)).body.error).toMatch(/unknown action/);
-    expect((await request(app).get('/auth/a/b/c/d').expect(404)).body).toEqual({ error: 'not found' });
+    expect((await request(app).get('/auth/a/b/c/d').expect(404)).body).toEqual({ error: 'not found', code: 'not_found' });
   });
 
   it('sets nosniff and the strict CSP on every auth and avatar answer', async () => {
@@ -81,7 +81,7 @@ describe('auth routes', () => {
         },
       }),
     );
-    expect((await request(app).get('/auth/custom/login').expect(400)).body).toEqual({ error: 'who is required' });
+    expect((await request(app).get('/auth/custom/login').expect(400)).body).toEqual({ error: 'who is required', code: 'bad_request' });
     const res = await request(app).get('/auth/custom/login?who=me').expect(200);
     expect(res.body.id).toBe('custom_1');
   });
@@ -99,7 +99,7 @@ describe('methods declared by providers', () => {
     );
     const put = await request(app).put('/auth/local/login').send({ user: 'a', passwd: 'pw' }).expect(405);
     expect(put.headers.allow).toBe('GET, POST');
-    expect(put.body).toEqual({ error: 'use GET or POST' });
+    expect(put.body).toEqual({ error: 'use GET or POST', code: 'method_not_allowed' });
     await request(app).delete('/auth/plain/login').expect(405);
     await request(app).post('/auth/plain/login').expect(200);
     await request(app).delete('/auth/plain/logout').expect(200);

@@ -30,7 +30,7 @@ export function routerShell(options: RouterShellOptions): Router {
   router.use(privateAnswerHeaders);
   router.use((req, res, next) => {
     if (!options.refuseCrossSite(req)) return next();
-    options.answer(res, 403, 'cross-site request refused', undefined);
+    options.answer(res, 403, 'cross-site request refused', new AuthError('forbidden', 'cross-site request refused', { reason: 'cross_site' }));
   });
   router.use(express.json({ limit: options.bodyLimit, type: ['application/json', 'application/*+json'] }));
   router.use(express.urlencoded({ limit: options.bodyLimit, extended: false, parameterLimit: options.parameterLimit }));

@@ -1,7 +1,7 @@
 import { clientIp } from '../internal/client-ip';
 import type { ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AuthError, configError } from '../errors';
+import { AuthError, configError, type AuthErrorReason } from '../errors';
 import type { ResolvedOptions } from '../options';
 import type { Claims } from '../token/claims';
 import { getUser, setRequestUser } from '../token/request-user';
@@ -45,7 +45,7 @@ export interface SessionChecks {
   everyRequest: RevocationCache | undefined;
 }
 
-const unauthorized = (message: string): AuthError => new AuthError('unauthorized', message);
+const unauthorized = (message: string, reason: AuthErrorReason): AuthError => new AuthError('unauthorized', message, { reason });
 
 /** How long an instance waits for the refresh another instance claimed. */
 const REFRESH_WAIT_MS = 3000;
@@ -108,7 +108,7 @@ export class Authenticator {
   /** The claims of the request's acceptable login token (refreshed when due); 401 without one. Basic auth is no token. */
   async tokenClaims(req: Request, res: ServerResponse): Promise<Claims> {
     const read = await this.tokens.read(req);
-    if (read === undefined) throw unauthorized('token not found');
+    if (read === undefined) throw unauthorized('token not found', 'token_missing');
     return this.acceptable(read, res);
   }
 
@@ -120,7 +120,7 @@ export class Authenticator {
    */
   async stepUpClaims(req: Request, res: ServerResponse, options: { anyAge?: boolean } = {}): Promise<Claims> {
     const read = await this.tokens.read(req);
-    if (read === undefined) throw unauthorized('token not found');
+    if (read === undefined) throw unauthorized('token not found', 'token_missing');
     const claims = await this.acceptable(read, res);
     const stepUp = (why: string): AuthError => new AuthError('forbidden', `${why}: log in again to change your credentials`, { reason: 'step_up_required' });
     if (read.source !== 'cookie' || !this.tokens.xsrfHeaderMatches(req, claims)) throw stepUp('a credential change needs the session cookie with its XSRF header');
@@ -169,7 +169,7 @@ export class Authenticator {
    * refused; failures count against per-IP and per-user limits, checked before the next attempt.
    */
   private async basicLogin(req: Request, basic: { user: string; passwd: string }): Promise<User> {
-    if (this.options.crossSite.isCrossSiteWrite(req)) throw new AuthError('forbidden', 'cross-site request with basic auth refused');
+    if (this.options.crossSite.isCrossSiteWrite(req)) throw new AuthError('forbidden', 'cross-site request with basic auth refused', { reason: 'cross_site' });
     const ip = clientIp(req);
     await stateCall(async () => {
       await this.limiter.check('basicPerIp', ip);
@@ -187,13 +187,13 @@ export class Authenticator {
 
   private async acceptable(read: ReadToken, res: ServerResponse): Promise<Claims> {
     let { claims, token } = read;
-    if (claims.handshake !== undefined) throw unauthorized('a handshake token is not a login');
-    if (claims.user === undefined || typeof claims.user !== 'object') throw unauthorized('no user in the token');
+    if (claims.handshake !== undefined) throw unauthorized('a handshake token is not a login', 'token_invalid');
+    if (claims.user === undefined || typeof claims.user !== 'object') throw unauthorized('no user in the token', 'token_invalid');
     // Without auth_provider (tokens of older go-pkgz/auth versions), the provider is the user id's prefix, as go-pkgz judges it.
     const provider = claims.auth_provider?.name ?? claims.user.id.split('_')[0] ?? '';
     if (!this.isProviderActive(provider)) {
       this.tokens.reset(res);
-      throw unauthorized(`provider ${provider} is not active`);
+      throw unauthorized(`provider ${provider} is not active`, 'token_invalid');
     }
     try {
       if (read.expired) {
@@ -210,7 +210,7 @@ export class Authenticator {
     }
     if (this.options.validator && !(await this.options.validator(token, claims))) {
       this.tokens.reset(res);
-      throw unauthorized('token rejected by the validator');
+      throw unauthorized('token rejected by the validator', 'token_rejected');
     }
     return claims;
   }
@@ -228,12 +228,12 @@ export class Authenticator {
   }
 
   private judgeSession(status: SessionStatus): void {
-    if (status === 'revoked') throw unauthorized('the session was revoked');
+    if (status === 'revoked') throw unauthorized('the session was revoked', 'session_revoked');
     if (status === 'unknown') this.unknownSession();
   }
 
   private unknownSession(): void {
-    if (this.options.unknownSessions === 'reject') throw unauthorized('the token belongs to no known session');
+    if (this.options.unknownSessions === 'reject') throw unauthorized('the token belongs to no known session', 'session_unknown');
   }
 
   /**
@@ -242,12 +242,12 @@ export class Authenticator {
    */
   private async refresh(read: ReadToken): Promise<RefreshedToken> {
     const end = this.sessionEnd(read.claims);
-    if (end !== undefined && end <= Math.floor(Date.now() / 1000)) throw unauthorized('the session is older than sessionMaxAge: log in again');
+    if (end !== undefined && end <= Math.floor(Date.now() / 1000)) throw unauthorized('the session is older than sessionMaxAge: log in again', 'session_expired');
     const jti = read.claims.jti;
     let h: string | undefined;
     if (typeof jti === 'string' && jti !== '') {
       const status = await this.sessions.registry.status(jti, (read.claims.user as User).id);
-      if (status === 'revoked') throw unauthorized('the session was revoked');
+      if (status === 'revoked') throw unauthorized('the session was revoked', 'session_revoked');
       if (status === 'active') h = jtiHash(jti);
     }
     if (h === undefined) this.unknownSession();
@@ -274,12 +274,12 @@ export class Authenticator {
       const done = claim.done || Date.now() - claim.claimedAt > REFRESH_WAIT_MS;
       const cached = done ? await this.options.refreshCache.get(read.token) : await this.awaitRefresh(read.token, () => registry.refreshDone(h, exp));
       if (cached) return cached;
-      throw unauthorized('this token was refreshed already; log in again');
+      throw unauthorized('this token was refreshed already; log in again', 'session_revoked');
     }
     const refreshed = await this.newToken(read);
     // In the cache before the claim says done, so that whoever sees "done" finds the token.
     await this.options.refreshCache.set(read.token, refreshed);
-    if (!(await registry.refreshed(h, exp, claim.claimedAt))) throw unauthorized('the session was revoked');
+    if (!(await registry.refreshed(h, exp, claim.claimedAt))) throw unauthorized('the session was revoked', 'session_revoked');
     return refreshed;
   }
 
@@ -363,7 +363,7 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
   const middleware = {
     crossOrigin(req: Request, res: Response, next: NextFunction): void {
       if (!options.crossSite.isCrossSiteWrite(req)) return next();
-      reject(req, res, new AuthError('forbidden', 'cross-site request refused'));
+      reject(req, res, new AuthError('forbidden', 'cross-site request refused', { reason: 'cross_site' }));
     },
     auth: guard(undefined, true),
     trace: guard(undefined, false),

@@ -31,10 +31,10 @@ export async function checkBasicAuth(credentials: { user: string; passwd: string
     const verdict = await checker(credentials.user, credentials.passwd);
     if (verdict === true) return { name: credentials.user, id: credentials.user, picture: '' };
     if (verdict && typeof verdict === 'object') return verdict;
-    throw new AuthError('unauthorized', 'basic auth credentials rejected');
+    throw new AuthError('unauthorized', 'basic auth credentials rejected', { reason: 'credentials_rejected' });
   }
   const userOk = safeEqual(credentials.user, 'admin');
   const passwdOk = adminPasswd !== undefined && safeEqual(credentials.passwd, adminPasswd);
   if (userOk && passwdOk) return structuredClone(BASIC_ADMIN_USER) as User;
-  throw new AuthError('unauthorized', 'basic auth credentials rejected');
+  throw new AuthError('unauthorized', 'basic auth credentials rejected', { reason: 'credentials_rejected' });
 }

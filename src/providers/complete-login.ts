@@ -59,7 +59,7 @@ export class LoginCompleter {
   async complete(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<void> {
     if (!login.allowCrossSite && this.options.crossSite.isCrossSite(req.raw)) {
       // Login CSRF: another site must not log this browser in (for instance into its own account).
-      throw new AuthError('forbidden', 'cross-site login refused: start the login on this site');
+      throw new AuthError('forbidden', 'cross-site login refused: start the login on this site', { reason: 'cross_site' });
     }
     const given: CompletedLogin = { ...login, loginId: login.user.id };
     const resolved = this.phases.resolve ? await this.phases.resolve(req, res, given) : given;

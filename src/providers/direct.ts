@@ -84,7 +84,7 @@ export class DirectProvider implements Provider {
     if (!ok) {
       // Failures only: strangers' wrong guesses must not keep the owner out (429 past the limit).
       await kit.rateLimit('loginPerUser', `${this.name}:${identityKey(user)}`);
-      throw new AuthError('forbidden', 'incorrect user or password');
+      throw new AuthError('forbidden', 'incorrect user or password', { reason: 'credentials_rejected' });
     }
     await kit.completeLogin(req, res, {
       provider: this.name,

@@ -1,3 +1,4 @@
+import { errorBody } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
 import type { AuthPlugin } from '../plugins/plugin';
@@ -27,7 +28,7 @@ export function linkedLogins(flow: LinkFlow): AuthPlugin {
             '/:provider/link',
             asyncHandler(async (req, res) => {
               const provider = ctx.providers.get(String(req.params.provider));
-              if (provider === undefined) return sendJson(res, 404, { error: `provider ${String(req.params.provider).slice(0, 64)} not supported` });
+              if (provider === undefined) return sendJson(res, 404, errorBody(404, `provider ${String(req.params.provider).slice(0, 64)} not supported`));
               return flow.start(res, await ctx.authenticator.stepUpClaims(req, res), provider);
             }),
           );

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AuthError } from '../errors';
+import { AuthError, type AuthErrorReason } from '../errors';
 import { appendSetCookie, readCookie, serializeCookie, type CookieAttributes } from '../internal/cookies';
 import { randomId, safeEqual } from '../internal/random';
 import type { ResolvedOptions } from '../options';
@@ -55,7 +55,10 @@ export type TokenOptions = Pick<
 /** Clock skew tolerated on `nbf`, in seconds. */
 const NBF_LEEWAY_SECONDS = 60;
 
-const unauthorized = (message: string, cause?: unknown): AuthError => new AuthError('unauthorized', message, { cause });
+const unauthorized = (message: string, cause?: unknown, reason: AuthErrorReason = 'token_invalid'): AuthError => new AuthError('unauthorized', message, { cause, reason });
+/** A refusal for a time or audience problem: expired tokens say so. */
+const timesRefusal = (problem: string): AuthError => unauthorized(problem, undefined, problem === TOKEN_EXPIRED ? 'token_expired' : 'token_invalid');
+const TOKEN_EXPIRED = 'token is expired';
 const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 
 /** Where segments are decoded: a token is at most {@link MAX_TOKEN_LENGTH} characters, so a segment fits. */
@@ -169,7 +172,7 @@ export class TokenService {
       throw unauthorized('the secret changed');
     }
     const problem = this.timesOrAudienceProblem(known.claims, known.aud, false);
-    if (problem !== undefined) throw unauthorized(problem);
+    if (problem !== undefined) throw timesRefusal(problem);
     return known.claims;
   }
 
@@ -237,7 +240,7 @@ export class TokenService {
 
   private checkTimesAndAudience(claims: Claims, aud: string | undefined, allowExpired: boolean): Claims {
     const problem = this.timesOrAudienceProblem(claims, aud, allowExpired);
-    if (problem !== undefined) throw unauthorized(problem);
+    if (problem !== undefined) throw timesRefusal(problem);
     return claims;
   }
 
@@ -246,7 +249,7 @@ export class TokenService {
     if (typeof claims.exp !== 'number' || !Number.isFinite(claims.exp)) return 'token has no valid exp';
     const now = nowSeconds();
     if (claims.nbf !== undefined && claims.nbf > now + NBF_LEEWAY_SECONDS) return 'token is not valid yet';
-    if (!allowExpired && claims.exp <= now) return 'token is expired';
+    if (!allowExpired && claims.exp <= now) return TOKEN_EXPIRED;
     return this.audienceAllowed(aud) ? undefined : 'aud is not allowed';
   }
 
@@ -402,8 +405,8 @@ export class TokenService {
     const claims = await this.parse(token, true);
     const exp = claims.exp as number;
     const now = nowSeconds();
-    if (exp + Math.floor(this.options.cookieDuration / 1000) < now) throw unauthorized('token is expired');
-    if (!this.xsrfPasses(req, claims)) throw unauthorized(this.xsrfProblem(req));
+    if (exp + Math.floor(this.options.cookieDuration / 1000) < now) throw unauthorized(TOKEN_EXPIRED, undefined, 'token_expired');
+    if (!this.xsrfPasses(req, claims)) throw unauthorized(this.xsrfProblem(req), undefined, req.headers[this.xsrfHeader] === undefined ? 'xsrf_missing' : 'xsrf_mismatch');
     return { token, source, claims, expired: exp <= now };
   }
 

@@ -9,7 +9,7 @@ describe('cross-origin protection', () => {
   it('refuses cross-site state-changing requests to the auth routes and lets same-site, API and GET requests through', async () => {
     const { app } = makeApp({ trustedOrigins: ['https://partner.example'] });
     const post = () => request(app).post('/auth/local/login').send(login);
-    expect((await post().set('Sec-Fetch-Site', 'cross-site').set('Origin', 'https://evil.example').expect(403)).body).toEqual({ error: 'cross-site request refused' });
+    expect((await post().set('Sec-Fetch-Site', 'cross-site').set('Origin', 'https://evil.example').expect(403)).body).toEqual({ error: 'cross-site request refused', code: 'cross_site' });
     await post().set('Origin', 'https://evil.example').expect(403);
     await post().set('Origin', 'null').expect(403);
     await post().set('Sec-Fetch-Site', 'same-origin').set('Origin', 'http://127.0.0.1:8080').expect(200);

@@ -106,7 +106,7 @@ describe('middleware', () => {
     await request(app).get('/hr').set('Cookie', hr.cookie).set('X-XSRF-TOKEN', hr.xsrf).expect(200);
     const dev = await login(app, 'dora');
     const res = await request(app).get('/hr').set('Cookie', dev.cookie).set('X-XSRF-TOKEN', dev.xsrf).expect(403);
-    expect(res.body).toEqual({ error: 'access denied for this role' });
+    expect(res.body).toEqual({ error: 'access denied for this role', code: 'forbidden' });
     await request(app).get('/hr').expect(401);
   });
 
@@ -114,7 +114,7 @@ describe('middleware', () => {
     const { app } = makeApp({ claimsUpdater: (c) => ({ ...c, user: { ...c.user!, attrs: { admin: c.user!.name === 'root' } } }) });
     const user = await login(app, 'joe');
     const res = await request(app).get('/admin').set('Cookie', user.cookie).set('X-XSRF-TOKEN', user.xsrf).expect(403);
-    expect(res.body).toEqual({ error: 'admin access required' });
+    expect(res.body).toEqual({ error: 'admin access required', code: 'forbidden' });
     const root = await login(app, 'root');
     await request(app).get('/admin').set('Cookie', root.cookie).set('X-XSRF-TOKEN', root.xsrf).expect(200);
   });

@@ -55,7 +55,7 @@ describe('dev provider (OAuth2 against the dev server)', () => {
     expect(page.text).toContain('no login in progress');
     expect(page.headers['content-security-policy']).toBe("default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
     const api = await request(made.app).get('/auth/dev/callback?code=x&state=y').expect(403);
-    expect(api.body).toEqual({ error: 'no login in progress: start the login again' });
+    expect(api.body).toEqual({ error: 'no login in progress: start the login again', code: 'forbidden' });
   });
 
   it('answers 200 user JSON without from', async () => {

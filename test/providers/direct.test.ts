@@ -18,7 +18,7 @@ describe('direct provider', () => {
   it('answers 403 for wrong credentials without cookies', async () => {
     const { app } = makeApp();
     const res = await request(app).post('/auth/local/login').send({ user: 'alice', passwd: 'nope' }).expect(403);
-    expect(res.body).toEqual({ error: 'incorrect user or password' });
+    expect(res.body).toEqual({ error: 'incorrect user or password', code: 'credentials_rejected' });
     expect(res.headers['set-cookie']).toBeUndefined();
   });
 
@@ -107,7 +107,7 @@ describe('direct provider', () => {
       }),
     );
     const res = await request(app).get('/auth/broken/login?user=a&passwd=pw').expect(500);
-    expect(res.body).toEqual({ error: 'failed to check user credentials' });
+    expect(res.body).toEqual({ error: 'failed to check user credentials', code: 'internal' });
     expect(JSON.stringify(res.body)).not.toMatch(/hunter2/);
     expect(logged.join('\n')).toMatch(/credential check threw Error/);
     expect(logged.join('\n')).not.toMatch(/hunter2/);

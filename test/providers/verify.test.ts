@@ -90,7 +90,7 @@ describe('verify provider with e-mail through smtp-server', () => {
       expect(typeof res.body.error).toBe('string');
     }
     // A POST only confirms a link (from the page a link opened on another site shows); it never sends.
-    expect((await request(app).post('/auth/email/login').send({ user: 'a', address: 'a@example.com' }).expect(400)).body).toEqual({ error: 'token is required' });
+    expect((await request(app).post('/auth/email/login').send({ user: 'a', address: 'a@example.com' }).expect(400)).body).toEqual({ error: 'token is required', code: 'bad_request' });
     expect(peer.mails.length).toBe(before);
   });
 });
@@ -119,7 +119,7 @@ describe('EmailSender over STARTTLS and with authentication', () => {
       await expect(wrong.send('ok@example.com', 'x')).rejects.toThrow('SMTP authentication failed: check smtpUserName and smtpPassword');
       const { app } = makeApp({}, (auth) => auth.addVerifyProvider('email', TEMPLATE, wrong));
       const res = await request(app).get('/auth/email/login?user=a&address=a@example.com').expect(502);
-      expect(res.body).toEqual({ error: 'failed to send the confirmation message' });
+      expect(res.body).toEqual({ error: 'failed to send the confirmation message', code: 'bad_gateway' });
     } finally {
       await peer.close();
     }

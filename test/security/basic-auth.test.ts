@@ -74,7 +74,7 @@ describe('basic auth: failures rate-limited, cross-site writes refused (item 3)'
       .type('form')
       .send({ a: 1 })
       .expect(403);
-    expect(res.body).toEqual({ error: 'cross-site request with basic auth refused' });
+    expect(res.body).toEqual({ error: 'cross-site request with basic auth refused', code: 'cross_site' });
     await request(app)
       .post('/private')
       .set(...basic('admin', 'admin-secret'))

@@ -32,7 +32,7 @@ describe('login CSRF: a cross-site request must not log a browser in (item 2)', 
 
   const refused = async (req: request.Test): Promise<void> => {
     const res = await req.expect(403);
-    expect(res.body).toEqual({ error: 'cross-site login refused: start the login on this site' });
+    expect(res.body).toEqual({ error: 'cross-site login refused: start the login on this site', code: 'cross_site' });
     expect(setCookies(res).JWT).toBeUndefined();
     expect(res.headers.location).toBeUndefined();
   };
@@ -65,7 +65,7 @@ describe('login CSRF: a cross-site request must not log a browser in (item 2)', 
   it('refuses a cross-site logout; a same-site one clears the cookies', async () => {
     for (const path of ['/auth/logout', '/auth/local/logout']) {
       const res = await request(made.app).get(path).set('Sec-Fetch-Site', 'cross-site').expect(403);
-      expect(res.body).toEqual({ error: 'cross-site request refused' });
+      expect(res.body).toEqual({ error: 'cross-site request refused', code: 'cross_site' });
       expect(setCookies(res).JWT).toBeUndefined();
       expect(setCookies(await request(made.app).get(path).set('Sec-Fetch-Site', 'same-origin').expect(200)).JWT?.value).toBe('');
     }

@@ -68,7 +68,7 @@ describe('session registry', () => {
     await get(t, '/private', s).expect(200);
     await untilExpired(s.jwt);
     const refused = await get(t, '/private', s).expect(401);
-    expect(refused.body).toEqual({ error: 'the session was revoked' });
+    expect(refused.body).toEqual({ error: 'the session was revoked', code: 'session_revoked' });
     expect(setCookies(refused).JWT?.value).toBe('');
     expect(await t.auth.sessions.list((s.body as { id: string }).id)).toEqual([]);
   });
@@ -142,7 +142,7 @@ describe('session registry', () => {
     const other = list.find((x) => !x.current)!;
     expect(await post(t, `/auth/sessions/${other.id}/revoke`, two).expect(200)).toHaveProperty('body', { revoked: 1 });
     await get(t, '/private', four).expect(401);
-    await post(t, `/auth/sessions/${other.id}/revoke`, two).expect(404, { error: 'no such session' });
+    await post(t, `/auth/sessions/${other.id}/revoke`, two).expect(404, { error: 'no such session', code: 'not_found' });
 
     const current = list.find((x) => x.current)!;
     const self = await post(t, `/auth/sessions/${current.id}/revoke`, two).expect(200);
@@ -165,7 +165,7 @@ describe('session registry', () => {
     const [aliceSession] = (await get(t, '/auth/sessions', alice).expect(200)).body as Array<{ id: string }>;
     await post(t, `/auth/sessions/${aliceSession!.id}/revoke`, mallory).expect(404);
     const aliceId = (alice.body as { id: string }).id;
-    await post(t, '/auth/sessions/revoke-all', mallory).send({ user: aliceId }).expect(403, { error: "only an admin may end another user's sessions" });
+    await post(t, '/auth/sessions/revoke-all', mallory).send({ user: aliceId }).expect(403, { error: "only an admin may end another user's sessions", code: 'forbidden' });
     await get(t, '/private', alice).expect(200);
     const byAdmin = await post(t, '/auth/sessions/revoke-all', root).send({ user: aliceId }).expect(200);
     expect(byAdmin.body).toEqual({ revoked: 1 });
@@ -184,13 +184,13 @@ describe('session registry', () => {
     }
     await post(t, '/auth/sessions/revoke-all', s)
       .send({ user: ['x'] })
-      .expect(400, { error: 'user must be a user id' });
+      .expect(400, { error: 'user must be a user id', code: 'bad_request' });
     await post(t, '/auth/sessions/revoke-all', s).send({ user: 'a\u0000b' }).expect(400);
     await get(t, '/auth/sessions/revoke-others', s).expect(405).expect('Allow', 'POST');
     await post(t, '/auth/sessions', s).expect(405).expect('Allow', 'GET');
     await request(t.app).post('/auth/sessions/revoke-others').set('Cookie', s.cookie).expect(401);
     await post(t, '/auth/sessions/revoke-others', s).set('Origin', 'https://evil.example').expect(403);
-    await request(t.app).get('/auth/sessions').expect(401, { error: 'token not found' });
+    await request(t.app).get('/auth/sessions').expect(401, { error: 'token not found', code: 'token_missing' });
     await request(t.app).get('/auth/sessions').auth('admin', 'x').expect(401);
     await get(t, '/private', s).expect(200);
     expect(await t.auth.sessions.list((s.body as { id: string }).id)).toHaveLength(1);
@@ -241,7 +241,7 @@ describe('session registry', () => {
     // What a store that restarted or evicted the session would hold: nothing of it.
     await store.delete(`session:${jtiHash(s.xsrf)}`);
     const fresh = app({ stateStore: store, revocationCheck: 'every-request' });
-    await get(fresh, '/private', s).expect(401, { error: 'the session was revoked' });
+    await get(fresh, '/private', s).expect(401, { error: 'the session was revoked', code: 'session_revoked' });
     const refreshing = app({ stateStore: store, tokenDuration: 1000 });
     const other = await login(refreshing.app);
     await store.delete(`session:${jtiHash(other.xsrf)}`);
@@ -257,7 +257,7 @@ describe('session registry', () => {
     await get(t, '/auth/logout', ended).expect(200);
     state.set('fail');
     const out = await get(t, '/auth/logout', kept);
-    expect([out.status, out.body]).toEqual([503, { error: 'a store is unavailable, try again' }]);
+    expect([out.status, out.body]).toEqual([503, { error: 'a store is unavailable, try again', code: 'unavailable' }]);
     expect(out.headers['set-cookie']).toBeUndefined();
     const revoke = await post(t, '/auth/sessions/revoke-others', kept);
     expect(revoke.status).toBe(503);

@@ -37,7 +37,7 @@ function sharedSessionSuite(describeFn: jest.Describe, name: string, storeUri: (
         // under load: b must refuse once its copy has come, and its cache would keep the session
         // for ten minutes without it.
         const refused = await eventually(() => get(b, '/private', s).expect(401), 3000, 10);
-        expect(refused.body).toEqual({ error: 'the session was revoked' });
+        expect(refused.body).toEqual({ error: 'the session was revoked', code: 'session_revoked' });
         await get(a, '/private', s).expect(401);
       });
     });
