@@ -1,4 +1,6 @@
+import type { MongoClient } from 'mongodb';
 import { loadOptional } from './optional';
+import { SharedHandles, type Lease } from './shared-handles';
 import { AuthError } from '../errors';
 
 /** A mongodb URI split into what the driver gets and where authgate keeps its data. */
@@ -49,4 +51,15 @@ export function loadMongo(): typeof import('mongodb') {
 /** `true` for the server's duplicate-key error (a unique index refused a write). */
 export function isDuplicateKey(err: unknown): boolean {
   return (err as { name?: unknown } | null)?.name === 'MongoServerError' && (err as { code?: unknown }).code === 11000;
+}
+
+/** One MongoClient (its own pool) per connection URI, whatever the stores and databases on it. */
+const clients = new SharedHandles<MongoClient>(
+  (clientUri) => new (loadMongo().MongoClient)(clientUri),
+  (client) => client.close(),
+);
+
+/** The shared client of a connection URI (as {@link parseMongoUri} gives it); release it when the store closes. */
+export function acquireMongoClient(clientUri: string): Lease<MongoClient> {
+  return clients.acquire(clientUri);
 }

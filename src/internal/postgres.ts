@@ -2,6 +2,7 @@ import type { Client, Pool, PoolClient, QueryResultRow } from 'pg';
 import type { Subscription } from '../state/state-store';
 import { configError } from '../errors';
 import { loadOptional } from './optional';
+import { SharedHandles, type Lease } from './shared-handles';
 
 /** A `postgres://` URI split into what the driver gets and authgate's own parameters. */
 export interface PgTarget {
@@ -47,26 +48,50 @@ export function parsePgUri(uri: string): PgTarget {
 /** A query on the connection of a {@link PgDatabase.transaction}. */
 export type PgQuery = <R extends QueryResultRow>(text: string, params?: unknown[]) => Promise<{ rows: R[]; rowCount: number }>;
 
+/** A pool shared by every store on one database, and the migrations run through it. */
+interface SharedPool {
+  pool: Pool;
+  /** By `<schema>:<family>`: each family's migrations run once per pool. */
+  migrated: Map<string, Promise<void>>;
+}
+
+/** One pool per database URI (with its pool size and statement timeout), whatever the families and schemas on it. */
+const pools = new SharedHandles<SharedPool>(
+  (key) => {
+    const { clientUri, poolMax, statementTimeout } = JSON.parse(key) as PgTarget;
+    const { Pool: PgPool } = loadOptional<typeof import('pg')>('pg', 'a postgres:// store');
+    const pool = new PgPool({ connectionString: clientUri, max: poolMax, statement_timeout: statementTimeout, connectionTimeoutMillis: 5000 });
+    // A connection lost while idle is dropped by the pool; the next query gets a fresh one.
+    pool.on('error', () => undefined);
+    return { pool, migrated: new Map() };
+  },
+  (shared) => shared.pool.end(),
+);
+
+/** How many PostgreSQL pools are open in this process (one per database URI in use). */
+export function openPgPools(): number {
+  return pools.size;
+}
+
 /**
- * One PostgreSQL database as authgate's stores use it: a pool (the optional package `pg`), tables
- * named `authgate_<name>` in the URI's schema, and versioned migrations that run once per family
- * under an advisory lock on the schema, so instances starting together do not race.
+ * One PostgreSQL database as authgate's stores use it: a pool (the optional package `pg`) shared by
+ * every store on the same URI, tables named `authgate_<name>` in the URI's schema, and versioned
+ * migrations that run once per family under an advisory lock on the schema, so instances starting
+ * together do not race.
  */
 export class PgDatabase {
   private readonly pool: Pool;
+  private readonly lease: Lease<SharedPool>;
   private readonly target: PgTarget;
   /** The schema, quoted for SQL. */
   private readonly schema: string;
-  private readonly migrated = new Map<string, Promise<void>>();
 
   /** @param uri - see {@link parsePgUri}. */
   constructor(uri: string) {
     const target = parsePgUri(uri);
     this.target = target;
-    const { Pool: PgPool } = loadOptional<typeof import('pg')>('pg', 'a postgres:// store');
-    this.pool = new PgPool({ connectionString: target.clientUri, max: target.poolMax, statement_timeout: target.statementTimeout, connectionTimeoutMillis: 5000 });
-    // A connection lost while idle is dropped by the pool; the next query gets a fresh one.
-    this.pool.on('error', () => undefined);
+    this.lease = pools.acquire(JSON.stringify({ clientUri: target.clientUri, poolMax: target.poolMax, statementTimeout: target.statementTimeout }));
+    this.pool = this.lease.handle.pool;
     this.schema = `"${target.schema}"`;
   }
 
@@ -86,13 +111,15 @@ export class PgDatabase {
    * once): the first call runs it, later calls wait for it. Idempotent and safe across processes.
    */
   migrate(family: string, steps: readonly string[]): Promise<void> {
-    let done = this.migrated.get(family);
+    const migrated = this.lease.handle.migrated;
+    const key = `${this.target.schema}:${family}`;
+    let done = migrated.get(key);
     if (done === undefined) {
       done = this.runMigrations(family, steps).catch((err: unknown) => {
-        this.migrated.delete(family);
+        migrated.delete(key);
         throw err;
       });
-      this.migrated.set(family, done);
+      migrated.set(key, done);
     }
     return done;
   }
@@ -227,8 +254,8 @@ export class PgDatabase {
     };
   }
 
-  /** Ends the pool. */
+  /** Gives the pool back; the last store on the database ends it. */
   async close(): Promise<void> {
-    await this.pool.end();
+    await this.lease.release();
   }
 }

@@ -1,6 +1,7 @@
 import type { RedisClientType } from '@redis/client';
 import { configError } from '../errors';
 import { loadOptional } from './optional';
+import { SharedHandles, type Lease } from './shared-handles';
 
 /** A `redis://` or `rediss://` URI split into what the client gets and authgate's key prefix. */
 export interface RedisTarget {
@@ -48,4 +49,49 @@ export function createRedisClient(clientUri: string, reconnect: () => boolean): 
       reconnectStrategy: (retries: number, cause: Error) => (reconnect() ? Math.min(100 * 2 ** retries, 2000) : new Error(`redis unreachable: ${cause?.message ?? 'no connection'}`)),
     },
   }) as unknown as RedisClientType;
+}
+
+/** One Redis client per connection URI, connected on first use, shared by every store on it. */
+export class RedisConnection {
+  readonly client: RedisClientType;
+  private connected: Promise<unknown> | undefined;
+  private everConnected = false;
+
+  /** @param clientUri - as {@link parseRedisUri} gives it. */
+  constructor(clientUri: string) {
+    this.client = createRedisClient(clientUri, () => this.everConnected);
+    // Errors surface on the calls (answered 503); the client reconnects by itself.
+    this.client.on('error', () => undefined);
+  }
+
+  /** The client, once connected (a first connection that fails fails this call; the next call tries again). */
+  async ready(): Promise<RedisClientType> {
+    this.connected ??= this.client.connect().then(
+      () => {
+        this.everConnected = true;
+      },
+      (err: unknown) => {
+        this.connected = undefined;
+        throw err;
+      },
+    );
+    await this.connected;
+    return this.client;
+  }
+
+  /** Closes the client, if it ever connected. */
+  async close(): Promise<void> {
+    if (this.connected === undefined) return;
+    await this.client.close().catch(() => this.client.destroy());
+  }
+}
+
+const connections = new SharedHandles<RedisConnection>(
+  (clientUri) => new RedisConnection(clientUri),
+  (connection) => connection.close(),
+);
+
+/** The shared connection of a Redis URI; release it when the store closes. */
+export function acquireRedisConnection(clientUri: string): Lease<RedisConnection> {
+  return connections.acquire(clientUri);
 }

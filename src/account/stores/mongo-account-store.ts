@@ -1,5 +1,6 @@
 import type { Collection, MongoClient } from 'mongodb';
-import { isDuplicateKey, loadMongo, parseMongoUri } from '../../internal/mongo-uri';
+import { isDuplicateKey, parseMongoUri, acquireMongoClient } from '../../internal/mongo-uri';
+import type { Lease } from '../../internal/shared-handles';
 import { noopLogger, type Logger } from '../../logger';
 import type { Account, LinkedLogin } from '../account';
 import { DuplicateEmailError, type AccessTokenRecord, type AccountStore, type LinkOutcome } from '../account-store';
@@ -34,6 +35,7 @@ const UPDATE_ATTEMPTS = 8;
  */
 export class MongoAccountStore implements AccountStore {
   private readonly client: MongoClient;
+  private readonly lease: Lease<MongoClient>;
   private readonly accounts: Collection<AccountDoc>;
   private readonly tokens: Collection<TokenDoc>;
   private readonly meta: Collection<MetaDoc>;
@@ -47,7 +49,8 @@ export class MongoAccountStore implements AccountStore {
    */
   constructor(uri: string, options: { logger?: Logger } = {}) {
     const target = parseMongoUri(uri, 'acc', 'accounts');
-    this.client = new (loadMongo().MongoClient)(target.clientUri);
+    this.lease = acquireMongoClient(target.clientUri);
+    this.client = this.lease.handle;
     const db = this.client.db(target.db);
     this.accounts = db.collection<AccountDoc>(target.coll);
     this.tokens = db.collection<TokenDoc>(`${target.coll}_tokens`);
@@ -231,6 +234,6 @@ export class MongoAccountStore implements AccountStore {
 
   /** @inheritdoc */
   async close(): Promise<void> {
-    await this.client.close();
+    await this.lease.release();
   }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { GridFSBucket, MongoClient, ObjectId } from 'mongodb';
-import { loadMongo, parseMongoUri } from '../../internal/mongo-uri';
+import { loadMongo, parseMongoUri, acquireMongoClient } from '../../internal/mongo-uri';
+import type { Lease } from '../../internal/shared-handles';
 import { BaseAvatarStore } from './base-store';
 
 interface AvatarMeta {
@@ -14,13 +15,15 @@ interface AvatarMeta {
  */
 export class MongoAvatarStore extends BaseAvatarStore {
   private readonly client: MongoClient;
+  private readonly lease: Lease<MongoClient>;
   private readonly bucket: GridFSBucket;
 
   /** @param uri - `mongodb://...` with optional `ava_db` and `ava_coll`. */
   constructor(uri: string) {
     super();
     const target = parseMongoUri(uri, 'ava', 'avatars');
-    this.client = new (loadMongo().MongoClient)(target.clientUri);
+    this.lease = acquireMongoClient(target.clientUri);
+    this.client = this.lease.handle;
     this.bucket = new (loadMongo().GridFSBucket)(this.client.db(target.db), { bucketName: target.coll });
   }
 
@@ -67,6 +70,6 @@ export class MongoAvatarStore extends BaseAvatarStore {
   }
 
   protected override async release(): Promise<void> {
-    await this.client.close();
+    await this.lease.release();
   }
 }

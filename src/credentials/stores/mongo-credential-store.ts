@@ -1,5 +1,6 @@
 import type { Collection, MongoClient } from 'mongodb';
-import { loadMongo, parseMongoUri } from '../../internal/mongo-uri';
+import { parseMongoUri, acquireMongoClient } from '../../internal/mongo-uri';
+import type { Lease } from '../../internal/shared-handles';
 import type { Credential, CredentialStore } from '../credential-store';
 
 type CredentialDoc = Omit<Credential, 'id'> & { _id: string; _v: number };
@@ -18,13 +19,15 @@ function toCredential(doc: CredentialDoc | null): Credential | undefined {
  */
 export class MongoCredentialStore implements CredentialStore {
   private readonly client: MongoClient;
+  private readonly lease: Lease<MongoClient>;
   private readonly credentials: Collection<CredentialDoc>;
   private indexed: Promise<unknown> | undefined;
 
   /** @param uri - `mongodb://...` with optional `cred_db` and `cred_coll`. */
   constructor(uri: string) {
     const target = parseMongoUri(uri, 'cred', 'credentials');
-    this.client = new (loadMongo().MongoClient)(target.clientUri);
+    this.lease = acquireMongoClient(target.clientUri);
+    this.client = this.lease.handle;
     this.credentials = this.client.db(target.db).collection<CredentialDoc>(target.coll);
   }
 
@@ -82,6 +85,6 @@ export class MongoCredentialStore implements CredentialStore {
 
   /** @inheritdoc */
   async close(): Promise<void> {
-    await this.client.close();
+    await this.lease.release();
   }
 }

@@ -1,5 +1,6 @@
 import type { Collection, MongoClient } from 'mongodb';
-import { isDuplicateKey, loadMongo, parseMongoUri } from '../../internal/mongo-uri';
+import { isDuplicateKey, parseMongoUri, acquireMongoClient } from '../../internal/mongo-uri';
+import type { Lease } from '../../internal/shared-handles';
 import type { Subscription } from '../state-store';
 import { BaseStateStore, type StateEntry } from './base-state-store';
 
@@ -21,6 +22,7 @@ interface MemberDoc extends StateDoc {
  */
 export class MongoStateStore extends BaseStateStore {
   private readonly client: MongoClient;
+  private readonly lease: Lease<MongoClient>;
   private readonly coll: Collection<StateDoc>;
   private readonly memberColl: Collection<MemberDoc>;
   private indexed: Promise<unknown> | undefined;
@@ -29,7 +31,8 @@ export class MongoStateStore extends BaseStateStore {
   constructor(uri: string) {
     super();
     const target = parseMongoUri(uri, 'state', 'state');
-    this.client = new (loadMongo().MongoClient)(target.clientUri);
+    this.lease = acquireMongoClient(target.clientUri);
+    this.client = this.lease.handle;
     this.coll = this.client.db(target.db).collection<StateDoc>(target.coll);
     this.memberColl = this.client.db(target.db).collection<MemberDoc>(`${target.coll}_members`);
   }
@@ -114,6 +117,6 @@ export class MongoStateStore extends BaseStateStore {
   }
 
   protected override async release(): Promise<void> {
-    await this.client.close();
+    await this.lease.release();
   }
 }

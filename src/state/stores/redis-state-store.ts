@@ -1,5 +1,6 @@
 import type { RedisClientType } from '@redis/client';
-import { createRedisClient, parseRedisUri } from '../../internal/redis';
+import { acquireRedisConnection, createRedisClient, parseRedisUri, type RedisConnection } from '../../internal/redis';
+import type { Lease } from '../../internal/shared-handles';
 import type { Subscription } from '../state-store';
 import { BaseStateStore, type StateEntry } from './base-state-store';
 
@@ -22,11 +23,9 @@ const packMember = (entry: StateEntry): string => `${entry.until} ${entry.value}
  * runs on Redis Cluster. `publish`/`subscribe` are Redis pub/sub, on a connection of their own.
  */
 export class RedisStateStore extends BaseStateStore {
-  private readonly client: RedisClientType;
+  private readonly connection: Lease<RedisConnection>;
   private readonly prefix: string;
   private readonly clientUri: string;
-  private connected: Promise<unknown> | undefined;
-  private everConnected = false;
   private readonly subscriptions = new Set<Subscription>();
 
   /** @param uri - `redis://` or `rediss://` with an optional `prefix` (default `authgate:`). */
@@ -35,24 +34,11 @@ export class RedisStateStore extends BaseStateStore {
     const target = parseRedisUri(uri);
     this.prefix = target.prefix;
     this.clientUri = target.clientUri;
-    this.client = createRedisClient(target.clientUri, () => this.everConnected);
-    // Errors surface on the calls (answered 503); the client reconnects by itself.
-    this.client.on('error', () => undefined);
+    this.connection = acquireRedisConnection(target.clientUri);
   }
 
-  private async ready(): Promise<RedisClientType> {
-    this.connected ??= this.client.connect().then(
-      () => {
-        this.everConnected = true;
-      },
-      (err: unknown) => {
-        // The next call tries a fresh connection; nothing waits for this one.
-        this.connected = undefined;
-        throw err;
-      },
-    );
-    await this.connected;
-    return this.client;
+  private ready(): Promise<RedisClientType> {
+    return this.connection.handle.ready();
   }
 
   private ttl(entry: StateEntry, now: number): number {
@@ -180,7 +166,6 @@ export class RedisStateStore extends BaseStateStore {
 
   protected override async release(): Promise<void> {
     await Promise.all([...this.subscriptions].map((s) => s.close()));
-    if (this.connected === undefined) return;
-    await this.client.close().catch(() => this.client.destroy());
+    await this.connection.release();
   }
 }

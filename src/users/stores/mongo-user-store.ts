@@ -1,5 +1,6 @@
 import type { Collection, MongoClient } from 'mongodb';
-import { loadMongo, parseMongoUri } from '../../internal/mongo-uri';
+import { parseMongoUri, acquireMongoClient } from '../../internal/mongo-uri';
+import type { Lease } from '../../internal/shared-handles';
 import { KEY_END, searchEntries, stillListed, type SearchKeyKind } from '../search-keys';
 import type { UserRecord, UserStore, UserStoreQuery, UserStorePage } from '../user-store';
 
@@ -27,6 +28,7 @@ function toUser(doc: UserDoc | null): UserRecord | undefined {
  */
 export class MongoUserStore implements UserStore {
   private readonly client: MongoClient;
+  private readonly lease: Lease<MongoClient>;
   private readonly users: Collection<UserDoc>;
   private readonly keys: Collection<KeyDoc>;
   private indexed: Promise<unknown> | undefined;
@@ -34,7 +36,8 @@ export class MongoUserStore implements UserStore {
   /** @param uri - `mongodb://...` with optional `user_db` and `user_coll`. */
   constructor(uri: string) {
     const target = parseMongoUri(uri, 'user', 'users');
-    this.client = new (loadMongo().MongoClient)(target.clientUri);
+    this.lease = acquireMongoClient(target.clientUri);
+    this.client = this.lease.handle;
     const db = this.client.db(target.db);
     this.users = db.collection<UserDoc>(target.coll);
     this.keys = db.collection<KeyDoc>(`${target.coll}_keys`);
@@ -137,6 +140,6 @@ export class MongoUserStore implements UserStore {
 
   /** @inheritdoc */
   async close(): Promise<void> {
-    await this.client.close();
+    await this.lease.release();
   }
 }
