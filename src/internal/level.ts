@@ -1,8 +1,29 @@
+import { resolve } from 'node:path';
 import type { Level } from 'level';
+import { configError } from '../errors';
 import { loadOptional } from './optional';
+import { SharedHandles, type Lease } from './shared-handles';
 
-/** Opens (lazily, on first use) an embedded LevelDB folder; the `level` package is loaded only here. */
-export function openLevel<V>(path: string, valueEncoding: 'json' | 'utf8' | 'view'): Level<string, V> {
-  const { Level: LevelDb } = loadOptional<typeof import('level')>('level', 'a level:// store');
-  return new LevelDb<string, V>(path, { valueEncoding });
+type LevelEncoding = 'json' | 'utf8' | 'view';
+
+const databases = new SharedHandles<{ db: Level<string, unknown>; encoding: LevelEncoding }>((open) => open.db.close());
+
+/**
+ * Opens (lazily, on first use) an embedded LevelDB folder, shared by every store of this process
+ * that names the same folder with the same value encoding (their keys have distinct prefixes:
+ * accounts, credentials and users may share one); the `level` package is loaded only here.
+ * Release the lease when the store closes.
+ * @throws AuthError (`config`) when a store of another kind (another encoding) holds the folder.
+ */
+export function openLevel<V>(path: string, valueEncoding: LevelEncoding): Lease<Level<string, V>> {
+  const folder = resolve(path);
+  const held = databases.peek(folder);
+  if (held !== undefined && held.encoding !== valueEncoding) {
+    throw configError(`the level folder ${folder} is held by another kind of store: give state and avatars folders of their own (accounts, credentials and users may share one)`);
+  }
+  const lease = databases.acquire(folder, () => {
+    const { Level: LevelDb } = loadOptional<typeof import('level')>('level', 'a level:// store');
+    return { db: new LevelDb<string, unknown>(folder, { valueEncoding }), encoding: valueEncoding };
+  });
+  return { handle: lease.handle.db as Level<string, V>, release: lease.release };
 }

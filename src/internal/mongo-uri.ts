@@ -54,12 +54,9 @@ export function isDuplicateKey(err: unknown): boolean {
 }
 
 /** One MongoClient (its own pool) per connection URI, whatever the stores and databases on it. */
-const clients = new SharedHandles<MongoClient>(
-  (clientUri) => new (loadMongo().MongoClient)(clientUri),
-  (client) => client.close(),
-);
+const clients = new SharedHandles<MongoClient>((client) => client.close());
 
 /** The shared client of a connection URI (as {@link parseMongoUri} gives it); release it when the store closes. */
 export function acquireMongoClient(clientUri: string): Lease<MongoClient> {
-  return clients.acquire(clientUri);
+  return clients.acquire(clientUri, () => new (loadMongo().MongoClient)(clientUri));
 }

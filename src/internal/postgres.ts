@@ -56,17 +56,15 @@ interface SharedPool {
 }
 
 /** One pool per database URI (with its pool size and statement timeout), whatever the families and schemas on it. */
-const pools = new SharedHandles<SharedPool>(
-  (key) => {
-    const { clientUri, poolMax, statementTimeout } = JSON.parse(key) as PgTarget;
-    const { Pool: PgPool } = loadOptional<typeof import('pg')>('pg', 'a postgres:// store');
-    const pool = new PgPool({ connectionString: clientUri, max: poolMax, statement_timeout: statementTimeout, connectionTimeoutMillis: 5000 });
-    // A connection lost while idle is dropped by the pool; the next query gets a fresh one.
-    pool.on('error', () => undefined);
-    return { pool, migrated: new Map() };
-  },
-  (shared) => shared.pool.end(),
-);
+const pools = new SharedHandles<SharedPool>((shared) => shared.pool.end());
+
+function openPool({ clientUri, poolMax, statementTimeout }: PgTarget): SharedPool {
+  const { Pool: PgPool } = loadOptional<typeof import('pg')>('pg', 'a postgres:// store');
+  const pool = new PgPool({ connectionString: clientUri, max: poolMax, statement_timeout: statementTimeout, connectionTimeoutMillis: 5000 });
+  // A connection lost while idle is dropped by the pool; the next query gets a fresh one.
+  pool.on('error', () => undefined);
+  return { pool, migrated: new Map() };
+}
 
 /** How many PostgreSQL pools are open in this process (one per database URI in use). */
 export function openPgPools(): number {
@@ -90,7 +88,7 @@ export class PgDatabase {
   constructor(uri: string) {
     const target = parsePgUri(uri);
     this.target = target;
-    this.lease = pools.acquire(JSON.stringify({ clientUri: target.clientUri, poolMax: target.poolMax, statementTimeout: target.statementTimeout }));
+    this.lease = pools.acquire(JSON.stringify([target.clientUri, target.poolMax, target.statementTimeout]), () => openPool(target));
     this.pool = this.lease.handle.pool;
     this.schema = `"${target.schema}"`;
   }

@@ -86,12 +86,9 @@ export class RedisConnection {
   }
 }
 
-const connections = new SharedHandles<RedisConnection>(
-  (clientUri) => new RedisConnection(clientUri),
-  (connection) => connection.close(),
-);
+const connections = new SharedHandles<RedisConnection>((connection) => connection.close());
 
 /** The shared connection of a Redis URI; release it when the store closes. */
 export function acquireRedisConnection(clientUri: string): Lease<RedisConnection> {
-  return connections.acquire(clientUri);
+  return connections.acquire(clientUri, () => new RedisConnection(clientUri));
 }

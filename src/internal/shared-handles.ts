@@ -13,20 +13,19 @@ export interface Lease<H> {
 export class SharedHandles<H> {
   private readonly open = new Map<string, { handle: H; holders: number }>();
 
-  /**
-   * @param make - opens the handle of a key (lazily connecting is fine).
-   * @param end - closes a handle no store holds any more.
-   */
-  constructor(
-    private readonly make: (key: string) => H,
-    private readonly end: (handle: H) => Promise<void>,
-  ) {}
+  /** @param end - closes a handle no store holds any more. */
+  constructor(private readonly end: (handle: H) => Promise<void>) {}
 
-  /** The handle of `key`, opened on first use; release it when done. */
-  acquire(key: string): Lease<H> {
+  /** The open handle of `key`, if any, without taking it. */
+  peek(key: string): H | undefined {
+    return this.open.get(key)?.handle;
+  }
+
+  /** The handle of `key`, opened by `make` on first use (lazily connecting is fine); release it when done. */
+  acquire(key: string, make: () => H): Lease<H> {
     let entry = this.open.get(key);
     if (entry === undefined) {
-      entry = { handle: this.make(key), holders: 0 };
+      entry = { handle: make(), holders: 0 };
       this.open.set(key, entry);
     }
     entry.holders++;

@@ -1,7 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import express from 'express';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createAccountRouter, createAuth, EmailSender, mustGetUser } from '../../src';
+import { createAccountRouter, createAuth, createCredentialStore, createStateStore, createUserStore, EmailSender, mustGetUser } from '../../src';
+import { createAccountStore } from '../../src/accounts';
 import { openPgPools } from '../../src/internal/postgres';
 import { SECRET } from '../support/auth-app';
 import { describePostgres, sharedServer, startPostgres } from '../support/servers';
@@ -64,5 +68,30 @@ describePostgres('one connection pool per database', () => {
     expect(await auth.users.get((await auth.users.list({ query: 'after' })).users[0]?.id ?? '')).toBeDefined();
     await auth.close();
     expect(openPgPools()).toBe(0);
+  });
+});
+
+describe('one LevelDB per folder', () => {
+  it('accounts, credentials and users share a folder in one process; closing one leaves the others open; state or avatars there is refused at start-up', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'authgate-shared-level-'));
+    const uri = `level://${dir}`;
+    try {
+      const credentials = createCredentialStore(uri);
+      const users = createUserStore(uri);
+      const accountStore = createAccountStore(uri);
+      await credentials.add({ id: 'c1', userId: 'u1', kind: 'passkey', label: 'k', created: 1, lastUsed: 0, data: {} });
+      await users.add({ id: 'u1', name: 'Una', logins: [], created: 1, lastLogin: 1, status: 'active' });
+      expect(() => createStateStore(uri)).toThrow(/held by another kind of store/);
+      await accountStore.close();
+      expect((await credentials.get('c1'))?.userId).toBe('u1');
+      expect((await users.list({ limit: 10 })).users.map((u) => u.id)).toEqual(['u1']);
+      await credentials.close();
+      await users.close();
+      const state = createStateStore(uri);
+      await state.set('k', 1, 60_000);
+      await state.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

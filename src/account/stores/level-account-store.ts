@@ -1,5 +1,6 @@
 import type { Level } from 'level';
 import { openLevel } from '../../internal/level';
+import type { Lease } from '../../internal/shared-handles';
 import { KeyLock } from '../../internal/key-lock';
 import { noopLogger, type Logger } from '../../logger';
 import type { Account, LinkedLogin } from '../account';
@@ -26,6 +27,7 @@ const EMAIL_FORM = 'canonical-1';
  */
 export class LevelAccountStore implements AccountStore {
   private readonly db: Level<string, string>;
+  private readonly lease: Lease<Level<string, string>>;
   private readonly lock = new KeyLock();
   private readonly logger: Logger;
   private migrated: Promise<void> | undefined;
@@ -35,7 +37,8 @@ export class LevelAccountStore implements AccountStore {
    * @param options - `logger` hears about e-mail spellings merged when an older store is opened.
    */
   constructor(path: string, options: { logger?: Logger } = {}) {
-    this.db = openLevel<string>(path, 'utf8');
+    this.lease = openLevel<string>(path, 'utf8');
+    this.db = this.lease.handle;
     this.logger = options.logger ?? noopLogger;
   }
 
@@ -256,6 +259,6 @@ export class LevelAccountStore implements AccountStore {
 
   /** @inheritdoc */
   async close(): Promise<void> {
-    await this.db.close();
+    await this.lease.release();
   }
 }

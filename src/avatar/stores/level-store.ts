@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Level } from 'level';
 import { openLevel } from '../../internal/level';
+import type { Lease } from '../../internal/shared-handles';
 import { BaseAvatarStore } from './base-store';
 
 const DATA = 'd!';
@@ -12,11 +13,13 @@ const PRINT = 'f!';
  */
 export class LevelAvatarStore extends BaseAvatarStore {
   private readonly db: Level<string, Uint8Array | string>;
+  private readonly lease: Lease<Level<string, Uint8Array | string>>;
 
   /** @param path - the database folder; created when missing. */
   constructor(path: string) {
     super();
-    this.db = openLevel<Uint8Array | string>(path, 'view');
+    this.lease = openLevel<Uint8Array | string>(path, 'view');
+    this.db = this.lease.handle;
   }
 
   protected override async write(avatarId: string, data: Buffer): Promise<void> {
@@ -51,6 +54,6 @@ export class LevelAvatarStore extends BaseAvatarStore {
   }
 
   protected override async release(): Promise<void> {
-    await this.db.close();
+    await this.lease.release();
   }
 }

@@ -1,6 +1,7 @@
 import type { Level } from 'level';
 import { KeyLock } from '../../internal/key-lock';
 import { openLevel } from '../../internal/level';
+import type { Lease } from '../../internal/shared-handles';
 import type { Credential, CredentialStore } from '../credential-store';
 
 const CRED = 'cred!';
@@ -11,11 +12,13 @@ const END = '\xff';
 /** Credentials in an embedded LevelDB folder; changes run under a per-credential lock. One process at a time. */
 export class LevelCredentialStore implements CredentialStore {
   private readonly db: Level<string, string>;
+  private readonly lease: Lease<Level<string, string>>;
   private readonly lock = new KeyLock();
 
   /** @param path - the database folder; created when missing. */
   constructor(path: string) {
-    this.db = openLevel<string>(path, 'utf8');
+    this.lease = openLevel<string>(path, 'utf8');
+    this.db = this.lease.handle;
   }
 
   /** @inheritdoc */
@@ -75,6 +78,6 @@ export class LevelCredentialStore implements CredentialStore {
 
   /** @inheritdoc */
   async close(): Promise<void> {
-    await this.db.close();
+    await this.lease.release();
   }
 }

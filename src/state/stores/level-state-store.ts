@@ -1,5 +1,6 @@
 import type { Level } from 'level';
 import { openLevel } from '../../internal/level';
+import type { Lease } from '../../internal/shared-handles';
 import { KeyLock } from '../../internal/key-lock';
 import { BaseStateStore, type StateEntry } from './base-state-store';
 
@@ -14,13 +15,15 @@ const memberKey = (group: string, member = ''): string => `\u0000m\u0000${group}
  */
 export class LevelStateStore extends BaseStateStore {
   private readonly db: Level<string, StateEntry>;
+  private readonly lease: Lease<Level<string, StateEntry>>;
   private readonly lock = new KeyLock();
   private readonly sweeper: NodeJS.Timeout;
 
   /** @param path - the database folder; created when missing. */
   constructor(path: string) {
     super();
-    this.db = openLevel<StateEntry>(path, 'json');
+    this.lease = openLevel<StateEntry>(path, 'json');
+    this.db = this.lease.handle;
     this.sweeper = setInterval(() => void this.sweep().catch(() => undefined), SWEEP_EVERY_MS);
     this.sweeper.unref();
   }
@@ -78,7 +81,7 @@ export class LevelStateStore extends BaseStateStore {
 
   protected override async release(): Promise<void> {
     clearInterval(this.sweeper);
-    await this.db.close();
+    await this.lease.release();
   }
 
   /** Deletes expired entries. */

@@ -1,6 +1,7 @@
 import type { Level } from 'level';
 import { KeyLock } from '../../internal/key-lock';
 import { openLevel } from '../../internal/level';
+import type { Lease } from '../../internal/shared-handles';
 import { KEY_END, listedAt, searchEntries, type SearchEntry, type SearchKeyKind } from '../search-keys';
 import type { UserRecord, UserStore, UserStoreQuery, UserStorePage } from '../user-store';
 
@@ -14,11 +15,13 @@ const entryKey = (e: Pick<SearchEntry, 'key' | 'id' | 'kind'>): string => `${KEY
 /** Users in an embedded LevelDB folder; changes run under a per-user lock. One process at a time. */
 export class LevelUserStore implements UserStore {
   private readonly db: Level<string, string>;
+  private readonly lease: Lease<Level<string, string>>;
   private readonly lock = new KeyLock();
 
   /** @param path - the database folder; created when missing. */
   constructor(path: string) {
-    this.db = openLevel<string>(path, 'utf8');
+    this.lease = openLevel<string>(path, 'utf8');
+    this.db = this.lease.handle;
   }
 
   private async write(user: UserRecord, previous: UserRecord | undefined): Promise<void> {
@@ -102,6 +105,6 @@ export class LevelUserStore implements UserStore {
 
   /** @inheritdoc */
   async close(): Promise<void> {
-    await this.db.close();
+    await this.lease.release();
   }
 }
