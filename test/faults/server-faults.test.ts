@@ -33,7 +33,7 @@ describeRedis('real faults: the Redis server stopped and started again', () => {
       await redis.stop();
       const started = Date.now();
       const down = await request(app).get(`/auth/email/login?token=${sent[0]}`);
-      expect([down.status, down.body]).toEqual([503, { error: 'the state store is unavailable' }]);
+      expect([down.status, down.body]).toEqual([503, { error: 'the state store is unavailable', code: 'unavailable' }]);
       expect(down.headers['set-cookie']).toBeUndefined();
       expect(Date.now() - started).toBeLessThan(2000);
       await redis.restart();
@@ -89,7 +89,7 @@ async function sessionsAcrossRestart(server: TestServer, stateStore: string): Pr
     await get(one.app, '/auth/logout', ended).expect(200);
     await server.stop();
     const out = await get(one.app, '/auth/logout', kept);
-    expect([out.status, out.body]).toEqual([503, { error: 'a store is unavailable, try again' }]);
+    expect([out.status, out.body]).toEqual([503, { error: 'a store is unavailable, try again', code: 'unavailable' }]);
     expect(out.headers['set-cookie']).toBeUndefined();
     // Until the instance notices the lost connection it may still answer from its cache; never a 401 for a live session.
     expect([200, 503]).toContain((await get(two.app, '/private', kept)).status);

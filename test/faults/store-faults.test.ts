@@ -19,7 +19,7 @@ describe('store faults', () => {
     const { app } = makeApp({ stateStore: state.store, storeTimeout: 300 });
     state.set('fail');
     const failed = await within(1000, () => request(app).get('/auth/local/login?user=a&passwd=pw'));
-    expect([failed.status, failed.body]).toEqual([503, { error: 'the state store is unavailable' }]);
+    expect([failed.status, failed.body]).toEqual([503, { error: 'the state store is unavailable', code: 'unavailable' }]);
     state.set('stall');
     const stalled = await within(1000, () => request(app).get('/auth/local/login?user=a&passwd=pw'));
     expect(stalled.status).toBe(503);
@@ -93,7 +93,7 @@ describe('store faults', () => {
     const cookie = `JWT=${expired}; XSRF-TOKEN=x1`;
     state.set('stall');
     const res = await within(1000, () => request(app).get('/private').set('Cookie', cookie).set('X-XSRF-TOKEN', 'x1'));
-    expect([res.status, res.body]).toEqual([503, { error: 'a store is unavailable, try again' }]);
+    expect([res.status, res.body]).toEqual([503, { error: 'a store is unavailable, try again', code: 'unavailable' }]);
     const open = await within(1000, () => request(app).get('/open').set('Cookie', cookie).set('X-XSRF-TOKEN', 'x1'));
     expect([open.status, open.body]).toEqual([200, { user: null }]);
     state.set('ok');

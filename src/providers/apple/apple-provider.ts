@@ -1,6 +1,6 @@
 import { createHash, type KeyObject } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import jwt from 'jsonwebtoken';
+import { loadOptional } from '../../internal/optional';
 import { AuthError, configError } from '../../errors';
 import { sendRedirect } from '../../internal/http';
 import { callJson, JsonCallError } from '../../internal/json-client';
@@ -73,6 +73,7 @@ export class AppleProvider implements Provider {
   /** The login starts with a redirect (GET); the callback is Apple's form_post (or a GET). */
   readonly methods = { login: ['GET'], callback: ['GET', 'POST'] } as const;
   private readonly secret: AppleClientSecret;
+  private readonly jose: typeof import('jose');
   private readonly jwks: JwksCache;
   private readonly endpoints: { authUrl: string; tokenUrl: string; issuer: string };
 
@@ -90,7 +91,8 @@ export class AppleProvider implements Provider {
     this.name = options.providerName ?? 'apple';
     const issuer = options.issuer ?? APPLE;
     this.endpoints = { authUrl: options.authUrl ?? `${APPLE}/auth/authorize`, tokenUrl: options.tokenUrl ?? `${APPLE}/auth/token`, issuer };
-    this.secret = new AppleClientSecret(key, { teamId: options.teamId, keyId: options.keyId, clientId: options.clientId, audience: issuer });
+    this.jose = loadOptional<typeof import('jose')>('jose', 'Sign in with Apple (addAppleProvider)');
+    this.secret = new AppleClientSecret(this.jose, key, { teamId: options.teamId, keyId: options.keyId, clientId: options.clientId, audience: issuer });
     this.jwks = new JwksCache(options.jwksUrl ?? `${APPLE}/auth/keys`, options.jwksRefetchCooldown);
   }
 
@@ -160,7 +162,7 @@ export class AppleProvider implements Provider {
     try {
       answer = (await callJson(this.endpoints.tokenUrl, {
         client_id: this.options.clientId,
-        client_secret: this.secret.get(),
+        client_secret: await this.secret.get(),
         code,
         grant_type: 'authorization_code',
         redirect_uri: redirectUri,
@@ -175,21 +177,23 @@ export class AppleProvider implements Provider {
   }
 
   private async verifyIdToken(idToken: string, state: string): Promise<AppleIdClaims> {
-    const decoded = jwt.decode(idToken, { complete: true });
-    const kid = decoded?.header.kid;
-    if (!kid) throw new AuthError('forbidden', 'the id_token has no key id');
-    let key: KeyObject | undefined;
-    try {
-      key = await this.jwks.key(kid);
-    } catch (err) {
-      throw new AuthError('unavailable', "Apple's public keys could not be fetched", { cause: err });
-    }
-    if (!key) throw new AuthError('forbidden', 'the id_token is signed with an unknown key');
+    const keyOf = async ({ kid }: { kid?: string | undefined }): Promise<KeyObject> => {
+      if (!kid) throw new AuthError('forbidden', 'the id_token has no key id');
+      let key: KeyObject | undefined;
+      try {
+        key = await this.jwks.key(kid);
+      } catch (err) {
+        throw new AuthError('unavailable', "Apple's public keys could not be fetched", { cause: err });
+      }
+      if (!key) throw new AuthError('forbidden', 'the id_token is signed with an unknown key');
+      return key;
+    };
     let claims: AppleIdClaims;
     try {
-      claims = jwt.verify(idToken, key, { algorithms: ['RS256', 'ES256'], issuer: this.endpoints.issuer, audience: this.options.clientId }) as AppleIdClaims;
+      ({ payload: claims } = await this.jose.jwtVerify<AppleIdClaims>(idToken, keyOf, { algorithms: ['RS256', 'ES256'], issuer: this.endpoints.issuer, audience: this.options.clientId }));
     } catch (err) {
-      throw new AuthError('forbidden', `the id_token is not valid: ${(err as Error).message}`, { cause: err });
+      if (err instanceof AuthError) throw err;
+      throw new AuthError('forbidden', `the id_token is not valid: ${((err as Error)?.message ?? '').slice(0, 120)}`, { cause: err });
     }
     if (typeof claims.sub !== 'string' || claims.sub === '') throw new AuthError('forbidden', 'the id_token has no subject');
     // We always send a nonce, so the id_token must carry it back (a token without one could be replayed from another login).

@@ -1,5 +1,4 @@
 import type { KeyObject } from 'node:crypto';
-import jwt from 'jsonwebtoken';
 
 /** How long a client secret is valid (Apple allows up to six months). */
 const LIFETIME_S = 24 * 3600;
@@ -18,19 +17,23 @@ export class AppleClientSecret {
    * @param ids - team id, key id, client id (Services ID), and the audience.
    */
   constructor(
+    private readonly jose: typeof import('jose'),
     private readonly key: KeyObject,
     private readonly ids: { teamId: string; keyId: string; clientId: string; audience: string },
   ) {}
 
   /** The current secret. */
-  get(now = Math.floor(Date.now() / 1000)): string {
+  async get(now = Math.floor(Date.now() / 1000)): Promise<string> {
     if (!this.cached || this.cached.exp - RENEW_BEFORE_S <= now) {
       const exp = now + LIFETIME_S;
-      const secret = jwt.sign({ iss: this.ids.teamId, iat: now, exp, aud: this.ids.audience, sub: this.ids.clientId }, this.key, {
-        algorithm: 'ES256',
-        keyid: this.ids.keyId,
-        noTimestamp: true,
-      });
+      const secret = await new this.jose.SignJWT({})
+        .setProtectedHeader({ alg: 'ES256', kid: this.ids.keyId })
+        .setIssuer(this.ids.teamId)
+        .setIssuedAt(now)
+        .setExpirationTime(exp)
+        .setAudience(this.ids.audience)
+        .setSubject(this.ids.clientId)
+        .sign(this.key);
       this.cached = { secret, exp };
     }
     return this.cached.secret;
