@@ -4,6 +4,7 @@ import { load, type LoadResult } from './lib/load';
 import { interleave, median, spread } from './lib/stats';
 import { printTable, verdict } from './lib/table';
 import { createAuth } from '../src';
+import { startRedis } from '../test/support/servers';
 
 /** The middleware's own cost per call, measured in this process without HTTP. */
 async function middlewareCost(token: string, xsrf: string): Promise<number> {
@@ -52,11 +53,12 @@ async function distinctTokens(n: number): Promise<string[]> {
 
 /** GET /private behind authgate (cookie + XSRF) vs unprotected vs express-jwt vs passport-jwt (Bearer). */
 export async function protectedRoute(args: BenchArgs): Promise<string> {
-  const child = await startChild('protected');
+  const redis = await startRedis();
+  const child = await startChild('protected', { REDIS_URL: redis.url });
   try {
-    const { ports, token, xsrf } = child.info as { ports: Record<string, number>; token: string; xsrf: string };
-    // Every variant gets the same request bytes: the cookie, the XSRF header and the Bearer token.
-    const sameRequest = { cookie: `JWT=${token}; XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': xsrf, authorization: `Bearer ${token}` };
+    const { ports, token, xsrf, cookies } = child.info as { ports: Record<string, number>; token: string; xsrf: string; cookies: string[] };
+    // Every variant gets the same request bytes: the cookies (each finds its own), the XSRF header and the Bearer token.
+    const sameRequest = { cookie: [`JWT=${token}; XSRF-TOKEN=${xsrf}`, ...cookies].join('; '), 'x-xsrf-token': xsrf, authorization: `Bearer ${token}` };
     // 100,000 users, each with its own token (ten times the verified-token cache): nearly every
     // request is a cache miss. Bare and express-jwt get the same rotating headers.
     const many = await distinctTokens(args.quick ? 20_000 : 100_000);
@@ -70,6 +72,10 @@ export async function protectedRoute(args: BenchArgs): Promise<string> {
       authgate: { port: ports.authgate!, headers: sameRequest },
       'express-jwt': { port: ports.expressJwt!, headers: sameRequest },
       'passport-jwt': { port: ports.passportJwt!, headers: sameRequest },
+      'better-auth, cookie cache': { port: ports.betterAuthCached!, headers: sameRequest },
+      'better-auth, session read per request': { port: ports.betterAuth!, headers: sameRequest },
+      'Passport + express-session (memory)': { port: ports.passportSession!, headers: sameRequest },
+      'Passport + express-session (connect-redis)': { port: ports.passportRedis!, headers: sameRequest },
       [`unprotected, ${many.length / 1000} k tokens`]: { port: ports.plain!, headers: {}, makeHeaders: rotating },
       [`authgate, ${many.length / 1000} k distinct users`]: { port: ports.authgate!, headers: {}, makeHeaders: rotating },
       [`express-jwt, ${many.length / 1000} k distinct users`]: { port: ports.expressJwt!, headers: {}, makeHeaders: rotating },
@@ -106,5 +112,6 @@ export async function protectedRoute(args: BenchArgs): Promise<string> {
     ]);
   } finally {
     await child.stop();
+    await redis.destroy();
   }
 }

@@ -5,6 +5,7 @@ import { machineLine } from './lib/table';
 import { avatarRoute } from './avatar-route';
 import { eventLoop } from './event-loop';
 import { login } from './login';
+import { accountLogin } from './account-login';
 import { memory } from './memory';
 import { accountScale } from './account-scale';
 import { packageCost } from './package-cost';
@@ -16,6 +17,7 @@ const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<str
   protected: protectedRoute,
   avatar: avatarRoute,
   login,
+  'account-login': accountLogin,
   hashing: eventLoop,
   memory,
   accounts: accountScale,

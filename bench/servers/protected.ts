@@ -7,6 +7,7 @@ import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { createAuth, mustGetUser } from '../../src';
 import { Hs256Key } from '../../src/token/hs256';
+import { betterAuthApp, passportSessionApp, redisSessionStore, type Competitor } from './competitors';
 
 const SECRET = 'bench-secret-0123456789abcdef0123456789';
 const USER = { name: 'bench', id: 'local_0123456789abcdef0123456789abcdef01234567', picture: '' };
@@ -66,8 +67,17 @@ async function main(): Promise<void> {
     },
   );
 
-  const ports = { plain: await listen(plain), authgate: await listen(gated), expressJwt: await listen(ej), passportJwt: await listen(pj), floor: await listen(floor) };
-  console.log(`READY ${JSON.stringify({ ports, token, xsrf: claims.jti })}`);
+  const competitors: Record<string, Competitor> = {
+    betterAuthCached: await betterAuthApp(SECRET, answer, true),
+    betterAuth: await betterAuthApp(SECRET, answer, false),
+    passportSession: await passportSessionApp('sid.memory', SECRET, answer),
+  };
+  if (process.env.REDIS_URL) competitors.passportRedis = await passportSessionApp('sid.redis', SECRET, answer, (await redisSessionStore(process.env.REDIS_URL)).store);
+  const ports: Record<string, number> = { plain: await listen(plain), authgate: await listen(gated), expressJwt: await listen(ej), passportJwt: await listen(pj), floor: await listen(floor) };
+  for (const [name, c] of Object.entries(competitors)) ports[name] = await listen(c.app);
+  // Every variant gets the same cookie header: each finds its own cookie in it.
+  const cookies = Object.values(competitors).map((c) => c.cookie);
+  console.log(`READY ${JSON.stringify({ ports, token, xsrf: claims.jti, cookies })}`);
 }
 
 void main();
