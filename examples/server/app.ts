@@ -3,20 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import { exampleSender } from './mail';
-import {
-  consoleLogger,
-  createAccountRouter,
-  createAuth,
-  getUser,
-  hashId,
-  loadApplePrivateKeyFromFile,
-  mustGetUser,
-  setAdmin,
-  type AccountRouter,
-  type Auth,
-  type DevServer,
-  type Logger,
-} from '../../src';
+import { consoleLogger, createAuth, getUser, hashId, loadApplePrivateKeyFromFile, mustGetUser, setAdmin, type AccountRouter, type Auth, type DevServer, type Logger } from '../../src';
+import { accounts } from '../../src/accounts';
 
 /** Settings of the example app; `readExampleConfig` fills them from the environment. */
 export interface ExampleConfig {
@@ -38,6 +26,8 @@ export interface ExampleConfig {
   accountStore: string;
   /** Where passkeys and second factors live. */
   credentialStore: string;
+  /** The user directory (who logged in): `USER_STORE`, else where the accounts are. */
+  userStore: string;
   /** Encrypts the TOTP secrets at rest. */
   twoFactorKey: string;
   /** An OpenID Connect provider (`OIDC_ISSUER`, `OIDC_CLIENT_ID`, `OIDC_CLIENT_SECRET`); the login `oidc` is on when all are set. */
@@ -65,6 +55,7 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     secret = randomBytes(32).toString('hex');
     logger.logf('[WARN] AUTH_SECRET is not set: using a random secret, so logins end when the server restarts');
   }
+  const accountStore = env.ACCOUNT_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'accounts')}`;
   return {
     port,
     url: env.AUTH_URL ?? `http://localhost:${port}`,
@@ -75,8 +66,10 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     devAuthPort: Number(env.DEV_AUTH_PORT ?? 8084),
     devAuthUrl: env.DEV_AUTH_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
-    accountStore: env.ACCOUNT_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'accounts')}`,
+    accountStore,
     credentialStore: env.CREDENTIAL_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'credentials')}`,
+    // Users live beside the accounts (a level folder holds both; a database too).
+    userStore: env.USER_STORE ?? accountStore,
     // Without TWO_FACTOR_KEY the key follows AUTH_SECRET (a random secret makes enrolled codes unreadable after a restart; recovery codes still work).
     twoFactorKey: env.TWO_FACTOR_KEY ?? createHash('sha256').update(`two-factor:${secret}`).digest('hex'),
     oidc: env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET ? { issuer: env.OIDC_ISSUER, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET } : undefined,
@@ -110,10 +103,23 @@ function accountMails(url: string): { resetTemplate: string; emailChangeTemplate
  * `dev` is the development OAuth2 server: `await dev.start()` before logging in with it.
  */
 export function createExampleApp(config: ExampleConfig): { app: Express; auth: Auth; dev: DevServer; accounts: AccountRouter } {
+  const sender = exampleSender(config.smtpUrl, config.logger);
+  // The account service inside the core: a password change, reset or deletion ends the account's
+  // sessions and removes what a stolen session could have added, with nothing to wire here.
+  const accountService = accounts({
+    store: config.accountStore,
+    stateStore: config.stateStore,
+    sender,
+    baseUrl: `${config.url}/account`,
+    ...accountMails(config.url),
+    logger: config.logger,
+  });
   const auth = createAuth({
     url: config.url,
     secret: config.secret,
     issuer: 'authgate-example',
+    plugins: [accountService],
+    userStore: config.userStore,
     avatarStore: config.avatarStore,
     stateStore: config.stateStore,
     revocationCheck: config.revocationCheck,
@@ -132,29 +138,17 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   auth.addDirectProvider('local', (user, passwd) => Object.hasOwn(DEMO_USERS, user) && DEMO_USERS[user] === passwd);
   const dev = auth.addDevProvider({ port: config.devAuthPort, externalUrl: config.devAuthUrl });
   const emailTemplate = `Hello {{.User}}, open this link to log in to the authgate example: ${config.url}/auth/email/login?token={{.Token}}`;
-  const sender = exampleSender(config.smtpUrl, config.logger);
   auth.addVerifyProvider('email', emailTemplate, sender);
-  // A password change, reset or deletion of an account ends the sessions its owner logged in with (provider "accounts").
-  const accounts = createAccountRouter({
-    store: config.accountStore,
-    stateStore: config.stateStore,
-    sender,
-    baseUrl: `${config.url}/account`,
-    ...accountMails(config.url),
-    logger: config.logger,
-    loginSessions: { sessions: auth.sessions, provider: 'accounts', avatars: auth.avatars, credentials: auth.credentials, twoFactor: auth.twoFactor },
-  });
-  auth.addDirectProvider('accounts', accounts.credentialChecker());
-  // Logins linked to an account (from its profile) log in as that account.
-  auth.useLoginLinks(accounts.loginLinks());
+  // The plugin logs accounts in through the provider "accounts", and logins linked to an account as it.
+  const accountRouter = accountService.service;
   // Passkeys of accounts and of the demo users; a login by name lists that user's passkeys.
-  const accountEmail = accounts.credentialChecker();
+  const accountEmail = accountRouter.credentialChecker();
   auth.addPasskeyProvider('passkey', {
     rpName: 'authgate example',
     userIdOf: async (name) => {
       const email = accountEmail.normalizeUser(name);
       // An account's user id hashes the account's id (see the account bridge).
-      const account = email ? await accounts.store.getByEmail(email) : undefined;
+      const account = email ? await accountRouter.store.getByEmail(email) : undefined;
       return account ? hashId('accounts', account.Id) : hashId('local', name);
     },
   });
@@ -182,7 +176,7 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     if (!(req.headers.accept ?? '').includes('text/html')) return next();
     res.type('html').send(LANDING);
   });
-  app.use('/account', accounts);
+  app.use('/account', accountService.router);
   app.get('/private', m.auth, (req, res) => {
     res.json({ message: 'this is a protected route', user: mustGetUser(req) });
   });
@@ -198,5 +192,5 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   app.get('/page.js', (_req, res) => {
     res.type('js').send(PAGE_SCRIPT);
   });
-  return { app, auth, dev, accounts };
+  return { app, auth, dev, accounts: accountRouter };
 }
