@@ -108,3 +108,15 @@ export function errorBody(status: number, message: string, err?: unknown): { err
 export function configError(message: string): AuthError {
   return new AuthError('config', `authgate: ${message}`);
 }
+
+/** Thrown when a limit is exceeded; answered with 429 and `Retry-After`. */
+export class RateLimitError extends AuthError {
+  /** Seconds until a retry may pass. */
+  readonly retryAfter: number;
+
+  /** @param retryAfter - seconds until a retry may pass. */
+  constructor(retryAfter: number) {
+    super('rate_limited', `too many requests, retry in ${retryAfter} s`);
+    this.retryAfter = retryAfter;
+  }
+}

@@ -8,7 +8,7 @@
 // The service and its options
 export { createAuth, type Auth, type AuthHandlers } from './service';
 export { resolveOptions, type AuthOptions, type ResolvedOptions, type SameSite } from './options';
-export type { BasicAuthChecker, ClaimsUpdater, MaybePromise, SecretReader, UserUpdater, Validator } from './hooks';
+export type { BasicAuthChecker, ClaimsUpdater, MaybePromise, SecretReader, UserUpdater, Validator } from './token/hooks';
 export { AuthError, type AuthErrorCode, type AuthErrorReason } from './errors';
 export { consoleLogger, noopLogger, loggerFunc, type Logger } from './logger';
 

@@ -1,5 +1,5 @@
 import { configError } from '../errors';
-import type { MaybePromise } from '../hooks';
+import type { MaybePromise } from '../token/hooks';
 import type { Logger } from '../logger';
 import { describeSendFailure, type Sender } from '../senders/sender';
 import { renderTemplate } from '../senders/template';

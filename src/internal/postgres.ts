@@ -1,5 +1,5 @@
 import type { Client, Pool, PoolClient, QueryResultRow } from 'pg';
-import type { Subscription } from '../state/state-store';
+import type { Subscription } from './subscription';
 import { configError } from '../errors';
 import { loadOptional } from './optional';
 import { SharedHandles, type Lease } from './shared-handles';

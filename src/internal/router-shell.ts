@@ -1,6 +1,5 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { AuthError } from '../errors';
-import { RateLimitError } from '../limits/rate-limiter';
+import { AuthError, RateLimitError } from '../errors';
 import type { Logger } from '../logger';
 import { StoreUnavailableError } from './guarded-store';
 import { privateAnswerHeaders } from './security-headers';

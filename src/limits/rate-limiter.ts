@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
-import { AuthError, configError } from '../errors';
+import { AuthError, configError, RateLimitError } from '../errors';
+
+export { RateLimitError };
 import { addressGroup } from '../internal/client-ip';
 import type { StateStore } from '../state/state-store';
 
@@ -7,18 +9,6 @@ import type { StateStore } from '../state/state-store';
 export interface RateLimitRule {
   limit: number;
   windowMs: number;
-}
-
-/** Thrown when a limit is exceeded; answered with 429 and `Retry-After`. */
-export class RateLimitError extends AuthError {
-  /** Seconds until a retry may pass. */
-  readonly retryAfter: number;
-
-  /** @param retryAfter - seconds until a retry may pass. */
-  constructor(retryAfter: number) {
-    super('rate_limited', `too many requests, retry in ${retryAfter} s`);
-    this.retryAfter = retryAfter;
-  }
 }
 
 /** How many leading bits of an IPv6 address one client is counted by, unless set. */

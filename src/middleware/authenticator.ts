@@ -2,7 +2,8 @@ import { clientIp } from '../internal/client-ip';
 import type { ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AuthError, configError, type AuthErrorReason } from '../errors';
-import type { ResolvedOptions } from '../options';
+import type { ResolvedMiddlewareOptions } from './middleware-options';
+import type { ResolvedSessionOptions } from '../sessions/session-options';
 import type { Claims } from '../token/claims';
 import { getUser, setRequestUser } from '../token/request-user';
 import type { ReadToken, TokenService } from '../token/token-service';
@@ -13,7 +14,9 @@ import { checkBasicAuth, parseBasicAuth } from './basic-auth';
 import { rejectRequest } from './error-handler';
 import type { AuthRateLimit, RateLimiter } from '../limits/rate-limiter';
 import { stateCall } from '../state/state-call';
-import type { RefreshedToken } from './refresh-cache';
+import type { RefreshCache, RefreshedToken } from './refresh-cache';
+import type { Logger } from '../logger';
+import type { CrossSitePolicy } from '../internal/cross-origin';
 import { jtiHash, type SessionRegistry, type SessionStatus } from '../sessions/session-registry';
 import type { RevocationCache } from '../sessions/revocation-cache';
 
@@ -33,10 +36,9 @@ export interface Middleware {
   crossOrigin: RequestHandler;
 }
 
-type AuthenticatorOptions = Pick<
-  ResolvedOptions,
-  'validator' | 'adminPasswd' | 'basicAuthChecker' | 'refreshCache' | 'errorHandler' | 'userUpdater' | 'logger' | 'crossSite' | 'unknownSessions' | 'sessionMaxAgeSeconds' | 'stepUpMaxAgeSeconds'
->;
+/** What the authenticator reads: the middleware's own options, the session rules, and the service's parts it uses. */
+type AuthenticatorOptions = ResolvedMiddlewareOptions &
+  Pick<ResolvedSessionOptions, 'unknownSessions' | 'sessionMaxAgeSeconds' | 'stepUpMaxAgeSeconds'> & { refreshCache: RefreshCache; logger: Logger; crossSite: CrossSitePolicy };
 
 /** The session side of an {@link Authenticator}: the registry, and the cache of `'every-request'` mode. */
 export interface SessionChecks {

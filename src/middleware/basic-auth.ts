@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { AuthError } from '../errors';
-import type { BasicAuthChecker } from '../hooks';
+import type { BasicAuthChecker } from '../token/hooks';
 import { safeEqual } from '../internal/random';
 import type { User } from '../token/user';
 

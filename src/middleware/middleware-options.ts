@@ -1,5 +1,5 @@
 import { configError } from '../errors';
-import { toFunction, type BasicAuthChecker, type MaybePromise, type UserUpdater, type Validator } from '../hooks';
+import { toFunction, type BasicAuthChecker, type MaybePromise, type UserUpdater, type Validator } from '../token/hooks';
 import type { Claims } from '../token/claims';
 import type { User } from '../token/user';
 import type { AuthErrorHandler } from './error-handler';

@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../hooks';
+import type { MaybePromise } from '../token/hooks';
 import { BoundedMap } from '../internal/bounded-map';
 import type { Claims } from '../token/claims';
 

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { AuthError, configError } from '../errors';
-import { toFunction, type MaybePromise } from '../hooks';
+import { toFunction, type MaybePromise } from '../token/hooks';
 import { identityKey } from '../internal/email-address';
 import { hasUnusableChars } from '../internal/text';
 import { hashId } from '../token/user';

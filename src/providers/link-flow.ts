@@ -2,7 +2,7 @@ import type { CredentialNotices } from '../credentials/credential-notices';
 import type { ServerResponse } from 'node:http';
 import { AuthError } from '../errors';
 import { sendJson } from '../internal/http';
-import type { ResolvedOptions } from '../options';
+import type { CrossSitePolicy } from '../internal/cross-origin';
 import { SESSION_JTI_PREFIX, type SessionRegistry } from '../sessions/session-registry';
 import { stateCall } from '../state/state-call';
 import { isPlainObject, type Claims } from '../token/claims';
@@ -72,7 +72,7 @@ export class LinkFlow {
     private readonly tokens: TokenService,
     private readonly sessions: SessionRegistry,
     private readonly useOnce: (key: string, ttlMs: number) => Promise<boolean>,
-    private readonly options: Pick<ResolvedOptions, 'crossSite'>,
+    private readonly options: { crossSite: CrossSitePolicy },
     private readonly notices: CredentialNotices,
   ) {}
 

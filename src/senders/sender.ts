@@ -1,4 +1,4 @@
-import type { MaybePromise } from '../hooks';
+import type { MaybePromise } from '../token/hooks';
 
 /** Delivers a verification message (e-mail, SMS, chat...) to an address. */
 export interface Sender {

@@ -1,4 +1,4 @@
-import { escapeHtml } from '../providers/dev/html';
+import { escapeHtml } from '../internal/html';
 
 /**
  * Fills `{{.Name}}` fields (Go template style, spaces allowed inside the braces). Values are

@@ -1,3 +1,4 @@
+import type { Subscription } from '../internal/subscription';
 /** One member of a group and its value, as {@link StateStore.members} lists them. */
 export interface GroupMember<T> {
   /** The member's name within its group. */
@@ -6,16 +7,7 @@ export interface GroupMember<T> {
   value: T;
 }
 
-/**
- * What {@link StateStore.subscribe} returns: messages arrive while `live` is `true`. When it turns
- * `false` (a lost connection), messages may have been missed, and the subscriber's `onGap` ran.
- */
-export interface Subscription {
-  /** Whether messages are being delivered now. */
-  readonly live: boolean;
-  /** Stops the subscription. */
-  close(): Promise<void>;
-}
+export type { Subscription } from '../internal/subscription';
 
 /**
  * A small shared key-value store with expiry, for one-shot tokens, pending logins, the refresh

@@ -1,5 +1,5 @@
 import { configError } from '../errors';
-import { toFunction, type ClaimsUpdater, type MaybePromise, type SecretReader } from '../hooks';
+import { toFunction, type ClaimsUpdater, type MaybePromise, type SecretReader } from './hooks';
 import { headerName, positiveMs, wholeNumber } from '../internal/option-checks';
 import type { Logger } from '../logger';
 import type { Claims } from './claims';

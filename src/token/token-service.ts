@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { AuthError, type AuthErrorReason } from '../errors';
 import { appendSetCookie, readCookie, serializeCookie, type CookieAttributes } from '../internal/cookies';
 import { randomId, safeEqual } from '../internal/random';
-import type { ResolvedOptions } from '../options';
+import type { ResolvedTokenOptions } from './token-options';
 import { claimsShapeError, cloneClaims, isPlainObject, type Claims } from './claims';
 import { HS256_HEADER, hasHs256Signature, signHs256 } from './hs256';
 import { KeyCache } from './key-cache';
@@ -29,28 +29,8 @@ export interface ReadToken {
   expired: boolean;
 }
 
-/** The options the token service reads. */
-export type TokenOptions = Pick<
-  ResolvedOptions,
-  | 'secretReader'
-  | 'issuer'
-  | 'tokenDuration'
-  | 'cookieDuration'
-  | 'audiences'
-  | 'disableXsrf'
-  | 'xsrfIgnoreMethods'
-  | 'jwtCookieName'
-  | 'jwtCookieDomain'
-  | 'xsrfCookieName'
-  | 'xsrfHeaderKey'
-  | 'jwtHeaderKey'
-  | 'jwtQuery'
-  | 'sendJwtHeader'
-  | 'sameSite'
-  | 'secureCookies'
-  | 'claimsUpdater'
-  | 'verifiedTokenCacheSize'
->;
+/** The options the token service reads: its own, resolved (see `token-options.ts`). */
+export type TokenOptions = ResolvedTokenOptions;
 
 /** Clock skew tolerated on `nbf`, in seconds. */
 const NBF_LEEWAY_SECONDS = 60;

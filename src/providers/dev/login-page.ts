@@ -1,4 +1,4 @@
-import { escapeHtml } from './html';
+import { escapeHtml } from '../../internal/html';
 
 /** The hidden authorize parameters the dev login form carries along. */
 export interface AuthorizeParams {

@@ -3,7 +3,7 @@ import { configError } from '../../errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { loadOptional } from '../../internal/optional';
-import type { MaybePromise } from '../../hooks';
+import type { MaybePromise } from '../../token/hooks';
 import { sendJson } from '../../internal/http';
 import { readForm } from '../../internal/read-form';
 import { SmallServer } from '../../internal/small-server';

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { AuthError } from '../../errors';
-import type { MaybePromise } from '../../hooks';
+import type { MaybePromise } from '../../token/hooks';
 import { sendRedirect } from '../../internal/http';
 import { randomId } from '../../internal/random';
 import { HANDSHAKE_DURATION_MS } from '../../token/token-service';

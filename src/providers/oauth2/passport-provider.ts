@@ -1,5 +1,5 @@
 import { configError } from '../../errors';
-import type { MaybePromise } from '../../hooks';
+import type { MaybePromise } from '../../token/hooks';
 import type { User } from '../../token/user';
 import { OAuth2Provider, type OAuth2ProviderOptions } from './oauth2-provider';
 import type { PassportOAuth2Strategy } from './passport-flow';

@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import { configError } from '../../errors';
-import type { MaybePromise } from '../../hooks';
+import type { MaybePromise } from '../../token/hooks';
 import { positiveMs } from '../../internal/option-checks';
 import type { User } from '../../token/user';
 import type { BearerTokens } from '../oauth2/oauth2-provider';

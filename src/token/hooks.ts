@@ -1,6 +1,6 @@
-import { configError } from './errors';
-import type { Claims } from './token/claims';
-import type { User } from './token/user';
+import { configError } from '../errors';
+import type { Claims } from './claims';
+import type { User } from './user';
 
 /** A value or a promise of it: every hook may be async. */
 export type MaybePromise<T> = T | Promise<T>;
