@@ -26,8 +26,8 @@ export interface ExampleConfig {
   accountStore: string;
   /** Where passkeys and second factors live. */
   credentialStore: string;
-  /** The user directory (who logged in): `USER_STORE`, else where the accounts are. */
-  userStore: string;
+  /** The user directory (who logged in): `USER_STORE`; unset, the users live beside the accounts (a level folder holds both, a database too). */
+  userStore: string | undefined;
   /** Encrypts the TOTP secrets at rest. */
   twoFactorKey: string;
   /** An OpenID Connect provider (`OIDC_ISSUER`, `OIDC_CLIENT_ID`, `OIDC_CLIENT_SECRET`); the login `oidc` is on when all are set. */
@@ -55,7 +55,6 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     secret = randomBytes(32).toString('hex');
     logger.logf('[WARN] AUTH_SECRET is not set: using a random secret, so logins end when the server restarts');
   }
-  const accountStore = env.ACCOUNT_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'accounts')}`;
   return {
     port,
     url: env.AUTH_URL ?? `http://localhost:${port}`,
@@ -66,10 +65,9 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     devAuthPort: Number(env.DEV_AUTH_PORT ?? 8084),
     devAuthUrl: env.DEV_AUTH_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
-    accountStore,
+    accountStore: env.ACCOUNT_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'accounts')}`,
     credentialStore: env.CREDENTIAL_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'credentials')}`,
-    // Users live beside the accounts (a level folder holds both; a database too).
-    userStore: env.USER_STORE ?? accountStore,
+    userStore: env.USER_STORE || undefined,
     // Without TWO_FACTOR_KEY the key follows AUTH_SECRET (a random secret makes enrolled codes unreadable after a restart; recovery codes still work).
     twoFactorKey: env.TWO_FACTOR_KEY ?? createHash('sha256').update(`two-factor:${secret}`).digest('hex'),
     oidc: env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET ? { issuer: env.OIDC_ISSUER, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET } : undefined,
@@ -119,7 +117,7 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     secret: config.secret,
     issuer: 'authgate-example',
     plugins: [accountService],
-    userStore: config.userStore,
+    userStore: config.userStore ?? config.accountStore,
     avatarStore: config.avatarStore,
     stateStore: config.stateStore,
     revocationCheck: config.revocationCheck,

@@ -12,7 +12,7 @@ function levelFolders(config: ExampleConfig): Array<[string, string]> {
   const stores: Array<[string, string | undefined]> = [
     ['ACCOUNT_STORE', config.accountStore],
     ['CREDENTIAL_STORE', config.credentialStore],
-    ['USER_STORE', config.userStore],
+    ['USER_STORE', config.userStore ?? config.accountStore],
     ['AVATAR_STORE', config.avatarStore],
     ['STATE_STORE', config.stateStore],
   ];
