@@ -1,0 +1,139 @@
+import type { Request } from 'express';
+import { toLoginRequest } from './auth-router';
+import { AvatarProxy } from './avatar/proxy';
+import { createAvatarStore } from './avatar/create-avatar-store';
+import { CredentialNotices, type CredentialNoticeOptions } from './credentials/credential-notices';
+import { createCredentialStore } from './credentials/create-credential-store';
+import { deleteCredentials, deletePasskeys } from './credentials/user-credentials';
+import { openGuarded } from './internal/guarded-store';
+import { RateLimiter } from './limits/rate-limiter';
+import { Authenticator } from './middleware/authenticator';
+import { MemoryRefreshCache } from './middleware/refresh-cache';
+import { StateRefreshCache } from './middleware/state-refresh-cache';
+import type { ResolvedOptions, SettledOptions } from './options';
+import type { PluginContext } from './plugins/plugin';
+import { PluginHost } from './plugins/plugin-host';
+import { LoginCompleter } from './providers/complete-login';
+import { LinkFlow } from './providers/link-flow';
+import { linkedLogins } from './providers/linked-logins-plugin';
+import type { Provider, ProviderKit } from './providers/provider';
+import { RevocationCache } from './sessions/revocation-cache';
+import { SessionRegistry } from './sessions/session-registry';
+import { createStateStore } from './state/create-state-store';
+import { stateCall } from './state/state-call';
+import { TokenService } from './token/token-service';
+import { createUserStore } from './users/create-user-store';
+import { UserDirectory } from './users/user-directory';
+
+/** The parts of one auth service, made from its options: what `createAuth` hands out and plugins get. */
+export interface Core {
+  resolved: ResolvedOptions;
+  providers: Map<string, Provider>;
+  tokens: TokenService;
+  avatars: AvatarProxy;
+  sessions: SessionRegistry;
+  everyRequest: RevocationCache | undefined;
+  links: LinkFlow;
+  plugins: PluginHost;
+  users: UserDirectory;
+  completer: LoginCompleter;
+  limiter: RateLimiter<string>;
+  authenticator: Authenticator;
+  kit: ProviderKit;
+}
+
+/** The stores of a service, opened and guarded: `resolveOptions` opens nothing, `createAuth` does it here. */
+function openStores(settled: SettledOptions): ResolvedOptions {
+  const stateStore = openGuarded(settled.stateStore ?? 'memory://', createStateStore, 'state store', settled.storeTimeout);
+  return {
+    ...settled,
+    stateStore,
+    avatarStore: openGuarded(settled.avatarStore ?? 'memory://', createAvatarStore, 'avatar store', settled.storeTimeout),
+    credentialStore: openGuarded(settled.credentialStore ?? 'memory://', createCredentialStore, 'credential store', settled.storeTimeout),
+    userStore: openGuarded(settled.userStore ?? 'memory://', createUserStore, 'user store', settled.storeTimeout),
+    // A shared state store shares refreshed tokens too, so instances refresh a token once.
+    refreshCache: settled.refreshCache ?? (settled.stateStore !== undefined ? new StateRefreshCache(stateStore) : new MemoryRefreshCache()),
+  };
+}
+
+/** Makes the parts of a service from its checked options (stores opened here), plugins not set up yet. */
+export function createCore(settled: SettledOptions, credentialNotices: CredentialNoticeOptions | undefined): Core {
+  const resolved = openStores(settled);
+  const providers = new Map<string, Provider>();
+  const tokens = new TokenService(resolved);
+  const avatars = new AvatarProxy({
+    store: resolved.avatarStore,
+    routeUrl: `${resolved.url.href.replace(/\/+$/, '')}${resolved.avatarRoutePath}`,
+    resizeLimit: resolved.avatarResizeLimit,
+    maxPixels: resolved.avatarMaxPixels,
+    idSecret: resolved.avatarIdSecret,
+    fetch: {
+      timeoutMs: resolved.avatarFetchTimeout,
+      maxBytes: resolved.avatarMaxBytes,
+      allowPrivateNetworks: resolved.avatarAllowPrivateNetworks,
+      allowedPrivateOrigins: resolved.avatarAllowedOrigins,
+    },
+    logger: resolved.logger,
+  });
+  const sessions = new SessionRegistry(resolved.stateStore, { ...resolved, secretFor: (aud) => tokens.signingSecret(aud) });
+  const everyRequest = resolved.revocationCheck === 'every-request' ? new RevocationCache(sessions, resolved.stateStore) : undefined;
+  const useOnce = (key: string, ttlMs: number): Promise<boolean> => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs));
+  const notices = new CredentialNotices(credentialNotices, resolved.logger);
+  const links = new LinkFlow(tokens, sessions, useOnce, resolved, notices);
+  const plugins = new PluginHost([linkedLogins(links), ...resolved.plugins]);
+  const users = new UserDirectory(resolved.userStore);
+  const completer = new LoginCompleter(tokens, avatars, sessions, plugins.phases, users, resolved);
+  const limiter = new RateLimiter<string>(resolved.stateStore, resolved.rateLimits, resolved.ipv6RateLimitPrefix);
+  const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name), limiter, { registry: sessions, everyRequest });
+  const kit: ProviderKit = {
+    tokens,
+    url: resolved.url,
+    logger: resolved.logger,
+    completeLogin: (req, res, login) => completer.complete(req, res, login),
+    resolveAudience: (requested) => completer.resolveAudience(requested),
+    rateLimit: (name, identity) => stateCall(() => limiter.hit(name, identity)),
+    useOnce,
+    authRouteUrl: (req) => `${resolved.url.href.replace(/\/+$/, '')}${req.baseUrl}`,
+    loggedIn: (req, res) => authenticator.tokenClaims(req.raw as Request, res),
+    steppedUp: (req, res) => authenticator.stepUpClaims(req.raw as Request, res),
+    credentials: resolved.credentialStore,
+    isCrossSite: (req) => resolved.crossSite.isCrossSite(req.raw),
+    notifyCredentialChange: (user, change) => notices.notify(user, change),
+  };
+  return { resolved, providers, tokens, avatars, sessions, everyRequest, links, plugins, users, completer, limiter, authenticator, kit };
+}
+
+/** What plugins get from the core (see {@link PluginContext}). */
+export function pluginContext(core: Core): PluginContext {
+  const { resolved, tokens, sessions, users, avatars, providers, authenticator, kit, limiter, completer, plugins } = core;
+  return {
+    url: resolved.url,
+    redirects: resolved,
+    logger: resolved.logger,
+    tokens,
+    sessions,
+    users,
+    credentials: resolved.credentialStore,
+    stateStore: resolved.stateStore,
+    avatars,
+    providers,
+    authenticator,
+    kit,
+    rateLimit: (name, identity) => limiter.hit(name, identity),
+    wasUsed: (key) => stateCall(() => resolved.stateStore.get(`once:${key}`)).then((v) => v !== undefined),
+    startSession: (req, res, login) => completer.startSession(req, res, login),
+    toLoginRequest,
+    async userDeleted(userId) {
+      await sessions.revokeAll(userId);
+      await plugins.userDeleted(userId);
+      await deleteCredentials(resolved.credentialStore, userId);
+      await avatars.removeFor(userId);
+      await users.delete(userId);
+    },
+    async credentialsReset(userId) {
+      const n = await deletePasskeys(resolved.credentialStore, userId);
+      return [...(n === 0 ? [] : [`${n} passkey${n === 1 ? '' : 's'}`]), ...(await plugins.credentialsReset(userId))];
+    },
+    service: (name) => plugins.service(name),
+  };
+}
