@@ -6,6 +6,7 @@ import { avatarRoute } from './avatar-route';
 import { eventLoop } from './event-loop';
 import { login } from './login';
 import { accountLogin } from './account-login';
+import { userDirectory } from './user-directory';
 import { memory } from './memory';
 import { accountScale } from './account-scale';
 import { packageCost } from './package-cost';
@@ -18,6 +19,7 @@ const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<str
   avatar: avatarRoute,
   login,
   'account-login': accountLogin,
+  users: userDirectory,
   hashing: eventLoop,
   memory,
   accounts: accountScale,

@@ -80,13 +80,15 @@ export class PostgresUserStore implements UserStore {
       return { users, next: rows.length > query.limit ? { id: (users[users.length - 1] as UserRecord).id } : undefined };
     }
     const after = query.after;
-    // The range on the primary key walks the index in order; starts_with drops a key equal to the bound itself.
+    // One lower bound for the index scan: the prefix on the first page, the cursor's row on later ones
+    // (the planner starts a scan at a row comparison rather than the tighter of two bounds).
+    const from = after === undefined ? 'k.key >= $1' : '(k.key, k.id) > ($4, $5)';
     const { rows } = await this.db.query<{ key: string; doc: UserRecord }>(
       `SELECT k.key, u.doc FROM ${this.keys} k JOIN ${this.users} u ON u.id = k.id
-       WHERE k.key >= $1 AND k.key <= $2 AND starts_with(k.key, $1) AND (k.key, k.id) > ($3, $4)
+       WHERE ${from} AND k.key <= $2 AND starts_with(k.key, $1)
          AND (k.kind = 'name' OR k.other IS NULL OR NOT starts_with(k.other, $1))
-       ORDER BY k.key, k.id LIMIT $5`,
-      [query.prefix, query.prefix + KEY_END, after?.key ?? '', after?.id ?? '', take],
+       ORDER BY k.key, k.id LIMIT $3`,
+      [query.prefix, query.prefix + KEY_END, take, ...(after === undefined ? [] : [after.key ?? '', after.id])],
     );
     const page = rows.slice(0, query.limit);
     const last = page[page.length - 1];
