@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { BenchArgs } from './lib/args';
 import { startChild } from './lib/child';
 import { load, type LoadResult } from './lib/load';
@@ -38,7 +39,7 @@ export async function accountLogin(args: BenchArgs): Promise<string> {
       return [name, rps(name), `±${spread(list.map((r) => r.rps)).toFixed(0)}%`, median(list.map((r) => r.p99)), (rps(ours) / rps(name)).toFixed(2)];
     });
     return printTable(`Password login issuing a session, bcrypt cost ${rounds} for both, 8 connections`, ['variant', 'logins/s (median)', 'spread', 'p99 ms', 'authgate / variant'], rows, [
-      `authgate / better-auth = ${(rps(ours) / rps(theirs)).toFixed(2)} (both hash with bcrypt on the thread pool: the cost is the hash, the rest is each library's own work)`,
+      `authgate / better-auth = ${(rps(ours) / rps(theirs)).toFixed(2)}: the hash is the cost. authgate hashes on at most (cores - 1) threads (BCRYPT_CONCURRENCY), so a login burst leaves a core to every other request (see the hashing bench); better-auth's bcrypt takes every thread of the pool. On ${availableParallelism()} cores that is ${Math.max(1, availableParallelism() - 1)} against ${Math.min(4, availableParallelism())}.`,
     ]);
   } finally {
     await child.stop();

@@ -4,7 +4,7 @@ import { AvatarProxy } from './avatar/proxy';
 import { createAvatarStore } from './avatar/create-avatar-store';
 import { CredentialNotices, type CredentialNoticeOptions } from './credentials/credential-notices';
 import { createCredentialStore } from './credentials/create-credential-store';
-import { deleteCredentials, deletePasskeys } from './credentials/user-credentials';
+import { deleteCredentials, deletePasskeys, moveCredentials } from './credentials/user-credentials';
 import { openGuarded } from './internal/guarded-store';
 import { RateLimiter } from './limits/rate-limiter';
 import { Authenticator } from './middleware/authenticator';
@@ -129,6 +129,11 @@ export function pluginContext(core: Core): PluginContext {
       await deleteCredentials(resolved.credentialStore, userId);
       await avatars.removeFor(userId);
       await users.delete(userId);
+    },
+    async userIdChanged(from, to) {
+      await moveCredentials(resolved.credentialStore, from, to);
+      await users.move(from, to.id);
+      await plugins.userIdChanged(from, to.id);
     },
     async credentialsReset(userId) {
       const n = await deletePasskeys(resolved.credentialStore, userId);

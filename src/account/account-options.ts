@@ -1,4 +1,5 @@
 import { configError } from '../errors';
+import type { User } from '../token/user';
 import type { CrossSiteOptions } from '../internal/cross-origin';
 import { canonicalEmail } from '../internal/email-address';
 import { positiveMs } from '../internal/option-checks';
@@ -133,6 +134,11 @@ export interface LoginSessions {
    * @default undefined
    */
   onUserDeleted?(userId: string): Promise<void>;
+  /**
+   * Moves what is kept under a user's former id (the bridge's id before it followed the account) to
+   * its id now; replaces the move of credentials through `credentials`. @default undefined
+   */
+  onUserIdChanged?(from: string, to: User): Promise<void>;
   /**
    * Removes what a stolen session could have added to a user (at a password reset) and says what
    * went; replaces the removal of passkeys through `credentials`. @default undefined

@@ -337,7 +337,10 @@ export class AccountService {
     const bridge = this.settings.loginSessions;
     if (!bridge?.credentials) return;
     const legacy = legacyBridgeId(bridge, account);
-    if ((await bridge.credentials.list(legacy)).length > 0) await moveCredentials(bridge.credentials, legacy, bridgeUser(bridge, account));
+    // Checked first: this runs at every login of the account, and moves something once at most.
+    if ((await bridge.credentials.list(legacy)).length === 0) return;
+    if (bridge.onUserIdChanged) await bridge.onUserIdChanged(legacy, bridgeUser(bridge, account));
+    else await moveCredentials(bridge.credentials, legacy, bridgeUser(bridge, account));
   }
 
   /**

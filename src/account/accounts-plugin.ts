@@ -57,6 +57,7 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
           return ctx.service<SecondFactor>(SECOND_FACTOR_SERVICE);
         },
         onUserDeleted: (userId) => ctx.userDeleted(userId),
+        onUserIdChanged: (from, to) => ctx.userIdChanged(from, to),
         onCredentialsReset: (userId) => ctx.credentialsReset(userId),
       };
       const built = createAccountRouter({ ...routerOptions, loginSessions });

@@ -83,6 +83,11 @@ export class PluginHost {
     for (const { parts } of this.contributions) await parts.userEvents?.userDeleted?.(userId);
   }
 
+  /** Runs every plugin's `userIdChanged`. */
+  async userIdChanged(from: string, to: string): Promise<void> {
+    for (const { parts } of this.contributions) await parts.userEvents?.userIdChanged?.(from, to);
+  }
+
   /** Runs every plugin's `credentialsReset` and gathers what they removed. */
   async credentialsReset(userId: string): Promise<string[]> {
     const removed: string[] = [];

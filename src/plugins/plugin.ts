@@ -11,6 +11,7 @@ import type { SessionRegistry } from '../sessions/session-registry';
 import type { StateStore } from '../state/state-store';
 import type { TokenService } from '../token/token-service';
 import type { UserDirectory } from '../users/user-directory';
+import type { User } from '../token/user';
 
 /**
  * The steps of a login a plugin may take, run by the core in this fixed order whatever order the
@@ -35,6 +36,8 @@ export const LOGIN_PHASES = ['resolve', 'hold'] as const;
 export interface UserEventHandlers {
   /** The user is gone (an account was deleted): remove what the plugin keeps about it. */
   userDeleted?(userId: string): Promise<void>;
+  /** The user's id changed (from an older id scheme): move what the plugin keeps under `from` to `to`. */
+  userIdChanged?(from: string, to: string): Promise<void>;
   /** The owner took the account back (a password reset): remove what a stolen session could have added; returns what went ("2 passkeys"). */
   credentialsReset?(userId: string): Promise<string[]>;
 }
@@ -83,6 +86,8 @@ export interface PluginContext {
   toLoginRequest(req: Request): LoginRequest;
   /** Tells every plugin, and the core, that a user is gone: sessions end, avatar and directory record go. */
   userDeleted(userId: string): Promise<void>;
+  /** Tells the core and every plugin that a user's id changed: credentials and the directory record move (sessions under the old id live on until they end). */
+  userIdChanged(from: string, to: User): Promise<void>;
   /** Tells every plugin that the owner took the account back; returns what was removed. */
   credentialsReset(userId: string): Promise<string[]>;
   /** A service another plugin offers, by name (e.g. `'secondFactor'`); `undefined` when that plugin is off. */

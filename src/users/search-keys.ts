@@ -56,3 +56,8 @@ export function comparePositions(a: UserListPosition, b: UserListPosition): numb
   if (ka !== kb) return ka < kb ? -1 : 1;
   return a.id === b.id ? 0 : a.id < b.id ? -1 : 1;
 }
+
+/** Whether two versions of a user have the same search entries (so the index need not change). */
+export function sameSearchKeys(a: Pick<UserRecord, 'name' | 'email'>, b: Pick<UserRecord, 'name' | 'email'>): boolean {
+  return a.name === b.name && a.email === b.email;
+}

@@ -25,6 +25,14 @@ export const MAX_USER_PAGE = 100;
 
 const LOGINS_KEPT = 50;
 
+/** `lastLogin` is kept to the minute: a login within a minute of the last one, changing nothing else, is not written. */
+export const LAST_LOGIN_PRECISION_MS = 60_000;
+
+/** Whether `next` differs from `current` only in `lastLogin`. */
+function unchanged(current: UserRecord, next: UserRecord): boolean {
+  return current.name === next.name && current.email === next.email && current.picture === next.picture && current.logins.length === next.logins.length;
+}
+
 function encodeCursor(position: UserListPosition): string {
   return Buffer.from(JSON.stringify(position.key === undefined ? [position.id] : [position.id, position.key])).toString('base64url');
 }
@@ -85,6 +93,9 @@ export class UserDirectory {
       lastLogin: at,
       logins: current.logins.some((l) => l.provider === login.provider && l.id === login.id) ? current.logins : [...current.logins, login].slice(-LOGINS_KEPT),
     });
+    // A user who logs in again within the minute, unchanged, costs one read: no write, no lock.
+    const known = await this.store.get(user.id);
+    if (known && at - known.lastLogin < LAST_LOGIN_PRECISION_MS && unchanged(known, refresh(known))) return known;
     for (let attempt = 0; attempt < 3; attempt++) {
       const updated = await this.store.update(user.id, refresh);
       if (updated) return updated;
@@ -113,6 +124,22 @@ export class UserDirectory {
   /** Changes a user atomically (a ban, a status); `undefined` when there is no such user. */
   update(id: string, change: (user: UserRecord) => UserRecord | undefined): Promise<UserRecord | undefined> {
     return this.store.update(id, change);
+  }
+
+  /**
+   * Moves the record of `from` to `to` (a user whose id changed): its logins join those of `to`,
+   * which keeps its own name and times when it exists already. Nothing happens without a record of `from`.
+   */
+  async move(from: string, to: string): Promise<void> {
+    const old = await this.store.get(from);
+    if (!old || from === to) return;
+    const merged = await this.store.update(to, (current) => ({
+      ...current,
+      created: Math.min(current.created, old.created),
+      logins: [...current.logins, ...old.logins.filter((l) => !current.logins.some((c) => c.provider === l.provider && c.id === l.id))].slice(-LOGINS_KEPT),
+    }));
+    if (!merged) await this.store.add({ ...old, id: to });
+    await this.store.delete(from);
   }
 
   /** Removes a user from the directory; `false` when there was none. */

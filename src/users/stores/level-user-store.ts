@@ -2,7 +2,7 @@ import type { Level } from 'level';
 import { KeyLock } from '../../internal/key-lock';
 import { openLevel } from '../../internal/level';
 import type { Lease } from '../../internal/shared-handles';
-import { KEY_END, listedAt, searchEntries, type SearchEntry, type SearchKeyKind } from '../search-keys';
+import { KEY_END, listedAt, sameSearchKeys, searchEntries, type SearchEntry, type SearchKeyKind } from '../search-keys';
 import type { UserRecord, UserStore, UserStoreQuery, UserStorePage } from '../user-store';
 
 const USER = 'user!';
@@ -25,6 +25,7 @@ export class LevelUserStore implements UserStore {
   }
 
   private async write(user: UserRecord, previous: UserRecord | undefined): Promise<void> {
+    if (previous && sameSearchKeys(previous, user)) return this.db.put(USER + user.id, JSON.stringify(user));
     await this.db.batch([
       ...(previous ? searchEntries(previous).map((e) => ({ type: 'del' as const, key: entryKey(e) })) : []),
       { type: 'put', key: USER + user.id, value: JSON.stringify(user) },

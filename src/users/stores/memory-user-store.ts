@@ -1,4 +1,4 @@
-import { comparePositions, listedAt, searchEntries, type SearchEntry } from '../search-keys';
+import { comparePositions, listedAt, sameSearchKeys, searchEntries, type SearchEntry } from '../search-keys';
 import type { UserRecord, UserStore, UserStoreQuery, UserStorePage } from '../user-store';
 
 /** The first index in sorted `items` that is not before `probe`. */
@@ -13,6 +13,9 @@ function lowerBound<T>(items: readonly T[], before: (item: T) => boolean): numbe
   return lo;
 }
 
+/** A copy of a record (its only nested values are the logins): cheaper than structuredClone on every login. */
+const copy = (user: UserRecord): UserRecord => ({ ...user, logins: user.logins.map((l) => ({ ...l })) });
+
 /** Users in process memory, with sorted indexes: for tests and trials (nothing survives a restart). */
 export class MemoryUserStore implements UserStore {
   private readonly users = new Map<string, UserRecord>();
@@ -22,7 +25,7 @@ export class MemoryUserStore implements UserStore {
   /** @inheritdoc */
   async add(user: UserRecord): Promise<boolean> {
     if (this.users.has(user.id)) return false;
-    this.users.set(user.id, structuredClone(user));
+    this.users.set(user.id, copy(user));
     this.ids.splice(
       lowerBound(this.ids, (id) => id < user.id),
       0,
@@ -35,20 +38,21 @@ export class MemoryUserStore implements UserStore {
   /** @inheritdoc */
   async get(id: string): Promise<UserRecord | undefined> {
     const found = this.users.get(id);
-    return found && structuredClone(found);
+    return found && copy(found);
   }
 
   /** @inheritdoc */
   async update(id: string, change: (user: UserRecord) => UserRecord | undefined): Promise<UserRecord | undefined> {
     const current = this.users.get(id);
     if (!current) return undefined;
-    const next = change(structuredClone(current));
-    if (!next) return structuredClone(current);
-    const saved = structuredClone({ ...next, id });
-    this.unindex(current);
+    const next = change(copy(current));
+    if (!next) return copy(current);
+    const saved = copy({ ...next, id });
+    const reindex = !sameSearchKeys(current, saved);
+    if (reindex) this.unindex(current);
     this.users.set(id, saved);
-    this.index(saved);
-    return structuredClone(saved);
+    if (reindex) this.index(saved);
+    return copy(saved);
   }
 
   /** @inheritdoc */
@@ -70,7 +74,7 @@ export class MemoryUserStore implements UserStore {
     if (query.prefix === undefined) {
       const after = query.after?.id;
       for (let i = after === undefined ? 0 : lowerBound(this.ids, (id) => id <= after); i < this.ids.length && found.length <= query.limit; i++) {
-        found.push(structuredClone(this.users.get(this.ids[i] as string) as UserRecord));
+        found.push(copy(this.users.get(this.ids[i] as string) as UserRecord));
       }
       const last = found[query.limit - 1];
       return { users: found.slice(0, query.limit), next: found.length > query.limit && last ? { id: last.id } : undefined };
@@ -83,7 +87,7 @@ export class MemoryUserStore implements UserStore {
       const entry = this.entries[i] as SearchEntry;
       if (!entry.key.startsWith(prefix)) break;
       if (!listedAt(entry, prefix)) continue;
-      found.push(structuredClone(this.users.get(entry.id) as UserRecord));
+      found.push(copy(this.users.get(entry.id) as UserRecord));
       positions.push({ key: entry.key, id: entry.id });
     }
     return { users: found.slice(0, query.limit), next: found.length > query.limit ? positions[query.limit - 1] : undefined };

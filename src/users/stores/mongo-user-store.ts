@@ -1,7 +1,7 @@
 import type { Collection, MongoClient } from 'mongodb';
 import { parseMongoUri, acquireMongoClient } from '../../internal/mongo-uri';
 import type { Lease } from '../../internal/shared-handles';
-import { KEY_END, searchEntries, stillListed, type SearchKeyKind } from '../search-keys';
+import { KEY_END, sameSearchKeys, searchEntries, stillListed, type SearchKeyKind } from '../search-keys';
 import type { UserRecord, UserStore, UserStoreQuery, UserStorePage } from '../user-store';
 
 type UserDoc = Omit<UserRecord, 'id'> & { _id: string; _v: number };
@@ -88,7 +88,7 @@ export class MongoUserStore implements UserStore {
       const { id: _id, ...rest } = saved;
       const result = await this.users.replaceOne({ _id: id, _v: doc._v }, { ...rest, _v: doc._v + 1 });
       if (result.modifiedCount === 1) {
-        await this.writeKeys(saved);
+        if (!sameSearchKeys(current, saved)) await this.writeKeys(saved);
         return saved;
       }
     }

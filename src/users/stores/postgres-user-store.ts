@@ -1,5 +1,5 @@
 import { PgDatabase, type PgQuery } from '../../internal/postgres';
-import { KEY_END, searchEntries } from '../search-keys';
+import { KEY_END, sameSearchKeys, searchEntries } from '../search-keys';
 import type { UserRecord, UserStore, UserStoreQuery, UserStorePage } from '../user-store';
 
 /**
@@ -55,10 +55,10 @@ export class PostgresUserStore implements UserStore {
   /** @inheritdoc */
   async update(id: string, change: (user: UserRecord) => UserRecord | undefined): Promise<UserRecord | undefined> {
     await this.ready();
-    return this.db.updateDoc<UserRecord>(this.users, id, change, async (query, next) => {
+    return this.db.updateDoc<UserRecord>(this.users, id, change, async (query, next, current) => {
       const saved = { ...next, id };
       await query(`UPDATE ${this.users} SET doc = $2 WHERE id = $1`, [id, JSON.stringify(saved)]);
-      await this.writeKeys(query, saved);
+      if (!sameSearchKeys(current, saved)) await this.writeKeys(query, saved);
       return saved;
     });
   }
