@@ -79,6 +79,22 @@ describe('the accounts plugin', () => {
     await auth.close();
   });
 
+  it("moves credentials and the directory record kept under the bridge's former id (the hash of the e-mail) at the first login", async () => {
+    const { app: server, auth } = app();
+    const { id } = await activeUser(server, peer, 'legacy@example.com', 'legacy-password');
+    const legacy = hashId('accounts', 'legacy@example.com');
+    await auth.credentials.add({ id: 'legacy-passkey', userId: legacy, kind: 'passkey', label: 'old laptop', created: 1, lastUsed: 0, data: { userName: 'legacy@example.com' } });
+    await auth.users.recordLogin({ id: legacy, name: 'legacy@example.com', picture: '' }, { provider: 'accounts', id: legacy }, 1_000);
+    const res = await request(server).post('/auth/accounts/login').send({ user: 'legacy@example.com', passwd: 'legacy-password' }).expect(200);
+    const userId = hashId('accounts', id);
+    expect(res.body.id).toBe(userId);
+    expect(await auth.credentials.list(legacy)).toEqual([]);
+    expect((await auth.credentials.list(userId)).map((c) => c.id)).toEqual(['legacy-passkey']);
+    expect(await auth.users.get(legacy)).toBeUndefined();
+    expect(await auth.users.get(userId)).toMatchObject({ created: 1_000, logins: expect.arrayContaining([{ provider: 'accounts', id: legacy }]) });
+    await auth.close();
+  });
+
   it('refuses bad options at once, and answers 503 on its routes until createAuth set it up', async () => {
     expect(() => accounts({ store: 'memory://', baseUrl: 'x' } as never)).toThrow(/sender/);
     const plugin = accounts({ store: 'memory://', sender: { send: async () => undefined }, baseUrl: 'http://127.0.0.1:8080/account', bcryptRounds: 4 });
