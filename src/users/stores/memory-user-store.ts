@@ -96,6 +96,8 @@ export class MemoryUserStore implements UserStore {
   /** @inheritdoc */
   async close(): Promise<void> {
     this.users.clear();
+    this.ids.length = 0;
+    this.entries.length = 0;
   }
 
   private index(user: UserRecord): void {
