@@ -139,6 +139,7 @@ export function pluginContext(core: Core): PluginContext {
       const n = await deletePasskeys(resolved.credentialStore, userId);
       return [...(n === 0 ? [] : [`${n} passkey${n === 1 ? '' : 's'}`]), ...(await plugins.credentialsReset(userId))];
     },
+    openStore: (given, create, what) => openGuarded(given, create, what, resolved.storeTimeout),
     service: (name) => plugins.service(name),
   };
 }

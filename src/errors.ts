@@ -41,7 +41,10 @@ const statusByCode: Record<AuthErrorCode, number> = {
  * `unknownSessions: 'reject'`), `session_expired` (older than `sessionMaxAge`), `token_rejected`
  * (the `validator` said no), `credentials_rejected` (a wrong password, basic auth), `cross_site`
  * (a write from another site), `step_up_required` (a credential change needs a fresh login),
- * `forbidden` (not an admin, not the role).
+ * `forbidden` (not an admin, not the role). The organizations plugin adds `org_required` (no
+ * active organization), `not_a_member`, `role_required`, `permission_required`, `last_owner` (an
+ * organization keeps an owner), `slug_taken`, `invitation_invalid` (used, cancelled or expired),
+ * `already_member` and `limit_reached`.
  */
 export type AuthErrorReason =
   | Exclude<AuthErrorCode, 'config'>
@@ -56,7 +59,16 @@ export type AuthErrorReason =
   | 'token_rejected'
   | 'credentials_rejected'
   | 'cross_site'
-  | 'step_up_required';
+  | 'step_up_required'
+  | 'org_required'
+  | 'not_a_member'
+  | 'role_required'
+  | 'permission_required'
+  | 'last_owner'
+  | 'slug_taken'
+  | 'invitation_invalid'
+  | 'already_member'
+  | 'limit_reached';
 
 /**
  * The error type authgate throws and answers with. Its `code` decides the HTTP `status` (one

@@ -23,7 +23,8 @@ export type { Sessions, SessionInfo } from './sessions/session-registry';
 export type { SessionOptions, RevocationCheck } from './sessions/session-options';
 
 // Middleware
-export type { Middleware } from './middleware/authenticator';
+export type { Middleware } from './middleware/middleware-set';
+export type { RequestCheck, GuardFactory } from './middleware/authenticator';
 export type { AuthErrorHandler } from './middleware/error-handler';
 export { MemoryRefreshCache, type RefreshCache, type RefreshedToken } from './middleware/refresh-cache';
 export { StateRefreshCache } from './middleware/state-refresh-cache';

@@ -3,7 +3,7 @@ import { AvatarProxy } from './avatar/proxy';
 import { createAvatarRouter } from './avatar/route';
 import type { Sessions } from './sessions/session-registry';
 import { createAuthRouter } from './auth-router';
-import { createMiddleware, type Middleware } from './middleware/authenticator';
+import { createMiddleware, type Middleware } from './middleware/middleware-set';
 import { resolveOptions, type AuthOptions, type ResolvedOptions } from './options';
 import { UserDirectory } from './users/user-directory';
 import type { CredentialStore } from './credentials/credential-store';
@@ -157,7 +157,7 @@ export function createAuth(options: AuthOptions): Auth {
       return handlers;
     },
     middleware() {
-      middleware ??= createMiddleware(authenticator, resolved);
+      middleware ??= createMiddleware(authenticator, resolved, (name) => plugins.guard(name));
       return middleware;
     },
     async close() {

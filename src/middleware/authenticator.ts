@@ -1,17 +1,14 @@
 import { clientIp } from '../internal/client-ip';
-import type { ServerResponse } from 'node:http';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AuthError, configError, type AuthErrorReason } from '../errors';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Request } from 'express';
+import { AuthError, type AuthErrorReason } from '../errors';
 import type { ResolvedMiddlewareOptions } from './middleware-options';
 import type { ResolvedSessionOptions } from '../sessions/session-options';
 import type { Claims } from '../token/claims';
-import { getUser, setRequestUser } from '../token/request-user';
 import type { ReadToken, TokenService } from '../token/token-service';
-import { cloneUser, getRole, isAdmin, setAudience, type User } from '../token/user';
+import { cloneUser, setAudience, type User } from '../token/user';
 import { identityKey } from '../internal/email-address';
-import { StoreUnavailableError } from '../internal/guarded-store';
 import { checkBasicAuth, parseBasicAuth } from './basic-auth';
-import { rejectRequest } from './error-handler';
 import type { AuthRateLimit, RateLimiter } from '../limits/rate-limiter';
 import { stateCall } from '../state/state-call';
 import type { RefreshCache, RefreshedToken } from './refresh-cache';
@@ -20,24 +17,17 @@ import type { CrossSitePolicy } from '../internal/cross-origin';
 import { jtiHash, type SessionRegistry, type SessionStatus } from '../sessions/session-registry';
 import type { RevocationCache } from '../sessions/revocation-cache';
 
-/** The Express middleware returned by `auth.middleware()`. */
-export interface Middleware {
-  /** Lets the request through only with a valid login; 401 otherwise. */
-  auth: RequestHandler;
-  /** Attaches the user when there is one; never rejects. */
-  trace: RequestHandler;
-  /** Lets through only users with `attrs.admin === true`; 401 or 403 otherwise. */
-  admin: RequestHandler;
-  /** Lets through only users whose role is one of `roles` (case-insensitive); 401 or 403 otherwise. */
-  rbac(...roles: string[]): RequestHandler;
-  /** Replaces the request's user with `userUpdater(user)`; needs the `userUpdater` option. */
-  readonly updateUser: RequestHandler;
-  /** Refuses state-changing requests a browser sent from another site (403), per `trustedOrigins`. */
-  crossOrigin: RequestHandler;
-}
+/**
+ * A check a plugin puts behind authentication (`m.org('admin')`): given the request, its user and
+ * the token's claims (`undefined` for basic auth), a refusal or `undefined` to let it through.
+ */
+export type RequestCheck = (req: IncomingMessage, user: User, claims: Readonly<Claims> | undefined) => AuthError | undefined | Promise<AuthError | undefined>;
+
+/** Makes a {@link RequestCheck} from the arguments of a middleware factory such as `m.org(...roles)`. */
+export type GuardFactory = (...args: string[]) => RequestCheck;
 
 /** What the authenticator reads: the middleware's own options, the session rules, and the service's parts it uses. */
-type AuthenticatorOptions = ResolvedMiddlewareOptions &
+export type AuthenticatorOptions = ResolvedMiddlewareOptions &
   Pick<ResolvedSessionOptions, 'unknownSessions' | 'sessionMaxAgeSeconds' | 'stepUpMaxAgeSeconds'> & { refreshCache: RefreshCache; logger: Logger; crossSite: CrossSitePolicy };
 
 /** The session side of an {@link Authenticator}: the registry, and the cache of `'every-request'` mode. */
@@ -91,6 +81,23 @@ export class Authenticator {
    * must decide, which it then does from the start. Never throws, never answers.
    */
   authenticateNow(req: Request): User | undefined {
+    const claims = this.claimsNow(req);
+    if (claims === undefined) return undefined;
+    const user = claims.user as User;
+    // The verified-token cache's own user is frozen: the handler gets a copy it may change.
+    return setAudience(Object.isFrozen(user) ? cloneUser(user) : user, claims.aud);
+  }
+
+  /** {@link Authenticator.authenticateNow} with the token's claims, for checks that read more than the user. */
+  authenticateNowWithClaims(req: Request): { user: User; claims: Readonly<Claims> } | undefined {
+    const claims = this.claimsNow(req);
+    if (claims === undefined) return undefined;
+    const user = claims.user as User;
+    return { user: setAudience(Object.isFrozen(user) ? cloneUser(user) : user, claims.aud), claims };
+  }
+
+  /** The claims of a token that decides the request without waiting; see {@link Authenticator.authenticateNow}. */
+  private claimsNow(req: Request): Readonly<Claims> | undefined {
     if ((this.options.adminPasswd !== undefined || this.options.basicAuthChecker !== undefined) && req.headers.authorization !== undefined) return undefined;
     if (this.options.validator !== undefined) return undefined;
     const claims = this.tokens.readNow(req);
@@ -103,8 +110,18 @@ export class Authenticator {
       if (typeof claims.jti !== 'string' || claims.jti === '') return undefined;
       if (cache.known(claims.jti, user.id) !== 'active') return undefined;
     }
-    // The verified-token cache's own user is frozen: the handler gets a copy it may change.
-    return setAudience(Object.isFrozen(user) ? cloneUser(user) : user, claims.aud);
+    return claims;
+  }
+
+  /** {@link Authenticator.authenticate} with the token's claims (`undefined` for basic auth, which has none). */
+  async authenticateWithClaims(req: Request, res: ServerResponse): Promise<{ user: User; claims: Readonly<Claims> | undefined }> {
+    const { adminPasswd, basicAuthChecker } = this.options;
+    if (adminPasswd !== undefined || basicAuthChecker !== undefined) {
+      const basic = parseBasicAuth(req);
+      if (basic) return { user: await this.basicLogin(req, basic), claims: undefined };
+    }
+    const claims = await this.tokenClaims(req, res);
+    return { user: setAudience({ ...(claims.user as User) }, claims.aud), claims };
   }
 
   /** The claims of the request's acceptable login token (refreshed when due); 401 without one. Basic auth is no token. */
@@ -138,9 +155,18 @@ export class Authenticator {
    * session in a new token whose login time (`auth_time`) is now, sent as the cookies.
    */
   async renewLogin(res: ServerResponse, claims: Claims): Promise<void> {
+    await this.reissue(res, claims, { auth_time: Math.floor(Date.now() / 1000) });
+  }
+
+  /**
+   * Sends the same session in a new token, as the cookies, with `changes` to its claims (the
+   * active organization, a fresh login time); `sessionMaxAge` still counts from the original login.
+   */
+  async reissue(res: ServerResponse, claims: Claims, changes: Partial<Claims>): Promise<Claims> {
     const { exp: _exp, iat: _iat, nbf: _nbf, ...base } = claims;
-    const renewed = await this.tokens.create({ ...base, auth_time: Math.floor(Date.now() / 1000) }, this.sessionEnd(claims));
+    const renewed = await this.tokens.create({ ...base, ...changes }, this.sessionEnd(claims));
     this.tokens.send(res, renewed.token, renewed.claims);
+    return renewed.claims;
   }
 
   /**
@@ -330,80 +356,4 @@ export class Authenticator {
     }
     throw new AuthError('unavailable', 'the token refresh did not finish in time, try again');
   }
-}
-
-/** Builds the middleware set on an {@link Authenticator}. */
-export function createMiddleware(authenticator: Authenticator, options: AuthenticatorOptions): Middleware {
-  const reject = (req: Request, res: Response, err: AuthError): void => rejectRequest(req, res, err, options.errorHandler);
-
-  const guard = (allow: ((user: User) => AuthError | undefined) | undefined, required: boolean): RequestHandler =>
-    function authgateGuard(req: Request, res: Response, next: NextFunction): void {
-      const known = authenticator.authenticateNow(req);
-      if (known !== undefined) {
-        const refusal = allow?.(known);
-        if (refusal) return reject(req, res, refusal);
-        setRequestUser(req, known);
-        return next();
-      }
-      authenticator.authenticate(req, res).then(
-        (user) => {
-          const refusal = allow?.(user);
-          if (refusal) return reject(req, res, refusal);
-          setRequestUser(req, user);
-          next();
-        },
-        (caught: unknown) => {
-          const err = caught instanceof StoreUnavailableError ? new AuthError('unavailable', 'a store is unavailable, try again', { cause: caught }) : caught;
-          if (!(err instanceof AuthError)) return next(err);
-          if (required) return reject(req, res, err);
-          setRequestUser(req, undefined);
-          next();
-        },
-      );
-    };
-
-  const middleware = {
-    crossOrigin(req: Request, res: Response, next: NextFunction): void {
-      if (!options.crossSite.isCrossSiteWrite(req)) return next();
-      reject(req, res, new AuthError('forbidden', 'cross-site request refused', { reason: 'cross_site' }));
-    },
-    auth: guard(undefined, true),
-    trace: guard(undefined, false),
-    admin: guard((user) => (isAdmin(user) ? undefined : new AuthError('forbidden', 'admin access required')), true),
-    rbac(...roles: string[]): RequestHandler {
-      if (roles.length === 0) throw configError('rbac() needs at least one role');
-      const wanted = new Set(roles.map((r) => r.toLowerCase()));
-      return guard((user) => (wanted.has(getRole(user).toLowerCase()) ? undefined : new AuthError('forbidden', 'access denied for this role')), true);
-    },
-    get updateUser(): RequestHandler {
-      const updater = options.userUpdater;
-      if (!updater) throw configError('m.updateUser needs the userUpdater option of createAuth()');
-      return function authgateUpdateUser(req: Request, _res: Response, next: NextFunction): void {
-        const { user: current } = getUser(req);
-        if (current === undefined) return next();
-        Promise.resolve(updater(current)).then((user) => {
-          setRequestUser(req, user);
-          next();
-        }, next);
-      };
-    },
-  };
-  return guardAgainstAppUse(middleware);
-}
-
-/**
- * `app.use(m)` (the whole set instead of `m.auth`) is an easy slip. The set is therefore a function
- * that looks like a sub-app (`handle` and `set`): Express then emits 'mount' on it at once, and
- * that throws a start-up error that says what to write instead. Called as a handler, it throws too.
- */
-function guardAgainstAppUse(middleware: Middleware): Middleware {
-  const hint = (): never => {
-    throw configError('app.use(m) got the whole middleware set; use one of m.auth, m.trace, m.admin, m.rbac(...) or m.updateUser');
-  };
-  const guarded = function authgateMiddlewareSet(): never {
-    return hint();
-  };
-  Object.defineProperties(guarded, Object.getOwnPropertyDescriptors(middleware));
-  for (const key of ['handle', 'set', 'emit']) Object.defineProperty(guarded, key, { value: hint, enumerable: false });
-  return guarded as unknown as Middleware;
 }

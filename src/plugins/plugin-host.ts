@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { configError } from '../errors';
 import type { RateLimitRule } from '../limits/rate-limiter';
+import type { GuardFactory } from '../middleware/authenticator';
 import { LOGIN_PHASES, type AuthPlugin, type LoginPhases, type PluginContext, type PluginContribution } from './plugin';
 
 /**
@@ -59,6 +60,11 @@ export class PluginHost {
         owners.set(phase, plugin.name);
         (this.phases as Record<string, unknown>)[phase] = step.bind(parts.phases);
       }
+      for (const name of Object.keys(parts.guards ?? {})) {
+        const owner = owners.get(`m.${name}`);
+        if (owner !== undefined) throw configError(`plugins ${owner} and ${plugin.name} both offer m.${name}(); use one of them`);
+        owners.set(`m.${name}`, plugin.name);
+      }
     }
   }
 
@@ -70,6 +76,12 @@ export class PluginHost {
   /** The providers the plugins bring. */
   providers(): PluginContribution['providers'] & object {
     return this.contributions.flatMap(({ parts }) => parts.providers ?? []);
+  }
+
+  /** The guard factory of this middleware name (`org`), from the plugin that has it. */
+  guard(name: string): GuardFactory | undefined {
+    for (const { parts } of this.contributions) if (parts.guards && Object.hasOwn(parts.guards, name)) return parts.guards[name];
+    return undefined;
   }
 
   /** A service a plugin offers, by name. */

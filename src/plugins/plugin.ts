@@ -5,7 +5,7 @@ import type { CredentialStore } from '../credentials/credential-store';
 import type { RedirectPolicy } from '../internal/redirect-policy';
 import type { RateLimitRule } from '../limits/rate-limiter';
 import type { Logger } from '../logger';
-import type { Authenticator } from '../middleware/authenticator';
+import type { Authenticator, GuardFactory } from '../middleware/authenticator';
 import type { CompletedLogin, LoginRequest, Provider, ProviderKit } from '../providers/provider';
 import type { SessionRegistry } from '../sessions/session-registry';
 import type { StateStore } from '../state/state-store';
@@ -52,6 +52,11 @@ export interface PluginContribution {
   providers?: Provider[];
   /** Handlers of user events. */
   userEvents?: UserEventHandlers;
+  /**
+   * Checks the middleware set offers (`m.org(...roles)` is the `org` factory of the organizations
+   * plugin), run after authentication. Keep them fast: they are on the request path.
+   */
+  guards?: Readonly<Record<string, GuardFactory>>;
   /** Services it offers other plugins, by name (see {@link PluginContext.service}). */
   services?: Readonly<Record<string, unknown>>;
   /** Stops what the plugin runs and closes what it opened. */
@@ -90,6 +95,11 @@ export interface PluginContext {
   userIdChanged(from: string, to: User): Promise<void>;
   /** Tells every plugin that the owner took the account back; returns what was removed. */
   credentialsReset(userId: string): Promise<string[]>;
+  /**
+   * Opens a store of the plugin's own (given as an object or a URI, made by `create`), guarded as
+   * the core's are: a call that fails or hangs past `storeTimeout` rejects as unavailable (503).
+   */
+  openStore<T extends object>(given: T | string, create: (uri: string) => T, what: string): T;
   /** A service another plugin offers, by name (e.g. `'secondFactor'`); `undefined` when that plugin is off. */
   service<T>(name: string): T | undefined;
 }

@@ -4,3 +4,4 @@ export { LevelAvatarStore } from '../avatar/stores/level-store';
 export { LevelAccountStore } from '../account/stores/level-account-store';
 export { LevelCredentialStore } from '../credentials/stores/level-credential-store';
 export { LevelUserStore } from '../users/stores/level-user-store';
+export { LevelOrgStore } from '../organizations/stores/level-org-store';

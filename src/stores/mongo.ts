@@ -4,3 +4,4 @@ export { MongoAvatarStore } from '../avatar/stores/mongo-store';
 export { MongoAccountStore } from '../account/stores/mongo-account-store';
 export { MongoCredentialStore } from '../credentials/stores/mongo-credential-store';
 export { MongoUserStore } from '../users/stores/mongo-user-store';
+export { MongoOrgStore } from '../organizations/stores/mongo-org-store';

@@ -4,3 +4,4 @@ export { PostgresAvatarStore } from '../avatar/stores/postgres-avatar-store';
 export { PostgresAccountStore } from '../account/stores/postgres-account-store';
 export { PostgresCredentialStore } from '../credentials/stores/postgres-credential-store';
 export { PostgresUserStore } from '../users/stores/postgres-user-store';
+export { PostgresOrgStore } from '../organizations/stores/postgres-org-store';

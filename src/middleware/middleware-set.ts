@@ -1,0 +1,149 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { AuthError, configError } from '../errors';
+import { StoreUnavailableError } from '../internal/guarded-store';
+import type { Claims } from '../token/claims';
+import { getUser, setRequestUser } from '../token/request-user';
+import { getRole, isAdmin, type User } from '../token/user';
+import type { Authenticator, AuthenticatorOptions, GuardFactory } from './authenticator';
+import { rejectRequest } from './error-handler';
+
+/** The Express middleware returned by `auth.middleware()`. */
+export interface Middleware {
+  /** Lets the request through only with a valid login; 401 otherwise. */
+  auth: RequestHandler;
+  /** Attaches the user when there is one; never rejects. */
+  trace: RequestHandler;
+  /** Lets through only users with `attrs.admin === true`; 401 or 403 otherwise. */
+  admin: RequestHandler;
+  /** Lets through only users whose role is one of `roles` (case-insensitive); 401 or 403 otherwise. */
+  rbac(...roles: string[]): RequestHandler;
+  /**
+   * Lets through only members of the session's active organization holding one of `roles` (any
+   * member without roles), checked against the current membership; needs the organizations plugin.
+   * `orgOf(req)` then gives the organization and the member's roles. 401, or 403 with `code`
+   * `org_required`, `not_a_member` or `role_required`.
+   */
+  org(...roles: string[]): RequestHandler;
+  /** As {@link Middleware.org}, for members whose roles hold every one of `permissions`; 403 `permission_required` otherwise. */
+  can(...permissions: string[]): RequestHandler;
+  /** Replaces the request's user with `userUpdater(user)`; needs the `userUpdater` option. */
+  readonly updateUser: RequestHandler;
+  /** Refuses state-changing requests a browser sent from another site (403), per `trustedOrigins`. */
+  crossOrigin: RequestHandler;
+}
+
+/** The guard factories plugins contribute, by middleware name (`org`, `can`). */
+export type GuardLookup = (name: string) => GuardFactory | undefined;
+
+const GUARD_PLUGINS: Readonly<Record<string, string>> = { org: 'organizations', can: 'organizations' };
+
+/** Builds the middleware set on an {@link Authenticator}. */
+export function createMiddleware(authenticator: Authenticator, options: AuthenticatorOptions, guards: GuardLookup = () => undefined): Middleware {
+  const reject = (req: Request, res: Response, err: AuthError): void => rejectRequest(req, res, err, options.errorHandler);
+  /** Whether a failure was answered (an AuthError, a store that failed: 503); else it goes to `next`. */
+  const asAuthError = (caught: unknown): unknown => (caught instanceof StoreUnavailableError ? new AuthError('unavailable', 'a store is unavailable, try again', { cause: caught }) : caught);
+
+  const guard = (allow: ((user: User) => AuthError | undefined) | undefined, required: boolean): RequestHandler =>
+    function authgateGuard(req: Request, res: Response, next: NextFunction): void {
+      const known = authenticator.authenticateNow(req);
+      if (known !== undefined) {
+        const refusal = allow?.(known);
+        if (refusal) return reject(req, res, refusal);
+        setRequestUser(req, known);
+        return next();
+      }
+      authenticator.authenticate(req, res).then(
+        (user) => {
+          const refusal = allow?.(user);
+          if (refusal) return reject(req, res, refusal);
+          setRequestUser(req, user);
+          next();
+        },
+        (caught: unknown) => {
+          const err = asAuthError(caught);
+          if (!(err instanceof AuthError)) return next(err);
+          if (required) return reject(req, res, err);
+          setRequestUser(req, undefined);
+          next();
+        },
+      );
+    };
+
+  /** A guard whose check is a plugin's (it reads the token's claims too, and may wait for a store). */
+  const pluginGuard = (name: string, args: string[]): RequestHandler => {
+    const factory = guards(name);
+    if (factory === undefined) throw configError(`m.${name}() needs the ${GUARD_PLUGINS[name] ?? name} plugin: createAuth({ plugins: [${GUARD_PLUGINS[name] ?? name}({...})] })`);
+    const check = factory(...args);
+    return function authgatePluginGuard(req: Request, res: Response, next: NextFunction): void {
+      const fail = (caught: unknown): void => {
+        const err = asAuthError(caught);
+        if (err instanceof AuthError) reject(req, res, err);
+        else next(err);
+      };
+      const judge = (user: User, claims: Readonly<Claims> | undefined): void => {
+        const finish = (refusal: AuthError | undefined): void => {
+          if (refusal) return reject(req, res, refusal);
+          setRequestUser(req, user);
+          next();
+        };
+        try {
+          const verdict = check(req, user, claims);
+          if (verdict instanceof Promise) verdict.then(finish, fail);
+          else finish(verdict);
+        } catch (err) {
+          fail(err);
+        }
+      };
+      const known = authenticator.authenticateNowWithClaims(req);
+      if (known !== undefined) return judge(known.user, known.claims);
+      authenticator.authenticateWithClaims(req, res).then(({ user, claims }) => judge(user, claims), fail);
+    };
+  };
+
+  const middleware = {
+    crossOrigin(req: Request, res: Response, next: NextFunction): void {
+      if (!options.crossSite.isCrossSiteWrite(req)) return next();
+      reject(req, res, new AuthError('forbidden', 'cross-site request refused', { reason: 'cross_site' }));
+    },
+    auth: guard(undefined, true),
+    trace: guard(undefined, false),
+    admin: guard((user) => (isAdmin(user) ? undefined : new AuthError('forbidden', 'admin access required')), true),
+    rbac(...roles: string[]): RequestHandler {
+      if (roles.length === 0) throw configError('rbac() needs at least one role');
+      const wanted = new Set(roles.map((r) => r.toLowerCase()));
+      return guard((user) => (wanted.has(getRole(user).toLowerCase()) ? undefined : new AuthError('forbidden', 'access denied for this role')), true);
+    },
+    org: (...roles: string[]): RequestHandler => pluginGuard('org', roles),
+    can: (...permissions: string[]): RequestHandler => pluginGuard('can', permissions),
+    get updateUser(): RequestHandler {
+      const updater = options.userUpdater;
+      if (!updater) throw configError('m.updateUser needs the userUpdater option of createAuth()');
+      return function authgateUpdateUser(req: Request, _res: Response, next: NextFunction): void {
+        const { user: current } = getUser(req);
+        if (current === undefined) return next();
+        Promise.resolve(updater(current)).then((user) => {
+          setRequestUser(req, user);
+          next();
+        }, next);
+      };
+    },
+  };
+  return guardAgainstAppUse(middleware);
+}
+
+/**
+ * `app.use(m)` (the whole set instead of `m.auth`) is an easy slip. The set is therefore a function
+ * that looks like a sub-app (`handle` and `set`): Express then emits 'mount' on it at once, and
+ * that throws a start-up error that says what to write instead. Called as a handler, it throws too.
+ */
+function guardAgainstAppUse(middleware: Middleware): Middleware {
+  const hint = (): never => {
+    throw configError('app.use(m) got the whole middleware set; use one of m.auth, m.trace, m.admin, m.rbac(...), m.org(...), m.can(...) or m.updateUser');
+  };
+  const guarded = function authgateMiddlewareSet(): never {
+    return hint();
+  };
+  Object.defineProperties(guarded, Object.getOwnPropertyDescriptors(middleware));
+  for (const key of ['handle', 'set', 'emit']) Object.defineProperty(guarded, key, { value: hint, enumerable: false });
+  return guarded as unknown as Middleware;
+}

@@ -1,0 +1,60 @@
+import type { AuthPlugin } from '../plugins/plugin';
+import { createOrgStore } from './create-org-store';
+import { MembershipCache } from './membership-cache';
+import { orgGuards } from './org-guards';
+import { checkOrganizationOptions, type OrganizationOptions } from './org-options';
+import { addOrgRoutes } from './org-routes';
+import { OrgService } from './org-service';
+
+/** The organizations plugin, with its service once `createAuth` has set it up. */
+export interface OrganizationsPlugin extends AuthPlugin {
+  /** Organizations, members, invitations and teams for the app's own code; throws before `createAuth` ran. */
+  readonly service: OrgService;
+}
+
+/** The error codes the plugin answers with (besides the core's). */
+export const ORG_ERROR_CODES = ['org_required', 'not_a_member', 'role_required', 'permission_required', 'last_owner', 'slug_taken', 'invitation_invalid', 'already_member', 'limit_reached'] as const;
+
+/**
+ * Organizations and teams: `createAuth({ plugins: [organizations({ sender })] })`. Routes under
+ * `/orgs`, middleware `m.org(...roles)` and `m.can(...permissions)`, `orgOf(req)`. Members, roles,
+ * invitations by mail, teams; a change of membership holds on the next request on every instance.
+ */
+export function organizations(options: OrganizationOptions): OrganizationsPlugin {
+  const checked = checkOrganizationOptions(options);
+  let service: OrgService | undefined;
+  return {
+    name: 'organizations',
+    errorCodes: ORG_ERROR_CODES,
+    rateLimits: {
+      orgRequestsPerUser: { limit: 120, windowMs: 60_000 },
+      orgCreatePerUser: { limit: 10, windowMs: 3_600_000 },
+      orgInvitesPerUser: { limit: 30, windowMs: 3_600_000 },
+      orgInvitesPerOrg: { limit: 200, windowMs: 24 * 3_600_000 },
+      orgAcceptPerIp: { limit: 30, windowMs: 10 * 60_000 },
+    },
+    get service(): OrgService {
+      if (service === undefined) throw new Error('organizations(): the service exists once createAuth({ plugins: [...] }) has set the plugin up');
+      return service;
+    },
+    setup(ctx) {
+      const store = ctx.openStore(checked.store, createOrgStore, 'organization store');
+      const cache = new MembershipCache(store, ctx.stateStore);
+      const orgs = new OrgService(store, cache, checked, { url: ctx.url, users: ctx.users, logger: ctx.logger });
+      service = orgs;
+      return {
+        routes: (router) => addOrgRoutes(router, { orgs, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
+        guards: orgGuards(cache, checked.roles),
+        userEvents: {
+          userDeleted: (userId) => orgs.userDeleted(userId),
+          userIdChanged: (from, to) => orgs.userIdChanged(from, to),
+        },
+        services: { organizations: orgs },
+        async close() {
+          await cache.close();
+          await store.close();
+        },
+      };
+    },
+  };
+}

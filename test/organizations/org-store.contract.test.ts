@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import { MemoryOrgStore, SlugTakenError, type OrgInvitation, type OrgRecord, type OrgStore } from '../../src/organizations';
+import { LevelOrgStore } from '../../src/stores/level';
+import { MongoOrgStore } from '../../src/stores/mongo';
+import { PostgresOrgStore } from '../../src/stores/postgres';
+import { contractHooks, folderHarness, type Harness } from '../support/contract';
+import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
+import { describePostgres, dropSchema, sharedServer, startPostgres } from '../support/servers';
+
+function org(id: string, slug: string, owner: string, created = 1_000): OrgRecord {
+  return { id, name: `Org ${slug}`, slug, created, members: [{ userId: owner, roles: ['owner'], teams: [], joined: created }], teams: [] };
+}
+
+function invitation(id: string, orgId: string, email: string, created = 2_000): OrgInvitation {
+  return { id, orgId, email, roles: ['member'], inviter: 'u-owner', created, expires: created + 60_000 };
+}
+
+function orgStoreContract(name: string, describeFn: jest.Describe, makeHarness: () => Promise<Harness<OrgStore>>): void {
+  describeFn(`${name} organization store (contract)`, () => {
+    const ctx = contractHooks(makeHarness);
+
+    it('adds once per id and per slug, reads by id and slug, updates (id kept) and deletes', async () => {
+      const a = org('org_a', 'acme', 'u1');
+      expect(await ctx.store.add(a)).toBe(true);
+      expect(await ctx.store.add({ ...a, slug: 'other' })).toBe(false);
+      expect(await ctx.store.add(org('org_b', 'acme', 'u2'))).toBe(false);
+      expect(await ctx.store.get('org_a')).toEqual(a);
+      expect(await ctx.store.bySlug('acme')).toEqual(a);
+      expect(await ctx.store.get('org_b')).toBeUndefined();
+      expect(await ctx.store.bySlug('nope')).toBeUndefined();
+      const renamed = await ctx.store.update('org_a', (o) => ({ ...o, id: 'org_x', name: 'Acme Inc', slug: 'acme-inc' }));
+      expect(renamed).toMatchObject({ id: 'org_a', name: 'Acme Inc', slug: 'acme-inc' });
+      expect(await ctx.store.bySlug('acme')).toBeUndefined();
+      expect(await ctx.store.bySlug('acme-inc')).toEqual(renamed);
+      expect(await ctx.store.update('org_a', () => undefined)).toEqual(renamed);
+      expect(await ctx.store.update('missing', (o) => o)).toBeUndefined();
+      expect(await ctx.store.delete('org_a')).toBe(true);
+      expect(await ctx.store.delete('org_a')).toBe(false);
+      expect(await ctx.store.get('org_a')).toBeUndefined();
+      expect(await ctx.store.bySlug('acme-inc')).toBeUndefined();
+    });
+
+    it('refuses a slug of another organization on update, and leaves both as they were', async () => {
+      await ctx.store.add(org('org_a', 'alpha', 'u1'));
+      await ctx.store.add(org('org_b', 'beta', 'u1', 2_000));
+      await expect(ctx.store.update('org_b', (o) => ({ ...o, slug: 'alpha', name: 'changed' }))).rejects.toBeInstanceOf(SlugTakenError);
+      expect(await ctx.store.get('org_b')).toMatchObject({ slug: 'beta', name: 'Org beta' });
+      expect((await ctx.store.bySlug('alpha'))?.id).toBe('org_a');
+    });
+
+    it('finds the organizations of a user, oldest first, following membership changes', async () => {
+      await ctx.store.add(org('org_2', 'two', 'u1', 2_000));
+      await ctx.store.add(org('org_1', 'one', 'u2', 1_000));
+      expect((await ctx.store.ofUser('u1')).map((o) => o.id)).toEqual(['org_2']);
+      await ctx.store.update('org_1', (o) => ({ ...o, members: [...o.members, { userId: 'u1', roles: ['member'], teams: [], joined: 3_000 }] }));
+      expect((await ctx.store.ofUser('u1')).map((o) => o.id)).toEqual(['org_1', 'org_2']);
+      await ctx.store.update('org_2', (o) => ({ ...o, members: [{ userId: 'u3', roles: ['owner'], teams: [], joined: 1 }] }));
+      expect((await ctx.store.ofUser('u1')).map((o) => o.id)).toEqual(['org_1']);
+      expect((await ctx.store.ofUser('u3')).map((o) => o.id)).toEqual(['org_2']);
+      await ctx.store.delete('org_1');
+      expect(await ctx.store.ofUser('u1')).toEqual([]);
+      expect(await ctx.store.ofUser('nobody')).toEqual([]);
+    });
+
+    it('updates atomically: 20 concurrent joins all land', async () => {
+      await ctx.store.add(org('org_c', 'crowd', 'u0'));
+      await Promise.all(Array.from({ length: 20 }, (_, i) => ctx.store.update('org_c', (o) => ({ ...o, members: [...o.members, { userId: `m${i}`, roles: ['member'], teams: [], joined: i }] }))));
+      expect((await ctx.store.get('org_c'))?.members).toHaveLength(21);
+      expect((await ctx.store.ofUser('m7')).map((o) => o.id)).toEqual(['org_c']);
+    });
+
+    it('keeps invitations per organization; taking one is atomic and once; deleting the organization deletes them', async () => {
+      await ctx.store.add(org('org_i', 'inv', 'u1'));
+      await ctx.store.add(org('org_j', 'jay', 'u1'));
+      await ctx.store.addInvitation(invitation('i2', 'org_i', 'b@example.com', 3_000));
+      await ctx.store.addInvitation(invitation('i1', 'org_i', 'a@example.com', 2_000));
+      await ctx.store.addInvitation(invitation('j1', 'org_j', 'c@example.com'));
+      expect((await ctx.store.invitations('org_i')).map((i) => i.id)).toEqual(['i1', 'i2']);
+      expect(await ctx.store.invitations('org_i')).toContainEqual(invitation('i1', 'org_i', 'a@example.com', 2_000));
+      const raced = await Promise.all(Array.from({ length: 8 }, () => ctx.store.takeInvitation('i1')));
+      expect(raced.filter((r) => r !== undefined)).toEqual([invitation('i1', 'org_i', 'a@example.com', 2_000)]);
+      expect(await ctx.store.takeInvitation('i1')).toBeUndefined();
+      expect(await ctx.store.deleteInvitation('i2')).toBe(true);
+      expect(await ctx.store.deleteInvitation('i2')).toBe(false);
+      await ctx.store.addInvitation(invitation('i3', 'org_i', 'd@example.com'));
+      expect(await ctx.store.delete('org_i')).toBe(true);
+      expect(await ctx.store.takeInvitation('i3')).toBeUndefined();
+      expect((await ctx.store.invitations('org_j')).map((i) => i.id)).toEqual(['j1']);
+    });
+
+    it('survives a restart when persistent', async () => {
+      if (!ctx.harness.persistent) return;
+      const a = org('org_p', 'kept', 'u1');
+      await ctx.store.add(a);
+      await ctx.store.addInvitation(invitation('ip', 'org_p', 'p@example.com'));
+      await ctx.store.close();
+      ctx.store = ctx.harness.open();
+      expect(await ctx.store.bySlug('kept')).toEqual(a);
+      expect((await ctx.store.ofUser('u1')).map((o) => o.id)).toEqual(['org_p']);
+      expect((await ctx.store.takeInvitation('ip'))?.email).toBe('p@example.com');
+    });
+  });
+}
+
+orgStoreContract('memory', describe, async () => ({ open: () => new MemoryOrgStore(), cleanup: async () => undefined, persistent: false }));
+orgStoreContract('level', describe, () => folderHarness('authgate-orgs-', (dir) => new LevelOrgStore(dir)));
+const postgres = sharedServer(startPostgres);
+orgStoreContract('postgres', describePostgres, async () => {
+  const server = await postgres();
+  const schema = `o_${randomBytes(6).toString('hex')}`;
+  return { open: () => new PostgresOrgStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
+});
+orgStoreContract('mongo', describeMongo, async () => {
+  const { uri, db } = freshMongoUri('org');
+  return { open: () => new MongoOrgStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
+});
