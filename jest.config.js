@@ -23,7 +23,7 @@ module.exports = {
     {
       ...base,
       displayName: 'express4',
-      testMatch: ['**/test/routes.test.ts', '**/test/security/*.test.ts', '**/test/middleware/*.test.ts', '**/test/providers/*.test.ts', '**/test/avatar/route.test.ts', '**/test/account/account-router.test.ts'],
+      testMatch: ['**/test/routes.test.ts', '**/test/security/*.test.ts', '**/test/middleware/*.test.ts', '**/test/providers/*.test.ts', '**/test/avatar/route.test.ts', '**/test/account/account-router.test.ts', '**/test/organizations/organizations.test.ts'],
       moduleNameMapper: { '^express$': 'express4' },
     },
   ],

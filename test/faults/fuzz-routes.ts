@@ -4,15 +4,19 @@ import express from 'express';
 import request from 'supertest';
 import { createAccountRouter, senderFunc, type DevServer } from '../../src';
 import { type Account } from '../../src/accounts';
+import { organizations } from '../../src/organizations';
 import { SECRET, makeApp } from '../support/auth-app';
 import { deepJson, jwtLike, Rng, send, type Sent } from '../support/fuzz';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 
-function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string; accountId: string; bearer: string }): Sent {
+function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string; accountId: string; bearer: string; orgId: string; userId: string }): Sent {
   const method = rng.pick(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'GET', 'POST']);
-  let path = route.replaceAll(':id', rng.pick([ctx.accountId, 'a'.repeat(24), encodeURIComponent(rng.text(30)), '..%2f..%2fetc', '%00']));
+  let path = route
+    .replaceAll(':org', rng.pick([ctx.orgId, 'fuzz-org', 'org_missing', encodeURIComponent(rng.text(30))]))
+    .replaceAll(':user', rng.pick([ctx.userId, 'local_x', encodeURIComponent(rng.text(30))]))
+    .replaceAll(':id', rng.pick([ctx.accountId, 'a'.repeat(24), encodeURIComponent(rng.text(30)), '..%2f..%2fetc', '%00']));
   if (rng.chance(0.5)) {
     const params = new URLSearchParams();
     for (let i = rng.int(5); i > 0; i--)
@@ -59,6 +63,11 @@ function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string
           token: rng.pick([rng.text(40), jwtLike(rng, SECRET)]),
           code: rng.pick([rng.text(10), String(rng.int(1_000_000)).padStart(6, '0')]),
           label: rng.text(80),
+          name: rng.pick([rng.text(20), rng.text(200), 7, null]),
+          slug: rng.pick([rng.text(10), 'fuzz-org', 'ok-slug', ['x']]),
+          role: rng.pick(['owner', 'admin', 'member', 'billing', rng.text(8), 3]),
+          roles: rng.pick([['owner'], [], [rng.text(5)], 'admin', [null]]),
+          teams: rng.pick([[], [rng.text(8)], 'x', [1]]),
           response: rng.pick([
             rng.text(20),
             { id: rng.text(20), type: 'public-key', response: { clientDataJSON: rng.text(40), authenticatorData: rng.text(40), signature: rng.text(40), attestationObject: rng.text(40) } },
@@ -96,7 +105,8 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
     afterAll(() => dev?.stop());
 
     it('answers every random request with a status below 500, never hangs (10 s), and changes no stored user or avatar', async () => {
-      const { app, auth } = makeApp({ rateLimits: false, url: 'http://localhost:8080', twoFactor: { key: 'fuzz-two-factor-key-0123456789abcdef' } }, (a) => {
+      const orgs = organizations({ sender: senderFunc(() => undefined), roles: { billing: ['invoice:read'] } });
+      const { app, auth } = makeApp({ rateLimits: false, url: 'http://localhost:8080', twoFactor: { key: 'fuzz-two-factor-key-0123456789abcdef' }, plugins: [orgs] }, (a) => {
         dev = a.addDevProvider({ port: 0 });
         a.addPasskeyProvider('passkey');
         // Its issuer is unreachable: a login would be a 503 (upstream), so only its callback is fuzzed.
@@ -133,7 +143,10 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
       const xsrf = cookies.find((c) => c.startsWith('XSRF-TOKEN='))!.slice(11);
       const token = await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'fuzz@example.com', password: 'fuzz-password' }).expect(200);
       const avatarId = (login.body.picture as string).split('/').pop()!;
-      const ctx = { jwt, xsrf, accountId: stored.Id, bearer: token.body.AccessToken as string };
+      const userId = (login.body as { id: string }).id;
+      const org = await request(app).post('/auth/orgs').set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).send({ name: 'Fuzz', slug: 'fuzz-org' }).expect(201);
+      const orgId = (org.body as { id: string }).id;
+      const ctx = { jwt, xsrf, accountId: stored.Id, bearer: token.body.AccessToken as string, orgId, userId };
       const before = {
         account: JSON.stringify(await accounts.store.get(stored.Id)),
         avatars: JSON.stringify(await Promise.all((await auth.options.avatarStore.list()).map(async (id) => [id, await auth.options.avatarStore.id(id)]))),
@@ -165,6 +178,16 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
         '/auth/2fa/verify',
         '/auth/2fa/step-up',
         '/auth/nope/login',
+        '/auth/orgs',
+        '/auth/orgs/invitations/accept',
+        '/auth/orgs/:org',
+        '/auth/orgs/:org/activate',
+        '/auth/orgs/:org/members',
+        '/auth/orgs/:org/members/:user',
+        '/auth/orgs/:org/invitations',
+        '/auth/orgs/:org/invitations/:id',
+        '/auth/orgs/:org/teams',
+        '/auth/orgs/:org/teams/:id',
         '/auth/sessions',
         '/auth/sessions/:id/revoke',
         '/auth/sessions/revoke-others',
@@ -238,6 +261,9 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
       expect(JSON.parse(after.account)).toEqual(JSON.parse(before.account));
       expect(avatarOf(after.avatars)).toEqual(avatarOf(before.avatars));
       expect(total).toBe(routes.length * RUNS);
+      // The organization may have been renamed by a valid random request, never left without its owner.
+      const owned = await orgs.service.find(orgId, userId).catch(() => undefined);
+      if (owned !== undefined) expect(owned.me.roles).toContain('owner');
       console.log(`fuzz: ${total} requests over ${routes.length} routes, seed ${SEED}, slowest ${slowest} ms, ${earlyCloses} oversized bodies cut off by an early 413`);
     }, 600_000);
   });
