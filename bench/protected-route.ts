@@ -70,6 +70,7 @@ export async function protectedRoute(args: BenchArgs): Promise<string> {
     const variants: Record<string, { port: number; headers: Record<string, string>; makeHeaders?: () => Record<string, string> }> = {
       unprotected: { port: ports.plain!, headers: sameRequest },
       authgate: { port: ports.authgate!, headers: sameRequest },
+      'authgate + m.org() (organizations plugin)': { port: ports.authgateOrg!, headers: sameRequest },
       'express-jwt': { port: ports.expressJwt!, headers: sameRequest },
       'passport-jwt': { port: ports.passportJwt!, headers: sameRequest },
       'better-auth, cookie cache': { port: ports.betterAuthCached!, headers: sameRequest },
@@ -97,6 +98,7 @@ export async function protectedRoute(args: BenchArgs): Promise<string> {
     });
     const vsPlain = ours / rps('unprotected');
     const vsEj = ours / rps('express-jwt');
+    const orgVsPlain = rps('authgate + m.org() (organizations plugin)') / rps('unprotected');
     const vsPj = ours / rps('passport-jwt');
     const perCall = await middlewareCost(token, xsrf);
     const k = many.length / 1000;
@@ -105,6 +107,7 @@ export async function protectedRoute(args: BenchArgs): Promise<string> {
     const floorMany = rps(`signature check + JSON.parse only, ${k} k distinct users`) / rps(`unprotected, ${k} k tokens`);
     return printTable('Protected route: GET /private, 32 connections, same request for every variant', ['variant', 'req/s (median)', 'spread', 'p99 ms', 'authgate / variant'], rows, [
       `authgate / unprotected = ${vsPlain.toFixed(3)} (target >= 0.95: ${verdict(vsPlain >= 0.95)})`,
+      `authgate + m.org() / unprotected = ${orgVsPlain.toFixed(3)} (target >= 0.9: ${verdict(orgVsPlain >= 0.9)})`,
       `authgate / express-jwt = ${vsEj.toFixed(2)}, authgate / passport-jwt = ${vsPj.toFixed(2)} (target >= 2: ${verdict(vsEj >= 2 && vsPj >= 2)})`,
       `auth middleware in-process cost: ${perCall.toFixed(2)} us per request (cookie, verified-token cache hit, XSRF, user attached)`,
       `${k} k distinct users (X-JWT, nearly every token a cache miss): authgate / unprotected = ${vsPlainMany.toFixed(3)} (target >= 0.9: ${verdict(vsPlainMany >= 0.9)}), authgate / express-jwt = ${vsEjMany.toFixed(2)}`,

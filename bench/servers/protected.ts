@@ -5,7 +5,8 @@ import express from 'express';
 import { expressjwt } from 'express-jwt';
 import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
-import { createAuth, mustGetUser } from '../../src';
+import { createAuth, mustGetUser, senderFunc } from '../../src';
+import { organizations, orgOf } from '../../src/organizations';
 import { Hs256Key } from '../../src/token/hs256';
 import { betterAuthApp, passportSessionApp, redisSessionStore, type Competitor } from './competitors';
 
@@ -13,9 +14,13 @@ const SECRET = 'bench-secret-0123456789abcdef0123456789';
 const USER = { name: 'bench', id: 'local_0123456789abcdef0123456789abcdef01234567', picture: '' };
 
 async function main(): Promise<void> {
-  const auth = createAuth({ rateLimits: false, url: 'http://127.0.0.1:8080', secret: SECRET, avatarStore: 'noop://', tokenDuration: 3_600_000 });
+  // The organizations plugin is on for every authgate variant: m.auth must not pay for it.
+  const orgs = organizations({ sender: senderFunc(() => undefined) });
+  const auth = createAuth({ rateLimits: false, url: 'http://127.0.0.1:8080', secret: SECRET, avatarStore: 'noop://', tokenDuration: 3_600_000, plugins: [orgs] });
   auth.addDirectProvider('local', () => true);
-  const { token, claims } = await auth.tokens.create({ aud: 'authgate', user: USER, auth_provider: { name: 'local' } });
+  const org = await orgs.service.create(USER, { name: 'Bench' });
+  // One token for every variant: it names the active organization, which only m.org() reads.
+  const { token, claims } = await auth.tokens.create({ aud: 'authgate', user: USER, auth_provider: { name: 'local' }, org: org.id });
 
   // The body authgate's route answers (the user with its aud), so that only the middleware differs.
   const answer = { ...USER, aud: 'authgate' };
@@ -26,6 +31,13 @@ async function main(): Promise<void> {
 
   const gated = express();
   gated.get('/private', auth.middleware().auth, (req, res) => {
+    res.json(mustGetUser(req));
+  });
+
+  // The member check on the same route: the membership from the per-process cache.
+  const orgGated = express();
+  orgGated.get('/private', auth.middleware().org(), (req, res) => {
+    if (orgOf(req).org.id !== org.id) throw new Error('wrong organization');
     res.json(mustGetUser(req));
   });
 
@@ -73,7 +85,7 @@ async function main(): Promise<void> {
     passportSession: await passportSessionApp('sid.memory', SECRET, answer),
   };
   if (process.env.REDIS_URL) competitors.passportRedis = await passportSessionApp('sid.redis', SECRET, answer, (await redisSessionStore(process.env.REDIS_URL)).store);
-  const ports: Record<string, number> = { plain: await listen(plain), authgate: await listen(gated), expressJwt: await listen(ej), passportJwt: await listen(pj), floor: await listen(floor) };
+  const ports: Record<string, number> = { plain: await listen(plain), authgate: await listen(gated), authgateOrg: await listen(orgGated), expressJwt: await listen(ej), passportJwt: await listen(pj), floor: await listen(floor) };
   for (const [name, c] of Object.entries(competitors)) ports[name] = await listen(c.app);
   // Every variant gets the same cookie header: each finds its own cookie in it.
   const cookies = Object.values(competitors).map((c) => c.cookie);
