@@ -5,6 +5,7 @@ import express, { type Express } from 'express';
 import { exampleSender } from './mail';
 import { consoleLogger, createAuth, getUser, hashId, loadApplePrivateKeyFromFile, mustGetUser, setAdmin, type AccountRouter, type Auth, type DevServer, type Logger } from '../../src';
 import { accounts } from '../../src/accounts';
+import { organizations, orgOf } from '../../src/organizations';
 
 /** Settings of the example app; `readExampleConfig` fills them from the environment. */
 export interface ExampleConfig {
@@ -28,6 +29,8 @@ export interface ExampleConfig {
   credentialStore: string;
   /** The user directory (who logged in): `USER_STORE`; unset, the users live beside the accounts (a level folder holds both, a database too). */
   userStore: string | undefined;
+  /** Where organizations and invitations live: `ORG_STORE`. */
+  orgStore: string;
   /** Encrypts the TOTP secrets at rest. */
   twoFactorKey: string;
   /** An OpenID Connect provider (`OIDC_ISSUER`, `OIDC_CLIENT_ID`, `OIDC_CLIENT_SECRET`); the login `oidc` is on when all are set. */
@@ -68,6 +71,7 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     accountStore: env.ACCOUNT_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'accounts')}`,
     credentialStore: env.CREDENTIAL_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'credentials')}`,
     userStore: env.USER_STORE || undefined,
+    orgStore: env.ORG_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'orgs')}`,
     // Without TWO_FACTOR_KEY the key follows AUTH_SECRET (a random secret makes enrolled codes unreadable after a restart; recovery codes still work).
     twoFactorKey: env.TWO_FACTOR_KEY ?? createHash('sha256').update(`two-factor:${secret}`).digest('hex'),
     oidc: env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET ? { issuer: env.OIDC_ISSUER, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET } : undefined,
@@ -112,11 +116,13 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     ...accountMails(config.url),
     logger: config.logger,
   });
+  // Organizations: invitations go through the same sender (to the log without SMTP_URL).
+  const orgs = organizations({ sender, store: config.orgStore, roles: { billing: ['invoice:read'] } });
   const auth = createAuth({
     url: config.url,
     secret: config.secret,
     issuer: 'authgate-example',
-    plugins: [accountService],
+    plugins: [accountService, orgs],
     userStore: config.userStore ?? config.accountStore,
     avatarStore: config.avatarStore,
     stateStore: config.stateStore,
@@ -180,6 +186,11 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   });
   app.get('/admin', m.admin, (req, res) => {
     res.json({ message: 'admins only', user: mustGetUser(req) });
+  });
+  // Acts in the session's active organization (POST /auth/orgs/<org>/activate); any member.
+  app.get('/workspace', m.org(), (req, res) => {
+    const { org, roles, teams } = orgOf(req);
+    res.json({ message: `you act in ${org.name}`, org, roles, teams, user: mustGetUser(req).name });
   });
   app.get('/open', m.trace, (req, res) => {
     res.json({ message: 'open to everyone', user: getUser(req).user ?? null });

@@ -60,7 +60,7 @@ async function refresh() {
     $('two-factor-status').textContent = twoFactor.enabled ? 'On (' + twoFactor.recoveryCodesLeft + ' recovery codes left).' : 'Off.';
     $('enroll-2fa').classList.toggle('hidden', !!twoFactor.enabled);
     $('disable-box').classList.toggle('hidden', !twoFactor.enabled);
-    await Promise.all([loadSessions(), loadPasskeys()]);
+    await Promise.all([loadSessions(), loadPasskeys(), loadOrgs()]);
   } else {
     $('status').textContent = twoFactor.pending ? 'Almost signed in.' : 'Not signed in.';
   }
@@ -399,6 +399,106 @@ $('profile-form').addEventListener('submit', async (event) => {
   await accountCall('profile', '/account/profile/' + account.User.Id + '/info', 'PUT', { FirstName: $('first-name').value, LastName: $('last-name').value });
 });
 
+// Organizations: the caller's list (activate one to act in it), the active one's members (managed by
+// its owners and admins), invitations by mail, and the invitation link of a mail (#invitation=<token>).
+const canManage = (org) => org.permissions.includes('*') || org.permissions.includes('member:update');
+async function orgCall(path, method, body) {
+  // Reads keep the notice of the change that caused them.
+  if (method !== 'GET') clearMessages();
+  const res = await api(path, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  if (!res.ok) {
+    fail('orgs', await errorOf(res));
+    return undefined;
+  }
+  return res.json();
+}
+async function loadOrgs() {
+  $('invitation-box').classList.toggle('hidden', !sessionStorage.getItem('invitation'));
+  const res = await api('/auth/orgs');
+  const list = $('orgs');
+  list.textContent = '';
+  if (!res.ok) return;
+  const orgs = await res.json();
+  for (const org of orgs) {
+    const text = org.name + ' (' + org.slug + '), ' + org.role + (org.active ? ', active' : '');
+    const button = org.active
+      ? null
+      : smallButton('Act in it', 'activate-org', async () => {
+          if (await orgCall('/auth/orgs/' + org.id + '/activate', 'POST')) notice('orgs', 'You now act in ' + org.name + '.');
+          await loadOrgs();
+        });
+    const item = listItem(text, button);
+    item.classList.add('org');
+    list.appendChild(item);
+  }
+  const active = orgs.find((o) => o.active);
+  $('org-detail').classList.toggle('hidden', !active);
+  if (active) await loadMembers(active);
+}
+async function loadMembers(org) {
+  $('org-title').textContent = 'Members of ' + org.name;
+  $('org-invite').classList.toggle('hidden', !canManage(org));
+  const list = $('members');
+  list.textContent = '';
+  const members = (await orgCall('/auth/orgs/' + org.id + '/members', 'GET')) || [];
+  const me = $('user-id').textContent;
+  for (const member of members) {
+    const item = listItem((member.name || member.userId) + ': ' + member.roles.join(', ') + (member.userId === me ? ' (you)' : ''));
+    item.classList.add('member');
+    if (canManage(org) && member.userId !== me && !member.roles.includes('owner')) {
+      const next = member.roles.includes('admin') ? 'member' : 'admin';
+      const controls = document.createElement('span');
+      controls.appendChild(
+        smallButton('Make ' + next, 'change-role', async () => {
+          if (await orgCall('/auth/orgs/' + org.id + '/members/' + encodeURIComponent(member.userId), 'PATCH', { role: next })) notice('orgs', (member.name || 'The member') + ' is now ' + next + '.');
+          await loadMembers(org);
+        }),
+      );
+      controls.appendChild(
+        smallButton('Remove', 'remove-member', async () => {
+          if (await orgCall('/auth/orgs/' + org.id + '/members/' + encodeURIComponent(member.userId), 'DELETE')) notice('orgs', (member.name || 'The member') + ' was removed.');
+          await loadMembers(org);
+        }),
+      );
+      item.appendChild(controls);
+    }
+    list.appendChild(item);
+  }
+}
+$('org-create').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const created = await orgCall('/auth/orgs', 'POST', { name: $('org-name').value });
+  if (!created) return;
+  await orgCall('/auth/orgs/' + created.id + '/activate', 'POST');
+  $('org-name').value = '';
+  notice('orgs', created.name + ' was created; you act in it now.');
+  await loadOrgs();
+});
+$('org-invite').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const orgs = (await orgCall('/auth/orgs', 'GET')) || [];
+  const active = orgs.find((o) => o.active);
+  if (!active) return;
+  const sent = await orgCall('/auth/orgs/' + active.id + '/invitations', 'POST', { email: $('invite-email').value, role: $('invite-role').value });
+  if (sent) {
+    $('invite-email').value = '';
+    notice('orgs', 'An invitation was mailed to ' + sent.email + '.');
+  }
+});
+$('accept-invitation').addEventListener('click', async () => {
+  const accepted = await orgCall('/auth/orgs/invitations/accept', 'POST', { token: sessionStorage.getItem('invitation') });
+  sessionStorage.removeItem('invitation');
+  if (accepted) {
+    await orgCall('/auth/orgs/' + accepted.org.id + '/activate', 'POST');
+    notice('orgs', 'You joined ' + accepted.org.name + ' as ' + accepted.role + '.');
+  }
+  await loadOrgs();
+});
+$('call-workspace').addEventListener('click', async () => {
+  const res = await api('/workspace');
+  show({ status: res.status, body: await res.json() });
+});
+
 $('call-private').addEventListener('click', async () => {
   const res = await api('/private');
   show({ status: res.status, body: await res.json() });
@@ -417,7 +517,8 @@ $('logout').addEventListener('click', async () => {
 });
 
 // Links in mails carry their codes in the fragment (never sent to a server or a log):
-// #reset=<code>&email=<address> opens "choose a new password", #email-code=<code> fills the e-mail change.
+// #reset=<code>&email=<address> opens "choose a new password", #email-code=<code> fills the e-mail change,
+// #invitation=<token> offers to join an organization.
 function fromFragment() {
   const fragment = new URLSearchParams(location.hash.slice(1));
   if (fragment.has('reset')) {
@@ -425,6 +526,11 @@ function fromFragment() {
     $('reset-code').value = fragment.get('reset');
     $('forgot-email').value = fragment.get('email') || '';
     $('reset-pwd').focus();
+  }
+  // Kept in this tab until accepted: the link may be opened before signing in.
+  if (fragment.has('invitation')) {
+    sessionStorage.setItem('invitation', fragment.get('invitation'));
+    $('invitation-box').classList.remove('hidden');
   }
   if (fragment.has('email-code')) {
     $('danger-box').open = true;

@@ -13,6 +13,7 @@ function levelFolders(config: ExampleConfig): Array<[string, string]> {
     ['ACCOUNT_STORE', config.accountStore],
     ['CREDENTIAL_STORE', config.credentialStore],
     ['USER_STORE', config.userStore ?? config.accountStore],
+    ['ORG_STORE', config.orgStore],
     ['AVATAR_STORE', config.avatarStore],
     ['STATE_STORE', config.stateStore],
   ];

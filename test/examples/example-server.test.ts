@@ -39,6 +39,7 @@ describe('example server', () => {
       devAuthPort: 0,
       accountStore: 'memory://',
       credentialStore: 'memory://',
+      orgStore: 'memory://',
       logger: loggerFunc((l) => lines.push(l)),
     };
     const { app } = createExampleApp(config);
@@ -56,7 +57,7 @@ describe('example server', () => {
     const peer = await startSmtpPeer();
     try {
       const config = readExampleConfig({ AUTH_SECRET: 'z'.repeat(32), SMTP_URL: `smtp://127.0.0.1:${peer.port}?from=login@example.org` }, noopLogger);
-      const { app } = createExampleApp({ ...config, avatarStore: dir, devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://' });
+      const { app } = createExampleApp({ ...config, avatarStore: dir, devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://', orgStore: 'memory://' });
       await request(app).get('/auth/email/login?user=mia&address=mia@example.com').expect(200);
       const mail = await peer.nextMail(0);
       expect(mail.from).toBe('login@example.org');
@@ -71,7 +72,14 @@ describe('example server', () => {
     const idp = await startOidcPeer([`${url}/auth/oidc/callback`], 'oscar', { tokenEndpointAuthMethod: 'client_secret_basic' });
     try {
       const env = { AUTH_SECRET: 'o'.repeat(32), AUTH_URL: url, OIDC_ISSUER: idp.issuer, OIDC_CLIENT_ID: idp.clientId, OIDC_CLIENT_SECRET: idp.clientSecret };
-      const { app, auth } = createExampleApp({ ...readExampleConfig(env, noopLogger), avatarStore: dir, devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://' });
+      const { app, auth } = createExampleApp({
+        ...readExampleConfig(env, noopLogger),
+        avatarStore: dir,
+        devAuthPort: 0,
+        accountStore: 'memory://',
+        credentialStore: 'memory://',
+        orgStore: 'memory://',
+      });
       expect((await request(app).get('/auth/list').expect(200)).body).toContain('oidc');
       const { location, handshake } = await startLogin(app, 'oidc');
       const res = await callback(app, await followToApp(location, url), handshake).expect(200);
@@ -91,6 +99,7 @@ describe('example server', () => {
       avatarStore: dir,
       accountStore: 'memory://',
       credentialStore: 'memory://',
+      orgStore: 'memory://',
     });
     expect(auth.options.avatarAllowedOrigins).toEqual([`http://127.0.0.1:${devPort}`]);
     const moved = await request(app).get('/some/page?x=1').set('Host', '127.0.0.1:9191').set('Accept', 'text/html').expect(307);
@@ -114,7 +123,14 @@ describe('example server', () => {
   });
 
   it('serves the page, logs in with the demo account, shows the avatar, guards routes and logs out', async () => {
-    const { app } = createExampleApp({ ...readExampleConfig({ AUTH_SECRET: 'x'.repeat(32) }, noopLogger), avatarStore: dir, devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://' });
+    const { app } = createExampleApp({
+      ...readExampleConfig({ AUTH_SECRET: 'x'.repeat(32) }, noopLogger),
+      avatarStore: dir,
+      devAuthPort: 0,
+      accountStore: 'memory://',
+      credentialStore: 'memory://',
+      orgStore: 'memory://',
+    });
     const page = await request(app).get('/').expect(200);
     expect(page.text).toContain('id="direct-form"');
 

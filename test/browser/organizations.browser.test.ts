@@ -1,0 +1,92 @@
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { DEMO_USERS } from '../../examples/server/app';
+import { SHOTS } from '../support/browser';
+import { browserIt, startBrowserExample, type BrowserExample } from '../support/example-browser';
+
+describe('organizations on the example page in headless chromium', () => {
+  let example: BrowserExample | undefined;
+  let base: string;
+  let browser: Browser;
+  let logLines: string[] = [];
+
+  beforeAll(async () => {
+    example = await startBrowserExample('127.0.0.1', 'o'.repeat(32));
+    if (example) ({ base, browser, logLines } = example);
+  }, 60_000);
+  afterAll(() => example?.close());
+
+  const fromLog = async (pattern: RegExp, after: number): Promise<string> => {
+    for (let i = 0; i < 50; i++) {
+      const found = pattern.exec(logLines.slice(after).join('\n'))?.[1];
+      if (found) return found;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`nothing like ${pattern} in the log`);
+  };
+
+  browserIt(
+    'creates an organization, invites by mail, the invitee accepts in a second browser; role change, switch and removal hold at once',
+    async () => {
+      const owner = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+      await owner.goto(base);
+      await owner.fill('#user', 'demo');
+      await owner.fill('#passwd', DEMO_USERS.demo!);
+      await owner.click('#direct-login');
+      await owner.waitForSelector('#logged-in:not(.hidden)');
+      await owner.fill('#org-name', 'Rocket Labs');
+      await owner.click('#create-org');
+      await owner.waitForFunction("document.getElementById('orgs-notice').textContent.includes('Rocket Labs was created')");
+      await owner.waitForFunction("document.querySelector('#orgs li.org')?.textContent.includes('rocket-labs), owner, active')");
+      await owner.waitForFunction("document.getElementById('members').textContent.includes('demo: owner (you)')");
+
+      const mark = logLines.length;
+      await owner.fill('#invite-email', 'Friend@Example.com');
+      await owner.selectOption('#invite-role', 'member');
+      await owner.click('#send-invite');
+      await owner.waitForFunction("document.getElementById('orgs-notice').textContent.includes('mailed to friend@example.com')");
+      const link = await fromLog(/(http:\/\/\S+\/#invitation=[A-Za-z0-9_-]+)/, mark);
+
+      // The invitee opens the link before signing in; the page keeps the invitation through the login.
+      const friend = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+      await friend.goto(link);
+      await friend.waitForSelector('#logged-out:not(.hidden)');
+      expect(friend.url()).toBe(`${base}/`);
+      await friend.click('#login-dev');
+      await friend.fill('#username', 'friend');
+      await friend.click('#dev-login');
+      await friend.waitForURL(`${base}/`);
+      await friend.waitForSelector('#invitation-box:not(.hidden)');
+      await friend.click('#accept-invitation');
+      await friend.waitForFunction("document.getElementById('orgs-notice').textContent.includes('You joined Rocket Labs as member')");
+      await friend.click('#call-workspace');
+      await friend.waitForFunction("document.getElementById('output').textContent.includes('you act in Rocket Labs')");
+      await friend.screenshot({ path: join(SHOTS, 'phone-organizations.png'), fullPage: true });
+
+      // The owner sees the new member, makes it an admin: the next call of the friend shows it.
+      await owner.reload();
+      await owner.waitForFunction("document.getElementById('members').textContent.includes('friend: member')");
+      await owner.click('#members li.member button.change-role');
+      await owner.waitForFunction("document.getElementById('orgs-notice').textContent.includes('is now admin')");
+      await friend.click('#call-workspace');
+      await friend.waitForFunction("document.getElementById('output').textContent.includes('\"admin\"')");
+      await owner.screenshot({ path: join(SHOTS, 'organizations.png'), fullPage: true });
+
+      // A second organization becomes the active one; switching back shows the first one's members again.
+      await owner.fill('#org-name', 'Side Project');
+      await owner.click('#create-org');
+      await owner.waitForFunction("document.getElementById('org-title').textContent === 'Members of Side Project'");
+      await owner.click('#orgs li.org button.activate-org');
+      await owner.waitForFunction("document.getElementById('org-title').textContent === 'Members of Rocket Labs'");
+
+      // Removed: the friend's next call is refused, though its token still names the organization.
+      await owner.click('#members li.member button.remove-member');
+      await owner.waitForFunction("document.getElementById('orgs-notice').textContent.includes('was removed')");
+      await friend.click('#call-workspace');
+      await friend.waitForFunction("document.getElementById('output').textContent.includes('not_a_member')");
+      await owner.context().close();
+      await friend.context().close();
+    },
+    90_000,
+  );
+});
