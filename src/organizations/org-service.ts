@@ -8,7 +8,7 @@ import type { UserDirectory } from '../users/user-directory';
 import type { MembershipCache } from './membership-cache';
 import type { ResolvedOrganizationOptions } from './org-options';
 import { type OrgInvitation, type OrgMember, type OrgRecord, type OrgStore } from './org-store';
-import { OWNER } from './roles';
+import { ORG_PERMISSIONS, OWNER } from './roles';
 
 /** Who asks, as the service sees it: the user, and how to demand a fresh login for the gravest changes. */
 export interface OrgCaller {
@@ -219,7 +219,8 @@ export class OrgService {
     const before = this.target(org, targetId);
     if (input.roles !== undefined) this.checkGrant(me, before.roles, input.roles);
     if (input.teams !== undefined) this.demand(me, 'team:manage');
-    if (input.roles !== undefined && before.roles.includes(OWNER) !== input.roles.includes(OWNER)) await caller.stepUp();
+    // A stolen session must not leave behind a colleague with powers, nor take the owner's away.
+    if (input.roles !== undefined && (before.roles.includes(OWNER) !== input.roles.includes(OWNER) || this.gainsPowers(before.roles, input.roles))) await caller.stepUp();
     const saved = await this.change(org.id, (current) => {
       const mine = this.memberOf(current, caller.id);
       const target = this.target(current, targetId);
@@ -235,6 +236,11 @@ export class OrgService {
       return { ...current, members };
     });
     return this.target(saved, targetId);
+  }
+
+  /** Whether going from `from` to `to` adds organization powers. */
+  private gainsPowers(from: readonly string[], to: readonly string[]): boolean {
+    return ORG_PERMISSIONS.some((p) => this.roles.allows(to, p) && !this.roles.allows(from, p));
   }
 
   private checkGrant(me: OrgMember, from: readonly string[], to: readonly string[]): void {
@@ -275,6 +281,8 @@ export class OrgService {
     const { org, me } = await this.find(ref, caller.id);
     this.demand(me, 'invitation:create');
     this.checkRoles(me, input.roles);
+    // Inviting someone with powers outlives the session that did it: it needs a fresh login.
+    if (this.roles.givesOrgPowers(input.roles)) await caller.stepUp();
     const sender = this.options.sender;
     if (sender.validateAddress && !sender.validateAddress(input.email)) throw new AuthError('bad_request', 'that address cannot receive mail');
     const now = Date.now();

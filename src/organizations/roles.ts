@@ -60,6 +60,11 @@ export class RoleBook {
     return [...new Set(roles.flatMap((r) => [...(this.permissions.get(r) ?? [])]))].sort();
   }
 
+  /** Whether `roles` hold any organization power (managing members, invitations, teams, the organization). */
+  givesOrgPowers(roles: readonly string[]): boolean {
+    return ORG_PERMISSIONS.some((p) => this.allows(roles, p));
+  }
+
   /**
    * Whether a member holding `mine` may give `roles` to someone, or change a member who holds
    * them: only an owner hands out or takes away `owner`, and nobody grants organization powers

@@ -210,7 +210,12 @@ describe('organizations: invitations and deletion', () => {
     const now = Date.now();
     jest.spyOn(Date, 'now').mockReturnValue(now + 11 * 60_000);
     try {
+      // A session past stepUpMaxAge (a stolen one, say) cannot delete, nor leave behind someone with powers.
       expect((await alice.delete(`/auth/orgs/${orgId}`)).body).toMatchObject({ code: 'step_up_required' });
+      expect((await alice.post(`/auth/orgs/${orgId}/invitations`, { email: 'crony@example.com', role: 'admin' })).body).toMatchObject({ code: 'step_up_required' });
+      expect((await alice.patch(`/auth/orgs/${orgId}/members/${bob.id}`, { role: 'admin' })).body).toMatchObject({ code: 'step_up_required' });
+      expect((await alice.patch(`/auth/orgs/${orgId}/members/${bob.id}`, { role: 'billing' })).status).toBe(200);
+      expect((await alice.get(`/auth/orgs/${orgId}/members`)).body).toEqual(expect.arrayContaining([expect.objectContaining({ userId: bob.id, roles: ['billing'] })]));
     } finally {
       jest.restoreAllMocks();
     }

@@ -61,11 +61,15 @@ import { TelegramProvider } from 'authgate/telegram';
 import { createLocalOAuthServer } from 'authgate/local-server';
 import { LevelStateStore } from 'authgate/stores/level';
 import { MongoStateStore } from 'authgate/stores/mongo';
+import { organizations, orgOf } from 'authgate/organizations';
+import { twoFactor } from 'authgate/two-factor';
+import { passkeys } from 'authgate/passkeys';
 
 const found: Record<string, string> = {
   createAuth: typeof createAuth, EmailSender: typeof EmailSender, createAccountRouter: typeof createAccountRouter,
   MemoryAccountStore: typeof MemoryAccountStore, Sender2: typeof Sender2, TelegramProvider: typeof TelegramProvider,
   createLocalOAuthServer: typeof createLocalOAuthServer, LevelStateStore: typeof LevelStateStore, MongoStateStore: typeof MongoStateStore,
+  organizations: typeof organizations, orgOf: typeof orgOf, twoFactor: typeof twoFactor, passkeys: typeof passkeys,
 };
 let missing = '';
 try {

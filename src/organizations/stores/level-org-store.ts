@@ -6,10 +6,10 @@ import { byAge, memberIds } from '../org-records';
 import { SlugTakenError, type OrgInvitation, type OrgRecord, type OrgStore } from '../org-store';
 
 const ORG = 'org!';
-const SLUG = 'slug!';
-/** `member!<user id>\0<org id>`: the organizations of a user. */
-const MEMBER = 'member!';
-const INVITATION = 'inv!';
+const SLUG = 'orgslug!';
+/** `orgmember!<user id>\0<org id>`: the organizations of a user. */
+const MEMBER = 'orgmember!';
+const INVITATION = 'orginvite!';
 /** `orginv!<org id>\0<invitation id>`: the invitations of an organization. */
 const ORG_INVITATION = 'orginv!';
 const SEP = '\u0000';
