@@ -85,7 +85,14 @@ async function main(): Promise<void> {
     passportSession: await passportSessionApp('sid.memory', SECRET, answer),
   };
   if (process.env.REDIS_URL) competitors.passportRedis = await passportSessionApp('sid.redis', SECRET, answer, (await redisSessionStore(process.env.REDIS_URL)).store);
-  const ports: Record<string, number> = { plain: await listen(plain), authgate: await listen(gated), authgateOrg: await listen(orgGated), expressJwt: await listen(ej), passportJwt: await listen(pj), floor: await listen(floor) };
+  const ports: Record<string, number> = {
+    plain: await listen(plain),
+    authgate: await listen(gated),
+    authgateOrg: await listen(orgGated),
+    expressJwt: await listen(ej),
+    passportJwt: await listen(pj),
+    floor: await listen(floor),
+  };
   for (const [name, c] of Object.entries(competitors)) ports[name] = await listen(c.app);
   // Every variant gets the same cookie header: each finds its own cookie in it.
   const cookies = Object.values(competitors).map((c) => c.cookie);
