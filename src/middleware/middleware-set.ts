@@ -4,7 +4,7 @@ import { StoreUnavailableError } from '../internal/guarded-store';
 import type { Claims } from '../token/claims';
 import { getUser, setRequestUser } from '../token/request-user';
 import { getRole, isAdmin, type User } from '../token/user';
-import type { Authenticator, AuthenticatorOptions, GuardFactory } from './authenticator';
+import type { Authenticator, AuthenticatorOptions, GuardFactory, RequestCheck } from './authenticator';
 import { rejectRequest } from './error-handler';
 
 /** The Express middleware returned by `auth.middleware()`. */
@@ -69,34 +69,44 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
       );
     };
 
+  /** Answers a failure of a plugin guard: an AuthError (a store that failed: 503) as a refusal, anything else to `next`. */
+  const fail = (req: Request, res: Response, next: NextFunction, caught: unknown): void => {
+    const err = asAuthError(caught);
+    if (err instanceof AuthError) reject(req, res, err);
+    else next(err);
+  };
+  const finish = (req: Request, res: Response, next: NextFunction, user: User, refusal: AuthError | undefined): void => {
+    if (refusal) return reject(req, res, refusal);
+    setRequestUser(req, user);
+    next();
+  };
+  /** Runs a plugin's check; no promise and no closure when it decides at once (the usual case: a cached membership). */
+  const judge = (check: RequestCheck, req: Request, res: Response, next: NextFunction, user: User, claims: Readonly<Claims> | undefined): void => {
+    let verdict: ReturnType<RequestCheck>;
+    try {
+      verdict = check(req, user, claims);
+    } catch (err) {
+      return fail(req, res, next, err);
+    }
+    if (!(verdict instanceof Promise)) return finish(req, res, next, user, verdict);
+    verdict.then(
+      (refusal) => finish(req, res, next, user, refusal),
+      (err: unknown) => fail(req, res, next, err),
+    );
+  };
+
   /** A guard whose check is a plugin's (it reads the token's claims too, and may wait for a store). */
   const pluginGuard = (name: string, args: string[]): RequestHandler => {
     const factory = guards(name);
     if (factory === undefined) throw configError(`m.${name}() needs the ${GUARD_PLUGINS[name] ?? name} plugin: createAuth({ plugins: [${GUARD_PLUGINS[name] ?? name}({...})] })`);
     const check = factory(...args);
     return function authgatePluginGuard(req: Request, res: Response, next: NextFunction): void {
-      const fail = (caught: unknown): void => {
-        const err = asAuthError(caught);
-        if (err instanceof AuthError) reject(req, res, err);
-        else next(err);
-      };
-      const judge = (user: User, claims: Readonly<Claims> | undefined): void => {
-        const finish = (refusal: AuthError | undefined): void => {
-          if (refusal) return reject(req, res, refusal);
-          setRequestUser(req, user);
-          next();
-        };
-        try {
-          const verdict = check(req, user, claims);
-          if (verdict instanceof Promise) verdict.then(finish, fail);
-          else finish(verdict);
-        } catch (err) {
-          fail(err);
-        }
-      };
       const known = authenticator.authenticateNowWithClaims(req);
-      if (known !== undefined) return judge(known.user, known.claims);
-      authenticator.authenticateWithClaims(req, res).then(({ user, claims }) => judge(user, claims), fail);
+      if (known !== undefined) return judge(check, req, res, next, known.user, known.claims);
+      authenticator.authenticateWithClaims(req, res).then(
+        ({ user, claims }) => judge(check, req, res, next, user, claims),
+        (err: unknown) => fail(req, res, next, err),
+      );
     };
   };
 

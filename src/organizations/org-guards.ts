@@ -18,30 +18,41 @@ export interface OrgContext {
   can(permission: string): boolean;
 }
 
+/** The membership a request passed with, and the roles that judge its permissions. */
+interface Passed {
+  membership: Membership;
+  roles: RoleBook;
+}
+
 /** By request, shared by every loaded copy of authgate (as the request users are). */
 const REGISTRY = Symbol.for('authgate.request-orgs-v1');
-const contexts: WeakMap<IncomingMessage, OrgContext> = ((globalThis as Record<symbol, unknown>)[REGISTRY] ??= new WeakMap()) as WeakMap<IncomingMessage, OrgContext>;
+const passed: WeakMap<IncomingMessage, Passed> = ((globalThis as Record<symbol, unknown>)[REGISTRY] ??= new WeakMap()) as WeakMap<IncomingMessage, Passed>;
 
 /**
  * The active organization of a request that passed `m.org()` or `m.can()`, with the member's
  * roles, teams and permissions. Throws on a wiring bug: the route is not behind either.
  */
 export function orgOf(req: IncomingMessage): OrgContext {
-  const found = contexts.get(req);
+  const found = passed.get(req);
   if (found === undefined) throw configError('orgOf(): the route is not behind m.org() or m.can()');
-  return found;
+  const { membership, roles } = found;
+  return { org: membership.org, roles: membership.roles, teams: membership.teams, can: (p) => roles.allows(membership.roles, p) };
 }
 
 const refusal = (message: string, reason: 'org_required' | 'not_a_member' | 'role_required' | 'permission_required'): AuthError => new AuthError('forbidden', message, { reason });
 
 /** `m.org(...roles)` and `m.can(...permissions)` on the membership cache. */
 export function orgGuards(cache: MembershipCache, roles: RoleBook): Record<'org' | 'can', GuardFactory> {
+  // Memberships are cached: the pair is made once per membership, not per request.
+  const pairs = new WeakMap<Membership, Passed>();
   const guard = (allow: (membership: Membership) => AuthError | undefined): RequestCheck => {
     const decide = (req: IncomingMessage, membership: Membership | null): AuthError | undefined => {
       if (membership === null) return refusal('you are not a member of the active organization', 'not_a_member');
       const refused = allow(membership);
       if (refused !== undefined) return refused;
-      contexts.set(req, { org: membership.org, roles: membership.roles, teams: membership.teams, can: (p) => roles.allows(membership.roles, p) });
+      let pair = pairs.get(membership);
+      if (pair === undefined) pairs.set(membership, (pair = { membership, roles }));
+      passed.set(req, pair);
       return undefined;
     };
     return (req, user, claims: Readonly<Claims> | undefined) => {
