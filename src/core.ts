@@ -84,7 +84,11 @@ export function createCore(settled: SettledOptions, credentialNotices: Credentia
   const users = new UserDirectory(resolved.userStore);
   const completer = new LoginCompleter(tokens, avatars, sessions, plugins.phases, users, resolved);
   const limiter = new RateLimiter<string>(resolved.stateStore, resolved.rateLimits, resolved.ipv6RateLimitPrefix);
-  const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name), limiter, { registry: sessions, everyRequest });
+  const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name), limiter, {
+    registry: sessions,
+    everyRequest,
+    isBanned: (userId) => users.isBanned(userId),
+  });
   const kit: ProviderKit = {
     tokens,
     url: resolved.url,

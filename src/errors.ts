@@ -41,7 +41,7 @@ const statusByCode: Record<AuthErrorCode, number> = {
  * `unknownSessions: 'reject'`), `session_expired` (older than `sessionMaxAge`), `token_rejected`
  * (the `validator` said no), `credentials_rejected` (a wrong password, basic auth), `cross_site`
  * (a write from another site), `step_up_required` (a credential change needs a fresh login),
- * `forbidden` (not an admin, not the role). The organizations plugin adds `org_required` (no
+ * `banned` (an admin banned the user: no login, no refresh), `forbidden` (not an admin, not the role). The organizations plugin adds `org_required` (no
  * active organization), `not_a_member`, `role_required`, `permission_required`, `last_owner` (an
  * organization keeps an owner), `slug_taken`, `invitation_invalid` (used, cancelled or expired),
  * `already_member` and `limit_reached`.
@@ -60,6 +60,7 @@ export type AuthErrorReason =
   | 'credentials_rejected'
   | 'cross_site'
   | 'step_up_required'
+  | 'banned'
   | 'org_required'
   | 'not_a_member'
   | 'role_required'

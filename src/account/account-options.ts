@@ -129,6 +129,12 @@ export interface LoginSessions {
    */
   twoFactor?: SecondFactor;
   /**
+   * Whether an admin banned the account's user (`auth.users`): `/tokens` then refuses it (403) and
+   * its access tokens stop working. The accounts plugin passes the core's.
+   * @default undefined (no bans)
+   */
+  isBanned?(userId: string): Promise<boolean>;
+  /**
    * Told each user id of a deleted account once the account's own cleanup is done (the accounts
    * plugin passes the core's, which also ends sessions and removes the directory record).
    * @default undefined

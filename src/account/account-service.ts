@@ -246,12 +246,19 @@ export class AccountService {
     const account = await this.checkCredentials(email, password, ip);
     if (!account) throw new AccountError(401, 1.2, 'wrong e-mail or password');
     if (!account.Approved) throw new AccountError(403, 1.2, 'the account is not activated');
+    await this.refuseBanned(account);
     await this.checkSecondFactor(account, fields.otp, ip);
     const token = randomBytes(32).toString('base64');
     const expires = new Date(Date.now() + this.settings.onlineThreshold).toISOString();
     await this.settings.store.saveToken(sha256(token), { UserId: account.Id, Expires: expires });
     const updated = await this.settings.store.update(account.Id, (a) => ({ ...a, LastActivity: new Date().toISOString(), Privilege: this.privileges(a) }));
     return { User: publicAccount(updated ?? account), ExpiredOn: expires, AccessToken: token };
+  }
+
+  /** With `loginSessions.isBanned`: a banned account gets no token, and its tokens stop working (403). */
+  private async refuseBanned(account: Account): Promise<void> {
+    const bridge = this.settings.loginSessions;
+    if (bridge?.isBanned && (await bridge.isBanned(bridgeUser(bridge, account).id))) throw new AccountError(403, 1.2, 'this account is banned');
   }
 
   /** With `loginSessions.twoFactor`: an account with two-factor on needs a good `otp` too (401 2.3, 429 past the limits). */
@@ -281,6 +288,7 @@ export class AccountService {
     }
     const account = await this.settings.store.get(record.UserId);
     if (!account) throw new AccountError(401, 1.2, 'the access token is unknown or expired');
+    await this.refuseBanned(account);
     return { account, tokenHash };
   }
 

@@ -56,6 +56,7 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
         get twoFactor() {
           return ctx.service<SecondFactor>(SECOND_FACTOR_SERVICE);
         },
+        isBanned: (userId) => ctx.users.isBanned(userId),
         onUserDeleted: (userId) => ctx.userDeleted(userId),
         onUserIdChanged: (from, to) => ctx.userIdChanged(from, to),
         onCredentialsReset: (userId) => ctx.credentialsReset(userId),

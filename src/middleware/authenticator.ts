@@ -4,7 +4,7 @@ import type { Request } from 'express';
 import { AuthError, type AuthErrorReason } from '../errors';
 import type { ResolvedMiddlewareOptions } from './middleware-options';
 import type { ResolvedSessionOptions } from '../sessions/session-options';
-import type { Claims } from '../token/claims';
+import { isPlainObject, type Claims } from '../token/claims';
 import type { ReadToken, TokenService } from '../token/token-service';
 import { cloneUser, setAudience, type User } from '../token/user';
 import { identityKey } from '../internal/email-address';
@@ -35,6 +35,8 @@ export interface SessionChecks {
   registry: SessionRegistry;
   /** Present in `'every-request'` mode. */
   everyRequest: RevocationCache | undefined;
+  /** Whether the user directory has the user banned (checked at every refresh). */
+  isBanned(userId: string): Promise<boolean>;
 }
 
 const unauthorized = (message: string, reason: AuthErrorReason): AuthError => new AuthError('unauthorized', message, { reason });
@@ -143,6 +145,7 @@ export class Authenticator {
     const claims = await this.acceptable(read, res);
     const stepUp = (why: string): AuthError => new AuthError('forbidden', `${why}: log in again to change your credentials`, { reason: 'step_up_required' });
     if (read.source !== 'cookie' || !this.tokens.xsrfHeaderMatches(req, claims)) throw stepUp('a credential change needs the session cookie with its XSRF header');
+    if (claims.act !== undefined) throw stepUp('an admin acting as this user cannot change its credentials');
     const jti = claims.jti;
     if (typeof jti !== 'string' || jti === '' || (await this.sessions.registry.status(jti, (claims.user as User).id)) !== 'active') throw stepUp('this session is not a live one');
     const age = Math.floor(Date.now() / 1000) - (typeof claims.auth_time === 'number' ? claims.auth_time : 0);
@@ -271,6 +274,8 @@ export class Authenticator {
   private async refresh(read: ReadToken): Promise<RefreshedToken> {
     const end = this.sessionEnd(read.claims);
     if (end !== undefined && end <= Math.floor(Date.now() / 1000)) throw unauthorized('the session is older than sessionMaxAge: log in again', 'session_expired');
+    // A ban ends every session too; the refresh says why.
+    if (await this.sessions.isBanned((read.claims.user as User).id)) throw unauthorized('this account is banned', 'banned');
     const jti = read.claims.jti;
     let h: string | undefined;
     if (typeof jti === 'string' && jti !== '') {
@@ -322,10 +327,12 @@ export class Authenticator {
 
   /** When the session of these claims ends under `sessionMaxAge` (seconds); `undefined` without one. */
   private sessionEnd(claims: Claims): number | undefined {
+    // An impersonation (an admin acting as the user) ends when its `act` says, whatever else.
+    const actEnd = isPlainObject(claims.act) && typeof claims.act.exp === 'number' ? claims.act.exp : undefined;
     const max = this.options.sessionMaxAgeSeconds;
-    if (max === undefined) return undefined;
+    if (max === undefined) return actEnd;
     const since = typeof claims.auth_time === 'number' ? claims.auth_time : (claims.iat ?? 0);
-    return since + max;
+    return actEnd === undefined ? since + max : Math.min(actEnd, since + max);
   }
 
   private async newToken(read: ReadToken): Promise<RefreshedToken> {

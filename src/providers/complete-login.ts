@@ -73,7 +73,6 @@ export class LoginCompleter {
     const aud = this.resolveAudience(login.aud);
     const { aud: _requested, ...user } = login.user;
     user.picture = await this.avatars.put(user, login.noAva ?? false);
-    await this.users.recordLogin(user, { provider: login.provider, id: login.loginId ?? user.id });
     const { token, claims } = await this.tokens.create({
       aud,
       user,
@@ -83,6 +82,9 @@ export class LoginCompleter {
       auth_time: Math.floor(Date.now() / 1000),
       jti: sessionJti(),
     });
+    // After the claims updater (the directory keeps whether the token says admin), before the
+    // session exists: a banned user's login ends here.
+    await this.users.recordLogin(claims.user ?? user, { provider: login.provider, id: login.loginId ?? user.id });
     await this.sessions.start(claims, { userAgent: req.raw.headers['user-agent'], ip: req.ip });
     this.tokens.send(res, token, claims);
     const location = login.from ? redirectTarget(login.from, this.options.url, this.options.allowedRedirectHosts) : undefined;

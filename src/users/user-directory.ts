@@ -2,7 +2,12 @@ import { AuthError } from '../errors';
 import { canonicalEmail } from '../internal/email-address';
 import type { User } from '../token/user';
 import { searchKey } from './search-keys';
-import type { UserListPosition, UserLogin, UserRecord, UserStore } from './user-store';
+import { isBanned, type UserListPosition, type UserLogin, type UserRecord, type UserStore } from './user-store';
+
+/** The refusal of every login and refresh of a banned user (403 `banned`). */
+export function bannedError(): AuthError {
+  return new AuthError('forbidden', 'this account is banned', { reason: 'banned' });
+}
 
 /** What {@link UserDirectory.list} takes. */
 export interface UserListOptions {
@@ -30,7 +35,7 @@ export const LAST_LOGIN_PRECISION_MS = 60_000;
 
 /** Whether `next` differs from `current` only in `lastLogin`. */
 function unchanged(current: UserRecord, next: UserRecord): boolean {
-  return current.name === next.name && current.email === next.email && current.picture === next.picture && current.logins.length === next.logins.length;
+  return current.name === next.name && current.email === next.email && current.picture === next.picture && current.logins.length === next.logins.length && current.admin === next.admin;
 }
 
 function encodeCursor(position: UserListPosition): string {
@@ -63,6 +68,12 @@ export class UserDirectory {
     return this.store.get(id);
   }
 
+  /** Whether the user is banned now (see `isBanned`); `false` for a user the directory does not know. */
+  async isBanned(id: string): Promise<boolean> {
+    const record = await this.store.get(id);
+    return record !== undefined && isBanned(record);
+  }
+
   /**
    * A page of users: those whose name or e-mail starts with `query`, ordered by that name or
    * e-mail, or every user by id; pass `next` as `cursor` for the following page.
@@ -82,19 +93,26 @@ export class UserDirectory {
   /**
    * Records a completed login of `user` (after linked logins resolved it) through `login`: creates
    * the record, or updates its name, e-mail, picture and last login and adds the login if new.
+   * @throws AuthError 403 `banned` when the user is banned: no login of it completes.
    */
   async recordLogin(user: User, login: UserLogin, at = Date.now()): Promise<UserRecord> {
     const email = typeof user.email === 'string' ? canonicalEmail(user.email) : undefined;
-    const refresh = (current: UserRecord): UserRecord => ({
-      ...current,
-      name: user.name,
-      ...((email ?? current.email) ? { email: email ?? current.email } : {}),
-      ...(user.picture || current.picture ? { picture: user.picture || current.picture } : {}),
-      lastLogin: at,
-      logins: current.logins.some((l) => l.provider === login.provider && l.id === login.id) ? current.logins : [...current.logins, login].slice(-LOGINS_KEPT),
-    });
+    const admin = user.attrs?.admin === true ? true : undefined;
+    const refresh = (current: UserRecord): UserRecord => {
+      if (isBanned(current, at)) throw bannedError();
+      return {
+        ...current,
+        admin,
+        name: user.name,
+        ...((email ?? current.email) ? { email: email ?? current.email } : {}),
+        ...(user.picture || current.picture ? { picture: user.picture || current.picture } : {}),
+        lastLogin: at,
+        logins: current.logins.some((l) => l.provider === login.provider && l.id === login.id) ? current.logins : [...current.logins, login].slice(-LOGINS_KEPT),
+      };
+    };
     // A user who logs in again within the minute, unchanged, costs one read: no write, no lock.
     const known = await this.store.get(user.id);
+    if (known && isBanned(known, at)) throw bannedError();
     if (known && at - known.lastLogin < LAST_LOGIN_PRECISION_MS && unchanged(known, refresh(known))) return known;
     for (let attempt = 0; attempt < 3; attempt++) {
       const updated = await this.store.update(user.id, refresh);
@@ -108,6 +126,7 @@ export class UserDirectory {
         created: at,
         lastLogin: at,
         status: 'active',
+        ...(admin ? { admin } : {}),
       };
       if (await this.store.add(created)) return created;
     }

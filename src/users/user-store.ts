@@ -27,6 +27,8 @@ export interface UserRecord {
   lastLogin: number;
   /** `active` unless an admin banned the user. */
   status: UserStatus;
+  /** The last login's token said admin (`attrs.admin`): an admin cannot ban or impersonate another admin. */
+  admin?: boolean | undefined;
   /** Why the user was banned (shown to admins only). */
   banReason?: string | undefined;
   /** When a ban ends by itself, ms since the epoch; absent for a ban until lifted. */
@@ -75,4 +77,9 @@ export interface UserStore {
   list(query: UserStoreQuery): Promise<UserStorePage>;
   /** Releases resources. */
   close(): Promise<void>;
+}
+
+/** Whether a user is banned at `now`: banned, and the ban has no end or has not ended. */
+export function isBanned(user: Pick<UserRecord, 'status' | 'bannedUntil'>, now = Date.now()): boolean {
+  return user.status === 'banned' && (user.bannedUntil === undefined || user.bannedUntil > now);
 }
