@@ -146,7 +146,7 @@ export function addAdminRoutes(router: Router, deps: AdminRouteDeps): void {
       if (!req.originalUrl.split('?')[0]?.endsWith('/')) return void res.redirect(301, `${req.baseUrl}/admin/`);
       // The page holds no data (its script asks the API, which checks everything): the cookie only picks the page.
       const claims = await deps.peek(req);
-      if (claims === undefined) return page(res, 401, CONSOLE_HTML.replace('data-state="console"', 'data-state="login"'));
+      if (claims?.user === undefined || claims.handshake !== undefined) return page(res, 401, CONSOLE_HTML.replace('data-state="console"', 'data-state="login"'));
       if (!admin.isAdmin(claims.user as User, claims)) return page(res, 403, CONSOLE_HTML.replace('data-state="console"', 'data-state="forbidden"'));
       page(res, 200, CONSOLE_HTML);
     }),

@@ -1,3 +1,3 @@
 import { describeFuzz } from './fuzz-routes';
 
-describeFuzz('the auth and avatar routes', (route) => !route.startsWith('/account/') && !route.startsWith('/auth/orgs'));
+describeFuzz('the auth and avatar routes', (route) => !route.startsWith('/account/') && !route.startsWith('/auth/orgs') && !route.startsWith('/auth/admin'));

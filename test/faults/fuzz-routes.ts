@@ -5,6 +5,7 @@ import request from 'supertest';
 import { createAccountRouter, senderFunc, type DevServer } from '../../src';
 import { type Account } from '../../src/accounts';
 import { organizations } from '../../src/organizations';
+import { admin } from '../../src/admin';
 import { SECRET, makeApp } from '../support/auth-app';
 import { deepJson, jwtLike, Rng, send, type Sent } from '../support/fuzz';
 
@@ -68,6 +69,8 @@ function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string
           role: rng.pick(['owner', 'admin', 'member', 'billing', rng.text(8), 3]),
           roles: rng.pick([['owner'], [], [rng.text(5)], 'admin', [null]]),
           teams: rng.pick([[], [rng.text(8)], 'x', [1]]),
+          reason: rng.pick([rng.text(30), '', rng.text(600), 5]),
+          until: rng.pick([Date.now() + rng.int(1e9), Date.now() - 1000, rng.text(10), '2999-01-01', 1e308]),
           response: rng.pick([
             rng.text(20),
             { id: rng.text(20), type: 'public-key', response: { clientDataJSON: rng.text(40), authenticatorData: rng.text(40), signature: rng.text(40), attestationObject: rng.text(40) } },
@@ -106,17 +109,20 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
 
     it('answers every random request with a status below 500, never hangs (10 s), and changes no stored user or avatar', async () => {
       const orgs = organizations({ sender: senderFunc(() => undefined), roles: { billing: ['invoice:read'] } });
-      const { app, auth } = makeApp({ rateLimits: false, url: 'http://localhost:8080', twoFactor: { key: 'fuzz-two-factor-key-0123456789abcdef' }, plugins: [orgs] }, (a) => {
-        dev = a.addDevProvider({ port: 0 });
-        a.addPasskeyProvider('passkey');
-        // Its issuer is unreachable: a login would be a 503 (upstream), so only its callback is fuzzed.
-        a.addOidcProvider('oidc', { issuer: 'http://127.0.0.1:9/realms/none', clientId: 'fuzz', clientSecret: 'fuzz-secret' });
-        a.addVerifyProvider(
-          'email',
-          'token {{.Token}}',
-          senderFunc(() => undefined),
-        );
-      });
+      const { app, auth } = makeApp(
+        { rateLimits: false, url: 'http://localhost:8080', twoFactor: { key: 'fuzz-two-factor-key-0123456789abcdef' }, plugins: [orgs, admin({ isAdmin: () => true })] },
+        (a) => {
+          dev = a.addDevProvider({ port: 0 });
+          a.addPasskeyProvider('passkey');
+          // Its issuer is unreachable: a login would be a 503 (upstream), so only its callback is fuzzed.
+          a.addOidcProvider('oidc', { issuer: 'http://127.0.0.1:9/realms/none', clientId: 'fuzz', clientSecret: 'fuzz-secret' });
+          a.addVerifyProvider(
+            'email',
+            'token {{.Token}}',
+            senderFunc(() => undefined),
+          );
+        },
+      );
       await dev.start();
       const accounts = createAccountRouter({
         store: 'memory://',
@@ -188,6 +194,16 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
         '/auth/orgs/:org/invitations/:id',
         '/auth/orgs/:org/teams',
         '/auth/orgs/:org/teams/:id',
+        '/auth/admin/',
+        '/auth/admin/console.js',
+        '/auth/admin/users',
+        '/auth/admin/users/:user',
+        '/auth/admin/users/:user/ban',
+        '/auth/admin/users/:user/unban',
+        '/auth/admin/users/:user/sessions/revoke-all',
+        '/auth/admin/users/:user/impersonate',
+        '/auth/admin/impersonation',
+        '/auth/admin/impersonation/stop',
         '/auth/sessions',
         '/auth/sessions/:id/revoke',
         '/auth/sessions/revoke-others',
@@ -264,6 +280,8 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
       // The organization may have been renamed by a valid random request, never left without its owner.
       const owned = await orgs.service.find(orgId, userId).catch(() => undefined);
       if (owned !== undefined) expect(owned.me.roles).toContain('owner');
+      // Nobody banned the session's own user (an admin cannot ban itself).
+      expect((await auth.users.get(userId))?.status ?? 'active').toBe('active');
       console.log(`fuzz: ${total} requests over ${routes.length} routes, seed ${SEED}, slowest ${slowest} ms, ${earlyCloses} oversized bodies cut off by an early 413`);
     }, 600_000);
   });
