@@ -6,6 +6,7 @@ import { exampleSender } from './mail';
 import { consoleLogger, createAuth, getUser, hashId, loadApplePrivateKeyFromFile, mustGetUser, setAdmin, type AccountRouter, type Auth, type DevServer, type Logger } from '../../src';
 import { accounts } from '../../src/accounts';
 import { organizations, orgOf } from '../../src/organizations';
+import { admin } from '../../src/admin';
 
 /** Settings of the example app; `readExampleConfig` fills them from the environment. */
 export interface ExampleConfig {
@@ -122,7 +123,8 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     url: config.url,
     secret: config.secret,
     issuer: 'authgate-example',
-    plugins: [accountService, orgs],
+    // The demo user "admin" (attrs.admin, below) opens the admin console at /auth/admin/.
+    plugins: [accountService, orgs, admin()],
     userStore: config.userStore ?? config.accountStore,
     avatarStore: config.avatarStore,
     stateStore: config.stateStore,

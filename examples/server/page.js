@@ -60,8 +60,10 @@ async function refresh() {
     $('two-factor-status').textContent = twoFactor.enabled ? 'On (' + twoFactor.recoveryCodesLeft + ' recovery codes left).' : 'Off.';
     $('enroll-2fa').classList.toggle('hidden', !!twoFactor.enabled);
     $('disable-box').classList.toggle('hidden', !twoFactor.enabled);
-    await Promise.all([loadSessions(), loadPasskeys(), loadOrgs()]);
+    $('admin-console').classList.toggle('hidden', !(user.attrs && user.attrs.admin === true));
+    await Promise.all([loadSessions(), loadPasskeys(), loadOrgs(), loadImpersonation()]);
   } else {
+    $('impersonation').classList.add('hidden');
     $('status').textContent = twoFactor.pending ? 'Almost signed in.' : 'Not signed in.';
   }
   await renderProviders();
@@ -497,6 +499,21 @@ $('accept-invitation').addEventListener('click', async () => {
 $('call-workspace').addEventListener('click', async () => {
   const res = await api('/workspace');
   show({ status: res.status, body: await res.json() });
+});
+
+// An admin acting as this user (from the admin console): a banner that says so, and the way back.
+async function loadImpersonation() {
+  const res = await api('/auth/admin/impersonation');
+  const state = res.ok ? await res.json() : { active: false };
+  $('impersonation').classList.toggle('hidden', !state.active);
+  if (state.active) {
+    $('impersonation-text').textContent = state.admin.name + ', you act as ' + $('user-name').textContent + ' until ' + new Date(state.expires).toLocaleTimeString() + '.';
+  }
+}
+$('stop-impersonation').addEventListener('click', async () => {
+  const res = await api('/auth/admin/impersonation/stop', { method: 'POST' });
+  show({ status: res.status, body: await res.json() });
+  await refresh();
 });
 
 $('call-private').addEventListener('click', async () => {
