@@ -10,6 +10,8 @@ import type { Logger } from './logger';
 import type { Authenticator } from './middleware/authenticator';
 import type { LoginRequest, Provider, ProviderKit } from './providers/provider';
 import type { TokenService } from './token/token-service';
+import type { Claims } from './token/claims';
+import { jtiHash } from './sessions/session-registry';
 
 /** What the auth router needs from the service. */
 export interface AuthRouterDeps {
@@ -74,6 +76,12 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     answer,
   });
 
+  const loggedOut = (req: Request, claims: Claims | undefined): void => {
+    const userId = claims?.user?.id;
+    if (userId === undefined) return;
+    kit.event({ type: 'logout', userId, actor: { kind: 'user', id: userId }, session: jtiHash(claims?.jti as string), data: {} }, toLoginRequest(req));
+  };
+
   router.get('/list', (_req, res) => sendJson(res, 200, [...providers.keys()]));
 
   router.get(
@@ -100,7 +108,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   router.all(
     '/logout',
     asyncHandler(async (req, res) => {
-      await authenticator.endSession(req);
+      loggedOut(req, await authenticator.endSession(req));
       tokens.reset(res);
       sendJson(res, 200, { status: 'logged out' });
     }),
@@ -133,7 +141,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       if (!provider.callback) return sendJson(res, 404, errorBody(404, `provider ${name} has no callback`));
       return provider.callback(loginReq, res, kit);
     }
-    await authenticator.endSession(req);
+    loggedOut(req, await authenticator.endSession(req));
     if (provider.logout) return provider.logout(loginReq, res, kit);
     tokens.reset(res);
     return sendJson(res, 200, { status: 'logged out' });

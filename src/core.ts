@@ -18,12 +18,15 @@ import { LinkFlow } from './providers/link-flow';
 import { linkedLogins } from './providers/linked-logins-plugin';
 import type { Provider, ProviderKit } from './providers/provider';
 import { RevocationCache } from './sessions/revocation-cache';
-import { SessionRegistry } from './sessions/session-registry';
+import { jtiHash, SessionRegistry } from './sessions/session-registry';
 import { createStateStore } from './state/create-state-store';
 import { stateCall } from './state/state-call';
 import { TokenService } from './token/token-service';
 import { createUserStore } from './users/create-user-store';
 import { UserDirectory } from './users/user-directory';
+import { clientOf, EventBus } from './events/event-bus';
+import { RateLimitError } from './errors';
+import { createAuditStore } from './events/create-audit-store';
 
 /** The parts of one auth service, made from its options: what `createAuth` hands out and plugins get. */
 export interface Core {
@@ -40,6 +43,9 @@ export interface Core {
   limiter: RateLimiter<string>;
   authenticator: Authenticator;
   kit: ProviderKit;
+  events: EventBus;
+  /** Counts a hit against a rate limit (a 429 AuthError past it, recorded as an event). */
+  countHit(name: string, identity: string): Promise<void>;
 }
 
 /** The stores of a service, opened and guarded: `resolveOptions` opens nothing, `createAuth` does it here. */
@@ -51,6 +57,7 @@ function openStores(settled: SettledOptions): ResolvedOptions {
     avatarStore: openGuarded(settled.avatarStore ?? 'memory://', createAvatarStore, 'avatar store', settled.storeTimeout),
     credentialStore: openGuarded(settled.credentialStore ?? 'memory://', createCredentialStore, 'credential store', settled.storeTimeout),
     userStore: openGuarded(settled.userStore ?? 'memory://', createUserStore, 'user store', settled.storeTimeout),
+    auditStore: settled.auditStore === false ? undefined : openGuarded(settled.auditStore ?? 'memory://', createAuditStore, 'audit store', settled.storeTimeout),
     // A shared state store shares refreshed tokens too, so instances refresh a token once.
     refreshCache: settled.refreshCache ?? (settled.stateStore !== undefined ? new StateRefreshCache(stateStore) : new MemoryRefreshCache()),
   };
@@ -61,6 +68,7 @@ export function createCore(settled: SettledOptions, credentialNotices: Credentia
   const resolved = openStores(settled);
   const providers = new Map<string, Provider>();
   const tokens = new TokenService(resolved);
+  const events = new EventBus({ store: resolved.auditStore, ipKey: () => tokens.signingSecret(resolved.issuer), logger: resolved.logger, retentionMs: resolved.auditRetention });
   const avatars = new AvatarProxy({
     store: resolved.avatarStore,
     routeUrl: `${resolved.url.href.replace(/\/+$/, '')}${resolved.avatarRoutePath}`,
@@ -78,16 +86,34 @@ export function createCore(settled: SettledOptions, credentialNotices: Credentia
   const sessions = new SessionRegistry(resolved.stateStore, { ...resolved, secretFor: (aud) => tokens.signingSecret(aud) });
   const everyRequest = resolved.revocationCheck === 'every-request' ? new RevocationCache(sessions, resolved.stateStore) : undefined;
   const useOnce = (key: string, ttlMs: number): Promise<boolean> => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs));
-  const notices = new CredentialNotices(credentialNotices, resolved.logger);
+  const notices = new CredentialNotices(credentialNotices, resolved.logger, (user, change) =>
+    events.emit({
+      type: change.change === 'added' ? 'credential.added' : 'credential.removed',
+      userId: user.id,
+      actor: { kind: 'user', id: user.id },
+      data: { kind: change.kind, detail: change.detail },
+    }),
+  );
   const links = new LinkFlow(tokens, sessions, useOnce, resolved, notices);
   const plugins = new PluginHost([linkedLogins(links), ...resolved.plugins]);
   const users = new UserDirectory(resolved.userStore);
-  const completer = new LoginCompleter(tokens, avatars, sessions, plugins.phases, users, resolved);
+  const completer = new LoginCompleter(tokens, avatars, sessions, plugins.phases, users, resolved, events);
   const limiter = new RateLimiter<string>(resolved.stateStore, resolved.rateLimits, resolved.ipv6RateLimitPrefix);
+  /** A hit against a rate limit; past it, the 429 is also an event (the limit's name, never who). */
+  const countHit = async (name: string, identity: string): Promise<void> => {
+    try {
+      await limiter.hit(name, identity);
+    } catch (err) {
+      if (err instanceof RateLimitError) events.emit({ type: 'rate_limited', actor: { kind: 'system' }, data: { limit: name } });
+      throw err;
+    }
+  };
   const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name), limiter, {
     registry: sessions,
     everyRequest,
     isBanned: (userId) => users.isBanned(userId),
+    refreshRefused: (claims, reason) =>
+      events.emit({ type: 'session.refresh_refused', userId: claims.user?.id, actor: { kind: 'system' }, session: typeof claims.jti === 'string' ? jtiHash(claims.jti) : undefined, data: { reason } }),
   });
   const kit: ProviderKit = {
     tokens,
@@ -95,7 +121,7 @@ export function createCore(settled: SettledOptions, credentialNotices: Credentia
     logger: resolved.logger,
     completeLogin: (req, res, login) => completer.complete(req, res, login),
     resolveAudience: (requested) => completer.resolveAudience(requested),
-    rateLimit: (name, identity) => stateCall(() => limiter.hit(name, identity)),
+    rateLimit: (name, identity) => stateCall(() => countHit(name, identity)),
     useOnce,
     authRouteUrl: (req) => `${resolved.url.href.replace(/\/+$/, '')}${req.baseUrl}`,
     loggedIn: (req, res) => authenticator.tokenClaims(req.raw as Request, res),
@@ -103,13 +129,14 @@ export function createCore(settled: SettledOptions, credentialNotices: Credentia
     credentials: resolved.credentialStore,
     isCrossSite: (req) => resolved.crossSite.isCrossSite(req.raw),
     notifyCredentialChange: (user, change) => notices.notify(user, change),
+    event: (event, req) => events.emit(event, req && clientOf(req)),
   };
-  return { resolved, providers, tokens, avatars, sessions, everyRequest, links, plugins, users, completer, limiter, authenticator, kit };
+  return { resolved, providers, tokens, avatars, sessions, everyRequest, links, plugins, users, completer, limiter, authenticator, kit, events, countHit };
 }
 
 /** What plugins get from the core (see {@link PluginContext}). */
 export function pluginContext(core: Core): PluginContext {
-  const { resolved, tokens, sessions, users, avatars, providers, authenticator, kit, limiter, completer, plugins } = core;
+  const { resolved, tokens, sessions, users, avatars, providers, authenticator, kit, completer, plugins, events } = core;
   return {
     url: resolved.url,
     redirects: resolved,
@@ -119,11 +146,12 @@ export function pluginContext(core: Core): PluginContext {
     users,
     credentials: resolved.credentialStore,
     stateStore: resolved.stateStore,
+    events,
     avatars,
     providers,
     authenticator,
     kit,
-    rateLimit: (name, identity) => limiter.hit(name, identity),
+    rateLimit: (name, identity) => core.countHit(name, identity),
     wasUsed: (key) => stateCall(() => resolved.stateStore.get(`once:${key}`)).then((v) => v !== undefined),
     startSession: (req, res, login) => completer.startSession(req, res, login),
     toLoginRequest,

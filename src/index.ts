@@ -96,3 +96,10 @@ export { RateLimitError, AUTH_RATE_LIMITS, ACCOUNT_RATE_LIMITS, type AuthRateLim
 // The account router (the whole family is in `authgate/accounts`)
 export { createAccountRouter, type AccountRouter } from './account/account-router';
 export type { AccountRouterOptions, LoginSessions } from './account/account-options';
+
+// Security events and the audit log
+export { AUTH_EVENT_TYPES, type AuthEvent, type AuthEventType, type EventActor, type NewAuthEvent } from './events/auth-event';
+export { EventBus, type EventHandler, type EventListOptions, type EventClient } from './events/event-bus';
+export type { AuditStore, AuditQuery, AuditPage } from './events/audit-store';
+export { createAuditStore, AUDIT_STORE_SCHEMES } from './events/create-audit-store';
+export { MemoryAuditStore } from './events/stores/memory-audit-store';

@@ -9,12 +9,14 @@ import { resolveMiddlewareOptions, type MiddlewareOptions, type ResolvedMiddlewa
 import type { RefreshCache } from './middleware/refresh-cache';
 import type { StateStore } from './state/state-store';
 import type { CredentialStore } from './credentials/credential-store';
+import type { AuditStore } from './events/audit-store';
 import type { UserStore } from './users/user-store';
 import type { TwoFactorOptions } from './two-factor/two-factor-options';
 import { twoFactor } from './two-factor/two-factor-plugin';
 import type { AuthPlugin } from './plugins/plugin';
 import { checkPlugins, pluginRateLimits } from './plugins/plugin-host';
 import { sessionRoutes } from './sessions/sessions-plugin';
+import { eventRoutes } from './events/event-routes';
 import type { CredentialNoticeOptions } from './credentials/credential-notices';
 import { resolveSessionOptions, type ResolvedSessionOptions, type SessionOptions } from './sessions/session-options';
 import { resolveTokenOptions, type ResolvedTokenOptions, type TokenOptions } from './token/token-options';
@@ -55,6 +57,15 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
    * @default 'memory://' (lost on restart: use a real store to keep the list)
    */
   userStore?: UserStore | string;
+  /**
+   * The audit log of security events (`auth.events`, `GET /events`, `GET /admin/audit`): a store
+   * or a URI for {@link createAuditStore} (`level:///path`, `postgres://...`, `mongodb://...`,
+   * `memory://`), or `false` for none (handlers of `auth.events.on` still run).
+   * @default 'memory://' (the newest 100,000 events, lost on restart)
+   */
+  auditStore?: AuditStore | string | false;
+  /** How long the audit log keeps an event, in ms. @default 7776000000 (90 days) */
+  auditRetention?: number;
   /** Mail the owner whenever a passkey, a linked login or two-factor is added or removed. @default undefined (no mail) */
   credentialNotices?: CredentialNoticeOptions;
   /** Two-factor authentication (TOTP): routes under `/2fa`, and logins that wait for the second factor; the same as `plugins: [twoFactor(options)]`. @default undefined (off) */
@@ -108,6 +119,9 @@ export interface SettledOptions extends ResolvedTokenOptions, ResolvedMiddleware
   credentialStore: CredentialStore | string | undefined;
   /** As given: a store, a URI, or absent. */
   userStore: UserStore | string | undefined;
+  /** As given: a store, a URI, `false`, or absent. */
+  auditStore: AuditStore | string | false | undefined;
+  auditRetention: number;
   /** The plugins given, and those options turn on (`twoFactor`), checked. */
   plugins: AuthPlugin[];
   /** As given, or absent. */
@@ -115,11 +129,13 @@ export interface SettledOptions extends ResolvedTokenOptions, ResolvedMiddleware
 }
 
 /** The options a running auth service uses: {@link SettledOptions} with its stores opened (and guarded). */
-export interface ResolvedOptions extends Omit<SettledOptions, 'stateStore' | 'avatarStore' | 'credentialStore' | 'userStore' | 'refreshCache'> {
+export interface ResolvedOptions extends Omit<SettledOptions, 'stateStore' | 'avatarStore' | 'credentialStore' | 'userStore' | 'auditStore' | 'refreshCache'> {
   stateStore: StateStore;
   avatarStore: AvatarStore;
   credentialStore: CredentialStore;
   userStore: UserStore;
+  /** `undefined` with `auditStore: false`. */
+  auditStore: AuditStore | undefined;
   refreshCache: RefreshCache;
 }
 
@@ -138,7 +154,7 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw configError('options.url must be an http or https URL');
   const logger = options.logger ?? noopLogger;
   if (options.plugins !== undefined && !Array.isArray(options.plugins)) throw configError('options.plugins must be a list of plugins, e.g. [twoFactor({ key })]');
-  const plugins = checkPlugins([sessionRoutes(), ...(options.twoFactor === undefined ? [] : [twoFactor(options.twoFactor)]), ...(options.plugins ?? [])]);
+  const plugins = checkPlugins([sessionRoutes(), eventRoutes(), ...(options.twoFactor === undefined ? [] : [twoFactor(options.twoFactor)]), ...(options.plugins ?? [])]);
   return {
     ...resolveTokenOptions(options, url, logger),
     ...resolveMiddlewareOptions(options),
@@ -156,6 +172,8 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
     avatarStore: options.avatarStore,
     credentialStore: options.credentialStore,
     userStore: options.userStore,
+    auditStore: options.auditStore,
+    auditRetention: positiveMs('auditRetention', options.auditRetention, 90 * 86_400_000),
     plugins,
     refreshCache: options.refreshCache,
   };

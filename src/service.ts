@@ -6,6 +6,7 @@ import { createAuthRouter } from './auth-router';
 import { createMiddleware, type Middleware } from './middleware/middleware-set';
 import { resolveOptions, type AuthOptions, type ResolvedOptions } from './options';
 import { UserDirectory } from './users/user-directory';
+import type { EventBus } from './events/event-bus';
 import type { CredentialStore } from './credentials/credential-store';
 import type { LoginLinks } from './providers/login-links';
 import type { SecondFactor } from './two-factor/two-factor';
@@ -104,6 +105,8 @@ export interface Auth {
   readonly twoFactor: SecondFactor | undefined;
   /** The user directory: every user who completed a login (`userStore`). */
   readonly users: UserDirectory;
+  /** The security events: `auth.events.on(type | '*', handler)`, and the audit log (`list`). */
+  readonly events: EventBus;
   /** The login sessions: list them, revoke one or all of a user (see `revocationCheck`). */
   readonly sessions: Sessions;
   /** The resolved options. */
@@ -118,7 +121,7 @@ export interface Auth {
  */
 export function createAuth(options: AuthOptions): Auth {
   const core = createCore(resolveOptions(options), options.credentialNotices);
-  const { resolved, providers, tokens, avatars, sessions, everyRequest, plugins, users, authenticator, kit } = core;
+  const { resolved, providers, tokens, avatars, sessions, everyRequest, plugins, users, authenticator, kit, events } = core;
   plugins.setup(pluginContext(core));
   let handlers: AuthHandlers | undefined;
   let middleware: Middleware | undefined;
@@ -130,6 +133,7 @@ export function createAuth(options: AuthOptions): Auth {
     twoFactor: plugins.service<SecondFactor>(SECOND_FACTOR_SERVICE),
     sessions,
     users,
+    events,
     options: resolved,
     ...providerRegistrations(core, () => auth),
     addCustomHandler(provider) {
@@ -164,7 +168,8 @@ export function createAuth(options: AuthOptions): Auth {
       await Promise.all([...providers.values()].map((p) => p.close?.()));
       await plugins.close();
       await everyRequest?.close();
-      await Promise.all([resolved.avatarStore.close(), resolved.stateStore.close(), resolved.credentialStore.close(), resolved.userStore.close()]);
+      await events.close();
+      await Promise.all([resolved.avatarStore.close(), resolved.stateStore.close(), resolved.credentialStore.close(), resolved.userStore.close(), resolved.auditStore?.close()]);
     },
   };
   for (const provider of plugins.providers()) auth.addCustomHandler(provider);

@@ -9,6 +9,7 @@ import { stateCall } from '../state/state-call';
 import type { Claims } from '../token/claims';
 import type { User } from '../token/user';
 import type { AdminService } from './admin-service';
+import { eventQuery } from '../events/event-routes';
 import { CONSOLE_CSP, CONSOLE_HTML, CONSOLE_SCRIPT, CONSOLE_STYLE } from './console/console-assets';
 
 /** What the admin routes need. */
@@ -20,6 +21,9 @@ export interface AdminRouteDeps {
   /** The claims of the request's token without the XSRF check (a page opened by a link sends no header); only to choose which page to send. */
   peek(req: Request): Promise<Claims | undefined>;
 }
+
+/** The client of a request, as events and sessions record it. */
+const clientOfRequest = (req: Request): { ip: string; userAgent: string | undefined } => ({ ip: clientIp(req), userAgent: req.headers['user-agent'] });
 
 function bodyOf(req: Request): Record<string, unknown> {
   const body = (req as { body?: unknown }).body;
@@ -96,29 +100,38 @@ export function addAdminRoutes(router: Router, deps: AdminRouteDeps): void {
     '/admin/users/:id/ban',
     asAdmin(true, async (req, res, me) => {
       const { reason, until } = banInput(bodyOf(req));
-      const { user, revoked } = await admin.ban(me.user, idParam(req), reason, until);
+      const { user, revoked } = await admin.ban(me.user, idParam(req), reason, until, clientOfRequest(req));
       sendJson(res, 200, { status: 'banned', user, revoked });
     }),
   );
   methods('/admin/users/:id/ban', 'POST');
   router.post(
     '/admin/users/:id/unban',
-    asAdmin(true, async (req, res, me) => sendJson(res, 200, { status: 'active', user: await admin.unban(me.user, idParam(req)) })),
+    asAdmin(true, async (req, res, me) => sendJson(res, 200, { status: 'active', user: await admin.unban(me.user, idParam(req), clientOfRequest(req)) })),
   );
   methods('/admin/users/:id/unban', 'POST');
   router.post(
     '/admin/users/:id/sessions/revoke-all',
-    asAdmin(true, async (req, res, me) => sendJson(res, 200, { revoked: await admin.revokeAll(me.user, idParam(req)) })),
+    asAdmin(true, async (req, res, me) => sendJson(res, 200, { revoked: await admin.revokeAll(me.user, idParam(req), clientOfRequest(req)) })),
   );
   methods('/admin/users/:id/sessions/revoke-all', 'POST');
   router.post(
     '/admin/users/:id/impersonate',
     asAdmin(true, async (req, res, me) => {
-      const started = await admin.impersonate(res, me.claims, idParam(req), { userAgent: req.headers['user-agent'], ip: clientIp(req) });
+      const started = await admin.impersonate(res, me.claims, idParam(req), clientOfRequest(req));
       sendJson(res, 200, { status: 'impersonating', user: started.user, admin: { id: started.act.sub, name: started.act.name }, expires: started.act.exp * 1000 });
     }),
   );
   methods('/admin/users/:id/impersonate', 'POST');
+
+  router.get(
+    '/admin/audit',
+    asAdmin(false, async (req, res) => {
+      const user = queryText(req.query.user, 'user', 256);
+      sendJson(res, 200, await admin.audit({ ...eventQuery(req), userId: user }));
+    }),
+  );
+  methods('/admin/audit', 'GET');
 
   // The session's own state: any logged-in user may ask (the example page shows a banner from it).
   router.get(
@@ -130,7 +143,7 @@ export function addAdminRoutes(router: Router, deps: AdminRouteDeps): void {
     '/admin/impersonation/stop',
     asyncHandler(async (req, res) => {
       const claims = await authenticator.tokenClaims(req, res);
-      const back = await admin.stop(res, claims, authenticator);
+      const back = await admin.stop(res, claims, authenticator, clientOfRequest(req));
       sendJson(res, 200, back ? { status: 'stopped', user: back } : { status: 'stopped', user: null });
     }),
   );

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
 import { AuthError } from '../errors';
-import type { Logger } from '../logger';
 import type { Authenticator } from '../middleware/authenticator';
 import type { PluginContext } from '../plugins/plugin';
 import { jtiHash, sessionJti, type SessionInfo } from '../sessions/session-registry';
@@ -9,6 +8,8 @@ import type { Claims } from '../token/claims';
 import { isAdmin as hasAdminAttr, type User } from '../token/user';
 import type { UserList } from '../users/user-directory';
 import { isBanned, type UserRecord } from '../users/user-store';
+import type { EventClient, EventListOptions } from '../events/event-bus';
+import type { AuthEvent } from '../events/auth-event';
 import type { ResolvedAdminOptions } from './admin-options';
 
 /** A user as the admin routes show it: the directory's record and how many live sessions it has. */
@@ -21,6 +22,8 @@ export interface AdminUserDetail extends UserRecord {
   sessions: SessionInfo[];
   credentials: Array<{ id: string; kind: string; label: string; created: number; lastUsed: number }>;
   organizations?: Array<{ id: string; name: string; slug: string; roles: string[] }> | undefined;
+  /** The user's latest events (absent without an audit log). */
+  events?: AuthEvent[] | undefined;
 }
 
 /** How an impersonation stands for the request's session. */
@@ -61,10 +64,6 @@ export class AdminService {
     private readonly options: ResolvedAdminOptions,
   ) {}
 
-  private get logger(): Logger {
-    return this.ctx.logger;
-  }
-
   /** Whether a token's user is an admin: `attrs.admin === true`, or the `isAdmin` option says so. Never an impersonated session. */
   isAdmin(user: User, claims?: Claims): boolean {
     if (claims?.act !== undefined) return false;
@@ -86,6 +85,11 @@ export class AdminService {
     return { users, next: page.next };
   }
 
+  /** A page of the audit log (every user, or one). */
+  audit(query: EventListOptions): Promise<{ events: AuthEvent[]; next?: string | undefined }> {
+    return this.ctx.events.list(query);
+  }
+
   /** One user in full; 404 when the directory does not know it. */
   async get(id: string): Promise<AdminUserDetail> {
     const record = await this.ctx.users.get(id);
@@ -93,11 +97,19 @@ export class AdminService {
     const [sessions, credentials] = await Promise.all([stateCall(() => this.ctx.sessions.list(id)), this.ctx.credentials.list(id)]);
     const orgs = this.ctx.service<{ mine(userId: string): Promise<Array<{ id: string; name: string; slug: string; roles: string[] }>> }>('organizations');
     const organizations = orgs && (await orgs.mine(id)).map((o) => ({ id: o.id, name: o.name, slug: o.slug, roles: o.roles }));
+    const events = await this.ctx.events.list({ userId: id, limit: 20 }).then(
+      (page) => page.events,
+      (err: unknown) => {
+        if (err instanceof AuthError && err.status === 404) return undefined;
+        throw err;
+      },
+    );
     return {
       ...record,
       sessions,
       credentials: credentials.map((c) => ({ id: c.id, kind: c.kind, label: c.label, created: c.created, lastUsed: c.lastUsed })),
       ...(organizations ? { organizations } : {}),
+      ...(events ? { events } : {}),
     };
   }
 
@@ -110,28 +122,28 @@ export class AdminService {
   }
 
   /** Bans a user (until `until`, ms since the epoch, or until unbanned) and ends every session of it at once. */
-  async ban(admin: User, id: string, reason: string, until: number | undefined): Promise<{ user: UserRecord; revoked: number }> {
+  async ban(admin: User, id: string, reason: string, until: number | undefined, client?: EventClient): Promise<{ user: UserRecord; revoked: number }> {
     await this.target(admin, id, 'ban');
     const user = await this.ctx.users.update(id, (current) => ({ ...current, status: 'banned', banReason: reason, bannedUntil: until }));
     if (user === undefined) throw notFound();
     const revoked = await stateCall(() => this.ctx.sessions.revokeAll(id));
-    this.logger.logf('[INFO] admin %s banned user %s (%d sessions ended)', admin.id, id, revoked);
+    this.ctx.events.emit({ type: 'user.banned', userId: id, actor: { kind: 'admin', id: admin.id }, data: { reason, ...(until ? { until } : {}), revoked } }, client);
     return { user, revoked };
   }
 
   /** Lifts a ban. */
-  async unban(admin: User, id: string): Promise<UserRecord> {
+  async unban(admin: User, id: string, client?: EventClient): Promise<UserRecord> {
     const user = await this.ctx.users.update(id, ({ banReason: _reason, bannedUntil: _until, ...current }) => ({ ...current, status: 'active' }));
     if (user === undefined) throw notFound();
-    this.logger.logf('[INFO] admin %s unbanned user %s', admin.id, id);
+    this.ctx.events.emit({ type: 'user.unbanned', userId: id, actor: { kind: 'admin', id: admin.id }, data: {} }, client);
     return user;
   }
 
   /** Ends every session of a user. */
-  async revokeAll(admin: User, id: string): Promise<number> {
+  async revokeAll(admin: User, id: string, client?: EventClient): Promise<number> {
     if ((await this.ctx.users.get(id)) === undefined) throw notFound();
     const revoked = await stateCall(() => this.ctx.sessions.revokeAll(id));
-    this.logger.logf('[INFO] admin %s ended the %d sessions of user %s', admin.id, revoked, id);
+    if (revoked > 0) this.ctx.events.emit({ type: 'session.revoked', userId: id, actor: { kind: 'admin', id: admin.id }, data: { which: 'all', count: revoked } }, client);
     return revoked;
   }
 
@@ -154,11 +166,11 @@ export class AdminService {
       act.exp,
     );
     await stateCall(async () => {
-      await this.ctx.sessions.start(made.claims, client);
+      await this.ctx.sessions.start(made.claims, { userAgent: client.userAgent, ip: client.ip });
       await this.ctx.stateStore.set(impersonationKey(made.claims.jti as string), kept, this.options.impersonationMaxAge);
     });
     this.ctx.tokens.send(res, made.token, made.claims);
-    this.logger.logf('[INFO] admin %s started acting as user %s', admin.id, id);
+    this.ctx.events.emit({ type: 'impersonation.started', userId: id, actor: { kind: 'admin', id: admin.id }, session: jtiHash(made.claims.jti as string), data: { until: act.exp * 1000 } }, client);
     return { user: made.claims.user as User, act };
   }
 
@@ -172,7 +184,7 @@ export class AdminService {
    * Ends the impersonation of the request's session and gives the admin its own session back (a
    * new token of it); when that session ended meanwhile, the admin is logged out.
    */
-  async stop(res: ServerResponse, claims: Claims, authenticator: Authenticator): Promise<User | undefined> {
+  async stop(res: ServerResponse, claims: Claims, authenticator: Authenticator, client?: EventClient): Promise<User | undefined> {
     const act = actOf(claims);
     if (act === undefined || typeof claims.jti !== 'string') throw new AuthError('conflict', 'this session is not an impersonation');
     const kept = await stateCall(async () => {
@@ -180,7 +192,7 @@ export class AdminService {
       await this.ctx.sessions.revoke(claims.jti as string);
       return saved;
     });
-    this.logger.logf('[INFO] admin %s stopped acting as user %s', act.sub, (claims.user as User).id);
+    this.ctx.events.emit({ type: 'impersonation.stopped', userId: (claims.user as User).id, actor: { kind: 'admin', id: act.sub }, session: jtiHash(claims.jti), data: {} }, client);
     const adminJti = kept?.jti;
     const live = kept?.user !== undefined && typeof adminJti === 'string' && (await stateCall(() => this.ctx.sessions.status(adminJti, (kept.user as User).id))) === 'active';
     if (!kept || !live) {

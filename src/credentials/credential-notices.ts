@@ -43,10 +43,12 @@ export class CredentialNotices {
   /**
    * @param options - the sender and where the owner's address comes from; `undefined` sends nothing.
    * @param logger - where failures go (never the address or the text).
+   * @param recorded - told of every change (the security event), mail or not.
    */
   constructor(
     private readonly options: CredentialNoticeOptions | undefined,
     private readonly logger: Logger,
+    private readonly recorded: (user: User, change: CredentialChange) => void = () => undefined,
   ) {
     if (options !== undefined && typeof options.sender?.send !== 'function') throw configError('credentialNotices.sender must have send(address, text)');
     this.template = options?.template ?? DEFAULT_TEMPLATE;
@@ -54,6 +56,7 @@ export class CredentialNotices {
 
   /** Tells the owner of `user` about `change`, without waiting. */
   notify(user: User, change: CredentialChange): void {
+    this.recorded(user, change);
     const options = this.options;
     if (options === undefined) return;
     void (async () => {

@@ -37,6 +37,8 @@ export interface SessionChecks {
   everyRequest: RevocationCache | undefined;
   /** Whether the user directory has the user banned (checked at every refresh). */
   isBanned(userId: string): Promise<boolean>;
+  /** Told of every refresh refused (the security event), with the code it was refused with. */
+  refreshRefused?(claims: Claims, reason: string): void;
 }
 
 const unauthorized = (message: string, reason: AuthErrorReason): AuthError => new AuthError('unauthorized', message, { reason });
@@ -189,10 +191,12 @@ export class Authenticator {
     }
   }
 
-  /** Revokes the session of the request's token, if it carries a good one (expired or not). */
-  async endSession(req: Request): Promise<void> {
+  /** Revokes the session of the request's token, if it carries a good one (expired or not); its claims, when it did. */
+  async endSession(req: Request): Promise<Claims | undefined> {
     const claims = await this.tokens.peek(req);
-    if (claims?.user !== undefined && typeof claims.jti === 'string' && claims.jti !== '') await this.sessions.registry.revoke(claims.jti);
+    if (claims?.user === undefined || typeof claims.jti !== 'string' || claims.jti === '') return undefined;
+    await this.sessions.registry.revoke(claims.jti);
+    return claims;
   }
 
   /**
@@ -272,6 +276,15 @@ export class Authenticator {
    * revoked session (not even from the refresh cache).
    */
   private async refresh(read: ReadToken): Promise<RefreshedToken> {
+    try {
+      return await this.refreshOnce(read);
+    } catch (err) {
+      if (err instanceof AuthError && err.status === 401) this.sessions.refreshRefused?.(read.claims, err.reason);
+      throw err;
+    }
+  }
+
+  private async refreshOnce(read: ReadToken): Promise<RefreshedToken> {
     const end = this.sessionEnd(read.claims);
     if (end !== undefined && end <= Math.floor(Date.now() / 1000)) throw unauthorized('the session is older than sessionMaxAge: log in again', 'session_expired');
     // A ban ends every session too; the refresh says why.

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { AuthError, type AuthErrorReason } from '../errors';
 import type { Logger } from '../logger';
+import type { EventBus } from '../events/event-bus';
 import { describeSendFailure } from '../senders/sender';
 import { renderTemplate } from '../senders/template';
 import type { User } from '../token/user';
@@ -74,13 +75,13 @@ export class OrgService {
    * @param store - where organizations live.
    * @param cache - the middleware's view, told of every change.
    * @param options - the plugin's options.
-   * @param deps - the app's URL (links), the user directory (names in member lists), the logger.
+   * @param deps - the app's URL (links), the user directory (names in member lists), the logger, the events (`org.member.*`).
    */
   constructor(
     private readonly store: OrgStore,
     private readonly cache: MembershipCache,
     private readonly options: ResolvedOrganizationOptions,
-    private readonly deps: { url: URL; users: UserDirectory; logger: Logger },
+    private readonly deps: { url: URL; users: UserDirectory; logger: Logger; events: EventBus },
   ) {}
 
   private get roles(): ResolvedOrganizationOptions['roles'] {
@@ -235,7 +236,11 @@ export class OrgService {
       OrgService.keepsOwner(members);
       return { ...current, members };
     });
-    return this.target(saved, targetId);
+    const after = this.target(saved, targetId);
+    if (input.roles !== undefined && after.roles.join() !== before.roles.join()) {
+      this.deps.events.emit({ type: 'org.member.role_changed', userId: targetId, actor: { kind: 'user', id: caller.id }, data: { org: saved.id, from: before.roles, to: after.roles } });
+    }
+    return after;
   }
 
   /** Whether going from `from` to `to` adds organization powers. */
@@ -274,6 +279,7 @@ export class OrgService {
       OrgService.keepsOwner(members);
       return { ...current, members };
     });
+    this.deps.events.emit({ type: 'org.member.removed', userId: targetId, actor: { kind: 'user', id: caller.id }, data: { org: org.id, left: leaving } });
   }
 
   /** Invites an address (`invitation:create`, only roles the caller may grant) and mails the one-shot link. */
@@ -344,6 +350,7 @@ export class OrgService {
         return { ...current, members: [...current.members, { userId: user.id, roles: roles.length > 0 ? roles : ['member'], teams: [], joined: Date.now(), invitedAs: invitation.email }] };
       });
       const me = this.memberOf(saved, user.id);
+      this.deps.events.emit({ type: 'org.member.added', userId: user.id, actor: { kind: 'user', id: user.id }, data: { org: saved.id, roles: me.roles, invitedBy: invitation.inviter } });
       return { org: { id: saved.id, name: saved.name, slug: saved.slug }, role: this.mainRole(me.roles), roles: me.roles };
     } catch (err) {
       if (err instanceof AuthError && err.status === 404) throw invalid();

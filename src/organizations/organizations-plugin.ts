@@ -40,7 +40,7 @@ export function organizations(options: OrganizationOptions): OrganizationsPlugin
     setup(ctx) {
       const store = ctx.openStore(checked.store, createOrgStore, 'organization store');
       const cache = new MembershipCache(store, ctx.stateStore);
-      const orgs = new OrgService(store, cache, checked, { url: ctx.url, users: ctx.users, logger: ctx.logger });
+      const orgs = new OrgService(store, cache, checked, { url: ctx.url, users: ctx.users, logger: ctx.logger, events: ctx.events });
       service = orgs;
       return {
         routes: (router) => addOrgRoutes(router, { orgs, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id) }),

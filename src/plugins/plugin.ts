@@ -9,6 +9,7 @@ import type { Authenticator, GuardFactory } from '../middleware/authenticator';
 import type { CompletedLogin, LoginRequest, Provider, ProviderKit } from '../providers/provider';
 import type { SessionRegistry } from '../sessions/session-registry';
 import type { StateStore } from '../state/state-store';
+import type { EventBus } from '../events/event-bus';
 import type { TokenService } from '../token/token-service';
 import type { UserDirectory } from '../users/user-directory';
 import type { User } from '../token/user';
@@ -74,6 +75,8 @@ export interface PluginContext {
   readonly users: UserDirectory;
   readonly credentials: CredentialStore;
   readonly stateStore: StateStore;
+  /** The security events: `emit` one where it happens (recorded and handed to handlers after the answer). */
+  readonly events: EventBus;
   readonly avatars: AvatarProxy;
   /** The registered providers, by name (filled as the app adds them). */
   readonly providers: ReadonlyMap<string, Provider>;

@@ -6,7 +6,8 @@ import { redirectTarget } from '../internal/redirect-policy';
 import type { RedirectPolicy } from '../internal/redirect-policy';
 import type { CrossSitePolicy } from '../internal/cross-origin';
 import type { TokenService } from '../token/token-service';
-import { sessionJti, type SessionRegistry } from '../sessions/session-registry';
+import { jtiHash, sessionJti, type SessionRegistry } from '../sessions/session-registry';
+import { clientOf, type EventBus } from '../events/event-bus';
 import type { LoginPhases } from '../plugins/plugin';
 import type { CompletedLogin, LoginRequest } from './provider';
 import type { UserDirectory } from '../users/user-directory';
@@ -33,6 +34,7 @@ export class LoginCompleter {
    * @param phases - the plugins' login phases.
    * @param users - records every completed login.
    * @param options - audiences, issuer, own URL, redirect allowlist and cross-site policy.
+   * @param events - records `login.succeeded`, and `login.failed` for a banned user.
    */
   constructor(
     private readonly tokens: TokenService,
@@ -41,6 +43,7 @@ export class LoginCompleter {
     private readonly phases: LoginPhases,
     private readonly users: UserDirectory,
     private readonly options: LoginCompleterOptions,
+    private readonly events: EventBus,
   ) {}
 
   /**
@@ -84,8 +87,25 @@ export class LoginCompleter {
     });
     // After the claims updater (the directory keeps whether the token says admin), before the
     // session exists: a banned user's login ends here.
-    await this.users.recordLogin(claims.user ?? user, { provider: login.provider, id: login.loginId ?? user.id });
+    try {
+      await this.users.recordLogin(claims.user ?? user, { provider: login.provider, id: login.loginId ?? user.id });
+    } catch (err) {
+      if (err instanceof AuthError && err.reason === 'banned') {
+        this.events.emit({ type: 'login.failed', userId: user.id, actor: { kind: 'user', id: user.id }, data: { provider: login.provider, reason: 'banned' } }, clientOf(req));
+      }
+      throw err;
+    }
     await this.sessions.start(claims, { userAgent: req.raw.headers['user-agent'], ip: req.ip });
+    this.events.emit(
+      {
+        type: 'login.succeeded',
+        userId: user.id,
+        actor: { kind: 'user', id: user.id },
+        session: jtiHash(claims.jti as string),
+        data: { provider: login.provider, ...(login.loginId && login.loginId !== user.id ? { login: login.loginId } : {}) },
+      },
+      clientOf(req),
+    );
     this.tokens.send(res, token, claims);
     const location = login.from ? redirectTarget(login.from, this.options.url, this.options.allowedRedirectHosts) : undefined;
     if (location) return sendRedirect(res, 303, location);

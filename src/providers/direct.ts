@@ -83,6 +83,7 @@ export class DirectProvider implements Provider {
     }
     if (!ok) {
       // Failures only: strangers' wrong guesses must not keep the owner out (429 past the limit).
+      kit.event({ type: 'login.failed', userId: hashId(this.name, user), actor: { kind: 'user' }, data: { provider: this.name, identity: identityKey(user), reason: 'credentials_rejected' } }, req);
       await kit.rateLimit('loginPerUser', `${this.name}:${identityKey(user)}`);
       throw new AuthError('forbidden', 'incorrect user or password', { reason: 'credentials_rejected' });
     }

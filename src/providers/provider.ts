@@ -5,6 +5,7 @@ import type { Logger } from '../logger';
 import type { TokenService } from '../token/token-service';
 import type { User } from '../token/user';
 import type { Claims } from '../token/claims';
+import type { NewAuthEvent } from '../events/auth-event';
 import type { CredentialStore } from '../credentials/credential-store';
 
 /** A request as providers see it: method, query, parsed body, client IP, and the raw request. */
@@ -96,6 +97,8 @@ export interface ProviderKit {
   notifyCredentialChange(user: User, change: CredentialChange): void;
   /** Whether the request comes from another site (see `crossOriginProtection`); `false` when that protection is off. */
   isCrossSite(req: LoginRequest): boolean;
+  /** Records a security event (`auth.events`), with the request's client when given; never waits. */
+  event(event: NewAuthEvent, req?: LoginRequest): void;
 }
 
 /** A route of a provider besides login, callback and logout: `/<name>/<action>` and `/<name>/<action>/<arg>`. */

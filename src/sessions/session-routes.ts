@@ -8,6 +8,8 @@ import { stateCall } from '../state/state-call';
 import type { TokenService } from '../token/token-service';
 import { isAdmin, type User } from '../token/user';
 import { jtiHash, type SessionRegistry } from './session-registry';
+import type { EventBus } from '../events/event-bus';
+import { clientIp } from '../internal/client-ip';
 
 /** What the session routes need from the auth service. */
 export interface SessionRouteDeps {
@@ -16,6 +18,8 @@ export interface SessionRouteDeps {
   /** Counts a hit against a rate limit (`sessionsPerUser`). */
   rateLimit(name: string, identity: string): Promise<void>;
   tokens: TokenService;
+  /** Records `session.revoked`. */
+  events: EventBus;
 }
 
 /** Shown session ids are random base64url or hex of 16 to 64 characters. */
@@ -28,6 +32,13 @@ async function caller(deps: SessionRouteDeps, req: Request, res: Response): Prom
   await stateCall(() => deps.rateLimit('sessionsPerUser', user.id));
   const jti = typeof claims.jti === 'string' && claims.jti !== '' ? claims.jti : undefined;
   return { user, jti, h: jti === undefined ? undefined : jtiHash(jti) };
+}
+
+/** Records `session.revoked` for sessions of `userId` ended by the caller (an admin's own id as actor when it is another user's). */
+function revokedEvent(deps: SessionRouteDeps, req: Request, me: { user: User }, userId: string, count: number, which: 'one' | 'others' | 'all', h?: string): void {
+  if (count === 0) return;
+  const actor = userId === me.user.id ? { kind: 'user' as const, id: userId } : { kind: 'admin' as const, id: me.user.id };
+  deps.events.emit({ type: 'session.revoked', userId, actor, ...(h ? { session: h } : {}), data: { which, count } }, { ip: clientIp(req), userAgent: req.headers['user-agent'] });
 }
 
 function onlyPost(router: Router, path: string): void {
@@ -61,7 +72,9 @@ export function addSessionRoutes(router: Router, deps: SessionRouteDeps): void {
     '/sessions/revoke-others',
     asyncHandler(async (req, res) => {
       const me = await caller(deps, req, res);
-      sendJson(res, 200, { revoked: await stateCall(() => deps.sessions.revokeAll(me.user.id, { except: me.jti })) });
+      const revoked = await stateCall(() => deps.sessions.revokeAll(me.user.id, { except: me.jti }));
+      revokedEvent(deps, req, me, me.user.id, revoked, 'others');
+      sendJson(res, 200, { revoked });
     }),
   );
 
@@ -77,6 +90,7 @@ export function addSessionRoutes(router: Router, deps: SessionRouteDeps): void {
       const target = given ?? me.user.id;
       if (target !== me.user.id && !isAdmin(me.user)) throw new AuthError('forbidden', "only an admin may end another user's sessions");
       const revoked = await stateCall(() => deps.sessions.revokeAll(target));
+      revokedEvent(deps, req, me, target, revoked, 'all');
       if (target === me.user.id) deps.tokens.reset(res);
       sendJson(res, 200, { revoked });
     }),
@@ -90,6 +104,7 @@ export function addSessionRoutes(router: Router, deps: SessionRouteDeps): void {
       const me = await caller(deps, req, res);
       const h = await stateCall(() => deps.sessions.revokeById(me.user.id, id));
       if (h === undefined) throw new AuthError('not_found', 'no such session');
+      revokedEvent(deps, req, me, me.user.id, 1, 'one', h);
       if (h === me.h) deps.tokens.reset(res);
       sendJson(res, 200, { revoked: 1 });
     }),

@@ -11,7 +11,8 @@ export function sessionRoutes(): AuthPlugin {
     rateLimits: { sessionsPerUser: { limit: 60, windowMs: 60_000 } },
     setup(ctx) {
       return {
-        routes: (router) => addSessionRoutes(router, { authenticator: ctx.authenticator, sessions: ctx.sessions, tokens: ctx.tokens, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
+        routes: (router) =>
+          addSessionRoutes(router, { authenticator: ctx.authenticator, sessions: ctx.sessions, tokens: ctx.tokens, events: ctx.events, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
       };
     },
   };

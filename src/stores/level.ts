@@ -5,3 +5,4 @@ export { LevelAccountStore } from '../account/stores/level-account-store';
 export { LevelCredentialStore } from '../credentials/stores/level-credential-store';
 export { LevelUserStore } from '../users/stores/level-user-store';
 export { LevelOrgStore } from '../organizations/stores/level-org-store';
+export { LevelAuditStore } from '../events/stores/level-audit-store';

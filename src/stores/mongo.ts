@@ -5,3 +5,4 @@ export { MongoAccountStore } from '../account/stores/mongo-account-store';
 export { MongoCredentialStore } from '../credentials/stores/mongo-credential-store';
 export { MongoUserStore } from '../users/stores/mongo-user-store';
 export { MongoOrgStore } from '../organizations/stores/mongo-org-store';
+export { MongoAuditStore } from '../events/stores/mongo-audit-store';

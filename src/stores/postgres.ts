@@ -5,3 +5,4 @@ export { PostgresAccountStore } from '../account/stores/postgres-account-store';
 export { PostgresCredentialStore } from '../credentials/stores/postgres-credential-store';
 export { PostgresUserStore } from '../users/stores/postgres-user-store';
 export { PostgresOrgStore } from '../organizations/stores/postgres-org-store';
+export { PostgresAuditStore } from '../events/stores/postgres-audit-store';

@@ -22,7 +22,29 @@ function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string
     const params = new URLSearchParams();
     for (let i = rng.int(5); i > 0; i--)
       params.append(
-        rng.pick(['user', 'passwd', 'token', 'aud', 'site', 'from', 'session', 'address', 'code', 'grant_type', 'email', 'password', 'state', 'offset', 'limit', rng.text(6)]),
+        rng.pick([
+          'user',
+          'passwd',
+          'token',
+          'aud',
+          'site',
+          'from',
+          'session',
+          'address',
+          'code',
+          'grant_type',
+          'email',
+          'password',
+          'state',
+          'offset',
+          'limit',
+          'type',
+          'from',
+          'to',
+          'cursor',
+          'query',
+          rng.text(6),
+        ]),
         rng.chance(0.3) ? jwtLike(rng, SECRET) : rng.text(40),
       );
     path += `?${params.toString()}`;
@@ -204,6 +226,8 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
         '/auth/admin/users/:user/impersonate',
         '/auth/admin/impersonation',
         '/auth/admin/impersonation/stop',
+        '/auth/admin/audit',
+        '/auth/events',
         '/auth/sessions',
         '/auth/sessions/:id/revoke',
         '/auth/sessions/revoke-others',

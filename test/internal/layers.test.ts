@@ -12,7 +12,7 @@ function floorOf(file: string): number {
   const path = relative(SRC, file).split('\\').join('/');
   if (/^(internal\/|errors\.ts$|logger\.ts$)/.test(path)) return 0;
   if (/^(token|state|limits|senders|credentials|users|avatar)\//.test(path)) return 1;
-  if (/^(plugins\/plugin\.ts|providers\/(provider|login-links|provider-name)\.ts|sessions\/|middleware\/)/.test(path)) return 2;
+  if (/^(plugins\/plugin\.ts|providers\/(provider|login-links|provider-name)\.ts|sessions\/|middleware\/|events\/)/.test(path)) return 2;
   if (/^(two-factor|account|organizations|admin|providers|plugins)\//.test(path)) return 3;
   return 4;
 }

@@ -34,6 +34,7 @@ export const CONSOLE_HTML = `<!doctype html>
   <h3>Sessions</h3><ul id="user-sessions"></ul>
   <h3>Credentials</h3><ul id="user-credentials"></ul>
   <h3>Organizations</h3><ul id="user-orgs"></ul>
+  <h3>Recent events</h3><ul id="user-events"></ul>
   <div id="actions">
     <form id="ban-form">
       <label for="ban-reason">Reason for the ban</label><input id="ban-reason" maxlength="500" autocomplete="off">
@@ -167,6 +168,7 @@ async function openUser(id) {
       ['user-sessions', user.sessions, (s) => s.userAgent + ' via ' + s.provider + ', since ' + when(s.created)],
       ['user-credentials', user.credentials, (c) => c.kind + ': ' + c.label + ', last used ' + when(c.lastUsed)],
       ['user-orgs', user.organizations || [], (o) => o.name + ' (' + o.roles.join(', ') + ')'],
+      ['user-events', user.events || [], (e) => when(e.time) + ': ' + e.type + (e.actor.kind === 'admin' ? ' by admin ' + e.actor.id : '') + (e.data.provider ? ' via ' + e.data.provider : '') + (e.data.reason ? ' (' + e.data.reason + ')' : '')],
     ]) {
       $(list).textContent = '';
       for (const row of rows) item($(list), text(row));

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import type { AuditStore } from '../../src/events/audit-store';
+import type { AuthEvent, AuthEventType } from '../../src/events/auth-event';
+import { eventId } from '../../src/events/event-ids';
+import { LevelAuditStore } from '../../src/events/stores/level-audit-store';
+import { MemoryAuditStore } from '../../src/events/stores/memory-audit-store';
+import { MongoAuditStore } from '../../src/events/stores/mongo-audit-store';
+import { PostgresAuditStore } from '../../src/events/stores/postgres-audit-store';
+import { contractHooks, folderHarness, type Harness } from '../support/contract';
+import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
+import { describePostgres, dropSchema, sharedServer, startPostgres } from '../support/servers';
+
+function event(time: number, type: AuthEventType, userId?: string): AuthEvent {
+  return { id: eventId(time), time, type, ...(userId ? { userId } : {}), actor: { kind: 'user', id: userId }, data: { n: time } };
+}
+
+async function pages(store: AuditStore, query: Omit<Parameters<AuditStore['list']>[0], 'after'>): Promise<number[]> {
+  const times: number[] = [];
+  let after: string | undefined;
+  for (let i = 0; i < 50; i++) {
+    const page = await store.list({ ...query, after });
+    times.push(...page.events.map((e) => e.time));
+    if (page.next === undefined) return times;
+    after = page.next;
+  }
+  throw new Error('paging did not end');
+}
+
+function auditContract(name: string, describeFn: jest.Describe, makeHarness: () => Promise<Harness<AuditStore>>): void {
+  describeFn(`${name} audit store (contract)`, () => {
+    const ctx = contractHooks(makeHarness);
+
+    it('lists newest first, by user, type and time range, in stable pages', async () => {
+      const base = 1_800_000_000_000;
+      const all = [
+        event(base + 1, 'login.succeeded', 'u1'),
+        event(base + 2, 'login.failed', 'u2'),
+        event(base + 3, 'logout', 'u1'),
+        event(base + 4, 'rate_limited'),
+        event(base + 5, 'login.succeeded', 'u1'),
+        event(base + 6, 'credential.added', 'u2'),
+      ];
+      for (const e of [...all].reverse()) await ctx.store.append(e);
+      await ctx.store.append(all[0]!); // an append retried with the same id is kept once
+      expect(await pages(ctx.store, { limit: 2 })).toEqual([6, 5, 4, 3, 2, 1].map((n) => base + n));
+      expect(await pages(ctx.store, { userId: 'u1', limit: 1 })).toEqual([5, 3, 1].map((n) => base + n));
+      expect(await pages(ctx.store, { types: ['login.succeeded', 'login.failed'], limit: 2 })).toEqual([5, 2, 1].map((n) => base + n));
+      expect(await pages(ctx.store, { userId: 'u1', types: ['login.succeeded'], limit: 5 })).toEqual([5, 1].map((n) => base + n));
+      expect(await pages(ctx.store, { from: base + 2, to: base + 5, limit: 10 })).toEqual([4, 3, 2].map((n) => base + n));
+      expect((await ctx.store.list({ userId: 'u2', limit: 10 })).events[0]).toEqual(all[5]);
+      expect((await ctx.store.list({ userId: 'nobody', limit: 10 })).events).toEqual([]);
+    });
+
+    it('purges what is older than the retention, and only that', async () => {
+      const base = 1_800_000_000_000;
+      for (let i = 0; i < 5; i++) await ctx.store.append(event(base + i * 1000, 'login.succeeded', 'u1'));
+      expect(await ctx.store.purge(base + 2000)).toBe(2);
+      expect(await pages(ctx.store, { userId: 'u1', limit: 10 })).toEqual([4000, 3000, 2000].map((n) => base + n));
+      expect(await ctx.store.purge(base)).toBe(0);
+    });
+
+    it('survives a restart when persistent', async () => {
+      if (!ctx.harness.persistent) return;
+      const e = event(1_800_000_000_000, 'user.banned', 'u9');
+      await ctx.store.append(e);
+      await ctx.store.close();
+      ctx.store = ctx.harness.open();
+      expect((await ctx.store.list({ userId: 'u9', limit: 5 })).events).toEqual([e]);
+    });
+  });
+}
+
+auditContract('memory', describe, async () => ({ open: () => new MemoryAuditStore(), cleanup: async () => undefined, persistent: false }));
+auditContract('level', describe, () => folderHarness('authgate-audit-', (dir) => new LevelAuditStore(dir)));
+const postgres = sharedServer(startPostgres);
+auditContract('postgres', describePostgres, async () => {
+  const server = await postgres();
+  const schema = `au_${randomBytes(6).toString('hex')}`;
+  return { open: () => new PostgresAuditStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
+});
+auditContract('mongo', describeMongo, async () => {
+  const { uri, db } = freshMongoUri('audit');
+  return { open: () => new MongoAuditStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
+});
