@@ -108,6 +108,9 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   maxLinkedLogins?: number;
 }
 
+/** The account events {@link LoginSessions.onEvent} is told of. */
+export type AccountEventType = 'account.created' | 'account.activated' | 'password.changed' | 'password.reset' | 'email.changed' | 'account.deleted';
+
 /** See {@link AccountRouterOptions.loginSessions}. */
 export interface LoginSessions {
   /** `auth.sessions`. */
@@ -134,6 +137,13 @@ export interface LoginSessions {
    * @default undefined (no bans)
    */
   isBanned?(userId: string): Promise<boolean>;
+  /**
+   * Told of each account event (`account.created`, `account.activated`, `password.changed`,
+   * `password.reset`, `email.changed`, `account.deleted`) with the user id of the account's login
+   * and whether the owner or a manager did it. The accounts plugin records them as security events.
+   * @default undefined
+   */
+  onEvent?(type: AccountEventType, userId: string, by: 'owner' | 'manager'): void;
   /**
    * Told each user id of a deleted account once the account's own cleanup is done (the accounts
    * plugin passes the core's, which also ends sessions and removes the directory record).

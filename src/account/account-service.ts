@@ -12,7 +12,7 @@ import { emptyProfile, isAccountId, PROFILE_FIELDS, publicAccount, type Account,
 import { AccountError } from './account-error';
 import { DuplicateEmailError, type AccountStore } from './account-store';
 import { hashPassword, verifyPassword } from './passwords';
-import type { LoginSessions } from './account-options';
+import type { AccountEventType, LoginSessions } from './account-options';
 import type { Lockout } from './lockout';
 import type { LoginContext } from '../providers/direct';
 import type { LoginLinks } from '../providers/login-links';
@@ -154,6 +154,7 @@ export class AccountService {
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         await this.settings.store.create(fresh);
+        this.accountEvent('account.created', fresh, 'owner');
         return this.mailInBackground(fresh, code);
       } catch (err) {
         if (!(err instanceof DuplicateEmailError)) throw err;
@@ -204,7 +205,8 @@ export class AccountService {
   async activate(id: string, code: unknown): Promise<void> {
     if (!isAccountId(id)) throw new AccountError(400, 1.7, 'malformed account id');
     if (typeof code !== 'string' || code === '' || code.length > 128) throw invalid('code is required');
-    if (!(await this.settings.store.get(id))) throw new AccountError(404, 1.9, 'no such account');
+    const account = await this.settings.store.get(id);
+    if (!account) throw new AccountError(404, 1.9, 'no such account');
     let accepted = false;
     await this.settings.store.update(id, (a) => {
       const stored = a.ConfirmCodes[ACTIVATE];
@@ -216,6 +218,13 @@ export class AccountService {
       return { ...a, Approved: true, ConfirmCodes: rest, Privilege: this.privileges(a) };
     });
     if (!accepted) throw invalid('the code is wrong, used or expired');
+    this.accountEvent('account.activated', account, 'owner');
+  }
+
+  /** Tells the bridge (the security events) of an account event. */
+  private accountEvent(type: AccountEventType, account: Account, by: 'owner' | 'manager'): void {
+    const bridge = this.settings.loginSessions;
+    if (bridge?.onEvent) bridge.onEvent(type, bridgeUser(bridge, account).id, by);
   }
 
   private privileges(account: Account): Record<string, boolean> {
@@ -383,6 +392,7 @@ export class AccountService {
     await this.endLoginSessions(account);
     await this.settings.store.update(id, (a) => ({ ...a, Pwd: hash, OldPwd: [a.Pwd, ...a.OldPwd].slice(0, 5) }));
     await this.finishCredentialChange(account, { keep: own ? actor.tokenHash : undefined });
+    this.accountEvent('password.changed', account, own ? 'owner' : 'manager');
   }
 
   /**
@@ -440,6 +450,7 @@ export class AccountService {
     }
     if (!usedHere || updated?.Email !== stored.For) throw bad();
     await this.finishCredentialChange(account, false);
+    this.accountEvent('email.changed', updated, actor.account.Id === id ? 'owner' : 'manager');
     // The bridge's user id stays (it follows the account); credentials still under the old address's former id move, and passkeys take the new name.
     await this.migrateCredentials(account);
     const bridge = this.settings.loginSessions;
@@ -466,6 +477,7 @@ export class AccountService {
       if (bridge?.credentials) await deleteCredentials(bridge.credentials, userId);
       await bridge?.onUserDeleted?.(userId);
     }
+    this.accountEvent('account.deleted', account, actor.account.Id === id ? 'owner' : 'manager');
   }
 
   /** The logins of account `id` (own, or any with manage_user): its own first, then the linked ones. */
@@ -567,6 +579,7 @@ export class AccountService {
     });
     if (updated?.Pwd !== hash) throw badResetCode();
     await this.finishCredentialChange(account, {});
+    this.accountEvent('password.reset', account, 'owner');
     const html = this.settings.sender.contentType === 'text/html';
     this.send(
       account.Email,

@@ -57,6 +57,7 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
           return ctx.service<SecondFactor>(SECOND_FACTOR_SERVICE);
         },
         isBanned: (userId) => ctx.users.isBanned(userId),
+        onEvent: (type, userId, by) => ctx.events.emit({ type, userId, actor: by === 'owner' ? { kind: 'user', id: userId } : { kind: 'admin' }, data: {} }),
         onUserDeleted: (userId) => ctx.userDeleted(userId),
         onUserIdChanged: (from, to) => ctx.userIdChanged(from, to),
         onCredentialsReset: (userId) => ctx.credentialsReset(userId),

@@ -44,6 +44,7 @@ export function twoFactor(options: TwoFactorOptions): AuthPlugin {
             startSession: (req, res, login) => ctx.startSession(req, res, login),
             toLoginRequest: (req) => ctx.toLoginRequest(req),
             notify: ctx.kit.notifyCredentialChange,
+            event: (event, req) => ctx.kit.event(event, req),
           }),
         phases: {
           async hold(_req, res, login) {

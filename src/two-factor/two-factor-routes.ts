@@ -9,6 +9,7 @@ import type { CompletedLogin, LoginRequest } from '../providers/provider';
 import type { User } from '../token/user';
 import type { PendingLogins } from './pending-login';
 import type { TwoFactor } from './two-factor';
+import type { NewAuthEvent } from '../events/auth-event';
 
 /** What the two-factor routes need from the auth service. */
 export interface TwoFactorRouteDeps {
@@ -25,6 +26,8 @@ export interface TwoFactorRouteDeps {
   toLoginRequest(req: Request): LoginRequest;
   /** Tells the owner that two-factor was turned on or off. */
   notify(user: User, change: CredentialChange): void;
+  /** Records a security event with the request's client. */
+  event(event: NewAuthEvent, req: LoginRequest): void;
 }
 
 function codeOf(req: Request): string {
@@ -46,6 +49,17 @@ export function addTwoFactorRoutes(router: Router, deps: TwoFactorRouteDeps): vo
   /** The user of a login fresh enough to change credentials (see `stepUpMaxAge`). */
   const steppedUp = async (req: Request, res: Response): Promise<User> => (await deps.authenticator.stepUpClaims(req, res)).user as User;
   const noStore = (res: Response): void => void res.setHeader('Cache-Control', 'no-store');
+  /** Checks a code of a login or a step-up, and records `second_factor.succeeded` or `.failed`. */
+  const checked = async (req: Request, userId: string, code: string, purpose: 'login' | 'step-up'): Promise<void> => {
+    const event = (type: 'second_factor.succeeded' | 'second_factor.failed'): void => deps.event({ type, userId, actor: { kind: 'user', id: userId }, data: { purpose } }, deps.toLoginRequest(req));
+    try {
+      await deps.twoFactor.check(userId, code);
+    } catch (err) {
+      if (err instanceof AuthError && err.status < 500 && err.status !== 429) event('second_factor.failed');
+      throw err;
+    }
+    event('second_factor.succeeded');
+  };
 
   router.get(
     '/2fa',
@@ -101,13 +115,12 @@ export function addTwoFactorRoutes(router: Router, deps: TwoFactorRouteDeps): vo
   router.post(
     '/2fa/step-up',
     asyncHandler(async (req, res) => {
-      const { twoFactor } = on();
       // The session cookie of a live session, of any age: the code is what makes it fresh again.
       const claims = await deps.authenticator.stepUpClaims(req, res, { anyAge: true });
       const user = claims.user as User;
       const code = codeOf(req);
       await limit(req, user.id);
-      await twoFactor.check(user.id, code);
+      await checked(req, user.id, code, 'step-up');
       await deps.authenticator.renewLogin(res, claims);
       sendJson(res, 200, { steppedUp: true });
     }),
@@ -126,7 +139,7 @@ export function addTwoFactorRoutes(router: Router, deps: TwoFactorRouteDeps): vo
       const completed = (): AuthError => new AuthError('unauthorized', 'this login was completed already: log in again');
       // Asked first so a copy of a completed login does not use up a good code; claimed after the code.
       if (await deps.wasUsed(once)) throw completed();
-      await twoFactor.check(waiting.login.user.id, code);
+      await checked(req, waiting.login.user.id, code, 'login');
       if (!(await deps.useOnce(once, twoFactor.options.pendingMs))) throw completed();
       pending.clear(res);
       await deps.startSession(loginReq, res, waiting.login);
