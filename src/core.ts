@@ -25,6 +25,7 @@ import { TokenService } from './token/token-service';
 import { createUserStore } from './users/create-user-store';
 import { UserDirectory } from './users/user-directory';
 import { clientOf, EventBus } from './events/event-bus';
+import { WebhookQueue } from './events/webhooks';
 import { RateLimitError } from './errors';
 import { createAuditStore } from './events/create-audit-store';
 
@@ -68,7 +69,9 @@ export function createCore(settled: SettledOptions, credentialNotices: Credentia
   const resolved = openStores(settled);
   const providers = new Map<string, Provider>();
   const tokens = new TokenService(resolved);
-  const events = new EventBus({ store: resolved.auditStore, ipKey: () => tokens.signingSecret(resolved.issuer), logger: resolved.logger, retentionMs: resolved.auditRetention });
+  const webhooks = new WebhookQueue(resolved.stateStore, resolved.webhooks, { logger: resolved.logger, backoffMs: resolved.webhookBackoff, pollMs: 1000 });
+  webhooks.start();
+  const events = new EventBus({ store: resolved.auditStore, ipKey: () => tokens.signingSecret(resolved.issuer), logger: resolved.logger, retentionMs: resolved.auditRetention, webhooks });
   const avatars = new AvatarProxy({
     store: resolved.avatarStore,
     routeUrl: `${resolved.url.href.replace(/\/+$/, '')}${resolved.avatarRoutePath}`,

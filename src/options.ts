@@ -10,6 +10,7 @@ import type { RefreshCache } from './middleware/refresh-cache';
 import type { StateStore } from './state/state-store';
 import type { CredentialStore } from './credentials/credential-store';
 import type { AuditStore } from './events/audit-store';
+import { checkWebhooks, WEBHOOK_BACKOFF_MS, type WebhookOptions } from './events/webhooks';
 import type { UserStore } from './users/user-store';
 import type { TwoFactorOptions } from './two-factor/two-factor-options';
 import { twoFactor } from './two-factor/two-factor-plugin';
@@ -66,6 +67,15 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
   auditStore?: AuditStore | string | false;
   /** How long the audit log keeps an event, in ms. @default 7776000000 (90 days) */
   auditRetention?: number;
+  /**
+   * Receivers of the security events in the Standard Webhooks format (`webhook-id`,
+   * `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA-256 of id.timestamp.body>`),
+   * delivered at least once from a queue in the state store (share one between instances).
+   * @default [] (none)
+   */
+  webhooks?: WebhookOptions[];
+  /** The waits between attempts of a webhook delivery, in ms; one attempt more than waits. @default WEBHOOK_BACKOFF_MS (8 attempts over about a day) */
+  webhookBackoff?: number[];
   /** Mail the owner whenever a passkey, a linked login or two-factor is added or removed. @default undefined (no mail) */
   credentialNotices?: CredentialNoticeOptions;
   /** Two-factor authentication (TOTP): routes under `/2fa`, and logins that wait for the second factor; the same as `plugins: [twoFactor(options)]`. @default undefined (off) */
@@ -122,6 +132,8 @@ export interface SettledOptions extends ResolvedTokenOptions, ResolvedMiddleware
   /** As given: a store, a URI, `false`, or absent. */
   auditStore: AuditStore | string | false | undefined;
   auditRetention: number;
+  webhooks: ReturnType<typeof checkWebhooks>;
+  webhookBackoff: readonly number[];
   /** The plugins given, and those options turn on (`twoFactor`), checked. */
   plugins: AuthPlugin[];
   /** As given, or absent. */
@@ -174,7 +186,15 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
     userStore: options.userStore,
     auditStore: options.auditStore,
     auditRetention: positiveMs('auditRetention', options.auditRetention, 90 * 86_400_000),
+    webhooks: checkWebhooks(options.webhooks),
+    webhookBackoff: checkBackoff(options.webhookBackoff),
     plugins,
     refreshCache: options.refreshCache,
   };
+}
+
+function checkBackoff(backoff: number[] | undefined): readonly number[] {
+  if (backoff === undefined) return WEBHOOK_BACKOFF_MS;
+  if (!Array.isArray(backoff) || backoff.length > 20 || backoff.some((ms) => !Number.isFinite(ms) || ms < 0)) throw configError('options.webhookBackoff must be a list of at most 20 waits in ms');
+  return [...backoff];
 }

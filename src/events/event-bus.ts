@@ -6,6 +6,7 @@ import type { AuditStore } from './audit-store';
 import { AuthError } from '../errors';
 import { AUTH_EVENT_TYPES, type AuthEvent, type AuthEventType, type NewAuthEvent } from './auth-event';
 import { eventId, isEventId } from './event-ids';
+import type { WebhookQueue } from './webhooks';
 
 /** A handler of events; what it returns or throws never reaches the request that caused the event. */
 export type EventHandler = (event: AuthEvent) => void | Promise<void>;
@@ -44,6 +45,8 @@ export interface EventBusOptions {
   logger: Logger;
   /** Events older than this (ms) are purged from the log, hourly. */
   retentionMs: number;
+  /** Queues each event for the webhooks that want it. */
+  webhooks?: WebhookQueue | undefined;
 }
 
 const PURGE_EVERY_MS = 3_600_000;
@@ -82,6 +85,9 @@ export class EventBus {
       const full: AuthEvent = { ...event, id: eventId(time), time, data: event.data ?? {}, ...(await this.clientFields(client)) };
       if (this.options.store !== undefined) {
         await this.options.store.append(full).catch((err: unknown) => this.options.logger.logf('[WARN] event %s not written to the audit log: %s', full.type, (err as Error)?.name ?? typeof err));
+      }
+      if (this.options.webhooks?.active) {
+        await this.options.webhooks.enqueue(full).catch((err: unknown) => this.options.logger.logf('[WARN] event %s not queued for webhooks: %s', full.type, (err as Error)?.name ?? typeof err));
       }
       for (const handler of [...(this.handlers.get(full.type) ?? []), ...(this.handlers.get('*') ?? [])]) {
         try {
@@ -151,5 +157,6 @@ export class EventBus {
   async close(): Promise<void> {
     clearInterval(this.purger);
     await this.flush();
+    await this.options.webhooks?.close();
   }
 }

@@ -20,6 +20,8 @@ export interface SafeFetchLimits {
   headers?: Record<string, string>;
   /** The Accept header. @default 'image/*' */
   accept?: string;
+  /** A body to POST (with its content type); absent: a GET. */
+  post?: { body: Buffer; contentType: string } | undefined;
 }
 
 /** Why a guarded fetch failed; the message never carries the URL's query (it may hold secrets). */
@@ -83,11 +85,19 @@ function fetchOnce(url: URL, limits: SafeFetchLimits, deadline: number): Promise
     const remaining = deadline - Date.now();
     if (remaining <= 0) return reject(new FetchError('timed out'));
     const client = url.protocol === 'https:' ? https : http;
-    const req = client.get(url, {
+    const post = limits.post;
+    const req = client.request(url, {
+      method: post ? 'POST' : 'GET',
       lookup: guardedLookup(allowPrivate) as never,
-      headers: { ...limits.headers, accept: limits.accept ?? 'image/*', 'user-agent': 'authgate' },
+      headers: {
+        ...limits.headers,
+        accept: limits.accept ?? 'image/*',
+        'user-agent': 'authgate',
+        ...(post ? { 'content-type': post.contentType, 'content-length': String(post.body.length) } : {}),
+      },
       timeout: remaining,
     });
+    req.end(post?.body);
     const timer = setTimeout(() => req.destroy(new FetchError('timed out')), remaining);
     const fail = (err: Error): void => {
       clearTimeout(timer);
@@ -102,7 +112,7 @@ function fetchOnce(url: URL, limits: SafeFetchLimits, deadline: number): Promise
         res.resume();
         return resolve({ redirect: res.headers.location });
       }
-      if (status !== 200) {
+      if (post ? status < 200 || status >= 300 : status !== 200) {
         res.resume();
         return fail(new FetchError(`fetch of ${describe(url)} answered ${status}`));
       }
