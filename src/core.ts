@@ -2,7 +2,8 @@ import type { Request } from 'express';
 import { toLoginRequest } from './auth-router';
 import { AvatarProxy } from './avatar/proxy';
 import { createAvatarStore } from './avatar/create-avatar-store';
-import { CredentialNotices, type CredentialNoticeOptions } from './credentials/credential-notices';
+import { CredentialNotices } from './credentials/credential-notices';
+import { Notifications, type NotificationOptions } from './events/notifications';
 import { createCredentialStore } from './credentials/create-credential-store';
 import { deleteCredentials, deletePasskeys, moveCredentials } from './credentials/user-credentials';
 import { openGuarded } from './internal/guarded-store';
@@ -65,7 +66,7 @@ function openStores(settled: SettledOptions): ResolvedOptions {
 }
 
 /** Makes the parts of a service from its checked options (stores opened here), plugins not set up yet. */
-export function createCore(settled: SettledOptions, credentialNotices: CredentialNoticeOptions | undefined): Core {
+export function createCore(settled: SettledOptions, notifications: NotificationOptions | undefined): Core {
   const resolved = openStores(settled);
   const providers = new Map<string, Provider>();
   const tokens = new TokenService(resolved);
@@ -89,7 +90,7 @@ export function createCore(settled: SettledOptions, credentialNotices: Credentia
   const sessions = new SessionRegistry(resolved.stateStore, { ...resolved, secretFor: (aud) => tokens.signingSecret(aud) });
   const everyRequest = resolved.revocationCheck === 'every-request' ? new RevocationCache(sessions, resolved.stateStore) : undefined;
   const useOnce = (key: string, ttlMs: number): Promise<boolean> => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs));
-  const notices = new CredentialNotices(credentialNotices, resolved.logger, (user, change) =>
+  const notices = new CredentialNotices((user, change) =>
     events.emit({
       type: change.change === 'added' ? 'credential.added' : 'credential.removed',
       userId: user.id,
@@ -100,6 +101,7 @@ export function createCore(settled: SettledOptions, credentialNotices: Credentia
   const links = new LinkFlow(tokens, sessions, useOnce, resolved, notices);
   const plugins = new PluginHost([linkedLogins(links), ...resolved.plugins]);
   const users = new UserDirectory(resolved.userStore);
+  if (notifications !== undefined) new Notifications(notifications, { events, users, state: resolved.stateStore, logger: resolved.logger });
   const completer = new LoginCompleter(tokens, avatars, sessions, plugins.phases, users, resolved, events);
   const limiter = new RateLimiter<string>(resolved.stateStore, resolved.rateLimits, resolved.ipv6RateLimitPrefix);
   /** A hit against a rate limit; past it, the 429 is also an event (the limit's name, never who). */

@@ -10,6 +10,7 @@ import type { RefreshCache } from './middleware/refresh-cache';
 import type { StateStore } from './state/state-store';
 import type { CredentialStore } from './credentials/credential-store';
 import type { AuditStore } from './events/audit-store';
+import type { NotificationOptions } from './events/notifications';
 import { checkWebhooks, WEBHOOK_BACKOFF_MS, type WebhookOptions } from './events/webhooks';
 import type { UserStore } from './users/user-store';
 import type { TwoFactorOptions } from './two-factor/two-factor-options';
@@ -76,8 +77,17 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
   webhooks?: WebhookOptions[];
   /** The waits between attempts of a webhook delivery, in ms; one attempt more than waits. @default WEBHOOK_BACKOFF_MS (8 attempts over about a day) */
   webhookBackoff?: number[];
-  /** Mail the owner whenever a passkey, a linked login or two-factor is added or removed. @default undefined (no mail) */
+  /**
+   * Mail the owner whenever a passkey, a linked login or two-factor is added or removed: the older,
+   * narrower form of `notifications` (credential changes only). @default undefined (no mail)
+   */
   credentialNotices?: CredentialNoticeOptions;
+  /**
+   * Mail the owner of an account when something happens to it: a sign-in from a new browser, a
+   * password or e-mail change, a credential added or removed, a ban. Each kind can be turned off.
+   * @default undefined (no mail)
+   */
+  notifications?: NotificationOptions;
   /** Two-factor authentication (TOTP): routes under `/2fa`, and logins that wait for the second factor; the same as `plugins: [twoFactor(options)]`. @default undefined (off) */
   twoFactor?: TwoFactorOptions;
   /**

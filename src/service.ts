@@ -23,6 +23,7 @@ import { TelegramProvider, type TelegramProviderOptions } from './providers/tele
 import type { Sender } from './senders/sender';
 import { configError } from './errors';
 import { createCore, pluginContext } from './core';
+import { checkNotifications, fromCredentialNotices } from './events/notifications';
 import { providerRegistrations } from './provider-registrations';
 import type { BuiltinProviderOptions } from './providers/builtin/spec';
 import { DevServer, type DevServerOptions } from './providers/dev/dev-server';
@@ -120,7 +121,8 @@ export interface Auth {
  * (no secret, bad url, bad option values).
  */
 export function createAuth(options: AuthOptions): Auth {
-  const core = createCore(resolveOptions(options), options.credentialNotices);
+  if (options?.notifications !== undefined && options.credentialNotices !== undefined) throw configError('use notifications (credentialNotices is its older, narrower form), not both');
+  const core = createCore(resolveOptions(options), checkNotifications(options?.notifications) ?? fromCredentialNotices(options?.credentialNotices));
   const { resolved, providers, tokens, avatars, sessions, everyRequest, plugins, users, authenticator, kit, events } = core;
   plugins.setup(pluginContext(core));
   let handlers: AuthHandlers | undefined;

@@ -1,8 +1,5 @@
-import { configError } from '../errors';
 import type { MaybePromise } from '../token/hooks';
-import type { Logger } from '../logger';
-import { describeSendFailure, type Sender } from '../senders/sender';
-import { renderTemplate } from '../senders/template';
+import type { Sender } from '../senders/sender';
 import type { User } from '../token/user';
 
 /** A change of a user's credentials that the owner is told about. */
@@ -32,40 +29,17 @@ export interface CredentialNoticeOptions {
   template?: string;
 }
 
-const DEFAULT_TEMPLATE =
-  'Hello {{.Name}}, on your account {{.What}}. If it was you, there is nothing to do. ' +
-  'If it was not, someone has your session: reset your password, which signs out everywhere and removes what they added.\n';
-
-/** Sends credential-change notices in the background; a failing sender is logged, never answered. */
+/**
+ * Where credential changes are told: every passkey, linked login or second factor added or removed
+ * becomes a security event (`credential.added`, `credential.removed`); the mails to the owner follow
+ * from those events (`notifications`, or the older `credentialNotices`).
+ */
 export class CredentialNotices {
-  private readonly template: string;
+  /** @param recorded - told of every change. */
+  constructor(private readonly recorded: (user: User, change: CredentialChange) => void) {}
 
-  /**
-   * @param options - the sender and where the owner's address comes from; `undefined` sends nothing.
-   * @param logger - where failures go (never the address or the text).
-   * @param recorded - told of every change (the security event), mail or not.
-   */
-  constructor(
-    private readonly options: CredentialNoticeOptions | undefined,
-    private readonly logger: Logger,
-    private readonly recorded: (user: User, change: CredentialChange) => void = () => undefined,
-  ) {
-    if (options !== undefined && typeof options.sender?.send !== 'function') throw configError('credentialNotices.sender must have send(address, text)');
-    this.template = options?.template ?? DEFAULT_TEMPLATE;
-  }
-
-  /** Tells the owner of `user` about `change`, without waiting. */
+  /** Tells of `change` to a credential of `user`, without waiting. */
   notify(user: User, change: CredentialChange): void {
     this.recorded(user, change);
-    const options = this.options;
-    if (options === undefined) return;
-    void (async () => {
-      const address = options.addressOf ? await options.addressOf(user) : user.email;
-      if (!address) return;
-      const name = change.kind === 'two-factor' ? 'two-factor authentication' : `a ${change.kind}`;
-      const verb = change.kind !== 'two-factor' ? change.change : change.change === 'added' ? 'turned on' : 'turned off';
-      const what = `${name}${change.detail ? ` (${change.detail})` : ''} was ${verb}`;
-      await options.sender.send(address, renderTemplate(this.template, { Name: user.name || user.id, What: what }, options.sender.contentType === 'text/html'));
-    })().catch((err: unknown) => this.logger.logf('[WARN] a credential-change notice to user %s was not sent: %s', user.id, describeSendFailure(err)));
   }
 }
