@@ -1,5 +1,8 @@
 import request from 'supertest';
-import type { AuthEvent } from '../../src';
+import { EmailSender, type AuthEvent } from '../../src';
+import { accounts } from '../../src/accounts';
+import { activeUserOn } from '../admin/account-steps';
+import { startSmtpPeer } from '../support/smtp-peer';
 import { adminApp, Session } from '../admin/admin-helpers';
 
 describe('security events over HTTP', () => {
@@ -99,5 +102,42 @@ describe('security events over HTTP', () => {
     expect(audit.body.events).toEqual([expect.objectContaining({ type: 'user.banned', data: expect.objectContaining({ reason: 'spam' }) })]);
     expect((await root.get('/auth/admin/audit?limit=100')).body.events.length).toBeGreaterThan(5);
     expect((await bob.get('/auth/admin/audit')).status).toBe(403);
+  });
+});
+
+describe('account events (the accounts plugin)', () => {
+  it('records sign-up, activation, password change and deletion, as the owner', async () => {
+    const smtp = await startSmtpPeer();
+    const service = accounts({
+      store: 'memory://',
+      sender: new EmailSender({ host: '127.0.0.1', port: smtp.port, from: 'a@app.example', timeout: 5000 }),
+      baseUrl: 'http://127.0.0.1:8080/account',
+      bcryptRounds: 4,
+    });
+    const t = adminApp({ plugins: [service] });
+    t.app.use('/account', service.router);
+    try {
+      const { token, userId } = await activeUserOn(t.app, smtp, 'eve@example.com');
+      const accountId = (await service.service.store.getByEmail('eve@example.com'))!.Id;
+      const bearer = ['Authorization', `Bearer ${token}`] as const;
+      await request(t.app)
+        .post(`/account/profile/${accountId}/change-password`)
+        .set(...bearer)
+        .send({ Pwd: 'correct horse', NewPwd: 'battery staple 42', NewPwdRepeat: 'battery staple 42' })
+        .expect(200);
+      const again = await request(t.app).post('/account/tokens').send({ grant_type: 'password', email: 'eve@example.com', password: 'battery staple 42' }).expect(200);
+      await request(t.app)
+        .delete(`/account/profile/${accountId}`)
+        .set('Authorization', `Bearer ${again.body.AccessToken as string}`)
+        .send({ Pwd: 'battery staple 42' })
+        .expect(200);
+      await t.auth.events.flush();
+      const page = await t.auth.events.list({ userId, limit: 50 });
+      expect(page.events.map((e) => e.type).reverse()).toEqual(['account.created', 'account.activated', 'login.succeeded', 'password.changed', 'account.deleted']);
+      expect(page.events.every((e) => e.actor.kind === 'user' && e.actor.id === userId)).toBe(true);
+    } finally {
+      await t.auth.close();
+      await smtp.close();
+    }
   });
 });
