@@ -7,8 +7,19 @@ import { createAuth, mustGetUser } from '../../src';
 async function main(): Promise<void> {
   const auth = createAuth({ rateLimits: false, url: 'http://127.0.0.1:8080', secret: 'bench-secret-0123456789abcdef0123456789', avatarStore: 'memory://', tokenDuration: 3_600_000 });
   auth.addDirectProvider('local', () => true);
+  // The same login with no audit log (and nothing else listening): what events cost a login.
+  const quiet = createAuth({
+    rateLimits: false,
+    url: 'http://127.0.0.1:8080',
+    secret: 'bench-secret-0123456789abcdef0123456789',
+    avatarStore: 'memory://',
+    tokenDuration: 3_600_000,
+    auditStore: false,
+  });
+  quiet.addDirectProvider('local', () => true);
   const app = express();
   app.use('/auth', auth.handlers().authRouter);
+  app.use('/quiet', quiet.handlers().authRouter);
   app.get('/private', auth.middleware().auth, (req, res) => {
     res.json(mustGetUser(req));
   });

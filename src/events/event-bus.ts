@@ -80,6 +80,8 @@ export class EventBus {
 
   /** Records an event, after the current request's answer; `client` is hashed and summarized here. */
   emit(event: NewAuthEvent, client?: EventClient): void {
+    // Nobody to tell (no log, no webhooks, no handlers): nothing to do.
+    if (this.options.store === undefined && this.options.webhooks?.active !== true && this.handlers.size === 0) return;
     const time = Date.now();
     const work = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
       const full: AuthEvent = { ...event, id: eventId(time), time, data: event.data ?? {}, ...(await this.clientFields(client)) };
