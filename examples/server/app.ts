@@ -32,6 +32,8 @@ export interface ExampleConfig {
   userStore: string | undefined;
   /** Where organizations and invitations live: `ORG_STORE`. */
   orgStore: string;
+  /** The audit log of security events: `AUDIT_STORE`. */
+  auditStore: string;
   /** Encrypts the TOTP secrets at rest. */
   twoFactorKey: string;
   /** An OpenID Connect provider (`OIDC_ISSUER`, `OIDC_CLIENT_ID`, `OIDC_CLIENT_SECRET`); the login `oidc` is on when all are set. */
@@ -47,7 +49,7 @@ export interface ExampleConfig {
 export const DEMO_USERS: Readonly<Record<string, string>> = { demo: 'demo-password', admin: 'admin-password' };
 
 /**
- * Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, DEV_AUTH_URL, AVATAR_STORE, ACCOUNT_STORE, CREDENTIAL_STORE, USER_STORE, ORG_STORE, TWO_FACTOR_KEY, STATE_STORE, REVOCATION_CHECK, OIDC_*,
+ * Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, DEV_AUTH_URL, AVATAR_STORE, ACCOUNT_STORE, CREDENTIAL_STORE, USER_STORE, ORG_STORE, AUDIT_STORE, TWO_FACTOR_KEY, STATE_STORE, REVOCATION_CHECK, OIDC_*,
  * DATABASE_URL, REDIS_URL, SMTP_URL, TELEGRAM_TOKEN and APPLE_* (see the README). DATABASE_URL
  * (PostgreSQL) is the default of the avatar, account, credential and state stores, REDIS_URL of the state store.
  * The default URL is `http://localhost:PORT`: passkeys need a host name (browsers refuse an IP address).
@@ -73,6 +75,7 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     credentialStore: env.CREDENTIAL_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'credentials')}`,
     userStore: env.USER_STORE || undefined,
     orgStore: env.ORG_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'orgs')}`,
+    auditStore: env.AUDIT_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'audit')}`,
     // Without TWO_FACTOR_KEY the key follows AUTH_SECRET (a random secret makes enrolled codes unreadable after a restart; recovery codes still work).
     twoFactorKey: env.TWO_FACTOR_KEY ?? createHash('sha256').update(`two-factor:${secret}`).digest('hex'),
     oidc: env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET ? { issuer: env.OIDC_ISSUER, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET } : undefined,
@@ -130,6 +133,9 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     stateStore: config.stateStore,
     revocationCheck: config.revocationCheck,
     credentialStore: config.credentialStore,
+    auditStore: config.auditStore,
+    // Mails to the owner (to the log without SMTP_URL): a new browser, password and e-mail changes, credentials, a ban.
+    notifications: { sender, addressOf: async (user) => (await accountService.service.ownerAddress(user)) ?? user.email },
     twoFactor: { key: config.twoFactorKey, issuer: 'authgate example' },
     avatarResizeLimit: 256,
     // The dev server's pictures go through the avatar proxy: its own address is allowed, no other private one.

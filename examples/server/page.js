@@ -61,7 +61,7 @@ async function refresh() {
     $('enroll-2fa').classList.toggle('hidden', !!twoFactor.enabled);
     $('disable-box').classList.toggle('hidden', !twoFactor.enabled);
     $('admin-console').classList.toggle('hidden', !(user.attrs && user.attrs.admin === true));
-    await Promise.all([loadSessions(), loadPasskeys(), loadOrgs(), loadImpersonation()]);
+    await Promise.all([loadSessions(), loadPasskeys(), loadOrgs(), loadImpersonation(), loadActivity()]);
   } else {
     $('impersonation').classList.add('hidden');
     $('status').textContent = twoFactor.pending ? 'Almost signed in.' : 'Not signed in.';
@@ -500,6 +500,34 @@ $('call-workspace').addEventListener('click', async () => {
   const res = await api('/workspace');
   show({ status: res.status, body: await res.json() });
 });
+
+// Recent activity: the caller's own security events (GET /auth/events).
+const EVENT_WORDS = {
+  'login.succeeded': 'Signed in',
+  'login.failed': 'A sign-in failed',
+  logout: 'Signed out',
+  'session.revoked': 'Sessions ended',
+  'credential.added': 'Added',
+  'credential.removed': 'Removed',
+  'second_factor.succeeded': 'Second factor given',
+  'second_factor.failed': 'A wrong second factor',
+  'user.banned': 'Suspended by an admin',
+  'user.unbanned': 'Unsuspended by an admin',
+  'impersonation.started': 'An admin acted as you',
+  'impersonation.stopped': 'An admin stopped acting as you',
+};
+async function loadActivity() {
+  const res = await api('/auth/events?limit=10');
+  const list = $('activity');
+  list.textContent = '';
+  if (!res.ok) return;
+  for (const e of (await res.json()).events) {
+    const what = (EVENT_WORDS[e.type] || e.type) + (e.data.kind ? ' ' + e.data.kind : '') + (e.data.provider ? ' via ' + e.data.provider : '') + (e.userAgent ? ', ' + e.userAgent : '');
+    const item = listItem(new Date(e.time).toLocaleString() + ': ' + what);
+    item.classList.add('activity');
+    list.appendChild(item);
+  }
+}
 
 // An admin acting as this user (from the admin console): a banner that says so, and the way back.
 async function loadImpersonation() {

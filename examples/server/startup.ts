@@ -14,6 +14,7 @@ function levelFolders(config: ExampleConfig): Array<[string, string]> {
     ['CREDENTIAL_STORE', config.credentialStore],
     ['USER_STORE', config.userStore ?? config.accountStore],
     ['ORG_STORE', config.orgStore],
+    ['AUDIT_STORE', config.auditStore],
     ['AVATAR_STORE', config.avatarStore],
     ['STATE_STORE', config.stateStore],
   ];

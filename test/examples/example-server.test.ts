@@ -40,6 +40,7 @@ describe('example server', () => {
       accountStore: 'memory://',
       credentialStore: 'memory://',
       orgStore: 'memory://',
+      auditStore: 'memory://',
       logger: loggerFunc((l) => lines.push(l)),
     };
     const { app } = createExampleApp(config);
@@ -57,7 +58,7 @@ describe('example server', () => {
     const peer = await startSmtpPeer();
     try {
       const config = readExampleConfig({ AUTH_SECRET: 'z'.repeat(32), SMTP_URL: `smtp://127.0.0.1:${peer.port}?from=login@example.org` }, noopLogger);
-      const { app } = createExampleApp({ ...config, avatarStore: dir, devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://', orgStore: 'memory://' });
+      const { app } = createExampleApp({ ...config, avatarStore: dir, devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://', orgStore: 'memory://', auditStore: 'memory://' });
       await request(app).get('/auth/email/login?user=mia&address=mia@example.com').expect(200);
       const mail = await peer.nextMail(0);
       expect(mail.from).toBe('login@example.org');
@@ -79,6 +80,7 @@ describe('example server', () => {
         accountStore: 'memory://',
         credentialStore: 'memory://',
         orgStore: 'memory://',
+        auditStore: 'memory://',
       });
       expect((await request(app).get('/auth/list').expect(200)).body).toContain('oidc');
       const { location, handshake } = await startLogin(app, 'oidc');
@@ -100,6 +102,7 @@ describe('example server', () => {
       accountStore: 'memory://',
       credentialStore: 'memory://',
       orgStore: 'memory://',
+      auditStore: 'memory://',
     });
     expect(auth.options.avatarAllowedOrigins).toEqual([`http://127.0.0.1:${devPort}`]);
     const moved = await request(app).get('/some/page?x=1').set('Host', '127.0.0.1:9191').set('Accept', 'text/html').expect(307);
@@ -130,6 +133,7 @@ describe('example server', () => {
       accountStore: 'memory://',
       credentialStore: 'memory://',
       orgStore: 'memory://',
+      auditStore: 'memory://',
     });
     const page = await request(app).get('/').expect(200);
     expect(page.text).toContain('id="direct-form"');

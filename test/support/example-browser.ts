@@ -44,7 +44,7 @@ export async function startBrowserExample(host: '127.0.0.1' | 'localhost', secre
     ),
     avatarStore: dir,
   };
-  const example = createExampleApp({ ...config, devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://', orgStore: 'memory://' });
+  const example = createExampleApp({ ...config, devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://', orgStore: 'memory://', auditStore: 'memory://' });
   await example.dev.start();
   server.on('request', example.app);
   const browser = await launchChromium();
