@@ -71,10 +71,15 @@ describe('the admin console in headless chromium', () => {
       await demo.click('#direct-login');
       await demo.waitForFunction("document.getElementById('direct-error').textContent.includes('banned')");
 
+      await until(async () => (await admin.locator('#user-events li', { hasText: 'user.banned by admin' }).count()) === 1);
       await admin.click('#unban');
       await admin.locator('#message', { hasText: 'demo is no longer banned' }).waitFor();
       await demo.click('#direct-login');
       await demo.waitForSelector('#logged-in:not(.hidden)');
+      // Its recent activity tells what happened: the suspension and the sign-ins.
+      await demo.waitForFunction(
+        "document.getElementById('activity').textContent.includes('Suspended by an admin') && document.getElementById('activity').textContent.includes('Signed in via local')",
+      );
 
       // Act as demo: back on the app's page with a banner, then back to the admin's own session.
       await admin.click('#impersonate');
