@@ -28,6 +28,7 @@ import { UserDirectory } from './users/user-directory';
 import { clientOf, EventBus } from './events/event-bus';
 import { WebhookQueue } from './events/webhooks';
 import { RateLimitError } from './errors';
+import { BoundedMap } from './internal/bounded-map';
 import { createAuditStore } from './events/create-audit-store';
 
 /** The parts of one auth service, made from its options: what `createAuth` hands out and plugins get. */
@@ -104,12 +105,18 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
   if (notifications !== undefined) new Notifications(notifications, { events, users, state: resolved.stateStore, logger: resolved.logger });
   const completer = new LoginCompleter(tokens, avatars, sessions, plugins.phases, users, resolved, events);
   const limiter = new RateLimiter<string>(resolved.stateStore, resolved.rateLimits, resolved.ipv6RateLimitPrefix);
+  // Told once per limit and identity while it lasts, so a flood of 429s cannot flood the audit log.
+  const limitedLately = new BoundedMap<string, true>(10_000);
   /** A hit against a rate limit; past it, the 429 is also an event (the limit's name, never who). */
   const countHit = async (name: string, identity: string): Promise<void> => {
     try {
       await limiter.hit(name, identity);
     } catch (err) {
-      if (err instanceof RateLimitError) events.emit({ type: 'rate_limited', actor: { kind: 'system' }, data: { limit: name } });
+      const key = `${name}\u0000${identity}`;
+      if (err instanceof RateLimitError && limitedLately.get(key) === undefined) {
+        limitedLately.set(key, true, err.retryAfter * 1000);
+        events.emit({ type: 'rate_limited', actor: { kind: 'system' }, data: { limit: name } });
+      }
       throw err;
     }
   };

@@ -33,13 +33,15 @@ describe('security events over HTTP', () => {
     const other = new Session(t);
     await other.login('Alice');
     expect((await alice.post('/auth/sessions/revoke-others')).body).toEqual({ revoked: 1 });
-    for (let i = 0; i < 4; i++) await request(t.app).post('/auth/local/login').send({ user: 'mallory', passwd: 'x' });
+    for (let i = 0; i < 7; i++) await request(t.app).post('/auth/local/login').send({ user: 'mallory', passwd: 'x' });
     await alice.get('/auth/logout');
     await t.auth.events.flush();
     expect(types()).toEqual(expect.arrayContaining(['login.succeeded', 'login.failed', 'session.revoked', 'logout', 'rate_limited']));
     expect(seen.find((e) => e.type === 'session.revoked')).toMatchObject({ userId: alice.id, data: { which: 'others', count: 1 } });
     expect(seen.find((e) => e.type === 'rate_limited')).toMatchObject({ actor: { kind: 'system' }, data: { limit: 'loginPerUser' } });
     expect(JSON.stringify(seen.find((e) => e.type === 'rate_limited'))).not.toContain('mallory');
+    // Told once while the limit lasts, however many 429s follow.
+    expect(seen.filter((e) => e.type === 'rate_limited')).toHaveLength(1);
 
     // A copy of the revoked session's cookie, expired: its refresh is refused, and that is an event.
     const now = Date.now();
