@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import { toLoginRequest } from './auth-router';
 import { AvatarProxy } from './avatar/proxy';
 import { createAvatarStore } from './avatar/create-avatar-store';
-import { CredentialNotices } from './credentials/credential-notices';
+import { CREDENTIAL_KIND_CODES, CredentialNotices } from './credentials/credential-notices';
 import { Notifications, type NotificationOptions } from './events/notifications';
 import { createCredentialStore } from './credentials/create-credential-store';
 import { deleteCredentials, deletePasskeys, moveCredentials } from './credentials/user-credentials';
@@ -96,7 +96,7 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
       type: change.change === 'added' ? 'credential.added' : 'credential.removed',
       userId: user.id,
       actor: { kind: 'user', id: user.id },
-      data: { kind: change.kind, detail: change.detail },
+      data: { kind: CREDENTIAL_KIND_CODES[change.kind], detail: change.detail },
     }),
   );
   const links = new LinkFlow(tokens, sessions, useOnce, resolved, notices);

@@ -69,7 +69,8 @@ export type AuthErrorReason =
   | 'slug_taken'
   | 'invitation_invalid'
   | 'already_member'
-  | 'limit_reached';
+  | 'limit_reached'
+  | 'scope_required';
 
 /**
  * The error type authgate throws and answers with. Its `code` decides the HTTP `status` (one

@@ -125,6 +125,8 @@ export function createAuth(options: AuthOptions): Auth {
   const core = createCore(resolveOptions(options), checkNotifications(options?.notifications) ?? fromCredentialNotices(options?.credentialNotices));
   const { resolved, providers, tokens, avatars, sessions, everyRequest, plugins, users, authenticator, kit, events } = core;
   plugins.setup(pluginContext(core));
+  const bearer = plugins.bearer();
+  if (bearer !== undefined) authenticator.useBearer(bearer);
   let handlers: AuthHandlers | undefined;
   let middleware: Middleware | undefined;
 

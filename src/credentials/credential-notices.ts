@@ -5,12 +5,15 @@ import type { User } from '../token/user';
 /** A change of a user's credentials that the owner is told about. */
 export interface CredentialChange {
   /** What kind of credential. */
-  kind: 'passkey' | 'linked login' | 'two-factor';
+  kind: 'passkey' | 'linked login' | 'two-factor' | 'API key';
   /** Whether it was added or removed. */
   change: 'added' | 'removed';
   /** Which one, for people: a passkey's label, a linked login's provider. */
   detail?: string | undefined;
 }
+
+/** The machine name of a credential kind, as events carry it (`data.kind`). */
+export const CREDENTIAL_KIND_CODES: Readonly<Record<CredentialChange['kind'], string>> = { passkey: 'passkey', 'linked login': 'linked_login', 'two-factor': 'totp', 'API key': 'api_key' };
 
 /** Mail to the owner whenever a passkey, a linked login or two-factor is added or removed (`createAuth({ credentialNotices })`). */
 export interface CredentialNoticeOptions {

@@ -1,5 +1,5 @@
-/** What a credential is for: a passkey (WebAuthn) or a TOTP second factor. */
-export type CredentialKind = 'passkey' | 'totp';
+/** What a credential is for: a passkey (WebAuthn), a TOTP second factor, or an API key. */
+export type CredentialKind = 'passkey' | 'totp' | 'api_key';
 
 /** A user's passkey or second factor, as stored. */
 export interface Credential {

@@ -8,7 +8,7 @@ import type { MaybePromise } from '../token/hooks';
 import type { User } from '../token/user';
 import type { UserDirectory } from '../users/user-directory';
 import type { AuthEvent } from './auth-event';
-import type { CredentialNoticeOptions } from '../credentials/credential-notices';
+import { CREDENTIAL_KIND_CODES, type CredentialNoticeOptions } from '../credentials/credential-notices';
 import type { EventBus } from './event-bus';
 
 /** The notices a user may get: each can be turned off. */
@@ -47,7 +47,8 @@ const KNOWN_DEVICE_MS = 365 * 86_400_000;
 
 /** What a credential change event says, in words (as the older `credentialNotices` put it). */
 function credentialWhat(event: AuthEvent): string {
-  const kind = String(event.data.kind ?? 'credential');
+  const code = String(event.data.kind ?? 'credential');
+  const kind = Object.entries(CREDENTIAL_KIND_CODES).find(([, c]) => c === code)?.[0] ?? code;
   const detail = typeof event.data.detail === 'string' && event.data.detail !== '' ? ` (${event.data.detail})` : '';
   const added = event.type === 'credential.added';
   if (kind === 'two-factor') return `two-factor authentication${detail} was turned ${added ? 'on' : 'off'}`;

@@ -23,6 +23,19 @@ import type { RevocationCache } from '../sessions/revocation-cache';
  */
 export type RequestCheck = (req: IncomingMessage, user: User, claims: Readonly<Claims> | undefined) => AuthError | undefined | Promise<AuthError | undefined>;
 
+/**
+ * A credential carried in `Authorization: Bearer` that a plugin resolves (API keys): `m.auth` lets
+ * its owner through; the session routes and step-up never accept it.
+ */
+export interface BearerResolver {
+  /** Whether the request carries a credential of this resolver. */
+  carries(req: IncomingMessage): boolean;
+  /** Its user when memory can tell at once (the usual case); `undefined`: ask {@link BearerResolver.resolve}. */
+  now(req: IncomingMessage): User | undefined;
+  /** Its user; a 401 AuthError for an unknown, expired or deleted one. */
+  resolve(req: IncomingMessage): Promise<User>;
+}
+
 /** Makes a {@link RequestCheck} from the arguments of a middleware factory such as `m.org(...roles)`. */
 export type GuardFactory = (...args: string[]) => RequestCheck;
 
@@ -52,6 +65,7 @@ const REFRESH_WAIT_MS = 3000;
  */
 export class Authenticator {
   private readonly refreshing = new Map<string, Promise<RefreshedToken>>();
+  private bearer: BearerResolver | undefined;
 
   /**
    * @param tokens - the token service.
@@ -68,8 +82,14 @@ export class Authenticator {
     private readonly sessions: SessionChecks,
   ) {}
 
+  /** Accepts the bearer credentials of a plugin (API keys) in the middleware. */
+  useBearer(resolver: BearerResolver): void {
+    this.bearer = resolver;
+  }
+
   /** The request's user; throws a 401 {@link AuthError} when there is no acceptable login. */
   async authenticate(req: Request, res: ServerResponse): Promise<User> {
+    if (this.bearer?.carries(req)) return this.bearer.resolve(req);
     const { adminPasswd, basicAuthChecker } = this.options;
     if (adminPasswd !== undefined || basicAuthChecker !== undefined) {
       const basic = parseBasicAuth(req);
@@ -85,6 +105,7 @@ export class Authenticator {
    * must decide, which it then does from the start. Never throws, never answers.
    */
   authenticateNow(req: Request): User | undefined {
+    if (this.bearer !== undefined && req.headers.authorization !== undefined && this.bearer.carries(req)) return this.bearer.now(req);
     const claims = this.claimsNow(req);
     if (claims === undefined) return undefined;
     const user = claims.user as User;
@@ -93,7 +114,11 @@ export class Authenticator {
   }
 
   /** {@link Authenticator.authenticateNow} with the token's claims, for checks that read more than the user. */
-  authenticateNowWithClaims(req: Request): { user: User; claims: Readonly<Claims> } | undefined {
+  authenticateNowWithClaims(req: Request): { user: User; claims: Readonly<Claims> | undefined } | undefined {
+    if (this.bearer !== undefined && req.headers.authorization !== undefined && this.bearer.carries(req)) {
+      const user = this.bearer.now(req);
+      return user && { user, claims: undefined };
+    }
     const claims = this.claimsNow(req);
     if (claims === undefined) return undefined;
     const user = claims.user as User;
@@ -119,6 +144,7 @@ export class Authenticator {
 
   /** {@link Authenticator.authenticate} with the token's claims (`undefined` for basic auth, which has none). */
   async authenticateWithClaims(req: Request, res: ServerResponse): Promise<{ user: User; claims: Readonly<Claims> | undefined }> {
+    if (this.bearer?.carries(req)) return { user: await this.bearer.resolve(req), claims: undefined };
     const { adminPasswd, basicAuthChecker } = this.options;
     if (adminPasswd !== undefined || basicAuthChecker !== undefined) {
       const basic = parseBasicAuth(req);

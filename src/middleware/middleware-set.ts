@@ -26,6 +26,11 @@ export interface Middleware {
   org(...roles: string[]): RequestHandler;
   /** As {@link Middleware.org}, for members whose roles hold every one of `permissions`; 403 `permission_required` otherwise. */
   can(...permissions: string[]): RequestHandler;
+  /**
+   * As {@link Middleware.auth}; a request through an API key passes only when the key holds every
+   * one of `scopes` (a session holds them all); needs the API keys plugin. 403 `scope_required`.
+   */
+  scopes(...scopes: string[]): RequestHandler;
   /** Replaces the request's user with `userUpdater(user)`; needs the `userUpdater` option. */
   readonly updateUser: RequestHandler;
   /** Refuses state-changing requests a browser sent from another site (403), per `trustedOrigins`. */
@@ -35,7 +40,7 @@ export interface Middleware {
 /** The guard factories plugins contribute, by middleware name (`org`, `can`). */
 export type GuardLookup = (name: string) => GuardFactory | undefined;
 
-const GUARD_PLUGINS: Readonly<Record<string, string>> = { org: 'organizations', can: 'organizations' };
+const GUARD_PLUGINS: Readonly<Record<string, string>> = { org: 'organizations', can: 'organizations', scopes: 'apiKeys' };
 
 /** Builds the middleware set on an {@link Authenticator}. */
 export function createMiddleware(authenticator: Authenticator, options: AuthenticatorOptions, guards: GuardLookup = () => undefined): Middleware {
@@ -125,6 +130,7 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
     },
     org: (...roles: string[]): RequestHandler => pluginGuard('org', roles),
     can: (...permissions: string[]): RequestHandler => pluginGuard('can', permissions),
+    scopes: (...scopes: string[]): RequestHandler => pluginGuard('scopes', scopes),
     get updateUser(): RequestHandler {
       const updater = options.userUpdater;
       if (!updater) throw configError('m.updateUser needs the userUpdater option of createAuth()');

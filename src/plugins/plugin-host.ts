@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { configError } from '../errors';
 import type { RateLimitRule } from '../limits/rate-limiter';
-import type { GuardFactory } from '../middleware/authenticator';
+import type { BearerResolver, GuardFactory } from '../middleware/authenticator';
 import { LOGIN_PHASES, type AuthPlugin, type LoginPhases, type PluginContext, type PluginContribution } from './plugin';
 
 /**
@@ -30,6 +30,12 @@ export class PluginHost {
   private readonly contributions: Array<{ name: string; parts: PluginContribution }> = [];
   /** The login phases, each from the one plugin that has it. */
   readonly phases: LoginPhases = {};
+  private bearerResolver: BearerResolver | undefined;
+
+  /** The bearer credentials a plugin brings (API keys), if one does. */
+  bearer(): BearerResolver | undefined {
+    return this.bearerResolver;
+  }
 
   /** @param plugins - as given to `createAuth({ plugins })`, core plugins first. */
   constructor(private readonly plugins: readonly AuthPlugin[]) {
@@ -59,6 +65,12 @@ export class PluginHost {
         if (owner !== undefined) throw configError(`plugins ${owner} and ${plugin.name} both take the login phase ${phase}; use one of them`);
         owners.set(phase, plugin.name);
         (this.phases as Record<string, unknown>)[phase] = step.bind(parts.phases);
+      }
+      if (parts.bearer !== undefined) {
+        const owner = owners.get('bearer');
+        if (owner !== undefined) throw configError(`plugins ${owner} and ${plugin.name} both take Authorization: Bearer; use one of them`);
+        owners.set('bearer', plugin.name);
+        this.bearerResolver = parts.bearer;
       }
       for (const name of Object.keys(parts.guards ?? {})) {
         const owner = owners.get(`m.${name}`);

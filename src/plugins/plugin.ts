@@ -5,7 +5,7 @@ import type { CredentialStore } from '../credentials/credential-store';
 import type { RedirectPolicy } from '../internal/redirect-policy';
 import type { RateLimitRule } from '../limits/rate-limiter';
 import type { Logger } from '../logger';
-import type { Authenticator, GuardFactory } from '../middleware/authenticator';
+import type { Authenticator, BearerResolver, GuardFactory } from '../middleware/authenticator';
 import type { CompletedLogin, LoginRequest, Provider, ProviderKit } from '../providers/provider';
 import type { SessionRegistry } from '../sessions/session-registry';
 import type { StateStore } from '../state/state-store';
@@ -58,6 +58,8 @@ export interface PluginContribution {
    * plugin), run after authentication. Keep them fast: they are on the request path.
    */
   guards?: Readonly<Record<string, GuardFactory>>;
+  /** A credential in `Authorization: Bearer` that `m.auth` accepts (API keys); one plugin at most. */
+  bearer?: BearerResolver;
   /** Services it offers other plugins, by name (see {@link PluginContext.service}). */
   services?: Readonly<Record<string, unknown>>;
   /** Stops what the plugin runs and closes what it opened. */

@@ -1,0 +1,67 @@
+import { AuthError, configError } from '../errors';
+import type { RateLimitRule } from '../limits/rate-limiter';
+import type { AuthPlugin } from '../plugins/plugin';
+import { addApiKeyRoutes } from './api-key-routes';
+import { apiKeyOf, ApiKeys } from './api-keys';
+
+/** Options of the API keys plugin: `apiKeys({ ... })`. */
+export interface ApiKeysOptions {
+  /** The most keys one user may hold. @default 20 */
+  maxKeysPerUser?: number;
+  /** The longest `expiresIn` a key may ask, in ms. @default no limit (keys may not expire) */
+  maxTtl?: number;
+  /** Requests one key may make (`apiKeyRequests`, counted in the state store: each request then waits for it). @default undefined (no per-key limit) */
+  perKeyRateLimit?: RateLimitRule;
+}
+
+/** The API keys plugin, with its service once `createAuth` has set it up. */
+export interface ApiKeysPlugin extends AuthPlugin {
+  /** Keys for the app's own code; throws before `createAuth` ran. */
+  readonly service: ApiKeys;
+}
+
+/**
+ * API keys for scripts, services and integrations: `createAuth({ plugins: [apiKeys()] })`. Routes
+ * under `/api-keys`; `Authorization: Bearer agk_…` accepted by `m.auth`; `m.scopes(...)`; `apiKeyOf(req)`.
+ */
+export function apiKeys(options: ApiKeysOptions = {}): ApiKeysPlugin {
+  if (options === null || typeof options !== 'object') throw configError('apiKeys() takes an options object (or nothing)');
+  const maxKeysPerUser = options.maxKeysPerUser ?? 20;
+  if (!Number.isInteger(maxKeysPerUser) || maxKeysPerUser < 1 || maxKeysPerUser > 1000) throw configError('apiKeys.maxKeysPerUser must be a whole number from 1 to 1000');
+  if (options.maxTtl !== undefined && (!Number.isFinite(options.maxTtl) || options.maxTtl < 60_000)) throw configError('apiKeys.maxTtl must be at least 60000 ms');
+  let service: ApiKeys | undefined;
+  return {
+    name: 'api-keys',
+    errorCodes: ['scope_required'],
+    rateLimits: { apiKeyRoutesPerUser: { limit: 60, windowMs: 60_000 }, ...(options.perKeyRateLimit ? { apiKeyRequests: options.perKeyRateLimit } : {}) },
+    get service(): ApiKeys {
+      if (service === undefined) throw new Error('apiKeys(): the service exists once createAuth({ plugins: [...] }) has set the plugin up');
+      return service;
+    },
+    setup(ctx) {
+      const keys = new ApiKeys(ctx, { maxKeysPerUser, maxTtlMs: options.maxTtl, perKeyLimit: options.perKeyRateLimit !== undefined });
+      service = keys;
+      // A banned or deleted owner's keys stop on every instance (the ban is announced where it happened).
+      ctx.events.on('user.banned', (e) => (e.userId ? keys.announce(`user:${e.userId}`) : undefined));
+      return {
+        routes: (router) => addApiKeyRoutes(router, { keys, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
+        bearer: keys,
+        guards: {
+          scopes:
+            (...wanted: string[]) =>
+            (req) => {
+              const use = apiKeyOf(req);
+              if (use === undefined || wanted.every((s) => use.scopes.includes(s))) return undefined;
+              return new AuthError('forbidden', `this API key needs the scope ${wanted.join(' and ')}`, { reason: 'scope_required' });
+            },
+        },
+        userEvents: {
+          userDeleted: (userId) => keys.announce(`user:${userId}`),
+          credentialsReset: (userId) => keys.removeAll(userId),
+        },
+        services: { apiKeys: keys },
+        close: () => keys.close(),
+      };
+    },
+  };
+}
