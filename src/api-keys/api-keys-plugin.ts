@@ -41,8 +41,8 @@ export function apiKeys(options: ApiKeysOptions = {}): ApiKeysPlugin {
     setup(ctx) {
       const keys = new ApiKeys(ctx, { maxKeysPerUser, maxTtlMs: options.maxTtl, perKeyLimit: options.perKeyRateLimit !== undefined });
       service = keys;
-      // A banned or deleted owner's keys stop on every instance (the ban is announced where it happened).
-      ctx.events.on('user.banned', (e) => (e.userId ? keys.announce(`user:${e.userId}`) : undefined));
+      // A banned owner's keys stop, and an unbanned one's work again, on every instance (announced where it happened).
+      for (const type of ['user.banned', 'user.unbanned'] as const) ctx.events.on(type, (e) => (e.userId ? keys.announce(`user:${e.userId}`) : undefined));
       return {
         routes: (router) => addApiKeyRoutes(router, { keys, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
         bearer: keys,

@@ -7,6 +7,7 @@ import type { PluginContext } from '../plugins/plugin';
 import type { Credential } from '../credentials/credential-store';
 import type { Subscription } from '../state/state-store';
 import type { User } from '../token/user';
+import { isBanned } from '../users/user-store';
 import { apiKeyId, bearerApiKey, isApiKey, newApiKey } from './api-key-format';
 
 /** The channel on which deleted keys (`key:<id>`) and users whose keys stop (`user:<id>`) are announced. */
@@ -78,6 +79,8 @@ export class ApiKeys implements BearerResolver {
   private epoch = 0;
   private readonly subscription: Subscription | undefined;
   private readonly usedLately = new BoundedMap<string, true>(CACHED_KEYS);
+  /** Owners seen lately (`null`: banned or gone), so a key this process has not seen costs one store read. */
+  private readonly owners = new BoundedMap<string, User | null>(CACHED_KEYS);
 
   /**
    * @param ctx - the core's services.
@@ -90,13 +93,12 @@ export class ApiKeys implements BearerResolver {
     this.subscription = ctx.stateStore.subscribe?.(
       API_KEY_CHANNEL,
       (message) => {
-        this.epoch++;
-        if (message.startsWith('key:')) this.known.delete(message.slice(4));
-        else this.known.clear();
+        this.forget(message);
       },
       () => {
         this.epoch++;
         this.known.clear();
+        this.owners.clear();
       },
     );
   }
@@ -131,11 +133,10 @@ export class ApiKeys implements BearerResolver {
     if (credential === undefined || credential.kind !== 'api_key' || !safeEqual(credential.id, id)) throw refused('the API key is unknown or was deleted');
     const data = credential.data as unknown as KeyData;
     if (data.expiresAt !== null && data.expiresAt <= Date.now()) throw refused('the API key has expired');
-    const record = await this.ctx.users.get(credential.userId);
-    if (record === undefined) throw refused('the owner of the API key is gone');
-    if (await this.ctx.users.isBanned(credential.userId)) throw new AuthError('unauthorized', 'this account is banned', { reason: 'banned' });
+    const owner = await this.owner(credential.userId, live && epoch === this.epoch);
+    if (owner === null) throw new AuthError('unauthorized', 'the owner of this API key is banned or gone', { reason: 'banned' });
     const known: Known = {
-      user: { id: record.id, name: record.name, picture: record.picture ?? '', ...(record.email ? { email: record.email } : {}) },
+      user: owner,
       use: Object.freeze({ id, scopes: Object.freeze([...data.scopes]) }),
       expiresAt: data.expiresAt,
     };
@@ -143,6 +144,26 @@ export class ApiKeys implements BearerResolver {
     this.touch(credential);
     uses.set(req, known.use);
     return { ...known.user };
+  }
+
+  /** The owner of a key as its requests act (`null`: banned or gone), from memory when it can be trusted. */
+  private async owner(userId: string, cacheable: boolean): Promise<User | null> {
+    const known = cacheable ? this.owners.get(userId) : undefined;
+    if (known !== undefined) return known;
+    const record = await this.ctx.users.get(userId);
+    const owner = record === undefined || isBanned(record) ? null : { id: record.id, name: record.name, picture: record.picture ?? '', ...(record.email ? { email: record.email } : {}) };
+    if (cacheable) this.owners.set(userId, owner, CACHE_TTL_MS);
+    return owner;
+  }
+
+  private forget(message: string): void {
+    this.epoch++;
+    if (message.startsWith('key:')) {
+      this.known.delete(message.slice(4));
+      return;
+    }
+    this.known.clear();
+    this.owners.delete(message.slice(5));
   }
 
   /** Writes `lastUsed` at most once a minute per key (from this process). */
@@ -205,9 +226,7 @@ export class ApiKeys implements BearerResolver {
 
   /** Tells every instance (and this one) that keys changed. */
   async announce(message: string): Promise<void> {
-    this.epoch++;
-    if (message.startsWith('key:')) this.known.delete(message.slice(4));
-    else this.known.clear();
+    this.forget(message);
     await this.ctx.stateStore.publish?.(API_KEY_CHANNEL, message);
   }
 

@@ -1,3 +1,3 @@
 import { describeFuzz } from './fuzz-routes';
 
-describeFuzz('the auth and avatar routes', (route) => !route.startsWith('/account/') && !route.startsWith('/auth/orgs') && !route.startsWith('/auth/admin'));
+describeFuzz('the auth and avatar routes', (route) => !route.startsWith('/account/') && !route.startsWith('/auth/orgs') && !route.startsWith('/auth/admin') && !route.startsWith('/auth/api-keys'));

@@ -6,13 +6,14 @@ import { createAccountRouter, senderFunc, type DevServer } from '../../src';
 import { type Account } from '../../src/accounts';
 import { organizations } from '../../src/organizations';
 import { admin } from '../../src/admin';
+import { apiKeys } from '../../src/api-keys';
 import { SECRET, makeApp } from '../support/auth-app';
 import { deepJson, jwtLike, Rng, send, type Sent } from '../support/fuzz';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 
-function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string; accountId: string; bearer: string; orgId: string; userId: string }): Sent {
+function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string; accountId: string; bearer: string; orgId: string; userId: string; apiKey: string }): Sent {
   const method = rng.pick(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'GET', 'POST']);
   let path = route
     .replaceAll(':org', rng.pick([ctx.orgId, 'fuzz-org', 'org_missing', encodeURIComponent(rng.text(30))]))
@@ -61,7 +62,15 @@ function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string
   if (rng.chance(0.3)) headers['x-xsrf-token'] = rng.pick([ctx.xsrf, encodeURIComponent(rng.text(20))]);
   if (rng.chance(0.3)) headers['x-jwt'] = jwtLike(rng, SECRET);
   if (rng.chance(0.3))
-    headers.authorization = rng.pick([`Bearer ${ctx.bearer}`, `Bearer ${encodeURIComponent(rng.text(30))}`, `Basic ${Buffer.from(`${rng.text(5)}:${rng.text(5)}`).toString('base64')}`, 'Bearer']);
+    headers.authorization = rng.pick([
+      `Bearer ${ctx.bearer}`,
+      `Bearer ${ctx.apiKey}`,
+      `Bearer agk_${encodeURIComponent(rng.text(50))}`,
+      `Bearer ${ctx.apiKey.slice(0, -1)}x`,
+      `Bearer ${encodeURIComponent(rng.text(30))}`,
+      `Basic ${Buffer.from(`${rng.text(5)}:${rng.text(5)}`).toString('base64')}`,
+      'Bearer',
+    ]);
   if (rng.chance(0.2)) headers['sec-fetch-site'] = rng.pick(['cross-site', 'same-origin', 'none', 'weird']);
   if (rng.chance(0.2)) headers.origin = rng.pick(['http://localhost:8080', 'https://evil.example', 'null']);
   if (rng.chance(0.2)) headers['if-none-match'] = rng.pick(['*', '"x"', encodeURIComponent(rng.text(20))]);
@@ -132,7 +141,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
     it('answers every random request with a status below 500, never hangs (10 s), and changes no stored user or avatar', async () => {
       const orgs = organizations({ sender: senderFunc(() => undefined), roles: { billing: ['invoice:read'] } });
       const { app, auth } = makeApp(
-        { rateLimits: false, url: 'http://localhost:8080', twoFactor: { key: 'fuzz-two-factor-key-0123456789abcdef' }, plugins: [orgs, admin({ isAdmin: () => true })] },
+        { rateLimits: false, url: 'http://localhost:8080', twoFactor: { key: 'fuzz-two-factor-key-0123456789abcdef' }, plugins: [orgs, admin({ isAdmin: () => true }), apiKeys()] },
         (a) => {
           dev = a.addDevProvider({ port: 0 });
           a.addPasskeyProvider('passkey');
@@ -174,7 +183,8 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
       const userId = (login.body as { id: string }).id;
       const org = await request(app).post('/auth/orgs').set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).send({ name: 'Fuzz', slug: 'fuzz-org' }).expect(201);
       const orgId = (org.body as { id: string }).id;
-      const ctx = { jwt, xsrf, accountId: stored.Id, bearer: token.body.AccessToken as string, orgId, userId };
+      const made = await request(app).post('/auth/api-keys').set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).send({ name: 'fuzz' }).expect(201);
+      const ctx = { jwt, xsrf, accountId: stored.Id, bearer: token.body.AccessToken as string, orgId, userId, apiKey: made.body.key as string };
       const before = {
         account: JSON.stringify(await accounts.store.get(stored.Id)),
         avatars: JSON.stringify(await Promise.all((await auth.options.avatarStore.list()).map(async (id) => [id, await auth.options.avatarStore.id(id)]))),
@@ -228,6 +238,8 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
         '/auth/admin/impersonation/stop',
         '/auth/admin/audit',
         '/auth/events',
+        '/auth/api-keys',
+        '/auth/api-keys/:id',
         '/auth/sessions',
         '/auth/sessions/:id/revoke',
         '/auth/sessions/revoke-others',
