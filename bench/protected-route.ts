@@ -67,7 +67,7 @@ export async function protectedRoute(args: BenchArgs): Promise<string> {
   const redis = await startRedis();
   const child = await startChild('protected', { REDIS_URL: redis.url });
   try {
-    const { ports, token, xsrf, cookies } = child.info as { ports: Record<string, number>; token: string; xsrf: string; cookies: string[] };
+    const { ports, token, xsrf, cookies, apiKey } = child.info as { ports: Record<string, number>; token: string; xsrf: string; cookies: string[]; apiKey: string };
     // Every variant gets the same request bytes: the cookies (each finds its own), the XSRF header and the Bearer token.
     const sameRequest = { cookie: [`JWT=${token}; XSRF-TOKEN=${xsrf}`, ...cookies].join('; '), 'x-xsrf-token': xsrf, authorization: `Bearer ${token}` };
     // 100,000 users, each with its own token (ten times the verified-token cache): nearly every
@@ -82,6 +82,7 @@ export async function protectedRoute(args: BenchArgs): Promise<string> {
       unprotected: { port: ports.plain!, headers: sameRequest },
       authgate: { port: ports.authgate!, headers: sameRequest },
       'authgate + m.org() (organizations plugin)': { port: ports.authgateOrg!, headers: sameRequest },
+      'authgate, API key (Authorization: Bearer agk_…)': { port: ports.authgate!, headers: { authorization: `Bearer ${apiKey}` } },
       'express-jwt': { port: ports.expressJwt!, headers: sameRequest },
       'passport-jwt': { port: ports.passportJwt!, headers: sameRequest },
       'better-auth, cookie cache': { port: ports.betterAuthCached!, headers: sameRequest },
@@ -110,6 +111,7 @@ export async function protectedRoute(args: BenchArgs): Promise<string> {
     const vsPlain = ours / rps('unprotected');
     const vsEj = ours / rps('express-jwt');
     const orgVsPlain = rps('authgate + m.org() (organizations plugin)') / rps('unprotected');
+    const keyVsPlain = rps('authgate, API key (Authorization: Bearer agk_…)') / rps('unprotected');
     const vsPj = ours / rps('passport-jwt');
     const perCall = await middlewareCosts();
     const k = many.length / 1000;
@@ -119,6 +121,7 @@ export async function protectedRoute(args: BenchArgs): Promise<string> {
     return printTable('Protected route: GET /private, 32 connections, same request for every variant', ['variant', 'req/s (median)', 'spread', 'p99 ms', 'authgate / variant'], rows, [
       `authgate / unprotected = ${vsPlain.toFixed(3)} (target >= 0.95: ${verdict(vsPlain >= 0.95)})`,
       `authgate + m.org() / unprotected = ${orgVsPlain.toFixed(3)} (target >= 0.9: ${verdict(orgVsPlain >= 0.9)})`,
+      `authgate with an API key / unprotected = ${keyVsPlain.toFixed(3)} (target >= 0.9: ${verdict(keyVsPlain >= 0.9)})`,
       `authgate / express-jwt = ${vsEj.toFixed(2)}, authgate / passport-jwt = ${vsPj.toFixed(2)} (target >= 2: ${verdict(vsEj >= 2 && vsPj >= 2)})`,
       `in-process cost per request: m.auth ${perCall.auth.toFixed(2)} us (cookie, verified-token cache hit, XSRF, user attached), m.org() ${perCall.org.toFixed(2)} us (the same, and the membership from the per-process cache)`,
       `${k} k distinct users (X-JWT, nearly every token a cache miss): authgate / unprotected = ${vsPlainMany.toFixed(3)} (target >= 0.9: ${verdict(vsPlainMany >= 0.9)}), authgate / express-jwt = ${vsEjMany.toFixed(2)}`,

@@ -7,6 +7,7 @@ import passport from 'passport';
 import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { createAuth, mustGetUser, senderFunc } from '../../src';
 import { organizations, orgOf } from '../../src/organizations';
+import { apiKeys } from '../../src/api-keys';
 import { Hs256Key } from '../../src/token/hs256';
 import { betterAuthApp, passportSessionApp, redisSessionStore, type Competitor } from './competitors';
 
@@ -16,9 +17,12 @@ const USER = { name: 'bench', id: 'local_0123456789abcdef0123456789abcdef0123456
 async function main(): Promise<void> {
   // The organizations plugin is on for every authgate variant: m.auth must not pay for it.
   const orgs = organizations({ sender: senderFunc(() => undefined) });
-  const auth = createAuth({ rateLimits: false, url: 'http://127.0.0.1:8080', secret: SECRET, avatarStore: 'noop://', tokenDuration: 3_600_000, plugins: [orgs] });
+  const keys = apiKeys();
+  const auth = createAuth({ rateLimits: false, url: 'http://127.0.0.1:8080', secret: SECRET, avatarStore: 'noop://', tokenDuration: 3_600_000, plugins: [orgs, keys] });
   auth.addDirectProvider('local', () => true);
   const org = await orgs.service.create(USER, { name: 'Bench' });
+  await auth.users.recordLogin(USER, { provider: 'local', id: USER.id });
+  const { key: apiKey } = await keys.service.create(USER, { name: 'bench', scopes: [], expiresIn: undefined });
   // One token for every variant: it names the active organization, which only m.org() reads.
   const { token, claims } = await auth.tokens.create({ aud: 'authgate', user: USER, auth_provider: { name: 'local' }, org: org.id });
 
@@ -96,7 +100,7 @@ async function main(): Promise<void> {
   for (const [name, c] of Object.entries(competitors)) ports[name] = await listen(c.app);
   // Every variant gets the same cookie header: each finds its own cookie in it.
   const cookies = Object.values(competitors).map((c) => c.cookie);
-  console.log(`READY ${JSON.stringify({ ports, token, xsrf: claims.jti, cookies })}`);
+  console.log(`READY ${JSON.stringify({ ports, token, xsrf: claims.jti, cookies, apiKey })}`);
 }
 
 void main();

@@ -7,6 +7,7 @@ import { consoleLogger, createAuth, getUser, hashId, loadApplePrivateKeyFromFile
 import { accounts } from '../../src/accounts';
 import { organizations, orgOf } from '../../src/organizations';
 import { admin } from '../../src/admin';
+import { apiKeyOf, apiKeys } from '../../src/api-keys';
 
 /** Settings of the example app; `readExampleConfig` fills them from the environment. */
 export interface ExampleConfig {
@@ -127,7 +128,7 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     secret: config.secret,
     issuer: 'authgate-example',
     // The demo user "admin" (attrs.admin, below) opens the admin console at /auth/admin/.
-    plugins: [accountService, orgs, admin()],
+    plugins: [accountService, orgs, admin(), apiKeys()],
     userStore: config.userStore ?? config.accountStore,
     avatarStore: config.avatarStore,
     stateStore: config.stateStore,
@@ -191,6 +192,10 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   app.use('/account', accountService.router);
   app.get('/private', m.auth, (req, res) => {
     res.json({ message: 'this is a protected route', user: mustGetUser(req) });
+  });
+  // Callable with a session or with an API key (curl -H "Authorization: Bearer agk_…").
+  app.get('/api/whoami', m.auth, (req, res) => {
+    res.json({ user: mustGetUser(req).name, apiKey: apiKeyOf(req) ?? null });
   });
   app.get('/admin', m.admin, (req, res) => {
     res.json({ message: 'admins only', user: mustGetUser(req) });

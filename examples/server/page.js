@@ -61,7 +61,7 @@ async function refresh() {
     $('enroll-2fa').classList.toggle('hidden', !!twoFactor.enabled);
     $('disable-box').classList.toggle('hidden', !twoFactor.enabled);
     $('admin-console').classList.toggle('hidden', !(user.attrs && user.attrs.admin === true));
-    await Promise.all([loadSessions(), loadPasskeys(), loadOrgs(), loadImpersonation(), loadActivity()]);
+    await Promise.all([loadSessions(), loadPasskeys(), loadOrgs(), loadImpersonation(), loadActivity(), loadApiKeys()]);
   } else {
     $('impersonation').classList.add('hidden');
     $('status').textContent = twoFactor.pending ? 'Almost signed in.' : 'Not signed in.';
@@ -499,6 +499,45 @@ $('accept-invitation').addEventListener('click', async () => {
 $('call-workspace').addEventListener('click', async () => {
   const res = await api('/workspace');
   show({ status: res.status, body: await res.json() });
+});
+
+// API keys: made with a fresh login, shown once (copy it then), listed by prefix, deleted.
+async function loadApiKeys() {
+  const res = await api('/auth/api-keys');
+  const list = $('api-keys');
+  list.textContent = '';
+  if (!res.ok) return;
+  for (const k of await res.json()) {
+    const item = listItem(
+      k.name + ' (' + k.prefix + '…), ' + (k.lastUsed ? 'last used ' + new Date(k.lastUsed).toLocaleString() : 'never used'),
+      smallButton('Delete', 'delete-api-key', async () => {
+        clearMessages();
+        const done = await api('/auth/api-keys/' + encodeURIComponent(k.id), { method: 'DELETE' });
+        if (!done.ok) return fail('api-keys', await errorOf(done));
+        notice('api-keys', 'The key ' + k.name + ' was deleted.');
+        await loadApiKeys();
+      }),
+    );
+    item.classList.add('api-key');
+    list.appendChild(item);
+  }
+}
+$('api-key-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  clearMessages();
+  const res = await postJson('/auth/api-keys', { name: $('api-key-name').value });
+  if (!res.ok) return fail('api-keys', await errorOf(res));
+  const made = await res.json();
+  $('new-api-key').classList.remove('hidden');
+  $('new-api-key-value').textContent = made.key;
+  $('api-key-curl').textContent = 'curl -H "Authorization: Bearer ' + made.key + '" ' + location.origin + '/api/whoami';
+  $('api-key-name').value = '';
+  notice('api-keys', 'Copy the key now: it is not shown again.');
+  await loadApiKeys();
+});
+$('copy-api-key').addEventListener('click', async () => {
+  await navigator.clipboard.writeText($('new-api-key-value').textContent).catch(() => undefined);
+  notice('api-keys', 'Copied.');
 });
 
 // Recent activity: the caller's own security events (GET /auth/events).
