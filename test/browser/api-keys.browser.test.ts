@@ -1,6 +1,5 @@
 import type { Browser } from 'playwright-core';
-import { DEMO_USERS } from '../../examples/server/app';
-import { browserIt, startBrowserExample, type BrowserExample } from '../support/example-browser';
+import { browserIt, signInOnPage, startBrowserExample, type BrowserExample } from '../support/example-browser';
 
 describe('API keys on the example page in headless chromium', () => {
   let example: BrowserExample | undefined;
@@ -17,11 +16,7 @@ describe('API keys on the example page in headless chromium', () => {
     'creates a key (shown once, with a curl line), the key works from outside the browser, deleting it stops it',
     async () => {
       const page = await (await browser.newContext()).newPage();
-      await page.goto(base);
-      await page.fill('#user', 'demo');
-      await page.fill('#passwd', DEMO_USERS.demo!);
-      await page.click('#direct-login');
-      await page.waitForSelector('#logged-in:not(.hidden)');
+      await signInOnPage(page, base, 'demo');
       await page.fill('#api-key-name', 'CI');
       await page.click('#create-api-key');
       await page.waitForSelector('#new-api-key:not(.hidden)');

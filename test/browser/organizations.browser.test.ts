@@ -1,8 +1,7 @@
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
-import { DEMO_USERS } from '../../examples/server/app';
 import { SHOTS } from '../support/browser';
-import { browserIt, startBrowserExample, type BrowserExample } from '../support/example-browser';
+import { browserIt, signInOnPage, startBrowserExample, type BrowserExample } from '../support/example-browser';
 
 describe('organizations on the example page in headless chromium', () => {
   let example: BrowserExample | undefined;
@@ -29,11 +28,7 @@ describe('organizations on the example page in headless chromium', () => {
     'creates an organization, invites by mail, the invitee accepts in a second browser; role change, switch and removal hold at once',
     async () => {
       const owner = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
-      await owner.goto(base);
-      await owner.fill('#user', 'demo');
-      await owner.fill('#passwd', DEMO_USERS.demo!);
-      await owner.click('#direct-login');
-      await owner.waitForSelector('#logged-in:not(.hidden)');
+      await signInOnPage(owner, base, 'demo');
       await owner.fill('#org-name', 'Rocket Labs');
       await owner.click('#create-org');
       await owner.waitForFunction("document.getElementById('orgs-notice').textContent.includes('Rocket Labs was created')");

@@ -3,9 +3,9 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { loggerFunc } from '../../src';
-import { createExampleApp, readExampleConfig } from '../../examples/server/app';
+import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
 import { browserRequired, browserUnavailableReason, launchChromium, SHOTS } from './browser';
 
 /** The example app on 127.0.0.1 and headless chromium, for the browser tests. */
@@ -60,4 +60,13 @@ export async function startBrowserExample(host: '127.0.0.1' | 'localhost', secre
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Signs a demo user in on the example page with the direct form and waits for the signed-in view. */
+export async function signInOnPage(page: Page, base: string, user: keyof typeof DEMO_USERS & string): Promise<void> {
+  await page.goto(base);
+  await page.fill('#user', user);
+  await page.fill('#passwd', DEMO_USERS[user]!);
+  await page.click('#direct-login');
+  await page.waitForSelector('#logged-in:not(.hidden)');
 }
