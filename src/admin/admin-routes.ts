@@ -1,8 +1,8 @@
 import type { Request, Response, Router } from 'express';
 import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
-import { clientIp } from '../internal/client-ip';
 import { sendJson } from '../internal/http';
+import { objectBody, onlyMethods } from '../internal/router-shell';
 import { hasUnusableChars } from '../internal/text';
 import type { Authenticator } from '../middleware/authenticator';
 import { stateCall } from '../state/state-call';
@@ -10,6 +10,7 @@ import type { Claims } from '../token/claims';
 import type { User } from '../token/user';
 import type { AdminService } from './admin-service';
 import { eventQuery } from '../events/event-routes';
+import { requestClient } from '../events/event-bus';
 import { CONSOLE_CSP, CONSOLE_HTML, CONSOLE_SCRIPT, CONSOLE_STYLE } from './console/console-assets';
 
 /** What the admin routes need. */
@@ -20,16 +21,6 @@ export interface AdminRouteDeps {
   rateLimit(name: string, identity: string): Promise<void>;
   /** The claims of the request's token without the XSRF check (a page opened by a link sends no header); only to choose which page to send. */
   peek(req: Request): Promise<Claims | undefined>;
-}
-
-/** The client of a request, as events and sessions record it. */
-const clientOfRequest = (req: Request): { ip: string; userAgent: string | undefined } => ({ ip: clientIp(req), userAgent: req.headers['user-agent'] });
-
-function bodyOf(req: Request): Record<string, unknown> {
-  const body = (req as { body?: unknown }).body;
-  if (body === undefined) return {};
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new AuthError('bad_request', 'the body must be a JSON object');
-  return body as Record<string, unknown>;
 }
 
 function idParam(req: Request): string {
@@ -73,11 +64,7 @@ export function addAdminRoutes(router: Router, deps: AdminRouteDeps): void {
       const checked = write ? await authenticator.stepUpClaims(req, res) : claims;
       await handler(req, res, { user, claims: checked });
     });
-  const methods = (path: string, allowed: string): void =>
-    void router.all(path, (_req, res) => {
-      res.setHeader('Allow', allowed);
-      sendJson(res, 405, { error: `use ${allowed}`, code: 'method_not_allowed' });
-    });
+  const methods = (path: string, allowed: string): void => onlyMethods(router, path, allowed);
 
   router.get(
     '/admin/users',
@@ -99,26 +86,26 @@ export function addAdminRoutes(router: Router, deps: AdminRouteDeps): void {
   router.post(
     '/admin/users/:id/ban',
     asAdmin(true, async (req, res, me) => {
-      const { reason, until } = banInput(bodyOf(req));
-      const { user, revoked } = await admin.ban(me.user, idParam(req), reason, until, clientOfRequest(req));
+      const { reason, until } = banInput(objectBody(req));
+      const { user, revoked } = await admin.ban(me.user, idParam(req), reason, until, requestClient(req));
       sendJson(res, 200, { status: 'banned', user, revoked });
     }),
   );
   methods('/admin/users/:id/ban', 'POST');
   router.post(
     '/admin/users/:id/unban',
-    asAdmin(true, async (req, res, me) => sendJson(res, 200, { status: 'active', user: await admin.unban(me.user, idParam(req), clientOfRequest(req)) })),
+    asAdmin(true, async (req, res, me) => sendJson(res, 200, { status: 'active', user: await admin.unban(me.user, idParam(req), requestClient(req)) })),
   );
   methods('/admin/users/:id/unban', 'POST');
   router.post(
     '/admin/users/:id/sessions/revoke-all',
-    asAdmin(true, async (req, res, me) => sendJson(res, 200, { revoked: await admin.revokeAll(me.user, idParam(req), clientOfRequest(req)) })),
+    asAdmin(true, async (req, res, me) => sendJson(res, 200, { revoked: await admin.revokeAll(me.user, idParam(req), requestClient(req)) })),
   );
   methods('/admin/users/:id/sessions/revoke-all', 'POST');
   router.post(
     '/admin/users/:id/impersonate',
     asAdmin(true, async (req, res, me) => {
-      const started = await admin.impersonate(res, me.claims, idParam(req), clientOfRequest(req));
+      const started = await admin.impersonate(res, me.claims, idParam(req), requestClient(req));
       sendJson(res, 200, { status: 'impersonating', user: started.user, admin: { id: started.act.sub, name: started.act.name }, expires: started.act.exp * 1000 });
     }),
   );
@@ -143,7 +130,7 @@ export function addAdminRoutes(router: Router, deps: AdminRouteDeps): void {
     '/admin/impersonation/stop',
     asyncHandler(async (req, res) => {
       const claims = await authenticator.tokenClaims(req, res);
-      const back = await admin.stop(res, claims, authenticator, clientOfRequest(req));
+      const back = await admin.stop(res, claims, authenticator, requestClient(req));
       sendJson(res, 200, back ? { status: 'stopped', user: back } : { status: 'stopped', user: null });
     }),
   );

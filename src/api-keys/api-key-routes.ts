@@ -2,19 +2,13 @@ import type { Request, Response, Router } from 'express';
 import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
+import { objectBody, onlyMethods } from '../internal/router-shell';
 import { hasUnusableChars } from '../internal/text';
 import type { Authenticator } from '../middleware/authenticator';
 import type { User } from '../token/user';
 import type { ApiKeys } from './api-keys';
 
 const SCOPE = /^[A-Za-z0-9_.:-]{1,64}$/;
-
-function bodyOf(req: Request): Record<string, unknown> {
-  const body = (req as { body?: unknown }).body;
-  if (body === undefined) return {};
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new AuthError('bad_request', 'the body must be a JSON object');
-  return body as Record<string, unknown>;
-}
 
 function nameOf(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '' || value.length > 100 || hasUnusableChars(value)) throw new AuthError('bad_request', 'name is required: 1 to 100 characters');
@@ -55,17 +49,13 @@ export function addApiKeyRoutes(router: Router, deps: { keys: ApiKeys; authentic
     await deps.rateLimit('apiKeyRoutesPerUser', user.id);
     return user;
   };
-  const methods = (path: string, allowed: string): void =>
-    void router.all(path, (_req, res) => {
-      res.setHeader('Allow', allowed);
-      sendJson(res, 405, { error: `use ${allowed}`, code: 'method_not_allowed' });
-    });
+  const methods = (path: string, allowed: string): void => onlyMethods(router, path, allowed);
 
   router.post(
     '/api-keys',
     asyncHandler(async (req, res) => {
       const user = await me(req, res, true);
-      const body = bodyOf(req);
+      const body = objectBody(req);
       const made = await keys.create(user, { name: nameOf(body.name), scopes: scopesOf(body.scopes), expiresIn: expiresInOf(body.expiresIn) });
       res.setHeader('Cache-Control', 'no-store');
       sendJson(res, 201, made);
@@ -80,7 +70,7 @@ export function addApiKeyRoutes(router: Router, deps: { keys: ApiKeys; authentic
     '/api-keys/:id',
     asyncHandler(async (req, res) => {
       const user = await me(req, res, false);
-      sendJson(res, 200, await keys.rename(user.id, idOf(req), nameOf(bodyOf(req).name)));
+      sendJson(res, 200, await keys.rename(user.id, idOf(req), nameOf(objectBody(req).name)));
     }),
   );
   router.delete(

@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { clientIp, type AddressedRequest } from '../internal/client-ip';
 import type { Logger } from '../logger';
 import { summarizeUserAgent } from '../sessions/user-agent';
 import type { AuditStore } from './audit-store';
@@ -20,6 +21,11 @@ export interface EventClient {
 /** The client of a login request, as events record it. */
 export function clientOf(req: { ip: string; raw: IncomingMessage }): EventClient {
   return { ip: req.ip, userAgent: req.raw.headers['user-agent'] };
+}
+
+/** The client of an Express request (the IP as `trust proxy` says), as events and sessions record it. */
+export function requestClient(req: AddressedRequest & IncomingMessage): { ip: string; userAgent: string | undefined } {
+  return { ip: clientIp(req), userAgent: req.headers['user-agent'] };
 }
 
 /** What {@link EventBus.list} takes. */

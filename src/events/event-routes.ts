@@ -2,6 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
+import { onlyMethods } from '../internal/router-shell';
 import type { AuthPlugin } from '../plugins/plugin';
 import { stateCall } from '../state/state-call';
 import type { User } from '../token/user';
@@ -37,10 +38,7 @@ export function addEventRoutes(router: Router, deps: { events: EventBus; me(req:
       sendJson(res, 200, await deps.events.list({ ...eventQuery(req), userId: user.id }));
     }),
   );
-  router.all('/events', (_req, res) => {
-    res.setHeader('Allow', 'GET');
-    sendJson(res, 405, { error: 'use GET', code: 'method_not_allowed' });
-  });
+  onlyMethods(router, '/events', 'GET');
 }
 
 /** The activity route as a core plugin (always on, like the session routes). */

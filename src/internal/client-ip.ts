@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 
 /** What the client address is read from: an Express request, or any `node:http` one. */
-interface AddressedRequest {
+export interface AddressedRequest {
   ip?: string | undefined;
   socket: { remoteAddress?: string | undefined };
 }

@@ -3,6 +3,7 @@ import { AuthError, RateLimitError } from '../errors';
 import type { Logger } from '../logger';
 import { StoreUnavailableError } from './guarded-store';
 import { privateAnswerHeaders } from './security-headers';
+import { sendJson } from './http';
 
 /** How a router answers an error: its own JSON shape for a status and a client-safe message. */
 export type ErrorAnswer = (res: Response, status: number, message: string, err: unknown) => void;
@@ -65,4 +66,20 @@ export function finishRouter(router: Router, options: { answer: ErrorAnswer; log
     return options.answer(res, options.unexpected, options.unexpected === 503 ? 'unavailable, try again' : 'internal error', err);
   });
   return router;
+}
+
+/** Answers every other method on `path` with 405, `Allow: <allowed>` and the JSON error (after the path's own routes). */
+export function onlyMethods(router: Router, path: string, allowed: string): void {
+  router.all(path, (_req, res) => {
+    res.setHeader('Allow', allowed);
+    sendJson(res, 405, { error: `use ${allowed}`, code: 'method_not_allowed' });
+  });
+}
+
+/** The JSON object body of a request (`{}` when there is none); 400 for any other JSON. */
+export function objectBody(req: { body?: unknown }): Record<string, unknown> {
+  const body = req.body;
+  if (body === undefined) return {};
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new AuthError('bad_request', 'the body must be a JSON object');
+  return body as Record<string, unknown>;
 }

@@ -3,14 +3,6 @@ import { canonicalEmail } from '../internal/email-address';
 import { hasUnusableChars } from '../internal/text';
 import { isSlug } from './org-service';
 
-/** The JSON object body of a request; 400 for anything else. */
-export function bodyOf(req: { body?: unknown }): Record<string, unknown> {
-  const body = req.body;
-  if (body === undefined) return {};
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new AuthError('bad_request', 'the body must be a JSON object');
-  return body as Record<string, unknown>;
-}
-
 const bad = (message: string): AuthError => new AuthError('bad_request', message);
 
 /** A display name: 1 to `max` characters of text, trimmed. */

@@ -2,11 +2,12 @@ import type { Request, Response, Router } from 'express';
 import { clientIp } from '../internal/client-ip';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
+import { objectBody, onlyMethods } from '../internal/router-shell';
 import type { Authenticator } from '../middleware/authenticator';
 import { stateCall } from '../state/state-call';
 import type { Claims } from '../token/claims';
 import type { User } from '../token/user';
-import { bodyOf, emailField, nameField, param, rolesField, slugField, teamsField, tokenField } from './org-input';
+import { emailField, nameField, param, rolesField, slugField, teamsField, tokenField } from './org-input';
 import type { OrgCaller, OrgService } from './org-service';
 import { ACTIVE_ORG_CLAIM } from './org-records';
 
@@ -36,11 +37,7 @@ export function addOrgRoutes(router: Router, deps: OrgRouteDeps): void {
       const stepUp = async (): Promise<void> => void (await authenticator.stepUpClaims(req, res));
       await handler(req, res, { id: user.id, user, claims, stepUp });
     });
-  const methods = (path: string, allowed: string): void =>
-    void router.all(path, (_req, res) => {
-      res.setHeader('Allow', allowed);
-      sendJson(res, 405, { error: `use ${allowed}`, code: 'method_not_allowed' });
-    });
+  const methods = (path: string, allowed: string): void => onlyMethods(router, path, allowed);
   const org = (req: Request): string => param(req.params.org, 'organization');
   /** Ends acting in organization `orgId` when this session does (after leaving or deleting it). */
   const leaveActive = async (res: Response, caller: { claims: Claims }, orgId: string): Promise<void> => {
@@ -61,7 +58,7 @@ export function addOrgRoutes(router: Router, deps: OrgRouteDeps): void {
   router.post(
     '/orgs',
     route(async (req, res, caller) => {
-      const body = bodyOf(req);
+      const body = objectBody(req);
       const input = { name: nameField(body.name, 'name'), slug: slugField(body.slug) };
       await limit('orgCreatePerUser', caller.id);
       sendJson(res, 201, await orgs.create(caller.user, input));
@@ -72,7 +69,7 @@ export function addOrgRoutes(router: Router, deps: OrgRouteDeps): void {
   router.post(
     '/orgs/invitations/accept',
     route(async (req, res, caller) => {
-      const token = tokenField(bodyOf(req).token);
+      const token = tokenField(objectBody(req).token);
       await limit('orgAcceptPerIp', clientIp(req));
       sendJson(res, 200, await orgs.accept(caller.user, token));
     }),
@@ -89,7 +86,7 @@ export function addOrgRoutes(router: Router, deps: OrgRouteDeps): void {
   router.patch(
     '/orgs/:org',
     route(async (req, res, caller) => {
-      const body = bodyOf(req);
+      const body = objectBody(req);
       const input = { name: body.name === undefined ? undefined : nameField(body.name, 'name'), slug: slugField(body.slug) };
       sendJson(res, 200, await orgs.update(org(req), caller, input));
     }),
@@ -124,7 +121,7 @@ export function addOrgRoutes(router: Router, deps: OrgRouteDeps): void {
   router.patch(
     '/orgs/:org/members/:userId',
     route(async (req, res, caller) => {
-      const body = bodyOf(req);
+      const body = objectBody(req);
       const input = { roles: rolesField(body), teams: teamsField(body.teams) };
       sendJson(res, 200, await orgs.updateMember(org(req), caller, param(req.params.userId, 'member'), input));
     }),
@@ -148,7 +145,7 @@ export function addOrgRoutes(router: Router, deps: OrgRouteDeps): void {
   router.post(
     '/orgs/:org/invitations',
     route(async (req, res, caller) => {
-      const body = bodyOf(req);
+      const body = objectBody(req);
       const input = { email: emailField(body.email), roles: rolesField(body, ['member']) as string[] };
       const { org: found } = await orgs.find(org(req), caller.id);
       await limit('orgInvitesPerUser', caller.id);
@@ -172,13 +169,13 @@ export function addOrgRoutes(router: Router, deps: OrgRouteDeps): void {
   );
   router.post(
     '/orgs/:org/teams',
-    route(async (req, res, caller) => sendJson(res, 201, await orgs.addTeam(org(req), caller.id, nameField(bodyOf(req).name, 'name', 64)))),
+    route(async (req, res, caller) => sendJson(res, 201, await orgs.addTeam(org(req), caller.id, nameField(objectBody(req).name, 'name', 64)))),
   );
   methods('/orgs/:org/teams', 'GET, POST');
   router.patch(
     '/orgs/:org/teams/:team',
     route(async (req, res, caller) => {
-      await orgs.renameTeam(org(req), caller.id, param(req.params.team, 'team'), nameField(bodyOf(req).name, 'name', 64));
+      await orgs.renameTeam(org(req), caller.id, param(req.params.team, 'team'), nameField(objectBody(req).name, 'name', 64));
       sendJson(res, 200, { status: 'renamed' });
     }),
   );

@@ -372,24 +372,28 @@ export class OrgService {
     return team;
   }
 
-  /** Renames a team (`team:manage`). */
-  async renameTeam(ref: string, userId: string, teamId: string, name: string): Promise<void> {
+  /** Changes team `teamId` of the organization (`team:manage`); 404 for a team it does not have. */
+  private async changeTeam(ref: string, userId: string, teamId: string, change: (org: OrgRecord) => OrgRecord): Promise<void> {
     const { org } = await this.find(ref, userId);
     await this.change(org.id, (current) => {
       this.demand(this.memberOf(current, userId), 'team:manage');
       if (!current.teams.some((t) => t.id === teamId)) throw new AuthError('not_found', 'no such team in this organization');
-      return { ...current, teams: current.teams.map((t) => (t.id === teamId ? { ...t, name } : t)) };
+      return change(current);
     });
   }
 
+  /** Renames a team (`team:manage`). */
+  renameTeam(ref: string, userId: string, teamId: string, name: string): Promise<void> {
+    return this.changeTeam(ref, userId, teamId, (current) => ({ ...current, teams: current.teams.map((t) => (t.id === teamId ? { ...t, name } : t)) }));
+  }
+
   /** Deletes a team; its members stay in the organization (`team:manage`). */
-  async deleteTeam(ref: string, userId: string, teamId: string): Promise<void> {
-    const { org } = await this.find(ref, userId);
-    await this.change(org.id, (current) => {
-      this.demand(this.memberOf(current, userId), 'team:manage');
-      if (!current.teams.some((t) => t.id === teamId)) throw new AuthError('not_found', 'no such team in this organization');
-      return { ...current, teams: current.teams.filter((t) => t.id !== teamId), members: current.members.map((m) => ({ ...m, teams: m.teams.filter((t) => t !== teamId) })) };
-    });
+  deleteTeam(ref: string, userId: string, teamId: string): Promise<void> {
+    return this.changeTeam(ref, userId, teamId, (current) => ({
+      ...current,
+      teams: current.teams.filter((t) => t.id !== teamId),
+      members: current.members.map((m) => ({ ...m, teams: m.teams.filter((t) => t !== teamId) })),
+    }));
   }
 
   /**

@@ -8,8 +8,7 @@ import { stateCall } from '../state/state-call';
 import type { TokenService } from '../token/token-service';
 import { isAdmin, type User } from '../token/user';
 import { jtiHash, type SessionRegistry } from './session-registry';
-import type { EventBus } from '../events/event-bus';
-import { clientIp } from '../internal/client-ip';
+import { requestClient, type EventBus } from '../events/event-bus';
 
 /** What the session routes need from the auth service. */
 export interface SessionRouteDeps {
@@ -38,7 +37,7 @@ async function caller(deps: SessionRouteDeps, req: Request, res: Response): Prom
 function revokedEvent(deps: SessionRouteDeps, req: Request, me: { user: User }, userId: string, count: number, which: 'one' | 'others' | 'all', h?: string): void {
   if (count === 0) return;
   const actor = userId === me.user.id ? { kind: 'user' as const, id: userId } : { kind: 'admin' as const, id: me.user.id };
-  deps.events.emit({ type: 'session.revoked', userId, actor, ...(h ? { session: h } : {}), data: { which, count } }, { ip: clientIp(req), userAgent: req.headers['user-agent'] });
+  deps.events.emit({ type: 'session.revoked', userId, actor, ...(h ? { session: h } : {}), data: { which, count } }, requestClient(req));
 }
 
 function onlyPost(router: Router, path: string): void {
