@@ -78,6 +78,10 @@ function adminSuite(name: string, describeFn: jest.Describe, userStore: () => Pr
 
       expect((await root.post(`/auth/admin/users/${bob.id}/ban`, {})).status).toBe(400);
       expect((await root.post(`/auth/admin/users/${bob.id}/ban`, { reason: 'spam', until: Date.now() - 1000 })).status).toBe(400);
+      for (const body of [{ reason: 'x'.repeat(501) }, { reason: 7 }, { reason: 'ok', until: 'someday' }, [1]])
+        expect((await root.post(`/auth/admin/users/${bob.id}/ban`, body)).body.code).toBe('bad_request');
+      // Refused input changes nothing: still active, its sessions still there.
+      expect((await root.get(`/auth/admin/users/${bob.id}`)).body).toMatchObject({ status: 'active', sessions: [expect.anything(), expect.anything()] });
       const banned = await root.post(`/auth/admin/users/${bob.id}/ban`, { reason: 'spam' });
       expect(banned.status).toBe(200);
       expect(banned.body).toMatchObject({ status: 'banned', revoked: 2, user: { status: 'banned', banReason: 'spam' } });

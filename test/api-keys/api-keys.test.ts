@@ -180,6 +180,7 @@ describe('API keys: bans, a fresh login, bad input, events', () => {
       for (const body of [{}, { name: '' }, { name: 'x', scopes: 'all' }, { name: 'x', scopes: ['a b'] }, { name: 'x', expiresIn: 5 }, { name: 'x', expiresIn: 'soon' }]) {
         expect((await carl.post('/auth/api-keys', body)).status).toBe(400);
       }
+      expect((await carl.get('/auth/api-keys')).body).toEqual([]);
       const key = (await carl.post('/auth/api-keys', { name: 'ok' })).body.key as string;
       await request(t.app)
         .get('/api/me')
