@@ -3,17 +3,15 @@ import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
 import { objectBody, onlyMethods } from '../internal/router-shell';
-import { hasUnusableChars } from '../internal/text';
+import { nameField } from '../internal/text';
 import type { Authenticator } from '../middleware/authenticator';
+import { param, rolesField } from '../organizations/org-input';
+import type { OrgService } from '../organizations/org-service';
+import { OWNER } from '../organizations/roles';
 import type { User } from '../token/user';
-import type { ApiKeys } from './api-keys';
+import { orgKeyHolder, type ApiKeys, type KeyHolder } from './api-keys';
 
 const SCOPE = /^[A-Za-z0-9_.:-]{1,64}$/;
-
-function nameOf(value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '' || value.length > 100 || hasUnusableChars(value)) throw new AuthError('bad_request', 'name is required: 1 to 100 characters');
-  return value.trim();
-}
 
 function scopesOf(value: unknown): string[] {
   if (value === undefined) return [];
@@ -35,51 +33,89 @@ function idOf(req: Request): string {
   return id;
 }
 
+/** Whose keys a route serves: the holder id they are kept under, and the holder a new key gets from the body. */
+interface Keyring {
+  holderId: string;
+  newHolder(body: Record<string, unknown>): KeyHolder;
+}
+
+/** What the key routes need. */
+export interface ApiKeyRouteDeps {
+  keys: ApiKeys;
+  authenticator: Authenticator;
+  /** The organizations plugin's service, when it is on: the routes of organizations' keys. */
+  orgs: OrgService | undefined;
+  rateLimit(name: string, id: string): Promise<void>;
+}
+
 /**
- * `POST /api-keys {name, scopes?, expiresIn?}` (a fresh login through the session cookie: a key
- * outlives the session), `GET /api-keys`, `PATCH /api-keys/:id {name}`, `DELETE /api-keys/:id`.
- * Always the caller's own keys: an owner, user or userId in the body or the query is ignored. A key
- * never reaches these routes (they read the session token only).
+ * The caller's own keys: `POST /api-keys {name, scopes?, expiresIn?}` (a fresh login through the
+ * session cookie: a key outlives the session), `GET /api-keys`, `PATCH /api-keys/:id {name}`,
+ * `DELETE /api-keys/:id`; an owner, user or userId in the body or the query is ignored. With the
+ * organizations plugin, the same under `/orgs/:org/api-keys` for the organization's keys, for its
+ * members holding `api-key:manage` (a new key takes `roles`, default `member`, never `owner`, none
+ * above the caller's). A key never reaches these routes (they read the session token only).
  */
-export function addApiKeyRoutes(router: Router, deps: { keys: ApiKeys; authenticator: Authenticator; rateLimit(name: string, id: string): Promise<void> }): void {
-  const { keys, authenticator } = deps;
+export function addApiKeyRoutes(router: Router, deps: ApiKeyRouteDeps): void {
+  const { keys, authenticator, orgs } = deps;
   const me = async (req: Request, res: Response, fresh: boolean): Promise<User> => {
     const claims = fresh ? await authenticator.stepUpClaims(req, res) : await authenticator.tokenClaims(req, res);
     const user = claims.user as User;
     await deps.rateLimit('apiKeyRoutesPerUser', user.id);
     return user;
   };
-  const methods = (path: string, allowed: string): void => onlyMethods(router, path, allowed);
 
-  router.post(
-    '/api-keys',
-    asyncHandler(async (req, res) => {
-      const user = await me(req, res, true);
-      const body = objectBody(req);
-      const made = await keys.create(user, { name: nameOf(body.name), scopes: scopesOf(body.scopes), expiresIn: expiresInOf(body.expiresIn) });
-      res.setHeader('Cache-Control', 'no-store');
-      sendJson(res, 201, made);
-    }),
-  );
-  router.get(
-    '/api-keys',
-    asyncHandler(async (req, res) => sendJson(res, 200, await keys.list((await me(req, res, false)).id))),
-  );
-  methods('/api-keys', 'GET, POST');
-  router.patch(
-    '/api-keys/:id',
-    asyncHandler(async (req, res) => {
-      const user = await me(req, res, false);
-      sendJson(res, 200, await keys.rename(user.id, idOf(req), nameOf(objectBody(req).name)));
-    }),
-  );
-  router.delete(
-    '/api-keys/:id',
-    asyncHandler(async (req, res) => {
-      const user = await me(req, res, false);
-      await keys.remove(user, idOf(req));
-      sendJson(res, 200, { status: 'deleted' });
-    }),
-  );
-  methods('/api-keys/:id', 'PATCH, DELETE');
+  const keyRoutes = (base: string, keyringOf: (req: Request, user: User) => Promise<Keyring>): void => {
+    router.post(
+      base,
+      asyncHandler(async (req, res) => {
+        const user = await me(req, res, true);
+        const body = objectBody(req);
+        const input = { name: nameField(body.name, 'name'), scopes: scopesOf(body.scopes), expiresIn: expiresInOf(body.expiresIn) };
+        const made = await keys.create(user, input, (await keyringOf(req, user)).newHolder(body));
+        res.setHeader('Cache-Control', 'no-store');
+        sendJson(res, 201, made);
+      }),
+    );
+    router.get(
+      base,
+      asyncHandler(async (req, res) => {
+        const user = await me(req, res, false);
+        sendJson(res, 200, await keys.list((await keyringOf(req, user)).holderId));
+      }),
+    );
+    onlyMethods(router, base, 'GET, POST');
+    router.patch(
+      `${base}/:id`,
+      asyncHandler(async (req, res) => {
+        const user = await me(req, res, false);
+        const name = nameField(objectBody(req).name, 'name');
+        sendJson(res, 200, await keys.rename((await keyringOf(req, user)).holderId, idOf(req), name));
+      }),
+    );
+    router.delete(
+      `${base}/:id`,
+      asyncHandler(async (req, res) => {
+        const user = await me(req, res, false);
+        await keys.remove(user, (await keyringOf(req, user)).holderId, idOf(req));
+        sendJson(res, 200, { status: 'deleted' });
+      }),
+    );
+    onlyMethods(router, `${base}/:id`, 'PATCH, DELETE');
+  };
+
+  keyRoutes('/api-keys', async (_req, user) => ({ holderId: user.id, newHolder: () => user.id }));
+  if (orgs === undefined) return;
+  keyRoutes('/orgs/:org/api-keys', async (req, user) => {
+    const { org, roles: mine } = await orgs.authorize(param(req.params.org, 'organization'), user.id, 'api-key:manage');
+    return {
+      holderId: orgKeyHolder(org.id),
+      newHolder(body) {
+        const roles = rolesField(body, ['member']) as string[];
+        if (roles.includes(OWNER)) throw new AuthError('bad_request', 'a key cannot be an owner of the organization');
+        orgs.checkGrantable(mine, roles);
+        return { org: org.id, createdBy: user.id, roles };
+      },
+    };
+  });
 }

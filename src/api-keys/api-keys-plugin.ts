@@ -2,12 +2,15 @@ import { AuthError, configError } from '../errors';
 import type { RateLimitRule } from '../limits/rate-limiter';
 import type { AuthPlugin } from '../plugins/plugin';
 import { addApiKeyRoutes } from './api-key-routes';
-import { apiKeyOf, ApiKeys } from './api-keys';
+import { ApiKeys, orgKeyHolder } from './api-keys';
+import { apiKeyOf } from './api-key-use';
 
 /** Options of the API keys plugin: `apiKeys({ ... })`. */
 export interface ApiKeysOptions {
   /** The most keys one user may hold. @default 20 */
   maxKeysPerUser?: number;
+  /** The most keys one organization may hold (with the organizations plugin). @default 20 */
+  maxKeysPerOrg?: number;
   /** The longest `expiresIn` a key may ask, in ms. @default no limit (keys may not expire) */
   maxTtl?: number;
   /** Requests one key may make (`apiKeyRequests`, counted in the state store: each request then waits for it). @default undefined (no per-key limit) */
@@ -22,12 +25,18 @@ export interface ApiKeysPlugin extends AuthPlugin {
 
 /**
  * API keys for scripts, services and integrations: `createAuth({ plugins: [apiKeys()] })`. Routes
- * under `/api-keys`; `Authorization: Bearer agk_…` accepted by `m.auth`; `m.scopes(...)`; `apiKeyOf(req)`.
+ * under `/api-keys` (and `/orgs/:org/api-keys` with the organizations plugin); `Authorization:
+ * Bearer agk_…` accepted by `m.auth`; `m.scopes(...)`; `apiKeyOf(req)`.
  */
 export function apiKeys(options: ApiKeysOptions = {}): ApiKeysPlugin {
   if (options === null || typeof options !== 'object') throw configError('apiKeys() takes an options object (or nothing)');
   const maxKeysPerUser = options.maxKeysPerUser ?? 20;
-  if (!Number.isInteger(maxKeysPerUser) || maxKeysPerUser < 1 || maxKeysPerUser > 1000) throw configError('apiKeys.maxKeysPerUser must be a whole number from 1 to 1000');
+  const maxKeysPerOrg = options.maxKeysPerOrg ?? 20;
+  for (const [name, value] of [
+    ['maxKeysPerUser', maxKeysPerUser],
+    ['maxKeysPerOrg', maxKeysPerOrg],
+  ] as const)
+    if (!Number.isInteger(value) || value < 1 || value > 1000) throw configError(`apiKeys.${name} must be a whole number from 1 to 1000`);
   if (options.maxTtl !== undefined && (!Number.isFinite(options.maxTtl) || options.maxTtl < 60_000)) throw configError('apiKeys.maxTtl must be at least 60000 ms');
   let service: ApiKeys | undefined;
   return {
@@ -39,12 +48,16 @@ export function apiKeys(options: ApiKeysOptions = {}): ApiKeysPlugin {
       return service;
     },
     setup(ctx) {
-      const keys = new ApiKeys(ctx, { maxKeysPerUser, maxTtlMs: options.maxTtl, perKeyLimit: options.perKeyRateLimit !== undefined });
+      const keys = new ApiKeys(ctx, { maxKeysPerUser, maxKeysPerOrg, maxTtlMs: options.maxTtl, perKeyLimit: options.perKeyRateLimit !== undefined });
       service = keys;
       // A banned owner's keys stop, and an unbanned one's work again, on every instance (announced where it happened).
       for (const type of ['user.banned', 'user.unbanned'] as const) ctx.events.on(type, (e) => (e.userId ? keys.announce(`user:${e.userId}`) : undefined));
+      // A deleted organization's keys go (they stop at once anyway: the organization is checked with them).
+      ctx.events.on('org.deleted', async (e) => {
+        if (typeof e.data.org === 'string') await keys.removeHeldBy(orgKeyHolder(e.data.org));
+      });
       return {
-        routes: (router) => addApiKeyRoutes(router, { keys, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
+        routes: (router) => addApiKeyRoutes(router, { keys, authenticator: ctx.authenticator, orgs: keys.orgs, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
         bearer: keys,
         guards: {
           scopes:
@@ -58,6 +71,7 @@ export function apiKeys(options: ApiKeysOptions = {}): ApiKeysPlugin {
         userEvents: {
           userDeleted: (userId) => keys.announce(`user:${userId}`),
           credentialsReset: (userId) => keys.removeAll(userId),
+          userIdChanged: (from, to) => keys.userIdChanged(from, to),
         },
         services: { apiKeys: keys },
         close: () => keys.close(),

@@ -22,6 +22,7 @@ export const AUTH_EVENT_TYPES = [
   'org.member.added',
   'org.member.removed',
   'org.member.role_changed',
+  'org.deleted',
   'rate_limited',
 ] as const;
 

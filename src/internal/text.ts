@@ -1,3 +1,5 @@
+import { AuthError } from '../errors';
+
 /**
  * `true` when the text has a character no identifier or stored field should hold: an ASCII
  * control character (U+0000 to U+001F, U+007F), or half of a surrogate pair (not text at all:
@@ -14,4 +16,12 @@ export function hasUnusableChars(text: string): boolean {
     }
   }
   return false;
+}
+
+/** A display name from a request body: 1 to `max` characters of text, trimmed and in NFC; 400 otherwise. */
+export function nameField(value: unknown, field: string, max = 100): string {
+  if (typeof value !== 'string') throw new AuthError('bad_request', `${field} is required: a text of 1 to ${max} characters`);
+  const name = value.trim().normalize('NFC');
+  if (name === '' || name.length > max || hasUnusableChars(name)) throw new AuthError('bad_request', `${field} must be 1 to ${max} characters, without control characters`);
+  return name;
 }

@@ -18,9 +18,13 @@ export interface Membership {
   teams: readonly string[];
 }
 
-function membershipIn(org: OrgRecord | undefined, userId: string): Membership | null {
-  const member = org?.members.find((m) => m.userId === userId);
-  if (org === undefined || member === undefined) return null;
+/** Whom a membership is looked up for: a member (user id), or a key of the organization with the roles it was given. */
+export type Principal = string | { key: string; roles: readonly string[] };
+
+function membershipIn(org: OrgRecord | undefined, principal: Principal): Membership | null {
+  if (org === undefined) return null;
+  const member = typeof principal === 'string' ? org.members.find((m) => m.userId === principal) : { roles: principal.roles, teams: [] };
+  if (member === undefined) return null;
   return Object.freeze({ org: Object.freeze({ id: org.id, slug: org.slug, name: org.name }), roles: Object.freeze([...member.roles]), teams: Object.freeze([...member.teams]) });
 }
 
@@ -59,22 +63,33 @@ export class MembershipCache {
     this.byOrg.delete(orgId);
   }
 
-  /** `userId`'s membership of organization `orgId` (`null`: none); synchronous when memory can tell. */
-  lookup(orgId: string, userId: string): Membership | null | Promise<Membership | null> {
+  /**
+   * The membership of organization `orgId` of a user, or of one of the organization's API keys
+   * (its roles, while the organization exists); `null`: none. Synchronous when memory can tell.
+   */
+  lookup(orgId: string, principal: Principal): Membership | null | Promise<Membership | null> {
     const live = this.subscription?.live === true;
+    // A key's id is "api_key:" and the SHA-256 of the key: no user id equals one.
+    const id = typeof principal === 'string' ? principal : principal.key;
     const members = live ? this.byOrg.get(orgId) : undefined;
-    const known = members?.get(userId);
+    const known = members?.get(id);
     if (known !== undefined) return known;
     const epoch = this.epoch;
     return this.orgs.get(orgId).then((org) => {
-      const found = membershipIn(org, userId);
+      const found = membershipIn(org, principal);
       if (live && epoch === this.epoch && this.subscription?.live === true) {
         let cached = this.byOrg.get(orgId);
         if (cached === undefined || cached.size >= CACHED_MEMBERS_PER_ORG) this.byOrg.set(orgId, (cached = new Map()), CACHE_TTL_MS);
-        cached.set(userId, found);
+        cached.set(id, found);
       }
       return found;
     });
+  }
+
+  /** What memory knows of a membership without reading the store (`undefined`: it does not know). */
+  peek(orgId: string, principal: Principal): Membership | null | undefined {
+    if (this.subscription?.live !== true) return undefined;
+    return this.byOrg.get(orgId)?.get(typeof principal === 'string' ? principal : principal.key);
   }
 
   /** Announces that organization `orgId` changed, here at once and to every instance. */

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { apiKeyOf } from '../api-keys/api-key-use';
 import { AuthError, configError } from '../errors';
 import type { GuardFactory, RequestCheck } from '../middleware/authenticator';
 import type { Claims } from '../token/claims';
@@ -56,9 +57,11 @@ export function orgGuards(cache: MembershipCache, roles: RoleBook): Record<'org'
       return undefined;
     };
     return (req, user, claims: Readonly<Claims> | undefined) => {
-      const orgId = claims?.[ACTIVE_ORG_CLAIM];
+      // A key of an organization acts in that organization, with the roles it was given.
+      const key = claims === undefined ? apiKeyOf(req) : undefined;
+      const orgId = key?.org?.id ?? claims?.[ACTIVE_ORG_CLAIM];
       if (typeof orgId !== 'string' || orgId === '') return refusal('no active organization: POST /orgs/<org>/activate first', 'org_required');
-      const membership = cache.lookup(orgId, user.id);
+      const membership = cache.lookup(orgId, key?.org ? { key: key.id, roles: key.org.roles } : user.id);
       return membership instanceof Promise ? membership.then((m) => decide(req, m)) : decide(req, membership);
     };
   };

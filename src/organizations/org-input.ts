@@ -5,14 +5,6 @@ import { isSlug } from './org-service';
 
 const bad = (message: string): AuthError => new AuthError('bad_request', message);
 
-/** A display name: 1 to `max` characters of text, trimmed. */
-export function nameField(value: unknown, field: string, max = 100): string {
-  if (typeof value !== 'string') throw bad(`${field} is required: a text of 1 to ${max} characters`);
-  const name = value.trim().normalize('NFC');
-  if (name === '' || name.length > max || hasUnusableChars(name)) throw bad(`${field} must be 1 to ${max} characters, without control characters`);
-  return name;
-}
-
 /** An optional slug. */
 export function slugField(value: unknown): string | undefined {
   if (value === undefined) return undefined;

@@ -7,7 +7,8 @@ import type { Authenticator } from '../middleware/authenticator';
 import { stateCall } from '../state/state-call';
 import type { Claims } from '../token/claims';
 import type { User } from '../token/user';
-import { emailField, nameField, param, rolesField, slugField, teamsField, tokenField } from './org-input';
+import { nameField } from '../internal/text';
+import { emailField, param, rolesField, slugField, teamsField, tokenField } from './org-input';
 import type { OrgCaller, OrgService } from './org-service';
 import { ACTIVE_ORG_CLAIM } from './org-records';
 

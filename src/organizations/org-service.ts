@@ -6,7 +6,7 @@ import { describeSendFailure } from '../senders/sender';
 import { renderTemplate } from '../senders/template';
 import type { User } from '../token/user';
 import type { UserDirectory } from '../users/user-directory';
-import type { MembershipCache } from './membership-cache';
+import type { Membership, MembershipCache } from './membership-cache';
 import type { ResolvedOrganizationOptions } from './org-options';
 import { type OrgInvitation, type OrgMember, type OrgRecord, type OrgStore } from './org-store';
 import { ORG_PERMISSIONS, OWNER } from './roles';
@@ -115,6 +115,31 @@ export class OrgService {
     return { org, me };
   }
 
+  /**
+   * The organization `ref` when the caller holds `permission` there, with the caller's roles:
+   * 404 for a non-member, 403 `permission_required` without it (for other plugins' routes).
+   */
+  async authorize(ref: string, userId: string, permission: string): Promise<{ org: { id: string; slug: string; name: string }; roles: readonly string[] }> {
+    const { org, me } = await this.find(ref, userId);
+    this.demand(me, permission);
+    return { org: { id: org.id, slug: org.slug, name: org.name }, roles: me.roles };
+  }
+
+  /** How a key of organization `orgId` acts there: its roles while the organization exists, `null` once it is gone (synchronous when memory can tell). */
+  keyMembership(orgId: string, key: { id: string; roles: readonly string[] }): Membership | null | Promise<Membership | null> {
+    return this.cache.lookup(orgId, { key: key.id, roles: key.roles });
+  }
+
+  /** {@link OrgService.keyMembership} from memory only: `undefined` when memory cannot tell. */
+  keyMembershipNow(orgId: string, key: { id: string; roles: readonly string[] }): Membership | null | undefined {
+    return this.cache.peek(orgId, { key: key.id, roles: key.roles });
+  }
+
+  /** The ids of the user's organizations. */
+  async idsOf(userId: string): Promise<string[]> {
+    return (await this.store.ofUser(userId)).map((o) => o.id);
+  }
+
   private demand(me: OrgMember, permission: string): void {
     if (!this.roles.allows(me.roles, permission)) throw refuse('forbidden', `your role in this organization does not allow ${permission}`, 'permission_required');
   }
@@ -182,6 +207,7 @@ export class OrgService {
     await caller.stepUp();
     await this.store.delete(org.id);
     await this.cache.changed(org.id);
+    this.deps.events.emit({ type: 'org.deleted', userId: caller.id, actor: { kind: 'user', id: caller.id }, data: { org: org.id } });
   }
 
   private memberOf(org: OrgRecord, userId: string): OrgMember {
@@ -250,15 +276,15 @@ export class OrgService {
 
   private checkGrant(me: OrgMember, from: readonly string[], to: readonly string[]): void {
     this.demand(me, 'member:update');
-    this.checkRoles(me, from);
-    this.checkRoles(me, to);
+    this.checkGrantable(me.roles, from);
+    this.checkGrantable(me.roles, to);
   }
 
-  /** `roles` exist and the caller may grant them (see `RoleBook.mayGrant`). */
-  private checkRoles(me: OrgMember, roles: readonly string[]): void {
+  /** `roles` exist and a member holding `mine` may grant them (see `RoleBook.mayGrant`): 400 for an unknown role, 403 `role_required` above their own. */
+  checkGrantable(mine: readonly string[], roles: readonly string[]): void {
     const unknown = roles.find((r) => !this.roles.has(r));
     if (unknown !== undefined) throw new AuthError('bad_request', `no role ${unknown}; roles are ${this.roles.names().join(', ')}`);
-    if (!this.roles.mayGrant(me.roles, roles)) throw refuse('forbidden', 'you cannot grant or change a role above your own', 'role_required');
+    if (!this.roles.mayGrant(mine, roles)) throw refuse('forbidden', 'you cannot grant or change a role above your own', 'role_required');
   }
 
   /** Removes a member (`member:remove`, never one above the caller), or the caller leaves (own id). */
@@ -286,7 +312,7 @@ export class OrgService {
   async invite(ref: string, caller: OrgCaller, input: { email: string; roles: string[] }): Promise<Omit<OrgInvitation, 'orgId'>> {
     const { org, me } = await this.find(ref, caller.id);
     this.demand(me, 'invitation:create');
-    this.checkRoles(me, input.roles);
+    this.checkGrantable(me.roles, input.roles);
     // Inviting someone with powers outlives the session that did it: it needs a fresh login.
     if (this.roles.givesOrgPowers(input.roles)) await caller.stepUp();
     const sender = this.options.sender;

@@ -1,7 +1,7 @@
 import { configError } from '../errors';
 
 /** The permissions the organization routes check; an app's roles may hold its own besides these. */
-export const ORG_PERMISSIONS = ['org:update', 'org:delete', 'member:update', 'member:remove', 'invitation:create', 'invitation:cancel', 'team:manage'] as const;
+export const ORG_PERMISSIONS = ['org:update', 'org:delete', 'member:update', 'member:remove', 'invitation:create', 'invitation:cancel', 'team:manage', 'api-key:manage'] as const;
 
 /** One of {@link ORG_PERMISSIONS}. */
 export type OrgPermission = (typeof ORG_PERMISSIONS)[number];

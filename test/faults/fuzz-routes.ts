@@ -13,12 +13,16 @@ import { deepJson, jwtLike, Rng, send, type Sent } from '../support/fuzz';
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 
-function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string; accountId: string; bearer: string; orgId: string; userId: string; apiKey: string }): Sent {
+function randomRequest(
+  rng: Rng,
+  route: string,
+  ctx: { jwt: string; xsrf: string; accountId: string; bearer: string; orgId: string; userId: string; apiKey: string; keyId: string; orgKey: string },
+): Sent {
   const method = rng.pick(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'GET', 'POST']);
   let path = route
     .replaceAll(':org', rng.pick([ctx.orgId, 'fuzz-org', 'org_missing', encodeURIComponent(rng.text(30))]))
     .replaceAll(':user', rng.pick([ctx.userId, 'local_x', encodeURIComponent(rng.text(30))]))
-    .replaceAll(':id', rng.pick([ctx.accountId, 'a'.repeat(24), encodeURIComponent(rng.text(30)), '..%2f..%2fetc', '%00']));
+    .replaceAll(':id', rng.pick([ctx.accountId, ctx.keyId, 'a'.repeat(24), encodeURIComponent(rng.text(30)), '..%2f..%2fetc', '%00']));
   if (rng.chance(0.5)) {
     const params = new URLSearchParams();
     for (let i = rng.int(5); i > 0; i--)
@@ -65,6 +69,7 @@ function randomRequest(rng: Rng, route: string, ctx: { jwt: string; xsrf: string
     headers.authorization = rng.pick([
       `Bearer ${ctx.bearer}`,
       `Bearer ${ctx.apiKey}`,
+      `Bearer ${ctx.orgKey}`,
       `Bearer agk_${encodeURIComponent(rng.text(50))}`,
       `Bearer ${ctx.apiKey.slice(0, -1)}x`,
       `Bearer ${encodeURIComponent(rng.text(30))}`,
@@ -184,7 +189,23 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
       const org = await request(app).post('/auth/orgs').set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).send({ name: 'Fuzz', slug: 'fuzz-org' }).expect(201);
       const orgId = (org.body as { id: string }).id;
       const made = await request(app).post('/auth/api-keys').set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).send({ name: 'fuzz' }).expect(201);
-      const ctx = { jwt, xsrf, accountId: stored.Id, bearer: token.body.AccessToken as string, orgId, userId, apiKey: made.body.key as string };
+      const ofOrg = await request(app)
+        .post(`/auth/orgs/${orgId}/api-keys`)
+        .set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`)
+        .set('X-XSRF-TOKEN', xsrf)
+        .send({ name: 'fuzz', roles: ['billing'] })
+        .expect(201);
+      const ctx = {
+        jwt,
+        xsrf,
+        accountId: stored.Id,
+        bearer: token.body.AccessToken as string,
+        orgId,
+        userId,
+        apiKey: made.body.key as string,
+        keyId: ofOrg.body.id as string,
+        orgKey: ofOrg.body.key as string,
+      };
       const before = {
         account: JSON.stringify(await accounts.store.get(stored.Id)),
         avatars: JSON.stringify(await Promise.all((await auth.options.avatarStore.list()).map(async (id) => [id, await auth.options.avatarStore.id(id)]))),
@@ -226,6 +247,8 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
         '/auth/orgs/:org/invitations/:id',
         '/auth/orgs/:org/teams',
         '/auth/orgs/:org/teams/:id',
+        '/auth/orgs/:org/api-keys',
+        '/auth/orgs/:org/api-keys/:id',
         '/auth/admin/',
         '/auth/admin/console.js',
         '/auth/admin/users',

@@ -22,7 +22,7 @@ export function orgApp(smtp: SmtpPeer, store: string, options: Partial<AuthOptio
     roles: { billing: ['invoice:read', 'invoice:write'], support: ['ticket:read'] },
     ...pluginOptions,
   });
-  const { app, auth } = makeApp({ plugins: [plugin], ...options });
+  const { app, auth } = makeApp({ ...options, plugins: [plugin, ...(options.plugins ?? [])] });
   const m = auth.middleware();
   app.get('/workspace', m.org(), (req, res) => {
     const { org, roles, teams } = orgOf(req);

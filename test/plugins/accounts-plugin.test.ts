@@ -1,6 +1,8 @@
 import express, { type Express } from 'express';
 import request from 'supertest';
-import { createAuth, EmailSender, hashId, twoFactor, type Auth } from '../../src';
+import { createAuth, EmailSender, hashId, senderFunc, twoFactor, type Auth } from '../../src';
+import { apiKeyOf, apiKeys, orgKeyHolder } from '../../src/api-keys';
+import { organizations } from '../../src/organizations';
 import { accounts, type AccountsPlugin } from '../../src/accounts';
 import { SECRET } from '../support/auth-app';
 import { activeUser, bearer, mailTo } from '../support/account-app';
@@ -76,6 +78,32 @@ describe('the accounts plugin', () => {
     await request(server).post('/account/password/reset').send({ Email: 'reset@example.com', Code: code, NewPwd: 'reset-password-2', NewPwdRepeat: 'reset-password-2' }).expect(200);
     expect(await auth.credentials.list(userId)).toEqual([]);
     expect((await mailTo(peer, 'reset@example.com', after)).body).toMatch(/1 passkey/);
+    await auth.close();
+  });
+
+  it('a password reset removes the API keys the user holds and those it made for its organizations: they stop at once, the notice lists them', async () => {
+    const orgs = organizations({ sender: senderFunc(() => undefined) });
+    const { app: server, auth } = app({ plugins: [orgs, apiKeys()] });
+    server.get('/api/me', auth.middleware().auth, (req, res) => void res.json({ key: apiKeyOf(req)?.id }));
+    await activeUser(server, peer, 'keys@example.com', 'keys-password-1');
+    const session = await loginCookies(server, 'keys@example.com', 'keys-password-1');
+    const orgId = (await session(request(server).post('/auth/orgs')).send({ name: 'Keys Inc' }).expect(201)).body.id as string;
+    const own = (await session(request(server).post('/auth/api-keys')).send({ name: 'own' }).expect(201)).body.key as string;
+    const ofOrg = (
+      await session(request(server).post(`/auth/orgs/${orgId}/api-keys`))
+        .send({ name: 'org' })
+        .expect(201)
+    ).body.key as string;
+    for (const key of [own, ofOrg]) await request(server).get('/api/me').set('Authorization', `Bearer ${key}`).expect(200);
+
+    const since = peer.mails.length;
+    await request(server).post('/account/password/forgot').send({ Email: 'keys@example.com' }).expect(202);
+    const code = /\n(\S+)\n/.exec((await mailTo(peer, 'keys@example.com', since)).body)?.[1] as string;
+    const after = peer.mails.length;
+    await request(server).post('/account/password/reset').send({ Email: 'keys@example.com', Code: code, NewPwd: 'keys-password-2', NewPwdRepeat: 'keys-password-2' }).expect(200);
+    for (const key of [own, ofOrg]) expect((await request(server).get('/api/me').set('Authorization', `Bearer ${key}`)).status).toBe(401);
+    expect(await auth.credentials.list(orgKeyHolder(orgId))).toEqual([]);
+    expect((await mailTo(peer, 'keys@example.com', after)).body).toMatch(/Also removed: 1 API key and 1 organization API key\./);
     await auth.close();
   });
 
