@@ -26,7 +26,7 @@ type KeyOrgApp = OrgApp & { keys: ApiKeysPlugin };
 const bearer = (key: string): [string, string] => ['Authorization', `Bearer ${key}`];
 
 /** `owner` makes organization Acme and brings `others` in with their roles (by mail, as members join). */
-async function acme(t: OrgApp, owner: Browser, others: Array<[Browser, string]>): Promise<string> {
+async function acme(owner: Browser, others: Array<[Browser, string]>): Promise<string> {
   const orgId = ((await owner.post('/auth/orgs', { name: 'Acme' })).body as { id: string }).id;
   for (const [member, role] of others) {
     const since = smtp.mails.length;
@@ -37,6 +37,10 @@ async function acme(t: OrgApp, owner: Browser, others: Array<[Browser, string]>)
   }
   return orgId;
 }
+
+/** Logged-in browsers of `names`, in order. */
+const browsers = <N extends string[]>(t: OrgApp, ...names: N): Promise<{ [K in keyof N]: Browser }> =>
+  Promise.all(names.map((n) => new Browser(t.app).login(n))) as Promise<{ [K in keyof N]: Browser }>;
 
 const get = (t: OrgApp, path: string, key: string): request.Test =>
   request(t.app)
@@ -51,8 +55,8 @@ describeOnEveryCredentialStore("an organization's API keys", (store) => {
   afterEach(() => t.auth.close());
 
   it('made by its admins with roles no higher than theirs; the key acts as the organization in m.org() and m.can(); any admin deletes it', async () => {
-    const [alice, carol, bob, mallory] = await Promise.all(['alice', 'carol', 'bob', 'mallory'].map((n) => new Browser(t.app).login(n)));
-    const orgId = await acme(t, alice, [
+    const [alice, carol, bob, mallory] = await browsers(t, 'alice', 'carol', 'bob', 'mallory');
+    const orgId = await acme(alice, [
       [carol, 'admin'],
       [bob, 'member'],
     ]);
@@ -101,8 +105,8 @@ describeOnEveryCredentialStore("an organization's API keys", (store) => {
   });
 
   it("no admin of one organization reaches another's keys, whatever the path, body or query says; a fresh login to make one; a cap per organization", async () => {
-    const [alice, mallory] = await Promise.all(['alice', 'mallory'].map((n) => new Browser(t.app).login(n)));
-    const acmeId = await acme(t, alice, []);
+    const [alice, mallory] = await browsers(t, 'alice', 'mallory');
+    const acmeId = await acme(alice, []);
     const evilId = ((await mallory.post('/auth/orgs', { name: 'Evil' })).body as { id: string }).id;
     const made = (await alice.post(`/auth/orgs/${acmeId}/api-keys`, { name: 'acme' })).body as { id: string; key: string };
 
@@ -129,7 +133,7 @@ describeOnEveryCredentialStore("an organization's API keys", (store) => {
 
   it('deleting the organization stops its keys at once and removes them', async () => {
     const alice = await new Browser(t.app).login('alice');
-    const orgId = await acme(t, alice, []);
+    const orgId = await acme(alice, []);
     const made = (await alice.post(`/auth/orgs/${orgId}/api-keys`, { name: 'doomed' })).body as { id: string; key: string };
     await get(t, '/api/me', made.key).expect(200);
     await get(t, '/api/me', made.key).expect(200);
@@ -158,7 +162,7 @@ describePostgres("an organization's API keys on two instances sharing PostgreSQL
     const [a, b] = [keyOrgApp(options, uri), keyOrgApp(options, uri)];
     try {
       const alice = await new Browser(a.app).login('alice');
-      const orgId = await acme(a, alice, []);
+      const orgId = await acme(alice, []);
       const [first, second] = [
         (await alice.post(`/auth/orgs/${orgId}/api-keys`, { name: 'one' })).body as { id: string; key: string },
         (await alice.post(`/auth/orgs/${orgId}/api-keys`, { name: 'two' })).body as { id: string; key: string },
