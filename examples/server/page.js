@@ -61,7 +61,7 @@ async function refresh() {
     $('enroll-2fa').classList.toggle('hidden', !!twoFactor.enabled);
     $('disable-box').classList.toggle('hidden', !twoFactor.enabled);
     $('admin-console').classList.toggle('hidden', !(user.attrs && user.attrs.admin === true));
-    await Promise.all([loadSessions(), loadPasskeys(), loadOrgs(), loadImpersonation(), loadActivity(), loadApiKeys()]);
+    await Promise.all([loadSessions(), loadPasskeys(), loadOrgs(), loadImpersonation(), loadActivity()]);
   } else {
     $('impersonation').classList.add('hidden');
     $('status').textContent = twoFactor.pending ? 'Almost signed in.' : 'Not signed in.';
@@ -436,6 +436,7 @@ async function loadOrgs() {
   const active = orgs.find((o) => o.active);
   $('org-detail').classList.toggle('hidden', !active);
   if (active) await loadMembers(active);
+  await loadApiKeys();
 }
 async function loadMembers(org) {
   $('org-title').textContent = 'Members of ' + org.name;
@@ -501,36 +502,57 @@ $('call-workspace').addEventListener('click', async () => {
   show({ status: res.status, body: await res.json() });
 });
 
-// API keys: made with a fresh login, shown once (copy it then), listed by prefix, deleted.
+// API keys: made with a fresh login, shown once (copy it then), listed by prefix, deleted. Yours, and
+// those of the organizations you manage (api-key:manage), which act as the organization.
+async function managedOrgs() {
+  const res = await api('/auth/orgs');
+  if (!res.ok) return [];
+  return (await res.json()).filter((o) => o.permissions.includes('*') || o.permissions.includes('api-key:manage'));
+}
 async function loadApiKeys() {
-  const res = await api('/auth/api-keys');
+  const orgs = await managedOrgs();
+  const holder = $('api-key-holder');
+  const chosen = holder.value;
+  holder.textContent = '';
+  for (const [value, text] of [['', 'you'], ...orgs.map((o) => [o.id, o.name])]) holder.appendChild(new Option(text, value, false, value === chosen));
   const list = $('api-keys');
   list.textContent = '';
-  if (!res.ok) return;
-  for (const k of await res.json()) {
-    const item = listItem(
-      k.name + ' (' + k.prefix + '…), ' + (k.lastUsed ? 'last used ' + new Date(k.lastUsed).toLocaleString() : 'never used'),
-      smallButton('Delete', 'delete-api-key', async () => {
-        clearMessages();
-        const done = await api('/auth/api-keys/' + encodeURIComponent(k.id), { method: 'DELETE' });
-        if (!done.ok) return fail('api-keys', await errorOf(done));
-        notice('api-keys', 'The key ' + k.name + ' was deleted.');
-        await loadApiKeys();
-      }),
-    );
-    item.classList.add('api-key');
-    list.appendChild(item);
+  for (const owner of [null, ...orgs]) {
+    const base = owner ? '/auth/orgs/' + owner.id + '/api-keys' : '/auth/api-keys';
+    const res = await api(base);
+    if (!res.ok) continue;
+    for (const k of await res.json()) {
+      const item = listItem(
+        k.name +
+          ' (' +
+          k.prefix +
+          '…)' +
+          (owner ? ', for ' + owner.name + ' as ' + k.roles.join(', ') : '') +
+          ', ' +
+          (k.lastUsed ? 'last used ' + new Date(k.lastUsed).toLocaleString() : 'never used'),
+        smallButton('Delete', 'delete-api-key', async () => {
+          clearMessages();
+          const done = await api(base + '/' + encodeURIComponent(k.id), { method: 'DELETE' });
+          if (!done.ok) return fail('api-keys', await errorOf(done));
+          notice('api-keys', 'The key ' + k.name + ' was deleted.');
+          await loadApiKeys();
+        }),
+      );
+      item.classList.add('api-key');
+      list.appendChild(item);
+    }
   }
 }
 $('api-key-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   clearMessages();
-  const res = await postJson('/auth/api-keys', { name: $('api-key-name').value });
+  const org = $('api-key-holder').value;
+  const res = await postJson(org ? '/auth/orgs/' + encodeURIComponent(org) + '/api-keys' : '/auth/api-keys', { name: $('api-key-name').value });
   if (!res.ok) return fail('api-keys', await errorOf(res));
   const made = await res.json();
   $('new-api-key').classList.remove('hidden');
   $('new-api-key-value').textContent = made.key;
-  $('api-key-curl').textContent = 'curl -H "Authorization: Bearer ' + made.key + '" ' + location.origin + '/api/whoami';
+  $('api-key-curl').textContent = 'curl -H "Authorization: Bearer ' + made.key + '" ' + location.origin + (org ? '/workspace' : '/api/whoami');
   $('api-key-name').value = '';
   notice('api-keys', 'Copy the key now: it is not shown again.');
   await loadApiKeys();
