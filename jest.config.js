@@ -3,10 +3,10 @@ const base = {
   roots: ['<rootDir>/test'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', diagnostics: false }],
-    // jose is an ES module; Node 20.19+ requires it natively, jest's CommonJS runtime needs it compiled.
-    '^.+/node_modules/jose/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'es2022' }, diagnostics: false }],
+    // ES modules: Node 20.19+ requires them natively, jest's CommonJS runtime needs them compiled.
+    '^.+/node_modules/(jose|oidc-provider|openid-client|oauth4webapi)/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'es2022' }, diagnostics: false }],
   },
-  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(jose|oidc-provider|openid-client|oauth4webapi)/)'],
 };
 
 /** @type {import('jest').Config} */
@@ -23,7 +23,15 @@ module.exports = {
     {
       ...base,
       displayName: 'express4',
-      testMatch: ['**/test/routes.test.ts', '**/test/security/*.test.ts', '**/test/middleware/*.test.ts', '**/test/providers/*.test.ts', '**/test/avatar/route.test.ts', '**/test/account/account-router.test.ts', '**/test/organizations/organizations.test.ts'],
+      testMatch: [
+        '**/test/routes.test.ts',
+        '**/test/security/*.test.ts',
+        '**/test/middleware/*.test.ts',
+        '**/test/providers/*.test.ts',
+        '**/test/avatar/route.test.ts',
+        '**/test/account/account-router.test.ts',
+        '**/test/organizations/organizations.test.ts',
+      ],
       moduleNameMapper: { '^express$': 'express4' },
     },
   ],

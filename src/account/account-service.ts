@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { canonicalEmail } from '../internal/email-address';
 import { safeEqual } from '../internal/random';
-import { escapeHtml } from '../internal/http';
+import { escapeHtml } from '../internal/html';
 import { hasUnusableChars } from '../internal/text';
 import type { User } from '../token/user';
 import { AuthError } from '../errors';

@@ -1,3 +1,4 @@
+import { escapeHtml } from './html';
 import type { ServerResponse } from 'node:http';
 
 /** Sends a JSON body with a status. Works on plain Node responses as well as Express ones. */
@@ -15,13 +16,6 @@ export function sendRedirect(res: ServerResponse, status: 302 | 303, location: s
   res.setHeader('Location', location);
   res.setHeader('Content-Length', 0);
   res.end();
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes text for HTML. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
 }
 
 /** `true` for a browser navigation (it asks for HTML), as opposed to an API client. */

@@ -162,6 +162,17 @@ export class Authenticator {
   }
 
   /**
+   * The claims of the session cookie on a page the browser navigates to (the identity provider's
+   * login step), refreshed when due, with every session check; no XSRF header is possible there.
+   * 401 without a login.
+   */
+  async navigationClaims(req: Request, res: ServerResponse): Promise<Claims> {
+    const read = await this.tokens.readNavigation(req);
+    if (read === undefined) throw unauthorized('token not found', 'token_missing');
+    return this.acceptable(read, res);
+  }
+
+  /**
    * The claims of a login that may change credentials (step-up): the session cookie with its XSRF
    * header (a token in `X-JWT` or the URL can be carried off; the cookie cannot be read by a
    * script), a session the registry knows as live whatever `revocationCheck` is, and a login

@@ -382,12 +382,29 @@ export class TokenService {
     if (source !== 'cookie') {
       return { token, source, claims: await this.parse(token), expired: false };
     }
+    const read = await this.readCookieToken(token);
+    if (!this.xsrfPasses(req, read.claims)) throw unauthorized(this.xsrfProblem(req), undefined, req.headers[this.xsrfHeader] === undefined ? 'xsrf_missing' : 'xsrf_mismatch');
+    return read;
+  }
+
+  /**
+   * The session cookie's token on a page the browser navigates to (an identity provider's login
+   * step): the cookie only, without the XSRF check, which a navigation cannot pass. Fit only for
+   * answers that by themselves neither change nor reveal anything to another site.
+   * @returns `undefined` without a cookie; throws a 401 {@link AuthError} for a bad one.
+   */
+  async readNavigation(req: IncomingMessage): Promise<ReadToken | undefined> {
+    const token = readCookie(req, this.options.jwtCookieName);
+    return token ? this.readCookieToken(token) : undefined;
+  }
+
+  /** A cookie token: good signature, expired at most by the refresh window. */
+  private async readCookieToken(token: string): Promise<ReadToken> {
     const claims = await this.parse(token, true);
     const exp = claims.exp as number;
     const now = nowSeconds();
     if (exp + Math.floor(this.options.cookieDuration / 1000) < now) throw unauthorized(TOKEN_EXPIRED, undefined, 'token_expired');
-    if (!this.xsrfPasses(req, claims)) throw unauthorized(this.xsrfProblem(req), undefined, req.headers[this.xsrfHeader] === undefined ? 'xsrf_missing' : 'xsrf_mismatch');
-    return { token, source, claims, expired: exp <= now };
+    return { token, source: 'cookie', claims, expired: exp <= now };
   }
 
   /**

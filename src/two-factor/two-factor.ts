@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Credential, CredentialStore } from '../credentials/credential-store';
 import { AuthError } from '../errors';
 import type { User } from '../token/user';
-import { SecretBox } from './secret-box';
+import { SecretBox } from '../internal/secret-box';
 import { Totp } from './totp';
 import type { ResolvedTwoFactorOptions } from './two-factor-options';
 import { totpCredentialId as credentialId } from '../credentials/user-credentials';

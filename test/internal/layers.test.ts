@@ -13,7 +13,7 @@ function floorOf(file: string): number {
   if (/^(internal\/|errors\.ts$|logger\.ts$)/.test(path)) return 0;
   if (/^(token|state|limits|senders|credentials|users|avatar)\//.test(path)) return 1;
   if (/^(plugins\/plugin\.ts|providers\/(provider|login-links|provider-name)\.ts|sessions\/|middleware\/|events\/)/.test(path)) return 2;
-  if (/^(two-factor|account|organizations|admin|api-keys|providers|plugins)\//.test(path)) return 3;
+  if (/^(two-factor|account|organizations|admin|api-keys|idp|providers|plugins)\//.test(path)) return 3;
   return 4;
 }
 

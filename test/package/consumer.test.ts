@@ -64,12 +64,16 @@ import { MongoStateStore } from 'authgate/stores/mongo';
 import { organizations, orgOf } from 'authgate/organizations';
 import { twoFactor } from 'authgate/two-factor';
 import { passkeys } from 'authgate/passkeys';
+import { apiKeys, apiKeyOf } from 'authgate/api-keys';
+import { admin } from 'authgate/admin';
+import { identityProvider } from 'authgate/idp';
 
 const found: Record<string, string> = {
   createAuth: typeof createAuth, EmailSender: typeof EmailSender, createAccountRouter: typeof createAccountRouter,
   MemoryAccountStore: typeof MemoryAccountStore, Sender2: typeof Sender2, TelegramProvider: typeof TelegramProvider,
   createLocalOAuthServer: typeof createLocalOAuthServer, LevelStateStore: typeof LevelStateStore, MongoStateStore: typeof MongoStateStore,
   organizations: typeof organizations, orgOf: typeof orgOf, twoFactor: typeof twoFactor, passkeys: typeof passkeys,
+  apiKeys: typeof apiKeys, apiKeyOf: typeof apiKeyOf, admin: typeof admin, identityProvider: typeof identityProvider,
 };
 let missing = '';
 try {

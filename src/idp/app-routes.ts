@@ -1,0 +1,73 @@
+import type { Router } from 'express';
+import { AuthError } from '../errors';
+import { asyncHandler } from '../internal/async-handler';
+import { sendJson } from '../internal/http';
+import { onlyMethods } from '../internal/router-shell';
+import type { Authenticator } from '../middleware/authenticator';
+import type { StateStore } from '../state/state-store';
+import type { User } from '../token/user';
+import type { IdpClient } from './idp-options';
+import { grantsOf, StateAdapter } from './state-adapter';
+
+/** A grant as its user sees it. */
+interface GrantRecord {
+  clientId?: string;
+  iat?: number;
+  openid?: { scope?: string };
+}
+
+const never = (): Error => new Error('not used');
+
+/** Revokes the user's grants (of one client, or all) with every token issued under them. */
+export async function revokeGrants(state: StateStore, userId: string, clientId?: string): Promise<number> {
+  const grants = new StateAdapter('Grant', state, never);
+  const tokens = new StateAdapter('AccessToken', state, never);
+  let count = 0;
+  for (const g of await grantsOf(state, userId)) {
+    if (clientId !== undefined && g.clientId !== clientId) continue;
+    await tokens.revokeByGrantId(g.grantId);
+    await grants.destroy(g.grantId);
+    count++;
+  }
+  return count;
+}
+
+/**
+ * `GET /apps`: the apps the user let in through the identity provider (name, scopes, since);
+ * `DELETE /apps/:clientId`: takes that back, with every token the app holds (its next refresh fails).
+ */
+export function addAppRoutes(router: Router, deps: { state: StateStore; authenticator: Authenticator; clients: IdpClient[] }): void {
+  const names = new Map(deps.clients.map((c) => [c.clientId, c.name ?? c.clientId]));
+  router.get(
+    '/apps',
+    asyncHandler(async (req, res) => {
+      const user = (await deps.authenticator.tokenClaims(req, res)).user as User;
+      const grants = new StateAdapter('Grant', deps.state, never);
+      const apps = new Map<string, { clientId: string; name: string; scopes: Set<string>; since: number }>();
+      for (const g of await grantsOf(deps.state, user.id)) {
+        const record = (await grants.find(g.grantId)) as GrantRecord | undefined;
+        if (record === undefined) continue;
+        const app = apps.get(g.clientId) ?? { clientId: g.clientId, name: names.get(g.clientId) ?? g.clientId, scopes: new Set<string>(), since: (record.iat ?? 0) * 1000 };
+        for (const s of (record.openid?.scope ?? '').split(' ')) if (s !== '') app.scopes.add(s);
+        app.since = Math.min(app.since || Infinity, (record.iat ?? 0) * 1000);
+        apps.set(g.clientId, app);
+      }
+      sendJson(
+        res,
+        200,
+        [...apps.values()].map((a) => ({ ...a, scopes: [...a.scopes] })),
+      );
+    }),
+  );
+  onlyMethods(router, '/apps', 'GET');
+  router.delete(
+    '/apps/:clientId',
+    asyncHandler(async (req, res) => {
+      const user = (await deps.authenticator.tokenClaims(req, res)).user as User;
+      const clientId = req.params.clientId;
+      if (typeof clientId !== 'string' || (await revokeGrants(deps.state, user.id, clientId)) === 0) throw new AuthError('not_found', 'no such app among yours');
+      sendJson(res, 200, { status: 'revoked' });
+    }),
+  );
+  onlyMethods(router, '/apps/:clientId', 'DELETE');
+}

@@ -1,0 +1,150 @@
+import { createHmac } from 'node:crypto';
+import { Router, type Request, type Response } from 'express';
+import { AuthError, configError } from '../errors';
+import { sendJson } from '../internal/http';
+import { loadOptional } from '../internal/optional';
+import type { AuthPlugin, PluginContext } from '../plugins/plugin';
+import { isBanned } from '../users/user-store';
+import { addAppRoutes, revokeGrants } from './app-routes';
+import { checkIdpOptions, type IdentityProviderOptions, type IdpClient, type ResolvedIdpOptions } from './idp-options';
+import { addInteractionRoutes } from './interactions';
+import { PAGE_SOURCES } from './pages';
+import type { OidcProviderLike, OidcProviderModule } from './oidc-types';
+import { loadSigningKeys } from './signing-keys';
+import { StateAdapter } from './state-adapter';
+
+/** The identity provider plugin: its router serves the issuer. */
+export interface IdentityProviderPlugin extends AuthPlugin {
+  /** Serves discovery, the OpenID Connect endpoints and the login and consent steps at the issuer's path: `app.use(idp.router)`. */
+  readonly router: Router;
+  /** Resolves once the provider runs (its signing keys loaded or made); rejects when it cannot start. */
+  ready(): Promise<void>;
+}
+
+/** The scopes and the claims each gives. */
+const CLAIMS = { openid: ['sub'], profile: ['name', 'picture', 'preferred_username'], email: ['email'] };
+
+function clientMetadata(client: IdpClient, alg: string): Record<string, unknown> {
+  const auth =
+    client.clientSecret !== undefined
+      ? { client_secret: client.clientSecret, token_endpoint_auth_method: 'client_secret_basic' }
+      : client.jwks !== undefined
+        ? { jwks: client.jwks, token_endpoint_auth_method: 'private_key_jwt' }
+        : { token_endpoint_auth_method: 'none' };
+  return {
+    client_id: client.clientId,
+    ...(client.name ? { client_name: client.name } : {}),
+    ...auth,
+    redirect_uris: client.redirectUris,
+    post_logout_redirect_uris: client.postLogoutRedirectUris ?? [],
+    ...(client.backchannelLogoutUri ? { backchannel_logout_uri: client.backchannelLogoutUri, backchannel_logout_session_required: true } : {}),
+    grant_types: ['authorization_code', 'refresh_token', ...(client.deviceFlow ? ['urn:ietf:params:oauth:grant-type:device_code'] : [])],
+    response_types: ['code'],
+    application_type: client.applicationType ?? 'web',
+    id_token_signed_response_alg: alg,
+    require_auth_time: true,
+  };
+}
+
+const ownToken = async (_octx: unknown, client: { clientId: string }, token: { clientId?: string }): Promise<boolean> => token.clientId === client.clientId;
+
+/** Makes the provider: keys from the state store, storage on it, accounts from the user directory. */
+async function startProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: string): Promise<OidcProviderLike> {
+  const lib = loadOptional<OidcProviderModule>('oidc-provider', 'the identity provider (authgate/idp)');
+  const keys = await loadSigningKeys(ctx.stateStore, key, options.signingAlg, options.keyRotationMs);
+  const path = options.issuer.pathname === '/' ? '' : options.issuer.pathname;
+  const ttl = options.ttlSeconds;
+  const provider = new lib.Provider(options.issuer.href.replace(/\/$/, ''), {
+    adapter: (model: string) => new StateAdapter(model, ctx.stateStore, (message) => new lib.errors.InvalidGrant(message)),
+    clients: options.clients.map((c) => clientMetadata(c, options.signingAlg)),
+    jwks: { keys },
+    cookies: { keys: [createHmac('sha256', key).update('idp-cookies').digest('base64url')] },
+    claims: CLAIMS,
+    scopes: ['openid', 'offline_access', 'profile', 'email'],
+    pkce: { required: () => true },
+    rotateRefreshToken: true,
+    responseTypes: ['code'],
+    features: {
+      devInteractions: { enabled: false },
+      deviceFlow: { enabled: true, userCodeInputSource: PAGE_SOURCES.userCodeInputSource, userCodeConfirmSource: PAGE_SOURCES.userCodeConfirmSource, successSource: PAGE_SOURCES.successSource },
+      // A client learns about, and revokes, only its own tokens.
+      revocation: { enabled: true, allowedPolicy: ownToken },
+      introspection: { enabled: true, allowedPolicy: ownToken },
+      backchannelLogout: { enabled: true },
+      rpInitiatedLogout: { enabled: true, logoutSource: PAGE_SOURCES.logoutSource, postLogoutSuccessSource: PAGE_SOURCES.postLogoutSuccessSource },
+    },
+    renderError: PAGE_SOURCES.renderError,
+    enabledJWA: { idTokenSigningAlgValues: [options.signingAlg], userinfoSigningAlgValues: [options.signingAlg] },
+    ttl: {
+      AccessToken: ttl.accessToken,
+      IdToken: ttl.idToken,
+      RefreshToken: ttl.refreshToken,
+      AuthorizationCode: ttl.authorizationCode,
+      DeviceCode: ttl.deviceCode,
+      Interaction: 3600,
+      Session: 14 * 86_400,
+      Grant: ttl.refreshToken,
+    },
+    interactions: { url: (_octx: unknown, interaction: { uid: string }) => `${path}/interaction/${interaction.uid}` },
+    findAccount: async (_octx: unknown, sub: string) => {
+      const record = await ctx.users.get(sub);
+      if (record === undefined || isBanned(record)) return undefined;
+      return {
+        accountId: sub,
+        claims: async () => ({ sub, name: record.name, preferred_username: record.name, ...(record.picture ? { picture: record.picture } : {}), ...(record.email ? { email: record.email } : {}) }),
+      };
+    },
+  });
+  provider.proxy = options.trustProxy;
+  provider.on('server_error', (_octx, err) => ctx.logger.logf('[ERROR] identity provider: %s', (err as Error | undefined)?.name ?? 'error'));
+  return provider;
+}
+
+/**
+ * authgate as an OpenID Provider for the team's other apps, native apps and CLIs, on
+ * `oidc-provider`: `createAuth({ plugins: [idp] })` and `app.use(idp.router)`. Logins are authgate's
+ * own sessions; codes, tokens, grants and keys live in the state store, so several instances
+ * serve one issuer.
+ */
+export function identityProvider(options: IdentityProviderOptions & { key: string }): IdentityProviderPlugin {
+  if (options === null || typeof options !== 'object') throw configError('identityProvider() takes an options object: { key, clients }');
+  if (typeof options.key !== 'string' || options.key.length < 32) throw configError('identityProvider: key must be a secret of at least 32 characters (it seals the signing keys and signs cookies)');
+  // Checked now with a stand-in URL, so a mistake fails at start-up; resolved against the app's URL in setup.
+  checkIdpOptions(options, new URL('http://localhost/'));
+  let started: Promise<OidcProviderLike> | undefined;
+  let resolved: ResolvedIdpOptions | undefined;
+  const router = Router();
+  const provider = (): Promise<OidcProviderLike> => {
+    if (started === undefined) return Promise.reject(new AuthError('unavailable', 'identityProvider(): add it to createAuth({ plugins: [...] }) first'));
+    return started;
+  };
+  router.use((_req: Request, res: Response, next) => {
+    if (resolved === undefined) return sendJson(res, 503, { error: 'the identity provider is not set up: add it to createAuth({ plugins: [...] })', code: 'unavailable' });
+    next();
+  });
+  return {
+    name: 'idp',
+    router,
+    ready: () => provider().then(() => undefined),
+    setup(ctx) {
+      const checked = checkIdpOptions(options, ctx.url);
+      resolved = checked;
+      started = startProvider(ctx, checked, options.key);
+      started.catch((err: unknown) => ctx.logger.logf('[ERROR] the identity provider did not start: %s', (err as Error).message));
+      addInteractionRoutes(router, { provider, options: checked, authenticator: ctx.authenticator, key: options.key });
+      const path = checked.issuer.pathname === '/' ? '' : checked.issuer.pathname;
+      router.use(path || '/', (req, res, next) => {
+        provider().then(
+          (p) => p.callback()(req, res),
+          (err: unknown) => next(err),
+        );
+      });
+      return {
+        routes: (authRouter) => addAppRoutes(authRouter, { state: ctx.stateStore, authenticator: ctx.authenticator, clients: checked.clients }),
+        userEvents: {
+          userDeleted: async (userId) => void (await revokeGrants(ctx.stateStore, userId)),
+        },
+      };
+    },
+  };
+}

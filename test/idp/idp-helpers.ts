@@ -1,0 +1,118 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express, { type Express } from 'express';
+import request from 'supertest';
+import { createAuth, type Auth, type AuthOptions } from '../../src';
+import { identityProvider, type IdentityProviderOptions, type IdentityProviderPlugin } from '../../src/idp';
+import { SECRET } from '../support/auth-app';
+import { freePort } from '../support/ports';
+
+/** The key of the test identity providers (seals the signing keys, signs cookies). */
+export const IDP_KEY = 'idp-test-key-0123456789abcdef0123456789';
+
+/** An app with authgate, the direct login `local` and the identity provider at `<url>/oidc`, listening on 127.0.0.1. */
+export interface IdpApp {
+  app: Express;
+  auth: Auth;
+  idp: IdentityProviderPlugin;
+  url: string;
+  issuer: string;
+  close(): Promise<void>;
+}
+
+/** Starts an identity provider app on a free port (or `port`); `options.clients` are its relying parties. */
+export async function startIdpApp(idpOptions: Omit<IdentityProviderOptions, 'issuer'>, options: Partial<AuthOptions> = {}, port?: number): Promise<IdpApp> {
+  const listenPort = port ?? (await freePort());
+  const url = `http://127.0.0.1:${listenPort}`;
+  const idp = identityProvider({ key: IDP_KEY, ...idpOptions });
+  const auth = createAuth({ url, secret: SECRET, avatarStore: 'memory://', rateLimits: false, ...options, plugins: [idp, ...(options.plugins ?? [])] });
+  auth.addDirectProvider('local', (_user, passwd) => passwd === 'pw');
+  const app = express();
+  app.use('/auth', auth.handlers().authRouter);
+  app.use(idp.router);
+  await idp.ready();
+  const server = http.createServer(app);
+  await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
+  return {
+    app,
+    auth,
+    idp,
+    url,
+    issuer: `${url}/oidc`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      await auth.close();
+    },
+  };
+}
+
+/** A browser: cookies by name (every path), redirects followed by hand, no XSRF header (a page navigation sends none). */
+export class Navigator {
+  readonly cookies = new Map<string, string>();
+
+  /** Logs in to authgate on `app` through the direct login. */
+  async login(app: IdpApp, user: string): Promise<this> {
+    const res = await request(app.app).post('/auth/local/login').send({ user, passwd: 'pw' }).expect(200);
+    this.take(res.headers['set-cookie'] as unknown as string[] | undefined);
+    return this;
+  }
+
+  private take(setCookies: string[] | undefined | null): void {
+    for (const line of setCookies ?? []) {
+      const [pair = ''] = line.split(';');
+      const eq = pair.indexOf('=');
+      const name = pair.slice(0, eq).trim();
+      const value = pair.slice(eq + 1).trim();
+      if (value === '' || /max-age=0/i.test(line) || /expires=Thu, 01 Jan 1970/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  /** One request, cookies sent and kept, no redirect followed. */
+  async fetch(url: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
+    const headers: Record<string, string> = { ...init.headers };
+    if (this.cookies.size > 0) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    let body: string | undefined;
+    if (init.form) {
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(init.form).toString();
+    }
+    const res = await fetch(url, { method: init.method ?? 'GET', headers, body, redirect: 'manual' });
+    this.take(res.headers.getSetCookie());
+    return res;
+  }
+
+  /**
+   * Follows redirects from `url` until one leaves for (a prefix in) `stopAt` (returned as the URL it names) or a
+   * page answers (returned as the response).
+   */
+  async follow(
+    url: string,
+    stopAt: string | string[],
+    init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {},
+  ): Promise<{ url?: URL; page?: Response; trail: string[] }> {
+    const trail: string[] = [];
+    let next = url;
+    let first = init;
+    for (let hop = 0; hop < 20; hop++) {
+      trail.push(next);
+      const res = await this.fetch(next, first);
+      first = {};
+      const location = res.headers.get('location');
+      if (res.status < 300 || res.status >= 400 || location === null) return { page: res, trail };
+      const target = new URL(location, next);
+      if ((Array.isArray(stopAt) ? stopAt : [stopAt]).some((s) => target.href.startsWith(s))) return { url: target, trail };
+      next = target.href;
+    }
+    throw new Error(`too many redirects: ${trail.join(' -> ')}`);
+  }
+}
+
+/** Listens on a free port and answers 200 to everything: a relying party's redirect URI that is never called. */
+export async function nowhere(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((_req, res) => res.end('ok'));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve(undefined))) };
+}
