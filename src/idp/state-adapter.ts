@@ -86,7 +86,11 @@ export class StateAdapter implements OidcAdapter {
   async consume(id: string): Promise<void> {
     const payload = await this.state.get<Payload>(this.key(id));
     if (await this.state.setIfAbsent(this.consumedKey(id), Math.floor(Date.now() / 1000), LONGEST_MS)) return;
-    if (typeof payload?.grantId === 'string') await this.revokeByGrantId(payload.grantId);
+    if (typeof payload?.grantId === 'string') {
+      // The grant goes too: a token the winner saves after this sweep then fails with it.
+      await this.revokeByGrantId(payload.grantId);
+      await new StateAdapter('Grant', this.state, this.reused).destroy(payload.grantId);
+    }
     throw this.reused(`${this.model === 'RefreshToken' ? 'refresh token' : 'code'} already used`);
   }
 
