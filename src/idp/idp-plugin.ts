@@ -4,9 +4,11 @@ import { AuthError, configError } from '../errors';
 import { sendJson } from '../internal/http';
 import { loadOptional } from '../internal/optional';
 import type { AuthPlugin, PluginContext } from '../plugins/plugin';
+import { jtiHash } from '../sessions/session-registry';
 import { isBanned } from '../users/user-store';
 import { addAppRoutes, revokeGrants } from './app-routes';
 import { checkIdpOptions, type IdentityProviderOptions, type IdpClient, type ResolvedIdpOptions } from './idp-options';
+import { IdpLogout } from './idp-logout';
 import { addInteractionRoutes } from './interactions';
 import { PAGE_SOURCES } from './pages';
 import type { OidcProviderLike, OidcProviderModule } from './oidc-types';
@@ -96,6 +98,16 @@ async function startProvider(ctx: PluginContext, options: ResolvedIdpOptions, ke
     },
   });
   provider.proxy = options.trustProxy;
+  // Logging out at the provider (an app's RP-initiated logout) ends the authgate session of that browser too.
+  provider.on('end_session.success', (octx) => {
+    const { req, res } = octx as { req: Request; res: Response };
+    void ctx.authenticator.endSession(req).then((claims) => {
+      const userId = claims?.user?.id;
+      if (userId === undefined) return;
+      ctx.events.emit({ type: 'logout', userId, actor: { kind: 'user', id: userId }, session: jtiHash(claims?.jti as string), data: { via: 'identity provider' } });
+    }, () => undefined);
+    ctx.tokens.reset(res);
+  });
   provider.on('server_error', (_octx, err) => ctx.logger.logf('[ERROR] identity provider: %s', (err as Error | undefined)?.name ?? 'error'));
   return provider;
 }
@@ -131,7 +143,10 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
       resolved = checked;
       started = startProvider(ctx, checked, options.key);
       started.catch((err: unknown) => ctx.logger.logf('[ERROR] the identity provider did not start: %s', (err as Error).message));
-      addInteractionRoutes(router, { provider, options: checked, authenticator: ctx.authenticator, key: options.key });
+      const logout = new IdpLogout(ctx.stateStore, provider, ctx.logger);
+      addInteractionRoutes(router, { provider, options: checked, authenticator: ctx.authenticator, key: options.key, logout });
+      // Logging out of authgate ends the provider sessions its login made (the apps are told by back channel).
+      ctx.events.on('logout', (e) => (e.session !== undefined ? logout.ended(e.session) : undefined));
       const path = checked.issuer.pathname === '/' ? '' : checked.issuer.pathname;
       router.use(path || '/', (req, res, next) => {
         provider().then(

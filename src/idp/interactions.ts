@@ -6,6 +6,7 @@ import type { Authenticator } from '../middleware/authenticator';
 import type { Claims } from '../token/claims';
 import type { User } from '../token/user';
 import { consentPage } from './pages';
+import type { IdpLogout } from './idp-logout';
 import type { IdpClient, ResolvedIdpOptions } from './idp-options';
 import type { OidcProviderLike, InteractionDetails } from './oidc-types';
 
@@ -16,6 +17,8 @@ export interface InteractionDeps {
   authenticator: Authenticator;
   /** Keys the consent form's anti-forgery value. */
   key: string;
+  /** Remembers which authgate session made a login (its logout ends the provider's session). */
+  logout: IdpLogout;
 }
 
 /** Seconds a login may predate the request that asked for a new one (`prompt=login`): the instances' clocks may differ a little. */
@@ -83,8 +86,9 @@ export function addInteractionRoutes(router: Router, deps: InteractionDeps): voi
         const claims = await authenticator.navigationClaims(req, res).catch(() => undefined);
         if (claims?.user !== undefined && claims.act === undefined && loginFits(claims, d)) {
           const user = claims.user as User;
-          const ts = typeof claims.auth_time === 'number' ? claims.auth_time : undefined;
-          return provider.interactionFinished(req, res, { login: { accountId: user.id, ...(ts ? { ts } : {}) } }, { mergeWithLastSubmission: false });
+          const ts = typeof claims.auth_time === 'number' ? claims.auth_time : (claims.iat ?? Math.floor(Date.now() / 1000));
+          if (typeof claims.jti === 'string') await deps.logout.remember(claims.jti, user.id, ts);
+          return provider.interactionFinished(req, res, { login: { accountId: user.id, ts } }, { mergeWithLastSubmission: false });
         }
         const fresh = claims?.user !== undefined;
         return res.redirect(303, options.loginUrl(`${options.issuer.origin}${path}/interaction/${d.uid}`, fresh));

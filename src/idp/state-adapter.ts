@@ -1,7 +1,7 @@
 import type { StateStore } from '../state/state-store';
 
 /** What oidc-provider stores: a model's payload (tokens, codes, sessions, grants, interactions). */
-type Payload = Record<string, unknown> & { grantId?: string; userCode?: string; uid?: string; consumed?: number; accountId?: string };
+type Payload = Record<string, unknown> & { grantId?: string; userCode?: string; uid?: string; consumed?: number; accountId?: string; loginTs?: number };
 
 /** The adapter interface oidc-provider calls, one instance per model. */
 export interface OidcAdapter {
@@ -58,6 +58,7 @@ export class StateAdapter implements OidcAdapter {
     if (typeof payload.userCode === 'string') await this.state.set(`${PREFIX}${this.model}:user-code:${payload.userCode}`, id, ttl);
     if (this.model === 'Session' && typeof payload.uid === 'string') await this.state.set(`${PREFIX}${this.model}:uid:${payload.uid}`, id, ttl);
     if (this.model === 'Grant' && typeof payload.accountId === 'string') await this.state.setMember(`${PREFIX}grants-of:${payload.accountId}`, id, payload.clientId ?? '', ttl);
+    if (this.model === 'Session' && typeof payload.accountId === 'string') await this.state.setMember(`${PREFIX}sessions-of:${payload.accountId}`, id, payload.loginTs ?? 0, ttl);
     await this.state.set(this.key(id), payload, ttl);
   }
 
@@ -102,6 +103,7 @@ export class StateAdapter implements OidcAdapter {
     if (this.model === 'Session' && typeof payload.uid === 'string') await this.state.delete(`${PREFIX}${this.model}:uid:${payload.uid}`);
     if (typeof payload.grantId === 'string') await this.state.deleteMember(`${PREFIX}grant:${payload.grantId}`, this.key(id));
     if (this.model === 'Grant' && typeof payload.accountId === 'string') await this.state.deleteMember(`${PREFIX}grants-of:${payload.accountId}`, id);
+    if (this.model === 'Session' && typeof payload.accountId === 'string') await this.state.deleteMember(`${PREFIX}sessions-of:${payload.accountId}`, id);
   }
 
   /** @inheritdoc */
@@ -112,6 +114,11 @@ export class StateAdapter implements OidcAdapter {
       await this.state.deleteMember(group, member);
     }
   }
+}
+
+/** The identity provider sessions of a user, by session id, with the login time (seconds) each began with. */
+export async function sessionsOf(state: StateStore, accountId: string): Promise<Array<{ id: string; loginTs: number }>> {
+  return (await state.members<number>(`${PREFIX}sessions-of:${accountId}`)).map((m) => ({ id: m.member, loginTs: m.value }));
 }
 
 /** The grants a user holds, by grant id, with the client each is for (`GET /auth/apps`). */

@@ -21,7 +21,7 @@ export interface IdpApp {
 }
 
 /** Starts an identity provider app on a free port (or `port`); `options.clients` are its relying parties. */
-export async function startIdpApp(idpOptions: Omit<IdentityProviderOptions, 'issuer'>, options: Partial<AuthOptions> = {}, port?: number): Promise<IdpApp> {
+export async function startIdpApp(idpOptions: IdentityProviderOptions, options: Partial<AuthOptions> = {}, port?: number): Promise<IdpApp> {
   const listenPort = port ?? (await freePort());
   const url = `http://127.0.0.1:${listenPort}`;
   const idp = identityProvider({ key: IDP_KEY, ...idpOptions });
