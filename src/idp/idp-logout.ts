@@ -50,7 +50,9 @@ export class IdpLogout {
       for (const [clientId, authorization] of Object.entries(record?.authorizations ?? {})) {
         const client = await provider.Client.find(clientId);
         if (client?.backchannelLogoutUri === undefined) continue;
-        await client.backchannelLogout(link.accountId, authorization.sid ?? '').catch((err: unknown) => this.logger.logf('[WARN] back-channel logout of %s failed: %s', clientId, (err as Error).message));
+        await client
+          .backchannelLogout(link.accountId, authorization.sid ?? '')
+          .catch((err: unknown) => this.logger.logf('[WARN] back-channel logout of %s failed: %s', clientId, (err as Error).message));
       }
     }
   }

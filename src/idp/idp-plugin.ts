@@ -98,14 +98,23 @@ async function startProvider(ctx: PluginContext, options: ResolvedIdpOptions, ke
     },
   });
   provider.proxy = options.trustProxy;
+  // A request that fails after touching a session it never saved (GET /device/<unknown>) would make
+  // oidc-provider's final save throw, and turn a 400 into a 500: such a session is not worth saving.
+  const persist = provider.Session.prototype.persist;
+  provider.Session.prototype.persist = function persistSaved(this: { exp?: unknown }): Promise<unknown> {
+    return typeof this.exp === 'number' ? persist.call(this) : Promise.resolve(undefined);
+  };
   // Logging out at the provider (an app's RP-initiated logout) ends the authgate session of that browser too.
   provider.on('end_session.success', (octx) => {
     const { req, res } = octx as { req: Request; res: Response };
-    void ctx.authenticator.endSession(req).then((claims) => {
-      const userId = claims?.user?.id;
-      if (userId === undefined) return;
-      ctx.events.emit({ type: 'logout', userId, actor: { kind: 'user', id: userId }, session: jtiHash(claims?.jti as string), data: { via: 'identity provider' } });
-    }, () => undefined);
+    void ctx.authenticator.endSession(req).then(
+      (claims) => {
+        const userId = claims?.user?.id;
+        if (userId === undefined) return;
+        ctx.events.emit({ type: 'logout', userId, actor: { kind: 'user', id: userId }, session: jtiHash(claims?.jti as string), data: { via: 'identity provider' } });
+      },
+      () => undefined,
+    );
     ctx.tokens.reset(res);
   });
   provider.on('server_error', (_octx, err) => ctx.logger.logf('[ERROR] identity provider: %s', (err as Error | undefined)?.name ?? 'error'));

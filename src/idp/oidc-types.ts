@@ -27,6 +27,7 @@ export interface OidcProviderLike {
   interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
   Grant: { new (init: { accountId: string; clientId: string }): GrantLike; find(id: string): Promise<GrantLike | undefined> };
   on(event: string, listener: (...args: unknown[]) => void): void;
+  Session: { prototype: { persist(this: unknown): Promise<unknown> } };
   Client: { find(id: string): Promise<{ backchannelLogoutUri?: string; backchannelLogout(sub: string, sid: string): Promise<void> } | undefined> };
 }
 

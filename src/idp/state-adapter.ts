@@ -22,6 +22,9 @@ const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', '
 const LONGEST_MS = 400 * 86_400_000;
 const PREFIX = 'idp:';
 
+/** What a lookup key may be: ids from requests are looked up only when they could have been issued (printable ASCII). */
+const LOOKUP = /^[\x21-\x7e]{1,512}$/;
+
 const ttlOf = (expiresIn: number | undefined): number => (typeof expiresIn === 'number' && expiresIn > 0 ? expiresIn * 1000 : LONGEST_MS);
 
 /**
@@ -64,7 +67,7 @@ export class StateAdapter implements OidcAdapter {
 
   /** @inheritdoc */
   async find(id: string): Promise<Payload | undefined> {
-    if (typeof id !== 'string' || id === '') return undefined;
+    if (typeof id !== 'string' || !LOOKUP.test(id)) return undefined;
     const payload = await this.state.get<Payload>(this.key(id));
     if (payload === undefined || !CONSUMABLE.has(this.model)) return payload;
     const consumed = await this.state.get<number>(this.consumedKey(id));
@@ -73,12 +76,14 @@ export class StateAdapter implements OidcAdapter {
 
   /** @inheritdoc */
   async findByUserCode(userCode: string): Promise<Payload | undefined> {
+    if (typeof userCode !== 'string' || !LOOKUP.test(userCode)) return undefined;
     const id = await this.state.get<string>(`${PREFIX}${this.model}:user-code:${userCode}`);
     return id === undefined ? undefined : this.find(id);
   }
 
   /** @inheritdoc */
   async findByUid(uid: string): Promise<Payload | undefined> {
+    if (typeof uid !== 'string' || !LOOKUP.test(uid)) return undefined;
     const id = await this.state.get<string>(`${PREFIX}${this.model}:uid:${uid}`);
     return id === undefined ? undefined : this.find(id);
   }

@@ -7,9 +7,11 @@ import { type Account } from '../../src/accounts';
 import { organizations } from '../../src/organizations';
 import { admin } from '../../src/admin';
 import { apiKeys } from '../../src/api-keys';
+import { identityProvider } from '../../src/idp';
 import { SECRET, makeApp } from '../support/auth-app';
 import { deepJson, jwtLike, Rng, send, type Sent } from '../support/fuzz';
 
+const FUZZ_CLIENT_SECRET = 'fuzz-web-client-secret-0123456789abcdef';
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 
@@ -48,9 +50,25 @@ function randomRequest(
           'to',
           'cursor',
           'query',
+          'client_id',
+          'redirect_uri',
+          'response_type',
+          'scope',
+          'code_challenge',
+          'code_challenge_method',
+          'prompt',
+          'max_age',
+          'id_token_hint',
+          'post_logout_redirect_uri',
+          'request',
+          'request_uri',
           rng.text(6),
         ]),
-        rng.chance(0.3) ? jwtLike(rng, SECRET) : rng.text(40),
+        rng.chance(0.3)
+          ? jwtLike(rng, SECRET)
+          : rng.chance(0.2)
+            ? rng.pick(['fuzz-web', 'fuzz-cli', 'http://localhost:8080/cb', 'code', 'openid offline_access', 'S256', 'login', 'none', 'consent'])
+            : rng.text(40),
       );
     path += `?${params.toString()}`;
   }
@@ -74,6 +92,7 @@ function randomRequest(
       `Bearer ${ctx.apiKey.slice(0, -1)}x`,
       `Bearer ${encodeURIComponent(rng.text(30))}`,
       `Basic ${Buffer.from(`${rng.text(5)}:${rng.text(5)}`).toString('base64')}`,
+      `Basic ${Buffer.from(`fuzz-web:${FUZZ_CLIENT_SECRET}`).toString('base64')}`,
       'Bearer',
     ]);
   if (rng.chance(0.2)) headers['sec-fetch-site'] = rng.pick(['cross-site', 'same-origin', 'none', 'weird']);
@@ -91,7 +110,7 @@ function randomRequest(
           Email: rng.text(30),
           Pwd: rng.text(20),
           PwdRepeat: rng.text(20),
-          grant_type: rng.pick(['password', rng.text(5)]),
+          grant_type: rng.pick(['password', rng.text(5), 'authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code']),
           email: rng.text(20),
           password: rng.text(20),
           FirstName: rng.text(300),
@@ -100,6 +119,19 @@ function randomRequest(
           token: rng.pick([rng.text(40), jwtLike(rng, SECRET)]),
           code: rng.pick([rng.text(10), String(rng.int(1_000_000)).padStart(6, '0')]),
           label: rng.text(80),
+          client_id: rng.pick(['fuzz-web', 'fuzz-cli', rng.text(10)]),
+          redirect_uri: rng.pick(['http://localhost:8080/cb', rng.text(20)]),
+          code_verifier: rng.text(50),
+          refresh_token: rng.text(43),
+          device_code: rng.text(43),
+          user_code: rng.pick(['ABCD-EFGH', rng.text(9)]),
+          xsrf: rng.text(20),
+          csrf: rng.text(20),
+          decision: rng.pick(['allow', 'deny', rng.text(5)]),
+          logout: 'yes',
+          confirm: 'yes',
+          client_assertion: jwtLike(rng, SECRET),
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
           name: rng.pick([rng.text(20), rng.text(200), 7, null]),
           slug: rng.pick([rng.text(10), 'fuzz-org', 'ok-slug', ['x']]),
           role: rng.pick(['owner', 'admin', 'member', 'billing', rng.text(8), 3]),
@@ -138,15 +170,22 @@ function randomRequest(
  * one app with a user, a session, an account with a token and an avatar to watch. The routes are
  * split over test files so that the workers share them.
  */
-export function describeFuzz(name: string, pick: (route: string) => boolean): void {
-  describe(`fuzzing ${name} (seed ${SEED}, ${RUNS} requests per route)`, () => {
+export function describeFuzz(name: string, pick: (route: string) => boolean, runs = RUNS): void {
+  describe(`fuzzing ${name} (seed ${SEED}, ${runs} requests per route)`, () => {
     let dev: DevServer;
     afterAll(() => dev?.stop());
 
     it('answers every random request with a status below 500, never hangs (10 s), and changes no stored user or avatar', async () => {
       const orgs = organizations({ sender: senderFunc(() => undefined), roles: { billing: ['invoice:read'] } });
+      const idp = identityProvider({
+        key: 'fuzz-identity-provider-key-0123456789',
+        clients: [
+          { clientId: 'fuzz-web', clientSecret: FUZZ_CLIENT_SECRET, redirectUris: ['http://localhost:8080/cb'], trusted: true },
+          { clientId: 'fuzz-cli', redirectUris: ['http://127.0.0.1/cb'], applicationType: 'native', deviceFlow: true },
+        ],
+      });
       const { app, auth } = makeApp(
-        { rateLimits: false, url: 'http://localhost:8080', twoFactor: { key: 'fuzz-two-factor-key-0123456789abcdef' }, plugins: [orgs, admin({ isAdmin: () => true }), apiKeys()] },
+        { rateLimits: false, url: 'http://localhost:8080', twoFactor: { key: 'fuzz-two-factor-key-0123456789abcdef' }, plugins: [orgs, admin({ isAdmin: () => true }), apiKeys(), idp] },
         (a) => {
           dev = a.addDevProvider({ port: 0 });
           a.addPasskeyProvider('passkey');
@@ -169,6 +208,8 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
         loginSessions: { sessions: auth.sessions, provider: 'accounts' },
       });
       app.use('/account', accounts);
+      app.use(idp.router);
+      await idp.ready();
       auth.addDirectProvider('accounts', accounts.credentialChecker());
       auth.useLoginLinks(accounts.loginLinks());
       const bare = express();
@@ -263,6 +304,22 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
         '/auth/events',
         '/auth/api-keys',
         '/auth/api-keys/:id',
+        '/auth/apps',
+        '/auth/apps/:id',
+        '/oidc/.well-known/openid-configuration',
+        '/oidc/jwks',
+        '/oidc/auth',
+        '/oidc/auth/:id',
+        '/oidc/token',
+        '/oidc/me',
+        '/oidc/token/revocation',
+        '/oidc/token/introspection',
+        '/oidc/device/auth',
+        '/oidc/device',
+        '/oidc/session/end',
+        '/oidc/session/end/confirm',
+        '/oidc/interaction/:id',
+        '/oidc/interaction/:id/confirm',
         '/auth/sessions',
         '/auth/sessions/:id/revoke',
         '/auth/sessions/revoke-others',
@@ -299,7 +356,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
       try {
         for (const route of routes) {
           if (process.env.FUZZ_PROGRESS) console.log(`fuzz route ${route} at ${total} requests, ${Date.now() - fuzzStart} ms`);
-          const batch = Array.from({ length: RUNS }, () => randomRequest(rng, route, ctx));
+          const batch = Array.from({ length: runs }, () => randomRequest(rng, route, ctx));
           for (let i = 0; i < batch.length; i += 8) {
             const results = await Promise.all(batch.slice(i, i + 8).map((req) => send(port, agent, req).then((r) => ({ req, ...r }))));
             for (const r of results) {
@@ -335,7 +392,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean): vo
       const avatarOf = (s: string): unknown[] => (JSON.parse(s) as unknown[][]).filter(([id]) => id === avatarId);
       expect(JSON.parse(after.account)).toEqual(JSON.parse(before.account));
       expect(avatarOf(after.avatars)).toEqual(avatarOf(before.avatars));
-      expect(total).toBe(routes.length * RUNS);
+      expect(total).toBe(routes.length * runs);
       // The organization may have been renamed by a valid random request, never left without its owner.
       const owned = await orgs.service.find(orgId, userId).catch(() => undefined);
       if (owned !== undefined) expect(owned.me.roles).toContain('owner');
