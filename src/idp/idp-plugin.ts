@@ -12,7 +12,8 @@ import { IdpLogout } from './idp-logout';
 import { addInteractionRoutes } from './interactions';
 import { PAGE_SOURCES } from './pages';
 import type { OidcProviderLike, OidcProviderModule } from './oidc-types';
-import { loadSigningKeys } from './signing-keys';
+import { serviceTokenSigner } from './service-tokens';
+import { loadSigningKeys, type SigningJwk } from './signing-keys';
 import { StateAdapter } from './state-adapter';
 
 /** The identity provider plugin: its router serves the issuer. */
@@ -51,7 +52,7 @@ function clientMetadata(client: IdpClient, alg: string): Record<string, unknown>
 const ownToken = async (_octx: unknown, client: { clientId: string }, token: { clientId?: string }): Promise<boolean> => token.clientId === client.clientId;
 
 /** Makes the provider: keys from the state store, storage on it, accounts from the user directory. */
-async function startProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: string): Promise<OidcProviderLike> {
+async function startProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: string): Promise<{ provider: OidcProviderLike; keys: SigningJwk[] }> {
   const lib = loadOptional<OidcProviderModule>('oidc-provider', 'the identity provider (authgate/idp)');
   const keys = await loadSigningKeys(ctx.stateStore, key, options.signingAlg, options.keyRotationMs);
   const path = options.issuer.pathname === '/' ? '' : options.issuer.pathname;
@@ -118,7 +119,7 @@ async function startProvider(ctx: PluginContext, options: ResolvedIdpOptions, ke
     ctx.tokens.reset(res);
   });
   provider.on('server_error', (_octx, err) => ctx.logger.logf('[ERROR] identity provider: %s', (err as Error | undefined)?.name ?? 'error'));
-  return provider;
+  return { provider, keys };
 }
 
 /**
@@ -132,12 +133,12 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
   if (typeof options.key !== 'string' || options.key.length < 32) throw configError('identityProvider: key must be a secret of at least 32 characters (it seals the signing keys and signs cookies)');
   // Checked now with a stand-in URL, so a mistake fails at start-up; resolved against the app's URL in setup.
   checkIdpOptions(options, new URL('http://localhost/'));
-  let started: Promise<OidcProviderLike> | undefined;
+  let started: Promise<{ provider: OidcProviderLike; keys: SigningJwk[] }> | undefined;
   let resolved: ResolvedIdpOptions | undefined;
   const router = Router();
   const provider = (): Promise<OidcProviderLike> => {
     if (started === undefined) return Promise.reject(new AuthError('unavailable', 'identityProvider(): add it to createAuth({ plugins: [...] }) first'));
-    return started;
+    return started.then((s) => s.provider);
   };
   router.use((_req: Request, res: Response, next) => {
     if (resolved === undefined) return sendJson(res, 503, { error: 'the identity provider is not set up: add it to createAuth({ plugins: [...] })', code: 'unavailable' });
@@ -152,6 +153,8 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
       resolved = checked;
       started = startProvider(ctx, checked, options.key);
       started.catch((err: unknown) => ctx.logger.logf('[ERROR] the identity provider did not start: %s', (err as Error).message));
+      const running = started;
+      ctx.tokens.useServiceSigner(serviceTokenSigner(checked.issuer.href.replace(/\/$/, ''), () => running.then((s) => s.keys)));
       const logout = new IdpLogout(ctx.stateStore, provider, ctx.logger);
       addInteractionRoutes(router, { provider, options: checked, authenticator: ctx.authenticator, key: options.key, logout });
       // Logging out of authgate ends the provider sessions its login made (the apps are told by back channel).

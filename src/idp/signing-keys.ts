@@ -1,4 +1,5 @@
 import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
+import { configError } from '../errors';
 import { SecretBox } from '../internal/secret-box';
 import type { StateStore } from '../state/state-store';
 

@@ -1,11 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AuthError, type AuthErrorReason } from '../errors';
+import { AuthError, configError, type AuthErrorReason } from '../errors';
 import { appendSetCookie, readCookie, serializeCookie, type CookieAttributes } from '../internal/cookies';
 import { randomId, safeEqual } from '../internal/random';
 import type { ResolvedTokenOptions } from './token-options';
 import { claimsShapeError, cloneClaims, isPlainObject, type Claims } from './claims';
 import { HS256_HEADER, hasHs256Signature, signHs256 } from './hs256';
 import { KeyCache } from './key-cache';
+import type { User } from './user';
 import { VerifiedTokens } from './verified-tokens';
 
 /** How long a login may take between `/login` and `/callback`. */
@@ -74,6 +75,19 @@ function decodeSegment(segment: string | undefined): unknown {
   }
 }
 
+/** What a service token says: the service it is for, what it may do, how long it lives. */
+export interface ServiceTokenOptions {
+  /** The service (`aud`), e.g. `https://billing.internal`. */
+  audience: string;
+  /** What the service lets it do (`scope`). @default [] */
+  scopes?: string[];
+  /** Lifetime in ms, 1 second to 1 hour. @default 5 minutes */
+  ttl?: number;
+}
+
+/** Signs service tokens (the identity provider plugin registers one). */
+export type ServiceTokenSigner = (user: User, options: ServiceTokenOptions) => Promise<string>;
+
 /**
  * Makes, reads and clears session tokens: HS256 JWTs in the `JWT` cookie (or a header), with the
  * token id in the script-readable `XSRF-TOKEN` cookie for the double-submit check.
@@ -86,11 +100,28 @@ export class TokenService {
   private readonly jwtHeader: string;
   private readonly xsrfHeader: string;
 
+  private serviceSigner: ServiceTokenSigner | undefined;
+
   /** @param options - resolved options of the auth service. */
   constructor(private readonly options: TokenOptions) {
     this.jwtHeader = options.jwtHeaderKey.toLowerCase();
     this.verified = options.verifiedTokenCacheSize > 0 ? new VerifiedTokens(options.verifiedTokenCacheSize) : undefined;
     this.xsrfHeader = options.xsrfHeaderKey.toLowerCase();
+  }
+
+  /** Lets the identity provider sign service tokens ({@link TokenService.forService}). */
+  useServiceSigner(signer: ServiceTokenSigner): void {
+    this.serviceSigner = signer;
+  }
+
+  /**
+   * A short token that lets another service (an API in any language) act for `user`: a JWT of
+   * type `at+jwt` signed with the identity provider's keys (ES256 or EdDSA), which the service
+   * checks from the provider's JWKS; never the HS256 secret. Needs the identity provider plugin.
+   */
+  forService(user: User, options: ServiceTokenOptions): Promise<string> {
+    if (this.serviceSigner === undefined) return Promise.reject(configError('auth.tokens.forService() needs the identity provider: createAuth({ plugins: [identityProvider({...})] })'));
+    return this.serviceSigner(user, options);
   }
 
   /** Signs claims as they are (HS256). Refuses a user token whose `aud` is not allowed. */
