@@ -59,5 +59,15 @@ export async function loadSigningKeys(state: StateStore, secret: string, alg: 'E
 
 /** The keys still published (those that signed within the last rotation), opened. */
 function open(stored: StoredKey[], box: SecretBox, now: number, rotationMs: number): SigningJwk[] {
-  return stored.filter((k, i) => i === 0 || now - k.created < rotationMs * 2).map((k) => ({ ...(JSON.parse(box.open(k.sealed)) as JsonWebKey), kid: k.kid, alg: k.alg, use: 'sig' as const }));
+  return stored
+    .filter((k, i) => i === 0 || now - k.created < rotationMs * 2)
+    .map((k) => {
+      let jwk: JsonWebKey;
+      try {
+        jwk = JSON.parse(box.open(k.sealed)) as JsonWebKey;
+      } catch {
+        throw configError('identityProvider: the stored signing keys were sealed with another key option; restore it (or delete idp:signing-keys from the state store to start with new keys)');
+      }
+      return { ...jwk, kid: k.kid, alg: k.alg, use: 'sig' as const };
+    });
 }
