@@ -51,8 +51,14 @@ export async function startIdpApp(idpOptions: IdentityProviderOptions, options: 
 export class Navigator {
   readonly cookies = new Map<string, string>();
 
-  /** Logs in to authgate on `app` through the direct login. */
-  async login(app: IdpApp, user: string): Promise<this> {
+  /** Logs in to authgate on `app` (or the app at a URL) through the direct login. */
+  async login(app: IdpApp | string, user: string): Promise<this> {
+    if (typeof app === 'string') {
+      const res = await fetch(`${app}/auth/local/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user, passwd: 'pw' }) });
+      if (res.status !== 200) throw new Error(`login answered ${res.status}`);
+      this.take(res.headers.getSetCookie());
+      return this;
+    }
     const res = await request(app.app).post('/auth/local/login').send({ user, passwd: 'pw' }).expect(200);
     this.take(res.headers['set-cookie'] as unknown as string[] | undefined);
     return this;

@@ -1,5 +1,7 @@
 import * as client from 'openid-client';
-import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair } from 'jose';
+import { join } from 'node:path';
+import { spawnReady, type ReadyProcess } from '../support/ready-process';
 import request from 'supertest';
 import { Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
 
@@ -159,6 +161,17 @@ describe('the identity provider, with openid-client as the relying party', () =>
     expect((await request(idp.app).get('/auth/apps').set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf)).body).toEqual([]);
   });
 
+  it("a banned user's refresh token and access token stop at their next use", async () => {
+    const config = await discover('web', SECRET_OF_WEB);
+    const browser = await new Navigator().login(idp, 'gina');
+    const ended = await authorize(config, browser);
+    const tokens = await client.authorizationCodeGrant(config, ended.url as URL, { pkceCodeVerifier: ended.verifier, expectedState: ended.state });
+    const sub = tokens.claims()?.sub as string;
+    await idp.auth.users.update(sub, (u) => ({ ...u, status: 'banned', banReason: 'test' }));
+    await expect(client.refreshTokenGrant(config, tokens.refresh_token as string)).rejects.toMatchObject({ error: 'invalid_grant' });
+    await expect(client.fetchUserInfo(config, tokens.access_token, sub)).rejects.toBeDefined();
+  });
+
   it('a public client without PKCE is refused; a redirect URI that is not registered exactly is refused before any redirect', async () => {
     const config = await discover('web', SECRET_OF_WEB);
     const browser = await new Navigator().login(idp, 'erin');
@@ -188,5 +201,46 @@ describe('the identity provider, with openid-client as the relying party', () =>
     expect(done.page?.status).toBe(200);
     const tokens = await client.pollDeviceAuthorizationGrant(config, { ...started, interval: 0 });
     expect(await client.fetchUserInfo(config, tokens.access_token, tokens.claims()?.sub as string)).toMatchObject({ name: 'frank' });
+  });
+});
+
+describe('the identity provider in a process of its own, with a private_key_jwt client', () => {
+  let child: ReadyProcess | undefined;
+  let url: string;
+  let key: Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+  let rp: { url: string; close(): Promise<void> };
+
+  beforeAll(async () => {
+    rp = await nowhere();
+    const pair = await generateKeyPair('ES256', { extractable: true });
+    key = pair.privateKey;
+    const publicJwk = { ...(await exportJWK(pair.publicKey)), kid: 'svc-1', alg: 'ES256', use: 'sig' };
+    const clients = [{ clientId: 'svc', name: 'Reports', jwks: { keys: [publicJwk] }, redirectUris: [`${rp.url}/callback`], trusted: true }];
+    child = await spawnReady(['--import', 'tsx', join(__dirname, '../support/idp-server.ts'), JSON.stringify({ clients })], { timeoutMs: 60_000 });
+    url = child.payload;
+  }, 90_000);
+  afterAll(async () => {
+    await child?.stop();
+    await rp?.close();
+  });
+
+  it('authenticates with a signed assertion; an assertion signed with another key is refused', async () => {
+    const meta = { execute: [client.allowInsecureRequests] };
+    const config = await client.discovery(new URL(`${url}/oidc`), 'svc', undefined, client.PrivateKeyJwt({ key, kid: 'svc-1' }), meta);
+    const browser = await new Navigator().login(url, 'hank');
+    const verifier = client.randomPKCECodeVerifier();
+    const auth = client.buildAuthorizationUrl(config, {
+      redirect_uri: `${rp.url}/callback`,
+      scope: 'openid offline_access',
+      prompt: 'consent',
+      code_challenge: await client.calculatePKCECodeChallenge(verifier),
+      code_challenge_method: 'S256',
+    });
+    const ended = await browser.follow(auth.href, `${rp.url}/callback`);
+    const tokens = await client.authorizationCodeGrant(config, ended.url as URL, { pkceCodeVerifier: verifier });
+    expect(decodeJwt(tokens.id_token as string).aud).toBe('svc');
+    const impostor = await client.discovery(new URL(`${url}/oidc`), 'svc', undefined, client.PrivateKeyJwt({ key: (await generateKeyPair('ES256')).privateKey, kid: 'svc-1' }), meta);
+    await expect(client.refreshTokenGrant(impostor, tokens.refresh_token as string)).rejects.toMatchObject({ error: 'invalid_client' });
+    expect((await client.refreshTokenGrant(config, tokens.refresh_token as string)).access_token).toEqual(expect.any(String));
   });
 });
