@@ -8,6 +8,7 @@ import { accounts } from '../../src/accounts';
 import { organizations, orgOf } from '../../src/organizations';
 import { admin } from '../../src/admin';
 import { apiKeyOf, apiKeys } from '../../src/api-keys';
+import { identityProvider } from '../../src/idp';
 
 /** Settings of the example app; `readExampleConfig` fills them from the environment. */
 export interface ExampleConfig {
@@ -37,6 +38,10 @@ export interface ExampleConfig {
   auditStore: string;
   /** Encrypts the TOTP secrets at rest. */
   twoFactorKey: string;
+  /** Seals the identity provider's signing keys (`IDP_KEY`; by default derived from the secret). */
+  idpKey: string;
+  /** The second example app, which signs in through this one's identity provider (`SECOND_APP_URL`, `SECOND_APP_SECRET`). */
+  secondApp: { url: string; secret: string };
   /** An OpenID Connect provider (`OIDC_ISSUER`, `OIDC_CLIENT_ID`, `OIDC_CLIENT_SECRET`); the login `oidc` is on when all are set. */
   oidc: { issuer: string; clientId: string; clientSecret: string } | undefined;
   /** Telegram bot token; the Telegram login is on when set. */
@@ -46,11 +51,14 @@ export interface ExampleConfig {
   logger: Logger;
 }
 
+/** The client secret the second example app uses by default (set SECOND_APP_SECRET on both outside a demo). */
+export const SECOND_APP_SECRET = 'second-example-app-secret-change-me-0123';
+
 /** The demo accounts of the direct provider `local`. */
 export const DEMO_USERS: Readonly<Record<string, string>> = { demo: 'demo-password', admin: 'admin-password' };
 
 /**
- * Reads PORT, AUTH_URL, AUTH_SECRET, DEV_AUTH_PORT, DEV_AUTH_URL, AVATAR_STORE, ACCOUNT_STORE, CREDENTIAL_STORE, USER_STORE, ORG_STORE, AUDIT_STORE, TWO_FACTOR_KEY, STATE_STORE, REVOCATION_CHECK, OIDC_*,
+ * Reads PORT, AUTH_URL, AUTH_SECRET, IDP_KEY, SECOND_APP_URL, SECOND_APP_SECRET, DEV_AUTH_PORT, DEV_AUTH_URL, AVATAR_STORE, ACCOUNT_STORE, CREDENTIAL_STORE, USER_STORE, ORG_STORE, AUDIT_STORE, TWO_FACTOR_KEY, STATE_STORE, REVOCATION_CHECK, OIDC_*,
  * DATABASE_URL, REDIS_URL, SMTP_URL, TELEGRAM_TOKEN and APPLE_* (see the README). DATABASE_URL
  * (PostgreSQL) is the default of the avatar, account, credential and state stores, REDIS_URL of the state store.
  * The default URL is `http://localhost:PORT`: passkeys need a host name (browsers refuse an IP address).
@@ -79,6 +87,8 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     auditStore: env.AUDIT_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'audit')}`,
     // Without TWO_FACTOR_KEY the key follows AUTH_SECRET (a random secret makes enrolled codes unreadable after a restart; recovery codes still work).
     twoFactorKey: env.TWO_FACTOR_KEY ?? createHash('sha256').update(`two-factor:${secret}`).digest('hex'),
+    idpKey: env.IDP_KEY ?? createHash('sha256').update(`identity-provider:${secret}`).digest('hex'),
+    secondApp: { url: (env.SECOND_APP_URL ?? 'http://localhost:8081').replace(/\/+$/, ''), secret: env.SECOND_APP_SECRET ?? SECOND_APP_SECRET },
     oidc: env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET ? { issuer: env.OIDC_ISSUER, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET } : undefined,
     telegramToken: env.TELEGRAM_TOKEN || undefined,
     apple:
@@ -123,12 +133,25 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   });
   // Organizations: invitations go through the same sender (to the log without SMTP_URL).
   const orgs = organizations({ sender, store: config.orgStore, roles: { billing: ['invoice:read'] } });
+  // The identity provider at <url>/oidc: the second example app (npm run example:second) signs in through it.
+  const idp = identityProvider({
+    key: config.idpKey,
+    clients: [
+      {
+        clientId: 'second-app',
+        name: 'Second example app',
+        clientSecret: config.secondApp.secret,
+        redirectUris: [`${config.secondApp.url}/auth/company/callback`],
+        postLogoutRedirectUris: [`${config.secondApp.url}/`],
+      },
+    ],
+  });
   const auth = createAuth({
     url: config.url,
     secret: config.secret,
     issuer: 'authgate-example',
     // The demo user "admin" (attrs.admin, below) opens the admin console at /auth/admin/.
-    plugins: [accountService, orgs, admin(), apiKeys()],
+    plugins: [accountService, orgs, admin(), apiKeys(), idp],
     userStore: config.userStore ?? config.accountStore,
     avatarStore: config.avatarStore,
     stateStore: config.stateStore,
@@ -184,6 +207,7 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   const m = auth.middleware();
   app.use('/auth', authRouter);
   app.use('/avatar', avatarRouter);
+  app.use(idp.router);
   // The activation link of the mail: a page for a browser, which then calls the same URL for its JSON.
   app.get('/account/active/:id', (req, res, next) => {
     if (!(req.headers.accept ?? '').includes('text/html')) return next();

@@ -41,9 +41,35 @@ function keepAccount(value) {
   else sessionStorage.removeItem('account');
 }
 
+// An app of the team signing in through the identity provider sent the browser here
+// (?return_to=<the provider's interaction>): once signed in, it goes back there. With fresh=1 the
+// app asked for a new login, so a session that was already here is ended first.
+function idpReturn() {
+  const target = new URLSearchParams(location.search).get('return_to');
+  if (!target) return null;
+  try {
+    const url = new URL(target, location.href);
+    return url.origin === location.origin ? url.href : null;
+  } catch {
+    return null;
+  }
+}
+
 async function refresh() {
+  const returnTo = idpReturn();
+  const fresh = new URLSearchParams(location.search).get('fresh') === '1';
+  if (returnTo && fresh && sessionStorage.getItem('idp-fresh') !== returnTo) {
+    sessionStorage.setItem('idp-fresh', returnTo);
+    await api('/auth/logout');
+  }
   const res = await api('/auth/user');
   const loggedIn = res.ok;
+  if (loggedIn && returnTo) {
+    sessionStorage.removeItem('idp-fresh');
+    location.assign(returnTo);
+    return;
+  }
+  $('idp-login').classList.toggle('hidden', !returnTo);
   const twoFactor = await (await api('/auth/2fa')).json().catch(() => ({}));
   $('logged-in').classList.toggle('hidden', !loggedIn);
   $('logged-out').classList.toggle('hidden', loggedIn);
@@ -61,7 +87,7 @@ async function refresh() {
     $('enroll-2fa').classList.toggle('hidden', !!twoFactor.enabled);
     $('disable-box').classList.toggle('hidden', !twoFactor.enabled);
     $('admin-console').classList.toggle('hidden', !(user.attrs && user.attrs.admin === true));
-    await Promise.all([loadSessions(), loadPasskeys(), loadOrgs(), loadImpersonation(), loadActivity()]);
+    await Promise.all([loadSessions(), loadPasskeys(), loadOrgs(), loadImpersonation(), loadActivity(), loadApps()]);
   } else {
     $('impersonation').classList.add('hidden');
     $('status').textContent = twoFactor.pending ? 'Almost signed in.' : 'Not signed in.';
@@ -85,7 +111,7 @@ async function renderProviders() {
       control = telegramButton();
     } else {
       control = document.createElement('a');
-      control.href = '/auth/' + encodeURIComponent(name) + '/login?from=' + encodeURIComponent(location.pathname);
+      control.href = '/auth/' + encodeURIComponent(name) + '/login?from=' + encodeURIComponent(location.pathname + location.search);
       control.id = 'login-' + name;
       control.append('Continue with ' + name);
     }
@@ -561,6 +587,30 @@ $('copy-api-key').addEventListener('click', async () => {
   await navigator.clipboard.writeText($('new-api-key-value').textContent).catch(() => undefined);
   notice('api-keys', 'Copied.');
 });
+
+// Apps you let in through the identity provider (GET /auth/apps): each can be taken back.
+async function loadApps() {
+  const res = await api('/auth/apps');
+  const list = $('apps');
+  list.textContent = '';
+  if (!res.ok) return;
+  const apps = await res.json();
+  $('apps-none').classList.toggle('hidden', apps.length > 0);
+  for (const app of apps) {
+    const item = listItem(
+      app.name + ': ' + app.scopes.join(', '),
+      smallButton('Take back', 'revoke-app', async () => {
+        clearMessages();
+        const done = await api('/auth/apps/' + encodeURIComponent(app.clientId), { method: 'DELETE' });
+        if (!done.ok) return fail('apps', await errorOf(done));
+        notice('apps', app.name + ' can no longer act for you.');
+        await loadApps();
+      }),
+    );
+    item.classList.add('app');
+    list.appendChild(item);
+  }
+}
 
 // Recent activity: the caller's own security events (GET /auth/events).
 const EVENT_WORDS = {

@@ -10,7 +10,7 @@ import { addAppRoutes, revokeGrants } from './app-routes';
 import { checkIdpOptions, type IdentityProviderOptions, type IdpClient, type ResolvedIdpOptions } from './idp-options';
 import { IdpLogout } from './idp-logout';
 import { addInteractionRoutes } from './interactions';
-import { PAGE_SOURCES } from './pages';
+import { pageSources } from './pages';
 import type { OidcProviderLike, OidcProviderModule } from './oidc-types';
 import { serviceTokenSigner } from './service-tokens';
 import { loadSigningKeys, type SigningJwk } from './signing-keys';
@@ -57,6 +57,7 @@ async function startProvider(ctx: PluginContext, options: ResolvedIdpOptions, ke
   const keys = await loadSigningKeys(ctx.stateStore, key, options.signingAlg, options.keyRotationMs);
   const path = options.issuer.pathname === '/' ? '' : options.issuer.pathname;
   const ttl = options.ttlSeconds;
+  const pages = pageSources([...new Set(options.clients.flatMap((c) => (c.postLogoutRedirectUris ?? []).map((u) => new URL(u).origin)).filter((o) => o.startsWith('http')))]);
   const provider = new lib.Provider(options.issuer.href.replace(/\/$/, ''), {
     adapter: (model: string) => new StateAdapter(model, ctx.stateStore, (message) => new lib.errors.InvalidGrant(message)),
     clients: options.clients.map((c) => clientMetadata(c, options.signingAlg)),
@@ -69,14 +70,14 @@ async function startProvider(ctx: PluginContext, options: ResolvedIdpOptions, ke
     responseTypes: ['code'],
     features: {
       devInteractions: { enabled: false },
-      deviceFlow: { enabled: true, userCodeInputSource: PAGE_SOURCES.userCodeInputSource, userCodeConfirmSource: PAGE_SOURCES.userCodeConfirmSource, successSource: PAGE_SOURCES.successSource },
+      deviceFlow: { enabled: true, userCodeInputSource: pages.userCodeInputSource, userCodeConfirmSource: pages.userCodeConfirmSource, successSource: pages.successSource },
       // A client learns about, and revokes, only its own tokens.
       revocation: { enabled: true, allowedPolicy: ownToken },
       introspection: { enabled: true, allowedPolicy: ownToken },
       backchannelLogout: { enabled: true },
-      rpInitiatedLogout: { enabled: true, logoutSource: PAGE_SOURCES.logoutSource, postLogoutSuccessSource: PAGE_SOURCES.postLogoutSuccessSource },
+      rpInitiatedLogout: { enabled: true, logoutSource: pages.logoutSource, postLogoutSuccessSource: pages.postLogoutSuccessSource },
     },
-    renderError: PAGE_SOURCES.renderError,
+    renderError: pages.renderError,
     enabledJWA: { idTokenSigningAlgValues: [options.signingAlg], userinfoSigningAlgValues: [options.signingAlg] },
     ttl: {
       AccessToken: ttl.accessToken,

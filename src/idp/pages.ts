@@ -72,8 +72,11 @@ function send(ctx: PageContext, page: { html: string; csp: string }): void {
 
 const appName = (ctx: PageContext): string => ctx.oidc?.client?.clientName ?? ctx.oidc?.client?.clientId ?? 'the app';
 
-/** oidc-provider's page hooks, in authgate's look: errors, the device flow's pages, logout. */
-export const PAGE_SOURCES = {
+/**
+ * oidc-provider's page hooks, in authgate's look: errors, the device flow's pages, logout.
+ * `postLogoutOrigins`: where the logout form's answer may send the browser (the clients' post-logout URIs).
+ */
+export const pageSources = (postLogoutOrigins: string[]) => ({
   renderError(ctx: PageContext, out: Record<string, unknown>): void {
     const description = typeof out.error_description === 'string' ? out.error_description : 'the request could not be completed';
     send(
@@ -109,10 +112,11 @@ export const PAGE_SOURCES = {
       idpPage(
         'Sign out?',
         `<h1>Sign out of the apps that use this login?</h1>${form}<div class="buttons"><button class="quiet" type="submit" form="op.logoutForm">Stay signed in</button><button type="submit" form="op.logoutForm" name="logout" value="yes" id="logout">Sign out</button></div>`,
+        postLogoutOrigins,
       ),
     );
   },
   postLogoutSuccessSource(ctx: PageContext): void {
     send(ctx, idpPage('Signed out', '<h1>You are signed out</h1>'));
   },
-};
+});

@@ -27,9 +27,10 @@ export const browserIt: jest.It = unavailable && !browserRequired ? it.skip : it
 /**
  * Starts the example (memory account and credential stores, a dev server on a free port) and
  * chromium. `host` is the name the page is opened by: `localhost` for passkeys (browsers refuse
- * an IP address as a relying party). `undefined` when the browser tests are skipped.
+ * an IP address as a relying party); `env` adds to the example's environment. `undefined` when the
+ * browser tests are skipped.
  */
-export async function startBrowserExample(host: '127.0.0.1' | 'localhost', secret: string): Promise<BrowserExample | undefined> {
+export async function startBrowserExample(host: '127.0.0.1' | 'localhost', secret: string, env: NodeJS.ProcessEnv = {}): Promise<BrowserExample | undefined> {
   if (unavailable && !browserRequired) return undefined;
   if (unavailable) throw new Error(`AUTHGATE_REQUIRE_BROWSER=1 but ${unavailable}`);
   const dir = await mkdtemp(join(tmpdir(), 'authgate-browser-'));
@@ -39,7 +40,7 @@ export async function startBrowserExample(host: '127.0.0.1' | 'localhost', secre
   const logLines: string[] = [];
   const config = {
     ...readExampleConfig(
-      { AUTH_SECRET: secret, AUTH_URL: base },
+      { AUTH_SECRET: secret, AUTH_URL: base, ...env },
       loggerFunc((line) => logLines.push(line)),
     ),
     avatarStore: dir,
