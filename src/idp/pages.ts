@@ -70,13 +70,23 @@ function send(ctx: PageContext, page: { html: string; csp: string }): void {
   ctx.body = page.html;
 }
 
+/** The page hooks oidc-provider calls (its `renderError` and the `*Source` options). */
+export interface PageSources {
+  renderError(ctx: PageContext, out: Record<string, unknown>): void;
+  userCodeInputSource(ctx: PageContext, form: string, out: unknown, err: unknown): void;
+  userCodeConfirmSource(ctx: PageContext, form: string, client: unknown, device: unknown, userCode: string): void;
+  successSource(ctx: PageContext): void;
+  logoutSource(ctx: PageContext, form: string): void;
+  postLogoutSuccessSource(ctx: PageContext): void;
+}
+
 const appName = (ctx: PageContext): string => ctx.oidc?.client?.clientName ?? ctx.oidc?.client?.clientId ?? 'the app';
 
 /**
  * oidc-provider's page hooks, in authgate's look: errors, the device flow's pages, logout.
  * `postLogoutOrigins`: where the logout form's answer may send the browser (the clients' post-logout URIs).
  */
-export const pageSources = (postLogoutOrigins: string[]) => ({
+export const pageSources = (postLogoutOrigins: string[]): PageSources => ({
   renderError(ctx: PageContext, out: Record<string, unknown>): void {
     const description = typeof out.error_description === 'string' ? out.error_description : 'the request could not be completed';
     send(
