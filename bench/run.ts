@@ -13,6 +13,7 @@ import { packageCost } from './package-cost';
 import { sharedStores } from './shared-stores';
 import { protectedRoute } from './protected-route';
 import { sessionsBench } from './sessions';
+import { idpBench } from './idp';
 
 const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<string>> = {
   protected: protectedRoute,
@@ -26,6 +27,7 @@ const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<str
   package: packageCost,
   shared: sharedStores,
   sessions: sessionsBench,
+  idp: idpBench,
 };
 
 async function main(): Promise<void> {
