@@ -3,7 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { createAuth } from '../../src';
+import { createAuth, MemoryStateStore } from '../../src';
 import { identityProvider } from '../../src/idp';
 import { loginSession } from '../lib/announce';
 
@@ -18,7 +18,9 @@ async function main(): Promise<void> {
     key: 'bench-identity-provider-key-0123456789',
     clients: [{ clientId: CLIENT.clientId, clientSecret: CLIENT.clientSecret, redirectUris: [CLIENT.redirectUri], trusted: true }],
   });
-  const auth = createAuth({ rateLimits: false, url, secret: 'bench-secret-0123456789abcdef0123456789', avatarStore: 'memory://', tokenDuration: 3_600_000, plugins: [idp] });
+  // Room for every session, code, token and grant of the run (the default memory store keeps 100,000 entries and drops the oldest).
+  const stateStore = new MemoryStateStore(5_000_000);
+  const auth = createAuth({ rateLimits: false, url, secret: 'bench-secret-0123456789abcdef0123456789', avatarStore: 'memory://', tokenDuration: 3_600_000, stateStore, plugins: [idp] });
   auth.addDirectProvider('local', () => true);
   const app = express();
   app.use('/auth', auth.handlers().authRouter);
