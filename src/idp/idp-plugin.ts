@@ -5,6 +5,10 @@ import { sendJson } from '../internal/http';
 import { loadOptional } from '../internal/optional';
 import type { AuthPlugin, PluginContext } from '../plugins/plugin';
 import { jtiHash } from '../sessions/session-registry';
+import type { Claims } from '../token/claims';
+import type { User } from '../token/user';
+import { SECOND_FACTOR_SERVICE } from '../two-factor/two-factor-plugin';
+import type { SecondFactor } from '../two-factor/two-factor';
 import { isBanned } from '../users/user-store';
 import { addAppRoutes, revokeGrants } from './app-routes';
 import { checkIdpOptions, type IdentityProviderOptions, type IdpClient, type ResolvedIdpOptions } from './idp-options';
@@ -24,8 +28,8 @@ export interface IdentityProviderPlugin extends AuthPlugin {
   ready(): Promise<void>;
 }
 
-/** The scopes and the claims each gives. */
-const CLAIMS = { openid: ['sub'], profile: ['name', 'picture', 'preferred_username'], email: ['email'] };
+/** The scopes and the claims each gives; `acr` and `amr` ride with `openid`, so every id_token says how the login was made. */
+const CLAIMS = { acr: null, amr: null, auth_time: null, sid: null, iss: null, openid: ['sub', 'acr', 'amr'], profile: ['name', 'picture', 'preferred_username'], email: ['email'] };
 
 function clientMetadata(client: IdpClient, alg: string): Record<string, unknown> {
   const auth =
@@ -49,6 +53,21 @@ function clientMetadata(client: IdpClient, alg: string): Record<string, unknown>
   };
 }
 
+/** `acr` of a login with a second factor, and of one without. */
+export const ACR = { twoFactors: 'urn:authgate:acr:2fa', oneFactor: 'urn:authgate:acr:1fa' } as const;
+
+/**
+ * How an authgate login proved the user: its provider's `amr` values, and `otp` and `mfa` when the
+ * user has two-factor on (every login of such a user waited for the second factor).
+ */
+async function loginProof(ctx: PluginContext, claims: Claims): Promise<{ amr: string[]; acr: string }> {
+  const name = claims.auth_provider?.name ?? (claims.user as User | undefined)?.id.split('_')[0] ?? '';
+  const amr = [...(ctx.providers.get(name)?.authMethods ?? [])];
+  const userId = (claims.user as User | undefined)?.id;
+  const second = userId === undefined ? false : await (ctx.service<SecondFactor>(SECOND_FACTOR_SERVICE)?.isOn(userId) ?? Promise.resolve(false));
+  return second ? { amr: [...new Set([...amr, 'otp', 'mfa'])], acr: ACR.twoFactors } : { amr, acr: ACR.oneFactor };
+}
+
 const ownToken = async (_octx: unknown, client: { clientId: string }, token: { clientId?: string }): Promise<boolean> => token.clientId === client.clientId;
 
 /** Makes the provider: keys from the state store, storage on it, accounts from the user directory. */
@@ -66,6 +85,7 @@ async function startProvider(ctx: PluginContext, options: ResolvedIdpOptions, ke
     claims: CLAIMS,
     scopes: ['openid', 'offline_access', 'profile', 'email'],
     pkce: { required: () => true },
+    acrValues: [ACR.oneFactor, ACR.twoFactors],
     rotateRefreshToken: true,
     responseTypes: ['code'],
     features: {
@@ -157,7 +177,7 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
       const running = started;
       ctx.tokens.useServiceSigner(serviceTokenSigner(checked.issuer.href.replace(/\/$/, ''), () => running.then((s) => s.keys)));
       const logout = new IdpLogout(ctx.stateStore, provider, ctx.logger);
-      addInteractionRoutes(router, { provider, options: checked, authenticator: ctx.authenticator, key: options.key, logout });
+      addInteractionRoutes(router, { provider, options: checked, authenticator: ctx.authenticator, key: options.key, logout, proof: (claims) => loginProof(ctx, claims) });
       // Logging out of authgate ends the provider sessions its login made (the apps are told by back channel).
       ctx.events.on('logout', (e) => (e.session !== undefined ? logout.ended(e.session) : undefined));
       const path = checked.issuer.pathname === '/' ? '' : checked.issuer.pathname;

@@ -19,6 +19,8 @@ export interface InteractionDeps {
   key: string;
   /** Remembers which authgate session made a login (its logout ends the provider's session). */
   logout: IdpLogout;
+  /** How a login proved the user: `amr` values and whether a second factor was part of it. */
+  proof(claims: Claims): Promise<{ amr: string[]; acr: string }>;
 }
 
 /** Seconds a login may predate the request that asked for a new one (`prompt=login`): the instances' clocks may differ a little. */
@@ -88,7 +90,8 @@ export function addInteractionRoutes(router: Router, deps: InteractionDeps): voi
           const user = claims.user as User;
           const ts = typeof claims.auth_time === 'number' ? claims.auth_time : (claims.iat ?? Math.floor(Date.now() / 1000));
           if (typeof claims.jti === 'string') await deps.logout.remember(claims.jti, user.id, ts);
-          return provider.interactionFinished(req, res, { login: { accountId: user.id, ts } }, { mergeWithLastSubmission: false });
+          const { amr, acr } = await deps.proof(claims);
+          return provider.interactionFinished(req, res, { login: { accountId: user.id, ts, acr, ...(amr.length > 0 ? { amr } : {}) } }, { mergeWithLastSubmission: false });
         }
         const fresh = claims?.user !== undefined;
         return res.redirect(303, options.loginUrl(`${options.issuer.origin}${path}/interaction/${d.uid}`, fresh));

@@ -39,6 +39,8 @@ export type CredentialChecker =
 export class DirectProvider implements Provider {
   /** GET with a query or POST with a form or JSON. */
   readonly methods = { login: ['GET', 'POST'] } as const;
+  /** @inheritdoc */
+  readonly authMethods = ['pwd'] as const;
 
   private readonly check: (user: string, passwd: string, context: LoginContext) => MaybePromise<CheckResult>;
   private readonly normalizeUser: (user: string) => string;

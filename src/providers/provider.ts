@@ -131,6 +131,12 @@ export interface Provider {
   readonly actions?: Readonly<Record<string, ProviderAction>>;
   /** The provider's callback comes as a cross-site POST (Apple's form_post): cross-origin protection lets it through. */
   readonly crossSiteCallback?: boolean;
+  /**
+   * How its logins prove the user, as RFC 8176 `amr` values (the identity provider puts them in
+   * id_tokens): `pwd` for a password, `hwk` for a passkey, `otp` for a mailed one-time link.
+   * Absent for a login done at another provider.
+   */
+  readonly authMethods?: readonly string[];
   /** Stops anything the provider runs (servers, polling). */
   close?(): Promise<void>;
 }

@@ -33,6 +33,8 @@ function checkedField(req: LoginRequest, name: string, max: number): string {
 export class VerifyProvider implements Provider {
   /** Both steps are links (GET); a link opened from another site is confirmed with a POST from this one. */
   readonly methods = { login: ['GET', 'POST'] } as const;
+  /** @inheritdoc */
+  readonly authMethods = ['otp'] as const;
 
   /**
    * @param name - provider name.

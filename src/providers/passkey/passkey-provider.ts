@@ -62,6 +62,8 @@ function publicView(c: Credential): { id: string; label: string; created: number
 export class PasskeyProvider implements Provider {
   /** Both steps of a login are POSTs. */
   readonly methods = { login: ['POST'] } as const;
+  /** @inheritdoc */
+  readonly authMethods = ['hwk'] as const;
   /** Registration, the user's passkeys, and the browser helper. */
   readonly actions: Readonly<Record<string, ProviderAction>>;
   private readonly lib: WebAuthn;
