@@ -85,6 +85,8 @@ async function startProvider(ctx: PluginContext, options: ResolvedIdpOptions, ke
     claims: CLAIMS,
     scopes: ['openid', 'offline_access', 'profile', 'email'],
     pkce: { required: () => true },
+    // Every request names its redirect URI (and oidc-provider's filling-in of a missing one fails on a resume URL with a client_id: a 500).
+    allowOmittingSingleRegisteredRedirectUri: false,
     acrValues: [ACR.oneFactor, ACR.twoFactors],
     rotateRefreshToken: true,
     responseTypes: ['code'],

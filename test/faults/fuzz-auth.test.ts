@@ -1,3 +1,12 @@
 import { describeFuzz } from './fuzz-routes';
 
-describeFuzz('the auth and avatar routes', (route) => !route.startsWith('/account/') && !route.startsWith('/auth/orgs') && !route.startsWith('/auth/admin') && !route.startsWith('/auth/api-keys'));
+describeFuzz(
+  'the auth and avatar routes',
+  (route) =>
+    !route.startsWith('/account/') &&
+    !route.startsWith('/auth/orgs') &&
+    !route.startsWith('/auth/admin') &&
+    !route.startsWith('/auth/api-keys') &&
+    !route.startsWith('/oidc') &&
+    !route.startsWith('/auth/apps'),
+);
