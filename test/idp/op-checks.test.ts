@@ -112,8 +112,15 @@ describe('OpenID Foundation Basic OP checks that run offline', () => {
     const browser = await new Navigator().login(idp, 'conf-g');
     const first = await tokensOf(await authorize(browser));
     await tokensOf(await authorize(browser, { prompt: 'none', id_token_hint: first.id_token as string }));
-    for (const extra of [{ login_hint: 'conf-g' }, { ui_locales: 'en' }, { claims_locales: 'en' }, { display: 'page' }, { display: 'popup' }, { acr_values: 'urn:authgate:acr:1fa' }])
-      await tokensOf(await authorize(browser, extra));
+    const extras: Array<Record<string, string>> = [
+      { login_hint: 'conf-g' },
+      { ui_locales: 'en' },
+      { claims_locales: 'en' },
+      { display: 'page' },
+      { display: 'popup' },
+      { acr_values: 'urn:authgate:acr:1fa' },
+    ];
+    for (const extra of extras) await tokensOf(await authorize(browser, extra));
   });
 
   it('oidcc-codereuse: a code used twice is refused, and what it gave stops working', async () => {
