@@ -36,8 +36,7 @@ export async function revokeGrants(state: StateStore, userId: string, clientId?:
  * `GET /apps`: the apps the user let in through the identity provider (name, scopes, since);
  * `DELETE /apps/:clientId`: takes that back, with every token the app holds (its next refresh fails).
  */
-export function addAppRoutes(router: Router, deps: { state: StateStore; authenticator: Authenticator; clients: IdpClient[] }): void {
-  const names = new Map(deps.clients.map((c) => [c.clientId, c.name ?? c.clientId]));
+export function addAppRoutes(router: Router, deps: { state: StateStore; authenticator: Authenticator; clientOf(clientId: string): Promise<IdpClient | undefined> }): void {
   router.get(
     '/apps',
     asyncHandler(async (req, res) => {
@@ -47,7 +46,7 @@ export function addAppRoutes(router: Router, deps: { state: StateStore; authenti
       for (const g of await grantsOf(deps.state, user.id)) {
         const record = (await grants.find(g.grantId)) as GrantRecord | undefined;
         if (record === undefined) continue;
-        const app = apps.get(g.clientId) ?? { clientId: g.clientId, name: names.get(g.clientId) ?? g.clientId, scopes: new Set<string>(), since: (record.iat ?? 0) * 1000 };
+        const app = apps.get(g.clientId) ?? { clientId: g.clientId, name: (await deps.clientOf(g.clientId))?.name ?? g.clientId, scopes: new Set<string>(), since: (record.iat ?? 0) * 1000 };
         for (const s of (record.openid?.scope ?? '').split(' ')) if (s !== '') app.scopes.add(s);
         app.since = Math.min(app.since || Infinity, (record.iat ?? 0) * 1000);
         apps.set(g.clientId, app);

@@ -6,15 +6,18 @@ import { loadOptional } from '../internal/optional';
 import type { AuthPlugin, PluginContext } from '../plugins/plugin';
 import { jtiHash } from '../sessions/session-registry';
 import type { Claims } from '../token/claims';
-import type { User } from '../token/user';
+import { isAdmin as hasAdminAttr, type User } from '../token/user';
 import { SECOND_FACTOR_SERVICE } from '../two-factor/two-factor-plugin';
 import type { SecondFactor } from '../two-factor/two-factor';
 import { isBanned } from '../users/user-store';
 import { addAppRoutes, revokeGrants } from './app-routes';
+import { clientMetadata } from './client-metadata';
 import { checkIdpOptions, type IdentityProviderOptions, type IdpClient, type ResolvedIdpOptions } from './idp-options';
+import { ClientRegistry } from './client-registry';
+import { addClientRoutes } from './client-routes';
 import { IdpLogout } from './idp-logout';
 import { addInteractionRoutes } from './interactions';
-import { pageSources } from './pages';
+import { originsOf, pageSources } from './pages';
 import type { OidcProviderLike, OidcProviderModule } from './oidc-types';
 import { serviceTokenSigner } from './service-tokens';
 import { loadSigningKeys, type SigningJwk } from './signing-keys';
@@ -30,28 +33,6 @@ export interface IdentityProviderPlugin extends AuthPlugin {
 
 /** The scopes and the claims each gives; `acr` and `amr` ride with `openid`, so every id_token says how the login was made. */
 const CLAIMS = { acr: null, amr: null, auth_time: null, sid: null, iss: null, openid: ['sub', 'acr', 'amr'], profile: ['name', 'picture', 'preferred_username'], email: ['email'] };
-
-function clientMetadata(client: IdpClient, alg: string): Record<string, unknown> {
-  const auth =
-    client.clientSecret !== undefined
-      ? { client_secret: client.clientSecret, token_endpoint_auth_method: 'client_secret_basic' }
-      : client.jwks !== undefined
-        ? { jwks: client.jwks, token_endpoint_auth_method: 'private_key_jwt' }
-        : { token_endpoint_auth_method: 'none' };
-  return {
-    client_id: client.clientId,
-    ...(client.name ? { client_name: client.name } : {}),
-    ...auth,
-    redirect_uris: client.redirectUris,
-    post_logout_redirect_uris: client.postLogoutRedirectUris ?? [],
-    ...(client.backchannelLogoutUri ? { backchannel_logout_uri: client.backchannelLogoutUri, backchannel_logout_session_required: true } : {}),
-    grant_types: ['authorization_code', 'refresh_token', ...(client.deviceFlow ? ['urn:ietf:params:oauth:grant-type:device_code'] : [])],
-    response_types: ['code'],
-    application_type: client.applicationType ?? 'web',
-    id_token_signed_response_alg: alg,
-    require_auth_time: true,
-  };
-}
 
 /** `acr` of a login with a second factor, and of one without. */
 export const ACR = { twoFactors: 'urn:authgate:acr:2fa', oneFactor: 'urn:authgate:acr:1fa' } as const;
@@ -76,7 +57,7 @@ async function startProvider(ctx: PluginContext, options: ResolvedIdpOptions, ke
   const keys = await loadSigningKeys(ctx.stateStore, key, options.signingAlg, options.keyRotationMs);
   const path = options.issuer.pathname === '/' ? '' : options.issuer.pathname;
   const ttl = options.ttlSeconds;
-  const pages = pageSources([...new Set(options.clients.flatMap((c) => (c.postLogoutRedirectUris ?? []).map((u) => new URL(u).origin)).filter((o) => o.startsWith('http')))]);
+  const pages = pageSources(originsOf(options.clients.flatMap((c) => c.postLogoutRedirectUris ?? [])));
   const provider = new lib.Provider(options.issuer.href.replace(/\/$/, ''), {
     adapter: (model: string) => new StateAdapter(model, ctx.stateStore, (message) => new lib.errors.InvalidGrant(message)),
     clients: options.clients.map((c) => clientMetadata(c, options.signingAlg)),
@@ -169,6 +150,7 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
   });
   return {
     name: 'idp',
+    rateLimits: { idpClientRoutesPerUser: { limit: 60, windowMs: 60_000 } },
     router,
     ready: () => provider().then(() => undefined),
     setup(ctx) {
@@ -179,7 +161,10 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
       const running = started;
       ctx.tokens.useServiceSigner(serviceTokenSigner(checked.issuer.href.replace(/\/$/, ''), () => running.then((s) => s.keys)));
       const logout = new IdpLogout(ctx.stateStore, provider, ctx.logger);
-      addInteractionRoutes(router, { provider, options: checked, authenticator: ctx.authenticator, key: options.key, logout, proof: (claims) => loginProof(ctx, claims) });
+      const registry = new ClientRegistry(ctx.stateStore, provider, new Set(checked.clients.map((c) => c.clientId)), checked.signingAlg);
+      const statics = new Map<string, IdpClient>(checked.clients.map((c) => [c.clientId, c]));
+      const clientOf = async (clientId: string): Promise<IdpClient | undefined> => statics.get(clientId) ?? (await registry.info(clientId));
+      addInteractionRoutes(router, { provider, options: checked, authenticator: ctx.authenticator, key: options.key, logout, proof: (claims) => loginProof(ctx, claims), clientOf });
       // Logging out of authgate ends the provider sessions its login made (the apps are told by back channel).
       ctx.events.on('logout', (e) => (e.session !== undefined ? logout.ended(e.session) : undefined));
       const path = checked.issuer.pathname === '/' ? '' : checked.issuer.pathname;
@@ -190,7 +175,16 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
         );
       });
       return {
-        routes: (authRouter) => addAppRoutes(authRouter, { state: ctx.stateStore, authenticator: ctx.authenticator, clients: checked.clients }),
+        routes: (authRouter) => {
+          addAppRoutes(authRouter, { state: ctx.stateStore, authenticator: ctx.authenticator, clientOf });
+          const admins = ctx.service<{ isAdmin(user: User, claims: Claims): boolean }>('admin');
+          addClientRoutes(authRouter, {
+            registry,
+            authenticator: ctx.authenticator,
+            isAdmin: (user, claims) => admins?.isAdmin(user, claims) ?? hasAdminAttr(user),
+            rateLimit: (name, id) => ctx.rateLimit(name, id),
+          });
+        },
         userEvents: {
           userDeleted: async (userId) => void (await revokeGrants(ctx.stateStore, userId)),
         },

@@ -5,7 +5,7 @@ import { safeEqual } from '../internal/random';
 import type { Authenticator } from '../middleware/authenticator';
 import type { Claims } from '../token/claims';
 import type { User } from '../token/user';
-import { consentPage } from './pages';
+import { consentPage, originsOf } from './pages';
 import type { IdpLogout } from './idp-logout';
 import type { IdpClient, ResolvedIdpOptions } from './idp-options';
 import type { OidcProviderLike, InteractionDetails } from './oidc-types';
@@ -21,6 +21,8 @@ export interface InteractionDeps {
   logout: IdpLogout;
   /** How a login proved the user: `amr` values and whether a second factor was part of it. */
   proof(claims: Claims): Promise<{ amr: string[]; acr: string }>;
+  /** A client of the options or one an admin registered. */
+  clientOf(clientId: string): Promise<IdpClient | undefined>;
 }
 
 /** Seconds a login may predate the request that asked for a new one (`prompt=login`): the instances' clocks may differ a little. */
@@ -53,7 +55,6 @@ function expiredPage(res: Response): void {
 export function addInteractionRoutes(router: Router, deps: InteractionDeps): void {
   const { options, authenticator } = deps;
   const path = options.issuer.pathname === '/' ? '' : options.issuer.pathname;
-  const clients = new Map<string, IdpClient>(options.clients.map((c) => [c.clientId, c]));
   const csrfOf = (uid: string): string => createHmac('sha256', deps.key).update(`idp-consent:${uid}`).digest('base64url');
 
   const details = async (req: Request, res: Response): Promise<{ provider: OidcProviderLike; details: InteractionDetails } | undefined> => {
@@ -97,7 +98,7 @@ export function addInteractionRoutes(router: Router, deps: InteractionDeps): voi
         return res.redirect(303, options.loginUrl(`${options.issuer.origin}${path}/interaction/${d.uid}`, fresh));
       }
       const accountId = d.session?.accountId;
-      const client = clients.get(String(d.params.client_id));
+      const client = await deps.clientOf(String(d.params.client_id));
       if (d.prompt.name !== 'consent' || accountId === undefined || client === undefined) return expiredPage(res);
       if (client.trusted === true) {
         const grantId = await grantAll(provider, d, accountId);
@@ -113,7 +114,7 @@ export function addInteractionRoutes(router: Router, deps: InteractionDeps): voi
         scopes,
         action: `${path}/interaction/${d.uid}/confirm`,
         csrf: csrfOf(d.uid),
-        redirectOrigins: [...new Set(client.redirectUris.map((u) => new URL(u).origin).filter((o) => o.startsWith('http')))],
+        redirectOrigins: originsOf(client.redirectUris),
       });
       res.setHeader('Content-Security-Policy', page.csp);
       res.setHeader('X-Frame-Options', 'DENY');

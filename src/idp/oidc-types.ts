@@ -28,7 +28,11 @@ export interface OidcProviderLike {
   Grant: { new (init: { accountId: string; clientId: string }): GrantLike; find(id: string): Promise<GrantLike | undefined> };
   on(event: string, listener: (...args: unknown[]) => void): void;
   Session: { prototype: { persist(this: unknown): Promise<unknown> } };
-  Client: { find(id: string): Promise<{ backchannelLogoutUri?: string; backchannelLogout(sub: string, sid: string): Promise<void> } | undefined> };
+  Client: {
+    find(id: string): Promise<{ backchannelLogoutUri?: string; backchannelLogout(sub: string, sid: string): Promise<void> } | undefined>;
+    /** Throws oidc-provider's `InvalidClientMetadata` for metadata it would refuse. */
+    validate(metadata: Record<string, unknown>): Promise<void>;
+  };
 }
 
 /** The oidc-provider module as `require` gives it. */

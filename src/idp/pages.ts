@@ -61,7 +61,7 @@ interface PageContext {
   body: unknown;
   type: string;
   set(header: string, value: string): void;
-  oidc?: { client?: { clientName?: string; clientId?: string } };
+  oidc?: { client?: { clientName?: string; clientId?: string; postLogoutRedirectUris?: string[] } };
 }
 
 function send(ctx: PageContext, page: { html: string; csp: string }): void {
@@ -79,6 +79,9 @@ export interface PageSources {
   logoutSource(ctx: PageContext, form: string): void;
   postLogoutSuccessSource(ctx: PageContext): void;
 }
+
+/** The web origins of `uris` (a form's answer may send the browser there). */
+export const originsOf = (uris: readonly string[]): string[] => [...new Set(uris.map((u) => new URL(u).origin).filter((o) => o.startsWith('http')))];
 
 const appName = (ctx: PageContext): string => ctx.oidc?.client?.clientName ?? ctx.oidc?.client?.clientId ?? 'the app';
 
@@ -122,7 +125,7 @@ export const pageSources = (postLogoutOrigins: string[]): PageSources => ({
       idpPage(
         'Sign out?',
         `<h1>Sign out of the apps that use this login?</h1>${form}<div class="buttons"><button class="quiet" type="submit" form="op.logoutForm">Stay signed in</button><button type="submit" form="op.logoutForm" name="logout" value="yes" id="logout">Sign out</button></div>`,
-        postLogoutOrigins,
+        [...new Set([...postLogoutOrigins, ...originsOf(ctx.oidc?.client?.postLogoutRedirectUris ?? [])])],
       ),
     );
   },

@@ -61,6 +61,7 @@ export class StateAdapter implements OidcAdapter {
     if (typeof payload.userCode === 'string') await this.state.set(`${PREFIX}${this.model}:user-code:${payload.userCode}`, id, ttl);
     if (this.model === 'Session' && typeof payload.uid === 'string') await this.state.set(`${PREFIX}${this.model}:uid:${payload.uid}`, id, ttl);
     if (this.model === 'Grant' && typeof payload.accountId === 'string') await this.state.setMember(`${PREFIX}grants-of:${payload.accountId}`, id, payload.clientId ?? '', ttl);
+    if (this.model === 'Grant' && typeof payload.clientId === 'string') await this.state.setMember(`${PREFIX}grants-of-client:${payload.clientId}`, id, payload.accountId ?? '', ttl);
     if (this.model === 'Session' && typeof payload.accountId === 'string') await this.state.setMember(`${PREFIX}sessions-of:${payload.accountId}`, id, payload.loginTs ?? 0, ttl);
     await this.state.set(this.key(id), payload, ttl);
   }
@@ -108,6 +109,7 @@ export class StateAdapter implements OidcAdapter {
     if (this.model === 'Session' && typeof payload.uid === 'string') await this.state.delete(`${PREFIX}${this.model}:uid:${payload.uid}`);
     if (typeof payload.grantId === 'string') await this.state.deleteMember(`${PREFIX}grant:${payload.grantId}`, this.key(id));
     if (this.model === 'Grant' && typeof payload.accountId === 'string') await this.state.deleteMember(`${PREFIX}grants-of:${payload.accountId}`, id);
+    if (this.model === 'Grant' && typeof payload.clientId === 'string') await this.state.deleteMember(`${PREFIX}grants-of-client:${payload.clientId}`, id);
     if (this.model === 'Session' && typeof payload.accountId === 'string') await this.state.deleteMember(`${PREFIX}sessions-of:${payload.accountId}`, id);
   }
 
@@ -129,4 +131,13 @@ export async function sessionsOf(state: StateStore, accountId: string): Promise<
 /** The grants a user holds, by grant id, with the client each is for (`GET /auth/apps`). */
 export async function grantsOf(state: StateStore, accountId: string): Promise<Array<{ grantId: string; clientId: string }>> {
   return (await state.members<string>(`${PREFIX}grants-of:${accountId}`)).map((m) => ({ grantId: m.member, clientId: m.value }));
+}
+
+/** Revokes every grant of a client, with every token issued under them (a removed client). */
+export async function revokeClientGrants(state: StateStore, clientId: string): Promise<void> {
+  const grants = new StateAdapter('Grant', state, () => new Error('not used'));
+  for (const { member: grantId } of await state.members(`${PREFIX}grants-of-client:${clientId}`)) {
+    await grants.revokeByGrantId(grantId);
+    await grants.destroy(grantId);
+  }
 }

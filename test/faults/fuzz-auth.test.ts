@@ -8,5 +8,6 @@ describeFuzz(
     !route.startsWith('/auth/admin') &&
     !route.startsWith('/auth/api-keys') &&
     !route.startsWith('/oidc') &&
-    !route.startsWith('/auth/apps'),
+    !route.startsWith('/auth/apps') &&
+    !route.startsWith('/auth/idp'),
 );

@@ -1,0 +1,24 @@
+import type { IdpClient } from './idp-options';
+
+/** A client as oidc-provider takes it: its authentication by what it holds, code flow only, PKCE, `auth_time` in id_tokens. */
+export function clientMetadata(client: IdpClient, alg: string): Record<string, unknown> {
+  const auth =
+    client.clientSecret !== undefined
+      ? { client_secret: client.clientSecret, token_endpoint_auth_method: 'client_secret_basic' }
+      : client.jwks !== undefined
+        ? { jwks: client.jwks, token_endpoint_auth_method: 'private_key_jwt' }
+        : { token_endpoint_auth_method: 'none' };
+  return {
+    client_id: client.clientId,
+    ...(client.name ? { client_name: client.name } : {}),
+    ...auth,
+    redirect_uris: client.redirectUris,
+    post_logout_redirect_uris: client.postLogoutRedirectUris ?? [],
+    ...(client.backchannelLogoutUri ? { backchannel_logout_uri: client.backchannelLogoutUri, backchannel_logout_session_required: true } : {}),
+    grant_types: ['authorization_code', 'refresh_token', ...(client.deviceFlow ? ['urn:ietf:params:oauth:grant-type:device_code'] : [])],
+    response_types: ['code'],
+    application_type: client.applicationType ?? 'web',
+    id_token_signed_response_alg: alg,
+    require_auth_time: true,
+  };
+}
