@@ -28,8 +28,8 @@ describe('clients registered at run time by admins (POST /auth/idp/clients)', ()
   async function session(name: string): Promise<{ browser: Navigator; call(method: 'get' | 'post' | 'delete', path: string, body?: object): Promise<request.Response> }> {
     const browser = await new Navigator().login(idp, name);
     const call = (method: 'get' | 'post' | 'delete', path: string, body?: object): Promise<request.Response> => {
-      const req = request(idp.app)
-        [method](path)
+      const agent = request(idp.app);
+      const req = agent[method](path)
         .set('Cookie', `JWT=${browser.cookies.get('JWT')}; XSRF-TOKEN=${browser.cookies.get('XSRF-TOKEN')}`)
         .set('X-XSRF-TOKEN', browser.cookies.get('XSRF-TOKEN') as string);
       return body === undefined ? req : req.send(body);
