@@ -20,7 +20,7 @@ import { addInteractionRoutes } from './interactions';
 import { originsOf, pageSources } from './pages';
 import type { OidcProviderLike, OidcProviderModule } from './oidc-types';
 import { serviceTokenSigner } from './service-tokens';
-import { loadSigningKeys, type SigningJwk } from './signing-keys';
+import { KEY_RELOAD_MS, loadSigningKeys, type SigningJwk } from './signing-keys';
 import { StateAdapter } from './state-adapter';
 
 /** The identity provider plugin: its router serves the issuer. */
@@ -29,6 +29,8 @@ export interface IdentityProviderPlugin extends AuthPlugin {
   readonly router: Router;
   /** Resolves once the provider runs (its signing keys loaded or made); rejects when it cannot start. */
   ready(): Promise<void>;
+  /** Reloads the signing keys now (every instance does hourly, and rotates them when due). */
+  reloadKeys(): Promise<void>;
 }
 
 /** The scopes and the claims each gives; `acr` and `amr` ride with `openid`, so every id_token says how the login was made. */
@@ -51,10 +53,9 @@ async function loginProof(ctx: PluginContext, claims: Claims): Promise<{ amr: st
 
 const ownToken = async (_octx: unknown, client: { clientId: string }, token: { clientId?: string }): Promise<boolean> => token.clientId === client.clientId;
 
-/** Makes the provider: keys from the state store, storage on it, accounts from the user directory. */
-async function startProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: string): Promise<{ provider: OidcProviderLike; keys: SigningJwk[] }> {
+/** Makes the provider with `keys`: storage on the state store, accounts from the user directory. */
+function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: string, keys: SigningJwk[]): { provider: OidcProviderLike; keys: SigningJwk[] } {
   const lib = loadOptional<OidcProviderModule>('oidc-provider', 'the identity provider (authgate/idp)');
-  const keys = await loadSigningKeys(ctx.stateStore, key, options.signingAlg, options.keyRotationMs);
   const path = options.issuer.pathname === '/' ? '' : options.issuer.pathname;
   const ttl = options.ttlSeconds;
   const pages = pageSources(originsOf(options.clients.flatMap((c) => c.postLogoutRedirectUris ?? [])));
@@ -139,6 +140,7 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
   checkIdpOptions(options, new URL('http://localhost/'));
   let started: Promise<{ provider: OidcProviderLike; keys: SigningJwk[] }> | undefined;
   let resolved: ResolvedIdpOptions | undefined;
+  let reloadKeys: (() => Promise<void>) | undefined;
   const router = Router();
   const provider = (): Promise<OidcProviderLike> => {
     if (started === undefined) return Promise.reject(new AuthError('unavailable', 'identityProvider(): add it to createAuth({ plugins: [...] }) first'));
@@ -153,13 +155,22 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
     rateLimits: { idpClientRoutesPerUser: { limit: 60, windowMs: 60_000 } },
     router,
     ready: () => provider().then(() => undefined),
+    reloadKeys: () => (reloadKeys ? reloadKeys() : Promise.reject(new AuthError('unavailable', 'identityProvider(): add it to createAuth({ plugins: [...] }) first'))),
     setup(ctx) {
       const checked = checkIdpOptions(options, ctx.url);
       resolved = checked;
-      started = startProvider(ctx, checked, options.key);
+      const keysNow = (): Promise<SigningJwk[]> => loadSigningKeys(ctx.stateStore, options.key, checked.signingAlg, checked.keyRotationMs);
+      started = keysNow().then((keys) => buildProvider(ctx, checked, options.key, keys));
       started.catch((err: unknown) => ctx.logger.logf('[ERROR] the identity provider did not start: %s', (err as Error).message));
-      const running = started;
-      ctx.tokens.useServiceSigner(serviceTokenSigner(checked.issuer.href.replace(/\/$/, ''), () => running.then((s) => s.keys)));
+      // oidc-provider's keys are fixed when it is made: a rotation (a key made here or on another instance) makes a new one.
+      const reload = async (): Promise<void> => {
+        const [keys, running] = await Promise.all([keysNow(), started as Promise<{ keys: SigningJwk[] }>]);
+        if (keys.map((k) => k.kid).join() !== running.keys.map((k) => k.kid).join()) started = Promise.resolve(buildProvider(ctx, checked, options.key, keys));
+      };
+      reloadKeys = reload;
+      const timer = setInterval(() => void reload().catch((err: unknown) => ctx.logger.logf('[WARN] the identity provider could not reload its keys: %s', (err as Error).message)), KEY_RELOAD_MS);
+      timer.unref();
+      ctx.tokens.useServiceSigner(serviceTokenSigner(checked.issuer.href.replace(/\/$/, ''), () => (started as Promise<{ keys: SigningJwk[] }>).then((s) => s.keys)));
       const logout = new IdpLogout(ctx.stateStore, provider, ctx.logger);
       const registry = new ClientRegistry(ctx.stateStore, provider, new Set(checked.clients.map((c) => c.clientId)), checked.signingAlg);
       const statics = new Map<string, IdpClient>(checked.clients.map((c) => [c.clientId, c]));
@@ -188,6 +199,7 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
         userEvents: {
           userDeleted: async (userId) => void (await revokeGrants(ctx.stateStore, userId)),
         },
+        close: async () => clearInterval(timer),
       };
     },
   };

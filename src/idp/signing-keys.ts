@@ -24,30 +24,46 @@ function generate(alg: 'ES256' | 'EdDSA', box: SecretBox, now: number): StoredKe
   return { kid, alg, created: now, sealed: box.seal(JSON.stringify(privateKey.export({ format: 'jwk' }))) };
 }
 
+/** How long a new key is published before it signs: every instance reloads its keys within this (see {@link KEY_RELOAD_MS}). */
+export const KEY_ACTIVATION_MS = 2 * 3_600_000;
+/** How often a running instance reloads the keys. */
+export const KEY_RELOAD_MS = 3_600_000;
+
+/** The key that signs now: the newest one published long enough (on the very first start, the only one). */
+function signingKey(stored: StoredKey[], alg: string, now: number): StoredKey | undefined {
+  const mine = stored.filter((k) => k.alg === alg);
+  return mine.find((k) => now - k.created >= KEY_ACTIVATION_MS) ?? mine.at(-1);
+}
+
 /**
  * The identity provider's signing keys: made on the first start, kept sealed (AES-256-GCM under
- * a key derived from the auth secret) in the state store that every instance shares, and rotated:
- * after `rotationMs` a new key signs, and the previous one stays published as long again, so
- * tokens it signed still verify. Returns the keys newest first (the first one signs).
+ * a key derived from the provider's `key`) in the state store that every instance shares, and
+ * rotated: when the signing key nears `rotationMs`, a next key is made and published at once but
+ * signs only {@link KEY_ACTIVATION_MS} later, when every instance (reloading hourly) publishes it;
+ * a retired key stays published as long again, so what it signed still verifies. Returns the keys
+ * to publish, the signing one first.
  */
 export async function loadSigningKeys(state: StateStore, secret: string, alg: 'ES256' | 'EdDSA', rotationMs: number): Promise<SigningJwk[]> {
   const box = new SecretBox(secret, 'idp-signing-keys');
   const keep = 3 * rotationMs;
+  const due = (stored: StoredKey[], now: number): boolean => {
+    const signing = signingKey(stored, alg, now);
+    const newest = stored.find((k) => k.alg === alg);
+    // A next key is due when the signing one nears its end and none is waiting to take over.
+    return signing === undefined || (now - signing.created >= rotationMs - KEY_ACTIVATION_MS && newest === signing);
+  };
   for (let attempt = 0; attempt < 50; attempt++) {
     const now = Date.now();
     const stored = (await state.get<StoredKey[]>(KEYS)) ?? [];
-    const current = stored.find((k) => k.alg === alg);
-    const fresh = current !== undefined && now - current.created < rotationMs;
-    if (fresh) return open(stored, box, now, rotationMs);
+    if (!due(stored, now)) return open(stored, box, alg, now, rotationMs);
     // One instance makes the new key; the others wait for it.
     if (await state.setIfAbsent(LOCK, 1, 10_000)) {
       try {
         const again = (await state.get<StoredKey[]>(KEYS)) ?? [];
-        const latest = again.find((k) => k.alg === alg);
-        if (latest !== undefined && now - latest.created < rotationMs) return open(again, box, now, rotationMs);
+        if (!due(again, now)) return open(again, box, alg, now, rotationMs);
         const next = [generate(alg, box, now), ...again.filter((k) => now - k.created < rotationMs * 2)];
         await state.set(KEYS, next, keep);
-        return open(next, box, now, rotationMs);
+        return open(next, box, alg, now, rotationMs);
       } finally {
         await state.delete(LOCK);
       }
@@ -57,17 +73,18 @@ export async function loadSigningKeys(state: StateStore, secret: string, alg: 'E
   throw new Error('identityProvider: the signing keys could not be made (another instance holds the lock)');
 }
 
-/** The keys still published (those that signed within the last rotation), opened. */
-function open(stored: StoredKey[], box: SecretBox, now: number, rotationMs: number): SigningJwk[] {
-  return stored
-    .filter((k, i) => i === 0 || now - k.created < rotationMs * 2)
-    .map((k) => {
-      let jwk: JsonWebKey;
-      try {
-        jwk = JSON.parse(box.open(k.sealed)) as JsonWebKey;
-      } catch {
-        throw configError('identityProvider: the stored signing keys were sealed with another key option; restore it (or delete idp:signing-keys from the state store to start with new keys)');
-      }
-      return { ...jwk, kid: k.kid, alg: k.alg, use: 'sig' as const };
-    });
+/** The keys still published (the signing one first, then those waiting or retired within two rotations), opened. */
+function open(stored: StoredKey[], box: SecretBox, alg: string, now: number, rotationMs: number): SigningJwk[] {
+  const signing = signingKey(stored, alg, now);
+  const published = stored.filter((k) => k === signing || now - k.created < rotationMs * 2);
+  const ordered = signing === undefined ? published : [signing, ...published.filter((k) => k !== signing)];
+  return ordered.map((k) => {
+    let jwk: JsonWebKey;
+    try {
+      jwk = JSON.parse(box.open(k.sealed)) as JsonWebKey;
+    } catch {
+      throw configError('identityProvider: the stored signing keys were sealed with another key option; restore it (or delete idp:signing-keys from the state store to start with new keys)');
+    }
+    return { ...jwk, kid: k.kid, alg: k.alg, use: 'sig' as const };
+  });
 }
