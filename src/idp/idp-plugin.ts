@@ -1,8 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
-import { AuthError, configError } from '../errors';
+import { AuthError, configError, RateLimitError } from '../errors';
+import { clientIp } from '../internal/client-ip';
 import { sendJson } from '../internal/http';
 import { loadOptional } from '../internal/optional';
+import { safeFetch } from '../internal/safe-fetch';
 import type { AuthPlugin, PluginContext } from '../plugins/plugin';
 import { jtiHash } from '../sessions/session-registry';
 import type { Claims } from '../token/claims';
@@ -36,6 +38,22 @@ export interface IdentityProviderPlugin extends AuthPlugin {
 /** The scopes and the claims each gives; `acr` and `amr` ride with `openid`, so every id_token says how the login was made. */
 const CLAIMS = { acr: null, amr: null, auth_time: null, sid: null, iss: null, openid: ['sub', 'acr', 'amr'], profile: ['name', 'picture', 'preferred_username'], email: ['email'] };
 
+/** oidc-provider's `fetch`, on authgate's guarded client: a POST whose 2xx answer is a Response, anything else an error. */
+async function guardedPost(url: string, init: { method?: string; body?: unknown }, allowedPrivateOrigins: string[]): Promise<globalThis.Response> {
+  if (init.method !== 'POST') throw new Error('the identity provider fetches nothing but back-channel logouts');
+  const body = Buffer.from(String(init.body ?? ''));
+  await safeFetch(url, {
+    timeoutMs: 5000,
+    maxBytes: 64 * 1024,
+    allowPrivateNetworks: false,
+    allowedPrivateOrigins,
+    maxRedirects: 0,
+    accept: '*/*',
+    post: { body, contentType: 'application/x-www-form-urlencoded' },
+  });
+  return new globalThis.Response(null, { status: 200 });
+}
+
 /** `acr` of a login with a second factor, and of one without. */
 export const ACR = { twoFactors: 'urn:authgate:acr:2fa', oneFactor: 'urn:authgate:acr:1fa' } as const;
 
@@ -56,6 +74,7 @@ const ownToken = async (_octx: unknown, client: { clientId: string }, token: { c
 /** Makes the provider with `keys`: storage on the state store, accounts from the user directory. */
 function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: string, keys: SigningJwk[]): { provider: OidcProviderLike; keys: SigningJwk[] } {
   const lib = loadOptional<OidcProviderModule>('oidc-provider', 'the identity provider (authgate/idp)');
+  const privateOrigins = originsOf(options.clients.flatMap((c) => (c.backchannelLogoutUri ? [c.backchannelLogoutUri] : [])));
   const path = options.issuer.pathname === '/' ? '' : options.issuer.pathname;
   const ttl = options.ttlSeconds;
   const pages = pageSources(originsOf(options.clients.flatMap((c) => c.postLogoutRedirectUris ?? [])));
@@ -82,6 +101,9 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
       rpInitiatedLogout: { enabled: true, logoutSource: pages.logoutSource, postLogoutSuccessSource: pages.postLogoutSuccessSource },
     },
     renderError: pages.renderError,
+    // Its only outgoing calls are back-channel logouts: through the guarded client (private
+    // addresses only for the static clients' own endpoints, 5 s, no redirects, small answers).
+    fetch: (url: string | URL, init: { method?: string; body?: unknown }) => guardedPost(String(url), init, privateOrigins),
     enabledJWA: { idTokenSigningAlgValues: [options.signingAlg], userinfoSigningAlgValues: [options.signingAlg] },
     ttl: {
       AccessToken: ttl.accessToken,
@@ -152,7 +174,7 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
   });
   return {
     name: 'idp',
-    rateLimits: { idpClientRoutesPerUser: { limit: 60, windowMs: 60_000 } },
+    rateLimits: { idpClientRoutesPerUser: { limit: 60, windowMs: 60_000 }, idpDeviceCodePerIp: { limit: 30, windowMs: 10 * 60_000 } },
     router,
     ready: () => provider().then(() => undefined),
     reloadKeys: () => (reloadKeys ? reloadKeys() : Promise.reject(new AuthError('unavailable', 'identityProvider(): add it to createAuth({ plugins: [...] }) first'))),
@@ -179,6 +201,17 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
       // Logging out of authgate ends the provider sessions its login made (the apps are told by back channel).
       ctx.events.on('logout', (e) => (e.session !== undefined ? logout.ended(e.session) : undefined));
       const path = checked.issuer.pathname === '/' ? '' : checked.issuer.pathname;
+      // A user code is short (8 letters): entering codes is limited per client IP.
+      router.post(`${path}/device`, (req, res, next) => {
+        ctx.rateLimit('idpDeviceCodePerIp', clientIp(req)).then(
+          () => next(),
+          (err: unknown) => {
+            if (!(err instanceof RateLimitError)) return next(err);
+            res.setHeader('Retry-After', String(err.retryAfter));
+            sendJson(res, 429, { error: 'too many codes entered: wait and try again', code: 'rate_limited' });
+          },
+        );
+      });
       router.use(path || '/', (req, res, next) => {
         provider().then(
           (p) => p.callback()(req, res),

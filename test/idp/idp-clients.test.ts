@@ -1,17 +1,20 @@
 import * as client from 'openid-client';
 import request from 'supertest';
-import { setAdmin } from '../../src';
+import { loggerFunc, setAdmin } from '../../src';
+import { eventually } from '../support/eventually';
 import { Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
 
 describe('clients registered at run time by admins (POST /auth/idp/clients)', () => {
   let idp: IdpApp;
   let rp: { url: string; close(): Promise<void> };
+  const logged: string[] = [];
 
   beforeAll(async () => {
     rp = await nowhere();
     idp = await startIdpApp(
       { clients: [] },
       {
+        logger: loggerFunc((line) => void logged.push(line)),
         claimsUpdater: (claims) => {
           if (claims.user?.name === 'root') setAdmin(claims.user, true);
           return claims;
@@ -104,5 +107,31 @@ describe('clients registered at run time by admins (POST /auth/idp/clients)', ()
     // The client is unknown now: 401 invalid_client (a WWW-Authenticate challenge for openid-client).
     await expect(client.refreshTokenGrant(config, tokens.refresh_token as string)).rejects.toMatchObject({ status: 401 });
     expect((await user.call('get', '/auth/apps')).body).toEqual([]);
+  });
+
+  it("a registered client's back-channel logout endpoint on a private address is not called (the guarded client refuses it)", async () => {
+    let calls = 0;
+    const receiver = await nowhere(() => void calls++);
+    try {
+      const root = await session('root');
+      const made = (
+        await root.call('post', '/auth/idp/clients', { name: 'Inside', type: 'confidential', trusted: true, redirectUris: [`${rp.url}/cb`], backchannelLogoutUri: `${receiver.url}/logout` })
+      ).body as { clientId: string; clientSecret: string };
+      const config = await client.discovery(new URL(idp.issuer), made.clientId, made.clientSecret, client.ClientSecretBasic(made.clientSecret), { execute: [client.allowInsecureRequests] });
+      const user = await session('yuri');
+      const verifier = client.randomPKCECodeVerifier();
+      const url = client.buildAuthorizationUrl(config, {
+        redirect_uri: `${rp.url}/cb`,
+        scope: 'openid',
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+      });
+      await client.authorizationCodeGrant(config, (await user.browser.follow(url.href, `${rp.url}/cb`)).url as URL, { pkceCodeVerifier: verifier });
+      await user.call('get', '/auth/logout');
+      await eventually(async () => expect(logged.join('\n')).toMatch(/back-channel logout of app_\S+ failed: .*private address/));
+      expect(calls).toBe(0);
+    } finally {
+      await receiver.close();
+    }
   });
 });

@@ -115,9 +115,12 @@ export class Navigator {
   }
 }
 
-/** Listens on a free port and answers 200 to everything: a relying party's redirect URI that is never called. */
-export async function nowhere(): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer((_req, res) => res.end('ok'));
+/** Listens on a free port and answers 200 to everything (telling `onRequest`): a relying party's redirect URI that is never called. */
+export async function nowhere(onRequest: () => void = () => undefined): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((_req, res) => {
+    onRequest();
+    res.end('ok');
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve(undefined))) };
