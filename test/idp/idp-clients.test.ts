@@ -2,7 +2,7 @@ import * as client from 'openid-client';
 import request from 'supertest';
 import { loggerFunc, setAdmin } from '../../src';
 import { eventually } from '../support/eventually';
-import { Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
+import { authorizeIn, Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
 
 describe('clients registered at run time by admins (POST /auth/idp/clients)', () => {
   let idp: IdpApp;
@@ -83,22 +83,14 @@ describe('clients registered at run time by admins (POST /auth/idp/clients)', ()
     const made = (await root.call('post', '/auth/idp/clients', { name: 'Partner', type: 'confidential', redirectUris: [`${rp.url}/cb`] })).body as { clientId: string; clientSecret: string };
     const config = await client.discovery(new URL(idp.issuer), made.clientId, made.clientSecret, client.ClientSecretBasic(made.clientSecret), { execute: [client.allowInsecureRequests] });
     const user = await session('zoe');
-    const verifier = client.randomPKCECodeVerifier();
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: `${rp.url}/cb`,
-      scope: 'openid offline_access',
-      prompt: 'consent',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-    });
-    const asked = await user.browser.follow(url.href, `${rp.url}/cb`);
+    const asked = await authorizeIn(user.browser, config, `${rp.url}/cb`, { scope: 'openid offline_access', prompt: 'consent' });
     const page = await (asked.page as Response).text();
     expect(page).toContain('Partner wants to');
     expect(asked.page?.headers.get('content-security-policy')).toContain(`form-action 'self' ${rp.url}`);
     const action = /action="([^"]+)"/.exec(page)?.[1] as string;
     const csrf = /name="csrf" value="([^"]+)"/.exec(page)?.[1] as string;
     const back = await user.browser.follow(`${idp.url}${action}`, `${rp.url}/cb`, { method: 'POST', form: { csrf, decision: 'allow' } });
-    const tokens = await client.authorizationCodeGrant(config, back.url as URL, { pkceCodeVerifier: verifier });
+    const tokens = await client.authorizationCodeGrant(config, back.url as URL, { pkceCodeVerifier: asked.verifier });
     expect((await user.call('get', '/auth/apps')).body).toEqual([expect.objectContaining({ clientId: made.clientId, name: 'Partner' })]);
 
     expect((await user.call('delete', `/auth/idp/clients/${made.clientId}`)).status).toBe(403);
@@ -119,14 +111,8 @@ describe('clients registered at run time by admins (POST /auth/idp/clients)', ()
       ).body as { clientId: string; clientSecret: string };
       const config = await client.discovery(new URL(idp.issuer), made.clientId, made.clientSecret, client.ClientSecretBasic(made.clientSecret), { execute: [client.allowInsecureRequests] });
       const user = await session('yuri');
-      const verifier = client.randomPKCECodeVerifier();
-      const url = client.buildAuthorizationUrl(config, {
-        redirect_uri: `${rp.url}/cb`,
-        scope: 'openid',
-        code_challenge: await client.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-      });
-      await client.authorizationCodeGrant(config, (await user.browser.follow(url.href, `${rp.url}/cb`)).url as URL, { pkceCodeVerifier: verifier });
+      const ended = await authorizeIn(user.browser, config, `${rp.url}/cb`);
+      await client.authorizationCodeGrant(config, ended.url as URL, { pkceCodeVerifier: ended.verifier });
       await user.call('get', '/auth/logout');
       await eventually(async () => expect(logged.join('\n')).toMatch(/back-channel logout of app_\S+ failed: .*private address/));
       expect(calls).toBe(0);

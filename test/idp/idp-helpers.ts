@@ -1,14 +1,12 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import express, { type Express } from 'express';
+import type { Express } from 'express';
+import * as client from 'openid-client';
 import request from 'supertest';
-import { createAuth, type Auth, type AuthOptions } from '../../src';
-import { identityProvider, type IdentityProviderOptions, type IdentityProviderPlugin } from '../../src/idp';
-import { SECRET } from '../support/auth-app';
+import type { Auth, AuthOptions } from '../../src';
+import type { IdentityProviderOptions, IdentityProviderPlugin } from '../../src/idp';
+import { createIdpApp } from '../support/idp-app';
 import { freePort } from '../support/ports';
-
-/** The key of the test identity providers (seals the signing keys, signs cookies). */
-export const IDP_KEY = 'idp-test-key-0123456789abcdef0123456789';
 
 /** An app with authgate, the direct login `local` and the identity provider at `<url>/oidc`, listening on 127.0.0.1. */
 export interface IdpApp {
@@ -24,12 +22,7 @@ export interface IdpApp {
 export async function startIdpApp(idpOptions: IdentityProviderOptions, options: Partial<AuthOptions> = {}, port?: number): Promise<IdpApp> {
   const listenPort = port ?? (await freePort());
   const url = `http://127.0.0.1:${listenPort}`;
-  const idp = identityProvider({ key: IDP_KEY, ...idpOptions });
-  const auth = createAuth({ url, secret: SECRET, avatarStore: 'memory://', rateLimits: false, ...options, plugins: [idp, ...(options.plugins ?? [])] });
-  auth.addDirectProvider('local', (_user, passwd) => passwd === 'pw');
-  const app = express();
-  app.use('/auth', auth.handlers().authRouter);
-  app.use(idp.router);
+  const { app, auth, idp } = createIdpApp(url, idpOptions, options);
   await idp.ready();
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(listenPort, '127.0.0.1', resolve));
@@ -124,4 +117,26 @@ export async function nowhere(onRequest: () => void = () => undefined): Promise<
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve(undefined))) };
+}
+
+/**
+ * Runs an authorization request with a PKCE challenge in `browser` until it reaches `redirectUri`
+ * (or another of `stopAt`) or a page: where it ended, and the verifier for the token request.
+ */
+export async function authorizeIn(
+  browser: Navigator,
+  config: client.Configuration,
+  redirectUri: string,
+  params: Record<string, string> = {},
+  stopAt: string[] = [],
+): Promise<{ url?: URL; page?: Response; verifier: string; trail: string[] }> {
+  const verifier = client.randomPKCECodeVerifier();
+  const url = client.buildAuthorizationUrl(config, {
+    redirect_uri: redirectUri,
+    scope: 'openid',
+    code_challenge: await client.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    ...params,
+  });
+  return { ...(await browser.follow(url.href, [redirectUri, ...stopAt])), verifier };
 }

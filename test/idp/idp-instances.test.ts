@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
 import { MemoryUserStore, type UserStore } from '../../src';
-import { Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
+import { authorizeIn, Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
 import { describePostgres, describeRedis, dropSchema, sharedServer, startPostgres, startRedis, type TestServer } from '../support/servers';
 
 const SECRET_OF_WEB = 'web-app-client-secret-0123456789abcdef';
@@ -54,16 +54,8 @@ function twoInstances(
 
       const browser = await new Navigator().login(a, 'alice');
       const onA = await configOn(a);
-      const verifier = client.randomPKCECodeVerifier();
-      const url = client.buildAuthorizationUrl(onA, {
-        redirect_uri: callback,
-        scope: 'openid profile offline_access',
-        prompt: 'consent',
-        code_challenge: await client.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-      });
-      const ended = await browser.follow(url.href, callback);
-      const tokens = await client.authorizationCodeGrant(await configOn(b), ended.url as URL, { pkceCodeVerifier: verifier, idTokenExpected: true });
+      const ended = await authorizeIn(browser, onA, callback, { scope: 'openid profile offline_access', prompt: 'consent' });
+      const tokens = await client.authorizationCodeGrant(await configOn(b), ended.url as URL, { pkceCodeVerifier: ended.verifier, idTokenExpected: true });
       expect(tokens.claims()?.iss).toBe(a.issuer);
       expect(await client.fetchUserInfo(await configOn(b), tokens.access_token, tokens.claims()?.sub as string)).toMatchObject({ name: 'alice' });
     });
@@ -71,16 +63,8 @@ function twoInstances(
     it('a refresh token raced on A and B is rotated once: one answer has tokens, the other invalid_grant, and the family is revoked', async () => {
       const browser = await new Navigator().login(b, 'bob');
       const onB = await configOn(b);
-      const verifier = client.randomPKCECodeVerifier();
-      const url = client.buildAuthorizationUrl(onB, {
-        redirect_uri: callback,
-        scope: 'openid offline_access',
-        prompt: 'consent',
-        code_challenge: await client.calculatePKCECodeChallenge(verifier),
-        code_challenge_method: 'S256',
-      });
-      const ended = await browser.follow(url.href, callback);
-      const first = await client.authorizationCodeGrant(onB, ended.url as URL, { pkceCodeVerifier: verifier });
+      const ended = await authorizeIn(browser, onB, callback, { scope: 'openid offline_access', prompt: 'consent' });
+      const first = await client.authorizationCodeGrant(onB, ended.url as URL, { pkceCodeVerifier: ended.verifier });
       const raced = await Promise.allSettled([client.refreshTokenGrant(await configOn(a), first.refresh_token as string), client.refreshTokenGrant(onB, first.refresh_token as string)]);
       expect(raced.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
       const lost = raced.find((r) => r.status === 'rejected') as PromiseRejectedResult;

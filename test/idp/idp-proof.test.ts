@@ -1,17 +1,10 @@
 import * as client from 'openid-client';
 import request from 'supertest';
 import { CookieJar } from '../support/cookie-jar';
-import { totpCode } from '../support/totp-code';
-import { Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
+import { awayFromStepEdge, codeNow as code } from '../support/totp-code';
+import { authorizeIn, Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
 
 const SECRET_OF_WEB = 'web-app-client-secret-0123456789abcdef';
-const code = (secret: string, steps = 0): string => totpCode(secret, Math.floor(Date.now() / 1000) + steps * 30);
-
-/** Waits when a time step is about to end, so a code computed here is checked in the same step. */
-async function awayFromStepEdge(): Promise<void> {
-  const into = (Date.now() / 1000) % 30;
-  if (into > 27) await new Promise((r) => setTimeout(r, (30 - into) * 1000 + 200));
-}
 
 describe('the id_token says how the login proved the user (amr, acr)', () => {
   let idp: IdpApp;
@@ -32,15 +25,8 @@ describe('the id_token says how the login proved the user (amr, acr)', () => {
   async function idTokenOf(browser: Navigator): Promise<Record<string, unknown>> {
     const config = await client.discovery(new URL(idp.issuer), 'web', SECRET_OF_WEB, client.ClientSecretBasic(SECRET_OF_WEB), { execute: [client.allowInsecureRequests] });
     expect(config.serverMetadata().acr_values_supported).toEqual(['urn:authgate:acr:1fa', 'urn:authgate:acr:2fa']);
-    const verifier = client.randomPKCECodeVerifier();
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: `${rp.url}/cb`,
-      scope: 'openid',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-    });
-    const ended = await browser.follow(url.href, `${rp.url}/cb`);
-    return (await client.authorizationCodeGrant(config, ended.url as URL, { pkceCodeVerifier: verifier })).claims() as Record<string, unknown>;
+    const ended = await authorizeIn(browser, config, `${rp.url}/cb`);
+    return (await client.authorizationCodeGrant(config, ended.url as URL, { pkceCodeVerifier: ended.verifier })).claims() as Record<string, unknown>;
   }
 
   it('a password login: amr pwd, one factor', async () => {

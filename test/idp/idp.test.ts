@@ -3,7 +3,7 @@ import { decodeJwt, decodeProtectedHeader, exportJWK, generateKeyPair } from 'jo
 import { join } from 'node:path';
 import { spawnReady, type ReadyProcess } from '../support/ready-process';
 import request from 'supertest';
-import { Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
+import { authorizeIn, Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
 
 const SECRET_OF_WEB = 'web-app-client-secret-0123456789abcdef';
 
@@ -33,18 +33,8 @@ describe('the identity provider, with openid-client as the relying party', () =>
 
   /** Runs the authorization request in `browser` and returns where it ended: the callback URL, or a page. */
   async function authorize(config: client.Configuration, browser: Navigator, extra: Record<string, string> = {}): Promise<{ url?: URL; page?: Response; verifier: string; state: string }> {
-    const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
-    const url = client.buildAuthorizationUrl(config, {
-      redirect_uri: callback,
-      scope: 'openid profile email offline_access',
-      prompt: 'consent',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-      state,
-      ...extra,
-    });
-    return { ...(await browser.follow(url.href, [callback, `${idp.url}/?`])), verifier, state };
+    return { ...(await authorizeIn(browser, config, callback, { scope: 'openid profile email offline_access', prompt: 'consent', state, ...extra }, [`${idp.url}/?`])), state };
   }
 
   it('publishes discovery and a JWKS of its own ES256 key; the code flow with PKCE logs in an authgate session without asking again', async () => {
@@ -228,16 +218,8 @@ describe('the identity provider in a process of its own, with a private_key_jwt 
     const meta = { execute: [client.allowInsecureRequests] };
     const config = await client.discovery(new URL(`${url}/oidc`), 'svc', undefined, client.PrivateKeyJwt({ key, kid: 'svc-1' }), meta);
     const browser = await new Navigator().login(url, 'hank');
-    const verifier = client.randomPKCECodeVerifier();
-    const auth = client.buildAuthorizationUrl(config, {
-      redirect_uri: `${rp.url}/callback`,
-      scope: 'openid offline_access',
-      prompt: 'consent',
-      code_challenge: await client.calculatePKCECodeChallenge(verifier),
-      code_challenge_method: 'S256',
-    });
-    const ended = await browser.follow(auth.href, `${rp.url}/callback`);
-    const tokens = await client.authorizationCodeGrant(config, ended.url as URL, { pkceCodeVerifier: verifier });
+    const ended = await authorizeIn(browser, config, `${rp.url}/callback`, { scope: 'openid offline_access', prompt: 'consent' });
+    const tokens = await client.authorizationCodeGrant(config, ended.url as URL, { pkceCodeVerifier: ended.verifier });
     expect(decodeJwt(tokens.id_token as string).aud).toBe('svc');
     const impostor = await client.discovery(new URL(`${url}/oidc`), 'svc', undefined, client.PrivateKeyJwt({ key: (await generateKeyPair('ES256')).privateKey, kid: 'svc-1' }), meta);
     await expect(client.refreshTokenGrant(impostor, tokens.refresh_token as string)).rejects.toMatchObject({ error: 'invalid_client' });

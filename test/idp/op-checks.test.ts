@@ -1,6 +1,6 @@
 import * as client from 'openid-client';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
-import { Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
+import { authorizeIn, Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
 
 const SECRET = 'conformance-client-secret-0123456789abcdef';
 
@@ -32,10 +32,7 @@ describe('OpenID Foundation Basic OP checks that run offline', () => {
 
   /** Runs an authorization request in `browser`; the callback URL or the page it ended on, and the verifier. */
   async function authorize(browser: Navigator, params: Record<string, string> = {}): Promise<{ url?: URL; page?: Response; verifier: string }> {
-    const verifier = client.randomPKCECodeVerifier();
-    const all = { redirect_uri: callback, scope: 'openid', code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256', ...params };
-    const url = client.buildAuthorizationUrl(config, all);
-    return { ...(await browser.follow(url.href, [callback, `${idp.url}/?`])), verifier };
+    return authorizeIn(browser, config, callback, params, [`${idp.url}/?`]);
   }
 
   const tokensOf = (ended: { url?: URL; verifier: string }, expectedNonce?: string): Promise<client.TokenEndpointResponse & client.TokenEndpointResponseHelpers> =>

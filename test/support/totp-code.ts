@@ -15,3 +15,12 @@ export function totpCode(secret: string, epochSeconds: number): string {
   const offset = mac[mac.length - 1]! & 15;
   return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
 }
+
+/** The TOTP code `steps` time steps from now, as an authenticator app with a drifting clock shows it. */
+export const codeNow = (secret: string, steps = 0): string => totpCode(secret, Math.floor(Date.now() / 1000) + steps * 30);
+
+/** Waits when a time step is about to end, so a code computed here is checked in the same step. */
+export async function awayFromStepEdge(): Promise<void> {
+  const into = (Date.now() / 1000) % 30;
+  if (into > 27) await new Promise((r) => setTimeout(r, (30 - into) * 1000 + 200));
+}

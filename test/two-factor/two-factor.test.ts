@@ -7,18 +7,9 @@ import { setCookies } from '../support/cookies';
 import { describeOnEveryCredentialStore } from '../support/credential-stores';
 import { setClock } from '../support/clock';
 import { devAuthorize } from '../support/oauth-flow';
-import { totpCode } from '../support/totp-code';
+import { awayFromStepEdge, codeNow as code } from '../support/totp-code';
 
 const KEY = 'two-factor-key-0123456789abcdef-0123';
-
-/** The TOTP code `steps` time steps from now, as an authenticator app with a drifting clock shows it. */
-const code = (secret: string, steps = 0): string => totpCode(secret, Math.floor(Date.now() / 1000) + steps * 30);
-
-/** Waits when a time step is about to end, so a code computed here is checked in the same step. */
-async function awayFromStepEdge(): Promise<void> {
-  const into = (Date.now() / 1000) % 30;
-  if (into > 27) await new Promise((r) => setTimeout(r, (30 - into) * 1000 + 200));
-}
 
 /** Logs `user` in with the first factor; the answer (202 and the pending cookie when the second factor is on). */
 async function firstFactor(t: TestApp, jar: CookieJar, user: string): Promise<request.Response> {
