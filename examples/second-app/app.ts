@@ -16,8 +16,18 @@ export interface SecondAppConfig {
  * first example app's identity provider, through authgate's OpenID Connect provider ("company").
  */
 export function createSecondApp(config: SecondAppConfig): { app: Express; auth: Auth } {
-  // Its page is rendered on the server: a page load (GET) cannot send the XSRF header.
-  const auth = createAuth({ url: config.url, secret: config.secret, issuer: 'second-example-app', avatarStore: 'memory://', xsrfIgnoreMethods: ['GET', 'HEAD'] });
+  // Its page is rendered on the server: a page load (GET) cannot send the XSRF header. Cookies of
+  // its own names: browsers keep cookies by host, not port, so on localhost the two apps' JWT
+  // cookies would replace each other.
+  const auth = createAuth({
+    url: config.url,
+    secret: config.secret,
+    issuer: 'second-example-app',
+    avatarStore: 'memory://',
+    xsrfIgnoreMethods: ['GET', 'HEAD'],
+    jwtCookieName: 'SECOND-JWT',
+    xsrfCookieName: 'SECOND-XSRF-TOKEN',
+  });
   auth.addOidcProvider('company', { issuer: config.issuer, clientId: 'second-app', clientSecret: config.clientSecret, postLogoutRedirectUri: `${config.url}/` });
   const app = express();
   app.use('/auth', auth.handlers().authRouter);

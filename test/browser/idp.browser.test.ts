@@ -17,8 +17,8 @@ describe('single sign-on between the two example apps, in headless chromium', ()
   let closeSecond: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    // The second app by another host name: cookies do not tell ports apart.
-    second = `http://localhost:${await freePort()}`;
+    // The second app on the same host, another port (its cookies have names of their own).
+    second = `http://127.0.0.1:${await freePort()}`;
     example = await startBrowserExample('127.0.0.1', 'k'.repeat(32), { SECOND_APP_URL: second });
     if (!example) return;
     ({ base, browser } = example);
