@@ -10,7 +10,7 @@ export { createAuth, type Auth, type AuthHandlers } from './service';
 export { resolveOptions, type AuthOptions, type ResolvedOptions, type SameSite } from './options';
 export type { BasicAuthChecker, ClaimsUpdater, MaybePromise, SecretReader, UserUpdater, Validator } from './token/hooks';
 export { AuthError, type AuthErrorCode, type AuthErrorReason } from './errors';
-export { consoleLogger, noopLogger, loggerFunc, type Logger } from './logger';
+export { consoleLogger, noopLogger, warningsLogger, loggerFunc, type Logger } from './logger';
 
 // Users, claims and tokens
 export { hashId, getStrAttr, getBoolAttr, setStrAttr, setBoolAttr, isAdmin, setAdmin, getRole, setRole, type User, type AttrValue } from './token/user';

@@ -36,3 +36,13 @@ export function loggerFunc(fn: (line: string) => void): Logger {
     },
   };
 }
+
+/**
+ * Writes only warnings and errors (lines that start with `[WARN]` or `[ERROR]`) to `console.warn`:
+ * the default of the account service, so that a mail that could not be sent is never silent.
+ */
+export const warningsLogger: Logger = {
+  logf(format: string, ...args: unknown[]): void {
+    if (format.startsWith('[WARN]') || format.startsWith('[ERROR]')) console.warn(`${new Date().toISOString()} [authgate] ${format}`, ...args);
+  },
+};

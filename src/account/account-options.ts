@@ -93,7 +93,7 @@ export interface AccountRouterOptions extends CrossSiteOptions {
    * @default 64
    */
   ipv6RateLimitPrefix?: number;
-  /** Where failures are logged (never passwords, codes or tokens). @default noopLogger */
+  /** Where failures are logged (never passwords, codes or tokens). @default warningsLogger (warnings and errors to console.warn: a mail that could not be sent is never silent) */
   logger?: Logger;
   /**
    * The auth service's sessions and the name the account bridge is registered under

@@ -7,7 +7,7 @@ import { identityKey } from '../internal/email-address';
 import { CrossSitePolicy } from '../internal/cross-origin';
 import { asyncHandler } from '../internal/async-handler';
 import { finishRouter, routerShell, type ErrorAnswer } from '../internal/router-shell';
-import { noopLogger } from '../logger';
+import { warningsLogger } from '../logger';
 import { AccountError } from './account-error';
 import { AccountService, type AccountCredentialChecker } from './account-service';
 import { Lockout } from './lockout';
@@ -64,7 +64,7 @@ function objectBody(req: Request): Record<string, unknown> {
  */
 export function createAccountRouter(options: AccountRouterOptions): AccountRouter {
   const settled = resolveAccountOptions(options);
-  const logger = options.logger ?? noopLogger;
+  const logger = options.logger ?? warningsLogger;
   const store = openGuarded(
     options.store,
     (uri) => createAccountStore(uri, logger),

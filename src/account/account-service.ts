@@ -89,10 +89,16 @@ function pageParam(value: unknown, fallback: number, min: number, max: number): 
   return n;
 }
 
+/** "`name` is required", and when the body has the field in another case (`email` for `Email`), which spelling the service reads. */
+function required(body: Record<string, unknown>, name: string): AccountError {
+  const near = Object.keys(body).find((k) => k !== name && k.toLowerCase() === name.toLowerCase());
+  return invalid(near === undefined ? `${name} is required` : `${name} is required (the field names are capitalised: send "${name}", not "${near}")`);
+}
+
 /** Reads a required string field of a parsed body. */
 export function stringField(body: Record<string, unknown>, name: string): string {
   const value = body[name];
-  if (typeof value !== 'string' || value === '') throw invalid(`${name} is required`);
+  if (typeof value !== 'string' || value === '') throw required(body, name);
   if (value.length > 1024) throw invalid(`${name} is too long`);
   return value;
 }
@@ -112,8 +118,9 @@ export class AccountService {
     this.dummyHash.catch(() => undefined);
   }
 
-  private email(raw: unknown): string {
-    if (typeof raw !== 'string' || raw === '') throw invalid('Email is required');
+  private email(body: Record<string, unknown>, field = 'Email'): string {
+    const raw = body[field];
+    if (typeof raw !== 'string' || raw === '') throw required(body, field);
     const email = canonicalEmail(raw);
     if (!email) throw new AccountError(400, 1.6, 'this is not an e-mail address');
     return email;
@@ -132,7 +139,7 @@ export class AccountService {
    * to the owner. The mail goes out in the background.
    */
   async signup(body: Record<string, unknown>): Promise<void> {
-    const email = this.email(body.Email);
+    const email = this.email(body);
     const pwd = stringField(body, 'Pwd');
     if (pwd !== stringField(body, 'PwdRepeat')) throw new AccountError(400, 1.3, 'Pwd and PwdRepeat differ');
     this.settings.checkPassword(pwd, email);
@@ -179,7 +186,7 @@ export class AccountService {
    * cannot make the owner activate a password the owner did not choose. Answers the same in every case.
    */
   async resend(body: Record<string, unknown>): Promise<void> {
-    const email = this.email(body.Email);
+    const email = this.email(body);
     const pwd = stringField(body, 'Pwd');
     const account = await this.settings.store.getByEmail(email);
     const pending = account && !account.Approved ? account : undefined;
@@ -405,7 +412,7 @@ export class AccountService {
     if (actor.account.Id === id && !(await verifyPassword(stringField(body, 'Pwd'), account.Pwd, this.dummyHash))) {
       throw new AccountError(403, 1.4, 'the current password is wrong');
     }
-    const next = this.email(body.NewEmail);
+    const next = this.email(body, 'NewEmail');
     if (next === account.Email) throw new AccountError(400, 1.6, 'this is the e-mail of the account already');
     const taken = await this.settings.store.getByEmail(next);
     if (taken && !this.settings.concealExistingAccounts) throw new AccountError(409, 1.5, 'an account with this e-mail exists');
@@ -541,7 +548,7 @@ export class AccountService {
    * or not; the mail goes out in the background, and an unknown e-mail costs a store round trip too.
    */
   async forgotPassword(body: Record<string, unknown>): Promise<void> {
-    const email = this.email(body.Email);
+    const email = this.email(body);
     const account = await this.settings.store.getByEmail(email);
     const code = randomBytes(16).toString('hex');
     const stored: StoredCode = { Hash: sha256(code), Expires: new Date(Date.now() + this.settings.resetCodeTtl).toISOString() };
@@ -558,7 +565,7 @@ export class AccountService {
    * of the account's logins is revoked. Any bad code answers 400 2.0 and changes nothing.
    */
   async resetPassword(body: Record<string, unknown>, ip: string): Promise<void> {
-    const email = this.email(body.Email);
+    const email = this.email(body);
     const code = stringField(body, 'Code');
     const next = stringField(body, 'NewPwd');
     if (next !== stringField(body, 'NewPwdRepeat')) throw new AccountError(400, 1.3, 'NewPwd and NewPwdRepeat differ');

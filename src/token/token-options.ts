@@ -98,7 +98,13 @@ export function resolveTokenOptions(options: TokenOptions, url: URL, logger: Log
   const reader = toFunction<[string], MaybePromise<string>>(options.secretReader, 'get');
   const secret = options.secret;
   if (!reader && (typeof secret !== 'string' || secret.length === 0)) {
-    throw configError('a signing secret is required: pass options.secret or options.secretReader');
+    // The usual slip: secret: process.env.AUTH_SECRET with the variable unset.
+    const fix = 'at least 32 random characters, e.g. from openssl rand -hex 32';
+    throw configError(
+      'secret' in options
+        ? `createAuth({ secret }) got ${secret === '' ? 'an empty string' : String(secret)}: is the environment variable it is read from (such as AUTH_SECRET) set? It needs ${fix}`
+        : `a signing secret is required: createAuth({ secret }) (${fix}) or createAuth({ secretReader })`,
+    );
   }
   if (reader === undefined && secret !== undefined && secret.length < 16) logger.logf('[WARN] the signing secret is shorter than 16 characters');
   const audiences = options.audiences;

@@ -1,4 +1,6 @@
+import { format } from 'node:util';
 import request from 'supertest';
+import { eventually } from '../support/eventually';
 import { createAuth, hashId } from '../../src';
 import { SECRET } from '../support/auth-app';
 import { activeUser, makeAccountApp, bearer } from '../support/account-app';
@@ -326,6 +328,22 @@ describe('account router: life cycle with mail through smtp-server', () => {
       .get(link.pathname + link.search)
       .expect(200);
     await request(app).post('/account/signup/resend').send({ Email: 'nobody@example.com', Pwd: 'password-1' }).expect(202);
+  });
+
+  it('says when the activation mail failed without a logger configured (console.warn), and which spelling of a field it reads', async () => {
+    const warned: string[] = [];
+    const spy = jest.spyOn(console, 'warn').mockImplementation((...args: unknown[]) => void warned.push(format(...args)));
+    try {
+      const dead = makeAccountApp({ ...peer, port: 1 } as SmtpPeer);
+      await request(dead.app).post('/account/signup').send({ Email: 'silent@example.com', Pwd: 'password-1', PwdRepeat: 'password-1' }).expect(202);
+      await eventually(async () => expect(warned.join('\n')).toMatch(/\[WARN\] activation mail to account \S+ not sent/));
+      expect(warned.join('\n')).not.toContain('password-1');
+      const lower = await request(dead.app).post('/account/signup').send({ email: 'x@example.com', pwd: 'password-1', pwdRepeat: 'password-1' }).expect(400);
+      expect(lower.body.Description).toBe('Email is required (the field names are capitalised: send "Email", not "email")');
+      expect((await request(dead.app).post('/account/signup').send({}).expect(400)).body.Description).toBe('Email is required');
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('bridges to the direct provider: an activated account logs in at /auth/<name>/login and gets the JWT cookie', async () => {

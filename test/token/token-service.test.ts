@@ -180,6 +180,14 @@ describe('token service: claims and cookies', () => {
     expect(decodeJwt(setCookies(def).JWT!.value).payload.aud).toBe('site-a');
   });
 
+  it('says what to do when the secret is missing, and when it was passed empty (an unset environment variable)', () => {
+    expect(() => createAuth({ url: 'http://127.0.0.1:8080' })).toThrow(/a signing secret is required: createAuth\(\{ secret \}\) \(at least 32 random characters, e\.g\. from openssl rand -hex 32\)/);
+    expect(() => createAuth({ url: 'http://127.0.0.1:8080', secret: process.env.AUTHGATE_SURELY_UNSET_VARIABLE as string })).toThrow(
+      /got undefined: is the environment variable it is read from \(such as AUTH_SECRET\) set\?/,
+    );
+    expect(() => createAuth({ url: 'http://127.0.0.1:8080', secret: '' })).toThrow(/got an empty string/);
+  });
+
   it('signs with secretReader(aud) per audience', async () => {
     const secrets: Record<string, string> = { one: 'secret-one-0123456789', two: 'secret-two-0123456789' };
     const seen: string[] = [];
