@@ -108,7 +108,7 @@ function accountMails(url: string): { resetTemplate: string; emailChangeTemplate
   return {
     resetTemplate:
       'Someone asked to reset the password of the account {{.Email}}. The code is:\n{{.Code}}\n\n' +
-      `Or open ${url}/#reset={{.Code}} to choose a new password there. It works once, within 30 minutes. If it was not you, ignore this mail: the password stays as it is.\n`,
+      `Or open ${url}/#reset={{.Code}}&email={{.EmailParam}} to choose a new password there. It works once, within 30 minutes. If it was not you, ignore this mail: the password stays as it is.\n`,
     emailChangeTemplate:
       'Someone asked to move the account {{.Email}} to this address. The code that confirms it is:\n{{.Code}}\n\n' +
       `Or open ${url}/#email-code={{.Code}} while signed in. It works once, within a day. If it was not you, ignore this mail: nothing changes.\n`,

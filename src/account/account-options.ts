@@ -48,7 +48,11 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   activationCodeTtl?: number;
   /** How long a password-reset code is valid, in ms. @default 1800000 (30 minutes) */
   resetCodeTtl?: number;
-  /** The password-reset mail with `{{.Email}}`, `{{.Code}}`. @default a short text with the code and what to do if it was not you */
+  /**
+   * The password-reset mail with `{{.Email}}`, `{{.EmailParam}}` (the address encoded for a URL, for
+   * a link such as `https://app/#reset={{.Code}}&email={{.EmailParam}}`) and `{{.Code}}`.
+   * @default a short text with the code and what to do if it was not you
+   */
   resetTemplate?: string;
   /**
    * The notice mailed after a password reset, with `{{.Email}}` and `{{.Removed}}` (what the reset

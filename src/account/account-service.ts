@@ -555,7 +555,7 @@ export class AccountService {
     const target = account?.Approved ? account.Id : UNKNOWN_ID;
     const updated = await this.settings.store.update(target, (a) => (a.Approved ? { ...a, ConfirmCodes: { ...a.ConfirmCodes, [RESET]: stored } } : undefined));
     if (updated?.ConfirmCodes[RESET]?.Hash !== stored.Hash) return;
-    const text = renderTemplate(this.settings.resetTemplate, { Email: updated.Email, Code: code }, this.settings.sender.contentType === 'text/html');
+    const text = renderTemplate(this.settings.resetTemplate, { Email: updated.Email, EmailParam: encodeURIComponent(updated.Email), Code: code }, this.settings.sender.contentType === 'text/html');
     this.send(updated.Email, text, updated.Id, 'password-reset mail');
   }
 
