@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import { Router, type Request, type Response } from 'express';
 import { AuthError, configError, RateLimitError } from '../errors';
 import { clientIp } from '../internal/client-ip';
@@ -38,6 +39,27 @@ export interface IdentityProviderPlugin extends AuthPlugin {
 /** The scopes and the claims each gives; `acr` and `amr` ride with `openid`, so every id_token says how the login was made. */
 const CLAIMS = { acr: null, amr: null, auth_time: null, sid: null, iss: null, openid: ['sub', 'acr', 'amr'], profile: ['name', 'picture', 'preferred_username'], email: ['email'] };
 
+/**
+ * oidc-provider's prompts, with one more reason to ask for a login: the provider's session must be
+ * the browser's live authgate session. Else a browser whose authgate session ended (or is now
+ * another user's) would get codes for the provider session's user, for up to its 14 days.
+ */
+function sessionBoundPolicy(lib: OidcProviderModule, ctx: PluginContext): unknown {
+  const { base, Check } = lib.interactionPolicy;
+  const policy = base();
+  policy.get('login').checks.add(
+    new Check('authgate_session', 'the browser is not signed in to authgate as this user', 'login_required', async (octx: unknown) => {
+      const { oidc, req, res } = octx as { oidc: { session: { accountId?: string }; result?: { login?: unknown } }; req: Request; res: Response };
+      const accountId = oidc.session.accountId;
+      // No session: oidc-provider's own check asks; a login just made here is the authgate session's.
+      if (accountId === undefined || oidc.result?.login !== undefined) return false;
+      const claims = await ctx.authenticator.navigationClaims(req, res).catch(() => undefined);
+      return claims?.act !== undefined || (claims?.user as User | undefined)?.id !== accountId;
+    }),
+  );
+  return policy;
+}
+
 /** oidc-provider's `fetch`, on authgate's guarded client: a POST whose 2xx answer is a Response, anything else an error. */
 async function guardedPost(url: string, init: { method?: string; body?: unknown }, allowedPrivateOrigins: string[]): Promise<globalThis.Response> {
   if (init.method !== 'POST') throw new Error('the identity provider fetches nothing but back-channel logouts');
@@ -72,6 +94,9 @@ async function loginProof(ctx: PluginContext, claims: Claims): Promise<{ amr: st
 const ownToken = async (_octx: unknown, client: { clientId: string }, token: { clientId?: string }): Promise<boolean> => token.clientId === client.clientId;
 
 /** Makes the provider with `keys`: storage on the state store, accounts from the user directory. */
+/** The user of the authgate session cookie of a logout confirmation, read (and verified) before oidc-provider handles it. */
+const logoutCookieUsers = new WeakMap<IncomingMessage, string>();
+
 function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: string, keys: SigningJwk[]): { provider: OidcProviderLike; keys: SigningJwk[] } {
   const lib = loadOptional<OidcProviderModule>('oidc-provider', 'the identity provider (authgate/idp)');
   const privateOrigins = originsOf(options.clients.flatMap((c) => (c.backchannelLogoutUri ? [c.backchannelLogoutUri] : [])));
@@ -115,7 +140,7 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
       Session: 14 * 86_400,
       Grant: ttl.refreshToken,
     },
-    interactions: { url: (_octx: unknown, interaction: { uid: string }) => `${path}/interaction/${interaction.uid}` },
+    interactions: { url: (_octx: unknown, interaction: { uid: string }) => `${path}/interaction/${interaction.uid}`, policy: sessionBoundPolicy(lib, ctx) },
     findAccount: async (_octx: unknown, sub: string) => {
       const record = await ctx.users.get(sub);
       if (record === undefined || isBanned(record)) return undefined;
@@ -134,7 +159,12 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
   };
   // Logging out at the provider (an app's RP-initiated logout) ends the authgate session of that browser too.
   provider.on('end_session.success', (octx) => {
-    const { req, res } = octx as { req: Request; res: Response };
+    const { req, res, oidc } = octx as { req: Request; res: Response; oidc: { session?: { accountId?: string } } };
+    // Only the authgate session of the user signed out here ends (not that of a user who just
+    // signed in instead, whose login made oidc-provider end the previous user's session).
+    const ended = oidc.session?.accountId;
+    if (ended === undefined || logoutCookieUsers.get(req) !== ended) return;
+    ctx.tokens.reset(res);
     void ctx.authenticator.endSession(req).then(
       (claims) => {
         const userId = claims?.user?.id;
@@ -143,7 +173,6 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
       },
       () => undefined,
     );
-    ctx.tokens.reset(res);
   });
   provider.on('server_error', (_octx, err) => ctx.logger.logf('[ERROR] identity provider: %s', (err as Error | undefined)?.name ?? 'error'));
   return { provider, keys };
@@ -201,6 +230,17 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
       // Logging out of authgate ends the provider sessions its login made (the apps are told by back channel).
       ctx.events.on('logout', (e) => (e.session !== undefined ? logout.ended(e.session) : undefined));
       const path = checked.issuer.pathname === '/' ? '' : checked.issuer.pathname;
+      // oidc-provider's logout event cannot wait: whose authgate session this browser holds is read first.
+      router.post(`${path}/session/end/confirm`, (req, _res, next) => {
+        ctx.tokens.peek(req).then(
+          (claims) => {
+            const userId = (claims?.user as User | undefined)?.id;
+            if (userId !== undefined) logoutCookieUsers.set(req, userId);
+            next();
+          },
+          () => next(),
+        );
+      });
       // A user code is short (8 letters): entering codes is limited per client IP.
       router.post(`${path}/device`, (req, res, next) => {
         ctx.rateLimit('idpDeviceCodePerIp', clientIp(req)).then(

@@ -39,4 +39,8 @@ export interface OidcProviderLike {
 export interface OidcProviderModule {
   Provider: new (issuer: string, configuration: Record<string, unknown>) => OidcProviderLike;
   errors: { InvalidGrant: new (description: string) => Error };
+  interactionPolicy: {
+    base(): { get(name: string): { checks: { add(check: unknown): void } } };
+    Check: new (reason: string, description: string, error: string, check: (ctx: unknown) => Promise<boolean>) => unknown;
+  };
 }

@@ -151,6 +151,33 @@ describe('the identity provider, with openid-client as the relying party', () =>
     expect((await request(idp.app).get('/auth/apps').set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf)).body).toEqual([]);
   });
 
+  it("the provider's session follows the browser's authgate session: another user signed in, or none, never gets the first user's codes", async () => {
+    const config = await discover('web', SECRET_OF_WEB);
+    const browser = await new Navigator().login(idp, 'ivan');
+    const first = await authorize(config, browser);
+    const ivan = (await client.authorizationCodeGrant(config, first.url as URL, { pkceCodeVerifier: first.verifier, expectedState: first.state })).claims()?.sub;
+    // The authgate session is gone (expired, cleared): the provider's own session cookie alone is not enough.
+    browser.cookies.delete('JWT');
+    browser.cookies.delete('XSRF-TOKEN');
+    expect((await authorize(config, browser, { prompt: 'none' })).url?.searchParams.get('error')).toBe('login_required');
+    // Another user signs in to authgate in the same browser: the code is that user's.
+    await browser.login(idp, 'judy');
+    const second = await authorize(config, browser);
+    // oidc-provider ends the provider session of the previous user with a self-submitting form (as a browser submits it).
+    const form = await (second.page as Response).text();
+    const fields = Object.fromEntries([...form.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1] as string, m[2] as string]));
+    const ended = await browser.follow(new URL(/action="([^"]+)"/.exec(form)?.[1] as string, idp.url).href, callback, { method: 'POST', form: fields });
+    const judy = (await client.authorizationCodeGrant(config, ended.url as URL, { pkceCodeVerifier: second.verifier, expectedState: second.state })).claims()?.sub;
+    expect(judy).toMatch(/^local_/);
+    expect(judy).not.toBe(ivan);
+    // Judy's authgate session lives on: only the previous user's provider session ended.
+    const me = await request(idp.app)
+      .get('/auth/user')
+      .set('Cookie', `JWT=${browser.cookies.get('JWT')}`)
+      .set('X-XSRF-TOKEN', browser.cookies.get('XSRF-TOKEN') as string);
+    expect(me.body).toMatchObject({ id: judy });
+  });
+
   it("a banned user's refresh token and access token stop at their next use", async () => {
     const config = await discover('web', SECRET_OF_WEB);
     const browser = await new Navigator().login(idp, 'gina');
