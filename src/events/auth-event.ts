@@ -23,6 +23,9 @@ export const AUTH_EVENT_TYPES = [
   'org.member.removed',
   'org.member.role_changed',
   'org.deleted',
+  'idp.client.registered',
+  'idp.client.removed',
+  'idp.app.revoked',
   'rate_limited',
 ] as const;
 

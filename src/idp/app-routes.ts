@@ -3,6 +3,7 @@ import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
 import { onlyMethods } from '../internal/router-shell';
+import { requestClient, type EventBus } from '../events/event-bus';
 import type { Authenticator } from '../middleware/authenticator';
 import type { StateStore } from '../state/state-store';
 import type { User } from '../token/user';
@@ -36,7 +37,7 @@ export async function revokeGrants(state: StateStore, userId: string, clientId?:
  * `GET /apps`: the apps the user let in through the identity provider (name, scopes, since);
  * `DELETE /apps/:clientId`: takes that back, with every token the app holds (its next refresh fails).
  */
-export function addAppRoutes(router: Router, deps: { state: StateStore; authenticator: Authenticator; clientOf(clientId: string): Promise<IdpClient | undefined> }): void {
+export function addAppRoutes(router: Router, deps: { state: StateStore; authenticator: Authenticator; clientOf(clientId: string): Promise<IdpClient | undefined>; events: EventBus }): void {
   router.get(
     '/apps',
     asyncHandler(async (req, res) => {
@@ -65,6 +66,7 @@ export function addAppRoutes(router: Router, deps: { state: StateStore; authenti
       const user = (await deps.authenticator.tokenClaims(req, res)).user as User;
       const clientId = req.params.clientId;
       if (typeof clientId !== 'string' || (await revokeGrants(deps.state, user.id, clientId)) === 0) throw new AuthError('not_found', 'no such app among yours');
+      deps.events.emit({ type: 'idp.app.revoked', userId: user.id, actor: { kind: 'user', id: user.id }, data: { client: clientId } }, requestClient(req));
       sendJson(res, 200, { status: 'revoked' });
     }),
   );

@@ -4,6 +4,7 @@ import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
 import { objectBody, onlyMethods } from '../internal/router-shell';
 import { nameField } from '../internal/text';
+import { requestClient, type EventBus } from '../events/event-bus';
 import type { Authenticator } from '../middleware/authenticator';
 import type { Claims } from '../token/claims';
 import type { User } from '../token/user';
@@ -39,7 +40,7 @@ function flag(value: unknown, field: string): boolean {
  */
 export function addClientRoutes(
   router: Router,
-  deps: { registry: ClientRegistry; authenticator: Authenticator; isAdmin(user: User, claims: Claims): boolean; rateLimit(name: string, id: string): Promise<void> },
+  deps: { registry: ClientRegistry; authenticator: Authenticator; isAdmin(user: User, claims: Claims): boolean; rateLimit(name: string, id: string): Promise<void>; events: EventBus },
 ): void {
   const { registry, authenticator } = deps;
   const admin = async (claims: Claims): Promise<User> => {
@@ -75,16 +76,23 @@ export function addClientRoutes(
         applicationType: (body.applicationType ?? 'web') as 'web' | 'native',
       } as const;
       await authenticator.stepUpClaims(req, res);
+      const made = await registry.register(user.id, input);
+      deps.events.emit(
+        { type: 'idp.client.registered', actor: { kind: 'admin', id: user.id }, data: { client: made.clientId, name: made.name, type: made.type, trusted: made.trusted } },
+        requestClient(req),
+      );
       res.setHeader('Cache-Control', 'no-store');
-      sendJson(res, 201, await registry.register(user.id, input));
+      sendJson(res, 201, made);
     }),
   );
   onlyMethods(router, '/idp/clients', 'GET, POST');
   router.delete(
     '/idp/clients/:clientId',
     asyncHandler(async (req, res) => {
-      await admin(await authenticator.tokenClaims(req, res));
-      await registry.remove(String(req.params.clientId));
+      const user = await admin(await authenticator.tokenClaims(req, res));
+      const clientId = String(req.params.clientId);
+      await registry.remove(clientId);
+      deps.events.emit({ type: 'idp.client.removed', actor: { kind: 'admin', id: user.id }, data: { client: clientId } }, requestClient(req));
       sendJson(res, 200, { status: 'deleted' });
     }),
   );

@@ -260,13 +260,14 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
       });
       return {
         routes: (authRouter) => {
-          addAppRoutes(authRouter, { state: ctx.stateStore, authenticator: ctx.authenticator, clientOf });
+          addAppRoutes(authRouter, { state: ctx.stateStore, authenticator: ctx.authenticator, clientOf, events: ctx.events });
           const admins = ctx.service<{ isAdmin(user: User, claims: Claims): boolean }>('admin');
           addClientRoutes(authRouter, {
             registry,
             authenticator: ctx.authenticator,
             isAdmin: (user, claims) => admins?.isAdmin(user, claims) ?? hasAdminAttr(user),
             rateLimit: (name, id) => ctx.rateLimit(name, id),
+            events: ctx.events,
           });
         },
         userEvents: {

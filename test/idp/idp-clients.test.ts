@@ -96,6 +96,9 @@ describe('clients registered at run time by admins (POST /auth/idp/clients)', ()
     expect((await user.call('delete', `/auth/idp/clients/${made.clientId}`)).status).toBe(403);
     expect((await root.call('delete', `/auth/idp/clients/${made.clientId}`)).status).toBe(200);
     expect((await root.call('delete', `/auth/idp/clients/${made.clientId}`)).status).toBe(404);
+    await idp.auth.events.flush();
+    const events = (await idp.auth.events.list({ types: ['idp.client.registered', 'idp.client.removed', 'idp.app.revoked'] })).events.map((e) => `${e.type}:${e.actor.kind}:${String(e.data.client)}`);
+    expect(events).toEqual(expect.arrayContaining([`idp.client.registered:admin:${made.clientId}`, `idp.client.removed:admin:${made.clientId}`]));
     // The client is unknown now: 401 invalid_client (a WWW-Authenticate challenge for openid-client).
     await expect(client.refreshTokenGrant(config, tokens.refresh_token as string)).rejects.toMatchObject({ status: 401 });
     expect((await user.call('get', '/auth/apps')).body).toEqual([]);

@@ -147,6 +147,9 @@ describe('the identity provider, with openid-client as the relying party', () =>
     const apps = await request(idp.app).get('/auth/apps').set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).expect(200);
     expect(apps.body).toEqual([expect.objectContaining({ clientId: 'partner', name: 'Partner App', scopes: expect.arrayContaining(['openid', 'email']) })]);
     await request(idp.app).delete('/auth/apps/partner').set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).expect(200);
+    await request(idp.app).delete('/auth/apps/no-such-app').set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).expect(404);
+    await idp.auth.events.flush();
+    expect((await idp.auth.events.list({ types: ['idp.app.revoked'] })).events).toEqual([expect.objectContaining({ actor: { kind: 'user', id: expect.any(String) }, data: { client: 'partner' } })]);
     await expect(client.refreshTokenGrant(config, tokens.refresh_token as string)).rejects.toMatchObject({ error: 'invalid_grant' });
     expect((await request(idp.app).get('/auth/apps').set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf)).body).toEqual([]);
   });
