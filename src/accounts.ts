@@ -9,3 +9,6 @@ export { createAccountStore, ACCOUNT_STORE_SCHEMES } from './account/create-acco
 export { MemoryAccountStore } from './account/stores/memory-account-store';
 export { publicAccount, PROFILE_FIELDS, type Account, type Profile, type PublicAccount, type LinkedLogin } from './account/account';
 export { accounts, type AccountsPlugin, type AccountsPluginOptions } from './account/accounts-plugin';
+export type { StoredCode } from './account/account';
+export type { LockoutRule } from './account/lockout';
+export type { PasswordPolicy } from './account/password-policy';

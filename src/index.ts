@@ -103,3 +103,21 @@ export { EventBus, type EventHandler, type EventListOptions, type EventClient } 
 export type { AuditStore, AuditQuery, AuditPage } from './events/audit-store';
 export { createAuditStore, AUDIT_STORE_SCHEMES } from './events/create-audit-store';
 export { MemoryAuditStore } from './events/stores/memory-audit-store';
+
+// Types that appear in the signatures above (for plugins and typed options)
+export type { BearerResolver, Authenticator } from './middleware/authenticator';
+export type { ProviderAction } from './providers/provider';
+export type { NotificationOptions } from './events/notifications';
+export type { WebhookOptions, Webhook, WebhookQueue } from './events/webhooks';
+export type { SafeFetchLimits } from './internal/safe-fetch';
+export type { RedirectPolicy } from './internal/redirect-policy';
+export type { SessionRegistry, SessionStatus } from './sessions/session-registry';
+export type { CrossSitePolicy } from './internal/cross-origin';
+export type { SettledOptions } from './options';
+export type { StateEntry } from './state/stores/base-state-store';
+export type { EventBusOptions } from './events/event-bus';
+export type { ResolvedOidcOptions } from './providers/oidc/oidc-options';
+export type { ResolvedPasskeyOptions } from './providers/passkey/passkey-options';
+export type { TokenOptions, ResolvedTokenOptions } from './token/token-options';
+export type { ServiceTokenOptions, ServiceTokenSigner } from './token/token-service';
+export type { AccountEventType } from './account/account-options';

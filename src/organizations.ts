@@ -1,6 +1,6 @@
 /** `authgate/organizations`: organizations, members, roles, invitations and teams as a plugin. */
 export { organizations, ORG_ERROR_CODES, type OrganizationsPlugin } from './organizations/organizations-plugin';
-export type { OrganizationOptions } from './organizations/org-options';
+export type { OrganizationOptions, ResolvedOrganizationOptions } from './organizations/org-options';
 export { DEFAULT_INVITATION_TEMPLATE } from './organizations/org-options';
 export { orgOf, type OrgContext } from './organizations/org-guards';
 export { OrgService, type OrgView, type MemberView, type OrgCaller } from './organizations/org-service';
@@ -9,4 +9,4 @@ export { ACTIVE_ORG_CLAIM } from './organizations/org-records';
 export { createOrgStore, ORG_STORE_SCHEMES } from './organizations/create-org-store';
 export { MemoryOrgStore } from './organizations/stores/memory-org-store';
 export { SlugTakenError, type OrgStore, type OrgRecord, type OrgMember, type OrgTeam, type OrgInvitation } from './organizations/org-store';
-export type { Membership } from './organizations/membership-cache';
+export type { Membership, MembershipCache, Principal } from './organizations/membership-cache';

@@ -35,7 +35,7 @@ export interface ImpersonationStatus {
 }
 
 /** The `act` claim of an impersonated session (RFC 8693): the admin, and when the impersonation ends (seconds). */
-interface ActClaim {
+export interface ActClaim {
   sub: string;
   name: string;
   exp: number;

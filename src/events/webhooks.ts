@@ -18,7 +18,7 @@ export interface WebhookOptions {
 }
 
 /** A checked {@link WebhookOptions}: its key for signing and a stable id (a hash of the URL). */
-interface Webhook {
+export interface Webhook {
   id: string;
   url: string;
   key: Buffer;

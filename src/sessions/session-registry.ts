@@ -76,7 +76,7 @@ export interface SessionRegistryOptions {
  * stored under its hash: a small record naming its user (to find it by token) and the session
  * itself as a member of its user's group (to list it). Revocation writes a marker that no later
  * write removes, so a refresh that races a revocation cannot bring the session back; it is
- * announced on {@link REVOKED_CHANNEL}.
+ * announced on the `revoked` channel.
  */
 export class SessionRegistry implements Sessions {
   /** How long a session lives without a refresh: its token's life plus the refresh window. */
@@ -185,7 +185,7 @@ export class SessionRegistry implements Sessions {
 
   /**
    * How the session of a token stands, read from the store: a token of a recorded session
-   * (see {@link SESSION_JTI_PREFIX}) whose record is gone counts as revoked.
+   * (a `jti` with the session prefix) whose record is gone counts as revoked.
    */
   async status(jti: string, userId: string): Promise<SessionStatus> {
     const h = jtiHash(jti);
