@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { readArgs } from './lib/args';
 import { machineLine } from './lib/table';
+import { performancePage, PERFORMANCE_FILES } from './docs-page';
 import { avatarRoute } from './avatar-route';
 import { eventLoop } from './event-loop';
 import { login } from './login';
@@ -44,7 +44,9 @@ async function main(): Promise<void> {
   }
   console.log(`done in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   if (!args.quick && !args.only) {
-    writeFileSync(join(__dirname, 'RESULTS.md'), `# Benchmark results\n\n${machine}\n\n${tables.join('\n')}\n`);
+    const results = `# Benchmark results\n\n${machine}\n\n${tables.join('\n')}\n`;
+    writeFileSync(PERFORMANCE_FILES.results, results);
+    writeFileSync(PERFORMANCE_FILES.page, performancePage(readFileSync(PERFORMANCE_FILES.page, 'utf8'), results));
   }
 }
 

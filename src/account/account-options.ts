@@ -1,8 +1,10 @@
 import { configError } from '../errors';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { User } from '../token/user';
 import type { CrossSiteOptions } from '../internal/cross-origin';
 import { canonicalEmail } from '../internal/email-address';
 import { positiveMs } from '../internal/option-checks';
+import { requirePackages } from '../internal/optional';
 import { resolveIpv6Prefix, type AccountRateLimit, type RateLimitRule } from '../limits/rate-limiter';
 import type { Logger } from '../logger';
 import type { Sender } from '../senders/sender';
@@ -142,6 +144,14 @@ export interface LoginSessions {
    */
   isBanned?(userId: string): Promise<boolean>;
   /**
+   * The user of the request's authgate session (its cookie with the XSRF header; never an
+   * impersonated one), or a rejection. With it, `POST /tokens` also takes `grant_type=session`: a
+   * browser signed in as the account (two-factor done at that login) gets an access token without
+   * typing the password and a second code again. The accounts plugin passes the core's.
+   * @default undefined (the password grant only)
+   */
+  sessionUser?(req: IncomingMessage, res: ServerResponse): Promise<User>;
+  /**
    * Told of each account event (`account.created`, `account.activated`, `password.changed`,
    * `password.reset`, `email.changed`, `account.deleted`) with the user id of the account's login
    * and whether the owner or a manager did it. The accounts plugin records them as security events.
@@ -213,6 +223,7 @@ export interface ResolvedAccountOptions {
 
 /** Checks every option of {@link AccountRouterOptions}; a start-up error names the one to change. */
 export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAccountOptions {
+  requirePackages(options?.passwordPolicy?.commonPasswords === false ? ['bcrypt'] : ['bcrypt', '@zxcvbn-ts/language-common'], 'the account service');
   if (!options?.sender || typeof options.sender.send !== 'function') throw configError('createAccountRouter() needs a sender for activation mails');
   let base: URL;
   try {

@@ -130,9 +130,16 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
       res.json({ Message: 'Account activated' });
     }),
   );
+  const sessionUser = options.loginSessions?.sessionUser;
   const issue = asyncHandler(async (req, res) => {
     const given = fields(req);
     await limit(['tokensPerIp', ip(req)]);
+    if (given.grant_type === 'session' && sessionUser && req.method === 'POST') {
+      const user = await sessionUser(req, res).catch(() => {
+        throw new AccountError(401, 1.2, 'grant_type=session needs the session cookie and the X-XSRF-TOKEN header of a signed-in browser');
+      });
+      return void res.json(await service.issueSessionToken(user));
+    }
     res.json(
       await failuresCounted(
         ['tokensPerEmail', given.email],

@@ -256,7 +256,12 @@ export class AccountService {
   async issueToken(fields: Record<string, unknown>, ip: string): Promise<IssuedToken> {
     const grant = fields.grant_type;
     if (typeof grant !== 'string' || grant === '') throw invalid('grant_type is required');
-    if (grant !== 'password') throw new AccountError(400, 1.1, 'only grant_type=password is supported');
+    if (grant !== 'password')
+      throw new AccountError(
+        400,
+        1.1,
+        this.settings.loginSessions?.sessionUser ? 'grant_type must be password, or session (a POST from a signed-in browser)' : 'only grant_type=password is supported',
+      );
     const email = stringField(fields, 'email');
     const password = stringField(fields, 'password');
     const account = await this.checkCredentials(email, password, ip);
@@ -264,6 +269,27 @@ export class AccountService {
     if (!account.Approved) throw new AccountError(403, 1.2, 'the account is not activated');
     await this.refuseBanned(account);
     await this.checkSecondFactor(account, fields.otp, ip);
+    return this.mintToken(account);
+  }
+
+  /**
+   * The session grant: an access token for the account whose login `user` is (the user of a
+   * verified authgate session, see `LoginSessions.sessionUser`). Its second factor was asked at that login.
+   */
+  async issueSessionToken(user: User): Promise<IssuedToken> {
+    const bridge = this.settings.loginSessions;
+    const email = canonicalEmail(user.name);
+    const account = bridge && email !== undefined ? await this.settings.store.getByEmail(email) : undefined;
+    // The name only finds the account; the signed user id proves the session is that account's login.
+    if (!bridge || !account || !safeEqual(bridgeUser(bridge, account).id, user.id)) throw new AccountError(401, 1.2, 'this session is not the login of an account');
+    if (!account.Approved) throw new AccountError(403, 1.2, 'the account is not activated');
+    await this.refuseBanned(account);
+    await this.migrateCredentials(account);
+    return this.mintToken(account);
+  }
+
+  /** A random access token for `account`, stored only as a hash, valid for `onlineThreshold`. */
+  private async mintToken(account: Account): Promise<IssuedToken> {
     const token = randomBytes(32).toString('base64');
     const expires = new Date(Date.now() + this.settings.onlineThreshold).toISOString();
     await this.settings.store.saveToken(sha256(token), { UserId: account.Id, Expires: expires });

@@ -1,10 +1,11 @@
-import { Router } from 'express';
-import { configError } from '../errors';
+import { Router, type Request } from 'express';
+import { AuthError, configError } from '../errors';
 import type { AuthPlugin } from '../plugins/plugin';
 import { DirectProvider } from '../providers/direct';
 import { LOGIN_LINKS_SERVICE, type LoginLinksService } from '../providers/linked-logins-plugin';
 import { SECOND_FACTOR_SERVICE } from '../two-factor/two-factor-plugin';
 import type { SecondFactor } from '../two-factor/two-factor';
+import type { User } from '../token/user';
 import { resolveAccountOptions, type AccountRouterOptions, type LoginSessions } from './account-options';
 import { createAccountRouter, type AccountRouter } from './account-router';
 
@@ -57,6 +58,11 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
           return ctx.service<SecondFactor>(SECOND_FACTOR_SERVICE);
         },
         isBanned: (userId) => ctx.users.isBanned(userId),
+        sessionUser: async (req, res) => {
+          const claims = await ctx.authenticator.tokenClaims(req as Request, res);
+          if (claims.act !== undefined) throw new AuthError('forbidden', 'an impersonated session gets no account token');
+          return claims.user as User;
+        },
         onEvent: (type, userId, by) => ctx.events.emit({ type, userId, actor: by === 'owner' ? { kind: 'user', id: userId } : { kind: 'admin' }, data: {} }),
         onUserDeleted: (userId) => ctx.userDeleted(userId),
         onUserIdChanged: (from, to) => ctx.userIdChanged(from, to),

@@ -4,7 +4,7 @@ import { Router, type Request, type Response } from 'express';
 import { AuthError, configError, RateLimitError } from '../errors';
 import { clientIp } from '../internal/client-ip';
 import { sendJson } from '../internal/http';
-import { loadOptional } from '../internal/optional';
+import { loadOptional, requirePackages } from '../internal/optional';
 import { safeFetch } from '../internal/safe-fetch';
 import type { AuthPlugin, PluginContext } from '../plugins/plugin';
 import { jtiHash } from '../sessions/session-registry';
@@ -185,6 +185,7 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
  * serve one issuer.
  */
 export function identityProvider(options: IdentityProviderOptions & { key: string }): IdentityProviderPlugin {
+  requirePackages(['oidc-provider', 'jose'], 'the identity provider (authgate/idp)');
   if (options === null || typeof options !== 'object') throw configError('identityProvider() takes an options object: { key, clients }');
   if (typeof options.key !== 'string' || options.key.length < 32) throw configError('identityProvider: key must be a secret of at least 32 characters (it seals the signing keys and signs cookies)');
   // Checked now with a stand-in URL, so a mistake fails at start-up; resolved against the app's URL in setup.

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { loadOptional } from '../internal/optional';
+import { loadOptional, requirePackages } from '../internal/optional';
 import { safeEqual } from '../internal/random';
 import { base32Decode, base32Encode } from './base32';
 
@@ -26,6 +26,7 @@ export class Totp {
 
   /** Loads the optional packages: a missing one is a start-up error that names it. */
   constructor() {
+    requirePackages(['@otplib/totp', '@otplib/uri', '@otplib/plugin-crypto-node', 'qrcode'], FEATURE);
     this.totp = loadOptional<TotpLib>('@otplib/totp', FEATURE);
     this.uriLib = loadOptional<UriLib>('@otplib/uri', FEATURE);
     this.crypto = new (loadOptional<NodeCrypto>('@otplib/plugin-crypto-node', FEATURE).NodeCryptoPlugin)();

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freshProject, npmInstall, packTarball, readmeQuickStart, ROOT } from '../support/consumer-project';
+import { writeSamples } from '../support/doc-samples';
 import { freePort } from '../support/ports';
 import { spawnTracked } from '../support/children';
 
@@ -81,7 +82,19 @@ try {
 } catch (err) {
   missing = (err as Error).message;
 }
-console.log(JSON.stringify({ found, missing }));
+// A feature missing several packages names them all in one error with one install line.
+const together: string[] = [];
+for (const start of [
+  () => createAccountRouter({ store: 'memory://', sender: { send: async () => undefined }, baseUrl: 'http://127.0.0.1/account' }),
+  () => identityProvider({ key: 'consumer-test-idp-key-0123456789abcdef', clients: [] }),
+]) {
+  try {
+    start();
+  } catch (err) {
+    together.push((err as Error).message);
+  }
+}
+console.log(JSON.stringify({ found, missing, together }));
 `;
 
 describe('the packed package in a fresh consumer project (npm pack, npm install, README quick start)', () => {
@@ -96,7 +109,17 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
     project = await freshProject('quickstart');
     // What a user installs: the package and its peer express; typescript and types for the TS check.
     const typescript = JSON.parse(await readFile(join(ROOT, 'node_modules/typescript/package.json'), 'utf8')).version as string;
-    await npmInstall(project, [tarball, 'express@^5', `typescript@${typescript}`, '@types/express@^5', '@types/node@^20']);
+    const versionOf = async (pkg: string): Promise<string> => (JSON.parse(await readFile(join(ROOT, 'node_modules', pkg, 'package.json'), 'utf8')) as { version: string }).version;
+    // The manual's client-side samples use openid-client and the passkey browser helper.
+    await npmInstall(project, [
+      tarball,
+      'express@^5',
+      `typescript@${typescript}`,
+      '@types/express@^5',
+      '@types/node@^20',
+      `openid-client@${await versionOf('openid-client')}`,
+      `@simplewebauthn/browser@${await versionOf('@simplewebauthn/browser')}`,
+    ]);
     const quickStart = await readmeQuickStart();
     for (const [dir, type, module] of [
       ['cjs', 'commonjs', 'node16'],
@@ -114,6 +137,7 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
       await writeFile(join(project, dir, 'quickstart.ts'), quickStart);
       await writeFile(join(project, dir, 'subpaths.ts'), SUBPATHS);
     }
+    await writeSamples(project);
     await mkdir(join(project, 'bundler'));
     await writeFile(
       join(project, 'bundler', 'tsconfig.json'),
@@ -153,6 +177,18 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
     expect(await readFile(join(project, 'esm/out/quickstart.js'), 'utf8')).toMatch(/from 'authgate'/);
   }, 120_000);
 
+  it.each(['samples-cjs', 'samples-esm', 'samples-browser'])(
+    'type-checks every TypeScript and JavaScript block of README.md and docs/ (%s)',
+    async (dir) => {
+      const tsc = join(project, 'node_modules/.bin/tsc');
+      const files = (await readdir(join(project, dir))).filter((f) => /\.(ts|js)$/.test(f) && f !== 'globals.d.ts');
+      expect(files.length).toBeGreaterThan(dir === 'samples-browser' ? 1 : 20);
+      const { stdout } = await run(tsc, ['-p', join(project, dir, 'tsconfig.json')], { cwd: project }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? String(err) }));
+      expect(stdout).toBe('');
+    },
+    120_000,
+  );
+
   it.each(['cjs', 'esm'])(
     'runs the quick start as %s: login, protected route, admin refused',
     async (dir) => {
@@ -167,12 +203,17 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
   );
 
   it.each(['cjs', 'esm'])(
-    'resolves every subpath as %s; a store whose package is missing fails at start-up with the install command',
+    'resolves every subpath as %s; a missing package fails at start-up with one install line for all a feature lacks',
     async (dir) => {
       const { stdout } = await run(process.execPath, [join(project, dir, 'out/subpaths.js')], { cwd: join(project, dir) });
-      const { found, missing } = JSON.parse(stdout) as { found: Record<string, string>; missing: string };
+      const { found, missing, together } = JSON.parse(stdout) as { found: Record<string, string>; missing: string; together: string[] };
       expect(Object.values(found).every((t) => t === 'function')).toBe(true);
       expect(missing).toMatch(/needs the package mongodb, which is not installed: run npm install mongodb/);
+      expect(together).toEqual([
+        'authgate: the account service needs the packages bcrypt, @zxcvbn-ts/language-common, which are not installed: run npm install bcrypt @zxcvbn-ts/language-common',
+        // jose is there already (openid-client, installed for the manual's samples, brings it).
+        'authgate: the identity provider (authgate/idp) needs the package oidc-provider, which is not installed: run npm install oidc-provider',
+      ]);
     },
     60_000,
   );

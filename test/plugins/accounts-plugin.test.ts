@@ -66,6 +66,38 @@ describe('the accounts plugin', () => {
     await auth.close();
   });
 
+  it('trades the session of a signed-in browser for an access token (grant_type=session): no password, no second code again', async () => {
+    const { app: server, auth } = app({ plugins: [twoFactor({ key: 'k'.repeat(32) })] });
+    const { id } = await activeUser(server, peer, 'session@example.com', 'session-password');
+    const session = await loginCookies(server, 'session@example.com', 'session-password');
+    const enrolled = await session(request(server).post('/auth/2fa/enroll')).expect(200);
+    await session(request(server).post('/auth/2fa/confirm'))
+      .send({ code: totpCode(enrolled.body.secret as string, Date.now() / 1000) })
+      .expect(200);
+    // The password grant now wants a code; the session, whose login asked for one, does not.
+    await request(server).post('/account/tokens').send({ grant_type: 'password', email: 'session@example.com', password: 'session-password' }).expect(401);
+    const issued = await session(request(server).post('/account/tokens')).send({ grant_type: 'session' }).expect(200);
+    expect(issued.body.User).toMatchObject({ Id: id, Email: 'session@example.com' });
+    await request(server)
+      .get(`/account/profile/${id}/info`)
+      .set(...bearer(issued.body.AccessToken as string))
+      .expect(200);
+
+    // Not without the XSRF header (what another site cannot send), not as a GET, not from another login.
+    const cookieOnly = await loginCookies(server, 'session@example.com', 'session-password').catch(() => undefined);
+    expect(cookieOnly).toBeUndefined(); // two-factor is on: a password alone logs in no more
+    const jwt = await session(request(server).get('/private')).then((r) => r.req.getHeader('cookie') as string);
+    const noXsrf = await request(server).post('/account/tokens').set('Cookie', jwt).send({ grant_type: 'session' }).expect(401);
+    expect(noXsrf.body).toMatchObject({ Code: 1.2 });
+    await session(request(server).get('/account/tokens?grant_type=session')).expect(400);
+    // Another login of the same name (a direct login, not the account) gets nothing.
+    auth.addDirectProvider('local', () => true);
+    const c = setCookies(await request(server).post('/auth/local/login').send({ user: 'session@example.com', passwd: 'x' }).expect(200));
+    const refused = await request(server).post('/account/tokens').set('Cookie', `JWT=${c.JWT?.value}`).set('X-XSRF-TOKEN', c['XSRF-TOKEN']!.value).send({ grant_type: 'session' }).expect(401);
+    expect(refused.body.Description).toMatch(/not the login of an account/);
+    await auth.close();
+  });
+
   it('a password reset removes passkeys and reports them in the notice', async () => {
     const { app: server, auth } = app();
     const { id } = await activeUser(server, peer, 'reset@example.com', 'reset-password-1');
