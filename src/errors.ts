@@ -58,6 +58,7 @@ export type AuthErrorReason =
   | 'session_expired'
   | 'token_rejected'
   | 'credentials_rejected'
+  | 'not_activated'
   | 'cross_site'
   | 'step_up_required'
   | 'banned'

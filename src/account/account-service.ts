@@ -560,7 +560,9 @@ export class AccountService {
     return {
       check: async (user, passwd, context) => {
         const account = await this.checkCredentials(user, passwd, context?.ip ?? '');
-        if (account?.Approved !== true) return false;
+        if (!account) return false;
+        // The right password of a sign-up not activated yet: say so, as POST /tokens does.
+        if (account.Approved !== true) throw new AuthError('forbidden', 'the account is not activated: open the link in the activation mail', { reason: 'not_activated' });
         await this.migrateCredentials(account);
         return { subject: account.Id };
       },

@@ -78,6 +78,8 @@ export class DirectProvider implements Provider {
     } catch (err) {
       // A checker that slows attempts (the account bridge's lockout) answers as a rate limit does.
       if (err instanceof RateLimitError) throw err;
+      // A checker's own AuthError is an answer it chose to give (the account bridge: "not activated").
+      if (err instanceof AuthError) throw err;
       if (err instanceof StoreUnavailableError) throw new AuthError('unavailable', 'a store is unavailable, try again', { cause: err });
       // Only the error's name: a checker's message may carry connection strings or passwords.
       kit.logger.logf('[ERROR] %s: credential check threw %s', this.name, (err as Error)?.name ?? typeof err);

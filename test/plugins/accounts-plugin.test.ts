@@ -96,6 +96,22 @@ describe('the accounts plugin', () => {
     await auth.close();
   });
 
+  it('tells an account not activated yet the same on both login paths, and only with the right password', async () => {
+    const { app: server, auth } = app();
+    await request(server).post('/account/signup').send({ Email: 'pending@example.com', Pwd: 'pending-password', PwdRepeat: 'pending-password' }).expect(202);
+    const login = await request(server).post('/auth/accounts/login').send({ user: 'pending@example.com', passwd: 'pending-password' }).expect(403);
+    expect(login.body).toEqual({ error: 'the account is not activated: open the link in the activation mail', code: 'not_activated' });
+    expect(login.headers['set-cookie']).toBeUndefined();
+    const tokens = await request(server).post('/account/tokens').send({ grant_type: 'password', email: 'pending@example.com', password: 'pending-password' }).expect(403);
+    expect(tokens.body.Description).toMatch(/not activated/);
+    // A wrong password learns nothing about the sign-up.
+    const wrong = await request(server).post('/auth/accounts/login').send({ user: 'pending@example.com', passwd: 'not-the-password' }).expect(403);
+    expect(wrong.body).toMatchObject({ code: 'credentials_rejected' });
+    const unknown = await request(server).post('/auth/accounts/login').send({ user: 'nobody@example.com', passwd: 'not-the-password' }).expect(403);
+    expect(unknown.body).toEqual(wrong.body);
+    await auth.close();
+  });
+
   it('a password reset removes passkeys and reports them in the notice', async () => {
     const { app: server, auth } = app();
     const { id } = await activeUser(server, peer, 'reset@example.com', 'reset-password-1');
