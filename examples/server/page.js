@@ -8,9 +8,11 @@ const show = (value) => {
   $('output').textContent = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 };
 
+// Every action starts from a clean slate: no message of an earlier one stays on the page.
 function clearMessages() {
   for (const el of document.querySelectorAll('.field-error, .notice')) el.textContent = '';
   $('error').textContent = '';
+  $('output').textContent = '';
 }
 function fail(where, message) {
   $(where + '-error').textContent = message;
@@ -34,11 +36,19 @@ const ICONS = { dev: '⚙', github: 'GH', google: 'G', microsoft: 'MS', apple: '
 
 // The account's access token lives in this tab only, and survives the redirects of linking a provider.
 let account = JSON.parse(sessionStorage.getItem('account') || 'null');
-let accountGrant = null;
 function keepAccount(value) {
   account = value;
   if (value) sessionStorage.setItem('account', JSON.stringify(value));
   else sessionStorage.removeItem('account');
+}
+// Whatever the login (password, passkey, a linked provider), a session of an account trades for
+// the account's access token: no password and no second code asked again.
+let accountAskedFor = null;
+async function accountFromSession(userId) {
+  if (account || accountAskedFor === userId) return;
+  accountAskedFor = userId;
+  const res = await postJson('/account/tokens', { grant_type: 'session' });
+  if (res.ok) keepAccount(await res.json());
 }
 
 // An app of the team signing in through the identity provider sent the browser here
@@ -87,8 +97,9 @@ async function refresh() {
     $('enroll-2fa').classList.toggle('hidden', !!twoFactor.enabled);
     $('disable-box').classList.toggle('hidden', !twoFactor.enabled);
     $('admin-console').classList.toggle('hidden', !(user.attrs && user.attrs.admin === true));
-    await Promise.all([loadSessions(), loadPasskeys(), loadOrgs(), loadImpersonation(), loadActivity(), loadApps()]);
+    await Promise.all([loadSessions(), loadPasskeys(), loadOrgs(), loadImpersonation(), loadActivity(), loadApps(), accountFromSession(user.id)]);
   } else {
+    accountAskedFor = null;
     $('impersonation').classList.add('hidden');
     $('status').textContent = twoFactor.pending ? 'Almost signed in.' : 'Not signed in.';
   }
@@ -314,31 +325,14 @@ $('account-form').addEventListener('submit', async (event) => {
     password = $('account-pwd').value;
   const login = await postJson('/auth/accounts/login', { user: email, passwd: password });
   if (!login.ok) return fail('account', await errorOf(login));
-  const token = await fetch('/account/tokens', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ grant_type: 'password', email, password }) });
-  keepAccount(token.ok ? await token.json() : null);
-  // With two-factor on, the access token needs a code too: asked for once the login is complete.
-  accountGrant = token.ok ? null : { email, password };
+  keepAccount(null);
   await refresh();
-});
-$('profile-unlock').addEventListener('submit', async (event) => {
-  event.preventDefault();
-  clearMessages();
-  const token = await fetch('/account/tokens', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ grant_type: 'password', ...accountGrant, otp: $('profile-otp').value }),
-  });
-  if (!token.ok) return fail('profile', await errorOf(token));
-  keepAccount(await token.json());
-  accountGrant = null;
-  await loadProfile();
 });
 
 async function loadProfile() {
   const signedIn = !$('logged-in').classList.contains('hidden');
-  $('profile-unlock').classList.toggle('hidden', !!account || !accountGrant || !signedIn);
   $('profile-form').classList.toggle('hidden', !account || !signedIn);
-  $('account-hint').classList.toggle('hidden', !!account || !!accountGrant);
+  $('account-hint').classList.toggle('hidden', !!account);
   $('links-box').classList.toggle('hidden', !account);
   if (!account || !signedIn) return;
   const res = await fetch('/account/profile/' + account.User.Id + '/info', { headers: { Authorization: 'Bearer ' + account.AccessToken } });
@@ -368,7 +362,16 @@ async function loadLogins() {
   const list = $('logins');
   list.textContent = '';
   if (!res.ok) return;
-  for (const login of (await res.json()).Items) {
+  const logins = (await res.json()).Items;
+  // Back from a provider's login started by "Link ...": say whether the link took.
+  const linking = sessionStorage.getItem('linking');
+  if (linking) {
+    sessionStorage.removeItem('linking');
+    const linked = logins.find((l) => l.Provider === linking && !l.Primary);
+    if (linked) notice('links', 'Linked ' + linking + ' (' + linked.Name + '): it now signs in as this account.');
+    else fail('links', 'The ' + linking + ' login was not linked.');
+  }
+  for (const login of logins) {
     const unlink = login.Primary
       ? undefined
       : smallButton('Unlink', 'unlink', async () => {
@@ -386,6 +389,7 @@ async function loadLogins() {
       clearMessages();
       const res = await api('/auth/' + encodeURIComponent(name) + '/link', { method: 'POST' });
       if (!res.ok) return fail('links', await errorOf(res));
+      sessionStorage.setItem('linking', name);
       location.href = '/auth/' + encodeURIComponent(name) + '/login?from=' + encodeURIComponent(location.pathname);
     });
     button.id = 'link-' + name;
@@ -398,7 +402,7 @@ $('link-local').addEventListener('click', async () => {
   if (!start.ok) return fail('links', await errorOf(start));
   const res = await postJson('/auth/local/login', { user: $('link-local-user').value, passwd: $('link-local-pwd').value });
   if (!res.ok) return fail('links', await errorOf(res));
-  show(await res.json());
+  sessionStorage.setItem('linking', 'local');
   await refresh();
 });
 
@@ -414,8 +418,22 @@ $('reset-form').addEventListener('submit', async (event) => {
 $('change-email').addEventListener('click', () =>
   accountCall('profile', '/account/profile/' + account.User.Id + '/email', 'POST', { NewEmail: $('new-email').value, Pwd: $('account-action-pwd').value }),
 );
+// The move ends the sessions of the old address: say so, and have the new one ready to sign in with.
 $('confirm-email').addEventListener('click', async () => {
-  if (await accountCall('profile', '/account/profile/' + account.User.Id + '/email/confirm', 'POST', { Code: $('email-code').value })) await refresh();
+  clearMessages();
+  const res = await fetch('/account/profile/' + account.User.Id + '/email/confirm', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + account.AccessToken },
+    body: JSON.stringify({ Code: $('email-code').value }),
+  });
+  if (!res.ok) return fail('profile', await errorOf(res));
+  const { Email } = await res.json();
+  keepAccount(null);
+  for (const id of ['new-email', 'email-code', 'account-action-pwd']) $(id).value = '';
+  await refresh();
+  $('account-email').value = Email;
+  $('account-pwd').focus();
+  notice('account', 'Your e-mail is now ' + Email + '. That ended the sessions of the old address: sign in again with the new one.');
 });
 $('delete-account').addEventListener('click', async () => {
   if (!(await accountCall('profile', '/account/profile/' + account.User.Id, 'DELETE', { Pwd: $('account-action-pwd').value }))) return;
@@ -424,7 +442,7 @@ $('delete-account').addEventListener('click', async () => {
 });
 $('profile-form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  await accountCall('profile', '/account/profile/' + account.User.Id + '/info', 'PUT', { FirstName: $('first-name').value, LastName: $('last-name').value });
+  if (await accountCall('profile', '/account/profile/' + account.User.Id + '/info', 'PUT', { FirstName: $('first-name').value, LastName: $('last-name').value })) notice('profile', 'Profile saved.');
 });
 
 // Organizations: the caller's list (activate one to act in it), the active one's members (managed by
@@ -666,7 +684,6 @@ $('call-admin').addEventListener('click', async () => {
 $('logout').addEventListener('click', async () => {
   if (account) await fetch('/account/tokens', { method: 'DELETE', headers: { Authorization: 'Bearer ' + account.AccessToken } });
   keepAccount(null);
-  accountGrant = null;
   await api('/auth/logout');
   show('signed out');
   await refresh();

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_USERS } from '../../examples/server/app';
 import { SHOTS } from '../support/browser';
-import { browserIt, startBrowserExample, type BrowserExample } from '../support/example-browser';
+import { browserIt, fromLog as fromLog_, signUpAndActivate as signUpAndActivate_, startBrowserExample, type BrowserExample } from '../support/example-browser';
 
 describe('example in headless chromium', () => {
   let example: BrowserExample | undefined;
@@ -16,27 +16,8 @@ describe('example in headless chromium', () => {
   }, 60_000);
   afterAll(() => example?.close());
 
-  /** The first match of `pattern` in what the example logged since `after` (mails go to the log without SMTP_URL). */
-  const fromLog = async (pattern: RegExp, after: number): Promise<string> => {
-    for (let i = 0; i < 50; i++) {
-      const found = pattern.exec(logLines.slice(after).join('\n'))?.[1];
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`nothing like ${pattern} in the log`);
-  };
-
-  /** Signs up on the page and opens the mailed activation link (its landing page says the account is active). */
-  const signUpAndActivate = async (page: Page, email: string, pwd: string): Promise<void> => {
-    const mark = logLines.length;
-    await page.click('#signup-box summary');
-    await page.fill('#signup-email', email);
-    await page.fill('#signup-pwd', pwd);
-    await page.click('#signup');
-    await page.waitForFunction("document.getElementById('output').textContent.includes('activation')");
-    await page.goto(await fromLog(/(http:\/\/\S+\/account\/active\/\S+)/, mark));
-    await page.waitForFunction("document.getElementById('title').textContent === 'Account activated'");
-  };
+  const fromLog = (pattern: RegExp, after: number): Promise<string> => fromLog_(example!, pattern, after);
+  const signUpAndActivate = (page: Page, email: string, pwd: string): Promise<void> => signUpAndActivate_(example!, page, email, pwd);
 
   browserIt(
     'logs in by an e-mail link; the mailed links of an e-mail change and a password reset fill in the page',

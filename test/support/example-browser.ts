@@ -71,3 +71,37 @@ export async function signInOnPage(page: Page, base: string, user: keyof typeof 
   await page.click('#direct-login');
   await page.waitForSelector('#logged-in:not(.hidden)');
 }
+
+/** The first match of `pattern` in what the example logged since line `after` (mails go to the log without SMTP_URL). */
+export async function fromLog(example: BrowserExample, pattern: RegExp, after: number): Promise<string> {
+  for (let i = 0; i < 50; i++) {
+    const found = pattern.exec(example.logLines.slice(after).join('\n'))?.[1];
+    if (found) return found;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`nothing like ${pattern} in the log`);
+}
+
+/** Signs up on the page (left on its sign-up form) without opening the activation link; the link. */
+export async function signUpOnPage(example: BrowserExample, page: Page, email: string, pwd: string): Promise<string> {
+  const mark = example.logLines.length;
+  await page.click('#signup-box summary');
+  await page.fill('#signup-email', email);
+  await page.fill('#signup-pwd', pwd);
+  await page.click('#signup');
+  await page.waitForFunction("document.getElementById('output').textContent.includes('activation')");
+  return fromLog(example, /(http:\/\/\S+\/account\/active\/\S+)/, mark);
+}
+
+/** Signs up on the page and opens the mailed activation link (its landing page says the account is active). */
+export async function signUpAndActivate(example: BrowserExample, page: Page, email: string, pwd: string): Promise<void> {
+  await page.goto(await signUpOnPage(example, page, email, pwd));
+  await page.waitForFunction("document.getElementById('title').textContent === 'Account activated'");
+}
+
+/** Signs in with the account card's e-mail and password. */
+export async function accountSignIn(page: Page, email: string, pwd: string): Promise<void> {
+  await page.fill('#account-email', email);
+  await page.fill('#account-pwd', pwd);
+  await page.click('#account-login');
+}
