@@ -1,4 +1,6 @@
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { SHOTS } from '../support/browser';
 import { accountSignIn, browserIt, fromLog, signUpAndActivate, signUpOnPage, startBrowserExample, type BrowserExample } from '../support/example-browser';
 import { awayFromStepEdge, codeNow } from '../support/totp-code';
 
@@ -62,6 +64,7 @@ describe('the example page never trips a newcomer (headless chromium)', () => {
       // The card starts within the first screen of the page, not below the sign-in cards.
       const top = (await page.evaluate("document.getElementById('second-factor').getBoundingClientRect().top + window.scrollY")) as number;
       expect(top).toBeLessThan(844 / 2);
+      await page.screenshot({ path: join(SHOTS, 'phone-second-factor.png') });
       await page.fill('#second-factor-code', codeNow(secret, 1));
       await page.click('#verify-2fa');
       await page.waitForSelector('#logged-in:not(.hidden)');
