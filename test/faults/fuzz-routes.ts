@@ -110,7 +110,7 @@ function randomRequest(
           Email: rng.text(30),
           Pwd: rng.text(20),
           PwdRepeat: rng.text(20),
-          grant_type: rng.pick(['password', rng.text(5), 'authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code']),
+          grant_type: rng.pick(['password', 'session', rng.text(5), 'authorization_code', 'refresh_token', 'client_credentials', 'urn:ietf:params:oauth:grant-type:device_code']),
           email: rng.text(20),
           password: rng.text(20),
           FirstName: rng.text(300),

@@ -3,6 +3,7 @@ import request from 'supertest';
 import { createAuth, EmailSender, hashId, senderFunc, twoFactor, type Auth } from '../../src';
 import { apiKeyOf, apiKeys, orgKeyHolder } from '../../src/api-keys';
 import { organizations } from '../../src/organizations';
+import { admin } from '../../src/admin';
 import { accounts, type AccountsPlugin } from '../../src/accounts';
 import { SECRET } from '../support/auth-app';
 import { activeUser, bearer, mailTo } from '../support/account-app';
@@ -93,6 +94,28 @@ describe('the accounts plugin', () => {
     const c = setCookies(await request(server).post('/auth/local/login').send({ user: 'session@example.com', passwd: 'x' }).expect(200));
     const refused = await request(server).post('/account/tokens').set('Cookie', `JWT=${c.JWT?.value}`).set('X-XSRF-TOKEN', c['XSRF-TOKEN']!.value).send({ grant_type: 'session' }).expect(401);
     expect(refused.body.Description).toMatch(/not the login of an account/);
+    await auth.close();
+  });
+
+  it('gives an impersonated session no account token: an admin acting as the user cannot mint its credentials', async () => {
+    const { app: server, auth } = app({ plugins: [admin({ isAdmin: (user) => user.name === 'root' })] });
+    const { id } = await activeUser(server, peer, 'acted@example.com', 'acted-password');
+    await loginCookies(server, 'acted@example.com', 'acted-password'); // the user is in the directory from its first login
+    auth.addDirectProvider('local', () => true);
+    const c = setCookies(await request(server).post('/auth/local/login').send({ user: 'root', passwd: 'x' }).expect(200));
+    const started = await request(server)
+      .post(`/auth/admin/users/${hashId('accounts', id)}/impersonate`)
+      .set('Cookie', `JWT=${c.JWT?.value}`)
+      .set('X-XSRF-TOKEN', c['XSRF-TOKEN']!.value)
+      .expect(200);
+    const acting = setCookies(started);
+    const refused = await request(server)
+      .post('/account/tokens')
+      .set('Cookie', `JWT=${acting.JWT?.value}`)
+      .set('X-XSRF-TOKEN', acting['XSRF-TOKEN']?.value ?? c['XSRF-TOKEN']!.value)
+      .send({ grant_type: 'session' })
+      .expect(401);
+    expect(refused.body).toMatchObject({ Code: 1.2 });
     await auth.close();
   });
 
