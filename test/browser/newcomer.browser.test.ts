@@ -1,17 +1,8 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { SHOTS } from '../support/browser';
-import { accountSignIn, browserIt, fromLog, signUpAndActivate, signUpOnPage, startBrowserExample, type BrowserExample } from '../support/example-browser';
+import { accountSignIn, browserIt, fromLog, signUpAndActivate, signUpOnPage, startBrowserExample, virtualAuthenticator, type BrowserExample } from '../support/example-browser';
 import { awayFromStepEdge, codeNow } from '../support/totp-code';
-
-/** A virtual authenticator on the page (DevTools protocol): a platform passkey store that verifies the user. */
-async function addAuthenticator(page: Page): Promise<void> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-}
 
 /** What a newcomer meets on the example page: each test is one way it used to trip them. */
 describe('the example page never trips a newcomer (headless chromium)', () => {
@@ -81,7 +72,7 @@ describe('the example page never trips a newcomer (headless chromium)', () => {
     "after a passkey login as an account, the account card shows that account's profile",
     async () => {
       const page = await withAccount('keyed@example.com', 'keyed lantern pass');
-      await addAuthenticator(page);
+      await virtualAuthenticator(page);
       await page.click('#add-passkey');
       await page.waitForFunction("document.querySelectorAll('#passkeys li.passkey').length === 1");
       await page.click('#logout');

@@ -2,22 +2,12 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Browser, CDPSession, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { DEMO_USERS } from '../../examples/server/app';
 import { SHOTS } from '../support/browser';
-import { browserIt, startBrowserExample, type BrowserExample } from '../support/example-browser';
+import { browserIt, startBrowserExample, virtualAuthenticator, type BrowserExample } from '../support/example-browser';
 import { readQrCode } from '../support/qr-code';
 import { totpCode } from '../support/totp-code';
-
-/** A virtual authenticator (DevTools protocol) on the page: a platform passkey store that verifies the user. */
-async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
-  });
-  return { cdp, authenticatorId };
-}
 
 describe('passkeys and two-factor on the example page in headless chromium', () => {
   let example: BrowserExample | undefined;

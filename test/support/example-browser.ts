@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, CDPSession, Page } from 'playwright-core';
 import { loggerFunc } from '../../src';
 import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
 import { browserRequired, browserUnavailableReason, launchChromium, SHOTS } from './browser';
@@ -104,4 +104,14 @@ export async function accountSignIn(page: Page, email: string, pwd: string): Pro
   await page.fill('#account-email', email);
   await page.fill('#account-pwd', pwd);
   await page.click('#account-login');
+}
+
+/** A virtual authenticator (DevTools protocol) on the page: a platform passkey store that verifies the user. */
+export async function virtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+  });
+  return { cdp, authenticatorId };
 }
