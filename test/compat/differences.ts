@@ -1,10 +1,10 @@
 /**
  * Where authgate answers otherwise than go-pkgz/auth v2.2.0 did, on purpose. Each entry is one row
- * of README's compatibility table (its first cell, `readme`) and the recorded cases it explains;
- * the suites assert that the cases differ exactly there, and that README has exactly these rows.
+ * of the compatibility table (docs/compatibility.md) (its first cell, `readme`) and the recorded cases it explains;
+ * the suites assert that the cases differ exactly there, and that the table has exactly these rows.
  */
 export interface Difference {
-  /** The first cell of the row in README's "Compatibility with go-pkgz/auth" table. */
+  /** The first cell of the row in compatibility table of docs/compatibility.md. */
   readme: string;
   /** Token variants (`verdicts[].variant`) whose verdict differs, by probe. */
   variants?: Record<string, Probe[]>;
@@ -20,7 +20,7 @@ export type Probe = 'in_process_x_jwt' | 'private_cookie' | 'private_x_jwt' | 'a
 const everywhere: Probe[] = ['in_process_x_jwt', 'private_cookie', 'private_x_jwt', 'admin_cookie'];
 const overHttp: Probe[] = ['private_cookie', 'private_x_jwt', 'admin_cookie'];
 
-/** Every intentional difference, in README's order. */
+/** Every intentional difference, in the table's order. */
 export const DIFFERENCES: Difference[] = [
   { readme: 'signing algorithm', variants: { alg_HS384: everywhere, alg_HS512: everywhere } },
   { readme: '`exp` missing', variants: { exp_missing: everywhere } },

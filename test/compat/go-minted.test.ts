@@ -22,7 +22,7 @@ describe('tokens and cookies minted by go-pkgz/auth (recorded), read by authgate
     const viaHeader = await send(server.url, tokenRequest('/private', m.jwt, 'x-jwt'));
     const admin = await send(server.url, tokenRequest('/admin', m.jwt, { xsrf: m.jti }));
     if (intendedFor('minted', name) !== undefined) {
-      // README's compatibility table says why authgate refuses this one.
+      // the compatibility table (docs/compatibility.md) says why authgate refuses this one.
       expect([viaCookie.status, viaHeader.status, admin.status]).toEqual([401, 401, 401]);
       return;
     }

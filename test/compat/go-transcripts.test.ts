@@ -59,7 +59,7 @@ describe("go-pkgz/auth's HTTP transcripts (recorded), replayed against authgate"
 
     const reason = intendedFor('transcripts', name);
     if (reason !== undefined) {
-      // README's compatibility table explains this one; it must still differ, or the row is stale.
+      // the compatibility table (docs/compatibility.md) explains this one; it must still differ, or the row is stale.
       const jwtAud = (jwt: string | undefined): unknown => (jwt ? payloadOf(jwt).aud : undefined);
       expect([answer.status, attributes(nodeCookies), jwtAud(nodeCookies.JWT?.value)]).not.toEqual([h.response.status, attributes(goCookies), jwtAud(goCookies.JWT?.value)]);
       return;
@@ -76,7 +76,7 @@ describe("go-pkgz/auth's HTTP transcripts (recorded), replayed against authgate"
       expect(mediaType(answer.headers['content-type'])).toBe('application/json');
       expect(uncovered(h.response.body_json, JSON.parse(answer.body))).toBeUndefined();
     } else if (h.response.status !== 200 || answer.body !== '') {
-      // go-pkgz answered plain text (or nothing): authgate answers JSON (README: bodies of middleware refusals and of logout).
+      // go-pkgz answered plain text (or nothing): authgate answers JSON (docs/compatibility.md: bodies of middleware refusals and of logout).
       expect(mediaType(answer.headers['content-type'])).toBe('application/json');
       expect(() => JSON.parse(answer.body) as unknown).not.toThrow();
       if (h.response.status >= 400) expect(JSON.parse(answer.body)).toEqual(expect.objectContaining({ error: expect.any(String) }));
@@ -95,7 +95,7 @@ describe("go-pkgz/auth's HTTP transcripts (recorded), replayed against authgate"
       expect(claims.iat as number).toBeLessThan(h.asked_at + 5);
       expect(claims.user).toEqual({ ...(expected.user as object), picture: expect.any(String) });
       expect([claims.iss, claims.sess_only, claims.auth_provider]).toEqual([expected.iss, expected.sess_only, expected.auth_provider]);
-      // An empty aud is what go-pkgz's login without one makes; authgate's names the issuer (README: login without `aud`).
+      // An empty aud is what go-pkgz's login without one makes; authgate's names the issuer (docs/compatibility.md: login without `aud`).
       expect(claims.aud).toBe(expected.aud === '' ? 'go-pkgz/auth' : expected.aud);
       expect(nodeCookies['XSRF-TOKEN']?.value).toBe(claims.jti);
     }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { ROOT } from './consumer-project';
@@ -93,28 +94,30 @@ declare const SimpleWebAuthnBrowser: typeof import('@simplewebauthn/browser');
 declare function xsrf(): string;
 `;
 
-/** The manual's samples in three folders: server code as CommonJS and as ESM, page scripts with the DOM. */
-export async function writeSamples(project: string): Promise<void> {
-  const compilerOptions = { target: 'ES2022', module: 'node16', moduleResolution: 'node16', strict: true, esModuleInterop: true, noEmit: true, types: ['node'] };
+/**
+ * Writes the manual's samples into `project`: server code into the CommonJS and the ESM folder
+ * (beside what is there: one compiler run checks them all), page scripts into `samples-browser`
+ * with the DOM types. A folder without a package.json and tsconfig.json gets them.
+ */
+export async function writeSamples(project: string, folders: { commonjs: string; module: string } = { commonjs: 'cjs', module: 'esm' }): Promise<void> {
+  const compilerOptions = { target: 'ES2022', module: 'node16', moduleResolution: 'node16', strict: true, esModuleInterop: true, outDir: 'out', types: ['node'] };
   const samples = await docSamples();
-  for (const [dir, type] of [
-    ['samples-cjs', 'commonjs'],
-    ['samples-esm', 'module'],
-  ] as const) {
-    await mkdir(join(project, dir));
-    await writeFile(join(project, dir, 'package.json'), JSON.stringify({ type }));
-    await writeFile(join(project, dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
-    await writeFile(join(project, dir, 'globals.d.ts'), SAMPLE_GLOBALS);
+  for (const type of ['commonjs', 'module'] as const) {
+    const dir = join(project, folders[type]);
+    await mkdir(dir, { recursive: true });
+    if (!existsSync(join(dir, 'package.json'))) await writeFile(join(dir, 'package.json'), JSON.stringify({ type }));
+    if (!existsSync(join(dir, 'tsconfig.json'))) await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
+    await writeFile(join(dir, 'globals.d.ts'), SAMPLE_GLOBALS);
     for (const sample of samples.filter((x) => x.kind === 'ts' && (type === 'module' || !x.esmOnly))) {
-      await writeFile(join(project, dir, `${sampleName(sample)}.ts`), `// ${sample.where}\n${sample.code}\nexport {};\n`);
+      await writeFile(join(dir, `${sampleName(sample)}.ts`), `// ${sample.where}\n${sample.code}\nexport {};\n`);
     }
   }
   const browser = join(project, 'samples-browser');
-  await mkdir(browser);
+  await mkdir(browser, { recursive: true });
   await writeFile(
     join(browser, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { ...compilerOptions, strict: false, module: 'esnext', moduleResolution: 'bundler', lib: ['ES2022', 'DOM'], types: [], allowJs: true, checkJs: true },
+      compilerOptions: { ...compilerOptions, noEmit: true, strict: false, module: 'esnext', moduleResolution: 'bundler', lib: ['ES2022', 'DOM'], types: [], allowJs: true, checkJs: true },
       include: ['*.js', '*.ts'],
     }),
   );
@@ -123,3 +126,6 @@ export async function writeSamples(project: string): Promise<void> {
     await writeFile(join(browser, `${sampleName(sample)}.js`), `// ${sample.where}\n${sample.code}\nexport {};\n`);
   }
 }
+
+/** Whether a file in a samples folder is one of the manual's samples. */
+export const isSampleFile = (name: string): boolean => /^(README|docs)_.*\.(ts|js)$/.test(name);
