@@ -49,7 +49,10 @@ async function exercise(url: string): Promise<void> {
   const headers = { cookie: `JWT=${cookies.JWT}; XSRF-TOKEN=${cookies['XSRF-TOKEN']}`, 'x-xsrf-token': cookies['XSRF-TOKEN']! };
   const me = await fetch(`${url}/private`, { headers });
   expect(me.status).toBe(200);
-  expect(await me.json()).toMatchObject({ name: 'demo' });
+  const user = (await me.json()) as { name: string; picture: string };
+  expect(user.name).toBe('demo');
+  // The app's own address follows PORT: avatar links point at the port it listens on.
+  expect(user.picture).toMatch(new RegExp(`^http://localhost:${new URL(url).port}/avatar/[0-9a-f]{40}\\.image$`));
   expect((await fetch(`${url}/private`)).status).toBe(401);
   expect((await fetch(`${url}/admin`, { headers })).status).toBe(403);
 }
