@@ -49,6 +49,11 @@ async function accountFromSession(userId) {
   accountAskedFor = userId;
   const res = await postJson('/account/tokens', { grant_type: 'session' });
   if (res.ok) keepAccount(await res.json());
+  // 403: the session is an account's, but its login is too old to mint a credential (step-up).
+  $('account-hint').textContent =
+    res.status === 403
+      ? 'Sign in again to open this account here: its profile needs a recent login.'
+      : 'This login is not an account. Sign in with an account (e-mail and password), or link this login to one, to see its profile here.';
 }
 
 // An app of the team signing in through the identity provider sent the browser here

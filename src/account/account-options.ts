@@ -144,10 +144,12 @@ export interface LoginSessions {
    */
   isBanned?(userId: string): Promise<boolean>;
   /**
-   * The user of the request's authgate session (its cookie with the XSRF header; never an
-   * impersonated one), or a rejection. With it, `POST /tokens` also takes `grant_type=session`: a
-   * browser signed in as the account (two-factor done at that login) gets an access token without
-   * typing the password and a second code again. The accounts plugin passes the core's.
+   * The user of the request's authgate session under the step-up policy (its cookie with the XSRF
+   * header, a live session, a login of the last `stepUpMaxAge`, never an impersonation), or a
+   * rejection (an `AuthError` with reason `step_up_required` answers 403). With it, `POST /tokens`
+   * also takes `grant_type=session`: a browser that just signed in as the account (two-factor done
+   * at that login) gets an access token without typing the password and a second code again. The
+   * accounts plugin passes the core's.
    * @default undefined (the password grant only)
    */
   sessionUser?(req: IncomingMessage, res: ServerResponse): Promise<User>;

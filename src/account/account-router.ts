@@ -1,3 +1,4 @@
+import { AuthError } from '../errors';
 import { clientIp } from '../internal/client-ip';
 import type { User } from '../token/user';
 import type { Request, Router } from 'express';
@@ -135,7 +136,8 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
     const given = fields(req);
     await limit(['tokensPerIp', ip(req)]);
     if (given.grant_type === 'session' && sessionUser && req.method === 'POST') {
-      const user = await sessionUser(req, res).catch(() => {
+      const user = await sessionUser(req, res).catch((err: unknown) => {
+        if (err instanceof AuthError && err.reason === 'step_up_required') throw new AccountError(403, 1.2, `grant_type=session: ${err.message}`);
         throw new AccountError(401, 1.2, 'grant_type=session needs the session cookie and the X-XSRF-TOKEN header of a signed-in browser');
       });
       return void res.json(await service.issueSessionToken(user));

@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { AuthError, configError } from '../errors';
+import { configError } from '../errors';
 import type { AuthPlugin } from '../plugins/plugin';
 import { DirectProvider } from '../providers/direct';
 import { LOGIN_LINKS_SERVICE, type LoginLinksService } from '../providers/linked-logins-plugin';
@@ -58,11 +58,8 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
           return ctx.service<SecondFactor>(SECOND_FACTOR_SERVICE);
         },
         isBanned: (userId) => ctx.users.isBanned(userId),
-        sessionUser: async (req, res) => {
-          const claims = await ctx.authenticator.tokenClaims(req as Request, res);
-          if (claims.act !== undefined) throw new AuthError('forbidden', 'an impersonated session gets no account token');
-          return claims.user as User;
-        },
+        // An access token is a credential: minted only under the step-up policy (cookie with XSRF, a live session, a recent login, never an impersonation).
+        sessionUser: async (req, res) => (await ctx.authenticator.stepUpClaims(req as Request, res)).user as User,
         onEvent: (type, userId, by) => ctx.events.emit({ type, userId, actor: by === 'owner' ? { kind: 'user', id: userId } : { kind: 'admin' }, data: {} }),
         onUserDeleted: (userId) => ctx.userDeleted(userId),
         onUserIdChanged: (from, to) => ctx.userIdChanged(from, to),

@@ -10,6 +10,7 @@ import { activeUser, bearer, mailTo } from '../support/account-app';
 import { setCookies } from '../support/cookies';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { totpCode } from '../support/totp-code';
+import { setClock } from '../support/clock';
 
 let peer: SmtpPeer;
 beforeAll(async () => {
@@ -17,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => peer.close());
 
-function app(extra: { plugins?: Parameters<typeof createAuth>[0]['plugins'] } = {}): { app: Express; auth: Auth; plugin: AccountsPlugin } {
+function app(extra: { plugins?: Parameters<typeof createAuth>[0]['plugins']; stepUpMaxAge?: number } = {}): { app: Express; auth: Auth; plugin: AccountsPlugin } {
   const plugin = accounts({
     store: 'memory://',
     sender: new EmailSender({ host: '127.0.0.1', port: peer.port, from: 'accounts@app.example', subject: 'Account', timeout: 5000 }),
@@ -25,7 +26,7 @@ function app(extra: { plugins?: Parameters<typeof createAuth>[0]['plugins'] } = 
     bcryptRounds: 4,
     rateLimits: false,
   });
-  const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, revocationCheck: 'every-request', plugins: [plugin, ...(extra.plugins ?? [])] });
+  const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, revocationCheck: 'every-request', stepUpMaxAge: extra.stepUpMaxAge, plugins: [plugin, ...(extra.plugins ?? [])] });
   const server = express();
   server.use('/account', plugin.router);
   server.use('/auth', auth.handlers().authRouter);
@@ -114,8 +115,39 @@ describe('the accounts plugin', () => {
       .set('Cookie', `JWT=${acting.JWT?.value}`)
       .set('X-XSRF-TOKEN', acting['XSRF-TOKEN']?.value ?? c['XSRF-TOKEN']!.value)
       .send({ grant_type: 'session' })
-      .expect(401);
-    expect(refused.body).toMatchObject({ Code: 1.2 });
+      .expect(403);
+    expect(refused.body).toMatchObject({ Code: 1.2, Description: expect.stringMatching(/an admin acting as this user/) });
+    await auth.close();
+  });
+
+  it('mints an access token from a session only under the step-up policy: a recent login, and hostile requests change nothing', async () => {
+    const { app: server, auth, plugin } = app({ stepUpMaxAge: 10_000 });
+    const { id } = await activeUser(server, peer, 'recent@example.com', 'recent-password');
+    const session = await loginCookies(server, 'recent@example.com', 'recent-password');
+    const before = JSON.stringify(await plugin.service.store.get(id));
+    const hostile: Array<(r: request.Test) => request.Test> = [
+      (r) => r.set('Cookie', 'JWT=not-a-token').set('X-XSRF-TOKEN', 'x').send({ grant_type: 'session' }),
+      (r) => r.set('Cookie', `JWT=${'a'.repeat(9000)}`).send({ grant_type: 'session' }),
+      (r) => r.set('Authorization', 'Bearer agk_nothing').send({ grant_type: 'session' }),
+      (r) => session(r).type('form').send('grant_type=session&grant_type=password'),
+      (r) => session(r).send({ grant_type: ['session'] }),
+      (r) => session(r).send('"session"'),
+      (r) => session(r).set('Content-Type', 'application/json').send('{"grant_type":"session"'),
+    ];
+    for (const send of hostile) {
+      const res = await send(request(server).post('/account/tokens'));
+      expect([res.status >= 400 && res.status < 500, typeof res.body.Description]).toEqual([true, 'string']);
+    }
+    expect(JSON.stringify(await plugin.service.store.get(id))).toBe(before);
+    await session(request(server).post('/account/tokens')).send({ grant_type: 'session' }).expect(200);
+    // A login older than stepUpMaxAge gets no token: a stolen old session mints no credential.
+    setClock(Math.floor(Date.now() / 1000) + 12);
+    try {
+      const stale = await session(request(server).post('/account/tokens')).send({ grant_type: 'session' }).expect(403);
+      expect(stale.body.Description).toMatch(/log in again/);
+    } finally {
+      jest.useRealTimers();
+    }
     await auth.close();
   });
 
