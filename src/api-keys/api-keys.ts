@@ -5,7 +5,7 @@ import { safeEqual } from '../internal/random';
 import type { BearerResolver } from '../middleware/authenticator';
 import type { PluginContext } from '../plugins/plugin';
 import type { Credential } from '../credentials/credential-store';
-import type { Subscription } from '../state/state-store';
+import { CacheAnnouncements } from '../state/announcements';
 import type { User } from '../token/user';
 import { isBanned } from '../users/user-store';
 import type { OrgService } from '../organizations/org-service';
@@ -84,8 +84,7 @@ export interface ApiKeyServiceOptions {
  */
 export class ApiKeys implements BearerResolver {
   private readonly known = new BoundedMap<string, Known>(CACHED_KEYS);
-  private epoch = 0;
-  private readonly subscription: Subscription | undefined;
+  private readonly announcements: CacheAnnouncements;
   private readonly usedLately = new BoundedMap<string, true>(CACHED_KEYS);
   /** Owners seen lately (`null`: banned or gone), so a key this process has not seen costs one store read. */
   private readonly owners = new BoundedMap<string, User | null>(CACHED_KEYS);
@@ -98,17 +97,13 @@ export class ApiKeys implements BearerResolver {
     private readonly ctx: PluginContext,
     private readonly options: ApiKeyServiceOptions,
   ) {
-    this.subscription = ctx.stateStore.subscribe?.(
-      API_KEY_CHANNEL,
-      (message) => {
-        this.forget(message);
-      },
-      () => {
-        this.epoch++;
+    this.announcements = new CacheAnnouncements(ctx.stateStore, API_KEY_CHANNEL, {
+      changed: (message) => this.forget(message),
+      lost: () => {
         this.known.clear();
         this.owners.clear();
       },
-    );
+    });
   }
 
   /** The organizations plugin's service, when it is on. */
@@ -123,7 +118,7 @@ export class ApiKeys implements BearerResolver {
 
   /** @inheritdoc */
   now(req: IncomingMessage): User | undefined {
-    if (this.options.perKeyLimit || this.subscription?.live !== true) return undefined;
+    if (this.options.perKeyLimit || !this.announcements.live) return undefined;
     const key = bearerApiKey(req.headers.authorization);
     if (key === undefined) return undefined;
     const known = this.known.get(apiKeyId(key));
@@ -140,8 +135,7 @@ export class ApiKeys implements BearerResolver {
     if (key === undefined || !isApiKey(key)) throw refused('the API key is malformed');
     const id = apiKeyId(key);
     if (this.options.perKeyLimit) await this.ctx.rateLimit('apiKeyRequests', id);
-    const live = this.subscription?.live === true;
-    const epoch = this.epoch;
+    const mark = this.announcements.mark();
     const credential = await this.ctx.credentials.get(id);
     // The id is the key's hash; comparing it again costs nothing and keeps the check constant-time.
     if (credential === undefined || credential.kind !== 'api_key' || !safeEqual(credential.id, id)) throw refused('the API key is unknown or was deleted');
@@ -150,7 +144,7 @@ export class ApiKeys implements BearerResolver {
     const scopes = Object.freeze([...data.scopes]);
     let known: Known;
     if (data.org === undefined) {
-      const owner = await this.owner(credential.userId, live && epoch === this.epoch);
+      const owner = await this.owner(credential.userId, this.announcements.keep(mark));
       if (owner === null) throw new AuthError('unauthorized', 'the owner of this API key is banned or gone', { reason: 'banned' });
       known = { user: owner, use: Object.freeze({ id, scopes }), expiresAt: data.expiresAt };
     } else {
@@ -160,7 +154,7 @@ export class ApiKeys implements BearerResolver {
       if ((await orgs.keyMembership(org.id, { id, roles: org.roles })) === null) throw refused('the organization of this API key is gone');
       known = { user: { id: credential.userId, name: credential.label, picture: '' }, use: Object.freeze({ id, scopes, org }), expiresAt: data.expiresAt };
     }
-    if (live && epoch === this.epoch) this.known.set(id, known, CACHE_TTL_MS);
+    if (this.announcements.keep(mark)) this.known.set(id, known, CACHE_TTL_MS);
     this.touch(credential);
     actThroughKey(req, known.use);
     return { ...known.user };
@@ -177,7 +171,6 @@ export class ApiKeys implements BearerResolver {
   }
 
   private forget(message: string): void {
-    this.epoch++;
     if (message.startsWith('key:')) {
       this.known.delete(message.slice(4));
       return;
@@ -288,13 +281,14 @@ export class ApiKeys implements BearerResolver {
 
   /** Tells every instance (and this one) that keys changed. */
   async announce(message: string): Promise<void> {
+    this.announcements.changedHere();
     this.forget(message);
     await this.ctx.stateStore.publish?.(API_KEY_CHANNEL, message);
   }
 
   /** Stops listening. */
   async close(): Promise<void> {
-    await this.subscription?.close();
+    await this.announcements.close();
   }
 }
 

@@ -1,5 +1,6 @@
 import { BoundedMap } from '../internal/bounded-map';
-import type { StateStore, Subscription } from '../state/state-store';
+import type { StateStore } from '../state/state-store';
+import { CacheAnnouncements } from '../state/announcements';
 import type { OrgRecord, OrgStore } from './org-store';
 
 /** The channel on which every change of an organization is announced (its id). */
@@ -36,9 +37,7 @@ function membershipIn(org: OrgRecord | undefined, principal: Principal): Members
  */
 export class MembershipCache {
   private readonly byOrg = new BoundedMap<string, Map<string, Membership | null>>(CACHED_ORGS);
-  /** Counts announcements: a store read that overlapped one is not cached (it may predate it). */
-  private epoch = 0;
-  private readonly subscription: Subscription | undefined;
+  private readonly announcements: CacheAnnouncements;
 
   /**
    * @param orgs - where memberships are read.
@@ -48,19 +47,10 @@ export class MembershipCache {
     private readonly orgs: OrgStore,
     private readonly state: StateStore,
   ) {
-    this.subscription = state.subscribe?.(
-      ORG_CHANGED_CHANNEL,
-      (orgId) => this.forget(orgId),
-      () => {
-        this.epoch++;
-        this.byOrg.clear();
-      },
-    );
-  }
-
-  private forget(orgId: string): void {
-    this.epoch++;
-    this.byOrg.delete(orgId);
+    this.announcements = new CacheAnnouncements(state, ORG_CHANGED_CHANNEL, {
+      changed: (orgId) => this.byOrg.delete(orgId),
+      lost: () => this.byOrg.clear(),
+    });
   }
 
   /**
@@ -68,16 +58,16 @@ export class MembershipCache {
    * (its roles, while the organization exists); `null`: none. Synchronous when memory can tell.
    */
   lookup(orgId: string, principal: Principal): Membership | null | Promise<Membership | null> {
-    const live = this.subscription?.live === true;
+    const live = this.announcements.live;
     // A key's id is "api_key:" and the SHA-256 of the key: no user id equals one.
     const id = typeof principal === 'string' ? principal : principal.key;
     const members = live ? this.byOrg.get(orgId) : undefined;
     const known = members?.get(id);
     if (known !== undefined) return known;
-    const epoch = this.epoch;
+    const mark = this.announcements.mark();
     return this.orgs.get(orgId).then((org) => {
       const found = membershipIn(org, principal);
-      if (live && epoch === this.epoch && this.subscription?.live === true) {
+      if (this.announcements.keep(mark)) {
         let cached = this.byOrg.get(orgId);
         if (cached === undefined || cached.size >= CACHED_MEMBERS_PER_ORG) this.byOrg.set(orgId, (cached = new Map()), CACHE_TTL_MS);
         cached.set(id, found);
@@ -88,18 +78,19 @@ export class MembershipCache {
 
   /** What memory knows of a membership without reading the store (`undefined`: it does not know). */
   peek(orgId: string, principal: Principal): Membership | null | undefined {
-    if (this.subscription?.live !== true) return undefined;
+    if (!this.announcements.live) return undefined;
     return this.byOrg.get(orgId)?.get(typeof principal === 'string' ? principal : principal.key);
   }
 
   /** Announces that organization `orgId` changed, here at once and to every instance. */
   async changed(orgId: string): Promise<void> {
-    this.forget(orgId);
+    this.announcements.changedHere();
+    this.byOrg.delete(orgId);
     await this.state.publish?.(ORG_CHANGED_CHANNEL, orgId);
   }
 
   /** Stops listening. */
   async close(): Promise<void> {
-    await this.subscription?.close();
+    await this.announcements.close();
   }
 }

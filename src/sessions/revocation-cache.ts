@@ -1,5 +1,6 @@
 import { BoundedMap } from '../internal/bounded-map';
-import type { StateStore, Subscription } from '../state/state-store';
+import type { StateStore } from '../state/state-store';
+import { CacheAnnouncements } from '../state/announcements';
 import { REVOKED_CHANNEL, jtiHash, type SessionRegistry, type SessionStatus } from './session-registry';
 
 /** The most sessions whose state one process keeps. */
@@ -18,9 +19,7 @@ export class RevocationCache {
    * state. One map, so that whatever it still holds an announcement can reach.
    */
   private readonly bySession = new BoundedMap<string, { userId: string; status: SessionStatus }>(REVOCATION_CACHE_ENTRIES);
-  /** Counts announcements: a store read that overlapped one is not cached (it may predate it). */
-  private epoch = 0;
-  private readonly subscription: Subscription | undefined;
+  private readonly announcements: CacheAnnouncements;
 
   /**
    * @param registry - reads session states.
@@ -30,14 +29,13 @@ export class RevocationCache {
     private readonly registry: SessionRegistry,
     store: StateStore,
   ) {
-    const forget = (h: string): void => {
-      this.epoch++;
+    this.announcements = new CacheAnnouncements(store, REVOKED_CHANNEL, {
+      changed: (h) => this.bySession.delete(h),
+      lost: () => this.bySession.clear(),
+    });
+    registry.onRevoke((h) => {
+      this.announcements.changedHere();
       this.bySession.delete(h);
-    };
-    registry.onRevoke(forget);
-    this.subscription = store.subscribe?.(REVOKED_CHANNEL, forget, () => {
-      this.epoch++;
-      this.bySession.clear();
     });
   }
 
@@ -51,22 +49,21 @@ export class RevocationCache {
     const h = jtiHash(jti);
     const known = this.knownByHash(h, userId);
     if (known !== undefined) return known;
-    const live = this.subscription?.live === true;
-    const epoch = this.epoch;
+    const mark = this.announcements.mark();
     return this.registry.status(jti, userId).then((status) => {
-      if (live && epoch === this.epoch) this.bySession.set(h, { userId, status }, CACHE_TTL_MS);
+      if (this.announcements.keep(mark)) this.bySession.set(h, { userId, status }, CACHE_TTL_MS);
       return status;
     });
   }
 
   private knownByHash(h: string, userId: string): SessionStatus | undefined {
-    if (this.subscription?.live !== true) return undefined;
+    if (!this.announcements.live) return undefined;
     const known = this.bySession.get(h);
     return known !== undefined && known.userId === userId ? known.status : undefined;
   }
 
   /** Stops listening. */
   async close(): Promise<void> {
-    await this.subscription?.close();
+    await this.announcements.close();
   }
 }
