@@ -604,9 +604,10 @@ export class AccountService {
     // The mailbox alone must not undo two-factor: a reset of an account with it on needs the second factor too.
     await this.checkSecondFactor(account, body.Otp, ip);
     const hash = await hashPassword(next, this.settings.bcryptRounds);
-    await this.endLoginSessions(account);
-    // Before the password is saved: a failure here leaves the code unused, to try again.
+    // Before the password is saved: a failure here leaves the code unused, to try again. The
+    // credentials go before the sessions, which would take the apps they let in with them unnamed.
     const removed = this.settings.keepCredentialsOnReset ? [] : await this.removeAddedCredentials(account);
+    await this.endLoginSessions(account);
     const updated = await this.settings.store.update(account.Id, (a) => {
       if (a.ConfirmCodes[RESET]?.Hash !== stored.Hash) return undefined;
       const { [RESET]: _used, ...rest } = a.ConfirmCodes;

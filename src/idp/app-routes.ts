@@ -8,7 +8,8 @@ import type { Authenticator } from '../middleware/authenticator';
 import type { StateStore } from '../state/state-store';
 import type { User } from '../token/user';
 import type { IdpClient } from './idp-options';
-import { grantsOf, StateAdapter } from './state-adapter';
+import { grantsOf, revokeGrants } from './grants';
+import { StateAdapter } from './state-adapter';
 
 /** A grant as its user sees it. */
 interface GrantRecord {
@@ -18,20 +19,6 @@ interface GrantRecord {
 }
 
 const never = (): Error => new Error('not used');
-
-/** Revokes the user's grants (of one client, or all) with every token issued under them. */
-export async function revokeGrants(state: StateStore, userId: string, clientId?: string): Promise<number> {
-  const grants = new StateAdapter('Grant', state, never);
-  const tokens = new StateAdapter('AccessToken', state, never);
-  let count = 0;
-  for (const g of await grantsOf(state, userId)) {
-    if (clientId !== undefined && g.clientId !== clientId) continue;
-    await tokens.revokeByGrantId(g.grantId);
-    await grants.destroy(g.grantId);
-    count++;
-  }
-  return count;
-}
 
 /**
  * `GET /apps`: the apps the user let in through the identity provider (name, scopes, since);
@@ -65,7 +52,7 @@ export function addAppRoutes(router: Router, deps: { state: StateStore; authenti
     asyncHandler(async (req, res) => {
       const user = (await deps.authenticator.tokenClaims(req, res)).user as User;
       const clientId = req.params.clientId;
-      if (typeof clientId !== 'string' || (await revokeGrants(deps.state, user.id, clientId)) === 0) throw new AuthError('not_found', 'no such app among yours');
+      if (typeof clientId !== 'string' || (await revokeGrants(deps.state, user.id, clientId)).length === 0) throw new AuthError('not_found', 'no such app among yours');
       deps.events.emit({ type: 'idp.app.revoked', userId: user.id, actor: { kind: 'user', id: user.id }, data: { client: clientId } }, requestClient(req));
       sendJson(res, 200, { status: 'revoked' });
     }),

@@ -4,7 +4,8 @@ import type { StateStore } from '../state/state-store';
 import { clientMetadata } from './client-metadata';
 import type { IdpClient } from './idp-options';
 import type { OidcProviderLike } from './oidc-types';
-import { revokeClientGrants, StateAdapter } from './state-adapter';
+import { revokeClientGrants } from './grants';
+import { StateAdapter } from './state-adapter';
 
 /** A client an admin registered, as admins see it (never its secret). */
 export interface RegisteredClient {

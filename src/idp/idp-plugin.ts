@@ -13,13 +13,14 @@ import { isAdmin as hasAdminAttr, type User } from '../token/user';
 import { SECOND_FACTOR_SERVICE } from '../two-factor/two-factor-plugin';
 import type { SecondFactor } from '../two-factor/two-factor';
 import { isBanned } from '../users/user-store';
-import { addAppRoutes, revokeGrants } from './app-routes';
+import { addAppRoutes } from './app-routes';
+import { linkGrantToSession, revokeGrants, revokeSessionGrants } from './grants';
 import { clientMetadata } from './client-metadata';
 import { checkIdpOptions, type IdentityProviderOptions, type IdpClient, type ResolvedIdpOptions } from './idp-options';
 import { ClientRegistry } from './client-registry';
 import { addClientRoutes } from './client-routes';
 import { IdpLogout } from './idp-logout';
-import { addInteractionRoutes } from './interactions';
+import { addInteractionRoutes, grantLasts } from './interactions';
 import { originsOf, pageSources } from './pages';
 import type { OidcProviderLike, OidcProviderModule } from './oidc-types';
 import { serviceTokenSigner } from './service-tokens';
@@ -47,14 +48,24 @@ const CLAIMS = { acr: null, amr: null, auth_time: null, sid: null, iss: null, op
 function sessionBoundPolicy(lib: OidcProviderModule, ctx: PluginContext): unknown {
   const { base, Check } = lib.interactionPolicy;
   const policy = base();
+  type CheckContext = { oidc: { session: { accountId?: string }; result?: { login?: unknown }; params: Record<string, unknown>; deviceCode?: unknown }; req: Request; res: Response };
   policy.get('login').checks.add(
     new Check('authgate_session', 'the browser is not signed in to authgate as this user', 'login_required', async (octx: unknown) => {
-      const { oidc, req, res } = octx as { oidc: { session: { accountId?: string }; result?: { login?: unknown } }; req: Request; res: Response };
+      const { oidc, req, res } = octx as CheckContext;
       const accountId = oidc.session.accountId;
       // No session: oidc-provider's own check asks; a login just made here is the authgate session's.
       if (accountId === undefined || oidc.result?.login !== undefined) return false;
       const claims = await ctx.authenticator.navigationClaims(req, res).catch(() => undefined);
       return claims?.act !== undefined || (claims?.user as User | undefined)?.id !== accountId;
+    }),
+  );
+  // A grant that outlives the session (a refresh token, a device's tokens) is a credential: it needs a recent login, as step-up does.
+  policy.get('login').checks.add(
+    new Check('authgate_step_up', 'a grant that lasts needs a recent login', 'login_required', async (octx: unknown) => {
+      const { oidc, req, res } = octx as CheckContext;
+      if (oidc.session.accountId === undefined || oidc.result?.login !== undefined || !grantLasts(oidc.params.scope, oidc.deviceCode)) return false;
+      const claims = await ctx.authenticator.navigationClaims(req, res).catch(() => undefined);
+      return claims === undefined || !ctx.authenticator.isRecentLogin(claims);
     }),
   );
   return policy;
@@ -91,6 +102,12 @@ async function loginProof(ctx: PluginContext, claims: Claims): Promise<{ amr: st
   return second ? { amr: [...new Set([...amr, 'otp', 'mfa'])], acr: ACR.twoFactors } : { amr, acr: ACR.oneFactor };
 }
 
+/** A user holds grants while the directory knows it and it is not banned (checked at every use of a grant, on every instance). */
+async function mayHoldGrants(ctx: PluginContext, accountId: string): Promise<boolean> {
+  const record = await ctx.users.get(accountId);
+  return record !== undefined && !isBanned(record);
+}
+
 const ownToken = async (_octx: unknown, client: { clientId: string }, token: { clientId?: string }): Promise<boolean> => token.clientId === client.clientId;
 
 /** Makes the provider with `keys`: storage on the state store, accounts from the user directory. */
@@ -104,7 +121,8 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
   const ttl = options.ttlSeconds;
   const pages = pageSources(originsOf(options.clients.flatMap((c) => c.postLogoutRedirectUris ?? [])));
   const provider = new lib.Provider(options.issuer.href.replace(/\/$/, ''), {
-    adapter: (model: string) => new StateAdapter(model, ctx.stateStore, (message) => new lib.errors.InvalidGrant(message)),
+    adapter: (model: string) =>
+      new StateAdapter(model, ctx.stateStore, (message) => new lib.errors.InvalidGrant(message), model === 'Grant' ? (accountId) => mayHoldGrants(ctx, accountId) : undefined),
     clients: options.clients.map((c) => clientMetadata(c, options.signingAlg)),
     jwks: { keys },
     cookies: { keys: [createHmac('sha256', key).update('idp-cookies').digest('base64url')] },
@@ -227,9 +245,30 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
       const registry = new ClientRegistry(ctx.stateStore, provider, new Set(checked.clients.map((c) => c.clientId)), checked.signingAlg);
       const statics = new Map<string, IdpClient>(checked.clients.map((c) => [c.clientId, c]));
       const clientOf = async (clientId: string): Promise<IdpClient | undefined> => statics.get(clientId) ?? (await registry.info(clientId));
-      addInteractionRoutes(router, { provider, options: checked, authenticator: ctx.authenticator, key: options.key, logout, proof: (claims) => loginProof(ctx, claims), clientOf });
+      const grantTtlMs = checked.ttlSeconds.refreshToken * 1000;
+      addInteractionRoutes(router, {
+        provider,
+        options: checked,
+        authenticator: ctx.authenticator,
+        key: options.key,
+        logout,
+        proof: (claims) => loginProof(ctx, claims),
+        clientOf,
+        granted: (sessionHash, grantId) => linkGrantToSession(ctx.stateStore, sessionHash, grantId, grantTtlMs),
+      });
       // Logging out of authgate ends the provider sessions its login made (the apps are told by back channel).
       ctx.events.on('logout', (e) => (e.session !== undefined ? logout.ended(e.session) : undefined));
+      // Any end of an authgate session (logout, revocation, "end all", a ban, a deletion) ends the grants it made.
+      ctx.sessions.onRevoke((h) =>
+        revokeSessionGrants(ctx.stateStore, h).catch((err: unknown) => ctx.logger.logf('[ERROR] the grants of an ended session were not revoked: %s', (err as Error).message)),
+      );
+      // A ban ends every grant of the user, whichever session made it (its tokens stop at once anyway: see mayHoldGrants).
+      ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await revokeGrants(ctx.stateStore, e.userId) : undefined));
+      const appNames = async (clientIds: string[]): Promise<string[]> => {
+        if (clientIds.length === 0) return [];
+        const names = await Promise.all(clientIds.map(async (id) => (await clientOf(id))?.name ?? id));
+        return [`the access of ${names.length} app${names.length === 1 ? '' : 's'} (${names.join(', ')})`];
+      };
       const path = checked.issuer.pathname === '/' ? '' : checked.issuer.pathname;
       // oidc-provider's logout event cannot wait: whose authgate session this browser holds is read first.
       router.post(`${path}/session/end/confirm`, (req, _res, next) => {
@@ -273,6 +312,8 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
         },
         userEvents: {
           userDeleted: async (userId) => void (await revokeGrants(ctx.stateStore, userId)),
+          // The owner took the account back: every app a stolen session could have let in loses its tokens.
+          credentialsReset: async (userId) => appNames(await revokeGrants(ctx.stateStore, userId)),
         },
         close: async () => clearInterval(timer),
       };

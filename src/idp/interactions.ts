@@ -3,6 +3,7 @@ import express, { type Request, type Response, type Router } from 'express';
 import { asyncHandler } from '../internal/async-handler';
 import { safeEqual } from '../internal/random';
 import type { Authenticator } from '../middleware/authenticator';
+import { jtiHash } from '../sessions/session-registry';
 import type { Claims } from '../token/claims';
 import type { User } from '../token/user';
 import { consentPage, originsOf } from './pages';
@@ -23,6 +24,17 @@ export interface InteractionDeps {
   proof(claims: Claims): Promise<{ amr: string[]; acr: string }>;
   /** A client of the options or one an admin registered. */
   clientOf(clientId: string): Promise<IdpClient | undefined>;
+  /** The authgate session with this `jti` hash made (or added to) this grant: it ends with the session. */
+  granted(sessionHash: string, grantId: string): Promise<void>;
+}
+
+/**
+ * Whether a grant outlives the session that makes it: a refresh token (`offline_access`) or the
+ * tokens of the device flow (a CLI on another machine). Such a grant is a credential: it needs a
+ * recent login, as every credential change does.
+ */
+export function grantLasts(scope: unknown, deviceCode: unknown): boolean {
+  return deviceCode !== undefined || (typeof scope === 'string' && scope.split(' ').includes('offline_access'));
 }
 
 /** Seconds a login may predate the request that asked for a new one (`prompt=login`): the instances' clocks may differ a little. */
@@ -67,7 +79,7 @@ export function addInteractionRoutes(router: Router, deps: InteractionDeps): voi
     }
   };
 
-  const grantAll = async (provider: OidcProviderLike, found: InteractionDetails, accountId: string): Promise<string> => {
+  const grantAll = async (provider: OidcProviderLike, found: InteractionDetails, accountId: string, consenting: Claims): Promise<string> => {
     const clientId = String(found.params.client_id);
     const grant = found.grantId ? await provider.Grant.find(found.grantId) : undefined;
     const target = grant ?? new provider.Grant({ accountId, clientId });
@@ -75,8 +87,24 @@ export function addInteractionRoutes(router: Router, deps: InteractionDeps): voi
     if (Array.isArray(missing.missingOIDCScope)) target.addOIDCScope(missing.missingOIDCScope.join(' '));
     if (Array.isArray(missing.missingOIDCClaims)) target.addOIDCClaims(missing.missingOIDCClaims);
     for (const [indicator, scopes] of Object.entries(missing.missingResourceScopes ?? {})) target.addResourceScope(indicator, scopes.join(' '));
-    return target.save();
+    const grantId = await target.save();
+    if (typeof consenting.jti === 'string' && consenting.jti !== '') await deps.granted(jtiHash(consenting.jti), grantId);
+    return grantId;
   };
+
+  /**
+   * The authgate session that consents: it must be the signed-in user of the provider's session,
+   * not an admin acting as that user, and for a grant that lasts, a recent login. `undefined` when
+   * the browser must log in (again) first.
+   */
+  const consentingSession = async (req: Request, res: Response, found: InteractionDetails): Promise<Claims | undefined> => {
+    const claims = await authenticator.navigationClaims(req, res).catch(() => undefined);
+    const user = claims?.user as User | undefined;
+    if (claims === undefined || user?.id !== found.session?.accountId || claims.act !== undefined) return undefined;
+    if (grantLasts(found.params.scope, found.deviceCode) && !authenticator.isRecentLogin(claims)) return undefined;
+    return claims;
+  };
+  const loginAgain = (res: Response, found: InteractionDetails): void => res.redirect(303, options.loginUrl(`${options.issuer.origin}${path}/interaction/${found.uid}`, true));
 
   router.get(
     `${path}/interaction/:uid`,
@@ -87,7 +115,8 @@ export function addInteractionRoutes(router: Router, deps: InteractionDeps): voi
       res.setHeader('Cache-Control', 'no-store');
       if (d.prompt.name === 'login') {
         const claims = await authenticator.navigationClaims(req, res).catch(() => undefined);
-        if (claims?.user !== undefined && claims.act === undefined && loginFits(claims, d)) {
+        const recentEnough = claims !== undefined && (!grantLasts(d.params.scope, d.deviceCode) || authenticator.isRecentLogin(claims));
+        if (claims?.user !== undefined && claims.act === undefined && loginFits(claims, d) && recentEnough) {
           const user = claims.user as User;
           const ts = typeof claims.auth_time === 'number' ? claims.auth_time : (claims.iat ?? Math.floor(Date.now() / 1000));
           if (typeof claims.jti === 'string') await deps.logout.remember(claims.jti, user.id, ts);
@@ -100,17 +129,18 @@ export function addInteractionRoutes(router: Router, deps: InteractionDeps): voi
       const accountId = d.session?.accountId;
       const client = await deps.clientOf(String(d.params.client_id));
       if (d.prompt.name !== 'consent' || accountId === undefined || client === undefined) return expiredPage(res);
+      const claims = await consentingSession(req, res, d);
+      if (claims === undefined) return loginAgain(res, d);
       if (client.trusted === true) {
-        const grantId = await grantAll(provider, d, accountId);
+        const grantId = await grantAll(provider, d, accountId, claims);
         return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
       }
-      const claims = await authenticator.navigationClaims(req, res).catch(() => undefined);
       const scopes = String(d.params.scope ?? 'openid')
         .split(' ')
         .filter((s) => s !== '');
       const page = consentPage({
         app: client.name ?? client.clientId,
-        user: (claims?.user as User | undefined)?.name ?? accountId,
+        user: (claims.user as User).name,
         scopes,
         action: `${path}/interaction/${d.uid}/confirm`,
         csrf: csrfOf(d.uid),
@@ -139,7 +169,9 @@ export function addInteractionRoutes(router: Router, deps: InteractionDeps): voi
       if (body.decision !== 'allow') {
         return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user denied the request' }, { mergeWithLastSubmission: false });
       }
-      const grantId = await grantAll(provider, d, d.session.accountId);
+      const claims = await consentingSession(req, res, d);
+      if (claims === undefined) return loginAgain(res, d);
+      const grantId = await grantAll(provider, d, d.session.accountId, claims);
       return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
     }),
   );

@@ -9,6 +9,8 @@ export interface InteractionDetails {
   params: Record<string, unknown>;
   session?: { accountId?: string };
   grantId?: string;
+  /** Set in the device flow: the id of the device code the user is confirming. */
+  deviceCode?: string;
 }
 
 /** A grant of oidc-provider (the scopes a user gave a client). */

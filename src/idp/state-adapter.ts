@@ -39,11 +39,14 @@ export class StateAdapter implements OidcAdapter {
    * @param model - the oidc-provider model this instance stores.
    * @param state - the state store.
    * @param reused - the error for a lost race (oidc-provider's `InvalidGrant`).
+   * @param mayHold - whether a user may still hold grants (not banned, not deleted): read at every
+   * lookup of a grant, so a ban stops its tokens at once on every instance, whatever else failed.
    */
   constructor(
     private readonly model: string,
     private readonly state: StateStore,
     private readonly reused: (message: string) => Error,
+    private readonly mayHold?: (accountId: string) => Promise<boolean>,
   ) {}
 
   private key(id: string): string {
@@ -70,6 +73,7 @@ export class StateAdapter implements OidcAdapter {
   async find(id: string): Promise<Payload | undefined> {
     if (typeof id !== 'string' || !LOOKUP.test(id)) return undefined;
     const payload = await this.state.get<Payload>(this.key(id));
+    if (payload !== undefined && this.mayHold !== undefined && typeof payload.accountId === 'string' && !(await this.mayHold(payload.accountId))) return undefined;
     if (payload === undefined || !CONSUMABLE.has(this.model)) return payload;
     const consumed = await this.state.get<number>(this.consumedKey(id));
     return consumed === undefined ? payload : { ...payload, consumed };
@@ -126,18 +130,4 @@ export class StateAdapter implements OidcAdapter {
 /** The identity provider sessions of a user, by session id, with the login time (seconds) each began with. */
 export async function sessionsOf(state: StateStore, accountId: string): Promise<Array<{ id: string; loginTs: number }>> {
   return (await state.members<number>(`${PREFIX}sessions-of:${accountId}`)).map((m) => ({ id: m.member, loginTs: m.value }));
-}
-
-/** The grants a user holds, by grant id, with the client each is for (`GET /auth/apps`). */
-export async function grantsOf(state: StateStore, accountId: string): Promise<Array<{ grantId: string; clientId: string }>> {
-  return (await state.members<string>(`${PREFIX}grants-of:${accountId}`)).map((m) => ({ grantId: m.member, clientId: m.value }));
-}
-
-/** Revokes every grant of a client, with every token issued under them (a removed client). */
-export async function revokeClientGrants(state: StateStore, clientId: string): Promise<void> {
-  const grants = new StateAdapter('Grant', state, () => new Error('not used'));
-  for (const { member: grantId } of await state.members(`${PREFIX}grants-of-client:${clientId}`)) {
-    await grants.revokeByGrantId(grantId);
-    await grants.destroy(grantId);
-  }
 }

@@ -187,9 +187,17 @@ export class Authenticator {
     if (claims.act !== undefined) throw stepUp('an admin acting as this user cannot change its credentials');
     const jti = claims.jti;
     if (typeof jti !== 'string' || jti === '' || (await this.sessions.registry.status(jti, (claims.user as User).id)) !== 'active') throw stepUp('this session is not a live one');
-    const age = Math.floor(Date.now() / 1000) - (typeof claims.auth_time === 'number' ? claims.auth_time : 0);
-    if (!options.anyAge && age > this.options.stepUpMaxAgeSeconds) throw stepUp(`the login is more than ${Math.round(this.options.stepUpMaxAgeSeconds / 60)} minutes old`);
+    if (!options.anyAge && !this.isRecentLogin(claims)) throw stepUp(`the login is more than ${Math.round(this.options.stepUpMaxAgeSeconds / 60)} minutes old`);
     return claims;
+  }
+
+  /**
+   * Whether the login of these claims (`auth_time`, kept by refreshes, renewed by a second factor)
+   * is no older than `stepUpMaxAge`: what step-up asks of anything that creates a credential.
+   */
+  isRecentLogin(claims: Claims): boolean {
+    const age = Math.floor(Date.now() / 1000) - (typeof claims.auth_time === 'number' ? claims.auth_time : 0);
+    return age <= this.options.stepUpMaxAgeSeconds;
   }
 
   /**

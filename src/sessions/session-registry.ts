@@ -82,7 +82,7 @@ export class SessionRegistry implements Sessions {
   /** How long a session lives without a refresh: its token's life plus the refresh window. */
   private readonly lifetimeMs: number;
   /** Told of every revocation made by this process at once, before other processes hear of it. */
-  private readonly revokedHere = new Set<(h: string) => void>();
+  private readonly revokedHere = new Set<(h: string) => void | Promise<void>>();
 
   /**
    * @param store - the state store.
@@ -95,8 +95,11 @@ export class SessionRegistry implements Sessions {
     this.lifetimeMs = options.tokenDuration + options.cookieDuration;
   }
 
-  /** Calls `listener` with the hash of every `jti` this process revokes, as soon as it is revoked. */
-  onRevoke(listener: (h: string) => void): void {
+  /**
+   * Calls `listener` with the hash of every `jti` this process revokes, as soon as it is revoked;
+   * the revocation waits for a promise it returns (what ends with the session ends before the answer).
+   */
+  onRevoke(listener: (h: string) => void | Promise<void>): void {
     this.revokedHere.add(listener);
   }
 
@@ -178,7 +181,7 @@ export class SessionRegistry implements Sessions {
    */
   private async revokeHash(h: string, userId: string | undefined): Promise<void> {
     await this.store.set(revokedKey(h), 1, this.lifetimeMs + this.options.tokenDuration + 60_000);
-    for (const listener of this.revokedHere) listener(h);
+    await Promise.all([...this.revokedHere].map((listener) => listener(h)));
     await Promise.all([this.store.delete(recordKey(h)), userId === undefined ? undefined : this.store.deleteMember(groupOf(userId), h)]);
     await this.store.publish?.(REVOKED_CHANNEL, h);
   }

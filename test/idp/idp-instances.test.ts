@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
-import { MemoryUserStore, type UserStore } from '../../src';
+import { hashId, MemoryUserStore, setAdmin, type Claims, type UserStore } from '../../src';
+import { admin } from '../../src/admin';
 import { authorizeIn, Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
 import { describePostgres, describeRedis, dropSchema, sharedServer, startPostgres, startRedis, type TestServer } from '../support/servers';
 
@@ -26,10 +27,14 @@ function twoInstances(
       rp = await nowhere();
       callback = `${rp.url}/callback`;
       const clients = [{ clientId: 'web', clientSecret: SECRET_OF_WEB, redirectUris: [callback], trusted: true }];
-      const options = { stateStore: store.uri, userStore: store.users };
-      a = await startIdpApp({ clients }, options);
+      const root = (claims: Claims): Claims => {
+        if (claims.user?.name === 'root') setAdmin(claims.user, true);
+        return claims;
+      };
+      const options = { stateStore: store.uri, userStore: store.users, claimsUpdater: root };
+      a = await startIdpApp({ clients }, { ...options, plugins: [admin()] });
       // B serves the same issuer (A's URL) from its own port: what a load balancer in front of both does.
-      b = await startIdpApp({ clients, issuer: a.issuer }, { ...options, url: a.url });
+      b = await startIdpApp({ clients, issuer: a.issuer }, { ...options, url: a.url, plugins: [admin()] });
     });
     afterAll(async () => {
       await a?.close();
@@ -58,6 +63,24 @@ function twoInstances(
       const tokens = await client.authorizationCodeGrant(await configOn(b), ended.url as URL, { pkceCodeVerifier: ended.verifier, idTokenExpected: true });
       expect(tokens.claims()?.iss).toBe(a.issuer);
       expect(await client.fetchUserInfo(await configOn(b), tokens.access_token, tokens.claims()?.sub as string)).toMatchObject({ name: 'alice' });
+    });
+
+    it('a ban on A stops the user tokens on B at once: introspection inactive, userinfo and refresh refused', async () => {
+      const browser = await new Navigator().login(b, 'carl');
+      const onB = await configOn(b);
+      const ended = await authorizeIn(browser, onB, callback, { scope: 'openid offline_access', prompt: 'consent' });
+      const tokens = await client.authorizationCodeGrant(onB, ended.url as URL, { pkceCodeVerifier: ended.verifier });
+      expect(await client.tokenIntrospection(onB, tokens.access_token)).toMatchObject({ active: true });
+      const admin = await new Navigator().login(a, 'root');
+      const banned = await admin.fetch(`${a.url}/auth/admin/users/${hashId('local', 'carl')}/ban`, {
+        method: 'POST',
+        headers: { 'x-xsrf-token': admin.cookies.get('XSRF-TOKEN') ?? '' },
+        json: { reason: 'test' },
+      });
+      expect(banned.status).toBe(200);
+      expect(await client.tokenIntrospection(onB, tokens.access_token)).toMatchObject({ active: false });
+      await expect(client.fetchUserInfo(onB, tokens.access_token, client.skipSubjectCheck)).rejects.toBeDefined();
+      await expect(client.refreshTokenGrant(onB, tokens.refresh_token as string)).rejects.toMatchObject({ error: 'invalid_grant' });
     });
 
     it('a refresh token raced on A and B is rotated once: one answer has tokens, the other invalid_grant, and the family is revoked', async () => {
