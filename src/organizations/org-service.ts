@@ -263,6 +263,7 @@ export class OrgService {
       return { ...current, members };
     });
     const after = this.target(saved, targetId);
+    if (input.roles !== undefined) await this.dropInvitationsBy(saved, targetId, false);
     if (input.roles !== undefined && after.roles.join() !== before.roles.join()) {
       this.deps.events.emit({ type: 'org.member.role_changed', userId: targetId, actor: { kind: 'user', id: caller.id }, data: { org: saved.id, from: before.roles, to: after.roles } });
     }
@@ -305,6 +306,7 @@ export class OrgService {
       OrgService.keepsOwner(members);
       return { ...current, members };
     });
+    await this.dropInvitationsBy(org, targetId, true);
     this.deps.events.emit({ type: 'org.member.removed', userId: targetId, actor: { kind: 'user', id: caller.id }, data: { org: org.id, left: leaving } });
   }
 
@@ -313,8 +315,8 @@ export class OrgService {
     const { org, me } = await this.find(ref, caller.id);
     this.demand(me, 'invitation:create');
     this.checkGrantable(me.roles, input.roles);
-    // Inviting someone with powers outlives the session that did it: it needs a fresh login.
-    if (this.roles.givesOrgPowers(input.roles)) await caller.stepUp();
+    // An invitation lets its holder in after the session that sent it is gone: like every grant of access, it needs a fresh login.
+    await caller.stepUp();
     const sender = this.options.sender;
     if (sender.validateAddress && !sender.validateAddress(input.email)) throw new AuthError('bad_request', 'that address cannot receive mail');
     const now = Date.now();
@@ -365,10 +367,12 @@ export class OrgService {
   async accept(user: User, token: string): Promise<{ org: { id: string; name: string; slug: string }; role: string; roles: string[] }> {
     const invalid = (): AuthError => refuse('bad_request', 'this invitation is not valid: it was used, cancelled or has expired', 'invitation_invalid');
     const invitation = await this.store.takeInvitation(invitationId(token));
-    if (invitation === undefined || invitation.expires <= Date.now()) throw invalid();
+    if (invitation === undefined || invitation.expires <= Date.now() || (await this.deps.users.isBanned(invitation.inviter))) throw invalid();
     try {
       await this.countOrgs(user.id);
       const saved = await this.change(invitation.orgId, (current) => {
+        // The invitation carries its inviter's power as it is now, not as it was when it was sent.
+        if (!this.mayStillInvite(current, invitation.inviter, invitation.roles)) throw invalid();
         if (current.members.some((m) => m.userId === user.id)) throw refuse('conflict', 'you are a member of this organization already', 'already_member');
         if (current.members.length >= this.options.maxMembers) throw refuse('conflict', `an organization may have at most ${this.options.maxMembers} members`, 'limit_reached');
         const known = new Set(this.roles.names());
@@ -379,11 +383,37 @@ export class OrgService {
       this.deps.events.emit({ type: 'org.member.added', userId: user.id, actor: { kind: 'user', id: user.id }, data: { org: saved.id, roles: me.roles, invitedBy: invitation.inviter } });
       return { org: { id: saved.id, name: saved.name, slug: saved.slug }, role: this.mainRole(me.roles), roles: me.roles };
     } catch (err) {
-      if (err instanceof AuthError && err.status === 404) throw invalid();
+      if (err instanceof AuthError && (err.status === 404 || err.reason === 'invitation_invalid')) throw invalid();
       // A refusal that is no fault of the invitation (a full organization) leaves it usable.
       if (err instanceof AuthError && err.reason === 'limit_reached') await this.store.addInvitation(invitation);
       throw err;
     }
+  }
+
+  /** Whether `inviterId` is a member of `org` who may still invite with `roles`. */
+  private mayStillInvite(org: OrgRecord, inviterId: string, roles: readonly string[]): boolean {
+    const inviter = org.members.find((m) => m.userId === inviterId);
+    return inviter !== undefined && this.roles.allows(inviter.roles, 'invitation:create') && this.roles.mayGrant(inviter.roles, roles);
+  }
+
+  /** Deletes the pending invitations of `org` that `inviterId` sent and may no longer send (all of them with `all`); how many. */
+  private async dropInvitationsBy(org: OrgRecord, inviterId: string, all: boolean): Promise<number> {
+    let dropped = 0;
+    for (const inv of await this.store.invitations(org.id)) {
+      if (inv.inviter !== inviterId || (!all && this.mayStillInvite(org, inviterId, inv.roles))) continue;
+      if (await this.store.deleteInvitation(inv.id)) dropped++;
+    }
+    return dropped;
+  }
+
+  /**
+   * The user's invitations end with its power to send them: on a reset of its credentials (a
+   * stolen session may have sent them), a ban or a deletion, every one it sent; how many went.
+   */
+  async dropInvitationsOf(userId: string): Promise<number> {
+    let dropped = 0;
+    for (const org of await this.store.ofUser(userId)) dropped += await this.dropInvitationsBy(org, userId, true);
+    return dropped;
   }
 
   /** Adds a team (`team:manage`). */
@@ -427,6 +457,7 @@ export class OrgService {
    * without an owner gets one (its longest-standing admin, else member), so no organization is orphaned.
    */
   async userDeleted(userId: string): Promise<void> {
+    await this.dropInvitationsOf(userId);
     for (const org of await this.store.ofUser(userId)) {
       if (org.members.every((m) => m.userId === userId)) {
         await this.store.delete(org.id);

@@ -42,12 +42,18 @@ export function organizations(options: OrganizationOptions): OrganizationsPlugin
       const cache = new MembershipCache(store, ctx.stateStore);
       const orgs = new OrgService(store, cache, checked, { url: ctx.url, users: ctx.users, logger: ctx.logger, events: ctx.events });
       service = orgs;
+      // A banned member's invitations go with its sessions (accepting one checks the ban as well).
+      ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await orgs.dropInvitationsOf(e.userId) : undefined));
       return {
         routes: (router) => addOrgRoutes(router, { orgs, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
         guards: orgGuards(cache, checked.roles),
         userEvents: {
           userDeleted: (userId) => orgs.userDeleted(userId),
           userIdChanged: (from, to) => orgs.userIdChanged(from, to),
+          credentialsReset: async (userId) => {
+            const n = await orgs.dropInvitationsOf(userId);
+            return n === 0 ? [] : [`${n} pending invitation${n === 1 ? '' : 's'}`];
+          },
         },
         services: { organizations: orgs },
         async close() {
