@@ -52,7 +52,7 @@ export interface AccountServiceSettings {
 /** The account bridge to a direct provider: `auth.addDirectProvider(name, accounts.credentialChecker())`. */
 export interface AccountCredentialChecker {
   /** The account's id (the user id hashes it) for the e-mail and password of an activated account, else `false`; `context.ip` keys the lockout. */
-  check(user: string, passwd: string, context?: LoginContext): Promise<false | { subject: string }>;
+  check(user: string, passwd: string, context?: LoginContext): Promise<false | { subject: string; email: string }>;
   /** The canonical e-mail (trim, NFC, lower-case); `undefined` when the text is no e-mail address. */
   normalizeUser(user: string): string | undefined;
 }
@@ -564,7 +564,8 @@ export class AccountService {
         // The right password of a sign-up not activated yet: say so, as POST /tokens does.
         if (account.Approved !== true) throw new AuthError('forbidden', 'the account is not activated: open the link in the activation mail', { reason: 'not_activated' });
         await this.migrateCredentials(account);
-        return { subject: account.Id };
+        // The address is verified (activation needs its mail): the token carries it, so `isAdmin: (u) => u.email === ...` matches.
+        return { subject: account.Id, email: account.Email };
       },
       normalizeUser: (user) => canonicalEmail(user),
     };

@@ -16,10 +16,11 @@ export interface AccountLogin extends LinkedLogin {
 /**
  * The user the account bridge logs an account in as: its id hashes the account's immutable id (so a
  * token of a deleted account is never taken for a later account of the same address, and an
- * e-mail change keeps it), its name is the e-mail.
+ * e-mail change keeps it), its name and e-mail are the address.
  */
 export function bridgeUser(bridge: LoginSessions, account: Account): User {
-  return { id: hashId(bridge.provider, account.Id), name: account.Email, picture: '' };
+  // The address is verified (activation needs its mail), so `isAdmin: (u) => u.email === ...` may trust it.
+  return { id: hashId(bridge.provider, account.Id), name: account.Email, email: account.Email, picture: '' };
 }
 
 /** The id the account bridge gave an account before 2026-11-25 (it followed the e-mail): its credentials move on first use. */

@@ -70,12 +70,21 @@ export class AdminService {
     return hasAdminAttr(user) || this.options.isAdmin?.(user) === true;
   }
 
+  /** The same judgement as {@link AdminService.isAdmin}, made on the directory's record of the user's last login. */
   private isAdminRecord(record: UserRecord): boolean {
-    return record.admin === true || this.options.isAdmin?.(this.userOf(record)) === true;
+    return record.admin === true || this.isAdmin(this.userOf(record));
   }
 
+  /** The user as its last login's token showed it (the directory keeps its role and attributes). */
   private userOf(record: UserRecord): User {
-    return { id: record.id, name: record.name, picture: record.picture ?? '', ...(record.email ? { email: record.email } : {}) };
+    return {
+      id: record.id,
+      name: record.name,
+      picture: record.picture ?? '',
+      ...(record.email ? { email: record.email } : {}),
+      ...(record.role !== undefined ? { role: record.role } : {}),
+      ...(record.attrs !== undefined ? { attrs: { ...record.attrs } } : {}),
+    };
   }
 
   /** A page of the directory, each user with its count of live sessions. */

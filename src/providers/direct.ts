@@ -18,9 +18,10 @@ export interface LoginContext {
 /**
  * A checker's verdict: `false`, `true` (the user id hashes the user name), or the user's stable
  * `subject` that the user id hashes instead (an account's immutable id, so that a token of a
- * deleted account is never taken for a later account with the same name).
+ * deleted account is never taken for a later account with the same name), with the user's
+ * `email` when the checker has verified it (it goes into the token's user).
  */
-export type CheckResult = boolean | { subject: string };
+export type CheckResult = boolean | { subject: string; email?: string };
 
 /**
  * Checks a user name and password. A function or an object with `check`. May be async. The object
@@ -71,10 +72,14 @@ export class DirectProvider implements Provider {
     await kit.rateLimit('loginPerIp', req.ip);
     let ok: boolean;
     let subject = user;
+    let email: string | undefined;
     try {
       const verdict = await this.check(user, passwd, { ip: req.ip });
       ok = verdict === true || (typeof verdict === 'object' && verdict !== null && typeof verdict.subject === 'string' && verdict.subject !== '');
-      if (ok && typeof verdict === 'object') subject = verdict.subject;
+      if (ok && typeof verdict === 'object') {
+        subject = verdict.subject;
+        if (typeof verdict.email === 'string' && verdict.email !== '') email = verdict.email;
+      }
     } catch (err) {
       // A checker that slows attempts (the account bridge's lockout) answers as a rate limit does.
       if (err instanceof RateLimitError) throw err;
@@ -93,7 +98,7 @@ export class DirectProvider implements Provider {
     }
     await kit.completeLogin(req, res, {
       provider: this.name,
-      user: { name: user, id: hashId(this.name, subject), picture: '' },
+      user: { name: user, id: hashId(this.name, subject), picture: '', ...(email !== undefined ? { email } : {}) },
       aud: loginAudience(req),
       sessionOnly: loginFlag(req, 'session', 'sess'),
       noAva: loginFlag(req, 'noava'),

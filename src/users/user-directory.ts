@@ -35,7 +35,22 @@ export const LAST_LOGIN_PRECISION_MS = 60_000;
 
 /** Whether `next` differs from `current` only in `lastLogin`. */
 function unchanged(current: UserRecord, next: UserRecord): boolean {
-  return current.name === next.name && current.email === next.email && current.picture === next.picture && current.logins.length === next.logins.length && current.admin === next.admin;
+  return (
+    current.name === next.name &&
+    current.email === next.email &&
+    current.picture === next.picture &&
+    current.logins.length === next.logins.length &&
+    current.admin === next.admin &&
+    current.role === next.role &&
+    JSON.stringify(current.attrs) === JSON.stringify(next.attrs)
+  );
+}
+
+/** What of a token's user decides admin rights elsewhere (`role`, `attrs`): kept on the record so they can be judged without the token. */
+function powersOf(user: User): Pick<UserRecord, 'role' | 'attrs'> {
+  const role = typeof user.role === 'string' && user.role !== '' ? user.role : undefined;
+  const attrs = user.attrs !== undefined && user.attrs !== null && typeof user.attrs === 'object' && Object.keys(user.attrs).length > 0 ? { ...user.attrs } : undefined;
+  return { role, attrs };
 }
 
 function encodeCursor(position: UserListPosition): string {
@@ -98,11 +113,13 @@ export class UserDirectory {
   async recordLogin(user: User, login: UserLogin, at = Date.now()): Promise<UserRecord> {
     const email = typeof user.email === 'string' ? canonicalEmail(user.email) : undefined;
     const admin = user.attrs?.admin === true ? true : undefined;
+    const powers = powersOf(user);
     const refresh = (current: UserRecord): UserRecord => {
       if (isBanned(current, at)) throw bannedError();
       return {
         ...current,
         admin,
+        ...powers,
         name: user.name,
         ...((email ?? current.email) ? { email: email ?? current.email } : {}),
         ...(user.picture || current.picture ? { picture: user.picture || current.picture } : {}),
@@ -127,6 +144,8 @@ export class UserDirectory {
         lastLogin: at,
         status: 'active',
         ...(admin ? { admin } : {}),
+        ...(powers.role !== undefined ? { role: powers.role } : {}),
+        ...(powers.attrs !== undefined ? { attrs: powers.attrs } : {}),
       };
       if (await this.store.add(created)) return created;
     }

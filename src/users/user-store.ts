@@ -1,3 +1,5 @@
+import type { AttrValue } from '../token/user';
+
 /** Whether a user may log in: `banned` users are refused by every login path. */
 export type UserStatus = 'active' | 'banned';
 
@@ -29,6 +31,10 @@ export interface UserRecord {
   status: UserStatus;
   /** The last login's token said admin (`attrs.admin`): an admin cannot ban or impersonate another admin. */
   admin?: boolean | undefined;
+  /** The last login's token's `role` (as the claims updater left it): the admin plugin's `isAdmin` judges records with it. */
+  role?: string | undefined;
+  /** The last login's token's `attrs` (as the claims updater left them), for the same reason. */
+  attrs?: Record<string, AttrValue> | undefined;
   /** Why the user was banned (shown to admins only). */
   banReason?: string | undefined;
   /** When a ban ends by itself, ms since the epoch; absent for a ban until lifted. */
