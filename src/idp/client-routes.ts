@@ -35,7 +35,8 @@ function flag(value: unknown, field: string): boolean {
 /**
  * `GET /idp/clients`, `POST /idp/clients {name, type, redirectUris, postLogoutRedirectUris?,
  * backchannelLogoutUri?, trusted?, deviceFlow?, applicationType?}` (a fresh login: a client can
- * obtain tokens for users) and `DELETE /idp/clients/:clientId`: the clients admins register at run
+ * obtain tokens for users) and `DELETE /idp/clients/:clientId` (a fresh login too: it ends every
+ * grant of the client): the clients admins register at run
  * time. Admins only (403 otherwise, and never an impersonated session).
  */
 export function addClientRoutes(
@@ -89,7 +90,8 @@ export function addClientRoutes(
   router.delete(
     '/idp/clients/:clientId',
     asyncHandler(async (req, res) => {
-      const user = await admin(await authenticator.tokenClaims(req, res));
+      // Removing a client ends every grant of it: a fresh login with the session cookie, as registering one.
+      const user = await admin(await authenticator.stepUpClaims(req, res));
       const clientId = String(req.params.clientId);
       await registry.remove(clientId);
       deps.events.emit({ type: 'idp.client.removed', actor: { kind: 'admin', id: user.id }, data: { client: clientId } }, requestClient(req));

@@ -256,8 +256,12 @@ export class Authenticator {
       await this.limiter.check('basicPerUser', identityKey(basic.user));
     });
     try {
-      return await checkBasicAuth(basic, this.options.adminPasswd, this.options.basicAuthChecker);
+      const user = await checkBasicAuth(basic, this.options.adminPasswd, this.options.basicAuthChecker);
+      // A checker may return a user of the directory: a ban holds on this path too.
+      if (await stateCall(() => this.sessions.isBanned(user.id))) throw new AuthError('unauthorized', 'this account is banned', { reason: 'banned' });
+      return user;
     } catch (err) {
+      if (err instanceof AuthError && err.reason === 'banned') throw err;
       if (err instanceof AuthError && err.status === 401) {
         await stateCall(() => Promise.all([this.limiter.hit('basicPerIp', ip), this.limiter.hit('basicPerUser', identityKey(basic.user))]));
       }

@@ -94,6 +94,23 @@ describe('clients registered at run time by admins (POST /auth/idp/clients)', ()
     expect((await user.call('get', '/auth/apps')).body).toEqual([expect.objectContaining({ clientId: made.clientId, name: 'Partner' })]);
 
     expect((await user.call('delete', `/auth/idp/clients/${made.clientId}`)).status).toBe(403);
+    // Deleting it ends every grant of it: a fresh login with the cookie and its XSRF header, as registering (issue 41, item 6).
+    const now = Date.now();
+    jest.spyOn(Date, 'now').mockReturnValue(now + 11 * 60_000);
+    try {
+      expect((await root.call('delete', `/auth/idp/clients/${made.clientId}`)).body).toMatchObject({ code: 'step_up_required' });
+    } finally {
+      jest.restoreAllMocks();
+    }
+    const bearerToken = root.browser.cookies.get('JWT') as string;
+    for (const carried of [{ 'X-JWT': bearerToken }, {}]) {
+      const path = `/auth/idp/clients/${made.clientId}${'X-JWT' in carried ? '' : `?token=${bearerToken}`}`;
+      const refused = await request(idp.app).delete(path).set(carried);
+      expect([refused.status, refused.body.code]).toEqual([403, 'step_up_required']);
+    }
+    const noXsrf = await request(idp.app).delete(`/auth/idp/clients/${made.clientId}`).set('Cookie', `JWT=${bearerToken}`);
+    expect(noXsrf.status).toBeGreaterThanOrEqual(401);
+    expect((await user.call('get', '/auth/apps')).body).toHaveLength(1);
     expect((await root.call('delete', `/auth/idp/clients/${made.clientId}`)).status).toBe(200);
     expect((await root.call('delete', `/auth/idp/clients/${made.clientId}`)).status).toBe(404);
     await idp.auth.events.flush();

@@ -1,4 +1,6 @@
 import request from 'supertest';
+import { hashId } from '../../src';
+import { adminApp, Session } from '../admin/admin-helpers';
 import { makeApp } from '../support/auth-app';
 
 const basic = (user: string, passwd: string): [string, string] => ['Authorization', `Basic ${Buffer.from(`${user}:${passwd}`).toString('base64')}`];
@@ -94,6 +96,39 @@ describe('basic auth: failures rate-limited, cross-site writes refused (item 3)'
       .set(...basic('admin', 'admin-secret'))
       .set('Sec-Fetch-Site', 'cross-site')
       .expect(200);
+  });
+
+  it('a banned user of the directory is refused through basicAuthChecker too, with code banned (issue 41, item 5)', async () => {
+    const t = adminApp({ basicAuthChecker: (user, passwd) => (passwd === 'pw' ? { id: hashId('local', user), name: user, picture: '' } : false) });
+    try {
+      const root = new Session(t);
+      await root.login('root');
+      const carl = new Session(t);
+      await carl.login('carl');
+      await request(t.app)
+        .get('/private')
+        .set(...basic('carl', 'pw'))
+        .expect(200);
+      expect((await root.post(`/auth/admin/users/${carl.id}/ban`, { reason: 'x' })).status).toBe(200);
+      const refused = await request(t.app)
+        .get('/private')
+        .set(...basic('carl', 'pw'));
+      expect([refused.status, refused.body.code]).toEqual([401, 'banned']);
+      expect(
+        (
+          await request(t.app)
+            .get('/open')
+            .set(...basic('carl', 'pw'))
+        ).body,
+      ).toEqual({ user: null });
+      expect((await root.post(`/auth/admin/users/${carl.id}/unban`)).status).toBe(200);
+      await request(t.app)
+        .get('/private')
+        .set(...basic('carl', 'pw'))
+        .expect(200);
+    } finally {
+      await t.auth.close();
+    }
   });
 
   it('can be turned off per limit', async () => {
