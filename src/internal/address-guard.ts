@@ -27,6 +27,13 @@ for (const [net, prefix] of [
   ['2001:db8::', 32],
   ['100::', 64],
   ['64:ff9b::', 96],
+  // Spellings that embed or tunnel an IPv4 address, or old private ranges, which some stacks route: IPv4-translated,
+  // 6to4, local-use NAT64, site-local and Teredo.
+  ['::ffff:0:0:0', 96],
+  ['2002::', 16],
+  ['64:ff9b:1::', 48],
+  ['fec0::', 10],
+  ['2001::', 32],
 ] as const) {
   blocked.addSubnet(net, prefix, 'ipv6');
 }
@@ -36,7 +43,9 @@ const MAPPED_V4 = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i;
 /**
  * `true` for addresses an outgoing fetch must not reach by default: loopback, private, link-local,
  * carrier-grade NAT, documentation, multicast and reserved ranges, in IPv4, IPv6, IPv4-mapped IPv6
- * (dotted or hex) and the deprecated IPv4-compatible IPv6 (`::/96`, which some stacks route to IPv4).
+ * (dotted or hex), the deprecated IPv4-compatible IPv6 (`::/96`, which some stacks route to IPv4),
+ * IPv4-translated (`::ffff:0:0:0/96`), 6to4 (`2002::/16`), NAT64 (`64:ff9b::/96`, `64:ff9b:1::/48`),
+ * Teredo (`2001::/32`) and site-local (`fec0::/10`).
  */
 export function isPrivateAddress(address: string): boolean {
   const mapped = MAPPED_V4.exec(address)?.[1];

@@ -36,9 +36,14 @@ export function appendSetCookie(res: ServerResponse, cookies: string[]): void {
   res.setHeader('Set-Cookie', [...list, ...cookies]);
 }
 
+/** RFC 6265's cookie-octets: printable ASCII but space, `"`, `,`, `;` and `\`. */
+const COOKIE_OCTETS = /^[\x21\x23-\x2b\x2d-\x3a\x3c-\x5b\x5d-\x7e]*$/;
+
 /**
  * Reads one cookie from the request's `Cookie` header. When the name appears twice the first one
- * wins (browsers send the most specific path first).
+ * wins (browsers send the most specific path first). As go-pkgz/auth (Go's reader) takes it: blanks
+ * around the pair and the name are dropped, one pair of double quotes is taken off; a value that is
+ * then not made of cookie-octets (a space after `=`, say) is no token, so there is no such cookie.
  */
 export function readCookie(req: IncomingMessage, name: string): string | undefined {
   const header = req.headers.cookie;
@@ -52,14 +57,21 @@ export function readCookie(req: IncomingMessage, name: string): string | undefin
     if (header.startsWith(name, at)) {
       const eq = skipBlanks(header, at + name.length, end);
       if (eq < end && header.charCodeAt(eq) === 61 /* = */) {
-        let value = header.slice(eq + 1, end).trim();
+        let value = header.slice(eq + 1, trimEnd(header, eq + 1, end));
         if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-        return value;
+        return COOKIE_OCTETS.test(value) ? value : undefined;
       }
     }
     start = end + 1;
   }
   return undefined;
+}
+
+/** The end of `text` between `from` and `end` without the spaces and tabs it ends with. */
+function trimEnd(text: string, from: number, end: number): number {
+  let i = end;
+  while (i > from && (text.charCodeAt(i - 1) === 32 || text.charCodeAt(i - 1) === 9)) i--;
+  return i;
 }
 
 /** The first index from `from` (before `end`) that is no space or tab. */

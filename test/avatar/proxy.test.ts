@@ -4,6 +4,7 @@ import sharp from 'sharp';
 import { avatarIdFor, type User } from '../../src';
 import { identicon } from '../../src/avatar/identicon';
 import { isPrivateAddress } from '../../src/internal/address-guard';
+import { safeFetch } from '../../src/internal/safe-fetch';
 import { makeApp } from '../support/auth-app';
 import { makePng, startImageServer, type ImageServer } from '../support/image-server';
 
@@ -140,6 +141,29 @@ describe('avatar proxy', () => {
   it('classifies IPv4-compatible IPv6 (::/96) and hex-mapped addresses as blocked (item 11)', () => {
     for (const ip of ['::7f00:1', '::127.0.0.1', '::a9fe:a9fe', '::8.8.8.8', '::ffff:7f00:1', '0:0:0:0:0:ffff:a9fe:a9fe']) {
       expect([ip, isPrivateAddress(ip)]).toEqual([ip, true]);
+    }
+  });
+
+  it('blocks the IPv6 spellings that embed or tunnel IPv4, and site-local, and refuses to fetch from each (issue 41, item 8)', async () => {
+    const spellings = [
+      '::ffff:0:7f00:1', // IPv4-translated 127.0.0.1
+      '::ffff:0:127.0.0.1',
+      '::ffff:0:a9fe:a9fe', // IPv4-translated 169.254.169.254
+      '2002:7f00:1::', // 6to4 of 127.0.0.1
+      '2002:a9fe:a9fe::1',
+      '2002:0808:0808::1', // 6to4 of a public address: still a tunnel
+      '64:ff9b:1::7f00:1', // local-use NAT64
+      '64:ff9b:1:ffff::1',
+      'fec0::1', // site-local
+      'feff:ffff::1',
+      '2001::1', // Teredo
+      '2001:0:4136:e378:8000:63bf:80ff:fffe',
+    ];
+    for (const ip of spellings) expect([ip, isPrivateAddress(ip)]).toEqual([ip, true]);
+    // Public neighbours of those ranges stay reachable.
+    for (const ip of ['2001:4860:4860::8888', '2001:1::1', '2003::1', '64:ff9b:2::1', 'fe7f::1']) expect([ip, isPrivateAddress(ip)]).toEqual([ip, false]);
+    for (const ip of spellings) {
+      await expect(safeFetch(`http://[${ip}]:${new URL(server.url).port}/small.png`, { timeoutMs: 2000, maxBytes: 1000, allowPrivateNetworks: false })).rejects.toThrow(/private address/);
     }
   });
 

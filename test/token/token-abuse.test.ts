@@ -30,6 +30,19 @@ describe('token abuse', () => {
     await request(app).get('/private').set('X-JWT', big).expect(401);
   });
 
+  it('reads cookie values as go-pkgz/auth does: blanks or quotes inside a value make it no token (issue 41, item 7)', async () => {
+    const { app } = makeApp();
+    const token = jwt.sign(claims(), SECRET, { algorithm: 'HS256' });
+    const send = (cookie: string): request.Test => request(app).get('/private').set('Cookie', cookie).set('X-XSRF-TOKEN', 'j1');
+    await send(`JWT=${token}; XSRF-TOKEN=j1`).expect(200);
+    await send(`JWT="${token}"; XSRF-TOKEN=j1`).expect(200);
+    await send(` JWT =${token} ; XSRF-TOKEN=j1`).expect(200);
+    for (const bad of [`JWT= ${token}; XSRF-TOKEN=j1`, `JWT=\t${token}; XSRF-TOKEN=j1`, `JWT=" ${token}"; XSRF-TOKEN=j1`]) {
+      const res = await send(bad);
+      expect([bad.slice(0, 8), res.status]).toEqual([bad.slice(0, 8), 401]);
+    }
+  });
+
   it('takes the first of duplicated JWT cookies', async () => {
     const { app } = makeApp();
     const good = jwt.sign(claims(), SECRET, { algorithm: 'HS256' });
