@@ -161,7 +161,11 @@ async function loadSessions() {
   if (!res.ok) return;
   for (const s of await res.json()) {
     const item = listItem(
-      s.userAgent + ' via ' + s.provider + ', since ' + new Date(s.created).toLocaleString() + (s.current ? ' (this one) ' : ' '),
+      s.userAgent +
+        (s.impersonatedBy ? ', an admin (' + s.impersonatedBy.name + ') acting as you' : ' via ' + s.provider) +
+        ', since ' +
+        new Date(s.created).toLocaleString() +
+        (s.current ? ' (this one) ' : ' '),
       smallButton('Sign out', 'revoke-session', async () => {
         const done = await api('/auth/sessions/' + encodeURIComponent(s.id) + '/revoke', { method: 'POST' });
         show({ status: done.status, body: await done.json() });

@@ -42,8 +42,11 @@ export function orgOf(req: IncomingMessage): OrgContext {
 
 const refusal = (message: string, reason: 'org_required' | 'not_a_member' | 'role_required' | 'permission_required'): AuthError => new AuthError('forbidden', message, { reason });
 
-/** `m.org(...roles)` and `m.can(...permissions)` on the membership cache. */
-export function orgGuards(cache: MembershipCache, roles: RoleBook): Record<'org' | 'can', GuardFactory> {
+/**
+ * `m.org(...roles)` and `m.can(...permissions)` on the membership cache; `authMount()` is where the
+ * auth router is mounted (`/auth`), for the refusal that names the route to call.
+ */
+export function orgGuards(cache: MembershipCache, roles: RoleBook, authMount: () => string): Record<'org' | 'can', GuardFactory> {
   // Memberships are cached: the pair is made once per membership, not per request.
   const pairs = new WeakMap<Membership, Passed>();
   const guard = (allow: (membership: Membership) => AuthError | undefined): RequestCheck => {
@@ -59,8 +62,9 @@ export function orgGuards(cache: MembershipCache, roles: RoleBook): Record<'org'
     return (req, user, claims: Readonly<Claims> | undefined) => {
       // A key of an organization acts in that organization, with the roles it was given.
       const key = claims === undefined ? apiKeyOf(req) : undefined;
+      if (key !== undefined && key.org === undefined) return refusal('a personal API key never acts in an organization: use an API key of the organization', 'org_required');
       const orgId = key?.org?.id ?? claims?.[ACTIVE_ORG_CLAIM];
-      if (typeof orgId !== 'string' || orgId === '') return refusal('no active organization: POST /orgs/<org>/activate first', 'org_required');
+      if (typeof orgId !== 'string' || orgId === '') return refusal(`no active organization: POST ${authMount()}/orgs/<org>/activate first`, 'org_required');
       const membership = cache.lookup(orgId, key?.org ? { key: key.id, roles: key.org.roles } : user.id);
       return membership instanceof Promise ? membership.then((m) => decide(req, m)) : decide(req, membership);
     };

@@ -44,9 +44,17 @@ export function organizations(options: OrganizationOptions): OrganizationsPlugin
       service = orgs;
       // A banned member's invitations go with its sessions (accepting one checks the ban as well).
       ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await orgs.dropInvitationsOf(e.userId) : undefined));
+      // Where the app mounted the auth router, learnt from its first request (a login comes before any org), for the guards' messages.
+      let authMount: string | undefined;
       return {
-        routes: (router) => addOrgRoutes(router, { orgs, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
-        guards: orgGuards(cache, checked.roles),
+        routes: (router) => {
+          router.use((req, _res, next) => {
+            authMount ??= req.baseUrl;
+            next();
+          });
+          addOrgRoutes(router, { orgs, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id) });
+        },
+        guards: orgGuards(cache, checked.roles, () => authMount ?? '<auth mount>'),
         userEvents: {
           userDeleted: (userId) => orgs.userDeleted(userId),
           userIdChanged: (from, to) => orgs.userIdChanged(from, to),

@@ -24,6 +24,8 @@ export interface SessionInfo {
   userAgent: string;
   /** A keyed hash of the client IP at login: equal for equal IPs of one audience, the IP itself is not kept. */
   ipHash: string;
+  /** Present when an admin acts as the user in this session (an impersonation): who. */
+  impersonatedBy?: { id: string; name: string } | undefined;
   /** `true` for the session of the request that listed it (set by the routes). */
   current?: boolean;
 }
@@ -56,6 +58,12 @@ export const sessionJti = (): string => `${SESSION_JTI_PREFIX}${randomId()}`;
 
 /** The store key part for a token id: its hash, so the store never holds a usable `jti`. */
 export const jtiHash = (jti: string): string => hash('sha256', jti, 'base64url');
+
+/** The admin of an impersonation's `act` claim, as a session record shows it. */
+function impersonatorOf(claims: Claims): Pick<SessionInfo, 'impersonatedBy'> {
+  const act = claims.act as { sub?: unknown; name?: unknown } | undefined;
+  return act !== null && typeof act === 'object' && typeof act.sub === 'string' ? { impersonatedBy: { id: act.sub, name: typeof act.name === 'string' ? act.name : '' } } : {};
+}
 
 const groupOf = (userId: string): string => `sessions:${createHash('sha256').update(userId).digest('base64url')}`;
 const recordKey = (h: string): string => `session:${h}`;
@@ -124,6 +132,7 @@ export class SessionRegistry implements Sessions {
         .update(`session-ip:${client.ip}`)
         .digest('base64url')
         .slice(0, 16),
+      ...impersonatorOf(claims),
     };
     // One round trip: the list read beside the writes may or may not see this session yet.
     const [, , listed] = await Promise.all([

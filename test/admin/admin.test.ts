@@ -146,6 +146,10 @@ function adminSuite(name: string, describeFn: jest.Describe, userStore: () => Pr
       expect((await root.get('/auth/user')).body).toMatchObject({ id: bob.id, name: 'bob' });
       expect((await root.get('/auth/admin/impersonation')).body).toMatchObject({ active: true, admin: { id: root.id, name: 'root' } });
       expect((await root.get('/auth/admin/users')).status).toBe(403);
+      // Listed as what it is, not as a login through the user's last provider (issue 41, item 9).
+      const listed = (await root.get('/auth/sessions')).body as Array<{ impersonatedBy?: unknown; current?: boolean }>;
+      expect(listed.find((s) => s.current)).toMatchObject({ impersonatedBy: { id: root.id, name: 'root' } });
+      expect(listed.filter((s) => !s.current).every((s) => s.impersonatedBy === undefined)).toBe(true);
       expect((await root.post('/auth/sessions/revoke-others')).status).toBe(200);
       // Credential changes need a fresh login of the user itself: never through an impersonation.
       expect((await root.post('/auth/2fa/enroll')).body).toMatchObject({ code: 'step_up_required' });

@@ -95,7 +95,7 @@ describeOnEveryCredentialStore("an organization's API keys", (store) => {
     for (const path of [`/auth/orgs/${orgId}`, `/auth/orgs/${orgId}/members`, base]) expect((await get(t, path, key)).status).toBe(401);
     // A user's own key has no organization: m.org() refuses it.
     const own = (await alice.post('/auth/api-keys', { name: 'mine' })).body.key as string;
-    expect((await get(t, '/workspace', own)).body).toMatchObject({ code: 'org_required' });
+    expect((await get(t, '/workspace', own)).body).toEqual({ code: 'org_required', error: 'a personal API key never acts in an organization: use an API key of the organization' });
 
     expect((await carol.patch(`${base}/${made.body.id as string}`, { name: 'exports' })).body).toMatchObject({ name: 'exports', roles: ['billing'] });
     expect((await get(t, '/api/me', key).expect(200)).body.user.name).toBe('exports');

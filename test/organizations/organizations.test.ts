@@ -64,7 +64,8 @@ function orgFlow(name: string, describeFn: jest.Describe, storeUri: () => Promis
       expect((await alice.get(`/auth/orgs/${orgId}/invitations`)).body).toEqual([]);
 
       // Acting needs an active organization.
-      expect((await bob.get('/workspace')).body).toMatchObject({ code: 'org_required' });
+      // The refusal names the route to call, with the auth router's mount path (issue 41, item 9).
+      expect((await bob.get('/workspace')).body).toEqual({ code: 'org_required', error: 'no active organization: POST /auth/orgs/<org>/activate first' });
       const activated = await bob.post('/auth/orgs/acme-corp/activate');
       expect(activated.status).toBe(200);
       expect((await bob.get('/workspace')).body).toEqual({ org: { id: orgId, slug: 'acme-corp', name: 'Acme Corp' }, roles: ['billing'], teams: [], invoices: true });

@@ -165,7 +165,7 @@ async function openUser(id) {
     fact('Last login', when(user.lastLogin));
     for (const [list, rows, text] of [
       ['user-logins', user.logins, (l) => l.provider + ': ' + l.id],
-      ['user-sessions', user.sessions, (s) => s.userAgent + ' via ' + s.provider + ', since ' + when(s.created)],
+      ['user-sessions', user.sessions, (s) => s.userAgent + (s.impersonatedBy ? ', impersonated by admin ' + s.impersonatedBy.name : ' via ' + s.provider) + ', since ' + when(s.created)],
       ['user-credentials', user.credentials, (c) => c.kind + ': ' + c.label + ', last used ' + when(c.lastUsed)],
       ['user-orgs', user.organizations || [], (o) => o.name + ' (' + o.roles.join(', ') + ')'],
       ['user-events', user.events || [], (e) => when(e.time) + ': ' + e.type + (e.actor.kind === 'admin' ? ' by admin ' + e.actor.id : '') + (e.data.provider ? ' via ' + e.data.provider : '') + (e.data.reason ? ' (' + e.data.reason + ')' : '')],
