@@ -37,7 +37,13 @@ describe('token abuse', () => {
     await send(`JWT=${token}; XSRF-TOKEN=j1`).expect(200);
     await send(`JWT="${token}"; XSRF-TOKEN=j1`).expect(200);
     await send(` JWT =${token} ; XSRF-TOKEN=j1`).expect(200);
-    for (const bad of [`JWT= ${token}; XSRF-TOKEN=j1`, `JWT=\t${token}; XSRF-TOKEN=j1`, `JWT=" ${token}"; XSRF-TOKEN=j1`]) {
+    for (const bad of [
+      `JWT= ${token}; XSRF-TOKEN=j1`,
+      `JWT=\t${token}; XSRF-TOKEN=j1`,
+      `JWT=" ${token}"; XSRF-TOKEN=j1`,
+      `JWT=${token.slice(0, 20)} ${token.slice(20)}; XSRF-TOKEN=j1`,
+      `JWT=${token},; XSRF-TOKEN=j1`,
+    ]) {
       const res = await send(bad);
       expect([bad.slice(0, 8), res.status]).toEqual([bad.slice(0, 8), 401]);
     }
