@@ -1,8 +1,14 @@
 import request from 'supertest';
-import { setAdmin, type AuthOptions } from '../../src';
+import { setAdmin, type AuthOptions, type Claims } from '../../src';
 import { admin, type AdminOptions, type AdminPlugin } from '../../src/admin';
 import { makeApp, type TestApp } from '../support/auth-app';
 import { CookieJar } from '../support/cookie-jar';
+
+/** A claims updater that makes the direct logins `root` and `root2` admins. */
+export function rootIsAdmin(claims: Claims): Claims {
+  if (claims.user && ['root', 'root2'].includes(claims.user.name) && claims.auth_provider?.name === 'local') setAdmin(claims.user, true);
+  return claims;
+}
 
 /** The test app with the admin plugin; the direct login `root` is an admin (through the claims updater). */
 export function adminApp(options: Partial<AuthOptions> = {}, adminOptions: AdminOptions = {}, setup?: (t: TestApp['auth']) => void): TestApp & { plugin: AdminPlugin } {
@@ -10,10 +16,7 @@ export function adminApp(options: Partial<AuthOptions> = {}, adminOptions: Admin
   const t = makeApp(
     {
       plugins: [plugin, ...(options.plugins ?? [])],
-      claimsUpdater: (claims) => {
-        if (claims.user && ['root', 'root2'].includes(claims.user.name) && claims.auth_provider?.name === 'local') setAdmin(claims.user, true);
-        return claims;
-      },
+      claimsUpdater: rootIsAdmin,
       ...Object.fromEntries(Object.entries(options).filter(([k]) => k !== 'plugins')),
     },
     setup,

@@ -1,8 +1,9 @@
 import * as client from 'openid-client';
 import request from 'supertest';
-import { hashId, senderFunc, setAdmin } from '../../src';
+import { hashId, senderFunc } from '../../src';
 import { accounts } from '../../src/accounts';
 import { admin } from '../../src/admin';
+import { rootIsAdmin } from '../admin/admin-helpers';
 import { setClock } from '../support/clock';
 import { authorizeIn, Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
 
@@ -38,10 +39,7 @@ describe('identity-provider grants follow the credential policy', () => {
       },
       {
         plugins: [accountService, admin()],
-        claimsUpdater: (claims) => {
-          if (claims.user?.name === 'root' && claims.auth_provider?.name === 'local') setAdmin(claims.user, true);
-          return claims;
-        },
+        claimsUpdater: rootIsAdmin,
       },
     );
     idp.app.use('/account', accountService.router);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
-import { hashId, MemoryUserStore, setAdmin, type Claims, type UserStore } from '../../src';
+import { hashId, MemoryUserStore, type UserStore } from '../../src';
+import { rootIsAdmin } from '../admin/admin-helpers';
 import { admin } from '../../src/admin';
 import { authorizeIn, Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
 import { describePostgres, describeRedis, dropSchema, sharedServer, startPostgres, startRedis, type TestServer } from '../support/servers';
@@ -27,11 +28,7 @@ function twoInstances(
       rp = await nowhere();
       callback = `${rp.url}/callback`;
       const clients = [{ clientId: 'web', clientSecret: SECRET_OF_WEB, redirectUris: [callback], trusted: true }];
-      const root = (claims: Claims): Claims => {
-        if (claims.user?.name === 'root') setAdmin(claims.user, true);
-        return claims;
-      };
-      const options = { stateStore: store.uri, userStore: store.users, claimsUpdater: root };
+      const options = { stateStore: store.uri, userStore: store.users, claimsUpdater: rootIsAdmin };
       a = await startIdpApp({ clients }, { ...options, plugins: [admin()] });
       // B serves the same issuer (A's URL) from its own port: what a load balancer in front of both does.
       b = await startIdpApp({ clients, issuer: a.issuer }, { ...options, url: a.url, plugins: [admin()] });

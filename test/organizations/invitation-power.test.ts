@@ -1,8 +1,9 @@
 import request from 'supertest';
-import { EmailSender, setAdmin } from '../../src';
+import { EmailSender } from '../../src';
 import { accounts } from '../../src/accounts';
 import { admin } from '../../src/admin';
 import { activeUserOn } from '../admin/account-steps';
+import { rootIsAdmin } from '../admin/admin-helpers';
 import { mailTo } from '../support/account-app';
 import { setClock } from '../support/clock';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
@@ -28,10 +29,7 @@ describe('an invitation carries its inviter’s power as it is when accepted', (
     });
     t = orgApp(smtp, 'memory://', {
       plugins: [accountService, admin()],
-      claimsUpdater: (claims) => {
-        if (claims.user?.name === 'root' && claims.auth_provider?.name === 'local') setAdmin(claims.user, true);
-        return claims;
-      },
+      claimsUpdater: rootIsAdmin,
     });
     t.app.use('/account', accountService.router);
   });
