@@ -7,6 +7,7 @@ import { Notifications, type NotificationOptions } from './events/notifications'
 import { createCredentialStore } from './credentials/create-credential-store';
 import { deleteCredentials, deletePasskeys, moveCredentials } from './credentials/user-credentials';
 import { openGuarded } from './internal/guarded-store';
+import { familyUri } from './internal/database-uri';
 import { RateLimiter } from './limits/rate-limiter';
 import { Authenticator } from './middleware/authenticator';
 import { MemoryRefreshCache } from './middleware/refresh-cache';
@@ -184,6 +185,7 @@ export function pluginContext(core: Core): PluginContext {
       return [...(n === 0 ? [] : [`${n} passkey${n === 1 ? '' : 's'}`]), ...(await plugins.credentialsReset(userId))];
     },
     openStore: (given, create, what) => openGuarded(given, create, what, resolved.storeTimeout),
+    storeUri: (family) => familyUri(resolved.database, family) ?? 'memory://',
     service: (name) => plugins.service(name),
   };
 }

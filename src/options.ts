@@ -1,10 +1,11 @@
 import type { AvatarStore } from './avatar/avatar-store';
+import { checkDatabase, ephemeralFamilies, familyUri } from './internal/database-uri';
 import { resolveAvatarOptions, type AvatarOptions, type ResolvedAvatarOptions } from './avatar/avatar-options';
 import { configError } from './errors';
 import { CrossSitePolicy, type CrossSiteOptions } from './internal/cross-origin';
 import { positiveMs } from './internal/option-checks';
 import { AUTH_RATE_LIMITS, resolveRules, type AuthRateLimit, type RateLimitRule, resolveIpv6Prefix } from './limits/rate-limiter';
-import { noopLogger, type Logger } from './logger';
+import { noopLogger, warningsLogger, type Logger } from './logger';
 import { resolveMiddlewareOptions, type MiddlewareOptions, type ResolvedMiddlewareOptions } from './middleware/middleware-options';
 import type { RefreshCache } from './middleware/refresh-cache';
 import type { StateStore } from './state/state-store';
@@ -38,6 +39,17 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
   url: string;
   /** Extra hosts (`host` or `host:port`) that `from` may redirect to. @default [] */
   allowedRedirectHosts?: string[];
+  /**
+   * One database for every store of the service and of its plugins (sessions and other state,
+   * avatars, passkeys and second factors, the user directory, the audit log, organizations,
+   * accounts): `postgres://user:pass@host/db` (each family in tables of its own, on one pool),
+   * `mongodb://host/db` (collections of its own), `level:///var/lib/app/auth` (a folder of its own
+   * per family), or `memory://`. A per-family option (`stateStore`, `userStore`, a plugin's `store`)
+   * overrides it for its family: `stateStore: 'redis://...'` beside a PostgreSQL `database` is the
+   * usual pair for several instances.
+   * @default undefined (every store in memory: lost on restart, not shared between instances)
+   */
+  database?: string;
   /**
    * Shared state (sessions, one-shot login tokens, pending logins, refresh cache, rate limits): a store or a
    * URI for {@link createStateStore} (`memory://`, `level:///path`, `redis://...`,
@@ -124,6 +136,8 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
  */
 export interface SettledOptions extends ResolvedTokenOptions, ResolvedMiddlewareOptions, ResolvedAvatarOptions, ResolvedSessionOptions {
   url: URL;
+  /** As given (checked), or absent: plugins place their stores on it. */
+  database: string | undefined;
   allowedRedirectHosts: string[];
   crossSite: CrossSitePolicy;
   bodyLimit: number;
@@ -162,6 +176,21 @@ export interface ResolvedOptions extends Omit<SettledOptions, 'stateStore' | 'av
 }
 
 /**
+ * In production, says at start-up which stores would live in memory (lost on a restart, not shared
+ * by instances) and how to fix it: a deployment that drifts apart silently is the worse failure.
+ */
+function warnIfEphemeral(stores: Parameters<typeof ephemeralFamilies>[0], logger: Logger): void {
+  if (process.env.NODE_ENV !== 'production') return;
+  const lost = ephemeralFamilies(stores).filter((family) => family !== 'avatars' && family !== 'audit');
+  if (lost.length === 0) return;
+  logger.logf(
+    '[WARN] NODE_ENV is production but the %s store%s in memory: sessions and users are lost on a restart and not shared by instances; set createAuth({ database: process.env.DATABASE_URL }) (or the per-store option)',
+    lost.join(', '),
+    lost.length === 1 ? ' is' : 's are',
+  );
+}
+
+/**
  * Checks {@link AuthOptions} and fills in the defaults, opening nothing. Throws an `AuthError`
  * with code `config` and a message that says what to change.
  */
@@ -176,13 +205,23 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw configError('options.url must be an http or https URL');
   const logger = options.logger ?? noopLogger;
   if (options.plugins !== undefined && !Array.isArray(options.plugins)) throw configError('options.plugins must be a list of plugins, e.g. [twoFactor({ key })]');
+  const database = checkDatabase(options.database);
   const plugins = checkPlugins([sessionRoutes(), eventRoutes(), ...(options.twoFactor === undefined ? [] : [twoFactor(options.twoFactor)]), ...(options.plugins ?? [])]);
+  const stores = {
+    state: options.stateStore ?? familyUri(database, 'state'),
+    avatars: options.avatarStore ?? familyUri(database, 'avatars'),
+    credentials: options.credentialStore ?? familyUri(database, 'credentials'),
+    users: options.userStore ?? familyUri(database, 'users'),
+    audit: options.auditStore ?? familyUri(database, 'audit'),
+  };
+  warnIfEphemeral(stores, options.logger ?? warningsLogger);
   return {
     ...resolveTokenOptions(options, url, logger),
     ...resolveMiddlewareOptions(options),
     ...resolveAvatarOptions(options),
     ...resolveSessionOptions(options),
     url,
+    database,
     allowedRedirectHosts: (options.allowedRedirectHosts ?? []).map((h) => h.toLowerCase()),
     crossSite: new CrossSitePolicy(url, options),
     bodyLimit: positiveMs('bodyLimit', options.bodyLimit, 16 * 1024),
@@ -190,11 +229,11 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
     ipv6RateLimitPrefix: resolveIpv6Prefix(options.ipv6RateLimitPrefix),
     storeTimeout: positiveMs('storeTimeout', options.storeTimeout, 5000),
     logger,
-    stateStore: options.stateStore,
-    avatarStore: options.avatarStore,
-    credentialStore: options.credentialStore,
-    userStore: options.userStore,
-    auditStore: options.auditStore,
+    stateStore: stores.state,
+    avatarStore: stores.avatars,
+    credentialStore: stores.credentials,
+    userStore: stores.users,
+    auditStore: stores.audit,
     auditRetention: positiveMs('auditRetention', options.auditRetention, 90 * 86_400_000),
     webhooks: checkWebhooks(options.webhooks),
     webhookBackoff: checkBackoff(options.webhookBackoff),

@@ -10,7 +10,9 @@ import { resolveAccountOptions, type AccountRouterOptions, type LoginSessions } 
 import { createAccountRouter, type AccountRouter } from './account-router';
 
 /** Options of the {@link accounts} plugin: those of the account router, without the glue the core now does. */
-export interface AccountsPluginOptions extends Omit<AccountRouterOptions, 'loginSessions'> {
+export interface AccountsPluginOptions extends Omit<AccountRouterOptions, 'loginSessions' | 'store'> {
+  /** An account store, or a URI: `level:///path`, `postgres://...`, `mongodb://...`, `memory://`. @default the `database` of `createAuth`, else 'memory://' */
+  store?: AccountRouterOptions['store'];
   /** The name of the provider accounts log in through (`/<provider>/login` with e-mail and password). @default 'accounts' */
   provider?: string;
   /** Logins linked to an account log in as its user (`POST /<provider>/link`). @default true */
@@ -34,7 +36,7 @@ export interface AccountsPlugin extends AuthPlugin {
  */
 export function accounts(options: AccountsPluginOptions): AccountsPlugin {
   const { provider = 'accounts', linkLogins = true, ...routerOptions } = options ?? ({} as AccountsPluginOptions);
-  resolveAccountOptions(routerOptions);
+  resolveAccountOptions({ ...routerOptions, store: routerOptions.store ?? 'memory://' });
   let inner: AccountRouter | undefined;
   const router = Router();
   router.use((req, res, next) => {
@@ -65,7 +67,7 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
         onUserIdChanged: (from, to) => ctx.userIdChanged(from, to),
         onCredentialsReset: (userId) => ctx.credentialsReset(userId),
       };
-      const built = createAccountRouter({ ...routerOptions, loginSessions });
+      const built = createAccountRouter({ ...routerOptions, store: routerOptions.store ?? ctx.storeUri('accounts'), loginSessions });
       inner = built;
       if (linkLogins) ctx.service<LoginLinksService>(LOGIN_LINKS_SERVICE)?.use(built.loginLinks());
       return {

@@ -13,7 +13,7 @@ export interface OrganizationOptions {
   /**
    * Where organizations live: `memory://` (nothing survives a restart), `level:///path`, or shared
    * by instances `postgres://user@host/db?schema=app`, `mongodb://host/db?org_db=&org_coll=`; or a store object.
-   * @default 'memory://'
+   * @default the `database` of `createAuth`, else 'memory://'
    */
   store?: OrgStore | string;
   /**
@@ -55,7 +55,8 @@ export const DEFAULT_INVITATION_TEMPLATE =
 /** {@link OrganizationOptions} checked, with defaults. */
 export interface ResolvedOrganizationOptions {
   sender: Sender;
-  store: OrgStore | string;
+  /** As given; absent: the `database` of `createAuth`. */
+  store: OrgStore | string | undefined;
   roles: RoleBook;
   invitationTtl: number;
   invitationLink: ((token: string) => string) | undefined;
@@ -79,8 +80,8 @@ export function checkOrganizationOptions(options: OrganizationOptions): Resolved
   if (typeof options.sender?.send !== 'function') {
     throw configError('organizations.sender is required: it mails invitations (an EmailSender, or senderFunc((to, text) => console.log(to, text)) in development)');
   }
-  const store = options.store ?? 'memory://';
-  if (typeof store !== 'string' && typeof (store as Partial<OrgStore>).update !== 'function') throw configError('organizations.store must be a store URI or an OrgStore');
+  const store = options.store;
+  if (store !== undefined && typeof store !== 'string' && typeof (store as Partial<OrgStore>).update !== 'function') throw configError('organizations.store must be a store URI or an OrgStore');
   for (const [name, fn] of [
     ['invitationLink', options.invitationLink],
     ['allowCreate', options.allowCreate],

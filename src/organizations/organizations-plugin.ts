@@ -38,7 +38,7 @@ export function organizations(options: OrganizationOptions): OrganizationsPlugin
       return service;
     },
     setup(ctx) {
-      const store = ctx.openStore(checked.store, createOrgStore, 'organization store');
+      const store = ctx.openStore(checked.store ?? ctx.storeUri('organizations'), createOrgStore, 'organization store');
       const cache = new MembershipCache(store, ctx.stateStore);
       const orgs = new OrgService(store, cache, checked, { url: ctx.url, users: ctx.users, logger: ctx.logger, events: ctx.events });
       service = orgs;

@@ -105,6 +105,11 @@ export interface PluginContext {
    * the core's are: a call that fails or hangs past `storeTimeout` rejects as unavailable (503).
    */
   openStore<T extends object>(given: T | string, create: (uri: string) => T, what: string): T;
+  /**
+   * The URI of a store family of the plugin's (`'organizations'`) on the app's `database`, for a
+   * plugin whose own store option is not given; `memory://` without a database.
+   */
+  storeUri(family: string): string;
   /** A service another plugin offers, by name (e.g. `'secondFactor'`); `undefined` when that plugin is off. */
   service<T>(name: string): T | undefined;
 }
