@@ -11,7 +11,7 @@ const SRC = join(__dirname, '..', '..', 'src');
 function floorOf(file: string): number {
   const path = relative(SRC, file).split('\\').join('/');
   if (/^(internal\/|errors\.ts$|logger\.ts$)/.test(path)) return 0;
-  if (/^(token|state|limits|senders|credentials|users|avatar)\//.test(path)) return 1;
+  if (/^(token|state|limits|senders|credentials|users|avatar|storage)\//.test(path)) return 1;
   if (/^(plugins\/plugin\.ts|providers\/(provider|login-links|provider-name)\.ts|sessions\/|middleware\/|events\/)/.test(path)) return 2;
   if (/^(two-factor|account|organizations|admin|api-keys|idp|providers|plugins)\//.test(path)) return 3;
   return 4;

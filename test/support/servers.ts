@@ -4,6 +4,7 @@ import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import mysql from 'mysql2/promise';
 import { Client } from 'pg';
 import { remember, spawnTracked, type TrackedChild } from './children';
 import { freePort } from './ports';
@@ -30,6 +31,13 @@ function availability(what: string, present: boolean, install: string): jest.Des
 
 /** `describe` where PostgreSQL's server programs are installed, else reported as skipped with the install command. */
 export const describePostgres: jest.Describe = availability('PostgreSQL', existsSync(join(PG_BIN, 'initdb')), 'apt-get install -y postgresql');
+
+/** Where Debian's mariadb-server package puts the server and its set-up program. */
+const MARIADB = process.env.MARIADBD ?? '/usr/sbin/mariadbd';
+const MARIADB_INSTALL = process.env.MARIADB_INSTALL_DB ?? '/usr/bin/mariadb-install-db';
+
+/** `describe` where MariaDB's server is installed (MySQL-compatible), else reported as skipped with the install command. */
+export const describeMysql: jest.Describe = availability('MariaDB', existsSync(MARIADB) && existsSync(MARIADB_INSTALL), 'apt-get install -y mariadb-server');
 
 /** `describe` where redis-server is installed, else reported as skipped with the install command. */
 export const describeRedis: jest.Describe = availability('Redis', existsSync(REDIS_SERVER), 'apt-get install -y redis-server');
@@ -125,6 +133,90 @@ export async function startRedis(options: { appendOnly?: boolean } = {}): Promis
     if (dir !== undefined) await rm(dir, { recursive: true, force: true });
   };
   return { url: `redis://127.0.0.1:${port}`, stop, restart: start, destroy };
+}
+
+/**
+ * Starts a private MariaDB (the MySQL-compatible server Debian packages): a data folder made by
+ * mariadb-install-db in a temporary folder, a free port on 127.0.0.1, no grant checks (nothing
+ * else can reach it), durability off for speed. Its URL names the database `authgate`.
+ */
+export async function startMysql(): Promise<TestServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'authgate-mariadb-'));
+  const data = join(dir, 'data');
+  await run(MARIADB_INSTALL, ['--no-defaults', `--datadir=${data}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db']);
+  const port = await freePort();
+  let running: TrackedChild | undefined;
+  const start = async (): Promise<void> => {
+    running = spawnTracked(
+      MARIADB,
+      [
+        '--no-defaults',
+        `--datadir=${data}`,
+        `--socket=${join(dir, 'sock')}`,
+        `--pid-file=${join(dir, 'pid')}`,
+        `--port=${port}`,
+        '--bind-address=127.0.0.1',
+        '--user=root',
+        '--skip-grant-tables',
+        '--skip-log-bin',
+        '--innodb-flush-log-at-trx-commit=0',
+        '--innodb-buffer-pool-size=32M',
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const proc = running.child;
+    const stopIt = running.stop;
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => void stopIt().then(() => reject(new Error(`mariadbd did not start: ${out}`))), 60_000);
+      const take = (d: Buffer): void => {
+        out += d.toString();
+        if (out.includes('ready for connections')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      proc.stdout?.on('data', take);
+      proc.stderr?.on('data', take);
+      proc.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`mariadbd exited with ${code}: ${out}`));
+      });
+    });
+    const connection = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root' });
+    await connection.query('CREATE DATABASE IF NOT EXISTS authgate');
+    await connection.end();
+  };
+  const stop = async (): Promise<void> => {
+    await running?.stop();
+  };
+  await start();
+  return {
+    url: `mysql://root@127.0.0.1:${port}/authgate`,
+    stop,
+    restart: start,
+    destroy: async () => {
+      await stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh database on a MariaDB server (for one test), and a way to drop it. */
+export async function freshMysqlDatabase(url: string): Promise<{ uri: string; drop(): Promise<void> }> {
+  const name = `t_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new URL(url);
+  const connection = await mysql.createConnection({ host: admin.hostname, port: Number(admin.port), user: 'root' });
+  await connection.query(`CREATE DATABASE ${name}`);
+  await connection.end();
+  return {
+    uri: `${admin.protocol}//${admin.username}@${admin.host}/${name}`,
+    drop: async () => {
+      const c = await mysql.createConnection({ host: admin.hostname, port: Number(admin.port), user: 'root' });
+      await c.query(`DROP DATABASE IF EXISTS ${name}`);
+      await c.end();
+    },
+  };
 }
 
 /** One server shared by a test file: started on first use, destroyed after the file's tests. */

@@ -1,0 +1,197 @@
+import type { Level } from 'level';
+import { KeyLock } from '../../internal/key-lock';
+import { openLevel } from '../../internal/level';
+import type { Lease } from '../../internal/shared-handles';
+import { uriPath } from '../../internal/store-uri';
+import {
+  checkLimit,
+  checkSchema,
+  decodeCursor,
+  encodeCursor,
+  indexOf,
+  UniqueTakenError,
+  valuesOf,
+  type Collection,
+  type IndexQuery,
+  type InsertResult,
+  type Page,
+  storedValue,
+  valueOfStored,
+  type Schema,
+} from '../collection';
+import type { Database } from '../database';
+import { prefixEnd } from './sql';
+
+/** What a document key holds: the document and when it expires. */
+interface Stored<T> {
+  d: T;
+  e?: number | undefined;
+}
+
+/** The write lock of each folder of this process, by family: every collection of a family on a folder shares it. */
+const locks = new WeakMap<object, KeyLock>();
+function lockOf(db: object): KeyLock {
+  let lock = locks.get(db);
+  if (lock === undefined) locks.set(db, (lock = new KeyLock()));
+  return lock;
+}
+
+/**
+ * One family in a LevelDB folder: `<family>!d!<id>` holds a document, `<family>!x!<index>!<value>
+ * \u0000<id>` an index entry, `<family>!u!<index>!<value>` the holder of a unique value. A folder
+ * is one process's, so writes of a family run one at a time here and land in one batch.
+ */
+class LevelCollection<T> implements Collection<T> {
+  private readonly lock: KeyLock;
+
+  constructor(
+    private readonly db: Level<string, unknown>,
+    private readonly schema: Schema<T>,
+  ) {
+    checkSchema(schema);
+    this.lock = lockOf(db);
+  }
+
+  private docKey(id: string): string {
+    return `${this.schema.family}!d!${id}`;
+  }
+
+  private indexBase(index: string): string {
+    return `${this.schema.family}!x!${index}!`;
+  }
+
+  private uniqueKey(index: string, value: string): string {
+    return `${this.schema.family}!u!${index}!${value}`;
+  }
+
+  private async read(id: string): Promise<T | undefined> {
+    const stored = (await this.db.get(this.docKey(id))) as Stored<T> | undefined;
+    return stored === undefined || (stored.e !== undefined && stored.e <= Date.now()) ? undefined : stored.d;
+  }
+
+  /** The batch that removes `doc`'s keys. */
+  private removal(id: string, doc: T): Array<{ type: 'del'; key: string }> {
+    const ops: Array<{ type: 'del'; key: string }> = [{ type: 'del', key: this.docKey(id) }];
+    for (const index of this.schema.indexes ?? []) {
+      for (const value of valuesOf(index, doc)) {
+        ops.push({ type: 'del', key: `${this.indexBase(index.name)}${storedValue(value)}\u0000${id}` });
+        if (index.unique) ops.push({ type: 'del', key: this.uniqueKey(index.name, value) });
+      }
+    }
+    return ops;
+  }
+
+  /** The batch that writes `doc`'s keys, or the unique index whose value another live document holds. */
+  private async writing(id: string, doc: T): Promise<Array<{ type: 'put'; key: string; value: unknown }> | string> {
+    const ops: Array<{ type: 'put'; key: string; value: unknown }> = [{ type: 'put', key: this.docKey(id), value: { d: doc, e: this.schema.expiresAt?.(doc) } }];
+    for (const index of this.schema.indexes ?? []) {
+      for (const value of valuesOf(index, doc)) {
+        if (index.unique) {
+          const holder = (await this.db.get(this.uniqueKey(index.name, value))) as string | undefined;
+          if (holder !== undefined && holder !== id && (await this.read(holder)) !== undefined) return index.name;
+          ops.push({ type: 'put', key: this.uniqueKey(index.name, value), value: id });
+        }
+        ops.push({ type: 'put', key: `${this.indexBase(index.name)}${storedValue(value)}\u0000${id}`, value: '' });
+      }
+    }
+    return ops;
+  }
+
+  async get(id: string): Promise<T | undefined> {
+    return this.read(id);
+  }
+
+  insert(doc: T): Promise<InsertResult> {
+    return this.lock.run(this.schema.family, async () => {
+      const id = this.schema.id(doc);
+      const old = (await this.db.get(this.docKey(id))) as Stored<T> | undefined;
+      if (old !== undefined && (old.e === undefined || old.e > Date.now())) return { inserted: false, taken: 'id' };
+      const stored = JSON.parse(JSON.stringify(doc)) as T;
+      const ops = await this.writing(id, stored);
+      if (typeof ops === 'string') return { inserted: false, taken: ops };
+      await this.db.batch([...(old === undefined ? [] : this.removal(id, old.d)), ...ops]);
+      return { inserted: true };
+    });
+  }
+
+  update(id: string, change: (doc: T) => T | undefined): Promise<T | undefined> {
+    return this.lock.run(this.schema.family, async () => {
+      const current = await this.read(id);
+      if (current === undefined) return undefined;
+      const changed = change(JSON.parse(JSON.stringify(current)) as T);
+      if (changed === undefined) return current;
+      const next = JSON.parse(JSON.stringify(changed)) as T;
+      if (this.schema.id(next) !== id) throw new Error(`storage: an update of ${this.schema.family} changed the id`);
+      const ops = await this.writing(id, next);
+      if (typeof ops === 'string') throw new UniqueTakenError(ops);
+      // The old entries go first in the batch: a value kept by the update is put back after.
+      await this.db.batch([...this.removal(id, current), ...ops]);
+      return next;
+    });
+  }
+
+  delete(id: string): Promise<T | undefined> {
+    return this.lock.run(this.schema.family, async () => {
+      const stored = (await this.db.get(this.docKey(id))) as Stored<T> | undefined;
+      if (stored === undefined) return undefined;
+      await this.db.batch(this.removal(id, stored.d));
+      return stored.e !== undefined && stored.e <= Date.now() ? undefined : stored.d;
+    });
+  }
+
+  async find(name: string, query: IndexQuery): Promise<Page<T>> {
+    indexOf(this.schema, name);
+    const limit = checkLimit(query.limit);
+    const base = this.indexBase(name);
+    const start = `${base}${storedValue(query.prefix)}`;
+    const end = query.prefix === '' ? prefixEnd(base) : prefixEnd(start);
+    const after = query.after === undefined ? undefined : decodeCursor(query.after);
+    const range = after === undefined ? { gte: start } : { gt: `${base}${storedValue(after.value)}\u0000${after.id}` };
+    const docs: T[] = [];
+    let last: { value: string; id: string } | undefined;
+    let more = false;
+    for await (const key of this.db.keys({ ...range, ...(end === undefined ? {} : { lt: end }) })) {
+      const rest = key.slice(base.length);
+      const cut = rest.indexOf('\u0000');
+      const id = rest.slice(cut + 1);
+      const doc = await this.read(id);
+      if (doc === undefined) continue;
+      if (docs.length === limit) {
+        more = true;
+        break;
+      }
+      docs.push(doc);
+      last = { value: valueOfStored(rest.slice(0, cut)), id };
+    }
+    return { docs, next: more && last ? encodeCursor(last.value, last.id) : undefined };
+  }
+}
+
+/**
+ * Every family in one LevelDB folder (`level`, an optional package): `level:///var/lib/app/auth`.
+ * One machine, one process; kept across restarts.
+ */
+export class LevelDatabase implements Database {
+  private readonly lease: Lease<Level<string, unknown>>;
+  private readonly collections = new Map<string, LevelCollection<unknown>>();
+
+  /** @param uri - `level:///absolute/folder` or `level://./relative/folder`. */
+  constructor(uri: string) {
+    this.lease = openLevel<unknown>(uriPath(uri, 'level:///var/lib/app/auth'), 'json');
+  }
+
+  /** @inheritdoc */
+  collection<T>(schema: Schema<T>): Collection<T> {
+    let found = this.collections.get(schema.family);
+    if (found === undefined) {
+      found = new LevelCollection(this.lease.handle, schema as Schema<unknown>);
+      this.collections.set(schema.family, found);
+    }
+    return found as Collection<T>;
+  }
+
+  /** @inheritdoc */
+  async close(): Promise<void> {
+    await this.lease.release();
+  }
+}

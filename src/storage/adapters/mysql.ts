@@ -1,0 +1,138 @@
+import type { Pool, PoolConnection } from 'mysql2/promise';
+import { configError } from '../../errors';
+import { loadOptional } from '../../internal/optional';
+import { SharedHandles, type Lease } from '../../internal/shared-handles';
+import type { Collection, Schema } from '../collection';
+import type { Database } from '../database';
+import { SqlCollection, type SqlDriver, type SqlSession } from './sql';
+
+/** One pool per URI, shared by every family of this process on it, and the families migrated through it. */
+interface SharedPool {
+  pool: Pool;
+  migrated: Map<string, Promise<void>>;
+}
+
+const pools = new SharedHandles<SharedPool>((shared) => shared.pool.end());
+
+/** MySQL's and MariaDB's code for a deadlock, and for a lock wait that timed out: the transaction is retried. */
+const RETRIED = new Set([1213, 1205]);
+
+/** Binary columns come back as bytes: every key and value here is UTF-8 text. */
+function texts<R>(rows: unknown): R[] {
+  return (rows as Array<Record<string, unknown>>).map((row) => {
+    for (const [k, v] of Object.entries(row)) if (Buffer.isBuffer(v)) row[k] = v.toString('utf8');
+    return row as R;
+  });
+}
+
+function sessionOf(target: Pool | PoolConnection): SqlSession {
+  return {
+    rows: async <R>(sql: string, params: readonly unknown[] = []) => texts<R>((await target.query(sql, [...params]))[0]),
+    run: async (sql: string, params: readonly unknown[] = []) => ((await target.query(sql, [...params]))[0] as { affectedRows: number }).affectedRows,
+  };
+}
+
+/** The database name of a `mysql://` URI. */
+function databaseOf(uri: string): string {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    throw configError(`mysql URI ${JSON.stringify(uri.slice(0, 80))} is malformed; use mysql://user:pass@host:3306/app`);
+  }
+  const name = decodeURIComponent(url.pathname.slice(1));
+  if (!/^[A-Za-z0-9_]{1,64}$/.test(name)) throw configError('mysql URI: name the database in the path (letters, digits, _), e.g. mysql://user:pass@host:3306/app');
+  return name;
+}
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Every family in MySQL 8 or MariaDB 10.11 (`mysql2`, an optional package):
+ * `mysql://user:pass@host:3306/app` (tables `authgate_<family>`, `_idx` and `_uniq`, InnoDB). Keys
+ * are binary strings (compared byte by byte, no trailing-space padding, on either server). Writes
+ * lock the document's row; a transaction InnoDB ends as a deadlock is run again, without a bound.
+ */
+export class MysqlDatabase implements Database {
+  private readonly lease: Lease<SharedPool>;
+  private readonly driver: SqlDriver;
+
+  /** @param uri - `mysql://user:pass@host:3306/database`. */
+  constructor(uri: string) {
+    const database = databaseOf(uri);
+    this.lease = pools.acquire(uri, () => {
+      const mysql = loadOptional<typeof import('mysql2')>('mysql2', 'a mysql:// store');
+      // No FOUND_ROWS: an insert that finds its key counts 0 rows, which is how a taken key is told.
+      const pool = mysql.createPool({ uri, connectionLimit: 10, flags: ['-FOUND_ROWS'], charset: 'utf8mb4', supportBigNumbers: true, bigNumberStrings: false }).promise();
+      return { pool, migrated: new Map() };
+    });
+    const { pool, migrated } = this.lease.handle;
+    const transaction = async <T>(work: (session: SqlSession) => Promise<T>): Promise<T> => {
+      for (let attempt = 0; ; attempt++) {
+        const connection = await pool.getConnection();
+        try {
+          await connection.beginTransaction();
+          const result = await work(sessionOf(connection));
+          await connection.commit();
+          return result;
+        } catch (err) {
+          await connection.rollback().catch(() => undefined);
+          if (!RETRIED.has((err as { errno?: number }).errno ?? 0)) throw err;
+          await pause(Math.min(200, 2 ** attempt) * Math.random());
+        } finally {
+          connection.release();
+        }
+      }
+    };
+    const migrate = async (family: string, steps: readonly string[]): Promise<void> => {
+      // DDL commits by itself in MySQL: the steps run on one connection under a named lock, not in a transaction.
+      const connection = await pool.getConnection();
+      try {
+        await connection.query('SELECT GET_LOCK(?, 60)', [`authgate:${database}`]);
+        await connection.query(
+          'CREATE TABLE IF NOT EXISTS `authgate_migrations` (family VARCHAR(180) NOT NULL, version INT NOT NULL, applied BIGINT NOT NULL, PRIMARY KEY (family, version)) ENGINE=InnoDB',
+        );
+        const [rows] = await connection.query('SELECT max(version) AS v FROM `authgate_migrations` WHERE family = ?', [family]);
+        for (let version = ((rows as Array<{ v: number | null }>)[0]?.v ?? 0) + 1; version <= steps.length; version++) {
+          await connection.query(steps[version - 1] as string);
+          await connection.query('INSERT INTO `authgate_migrations` (family, version, applied) VALUES (?, ?, ?)', [family, version, Date.now()]);
+        }
+      } finally {
+        await connection.query('SELECT RELEASE_LOCK(?)', [`authgate:${database}`]).catch(() => undefined);
+        connection.release();
+      }
+    };
+    this.driver = {
+      session: sessionOf(pool),
+      transaction,
+      migrate: (family, steps) => {
+        let done = migrated.get(family);
+        if (done === undefined) {
+          done = migrate(family, steps).catch((err: unknown) => {
+            migrated.delete(family);
+            throw err;
+          });
+          migrated.set(family, done);
+        }
+        return done;
+      },
+      table: (name) => `\`authgate_${name}\``,
+      indexName: (name) => `\`authgate_${name}\``,
+      // Within InnoDB's 3072-byte key: (name, value, id) = 720 + 1600 + 720 bytes.
+      types: { key: 'VARBINARY(720)', value: 'VARBINARY(1600)', json: 'LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin', bigint: 'BIGINT' },
+      insertIgnore: (rest) => `INSERT INTO ${rest} ON DUPLICATE KEY UPDATE id = id`,
+      forUpdate: ' FOR UPDATE',
+      parse: <T>(stored: unknown) => JSON.parse(stored as string) as T,
+    };
+  }
+
+  /** @inheritdoc */
+  collection<T>(schema: Schema<T>): Collection<T> {
+    return new SqlCollection(this.driver, schema);
+  }
+
+  /** @inheritdoc */
+  async close(): Promise<void> {
+    await this.lease.release();
+  }
+}

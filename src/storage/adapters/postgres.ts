@@ -1,0 +1,55 @@
+import { PgDatabase, type PgQuery } from '../../internal/postgres';
+import type { Collection, Schema } from '../collection';
+import type { Database } from '../database';
+import { SqlCollection, type SqlDriver, type SqlSession } from './sql';
+
+/** `?` parameters as PostgreSQL numbers them (`$1`, `$2`, ...); the statements here hold no other `?`. */
+function numbered(sql: string): string {
+  let n = 0;
+  return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+function sessionOf(query: PgQuery): SqlSession {
+  return {
+    rows: async <R>(sql: string, params: readonly unknown[] = []) => (await query(numbered(sql), [...params])).rows as R[],
+    run: async (sql: string, params: readonly unknown[] = []) => (await query(numbered(sql), [...params])).rowCount,
+  };
+}
+
+/**
+ * Every family in PostgreSQL: `postgres://user:pass@host:5432/db?schema=app` (tables
+ * `authgate_<family>`, `_idx` and `_uniq` in the schema, on the pool every store of the URI
+ * shares). Writes lock the document's row (`FOR UPDATE`): concurrent updates wait, none is lost.
+ */
+export class PostgresDatabase implements Database {
+  private readonly db: PgDatabase;
+  private readonly driver: SqlDriver;
+
+  /** @param uri - `postgres://` or `postgresql://`; see {@link PgDatabase} for its parameters. */
+  constructor(uri: string) {
+    const db = new PgDatabase(uri);
+    this.db = db;
+    this.driver = {
+      session: sessionOf((text, params) => db.query(text, params)),
+      transaction: (work) => db.transaction((query) => work(sessionOf(query))),
+      migrate: (family, steps) => db.migrate(family, steps),
+      table: (name) => db.table(name),
+      indexName: (name) => `"authgate_${name}"`,
+      // json, not jsonb: it keeps the text as given, \u0000 escapes included (jsonb refuses them).
+      types: { key: 'text COLLATE "C"', value: 'text COLLATE "C"', json: 'json', bigint: 'bigint' },
+      insertIgnore: (rest) => `INSERT INTO ${rest} ON CONFLICT DO NOTHING`,
+      forUpdate: ' FOR UPDATE',
+      parse: <T>(stored: unknown) => stored as T,
+    };
+  }
+
+  /** @inheritdoc */
+  collection<T>(schema: Schema<T>): Collection<T> {
+    return new SqlCollection(this.driver, schema);
+  }
+
+  /** @inheritdoc */
+  async close(): Promise<void> {
+    await this.db.close();
+  }
+}

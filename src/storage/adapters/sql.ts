@@ -1,0 +1,224 @@
+import {
+  checkLimit,
+  checkSchema,
+  decodeCursor,
+  encodeCursor,
+  indexOf,
+  UniqueTakenError,
+  valuesOf,
+  type Collection,
+  type IndexQuery,
+  type InsertResult,
+  type Page,
+  storedValue,
+  valueOfStored,
+  type Schema,
+} from '../collection';
+import { jsonCopy } from '../database';
+
+/** Statements on one connection, inside a transaction or not; `?` marks parameters (the dialect rewrites them). */
+export interface SqlSession {
+  /** The rows of a query. */
+  rows<R>(sql: string, params?: readonly unknown[]): Promise<R[]>;
+  /** Runs a statement; how many rows it changed. */
+  run(sql: string, params?: readonly unknown[]): Promise<number>;
+}
+
+/** What differs between SQL databases, and the connection: everything else is {@link SqlCollection}'s. */
+export interface SqlDriver {
+  /** A statement outside any transaction. */
+  readonly session: SqlSession;
+  /** Runs `work` in one transaction (committed when it resolves, rolled back when it throws); the driver serialises them as the database needs. */
+  transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
+  /** Applies `steps` of `family` once each, in order, under a lock that instances starting together share. */
+  migrate(family: string, steps: readonly string[]): Promise<void>;
+  /** The quoted name of table `authgate_<name>` (in the schema, where the database has them). */
+  table(name: string): string;
+  /** The quoted name of index `authgate_<name>` (as `CREATE INDEX` names it). */
+  indexName(name: string): string;
+  /** Column types: an indexed text compared byte by byte, a JSON document, a 64-bit integer. */
+  readonly types: { key: string; value: string; json: string; bigint: string };
+  /** `INSERT` that skips a row whose key exists, for `table (columns) VALUES (...)`. */
+  insertIgnore(rest: string): string;
+  /** Appended to a `SELECT` that locks the rows it reads until the transaction ends (`''` where a transaction locks the database). */
+  readonly forUpdate: string;
+  /** A stored JSON document as the driver returns it, parsed. */
+  parse<T>(stored: unknown): T;
+}
+
+/** The tables of one family: its documents, its index entries, and its unique values. */
+function tablesOf(driver: SqlDriver, family: string): { docs: string; idx: string; uniq: string } {
+  return { docs: driver.table(family), idx: driver.table(`${family}_idx`), uniq: driver.table(`${family}_uniq`) };
+}
+
+/** The schema's tables, in the driver's types; index rows and unique rows go with their document. */
+export function sqlMigrations(driver: SqlDriver, family: string): string[] {
+  const { docs, idx, uniq } = tablesOf(driver, family);
+  const { key, value, json, bigint } = driver.types;
+  return [
+    `CREATE TABLE ${docs} (id ${key} NOT NULL PRIMARY KEY, doc ${json} NOT NULL, expires ${bigint} NULL)`,
+    `CREATE TABLE ${idx} (name ${key} NOT NULL, value ${value} NOT NULL, id ${key} NOT NULL, PRIMARY KEY (name, value, id), FOREIGN KEY (id) REFERENCES ${docs} (id) ON DELETE CASCADE)`,
+    `CREATE TABLE ${uniq} (name ${key} NOT NULL, value ${value} NOT NULL, id ${key} NOT NULL, PRIMARY KEY (name, value), FOREIGN KEY (id) REFERENCES ${docs} (id) ON DELETE CASCADE)`,
+    `CREATE INDEX ${driver.indexName(`${family}_idx_id`)} ON ${idx} (id)`,
+    `CREATE INDEX ${driver.indexName(`${family}_uniq_id`)} ON ${uniq} (id)`,
+    `CREATE INDEX ${driver.indexName(`${family}_expires`)} ON ${docs} (expires)`,
+  ];
+}
+
+/** The least text greater than every text that starts with `prefix`; `undefined` when there is none. */
+export function prefixEnd(prefix: string): string | undefined {
+  for (let i = prefix.length - 1; i >= 0; i--) {
+    const c = prefix.charCodeAt(i);
+    if (c < 0xffff) return prefix.slice(0, i) + String.fromCharCode(c + 1);
+  }
+  return undefined;
+}
+
+/** Thrown inside a transaction to roll an insert back whose unique value is taken. */
+class Taken extends Error {
+  constructor(readonly index: string) {
+    super(index);
+  }
+}
+
+/**
+ * One family in SQL: a document table (id, JSON, expiry), an index table of (name, value, id)
+ * rows, and a unique table whose primary key is (name, value), so the database itself refuses a
+ * second holder of a unique value, whatever the instance. Writes are transactions that lock the
+ * document row; index rows follow their document by cascade.
+ */
+export class SqlCollection<T> implements Collection<T> {
+  private readonly t: { docs: string; idx: string; uniq: string };
+  private ready: Promise<void> | undefined;
+
+  /**
+   * @param driver - the database.
+   * @param schema - the family.
+   */
+  constructor(
+    private readonly driver: SqlDriver,
+    private readonly schema: Schema<T>,
+  ) {
+    checkSchema(schema);
+    this.t = tablesOf(driver, schema.family);
+  }
+
+  private migrated(): Promise<void> {
+    this.ready ??= this.driver.migrate(`store:${this.schema.family}`, sqlMigrations(this.driver, this.schema.family)).catch((err: unknown) => {
+      this.ready = undefined;
+      throw err;
+    });
+    return this.ready;
+  }
+
+  private expiresOf(doc: T): number | null {
+    return this.schema.expiresAt?.(doc) ?? null;
+  }
+
+  /** Writes the index and unique rows of `doc` (its old ones gone); throws {@link Taken} for a unique value another document holds. */
+  private async writeEntries(s: SqlSession, id: string, doc: T): Promise<void> {
+    for (const index of this.schema.indexes ?? []) {
+      for (const value of valuesOf(index, doc)) {
+        if (!index.unique) {
+          await s.run(this.driver.insertIgnore(`${this.t.idx} (name, value, id) VALUES (?, ?, ?)`), [index.name, storedValue(value), id]);
+          continue;
+        }
+        // A value held by a document that has expired is free again.
+        const stored = storedValue(value);
+        await s.run(`DELETE FROM ${this.t.docs} WHERE expires <= ? AND id IN (SELECT id FROM ${this.t.uniq} WHERE name = ? AND value = ?)`, [Date.now(), index.name, stored]);
+        if ((await s.run(this.driver.insertIgnore(`${this.t.uniq} (name, value, id) VALUES (?, ?, ?)`), [index.name, stored, id])) === 0) throw new Taken(index.name);
+        await s.run(this.driver.insertIgnore(`${this.t.idx} (name, value, id) VALUES (?, ?, ?)`), [index.name, stored, id]);
+      }
+    }
+  }
+
+  async get(id: string): Promise<T | undefined> {
+    await this.migrated();
+    const [row] = await this.driver.session.rows<{ doc: unknown }>(`SELECT doc FROM ${this.t.docs} WHERE id = ? AND (expires IS NULL OR expires > ?)`, [id, Date.now()]);
+    return row === undefined ? undefined : this.driver.parse<T>(row.doc);
+  }
+
+  async insert(doc: T): Promise<InsertResult> {
+    await this.migrated();
+    const id = this.schema.id(doc);
+    try {
+      return await this.driver.transaction(async (s) => {
+        await s.run(`DELETE FROM ${this.t.docs} WHERE id = ? AND expires <= ?`, [id, Date.now()]);
+        const added = await s.run(this.driver.insertIgnore(`${this.t.docs} (id, doc, expires) VALUES (?, ?, ?)`), [id, JSON.stringify(doc), this.expiresOf(doc)]);
+        if (added === 0) return { inserted: false, taken: 'id' } as const;
+        await this.writeEntries(s, id, doc);
+        return { inserted: true } as const;
+      });
+    } catch (err) {
+      if (err instanceof Taken) return { inserted: false, taken: err.index };
+      throw err;
+    }
+  }
+
+  async update(id: string, change: (doc: T) => T | undefined): Promise<T | undefined> {
+    await this.migrated();
+    try {
+      return await this.driver.transaction(async (s) => {
+        const [row] = await s.rows<{ doc: unknown }>(`SELECT doc FROM ${this.t.docs} WHERE id = ? AND (expires IS NULL OR expires > ?)${this.driver.forUpdate}`, [id, Date.now()]);
+        if (row === undefined) return undefined;
+        const current = this.driver.parse<T>(row.doc);
+        const next = change(jsonCopy(current));
+        if (next === undefined) return current;
+        if (this.schema.id(next) !== id) throw new Error(`storage: an update of ${this.schema.family} changed the id`);
+        await s.run(`UPDATE ${this.t.docs} SET doc = ?, expires = ? WHERE id = ?`, [JSON.stringify(next), this.expiresOf(next), id]);
+        if ((this.schema.indexes ?? []).length > 0) {
+          await s.run(`DELETE FROM ${this.t.idx} WHERE id = ?`, [id]);
+          await s.run(`DELETE FROM ${this.t.uniq} WHERE id = ?`, [id]);
+          await this.writeEntries(s, id, next);
+        }
+        return jsonCopy(next);
+      });
+    } catch (err) {
+      if (err instanceof Taken) throw new UniqueTakenError(err.index);
+      throw err;
+    }
+  }
+
+  async delete(id: string): Promise<T | undefined> {
+    await this.migrated();
+    return this.driver.transaction(async (s) => {
+      const [row] = await s.rows<{ doc: unknown; expires: unknown }>(`SELECT doc, expires FROM ${this.t.docs} WHERE id = ?${this.driver.forUpdate}`, [id]);
+      if (row === undefined) return undefined;
+      await s.run(`DELETE FROM ${this.t.docs} WHERE id = ?`, [id]);
+      const expires = row.expires === null ? undefined : Number(row.expires);
+      return expires !== undefined && expires <= Date.now() ? undefined : this.driver.parse<T>(row.doc);
+    });
+  }
+
+  async find(name: string, query: IndexQuery): Promise<Page<T>> {
+    await this.migrated();
+    indexOf(this.schema, name);
+    const limit = checkLimit(query.limit);
+    const where = ['x.name = ?', 'x.value >= ?', '(d.expires IS NULL OR d.expires > ?)'];
+    const prefix = storedValue(query.prefix);
+    const params: unknown[] = [name, prefix, Date.now()];
+    const end = prefixEnd(prefix);
+    if (query.prefix !== '' && end !== undefined) {
+      where.push('x.value < ?');
+      params.push(end);
+    }
+    if (query.after !== undefined) {
+      const after = decodeCursor(query.after);
+      where.push('(x.value > ? OR (x.value = ? AND x.id > ?))');
+      params.push(storedValue(after.value), storedValue(after.value), after.id);
+    }
+    const rows = await this.driver.session.rows<{ value: string; id: string; doc: unknown }>(
+      `SELECT x.value AS value, x.id AS id, d.doc AS doc FROM ${this.t.idx} x JOIN ${this.t.docs} d ON d.id = x.id WHERE ${where.join(' AND ')} ORDER BY x.value, x.id LIMIT ${limit + 1}`,
+      params,
+    );
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    return { docs: page.map((r) => this.driver.parse<T>(r.doc)), next: rows.length > limit && last ? encodeCursor(valueOfStored(last.value), last.id) : undefined };
+  }
+
+  /** Deletes the documents that have expired (their index rows go with them); how many. */
+  async purgeExpired(): Promise<number> {
+    await this.migrated();
+    return this.driver.session.run(`DELETE FROM ${this.t.docs} WHERE expires <= ?`, [Date.now()]);
+  }
+}

@@ -1,0 +1,159 @@
+import { AuthError } from '../errors';
+
+/**
+ * One index of a family: the values a document is found by. A value is text; a document may have
+ * several (a user is found by each word of its name) or none. Lookups go by prefix and come back
+ * ordered by value then id, so a value that ends in a sortable part (`<user id>\u0000<time>`) gives
+ * "a user's things, oldest first" with no other query kind.
+ */
+export interface IndexSpec<T> {
+  /** Letters, digits and `_`, unique in the schema. */
+  readonly name: string;
+  /** The values of `doc` in this index. */
+  values(doc: T): readonly string[];
+  /** No two documents share a value (an e-mail, a slug): an insert or update that would is refused. */
+  readonly unique?: boolean;
+}
+
+/**
+ * A store family as data: its name (a table, a collection, a folder), how a document names its id,
+ * and its indexes. Adding a family is one such schema and a repository over the collection it gives.
+ */
+export interface Schema<T> {
+  /** Lower-case letters, digits and `_`: `users`, `credentials`. */
+  readonly family: string;
+  /** The document's id (a primary key: unique, never changed by an update). */
+  id(doc: T): string;
+  /** Its indexes. @default none */
+  readonly indexes?: readonly IndexSpec<T>[];
+  /** When a document stops existing, ms since the epoch (reads no longer see it; it is purged later). @default never */
+  expiresAt?(doc: T): number | undefined;
+}
+
+/** Where a page of a lookup stopped; pass it back as `after` for the next page. Opaque. */
+export type Cursor = string;
+
+/** A lookup by index: every document with a value that starts with `prefix`, ordered by value then id. */
+export interface IndexQuery {
+  /** The start of the values wanted; `''` lists the whole index. */
+  prefix: string;
+  /** The `next` of the previous page. @default the first page */
+  after?: Cursor | undefined;
+  /** The most documents of the page, 1 to 1000. */
+  limit: number;
+}
+
+/** A page of documents and where the next one starts (absent on the last page). */
+export interface Page<T> {
+  docs: T[];
+  next?: Cursor | undefined;
+}
+
+/** What an insert did: stored it, found its id taken, or found a unique index's value taken (`taken` names the index). */
+export type InsertResult = { inserted: true } | { inserted: false; taken: 'id' | (string & {}) };
+
+/**
+ * One family's documents on one database: what every repository is written against and every
+ * adapter implements. Every write is atomic; `update` is a read-change-write that never loses a
+ * concurrent update and never gives up under contention (the adapter locks the row or retries
+ * without a bound). Values round-trip as JSON.
+ */
+export interface Collection<T> {
+  /** The document with this id. */
+  get(id: string): Promise<T | undefined>;
+  /** Stores a new document, unless its id or a unique value is taken. */
+  insert(doc: T): Promise<InsertResult>;
+  /**
+   * Applies `change` to the stored document atomically (it gets a copy; `undefined` leaves the
+   * document as it is; it may run more than once, so it must not have effects of its own) and
+   * returns what is stored after; `undefined` when there is no such document.
+   * @throws UniqueTakenError when the change would give a unique index a value another document has.
+   */
+  update(id: string, change: (doc: T) => T | undefined): Promise<T | undefined>;
+  /** Deletes a document and returns it (`undefined` when there was none): of two racing deletes, one gets it. */
+  delete(id: string): Promise<T | undefined>;
+  /** A page of the documents whose value in `index` starts with the query's prefix, ordered by value then id. */
+  find(index: string, query: IndexQuery): Promise<Page<T>>;
+}
+
+/** An update would give a unique index a value another document holds. */
+export class UniqueTakenError extends AuthError {
+  /** @param index - the unique index whose value is taken. */
+  constructor(readonly index: string) {
+    super('conflict', `the ${index} is taken`);
+  }
+}
+
+/** Where a document stands in an index's order, as a cursor: its value and its id. */
+export function encodeCursor(value: string, id: string): Cursor {
+  return Buffer.from(JSON.stringify([value, id])).toString('base64url');
+}
+
+/** The value and id a cursor names. @throws AuthError (`bad_request`) for one no page gave. */
+export function decodeCursor(cursor: Cursor): { value: string; id: string } {
+  const bad = (): AuthError => new AuthError('bad_request', 'cursor is malformed: pass the next of the previous page');
+  if (typeof cursor !== 'string' || cursor.length > 4096 || !/^[A-Za-z0-9_-]+$/.test(cursor)) throw bad();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+  } catch {
+    throw bad();
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string') throw bad();
+  return { value: parsed[0], id: parsed[1] };
+}
+
+const NAME = /^[a-z][a-z0-9_]{0,39}$/;
+
+/** Checks a schema once, when a collection is made for it (a mistake is a bug: it fails at start-up). */
+export function checkSchema<T>(schema: Schema<T>): void {
+  if (!NAME.test(schema.family)) throw new AuthError('config', `storage: family ${JSON.stringify(schema.family)} must be lower-case letters, digits and _`);
+  const names = new Set<string>();
+  for (const index of schema.indexes ?? []) {
+    if (!NAME.test(index.name) || names.has(index.name)) throw new AuthError('config', `storage: ${schema.family} has a bad or repeated index name ${JSON.stringify(index.name)}`);
+    names.add(index.name);
+  }
+}
+
+/** The index of `schema` named `name`. @throws AuthError (`config`) for an unknown one (a bug). */
+export function indexOf<T>(schema: Schema<T>, name: string): IndexSpec<T> {
+  const found = schema.indexes?.find((i) => i.name === name);
+  if (found === undefined) throw new AuthError('config', `storage: ${schema.family} has no index ${name}`);
+  return found;
+}
+
+/** The most documents one page may hold. */
+export const MAX_PAGE = 1000;
+
+/** Checks a query's limit (a bug when out of range). */
+export function checkLimit(limit: number): number {
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) throw new AuthError('config', `storage: a page holds 1 to ${MAX_PAGE} documents`);
+  return limit;
+}
+
+/** The distinct values of a document in an index (a document is listed once per distinct value). */
+export function valuesOf<T>(index: IndexSpec<T>, doc: T): string[] {
+  return [...new Set(index.values(doc))];
+}
+
+/** Whether a document has expired at `now`. */
+export function isExpired<T>(schema: Schema<T>, doc: T, now = Date.now()): boolean {
+  const at = schema.expiresAt?.(doc);
+  return at !== undefined && at <= now;
+}
+
+/**
+ * An index value as databases keep it, in the same order as the value: `\u0000` (which PostgreSQL
+ * text cannot hold, and which ends a value in a level key) and `\u0001` are escaped with `\u0001`.
+ * A prefix of a value stays a prefix of its stored form.
+ */
+export function storedValue(value: string): string {
+  // eslint-disable-next-line no-control-regex -- these two characters are what is escaped
+  return value.replace(/[\u0000\u0001]/g, (c) => (c === '\u0000' ? '\u0001\u0001' : '\u0001\u0002'));
+}
+
+/** The value of its stored form (see {@link storedValue}). */
+export function valueOfStored(stored: string): string {
+  // eslint-disable-next-line no-control-regex -- the escapes of storedValue
+  return stored.replace(/\u0001[\u0001\u0002]/g, (c) => (c === '\u0001\u0001' ? '\u0000' : '\u0001'));
+}
