@@ -48,6 +48,17 @@ export function parsePgUri(uri: string): PgTarget {
 /** A query on the connection of a {@link PgDatabase.transaction}. */
 export type PgQuery = <R extends QueryResultRow>(text: string, params?: unknown[]) => Promise<{ rows: R[]; rowCount: number }>;
 
+/** One version of a family's tables: a statement, or code that runs on the migration's connection (copying old rows, say). */
+export type PgMigrationStep = string | ((query: PgQuery) => Promise<void>);
+
+/** The {@link PgQuery} of one connection. */
+function queryOn(client: PoolClient): PgQuery {
+  return async <R extends QueryResultRow>(text: string, params: unknown[] = []) => {
+    const r = await client.query<R>(text, params);
+    return { rows: r.rows, rowCount: r.rowCount ?? 0 };
+  };
+}
+
 /** A pool shared by every store on one database, and the migrations run through it. */
 interface SharedPool {
   pool: Pool;
@@ -108,7 +119,7 @@ export class PgDatabase {
    * Brings `family`'s tables to the last of `steps` (each step one version, applied in order,
    * once): the first call runs it, later calls wait for it. Idempotent and safe across processes.
    */
-  migrate(family: string, steps: readonly string[]): Promise<void> {
+  migrate(family: string, steps: readonly PgMigrationStep[]): Promise<void> {
     const migrated = this.lease.handle.migrated;
     const key = `${this.target.schema}:${family}`;
     let done = migrated.get(key);
@@ -148,7 +159,7 @@ export class PgDatabase {
     }
   }
 
-  private async runMigrations(family: string, steps: readonly string[]): Promise<void> {
+  private async runMigrations(family: string, steps: readonly PgMigrationStep[]): Promise<void> {
     await this.inTransaction(async (client) => {
       // One lock per schema: the schema and the migrations table are shared by every family.
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`authgate:${this.schema}`]);
@@ -158,7 +169,9 @@ export class PgDatabase {
       );
       const { rows } = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${this.table('migrations')} WHERE family = $1`, [family]);
       for (let version = (rows[0]?.v ?? 0) + 1; version <= steps.length; version++) {
-        await client.query(steps[version - 1] as string);
+        const step = steps[version - 1] as PgMigrationStep;
+        if (typeof step === 'string') await client.query(step);
+        else await step(queryOn(client));
         await client.query(`INSERT INTO ${this.table('migrations')} (family, version) VALUES ($1, $2)`, [family, version]);
       }
     });
@@ -181,12 +194,7 @@ export class PgDatabase {
 
   /** Runs `work` in one transaction on one connection (committed when it resolves, rolled back when it throws). */
   async transaction<T>(work: (query: PgQuery) => Promise<T>): Promise<T> {
-    return this.inTransaction((client) =>
-      work(async <R extends QueryResultRow>(text: string, params: unknown[] = []) => {
-        const r = await client.query<R>(text, params);
-        return { rows: r.rows, rowCount: r.rowCount ?? 0 };
-      }),
-    );
+    return this.inTransaction((client) => work(queryOn(client)));
   }
 
   /** The NOTIFY channel for `name`: one per schema, so apps on other schemas of the database hear nothing. */

@@ -28,6 +28,20 @@ export interface Schema<T> {
   readonly indexes?: readonly IndexSpec<T>[];
   /** When a document stops existing, ms since the epoch (reads no longer see it; it is purged later). @default never */
   expiresAt?(doc: T): number | undefined;
+  /**
+   * Where the family's store of before 2026-11-27 kept each document, whole, as JSON: the adapter
+   * copies them once, at first use, and leaves the old data as it was (a step back still finds it).
+   * @default nothing to copy
+   */
+  readonly legacy?: LegacyLayout;
+}
+
+/** Where an older store of a family kept its documents, per database kind. */
+export interface LegacyLayout {
+  /** The SQL table `authgate_<sqlTable>` with the document in column `doc`. */
+  readonly sqlTable?: string;
+  /** The level keys that start with this, each holding a document as JSON text. */
+  readonly levelPrefix?: string;
 }
 
 /** Where a page of a lookup stopped; pass it back as `after` for the next page. Opaque. */

@@ -43,9 +43,10 @@ function lockOf(db: object): KeyLock {
  */
 class LevelCollection<T> implements Collection<T> {
   private readonly lock: KeyLock;
+  private adopting: Promise<void> | undefined;
 
   constructor(
-    private readonly db: Level<string, unknown>,
+    private readonly db: Level<string, string>,
     private readonly schema: Schema<T>,
   ) {
     checkSchema(schema);
@@ -64,8 +65,13 @@ class LevelCollection<T> implements Collection<T> {
     return `${this.schema.family}!u!${index}!${value}`;
   }
 
+  private async stored(id: string): Promise<Stored<T> | undefined> {
+    const text = await this.db.get(this.docKey(id));
+    return text === undefined ? undefined : (JSON.parse(text) as Stored<T>);
+  }
+
   private async read(id: string): Promise<T | undefined> {
-    const stored = (await this.db.get(this.docKey(id))) as Stored<T> | undefined;
+    const stored = await this.stored(id);
     return stored === undefined || (stored.e !== undefined && stored.e <= Date.now()) ? undefined : stored.d;
   }
 
@@ -82,12 +88,12 @@ class LevelCollection<T> implements Collection<T> {
   }
 
   /** The batch that writes `doc`'s keys, or the unique index whose value another live document holds. */
-  private async writing(id: string, doc: T): Promise<Array<{ type: 'put'; key: string; value: unknown }> | string> {
-    const ops: Array<{ type: 'put'; key: string; value: unknown }> = [{ type: 'put', key: this.docKey(id), value: { d: doc, e: this.schema.expiresAt?.(doc) } }];
+  private async writing(id: string, doc: T): Promise<Array<{ type: 'put'; key: string; value: string }> | string> {
+    const ops: Array<{ type: 'put'; key: string; value: string }> = [{ type: 'put', key: this.docKey(id), value: JSON.stringify({ d: doc, e: this.schema.expiresAt?.(doc) }) }];
     for (const index of this.schema.indexes ?? []) {
       for (const value of valuesOf(index, doc)) {
         if (index.unique) {
-          const holder = (await this.db.get(this.uniqueKey(index.name, value))) as string | undefined;
+          const holder = await this.db.get(this.uniqueKey(index.name, value));
           if (holder !== undefined && holder !== id && (await this.read(holder)) !== undefined) return index.name;
           ops.push({ type: 'put', key: this.uniqueKey(index.name, value), value: id });
         }
@@ -97,14 +103,35 @@ class LevelCollection<T> implements Collection<T> {
     return ops;
   }
 
+  /** The documents of the family's older store, copied once (a marker key says it was done). */
+  private adopted(): Promise<void> {
+    const prefix = this.schema.legacy?.levelPrefix;
+    if (prefix === undefined) return Promise.resolve();
+    this.adopting ??= this.lock.run(this.schema.family, async () => {
+      const marker = `${this.schema.family}!m!adopted`;
+      if ((await this.db.get(marker)) !== undefined) return;
+      for await (const [, text] of this.db.iterator({ gt: prefix, lt: `${prefix}\uffff` })) {
+        const doc = JSON.parse(text) as T;
+        const id = this.schema.id(doc);
+        if ((await this.db.get(this.docKey(id))) !== undefined) continue;
+        const ops = await this.writing(id, doc);
+        if (typeof ops !== 'string') await this.db.batch(ops);
+      }
+      await this.db.put(marker, String(Date.now()));
+    });
+    return this.adopting;
+  }
+
   async get(id: string): Promise<T | undefined> {
+    await this.adopted();
     return this.read(id);
   }
 
-  insert(doc: T): Promise<InsertResult> {
+  async insert(doc: T): Promise<InsertResult> {
+    await this.adopted();
     return this.lock.run(this.schema.family, async () => {
       const id = this.schema.id(doc);
-      const old = (await this.db.get(this.docKey(id))) as Stored<T> | undefined;
+      const old = await this.stored(id);
       if (old !== undefined && (old.e === undefined || old.e > Date.now())) return { inserted: false, taken: 'id' };
       const stored = JSON.parse(JSON.stringify(doc)) as T;
       const ops = await this.writing(id, stored);
@@ -114,7 +141,8 @@ class LevelCollection<T> implements Collection<T> {
     });
   }
 
-  update(id: string, change: (doc: T) => T | undefined): Promise<T | undefined> {
+  async update(id: string, change: (doc: T) => T | undefined): Promise<T | undefined> {
+    await this.adopted();
     return this.lock.run(this.schema.family, async () => {
       const current = await this.read(id);
       if (current === undefined) return undefined;
@@ -130,9 +158,10 @@ class LevelCollection<T> implements Collection<T> {
     });
   }
 
-  delete(id: string): Promise<T | undefined> {
+  async delete(id: string): Promise<T | undefined> {
+    await this.adopted();
     return this.lock.run(this.schema.family, async () => {
-      const stored = (await this.db.get(this.docKey(id))) as Stored<T> | undefined;
+      const stored = await this.stored(id);
       if (stored === undefined) return undefined;
       await this.db.batch(this.removal(id, stored.d));
       return stored.e !== undefined && stored.e <= Date.now() ? undefined : stored.d;
@@ -140,6 +169,7 @@ class LevelCollection<T> implements Collection<T> {
   }
 
   async find(name: string, query: IndexQuery): Promise<Page<T>> {
+    await this.adopted();
     indexOf(this.schema, name);
     const limit = checkLimit(query.limit);
     const base = this.indexBase(name);
@@ -172,12 +202,12 @@ class LevelCollection<T> implements Collection<T> {
  * One machine, one process; kept across restarts.
  */
 export class LevelDatabase implements Database {
-  private readonly lease: Lease<Level<string, unknown>>;
+  private readonly lease: Lease<Level<string, string>>;
   private readonly collections = new Map<string, LevelCollection<unknown>>();
 
   /** @param uri - `level:///absolute/folder` or `level://./relative/folder`. */
   constructor(uri: string) {
-    this.lease = openLevel<unknown>(uriPath(uri, 'level:///var/lib/app/auth'), 'json');
+    this.lease = openLevel<string>(uriPath(uri, 'level:///var/lib/app/auth'), 'utf8');
   }
 
   /** @inheritdoc */

@@ -4,7 +4,7 @@ import { loadOptional } from '../../internal/optional';
 import { SharedHandles, type Lease } from '../../internal/shared-handles';
 import type { Collection, Schema } from '../collection';
 import type { Database } from '../database';
-import { SqlCollection, type SqlDriver, type SqlSession } from './sql';
+import { SqlCollection, type SqlDriver, type SqlMigrationStep, type SqlSession } from './sql';
 
 /** One pool per URI, shared by every family of this process on it, and the families migrated through it. */
 interface SharedPool {
@@ -84,7 +84,7 @@ export class MysqlDatabase implements Database {
         }
       }
     };
-    const migrate = async (family: string, steps: readonly string[]): Promise<void> => {
+    const migrate = async (family: string, steps: readonly SqlMigrationStep[]): Promise<void> => {
       // DDL commits by itself in MySQL: the steps run on one connection under a named lock, not in a transaction.
       const connection = await pool.getConnection();
       try {
@@ -94,7 +94,9 @@ export class MysqlDatabase implements Database {
         );
         const [rows] = await connection.query('SELECT max(version) AS v FROM `authgate_migrations` WHERE family = ?', [family]);
         for (let version = ((rows as Array<{ v: number | null }>)[0]?.v ?? 0) + 1; version <= steps.length; version++) {
-          await connection.query(steps[version - 1] as string);
+          const step = steps[version - 1] as SqlMigrationStep;
+          if (typeof step === 'string') await connection.query(step);
+          else await step(sessionOf(connection));
           await connection.query('INSERT INTO `authgate_migrations` (family, version, applied) VALUES (?, ?, ?)', [family, version, Date.now()]);
         }
       } finally {
@@ -116,6 +118,8 @@ export class MysqlDatabase implements Database {
         }
         return done;
       },
+      tableExists: async (session, name) =>
+        (await session.rows('SELECT 1 AS found FROM information_schema.tables WHERE table_schema = ? AND table_name = ?', [database, `authgate_${name}`])).length > 0,
       table: (name) => `\`authgate_${name}\``,
       indexName: (name) => `\`authgate_${name}\``,
       // Within InnoDB's 3072-byte key: (name, value, id) = 720 + 1600 + 720 bytes.

@@ -32,7 +32,12 @@ export class PostgresDatabase implements Database {
     this.driver = {
       session: sessionOf((text, params) => db.query(text, params)),
       transaction: (work) => db.transaction((query) => work(sessionOf(query))),
-      migrate: (family, steps) => db.migrate(family, steps),
+      migrate: (family, steps) =>
+        db.migrate(
+          family,
+          steps.map((step) => (typeof step === 'string' ? step : (query: PgQuery) => step(sessionOf(query)))),
+        ),
+      tableExists: async (session, name) => ((await session.rows<{ t: string | null }>('SELECT to_regclass(?) AS t', [db.table(name)]))[0]?.t ?? null) !== null,
       table: (name) => db.table(name),
       indexName: (name) => `"authgate_${name}"`,
       // json, not jsonb: it keeps the text as given, \u0000 escapes included (jsonb refuses them).

@@ -16,6 +16,9 @@ import {
 } from '../collection';
 import { jsonCopy } from '../database';
 
+/** One version of a family's tables: a statement, or code run on the migration's connection. */
+export type SqlMigrationStep = string | ((session: SqlSession) => Promise<void>);
+
 /** Statements on one connection, inside a transaction or not; `?` marks parameters (the dialect rewrites them). */
 export interface SqlSession {
   /** The rows of a query. */
@@ -31,7 +34,9 @@ export interface SqlDriver {
   /** Runs `work` in one transaction (committed when it resolves, rolled back when it throws); the driver serialises them as the database needs. */
   transaction<T>(work: (session: SqlSession) => Promise<T>): Promise<T>;
   /** Applies `steps` of `family` once each, in order, under a lock that instances starting together share. */
-  migrate(family: string, steps: readonly string[]): Promise<void>;
+  migrate(family: string, steps: readonly SqlMigrationStep[]): Promise<void>;
+  /** Whether table `authgate_<name>` exists (on the session of a migration). */
+  tableExists(session: SqlSession, name: string): Promise<boolean>;
   /** The quoted name of table `authgate_<name>` (in the schema, where the database has them). */
   table(name: string): string;
   /** The quoted name of index `authgate_<name>` (as `CREATE INDEX` names it). */
@@ -48,11 +53,12 @@ export interface SqlDriver {
 
 /** The tables of one family: its documents, its index entries, and its unique values. */
 function tablesOf(driver: SqlDriver, family: string): { docs: string; idx: string; uniq: string } {
-  return { docs: driver.table(family), idx: driver.table(`${family}_idx`), uniq: driver.table(`${family}_uniq`) };
+  // `_doc`: the stores of before 2026-11-27 named their tables after the family alone.
+  return { docs: driver.table(`${family}_doc`), idx: driver.table(`${family}_idx`), uniq: driver.table(`${family}_uniq`) };
 }
 
 /** The schema's tables, in the driver's types; index rows and unique rows go with their document. */
-export function sqlMigrations(driver: SqlDriver, family: string): string[] {
+export function sqlMigrations(driver: SqlDriver, family: string): SqlMigrationStep[] {
   const { docs, idx, uniq } = tablesOf(driver, family);
   const { key, value, json, bigint } = driver.types;
   return [
@@ -103,8 +109,24 @@ export class SqlCollection<T> implements Collection<T> {
     this.t = tablesOf(driver, schema.family);
   }
 
+  /** The tables, then the documents of the family's older store, once (inserted as {@link SqlCollection.insert} would). */
+  private steps(): SqlMigrationStep[] {
+    const legacy = this.schema.legacy?.sqlTable;
+    if (legacy === undefined) return sqlMigrations(this.driver, this.schema.family);
+    const adopt = async (s: SqlSession): Promise<void> => {
+      if (!(await this.driver.tableExists(s, legacy))) return;
+      for (const row of await s.rows<{ doc: unknown }>(`SELECT doc FROM ${this.driver.table(legacy)}`)) {
+        const doc = typeof row.doc === 'string' ? (JSON.parse(row.doc) as T) : (row.doc as T);
+        await this.insertWith(s, doc).catch((err: unknown) => {
+          if (!(err instanceof Taken)) throw err;
+        });
+      }
+    };
+    return [...sqlMigrations(this.driver, this.schema.family), adopt];
+  }
+
   private migrated(): Promise<void> {
-    this.ready ??= this.driver.migrate(`store:${this.schema.family}`, sqlMigrations(this.driver, this.schema.family)).catch((err: unknown) => {
+    this.ready ??= this.driver.migrate(`store:${this.schema.family}`, this.steps()).catch((err: unknown) => {
       this.ready = undefined;
       throw err;
     });
@@ -140,19 +162,22 @@ export class SqlCollection<T> implements Collection<T> {
 
   async insert(doc: T): Promise<InsertResult> {
     await this.migrated();
-    const id = this.schema.id(doc);
     try {
-      return await this.driver.transaction(async (s) => {
-        await s.run(`DELETE FROM ${this.t.docs} WHERE id = ? AND expires <= ?`, [id, Date.now()]);
-        const added = await s.run(this.driver.insertIgnore(`${this.t.docs} (id, doc, expires) VALUES (?, ?, ?)`), [id, JSON.stringify(doc), this.expiresOf(doc)]);
-        if (added === 0) return { inserted: false, taken: 'id' } as const;
-        await this.writeEntries(s, id, doc);
-        return { inserted: true } as const;
-      });
+      return await this.driver.transaction((s) => this.insertWith(s, doc));
     } catch (err) {
       if (err instanceof Taken) return { inserted: false, taken: err.index };
       throw err;
     }
+  }
+
+  /** The insert on a session (a transaction's); throws {@link Taken} for a unique value another document holds. */
+  private async insertWith(s: SqlSession, doc: T): Promise<InsertResult> {
+    const id = this.schema.id(doc);
+    await s.run(`DELETE FROM ${this.t.docs} WHERE id = ? AND expires <= ?`, [id, Date.now()]);
+    const added = await s.run(this.driver.insertIgnore(`${this.t.docs} (id, doc, expires) VALUES (?, ?, ?)`), [id, JSON.stringify(doc), this.expiresOf(doc)]);
+    if (added === 0) return { inserted: false, taken: 'id' };
+    await this.writeEntries(s, id, doc);
+    return { inserted: true };
   }
 
   async update(id: string, change: (doc: T) => T | undefined): Promise<T | undefined> {

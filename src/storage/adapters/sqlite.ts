@@ -5,7 +5,7 @@ import { loadOptional } from '../../internal/optional';
 import { SharedHandles, type Lease } from '../../internal/shared-handles';
 import type { Collection, Schema } from '../collection';
 import type { Database } from '../database';
-import { SqlCollection, type SqlDriver, type SqlSession } from './sql';
+import { SqlCollection, type SqlDriver, type SqlMigrationStep, type SqlSession } from './sql';
 
 /** One SQLite file of this process: its connection, its prepared statements, and the queue every call waits in. */
 interface SqliteFile {
@@ -88,10 +88,13 @@ export class SqliteDatabase implements Database {
           await s.run('CREATE TABLE IF NOT EXISTS "authgate_migrations" (family TEXT NOT NULL, version INTEGER NOT NULL, applied INTEGER NOT NULL, PRIMARY KEY (family, version))');
           const [row] = await s.rows<{ v: number | null }>('SELECT max(version) AS v FROM "authgate_migrations" WHERE family = ?', [family]);
           for (let version = (row?.v ?? 0) + 1; version <= steps.length; version++) {
-            file.db.exec(steps[version - 1] as string);
+            const step = steps[version - 1] as SqlMigrationStep;
+            if (typeof step === 'string') file.db.exec(step);
+            else await step(s);
             await s.run('INSERT INTO "authgate_migrations" (family, version, applied) VALUES (?, ?, ?)', [family, version, Date.now()]);
           }
         }),
+      tableExists: async (session, name) => (await session.rows("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?", [`authgate_${name}`])).length > 0,
       table: (name) => `"authgate_${name}"`,
       indexName: (name) => `"authgate_${name}"`,
       types: { key: 'TEXT', value: 'TEXT', json: 'TEXT', bigint: 'INTEGER' },
