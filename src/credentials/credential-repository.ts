@@ -1,5 +1,5 @@
-import type { Collection } from '../storage/collection';
 import type { Database } from '../storage/database';
+import { Repository } from '../storage/repository';
 import { byUser, CREDENTIALS } from './credential-schema';
 import type { Credential, CredentialStore } from './credential-store';
 
@@ -7,22 +7,10 @@ import type { Credential, CredentialStore } from './credential-store';
 const PAGE = 200;
 
 /** The credential store on any database adapter: the {@link CREDENTIALS} family. */
-export class CredentialRepository implements CredentialStore {
-  private readonly credentials: Collection<Credential>;
-
+export class CredentialRepository extends Repository<Credential> implements CredentialStore {
   /** @param database - where the family lives; closed with the store. */
-  constructor(private readonly database: Database) {
-    this.credentials = database.collection(CREDENTIALS);
-  }
-
-  /** @inheritdoc */
-  async add(credential: Credential): Promise<boolean> {
-    return (await this.credentials.insert(credential)).inserted;
-  }
-
-  /** @inheritdoc */
-  get(id: string): Promise<Credential | undefined> {
-    return this.credentials.get(id);
+  constructor(database: Database) {
+    super(database, CREDENTIALS);
   }
 
   /** @inheritdoc */
@@ -30,7 +18,7 @@ export class CredentialRepository implements CredentialStore {
     const all: Credential[] = [];
     let after: string | undefined;
     do {
-      const page = await this.credentials.find('user', { prefix: byUser(userId), limit: PAGE, after });
+      const page = await this.docs.find('user', { prefix: byUser(userId), limit: PAGE, after });
       all.push(...page.docs);
       after = page.next;
     } while (after !== undefined);
@@ -40,20 +28,10 @@ export class CredentialRepository implements CredentialStore {
   /** @inheritdoc */
   update(id: string, change: (credential: Credential) => Credential | undefined): Promise<Credential | undefined> {
     // Its id and its user are what it is: a change keeps them.
-    return this.credentials.update(id, (current) => {
+    return this.docs.update(id, (current) => {
       const userId = current.userId;
       const next = change(current);
       return next === undefined ? undefined : { ...next, id, userId };
     });
-  }
-
-  /** @inheritdoc */
-  async delete(id: string): Promise<boolean> {
-    return (await this.credentials.delete(id)) !== undefined;
-  }
-
-  /** @inheritdoc */
-  close(): Promise<void> {
-    return this.database.close();
   }
 }

@@ -57,9 +57,11 @@ export interface IndexQuery {
   limit: number;
 }
 
-/** A page of documents and where the next one starts (absent on the last page). */
+/** A page of documents, the index value each was found at, and where the next page starts (absent on the last page). */
 export interface Page<T> {
   docs: T[];
+  /** `values[i]` is the value `docs[i]` was found at (a document with several values may be found at more than one). */
+  values: string[];
   next?: Cursor | undefined;
 }
 

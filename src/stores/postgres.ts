@@ -6,4 +6,4 @@ export { PostgresCredentialStore } from '../credentials/stores/postgres-credenti
 export { PostgresUserStore } from '../users/stores/postgres-user-store';
 export { PostgresOrgStore } from '../organizations/stores/postgres-org-store';
 export { PostgresAuditStore } from '../events/stores/postgres-audit-store';
-export type { PgDatabase, PgQuery } from '../internal/postgres';
+export type { PgDatabase, PgMigrationStep, PgQuery } from '../internal/postgres';

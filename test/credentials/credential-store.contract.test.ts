@@ -3,13 +3,10 @@ import { createCredentialStore, MemoryCredentialStore, type Credential, type Cre
 import { LevelCredentialStore } from '../../src/stores/level';
 import { MongoCredentialStore } from '../../src/stores/mongo';
 import { PostgresCredentialStore } from '../../src/stores/postgres';
+import { withLegacyLevel, withLegacyPostgres } from '../support/legacy-stores';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
-import { Level } from 'level';
-import { Client } from 'pg';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 let counter = 0;
@@ -87,57 +84,46 @@ describe('credentials of the older stores are read after an upgrade', () => {
   const older = [credential('old-user', { created: 300 }), credential('old-user', { created: 100, kind: 'totp' }), credential('other-user')];
 
   it('level: the cred! and ucred! keys', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'authgate-old-credentials-'));
-    try {
-      const db = new Level<string, string>(dir, { valueEncoding: 'utf8' });
-      for (const c of older) {
-        await db.put(`cred!${c.id}`, JSON.stringify(c));
-        await db.put(`ucred!${c.userId}!${c.id}`, '');
-      }
-      await db.close();
-      const store = createCredentialStore(`level://${dir}`);
-      expect((await store.list('old-user')).map((c) => c.id)).toEqual([older[1]?.id, older[0]?.id]);
-      expect(await store.get(older[2]?.id as string)).toEqual(older[2]);
-      expect(await store.update(older[0]?.id as string, (c) => ({ ...c, label: 'renamed' }))).toMatchObject({ label: 'renamed' });
-      await store.close();
-      // Copied once: what changed since is what a restart finds.
-      const again = createCredentialStore(`level://${dir}`);
-      expect((await again.get(older[0]?.id as string))?.label).toBe('renamed');
-      await again.close();
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    await withLegacyLevel(
+      older.flatMap((c): Array<[string, string]> => [
+        [`cred!${c.id}`, JSON.stringify(c)],
+        [`ucred!${c.userId}!${c.id}`, ''],
+      ]),
+      async (uri) => {
+        const store = createCredentialStore(uri);
+        expect((await store.list('old-user')).map((c) => c.id)).toEqual([older[1]?.id, older[0]?.id]);
+        expect(await store.get(older[2]?.id as string)).toEqual(older[2]);
+        expect(await store.update(older[0]?.id as string, (c) => ({ ...c, label: 'renamed' }))).toMatchObject({ label: 'renamed' });
+        await store.close();
+        // Copied once: what changed since is what a restart finds.
+        const again = createCredentialStore(uri);
+        expect((await again.get(older[0]?.id as string))?.label).toBe('renamed');
+        await again.close();
+      },
+    );
   });
 
   describePostgres('PostgreSQL', () => {
     it('the authgate_credentials table, and ten instances upgrading at once copy it once', async () => {
-      const server = await postgres();
-      const schema = `old_${randomBytes(6).toString('hex')}`;
-      const client = new Client({ connectionString: server.url });
-      await client.connect();
-      try {
-        // The older store's migration, as it ran it.
-        await client.query(`CREATE SCHEMA "${schema}"`);
-        await client.query(
-          `CREATE TABLE "${schema}"."authgate_migrations" (family text NOT NULL, version integer NOT NULL, applied timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (family, version))`,
-        );
-        await client.query(
-          `CREATE TABLE "${schema}"."authgate_credentials" (id text PRIMARY KEY, user_id text NOT NULL, doc jsonb NOT NULL); CREATE INDEX ON "${schema}"."authgate_credentials" (user_id)`,
-        );
-        await client.query(`INSERT INTO "${schema}"."authgate_migrations" (family, version) VALUES ('credentials', 1)`);
-        for (const c of older) await client.query(`INSERT INTO "${schema}"."authgate_credentials" (id, user_id, doc) VALUES ($1, $2, $3)`, [c.id, c.userId, JSON.stringify(c)]);
-        const uri = `${server.url}?schema=${schema}`;
-        const instances = Array.from({ length: 10 }, () => createCredentialStore(uri));
-        const lists = await Promise.all(instances.map((store) => store.list('old-user')));
-        for (const list of lists) expect(list.map((c) => c.id)).toEqual([older[1]?.id, older[0]?.id]);
-        expect(await instances[3]?.get(older[2]?.id as string)).toEqual(older[2]);
-        const { rows } = await client.query(`SELECT count(*)::int AS n FROM "${schema}"."authgate_credentials_doc"`);
-        expect(rows[0].n).toBe(3);
-        await Promise.all(instances.map((store) => store.close()));
-      } finally {
-        await client.end();
-        await dropSchema(server.url, schema);
-      }
+      await withLegacyPostgres(
+        (await postgres()).url,
+        async (sql, schema) => {
+          // The older store's migration, as it ran it.
+          await sql(`CREATE TABLE "${schema}"."authgate_migrations" (family text NOT NULL, version integer NOT NULL, applied timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (family, version))`);
+          await sql(`CREATE TABLE "${schema}"."authgate_credentials" (id text PRIMARY KEY, user_id text NOT NULL, doc jsonb NOT NULL); CREATE INDEX ON "${schema}"."authgate_credentials" (user_id)`);
+          await sql(`INSERT INTO "${schema}"."authgate_migrations" (family, version) VALUES ('credentials', 1)`);
+          for (const c of older) await sql(`INSERT INTO "${schema}"."authgate_credentials" (id, user_id, doc) VALUES ($1, $2, $3)`, [c.id, c.userId, JSON.stringify(c)]);
+        },
+        async (uri, client, schema) => {
+          const instances = Array.from({ length: 10 }, () => createCredentialStore(uri));
+          const lists = await Promise.all(instances.map((store) => store.list('old-user')));
+          for (const list of lists) expect(list.map((c) => c.id)).toEqual([older[1]?.id, older[0]?.id]);
+          expect(await instances[3]?.get(older[2]?.id as string)).toEqual(older[2]);
+          const { rows } = await client.query(`SELECT count(*)::int AS n FROM "${schema}"."authgate_credentials_doc"`);
+          expect(rows[0].n).toBe(3);
+          await Promise.all(instances.map((store) => store.close()));
+        },
+      );
     });
   });
 });

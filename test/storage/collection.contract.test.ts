@@ -138,6 +138,7 @@ function collectionContract(name: string, describeFn: jest.Describe, harness: ()
       const [d0, d1, d2, d3, , d5] = docs.map((d) => d.id);
       // r < r\0x < red (d0, d1, d2 by id) < rose < round
       expect(ids(await people.find('tag', { prefix: 'r', limit: 100 }))).toEqual([d5, d5, d0, d1, d2, d3, d0]);
+      expect((await people.find('tag', { prefix: 'r', limit: 100 })).values).toEqual(['r', 'r\u0000x', 'red', 'red', 'red', 'rose', 'round']);
       expect(ids(await people.find('tag', { prefix: 're', limit: 100 }))).toEqual([d0, d1, d2]);
       expect(ids(await people.find('tag', { prefix: 'red', limit: 100 }))).toEqual([d0, d1, d2]);
       expect(ids(await people.find('tag', { prefix: 'reds', limit: 100 }))).toEqual([]);

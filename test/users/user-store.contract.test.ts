@@ -3,9 +3,11 @@ import { createUserStore, MemoryUserStore, UserDirectory, type UserRecord, type 
 import { LevelUserStore } from '../../src/stores/level';
 import { MongoUserStore } from '../../src/stores/mongo';
 import { PostgresUserStore } from '../../src/stores/postgres';
+import { withLegacyLevel, withLegacyPostgres } from '../support/legacy-stores';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
-import { describePostgres, dropSchema, sharedServer, startPostgres } from '../support/servers';
+import { join } from 'node:path';
+import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
 
 function user(id: string, name: string, email?: string): UserRecord {
   return { id, name, ...(email ? { email } : {}), logins: [{ provider: 'local', id }], created: 1_000, lastLogin: 1_000, status: 'active' };
@@ -107,9 +109,51 @@ userStoreContract('postgres', describePostgres, async () => {
   const schema = `u_${randomBytes(6).toString('hex')}`;
   return { open: () => new PostgresUserStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
 });
+userStoreContract('SQLite', describe, () => folderHarness('authgate-users-', (dir) => createUserStore(`sqlite://${join(dir, 'auth.db')}`)));
+const mariadb = sharedServer(startMysql);
+userStoreContract('MySQL (MariaDB)', describeMysql, async () => {
+  const fresh = await freshMysqlDatabase((await mariadb()).url);
+  return { open: () => createUserStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
+});
 userStoreContract('mongo', describeMongo, async () => {
   const { uri, db } = freshMongoUri('user');
   return { open: () => new MongoUserStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
+});
+
+/** What the stores of before 2026-11-27 wrote, written here as they wrote it: after an upgrade every user is found and searchable. */
+describe('users of the older stores are read after an upgrade', () => {
+  const older = [user('old-1', 'Olga Old', 'olga@example.com'), user('old-2', 'Oscar', 'oscar@example.com'), user('old-3', 'Zoe')];
+
+  it('level: the user! keys', async () => {
+    await withLegacyLevel(
+      older.map((u): [string, string] => [`user!${u.id}`, JSON.stringify(u)]),
+      async (uri) => {
+        const store = createUserStore(uri);
+        expect(await allPages(new UserDirectory(store), 'o', 1)).toEqual(['old-1', 'old-2']);
+        expect(await store.get('old-3')).toEqual(older[2]);
+        await store.close();
+      },
+    );
+  });
+
+  describePostgres('PostgreSQL', () => {
+    it('the authgate_users table (its search index rebuilt)', async () => {
+      await withLegacyPostgres(
+        (await postgres()).url,
+        async (sql, schema) => {
+          await sql(`CREATE TABLE "${schema}"."authgate_users" (id text COLLATE "C" PRIMARY KEY, doc jsonb NOT NULL)`);
+          for (const u of older) await sql(`INSERT INTO "${schema}"."authgate_users" (id, doc) VALUES ($1, $2)`, [u.id, JSON.stringify(u)]);
+        },
+        async (uri) => {
+          const store = createUserStore(uri);
+          const dir = new UserDirectory(store);
+          expect(await allPages(dir, 'oscar@', 5)).toEqual(['old-2']);
+          expect(await allPages(dir, undefined, 2)).toEqual(['old-1', 'old-2', 'old-3']);
+          await store.close();
+        },
+      );
+    });
+  });
 });
 
 describe('user directory', () => {

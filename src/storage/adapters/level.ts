@@ -178,6 +178,7 @@ class LevelCollection<T> implements Collection<T> {
     const after = query.after === undefined ? undefined : decodeCursor(query.after);
     const range = after === undefined ? { gte: start } : { gt: `${base}${storedValue(after.value)}\u0000${after.id}` };
     const docs: T[] = [];
+    const values: string[] = [];
     let last: { value: string; id: string } | undefined;
     let more = false;
     for await (const key of this.db.keys({ ...range, ...(end === undefined ? {} : { lt: end }) })) {
@@ -192,8 +193,9 @@ class LevelCollection<T> implements Collection<T> {
       }
       docs.push(doc);
       last = { value: valueOfStored(rest.slice(0, cut)), id };
+      values.push(last.value);
     }
-    return { docs, next: more && last ? encodeCursor(last.value, last.id) : undefined };
+    return { docs, values, next: more && last ? encodeCursor(last.value, last.id) : undefined };
   }
 }
 

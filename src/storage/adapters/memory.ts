@@ -111,7 +111,7 @@ class MemoryCollection<T> implements Collection<T> {
     const from = after === undefined ? rows : rows.filter((r) => byOrder(r, after) > 0);
     const page = from.slice(0, limit);
     const last = page.at(-1);
-    return { docs: page.map((r) => jsonCopy(this.docs.get(r.id) as T)), next: from.length > limit && last ? encodeCursor(last.value, last.id) : undefined };
+    return { docs: page.map((r) => jsonCopy(this.docs.get(r.id) as T)), values: page.map((r) => r.value), next: from.length > limit && last ? encodeCursor(last.value, last.id) : undefined };
   }
 }
 

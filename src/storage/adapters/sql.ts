@@ -238,7 +238,11 @@ export class SqlCollection<T> implements Collection<T> {
     );
     const page = rows.slice(0, limit);
     const last = page.at(-1);
-    return { docs: page.map((r) => this.driver.parse<T>(r.doc)), next: rows.length > limit && last ? encodeCursor(valueOfStored(last.value), last.id) : undefined };
+    return {
+      docs: page.map((r) => this.driver.parse<T>(r.doc)),
+      values: page.map((r) => valueOfStored(r.value)),
+      next: rows.length > limit && last ? encodeCursor(valueOfStored(last.value), last.id) : undefined,
+    };
   }
 
   /** Deletes the documents that have expired (their index rows go with them); how many. */

@@ -1,0 +1,46 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Level } from 'level';
+import { Client } from 'pg';
+import { dropSchema } from './servers';
+
+/**
+ * A level folder holding `entries` as the stores of before 2026-11-27 wrote them (utf8 keys and
+ * values); `check` gets its URI, and the folder goes after.
+ */
+export async function withLegacyLevel(entries: ReadonlyArray<[string, string]>, check: (uri: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'authgate-legacy-'));
+  try {
+    const db = new Level<string, string>(dir, { valueEncoding: 'utf8' });
+    for (const [key, value] of entries) await db.put(key, value);
+    await db.close();
+    await check(`level://${dir}`);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * A fresh schema on `serverUrl` where `setup` writes what an older store wrote (its SQL, run as
+ * given with `${schema}` filled in); `check` gets the store URI on that schema and a client to
+ * look at the tables, and the schema goes after.
+ */
+export async function withLegacyPostgres(
+  serverUrl: string,
+  setup: (sql: (text: string, params?: unknown[]) => Promise<unknown>, schema: string) => Promise<void>,
+  check: (uri: string, client: Client, schema: string) => Promise<void>,
+): Promise<void> {
+  const schema = `old_${randomBytes(6).toString('hex')}`;
+  const client = new Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA "${schema}"`);
+    await setup((text, params) => client.query(text, params as unknown[]), schema);
+    await check(`${serverUrl}?schema=${schema}`, client, schema);
+  } finally {
+    await client.end();
+    await dropSchema(serverUrl, schema);
+  }
+}
