@@ -13,19 +13,21 @@ import { startPostgres } from '../test/support/servers';
 
 const user = (i: number): UserRecord => ({ id: `u${String(i).padStart(8, '0')}`, name: `User ${i}`, email: `user${i}@example.com`, logins: [], created: 1, lastLogin: 1, status: 'active' });
 
-/** Fills a PostgreSQL user directory with `n` users in SQL (the store's own layout), fast enough for a million. */
+/** Fills a PostgreSQL user directory with `n` users in SQL (the users family's tables: documents and index rows), fast enough for a million. */
 async function fillPostgres(url: string, schema: string, n: number): Promise<void> {
   const client = new Client({ connectionString: url });
   await client.connect();
   try {
-    const doc = `jsonb_build_object('id', 'u' || lpad(i::text, 8, '0'), 'name', 'User ' || i, 'email', 'user' || i || '@example.com', 'logins', '[]'::jsonb, 'created', 1, 'lastLogin', 1, 'status', 'active')`;
-    await client.query(`INSERT INTO "${schema}".authgate_users (id, doc) SELECT 'u' || lpad(i::text, 8, '0'), ${doc} FROM generate_series(1, $1) i`, [n]);
+    const id = `'u' || lpad(i::text, 8, '0')`;
+    const doc = `json_build_object('id', ${id}, 'name', 'User ' || i, 'email', 'user' || i || '@example.com', 'logins', '[]'::json, 'created', 1, 'lastLogin', 1, 'status', 'active')`;
+    await client.query(`INSERT INTO "${schema}".authgate_users_doc (id, doc) SELECT ${id}, ${doc} FROM generate_series(1, $1) i`, [n]);
     await client.query(
-      `INSERT INTO "${schema}".authgate_user_keys (key, id, kind, other) SELECT 'user ' || i, 'u' || lpad(i::text, 8, '0'), 'name', 'user' || i || '@example.com' FROM generate_series(1, $1) i
-       UNION ALL SELECT 'user' || i || '@example.com', 'u' || lpad(i::text, 8, '0'), 'email', 'user ' || i FROM generate_series(1, $1) i`,
+      `INSERT INTO "${schema}".authgate_users_idx (name, value, id) SELECT 'all', '', ${id} FROM generate_series(1, $1) i
+       UNION ALL SELECT 'search', 'user ' || i, ${id} FROM generate_series(1, $1) i
+       UNION ALL SELECT 'search', 'user' || i || '@example.com', ${id} FROM generate_series(1, $1) i`,
       [n],
     );
-    await client.query(`ANALYZE "${schema}".authgate_users; ANALYZE "${schema}".authgate_user_keys`);
+    await client.query(`ANALYZE "${schema}".authgate_users_doc; ANALYZE "${schema}".authgate_users_idx`);
   } finally {
     await client.end();
   }

@@ -115,6 +115,12 @@ export class PgDatabase {
     return { rows: result.rows, rowCount: result.rowCount ?? 0 };
   }
 
+  /** Runs a statement prepared once per connection under `name` (the same name must always be the same text). */
+  async prepared<R extends QueryResultRow>(statement: { name: string; text: string }, params: unknown[] = []): Promise<{ rows: R[]; rowCount: number }> {
+    const result = await this.pool.query<R>({ ...statement, values: params });
+    return { rows: result.rows, rowCount: result.rowCount ?? 0 };
+  }
+
   /**
    * Brings `family`'s tables to the last of `steps` (each step one version, applied in order,
    * once): the first call runs it, later calls wait for it. Idempotent and safe across processes.

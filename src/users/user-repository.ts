@@ -39,7 +39,7 @@ export class UserRepository extends Repository<UserRecord> implements UserStore 
     let readFrom: UserListPosition | undefined = query.after;
     // A user listed at its name is skipped at its e-mail: pages are read until this one is full and one more is known to follow.
     for (;;) {
-      const page = await this.docs.find('search', { prefix, limit: query.limit, after: readFrom && encodeCursor(readFrom.key ?? '', readFrom.id) });
+      const page = await this.docs.find('search', { prefix, limit: query.limit + 1, after: readFrom && encodeCursor(readFrom.key ?? '', readFrom.id) });
       for (let i = 0; i < page.docs.length; i++) {
         const user = page.docs[i] as UserRecord;
         const at: UserListPosition = { key: page.values[i] as string, id: user.id };

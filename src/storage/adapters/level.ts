@@ -177,23 +177,35 @@ class LevelCollection<T> implements Collection<T> {
     const end = query.prefix === '' ? prefixEnd(base) : prefixEnd(start);
     const after = query.after === undefined ? undefined : decodeCursor(query.after);
     const range = after === undefined ? { gte: start } : { gt: `${base}${storedValue(after.value)}\u0000${after.id}` };
+    // The entries of a page and one more, then their documents in one read.
+    const entries: Array<{ value: string; id: string }> = [];
+    for await (const key of this.db.keys({ ...range, ...(end === undefined ? {} : { lt: end }), limit: limit + 1 })) {
+      const rest = key.slice(base.length);
+      const cut = rest.indexOf('\u0000');
+      entries.push({ value: valueOfStored(rest.slice(0, cut)), id: rest.slice(cut + 1) });
+    }
+    const stored = await this.db.getMany(entries.map((e) => this.docKey(e.id)));
+    const now = Date.now();
     const docs: T[] = [];
     const values: string[] = [];
     let last: { value: string; id: string } | undefined;
     let more = false;
-    for await (const key of this.db.keys({ ...range, ...(end === undefined ? {} : { lt: end }) })) {
-      const rest = key.slice(base.length);
-      const cut = rest.indexOf('\u0000');
-      const id = rest.slice(cut + 1);
-      const doc = await this.read(id);
-      if (doc === undefined) continue;
+    for (let i = 0; i < entries.length; i++) {
+      const text = stored[i];
+      const record = text === undefined ? undefined : (JSON.parse(text) as Stored<T>);
+      if (record === undefined || (record.e !== undefined && record.e <= now)) continue;
       if (docs.length === limit) {
         more = true;
         break;
       }
-      docs.push(doc);
-      last = { value: valueOfStored(rest.slice(0, cut)), id };
+      docs.push(record.d);
+      last = entries[i] as { value: string; id: string };
       values.push(last.value);
+    }
+    // An entry skipped for an expired document may hide more beyond this read: the next page starts after it.
+    if (!more && entries.length === limit + 1 && docs.length < limit) {
+      const tail = entries[entries.length - 1] as { value: string; id: string };
+      return { docs, values, next: encodeCursor(tail.value, tail.id) };
     }
     return { docs, values, next: more && last ? encodeCursor(last.value, last.id) : undefined };
   }

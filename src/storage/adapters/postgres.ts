@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { PgDatabase, type PgQuery } from '../../internal/postgres';
 import type { Collection, Schema } from '../collection';
 import type { Database } from '../database';
@@ -7,6 +8,18 @@ import { SqlCollection, type SqlDriver, type SqlSession } from './sql';
 function numbered(sql: string): string {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);
+}
+
+/**
+ * Outside transactions, statements are prepared once per connection (named by their text): a
+ * lookup's plan costs more than its run, and a collection sends the same few statements.
+ */
+function preparedSession(db: PgDatabase): SqlSession {
+  const named = (sql: string): { name: string; text: string } => ({ name: `ag_${hash('sha1', sql, 'base64url').slice(0, 20)}`, text: numbered(sql) });
+  return {
+    rows: async <R>(sql: string, params: readonly unknown[] = []) => (await db.prepared(named(sql), [...params])).rows as R[],
+    run: async (sql: string, params: readonly unknown[] = []) => (await db.prepared(named(sql), [...params])).rowCount,
+  };
 }
 
 function sessionOf(query: PgQuery): SqlSession {
@@ -30,7 +43,7 @@ export class PostgresDatabase implements Database {
     const db = new PgDatabase(uri);
     this.db = db;
     this.driver = {
-      session: sessionOf((text, params) => db.query(text, params)),
+      session: preparedSession(db),
       transaction: (work) => db.transaction((query) => work(sessionOf(query))),
       migrate: (family, steps) =>
         db.migrate(

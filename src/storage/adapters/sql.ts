@@ -229,8 +229,9 @@ export class SqlCollection<T> implements Collection<T> {
     }
     if (query.after !== undefined) {
       const after = decodeCursor(query.after);
-      where.push('(x.value > ? OR (x.value = ? AND x.id > ?))');
-      params.push(storedValue(after.value), storedValue(after.value), after.id);
+      // A row comparison: the index scan starts right after the cursor.
+      where.push('(x.name, x.value, x.id) > (?, ?, ?)');
+      params.push(name, storedValue(after.value), after.id);
     }
     const rows = await this.driver.session.rows<{ value: string; id: string; doc: unknown }>(
       `SELECT x.value AS value, x.id AS id, d.doc AS doc FROM ${this.t.idx} x JOIN ${this.t.docs} d ON d.id = x.id WHERE ${where.join(' AND ')} ORDER BY x.value, x.id LIMIT ${limit + 1}`,
