@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { MemoryOrgStore, SlugTakenError, type OrgInvitation, type OrgRecord, type OrgStore } from '../../src/organizations';
+import { createOrgStore } from '../../src/organizations';
 import { LevelOrgStore } from '../../src/stores/level';
 import { MongoOrgStore } from '../../src/stores/mongo';
 import { PostgresOrgStore } from '../../src/stores/postgres';
+import { withLegacyLevel, withLegacyPostgres } from '../support/legacy-stores';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
-import { describePostgres, dropSchema, sharedServer, startPostgres } from '../support/servers';
+import { join } from 'node:path';
+import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
 
 function org(id: string, slug: string, owner: string, created = 1_000): OrgRecord {
   return { id, name: `Org ${slug}`, slug, created, members: [{ userId: owner, roles: ['owner'], teams: [], joined: created }], teams: [] };
@@ -110,7 +113,45 @@ orgStoreContract('postgres', describePostgres, async () => {
   const schema = `o_${randomBytes(6).toString('hex')}`;
   return { open: () => new PostgresOrgStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
 });
+orgStoreContract('SQLite', describe, () => folderHarness('authgate-orgs-', (dir) => createOrgStore(`sqlite://${join(dir, 'auth.db')}`)));
+const mariadb = sharedServer(startMysql);
+orgStoreContract('MySQL (MariaDB)', describeMysql, async () => {
+  const fresh = await freshMysqlDatabase((await mariadb()).url);
+  return { open: () => createOrgStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
+});
 orgStoreContract('mongo', describeMongo, async () => {
   const { uri, db } = freshMongoUri('org');
   return { open: () => new MongoOrgStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
+});
+
+/** What the stores of before 2026-11-27 wrote, written as they wrote it: after an upgrade, organizations, slugs, members and invitations are found. */
+describe('organizations of the older stores are read after an upgrade', () => {
+  const older = [org('org_a', 'alpha', 'u1', 100), org('org_b', 'beta', 'u1', 50)];
+  const pending = invitation('inv-1', 'org_a', 'x@example.com');
+  const check = async (store: OrgStore): Promise<void> => {
+    expect((await store.ofUser('u1')).map((o) => o.id)).toEqual(['org_b', 'org_a']);
+    expect((await store.bySlug('alpha'))?.id).toBe('org_a');
+    expect(await store.add(org('org_c', 'beta', 'u2'))).toBe(false);
+    expect((await store.takeInvitation('inv-1'))?.email).toBe('x@example.com');
+    await store.close();
+  };
+
+  it('level: the org! and orginvite! keys', async () => {
+    await withLegacyLevel([...older.map((o): [string, string] => [`org!${o.id}`, JSON.stringify(o)]), [`orginvite!${pending.id}`, JSON.stringify(pending)]], (uri) => check(createOrgStore(uri)));
+  });
+
+  describePostgres('PostgreSQL', () => {
+    it('the authgate_orgs and authgate_org_invitations tables', async () => {
+      await withLegacyPostgres(
+        (await postgres()).url,
+        async (sql, schema) => {
+          await sql(`CREATE TABLE "${schema}"."authgate_orgs" (id text COLLATE "C" PRIMARY KEY, slug text COLLATE "C" NOT NULL UNIQUE, created bigint NOT NULL, doc jsonb NOT NULL)`);
+          await sql(`CREATE TABLE "${schema}"."authgate_org_invitations" (id text COLLATE "C" PRIMARY KEY, org_id text COLLATE "C" NOT NULL, created bigint NOT NULL, doc jsonb NOT NULL)`);
+          for (const o of older) await sql(`INSERT INTO "${schema}"."authgate_orgs" (id, slug, created, doc) VALUES ($1, $2, $3, $4)`, [o.id, o.slug, o.created, JSON.stringify(o)]);
+          await sql(`INSERT INTO "${schema}"."authgate_org_invitations" (id, org_id, created, doc) VALUES ($1, $2, $3, $4)`, [pending.id, pending.orgId, pending.created, JSON.stringify(pending)]);
+        },
+        (uri) => check(createOrgStore(uri)),
+      );
+    });
+  });
 });
