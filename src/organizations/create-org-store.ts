@@ -18,7 +18,7 @@ export const ORG_STORE_SCHEMES = ['level://', 'postgres://', 'postgresql://', 'm
 export function createOrgStore(uri: string): OrgStore {
   const scheme = typeof uri === 'string' ? uriScheme(uri) : undefined;
   if (scheme === 'mongodb' || scheme === 'mongodb+srv') return new MongoOrgStore(uri);
-  // Memory keeps its in-process maps; the classes of the older stores stay what these URIs give.
+  // The classes of the older stores stay what these URIs give (apps may test for them).
   if (scheme === 'memory') return new MemoryOrgStore();
   if (scheme === 'postgres' || scheme === 'postgresql') return new PostgresOrgStore(uri);
   return new OrgRepository(openDatabase(uri, 'organization'));

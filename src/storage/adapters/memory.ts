@@ -15,13 +15,41 @@ import {
 } from '../collection';
 import { jsonCopy, type Database } from '../database';
 
-/** One family in memory: documents by id, and each unique index's values. */
+/** An index entry: a value and the id of the document it belongs to. */
+interface Entry {
+  value: string;
+  id: string;
+}
+
+/** Code-unit order of entries, by value then id. */
+function byEntry(a: Entry, b: Entry): number {
+  return compare(a.value, b.value) || compare(a.id, b.id);
+}
+
+/** The first position in sorted `entries` whose entry is not before `probe` (or, with `strictly`, after it). */
+function lowerBound(entries: readonly Entry[], probe: Entry, strictly = false): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const order = byEntry(entries[mid] as Entry, probe);
+    if (order < 0 || (strictly && order === 0)) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** One family in memory: documents by id, each index as a sorted array of entries, each unique index's values. */
 class MemoryCollection<T> implements Collection<T> {
   private readonly docs = new Map<string, T>();
+  private readonly entries = new Map<string, Entry[]>();
   private readonly unique = new Map<string, Map<string, string>>();
 
   constructor(private readonly schema: Schema<T>) {
-    for (const index of schema.indexes ?? []) if (index.unique) this.unique.set(index.name, new Map());
+    for (const index of schema.indexes ?? []) {
+      this.entries.set(index.name, []);
+      if (index.unique) this.unique.set(index.name, new Map());
+    }
   }
 
   private live(id: string): T | undefined {
@@ -34,12 +62,17 @@ class MemoryCollection<T> implements Collection<T> {
   private remove(id: string, doc: T): void {
     this.docs.delete(id);
     for (const index of this.schema.indexes ?? []) {
+      const sorted = this.entries.get(index.name) as Entry[];
       const taken = this.unique.get(index.name);
-      if (taken) for (const v of valuesOf(index, doc)) if (taken.get(v) === id) taken.delete(v);
+      for (const value of valuesOf(index, doc)) {
+        const at = lowerBound(sorted, { value, id });
+        if (sorted[at]?.value === value && sorted[at]?.id === id) sorted.splice(at, 1);
+        if (taken?.get(value) === id) taken.delete(value);
+      }
     }
   }
 
-  /** The unique index a document would find taken (by a document other than `id`). */
+  /** The unique index a document would find taken (by a live document other than `id`). */
   private takenBy(doc: T, id: string): string | undefined {
     for (const index of this.schema.indexes ?? []) {
       const taken = this.unique.get(index.name);
@@ -53,11 +86,16 @@ class MemoryCollection<T> implements Collection<T> {
   }
 
   private put(id: string, doc: T): void {
-    for (const index of this.schema.indexes ?? []) this.unique.get(index.name)?.forEach((holder, v, taken) => holder === id && taken.delete(v));
+    const old = this.docs.get(id);
+    if (old !== undefined) this.remove(id, old);
     this.docs.set(id, doc);
     for (const index of this.schema.indexes ?? []) {
+      const sorted = this.entries.get(index.name) as Entry[];
       const taken = this.unique.get(index.name);
-      if (taken) for (const v of valuesOf(index, doc)) taken.set(v, id);
+      for (const value of valuesOf(index, doc)) {
+        sorted.splice(lowerBound(sorted, { value, id }), 0, { value, id });
+        taken?.set(value, id);
+      }
     }
   }
 
@@ -97,21 +135,28 @@ class MemoryCollection<T> implements Collection<T> {
   }
 
   async find(name: string, query: IndexQuery): Promise<Page<T>> {
-    const index = indexOf(this.schema, name);
+    indexOf(this.schema, name);
     const limit = checkLimit(query.limit);
+    const sorted = this.entries.get(name) as Entry[];
     const after = query.after === undefined ? undefined : decodeCursor(query.after);
-    const rows: Array<{ value: string; id: string }> = [];
-    for (const [id] of this.docs) {
-      const doc = this.live(id);
-      if (doc === undefined) continue;
-      for (const value of valuesOf(index, doc)) if (value.startsWith(query.prefix)) rows.push({ value, id });
+    let at = after === undefined ? lowerBound(sorted, { value: query.prefix, id: '' }) : lowerBound(sorted, after, true);
+    const docs: T[] = [];
+    const values: string[] = [];
+    let last: Entry | undefined;
+    for (; at < sorted.length; at++) {
+      const entry = sorted[at] as Entry;
+      if (!entry.value.startsWith(query.prefix)) {
+        if (entry.value > query.prefix) break;
+        continue;
+      }
+      const doc = this.docs.get(entry.id) as T;
+      if (isExpired(this.schema, doc)) continue;
+      if (docs.length === limit) return { docs, values, next: last && encodeCursor(last.value, last.id) };
+      docs.push(jsonCopy(doc));
+      values.push(entry.value);
+      last = entry;
     }
-    const byOrder = (a: { value: string; id: string }, b: { value: string; id: string }): number => compare(a.value, b.value) || compare(a.id, b.id);
-    rows.sort(byOrder);
-    const from = after === undefined ? rows : rows.filter((r) => byOrder(r, after) > 0);
-    const page = from.slice(0, limit);
-    const last = page.at(-1);
-    return { docs: page.map((r) => jsonCopy(this.docs.get(r.id) as T)), values: page.map((r) => r.value), next: from.length > limit && last ? encodeCursor(last.value, last.id) : undefined };
+    return { docs, values, next: undefined };
   }
 }
 
