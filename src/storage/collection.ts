@@ -26,7 +26,7 @@ export interface Schema<T> {
   id(doc: T): string;
   /** Its indexes. @default none */
   readonly indexes?: readonly IndexSpec<T>[];
-  /** When a document stops existing, ms since the epoch (reads no longer see it; it is purged later). @default never */
+  /** When a document stops existing, ms since the epoch (reads no longer see it; its id and unique values are free again). @default never */
   expiresAt?(doc: T): number | undefined;
   /**
    * Where the family's store of before 2026-11-27 kept each document, whole, as JSON: the adapter

@@ -107,18 +107,24 @@ class LevelCollection<T> implements Collection<T> {
   private adopted(): Promise<void> {
     const prefix = this.schema.legacy?.levelPrefix;
     if (prefix === undefined) return Promise.resolve();
-    this.adopting ??= this.lock.run(this.schema.family, async () => {
-      const marker = `${this.schema.family}!m!adopted`;
-      if ((await this.db.get(marker)) !== undefined) return;
-      for await (const [, text] of this.db.iterator({ gt: prefix, lt: `${prefix}\uffff` })) {
-        const doc = JSON.parse(text) as T;
-        const id = this.schema.id(doc);
-        if ((await this.db.get(this.docKey(id))) !== undefined) continue;
-        const ops = await this.writing(id, doc);
-        if (typeof ops !== 'string') await this.db.batch(ops);
-      }
-      await this.db.put(marker, String(Date.now()));
-    });
+    this.adopting ??= this.lock
+      .run(this.schema.family, async () => {
+        const marker = `${this.schema.family}!m!adopted`;
+        if ((await this.db.get(marker)) !== undefined) return;
+        for await (const [, text] of this.db.iterator({ gt: prefix, lt: `${prefix}\uffff` })) {
+          const doc = JSON.parse(text) as T;
+          const id = this.schema.id(doc);
+          if ((await this.db.get(this.docKey(id))) !== undefined) continue;
+          const ops = await this.writing(id, doc);
+          if (typeof ops !== 'string') await this.db.batch(ops);
+        }
+        await this.db.put(marker, String(Date.now()));
+      })
+      .catch((err: unknown) => {
+        // Tried again at the next call, which skips what this one copied.
+        this.adopting = undefined;
+        throw err;
+      });
     return this.adopting;
   }
 

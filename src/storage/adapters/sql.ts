@@ -245,10 +245,4 @@ export class SqlCollection<T> implements Collection<T> {
       next: rows.length > limit && last ? encodeCursor(valueOfStored(last.value), last.id) : undefined,
     };
   }
-
-  /** Deletes the documents that have expired (their index rows go with them); how many. */
-  async purgeExpired(): Promise<number> {
-    await this.migrated();
-    return this.driver.session.run(`DELETE FROM ${this.t.docs} WHERE expires <= ?`, [Date.now()]);
-  }
 }
