@@ -2,9 +2,7 @@ import type { Pool, PoolConnection } from 'mysql2/promise';
 import { configError } from '../../errors';
 import { loadOptional } from '../../internal/optional';
 import { SharedHandles, type Lease } from '../../internal/shared-handles';
-import type { Collection, Schema } from '../collection';
-import type { Database } from '../database';
-import { SqlCollection, type SqlDriver, type SqlMigrationStep, type SqlSession } from './sql';
+import { SqlDatabase, type SqlDriver, type SqlMigrationStep, type SqlSession } from './sql';
 
 /** One pool per URI, shared by every family of this process on it, and the families migrated through it. */
 interface SharedPool {
@@ -53,12 +51,13 @@ const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * are binary strings (compared byte by byte, no trailing-space padding, on either server). Writes
  * lock the document's row; a transaction InnoDB ends as a deadlock is run again, without a bound.
  */
-export class MysqlDatabase implements Database {
+export class MysqlDatabase extends SqlDatabase {
   private readonly lease: Lease<SharedPool>;
-  private readonly driver: SqlDriver;
+  protected readonly driver: SqlDriver;
 
   /** @param uri - `mysql://user:pass@host:3306/database`. */
   constructor(uri: string) {
+    super();
     const database = databaseOf(uri);
     this.lease = pools.acquire(uri, () => {
       const mysql = loadOptional<typeof import('mysql2')>('mysql2', 'a mysql:// store');
@@ -131,12 +130,7 @@ export class MysqlDatabase implements Database {
   }
 
   /** @inheritdoc */
-  collection<T>(schema: Schema<T>): Collection<T> {
-    return new SqlCollection(this.driver, schema);
-  }
-
-  /** @inheritdoc */
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     await this.lease.release();
   }
 }

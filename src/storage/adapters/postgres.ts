@@ -1,8 +1,6 @@
 import { hash } from 'node:crypto';
 import { PgDatabase, type PgQuery } from '../../internal/postgres';
-import type { Collection, Schema } from '../collection';
-import type { Database } from '../database';
-import { SqlCollection, type SqlDriver, type SqlSession } from './sql';
+import { SqlDatabase, type SqlDriver, type SqlSession } from './sql';
 
 /** `?` parameters as PostgreSQL numbers them (`$1`, `$2`, ...); the statements here hold no other `?`. */
 function numbered(sql: string): string {
@@ -34,12 +32,13 @@ function sessionOf(query: PgQuery): SqlSession {
  * `authgate_<family>`, `_idx` and `_uniq` in the schema, on the pool every store of the URI
  * shares). Writes lock the document's row (`FOR UPDATE`): concurrent updates wait, none is lost.
  */
-export class PostgresDatabase implements Database {
+export class PostgresDatabase extends SqlDatabase {
   private readonly db: PgDatabase;
-  private readonly driver: SqlDriver;
+  protected readonly driver: SqlDriver;
 
   /** @param uri - `postgres://` or `postgresql://`; see {@link PgDatabase} for its parameters. */
   constructor(uri: string) {
+    super();
     const db = new PgDatabase(uri);
     this.db = db;
     this.driver = {
@@ -62,12 +61,7 @@ export class PostgresDatabase implements Database {
   }
 
   /** @inheritdoc */
-  collection<T>(schema: Schema<T>): Collection<T> {
-    return new SqlCollection(this.driver, schema);
-  }
-
-  /** @inheritdoc */
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     await this.db.close();
   }
 }

@@ -14,7 +14,7 @@ import {
   valueOfStored,
   type Schema,
 } from '../collection';
-import { jsonCopy } from '../database';
+import { jsonCopy, type Database } from '../database';
 
 /** One version of a family's tables: a statement, or code run on the migration's connection. */
 export type SqlMigrationStep = string | ((session: SqlSession) => Promise<void>);
@@ -245,4 +245,21 @@ export class SqlCollection<T> implements Collection<T> {
       next: rows.length > limit && last ? encodeCursor(valueOfStored(last.value), last.id) : undefined,
     };
   }
+}
+
+/**
+ * A database reached through a {@link SqlDriver}: every family is a {@link SqlCollection} on it.
+ * An adapter sets the driver and says how its connection is released.
+ */
+export abstract class SqlDatabase implements Database {
+  /** The driver every collection of this database uses. */
+  protected abstract readonly driver: SqlDriver;
+
+  /** @inheritdoc */
+  collection<T>(schema: Schema<T>): Collection<T> {
+    return new SqlCollection(this.driver, schema);
+  }
+
+  /** @inheritdoc */
+  abstract close(): Promise<void>;
 }

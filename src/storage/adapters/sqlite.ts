@@ -3,9 +3,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { configError } from '../../errors';
 import { loadOptional } from '../../internal/optional';
 import { SharedHandles, type Lease } from '../../internal/shared-handles';
-import type { Collection, Schema } from '../collection';
-import type { Database } from '../database';
-import { SqlCollection, type SqlDriver, type SqlMigrationStep, type SqlSession } from './sql';
+import { SqlDatabase, type SqlDriver, type SqlMigrationStep, type SqlSession } from './sql';
 
 /** One SQLite file of this process: its connection, its prepared statements, and the queue every call waits in. */
 interface SqliteFile {
@@ -42,12 +40,13 @@ function openFile(path: string): SqliteFile {
  * this process run one at a time, and a transaction holds the write lock (`BEGIN IMMEDIATE`) from
  * its start, so an update never loses another.
  */
-export class SqliteDatabase implements Database {
+export class SqliteDatabase extends SqlDatabase {
   private readonly lease: Lease<SqliteFile>;
-  private readonly driver: SqlDriver;
+  protected readonly driver: SqlDriver;
 
   /** @param uri - `sqlite:///path/to/file.db`. */
   constructor(uri: string) {
+    super();
     const path = sqlitePath(uri);
     this.lease = files.acquire(path, () => openFile(path));
     const file = this.lease.handle;
@@ -105,12 +104,7 @@ export class SqliteDatabase implements Database {
   }
 
   /** @inheritdoc */
-  collection<T>(schema: Schema<T>): Collection<T> {
-    return new SqlCollection(this.driver, schema);
-  }
-
-  /** @inheritdoc */
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     await this.lease.release();
   }
 }
