@@ -2,7 +2,7 @@ import type { Pool, PoolConnection } from 'mysql2/promise';
 import { configError } from '../../errors';
 import { loadOptional } from '../../internal/optional';
 import { SharedHandles, type Lease } from '../../internal/shared-handles';
-import { SqlDatabase, type SqlDriver, type SqlMigrationStep, type SqlSession } from './sql';
+import { applyMigrations, SqlDatabase, type SqlDriver, type SqlMigrationStep, type SqlSession } from './sql';
 
 /** One pool per URI, shared by every family of this process on it, and the families migrated through it. */
 interface SharedPool {
@@ -47,7 +47,7 @@ const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
 
 /**
  * Every family in MySQL 8 or MariaDB 10.11 (`mysql2`, an optional package):
- * `mysql://user:pass@host:3306/app` (tables `authgate_<family>`, `_idx` and `_uniq`, InnoDB). Keys
+ * `mysql://user:pass@host:3306/app` (tables `authgate_<family>_doc`, `_idx` and `_uniq`, InnoDB). Keys
  * are binary strings (compared byte by byte, no trailing-space padding, on either server). Writes
  * lock the document's row; a transaction InnoDB ends as a deadlock is run again, without a bound.
  */
@@ -83,21 +83,17 @@ export class MysqlDatabase extends SqlDatabase {
         }
       }
     };
+    const naming = {
+      table: (name: string) => `\`authgate_${name}\``,
+      // Within InnoDB's 3072-byte key: (name, value, id) = 720 + 1600 + 720 bytes.
+      types: { key: 'VARBINARY(720)', value: 'VARBINARY(1600)', json: 'LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin', bigint: 'BIGINT' },
+    };
     const migrate = async (family: string, steps: readonly SqlMigrationStep[]): Promise<void> => {
       // DDL commits by itself in MySQL: the steps run on one connection under a named lock, not in a transaction.
       const connection = await pool.getConnection();
       try {
         await connection.query('SELECT GET_LOCK(?, 60)', [`authgate:${database}`]);
-        await connection.query(
-          'CREATE TABLE IF NOT EXISTS `authgate_migrations` (family VARCHAR(180) NOT NULL, version INT NOT NULL, applied BIGINT NOT NULL, PRIMARY KEY (family, version)) ENGINE=InnoDB',
-        );
-        const [rows] = await connection.query('SELECT max(version) AS v FROM `authgate_migrations` WHERE family = ?', [family]);
-        for (let version = ((rows as Array<{ v: number | null }>)[0]?.v ?? 0) + 1; version <= steps.length; version++) {
-          const step = steps[version - 1] as SqlMigrationStep;
-          if (typeof step === 'string') await connection.query(step);
-          else await step(sessionOf(connection));
-          await connection.query('INSERT INTO `authgate_migrations` (family, version, applied) VALUES (?, ?, ?)', [family, version, Date.now()]);
-        }
+        await applyMigrations(sessionOf(connection), naming, family, steps);
       } finally {
         await connection.query('SELECT RELEASE_LOCK(?)', [`authgate:${database}`]).catch(() => undefined);
         connection.release();
@@ -119,10 +115,8 @@ export class MysqlDatabase extends SqlDatabase {
       },
       tableExists: async (session, name) =>
         (await session.rows('SELECT 1 AS found FROM information_schema.tables WHERE table_schema = ? AND table_name = ?', [database, `authgate_${name}`])).length > 0,
-      table: (name) => `\`authgate_${name}\``,
+      ...naming,
       indexName: (name) => `\`authgate_${name}\``,
-      // Within InnoDB's 3072-byte key: (name, value, id) = 720 + 1600 + 720 bytes.
-      types: { key: 'VARBINARY(720)', value: 'VARBINARY(1600)', json: 'LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin', bigint: 'BIGINT' },
       insertIgnore: (rest) => `INSERT INTO ${rest} ON DUPLICATE KEY UPDATE id = id`,
       forUpdate: ' FOR UPDATE',
       parse: <T>(stored: unknown) => JSON.parse(stored as string) as T,

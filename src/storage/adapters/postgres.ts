@@ -29,7 +29,7 @@ function sessionOf(query: PgQuery): SqlSession {
 
 /**
  * Every family in PostgreSQL: `postgres://user:pass@host:5432/db?schema=app` (tables
- * `authgate_<family>`, `_idx` and `_uniq` in the schema, on the pool every store of the URI
+ * `authgate_<family>_doc`, `_idx` and `_uniq` in the schema, on the pool every store of the URI
  * shares). Writes lock the document's row (`FOR UPDATE`): concurrent updates wait, none is lost.
  */
 export class PostgresDatabase extends SqlDatabase {

@@ -71,6 +71,23 @@ export function sqlMigrations(driver: SqlDriver, family: string): SqlMigrationSt
   ];
 }
 
+/**
+ * Applies the steps of `family` that `authgate_migrations` does not record yet, in order, each
+ * recorded once applied, on one session whose caller holds the migration lock (the database's own).
+ */
+export async function applyMigrations(s: SqlSession, naming: Pick<SqlDriver, 'table' | 'types'>, family: string, steps: readonly SqlMigrationStep[]): Promise<void> {
+  const migrations = naming.table('migrations');
+  const { key, bigint } = naming.types;
+  await s.run(`CREATE TABLE IF NOT EXISTS ${migrations} (family ${key} NOT NULL, version INTEGER NOT NULL, applied ${bigint} NOT NULL, PRIMARY KEY (family, version))`);
+  const [row] = await s.rows<{ v: number | null }>(`SELECT max(version) AS v FROM ${migrations} WHERE family = ?`, [family]);
+  for (let version = (row?.v ?? 0) + 1; version <= steps.length; version++) {
+    const step = steps[version - 1] as SqlMigrationStep;
+    if (typeof step === 'string') await s.run(step);
+    else await step(s);
+    await s.run(`INSERT INTO ${migrations} (family, version, applied) VALUES (?, ?, ?)`, [family, version, Date.now()]);
+  }
+}
+
 /** The least text greater than every text that starts with `prefix`; `undefined` when there is none. */
 export function prefixEnd(prefix: string): string | undefined {
   for (let i = prefix.length - 1; i >= 0; i--) {

@@ -3,7 +3,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { configError } from '../../errors';
 import { loadOptional } from '../../internal/optional';
 import { SharedHandles, type Lease } from '../../internal/shared-handles';
-import { SqlDatabase, type SqlDriver, type SqlMigrationStep, type SqlSession } from './sql';
+import { applyMigrations, SqlDatabase, type SqlDriver, type SqlSession } from './sql';
 
 /** One SQLite file of this process: its connection, its prepared statements, and the queue every call waits in. */
 interface SqliteFile {
@@ -79,24 +79,14 @@ export class SqliteDatabase extends SqlDatabase {
           throw err;
         }
       });
+    const naming = { table: (name: string) => `"authgate_${name}"`, types: { key: 'TEXT', value: 'TEXT', json: 'TEXT', bigint: 'INTEGER' } };
     this.driver = {
       session: { rows: (sql, params) => queued(() => direct.rows(sql, params)), run: (sql, params) => queued(() => direct.run(sql, params)) },
       transaction,
-      migrate: (family, steps) =>
-        transaction(async (s) => {
-          await s.run('CREATE TABLE IF NOT EXISTS "authgate_migrations" (family TEXT NOT NULL, version INTEGER NOT NULL, applied INTEGER NOT NULL, PRIMARY KEY (family, version))');
-          const [row] = await s.rows<{ v: number | null }>('SELECT max(version) AS v FROM "authgate_migrations" WHERE family = ?', [family]);
-          for (let version = (row?.v ?? 0) + 1; version <= steps.length; version++) {
-            const step = steps[version - 1] as SqlMigrationStep;
-            if (typeof step === 'string') file.db.exec(step);
-            else await step(s);
-            await s.run('INSERT INTO "authgate_migrations" (family, version, applied) VALUES (?, ?, ?)', [family, version, Date.now()]);
-          }
-        }),
+      migrate: (family, steps) => transaction((s) => applyMigrations(s, naming, family, steps)),
       tableExists: async (session, name) => (await session.rows("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?", [`authgate_${name}`])).length > 0,
-      table: (name) => `"authgate_${name}"`,
+      ...naming,
       indexName: (name) => `"authgate_${name}"`,
-      types: { key: 'TEXT', value: 'TEXT', json: 'TEXT', bigint: 'INTEGER' },
       insertIgnore: (rest) => `INSERT OR IGNORE INTO ${rest}`,
       forUpdate: '',
       parse: <T>(stored: unknown) => JSON.parse(stored as string) as T,
