@@ -13,7 +13,7 @@ import { deepJson, jwtLike, Rng, send, type Sent } from '../support/fuzz';
 
 const FUZZ_CLIENT_SECRET = 'fuzz-web-client-secret-0123456789abcdef';
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 
 function randomRequest(
   rng: Rng,
