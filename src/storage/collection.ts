@@ -33,15 +33,26 @@ export interface Schema<T> {
    * copies them once, at first use, and leaves the old data as it was (a step back still finds it).
    * @default nothing to copy
    */
-  readonly legacy?: LegacyLayout;
+  readonly legacy?: LegacyLayout<T>;
 }
 
 /** Where an older store of a family kept its documents, per database kind. */
-export interface LegacyLayout {
-  /** The SQL table `authgate_<sqlTable>` with the document in column `doc`. */
+export interface LegacyLayout<T = unknown> {
+  /** The SQL table `authgate_<sqlTable>` (the older stores' tables were PostgreSQL's only). */
   readonly sqlTable?: string;
-  /** The level keys that start with this, each holding a document as JSON text. */
+  /** A PostgreSQL expression over that table's columns that gives the document as JSON. @default `doc` */
+  readonly sqlDoc?: string;
+  /** The level keys that start with this. */
   readonly levelPrefix?: string;
+  /** The document one of those keys holds. @default the value, parsed as JSON */
+  levelDoc?(key: string, value: string): T;
+  /** What becomes of the older documents, all of them at once, before they are copied (a family's own clean-up). @default copied as they are */
+  prepare?(docs: T[]): T[];
+}
+
+/** The documents of an older store as {@link LegacyLayout.prepare} leaves them. */
+export function preparedLegacy<T>(schema: Schema<T>, docs: T[]): T[] {
+  return schema.legacy?.prepare ? schema.legacy.prepare(docs) : docs;
 }
 
 /** Where a page of a lookup stopped; pass it back as `after` for the next page. Opaque. */
@@ -90,6 +101,8 @@ export interface Collection<T> {
   delete(id: string): Promise<T | undefined>;
   /** A page of the documents whose value in `index` starts with the query's prefix, ordered by value then id. */
   find(index: string, query: IndexQuery): Promise<Page<T>>;
+  /** How many index entries start with `prefix` (a document counts once per distinct value there). */
+  count(index: string, prefix: string): Promise<number>;
 }
 
 /** An update would give a unique index a value another document holds. */

@@ -8,7 +8,8 @@ import { MongoAccountStore } from '../../src/stores/mongo';
 import { PostgresAccountStore } from '../../src/stores/postgres';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
-import { describePostgres, dropSchema, sharedServer, startPostgres } from '../support/servers';
+import { withLegacyLevel, withLegacyPostgres } from '../support/legacy-stores';
+import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
 
 let counter = 0;
 function account(email: string): Account {
@@ -190,6 +191,13 @@ accountStoreContract('postgres', describePostgres, async () => {
   return { open: () => new PostgresAccountStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
 });
 
+accountStoreContract('SQLite', describe, () => folderHarness('authgate-accounts-', (dir) => createAccountStore(`sqlite://${join(dir, 'auth.db')}`)));
+const mariadb = sharedServer(startMysql);
+accountStoreContract('MySQL (MariaDB)', describeMysql, async () => {
+  const fresh = await freshMysqlDatabase((await mariadb()).url);
+  return { open: () => createAccountStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
+});
+
 accountStoreContract('mongo', describeMongo, async () => {
   const { uri, db } = freshMongoUri('acc');
   return { open: () => new MongoAccountStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
@@ -206,7 +214,77 @@ describe('createAccountStore', () => {
     const mongo = createAccountStore('mongodb://127.0.0.1:1/app?acc_coll=users');
     expect(mongo).toBeInstanceOf(MongoAccountStore);
     await mongo.close();
-    expect(() => createAccountStore('sqlite://x')).toThrow(/level:\/\//);
+    expect(() => createAccountStore('ftp://x')).toThrow(/unsupported account store URI/);
     expect(() => createAccountStore('level://')).toThrow(/folder path/);
+  });
+});
+
+/** What the stores of before 2026-11-28 wrote, written here as they wrote it: an upgrade keeps every account, token and link. */
+describe('accounts of the older stores are read after an upgrade', () => {
+  const older = [account('old@example.com'), account('other@example.com')];
+  const [first, second] = older as [Account, Account];
+  const expires = new Date(Date.now() + 3_600_000).toISOString();
+  const link = linkOf('github_old', Date.parse('2026-01-02T03:04:05.678Z'));
+
+  /** What every upgraded store must answer. */
+  async function expectUpgraded(store: AccountStore): Promise<void> {
+    expect(await store.getByEmail('old@example.com')).toEqual(first);
+    expect(await store.get(second.Id)).toEqual(second);
+    expect(await store.getToken('hash-1')).toEqual({ UserId: first.Id, Expires: expires });
+    expect(await store.loginsOf(first.Id)).toEqual([link]);
+    expect(await store.accountOfLogin('github_old')).toBe(first.Id);
+    expect((await store.list(0, 10)).total).toBe(2);
+    await expect(store.create(account('old@example.com'))).rejects.toBeInstanceOf(DuplicateEmailError);
+    expect(await store.deleteTokensOf(first.Id)).toBe(1);
+  }
+
+  it('level: the acc!, email!, tok!, utok!, login! and acclogin! keys', async () => {
+    await withLegacyLevel(
+      [
+        ...older.flatMap((a): Array<[string, string]> => [
+          [`acc!${a.Id}`, JSON.stringify(a)],
+          [`email!${a.Email}`, a.Id],
+        ]),
+        [`tok!hash-1`, JSON.stringify({ UserId: first.Id, Expires: expires })],
+        [`utok!${first.Id}!hash-1`, ''],
+        [`login!github_old`, first.Id],
+        [`acclogin!${first.Id}!github_old`, JSON.stringify(link)],
+        ['meta!email-form', 'canonical-1'],
+      ],
+      async (uri) => {
+        const store = createAccountStore(uri);
+        await expectUpgraded(store);
+        await store.close();
+      },
+    );
+  });
+
+  describePostgres('PostgreSQL', () => {
+    it('the authgate_accounts, authgate_account_tokens and authgate_account_logins tables, five instances upgrading at once', async () => {
+      await withLegacyPostgres(
+        (await postgres()).url,
+        async (sql, schema) => {
+          const t = (name: string): string => `"${schema}"."authgate_${name}"`;
+          // The older store's migration, as it ran it.
+          await sql(`CREATE TABLE ${t('migrations')} (family text NOT NULL, version integer NOT NULL, applied timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (family, version))`);
+          await sql(`CREATE TABLE ${t('accounts')} (id text PRIMARY KEY, email text NOT NULL UNIQUE, doc jsonb NOT NULL);
+            CREATE TABLE ${t('account_tokens')} (hash text PRIMARY KEY, user_id text NOT NULL, expires timestamptz NOT NULL)`);
+          await sql(`CREATE TABLE ${t('account_logins')} (user_id text PRIMARY KEY, account_id text NOT NULL REFERENCES ${t('accounts')} (id) ON DELETE CASCADE,
+            provider text NOT NULL, name text NOT NULL, linked timestamptz NOT NULL)`);
+          await sql(`INSERT INTO ${t('migrations')} (family, version) VALUES ('accounts', 1), ('accounts', 2)`);
+          for (const a of older) await sql(`INSERT INTO ${t('accounts')} (id, email, doc) VALUES ($1, $2, $3)`, [a.Id, a.Email, JSON.stringify(a)]);
+          await sql(`INSERT INTO ${t('account_tokens')} (hash, user_id, expires) VALUES ('hash-1', $1, $2)`, [first.Id, expires]);
+          await sql(`INSERT INTO ${t('account_logins')} (user_id, account_id, provider, name, linked) VALUES ($1, $2, $3, $4, $5)`, [link.UserId, first.Id, link.Provider, link.Name, link.Linked]);
+        },
+        async (uri, client, schema) => {
+          const instances = Array.from({ length: 5 }, () => createAccountStore(uri));
+          await Promise.all(instances.map((store) => store.get(first.Id)));
+          await expectUpgraded(instances[2] as AccountStore);
+          const { rows } = await client.query(`SELECT count(*)::int AS n FROM "${schema}"."authgate_accounts_doc"`);
+          expect(rows[0].n).toBe(2);
+          await Promise.all(instances.map((store) => store.close()));
+        },
+      );
+    });
   });
 });

@@ -8,7 +8,10 @@ import { MongoAuditStore } from '../../src/events/stores/mongo-audit-store';
 import { PostgresAuditStore } from '../../src/events/stores/postgres-audit-store';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
-import { describePostgres, dropSchema, sharedServer, startPostgres } from '../support/servers';
+import { join } from 'node:path';
+import { createAuditStore } from '../../src/events/create-audit-store';
+import { withLegacyLevel, withLegacyPostgres } from '../support/legacy-stores';
+import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
 
 function event(time: number, type: AuthEventType, userId?: string): AuthEvent {
   return { id: eventId(time), time, type, ...(userId ? { userId } : {}), actor: { kind: 'user', id: userId }, data: { n: time } };
@@ -51,6 +54,22 @@ function auditContract(name: string, describeFn: jest.Describe, makeHarness: () 
       expect((await ctx.store.list({ userId: 'nobody', limit: 10 })).events).toEqual([]);
     });
 
+    it('pages 250 events of one millisecond newest first, each once, and a range that ends inside it', async () => {
+      const at = 1_800_000_100_000;
+      const made = Array.from({ length: 250 }, (_, i) => event(at, 'login.succeeded', i % 2 === 0 ? 'even' : 'odd'));
+      for (const e of made) await ctx.store.append(e);
+      await ctx.store.append(event(at + 1, 'logout', 'even'));
+      const ids: string[] = [];
+      let after: string | undefined;
+      do {
+        const page = await ctx.store.list({ to: at + 1, limit: 40, after });
+        ids.push(...page.events.map((e) => e.id));
+        after = page.next;
+      } while (after !== undefined);
+      expect(ids).toEqual(made.map((e) => e.id).reverse());
+      expect((await ctx.store.list({ userId: 'even', from: at, to: at + 1, limit: 200 })).events).toHaveLength(125);
+    });
+
     it('purges what is older than the retention, and only that', async () => {
       const base = 1_800_000_000_000;
       for (let i = 0; i < 5; i++) await ctx.store.append(event(base + i * 1000, 'login.succeeded', 'u1'));
@@ -78,7 +97,53 @@ auditContract('postgres', describePostgres, async () => {
   const schema = `au_${randomBytes(6).toString('hex')}`;
   return { open: () => new PostgresAuditStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
 });
+auditContract('SQLite', describe, () => folderHarness('authgate-audit-', (dir) => createAuditStore(`sqlite://${join(dir, 'auth.db')}`)));
+const mariadb = sharedServer(startMysql);
+auditContract('MySQL (MariaDB)', describeMysql, async () => {
+  const fresh = await freshMysqlDatabase((await mariadb()).url);
+  return { open: () => createAuditStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
+});
 auditContract('mongo', describeMongo, async () => {
   const { uri, db } = freshMongoUri('audit');
   return { open: () => new MongoAuditStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
+});
+
+/** What the stores of before 2026-11-28 wrote, written here as they wrote it: an upgrade keeps every event. */
+describe('events of the older audit stores are read after an upgrade', () => {
+  const older = [event(1_800_000_000_000, 'login.succeeded', 'u1'), event(1_800_000_001_000, 'logout', 'u1'), event(1_800_000_002_000, 'rate_limited')];
+
+  async function expectUpgraded(store: AuditStore): Promise<void> {
+    expect((await store.list({ limit: 10 })).events).toEqual([...older].reverse());
+    expect((await store.list({ userId: 'u1', limit: 10 })).events.map((e) => e.type)).toEqual(['logout', 'login.succeeded']);
+  }
+
+  it('level: the ev! and evu! keys', async () => {
+    await withLegacyLevel(
+      older.flatMap((e): Array<[string, string]> => [[`ev!${e.id}`, JSON.stringify(e)], ...(e.userId ? [[`evu!${e.userId}\u0000${e.id}`, ''] as [string, string]] : [])]),
+      async (uri) => {
+        const store = createAuditStore(uri);
+        await expectUpgraded(store);
+        await store.close();
+      },
+    );
+  });
+
+  describePostgres('PostgreSQL', () => {
+    it('the authgate_audit table', async () => {
+      await withLegacyPostgres(
+        (await postgres()).url,
+        async (sql, schema) => {
+          await sql(`CREATE TABLE "${schema}"."authgate_migrations" (family text NOT NULL, version integer NOT NULL, applied timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (family, version))`);
+          await sql(`CREATE TABLE "${schema}"."authgate_audit" (id text COLLATE "C" PRIMARY KEY, user_id text COLLATE "C", type text NOT NULL, doc jsonb NOT NULL)`);
+          await sql(`INSERT INTO "${schema}"."authgate_migrations" (family, version) VALUES ('audit', 1)`);
+          for (const e of older) await sql(`INSERT INTO "${schema}"."authgate_audit" (id, user_id, type, doc) VALUES ($1, $2, $3, $4)`, [e.id, e.userId ?? null, e.type, JSON.stringify(e)]);
+        },
+        async (uri) => {
+          const store = createAuditStore(uri);
+          await expectUpgraded(store);
+          await store.close();
+        },
+      );
+    });
+  });
 });

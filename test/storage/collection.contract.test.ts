@@ -124,7 +124,7 @@ function collectionContract(name: string, describeFn: jest.Describe, harness: ()
       expect(results.filter((r) => !r.inserted).map((r) => (r.inserted ? '' : r.taken))).toEqual(Array(5).fill('email'));
     });
 
-    it('finds by prefix in (value, id) order, a document once per value, page by page with a cursor', async () => {
+    it('finds and counts by prefix in (value, id) order, a document once per value, page by page with a cursor', async () => {
       const docs = [
         person({ tags: ['red', 'round'] }),
         person({ tags: ['red'] }),
@@ -153,8 +153,11 @@ function collectionContract(name: string, describeFn: jest.Describe, harness: ()
       } while (after !== undefined);
       expect(seen).toEqual([d5, d5, d0, d1, d2, d3, d0]);
       expect((await people.find('tag', { prefix: 'rose', limit: 1 })).next).toBeUndefined();
+      // A count agrees with the lookup: a document once per distinct value, none past the prefix.
+      expect([await people.count('tag', 'r'), await people.count('tag', 'red'), await people.count('tag', 'reds'), await people.count('tag', '')]).toEqual([7, 3, 0, 8]);
       await expect(people.find('tag', { prefix: '', limit: 1, after: 'not a cursor!' })).rejects.toMatchObject({ status: 400 });
       await expect(people.find('nope', { prefix: '', limit: 1 })).rejects.toThrow(/no index nope/);
+      await expect(people.count('nope', '')).rejects.toThrow(/no index nope/);
     });
 
     it("a composite value gives an owner's documents oldest first, and nobody else's", async () => {
@@ -173,6 +176,7 @@ function collectionContract(name: string, describeFn: jest.Describe, harness: ()
       expect(await people.get(gone.id)).toBeUndefined();
       expect(await people.update(gone.id, (d) => d)).toBeUndefined();
       expect((await people.find('tag', { prefix: 't', limit: 10 })).docs.map((d) => d.id)).toEqual([soon.id]);
+      expect(await people.count('tag', 't')).toBe(1);
       expect(await people.insert({ ...person(), email: 'old@example.com' })).toEqual({ inserted: true });
       expect(await people.insert({ ...gone, email: 'again@example.com', expires: undefined })).toEqual({ inserted: true });
       expect(await people.get(gone.id)).toMatchObject({ id: gone.id });

@@ -13,6 +13,8 @@ import {
   valuesOf,
   type Collection,
   type IndexQuery,
+  type LegacyLayout,
+  preparedLegacy,
   type InsertResult,
   type Page,
   storedValue,
@@ -26,6 +28,11 @@ import { prefixEnd } from './sql';
 interface Stored<T> {
   d: T;
   e?: number | undefined;
+}
+
+/** Whether a stored document has expired at `now`. */
+function isStoredExpired<T>(stored: Stored<T>, now = Date.now()): boolean {
+  return stored.e !== undefined && stored.e <= now;
 }
 
 /** The write lock of each folder of this process, by family: every collection of a family on a folder shares it. */
@@ -72,7 +79,7 @@ class LevelCollection<T> implements Collection<T> {
 
   private async read(id: string): Promise<T | undefined> {
     const stored = await this.stored(id);
-    return stored === undefined || (stored.e !== undefined && stored.e <= Date.now()) ? undefined : stored.d;
+    return stored === undefined || isStoredExpired(stored) ? undefined : stored.d;
   }
 
   /** The batch that removes `doc`'s keys. */
@@ -111,8 +118,10 @@ class LevelCollection<T> implements Collection<T> {
       .run(this.schema.family, async () => {
         const marker = `${this.schema.family}!m!adopted`;
         if ((await this.db.get(marker)) !== undefined) return;
-        for await (const [, text] of this.db.iterator({ gt: prefix, lt: `${prefix}\uffff` })) {
-          const doc = JSON.parse(text) as T;
+        const legacy = this.schema.legacy as LegacyLayout<T>;
+        const found: T[] = [];
+        for await (const [key, text] of this.db.iterator({ gt: prefix, lt: `${prefix}\uffff` })) found.push(legacy.levelDoc ? legacy.levelDoc(key, text) : (JSON.parse(text) as T));
+        for (const doc of preparedLegacy(this.schema, found)) {
           const id = this.schema.id(doc);
           if ((await this.db.get(this.docKey(id))) !== undefined) continue;
           const ops = await this.writing(id, doc);
@@ -138,7 +147,7 @@ class LevelCollection<T> implements Collection<T> {
     return this.lock.run(this.schema.family, async () => {
       const id = this.schema.id(doc);
       const old = await this.stored(id);
-      if (old !== undefined && (old.e === undefined || old.e > Date.now())) return { inserted: false, taken: 'id' };
+      if (old !== undefined && !isStoredExpired(old)) return { inserted: false, taken: 'id' };
       const stored = JSON.parse(JSON.stringify(doc)) as T;
       const ops = await this.writing(id, stored);
       if (typeof ops === 'string') return { inserted: false, taken: ops };
@@ -170,7 +179,7 @@ class LevelCollection<T> implements Collection<T> {
       const stored = await this.stored(id);
       if (stored === undefined) return undefined;
       await this.db.batch(this.removal(id, stored.d));
-      return stored.e !== undefined && stored.e <= Date.now() ? undefined : stored.d;
+      return isStoredExpired(stored) ? undefined : stored.d;
     });
   }
 
@@ -199,7 +208,7 @@ class LevelCollection<T> implements Collection<T> {
     for (let i = 0; i < entries.length; i++) {
       const text = stored[i];
       const record = text === undefined ? undefined : (JSON.parse(text) as Stored<T>);
-      if (record === undefined || (record.e !== undefined && record.e <= now)) continue;
+      if (record === undefined || isStoredExpired(record, now)) continue;
       if (docs.length === limit) {
         more = true;
         break;
@@ -214,6 +223,28 @@ class LevelCollection<T> implements Collection<T> {
       return { docs, values, next: encodeCursor(tail.value, tail.id) };
     }
     return { docs, values, next: more && last ? encodeCursor(last.value, last.id) : undefined };
+  }
+
+  async count(name: string, prefix: string): Promise<number> {
+    await this.adopted();
+    indexOf(this.schema, name);
+    const base = this.indexBase(name);
+    const start = `${base}${storedValue(prefix)}`;
+    const end = prefix === '' ? prefixEnd(base) : prefixEnd(start);
+    let n = 0;
+    let ids: string[] = [];
+    // Only a family whose documents expire needs them read; in slices, not all at once.
+    const tally = async (): Promise<void> => {
+      if (this.schema.expiresAt === undefined) n += ids.length;
+      else for (const text of await this.db.getMany(ids.map((id) => this.docKey(id)))) n += text !== undefined && !isStoredExpired(JSON.parse(text) as Stored<T>) ? 1 : 0;
+      ids = [];
+    };
+    for await (const key of this.db.keys({ gte: start, ...(end === undefined ? {} : { lt: end }) })) {
+      ids.push(key.slice(key.indexOf('\u0000', base.length) + 1));
+      if (ids.length === 1000) await tally();
+    }
+    await tally();
+    return n;
   }
 }
 

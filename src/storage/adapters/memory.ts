@@ -158,6 +158,18 @@ class MemoryCollection<T> implements Collection<T> {
     }
     return { docs, values, next: undefined };
   }
+
+  async count(name: string, prefix: string): Promise<number> {
+    indexOf(this.schema, name);
+    const sorted = this.entries.get(name) as Entry[];
+    let n = 0;
+    for (let at = lowerBound(sorted, { value: prefix, id: '' }); at < sorted.length; at++) {
+      const entry = sorted[at] as Entry;
+      if (!entry.value.startsWith(prefix)) break;
+      if (!isExpired(this.schema, this.docs.get(entry.id) as T)) n++;
+    }
+    return n;
+  }
 }
 
 /** Code-unit order, as every other adapter sorts (binary collation). */

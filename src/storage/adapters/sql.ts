@@ -10,6 +10,7 @@ import {
   type IndexQuery,
   type InsertResult,
   type Page,
+  preparedLegacy,
   storedValue,
   valueOfStored,
   type Schema,
@@ -97,6 +98,20 @@ export function prefixEnd(prefix: string): string | undefined {
   return undefined;
 }
 
+/** Whether two versions of a document have the same values in every index. */
+function sameEntries<T>(schema: Schema<T>, a: T, b: T): boolean {
+  return (schema.indexes ?? []).every((index) => {
+    const x = valuesOf(index, a);
+    const y = valuesOf(index, b);
+    return x.length === y.length && x.every((v, i) => v === y[i]);
+  });
+}
+
+/** Every this many inserts of a family whose documents expire, one {@link SqlCollection} sweep. */
+const SWEEP_EVERY = 50;
+/** The most expired documents one sweep deletes (short statements, small locks). */
+const SWEEP_BATCH = 100;
+
 /** Thrown inside a transaction to roll an insert back whose unique value is taken. */
 class Taken extends Error {
   constructor(readonly index: string) {
@@ -113,6 +128,7 @@ class Taken extends Error {
 export class SqlCollection<T> implements Collection<T> {
   private readonly t: { docs: string; idx: string; uniq: string };
   private ready: Promise<void> | undefined;
+  private inserts = 0;
 
   /**
    * @param driver - the database.
@@ -132,8 +148,11 @@ export class SqlCollection<T> implements Collection<T> {
     if (legacy === undefined) return sqlMigrations(this.driver, this.schema.family);
     const adopt = async (s: SqlSession): Promise<void> => {
       if (!(await this.driver.tableExists(s, legacy))) return;
-      for (const row of await s.rows<{ doc: unknown }>(`SELECT doc FROM ${this.driver.table(legacy)}`)) {
-        const doc = typeof row.doc === 'string' ? (JSON.parse(row.doc) as T) : (row.doc as T);
+      const rows = await s.rows<{ doc: unknown }>(`SELECT ${this.schema.legacy?.sqlDoc ?? 'doc'} AS doc FROM ${this.driver.table(legacy)}`);
+      for (const doc of preparedLegacy(
+        this.schema,
+        rows.map((row) => this.driver.parse<T>(row.doc)),
+      )) {
         await this.insertWith(s, doc).catch((err: unknown) => {
           if (!(err instanceof Taken)) throw err;
         });
@@ -179,12 +198,22 @@ export class SqlCollection<T> implements Collection<T> {
 
   async insert(doc: T): Promise<InsertResult> {
     await this.migrated();
+    let result: InsertResult;
     try {
-      return await this.driver.transaction((s) => this.insertWith(s, doc));
+      result = await this.driver.transaction((s) => this.insertWith(s, doc));
     } catch (err) {
       if (err instanceof Taken) return { inserted: false, taken: err.index };
       throw err;
     }
+    if (this.schema.expiresAt !== undefined && ++this.inserts % SWEEP_EVERY === 0) await this.sweep();
+    return result;
+  }
+
+  /** Deletes a batch of expired documents (reads never see them; this gives their rows back). */
+  private async sweep(): Promise<void> {
+    const ids = await this.driver.session.rows<{ id: string }>(`SELECT id FROM ${this.t.docs} WHERE expires <= ? ORDER BY expires LIMIT ${SWEEP_BATCH}`, [Date.now()]);
+    if (ids.length === 0) return;
+    await this.driver.session.run(`DELETE FROM ${this.t.docs} WHERE expires <= ? AND id IN (${ids.map(() => '?').join(', ')})`, [Date.now(), ...ids.map((r) => r.id)]);
   }
 
   /** The insert on a session (a transaction's); throws {@link Taken} for a unique value another document holds. */
@@ -208,7 +237,8 @@ export class SqlCollection<T> implements Collection<T> {
         if (next === undefined) return current;
         if (this.schema.id(next) !== id) throw new Error(`storage: an update of ${this.schema.family} changed the id`);
         await s.run(`UPDATE ${this.t.docs} SET doc = ?, expires = ? WHERE id = ?`, [JSON.stringify(next), this.expiresOf(next), id]);
-        if ((this.schema.indexes ?? []).length > 0) {
+        // Most updates keep every index value (a login's time, a counter): then the entries stay as they are.
+        if (!sameEntries(this.schema, current, next)) {
           await s.run(`DELETE FROM ${this.t.idx} WHERE id = ?`, [id]);
           await s.run(`DELETE FROM ${this.t.uniq} WHERE id = ?`, [id]);
           await this.writeEntries(s, id, next);
@@ -232,18 +262,32 @@ export class SqlCollection<T> implements Collection<T> {
     });
   }
 
+  async count(name: string, prefix: string): Promise<number> {
+    await this.migrated();
+    indexOf(this.schema, name);
+    const { where, params } = this.range(name, prefix);
+    const [row] = await this.driver.session.rows<{ n: unknown }>(`SELECT count(*) AS n FROM ${this.t.idx} x JOIN ${this.t.docs} d ON d.id = x.id WHERE ${where.join(' AND ')}`, params);
+    return Number(row?.n ?? 0);
+  }
+
+  /** The conditions of the entries of `name` that start with `prefix`, of live documents. */
+  private range(name: string, prefix: string): { where: string[]; params: unknown[] } {
+    const where = ['x.name = ?', 'x.value >= ?', '(d.expires IS NULL OR d.expires > ?)'];
+    const stored = storedValue(prefix);
+    const params: unknown[] = [name, stored, Date.now()];
+    const end = prefixEnd(stored);
+    if (prefix !== '' && end !== undefined) {
+      where.push('x.value < ?');
+      params.push(end);
+    }
+    return { where, params };
+  }
+
   async find(name: string, query: IndexQuery): Promise<Page<T>> {
     await this.migrated();
     indexOf(this.schema, name);
     const limit = checkLimit(query.limit);
-    const where = ['x.name = ?', 'x.value >= ?', '(d.expires IS NULL OR d.expires > ?)'];
-    const prefix = storedValue(query.prefix);
-    const params: unknown[] = [name, prefix, Date.now()];
-    const end = prefixEnd(prefix);
-    if (query.prefix !== '' && end !== undefined) {
-      where.push('x.value < ?');
-      params.push(end);
-    }
+    const { where, params } = this.range(name, query.prefix);
     if (query.after !== undefined) {
       const after = decodeCursor(query.after);
       // A row comparison: the index scan starts right after the cursor.
