@@ -1,20 +1,10 @@
 import { noopLogger, type Logger } from '../logger';
-import { MAX_PAGE, UniqueTakenError, type Collection } from '../storage/collection';
+import { everyDoc, replaceDoc, UniqueTakenError, type Collection } from '../storage/collection';
 import type { Database } from '../storage/database';
 import { Repository } from '../storage/repository';
 import type { Account, LinkedLogin } from './account';
 import { DuplicateEmailError, type AccessTokenRecord, type AccountStore, type LinkOutcome } from './account-store';
 import { ACCOUNT_LOGINS, ACCOUNT_TOKENS, accountSchema, linksOf, tokensOf, type StoredAccessToken, type StoredLink } from './account-schema';
-
-/** Every document of a lookup, page by page. */
-async function* everyDoc<T>(docs: Collection<T>, index: string, prefix: string): AsyncGenerator<T> {
-  let after: string | undefined;
-  do {
-    const page = await docs.find(index, { prefix, limit: MAX_PAGE, after });
-    yield* page.docs;
-    after = page.next;
-  } while (after !== undefined);
-}
 
 /**
  * The account service's store on any database adapter: the families accounts (the e-mail
@@ -124,8 +114,7 @@ export class AccountRepository extends Repository<Account> implements AccountSto
 
   /** @inheritdoc */
   async saveToken(hash: string, record: AccessTokenRecord): Promise<void> {
-    const token: StoredAccessToken = { Hash: hash, UserId: record.UserId, Expires: record.Expires };
-    if (!(await this.tokens.insert(token)).inserted) await this.tokens.update(hash, () => token);
+    await replaceDoc(this.tokens, hash, { Hash: hash, UserId: record.UserId, Expires: record.Expires });
   }
 
   /** @inheritdoc */

@@ -1,5 +1,7 @@
 import { AuthError } from '../errors';
 import { uriPath, uriScheme } from '../internal/store-uri';
+import { openDatabase } from '../storage/open-database';
+import { CollectionAvatarStore } from './stores/collection-avatar-store';
 import { LevelAvatarStore } from './stores/level-store';
 import { MongoAvatarStore } from './stores/mongo-store';
 import { PostgresAvatarStore } from './stores/postgres-avatar-store';
@@ -9,12 +11,14 @@ import { NoopAvatarStore } from './stores/noop-store';
 import type { AvatarStore } from './avatar-store';
 
 /** The URI schemes {@link createAvatarStore} accepts. */
-export const AVATAR_STORE_SCHEMES = ['file://', 'level://', 'postgres://', 'postgresql://', 'mongodb://', 'memory://', 'noop://'] as const;
+export const AVATAR_STORE_SCHEMES = ['file://', 'level://', 'postgres://', 'postgresql://', 'mysql://', 'sqlite://', 'mongodb://', 'memory://', 'noop://'] as const;
 
 /**
  * Makes an avatar store from a URI: `file:///path` or a plain path (one file per avatar in sharded
- * folders), `level:///path` (embedded key-value), `postgres://user@host/db?schema=app` and
- * `mongodb://host/db?ava_db=&ava_coll=` (GridFS) (both shared by several instances), `memory://` (bounded, for tests and single processes), `noop://`
+ * folders), `level:///path` (embedded key-value), `sqlite:///path/file.db`,
+ * `postgres://user@host/db?schema=app`, `mysql://user@host/db` and
+ * `mongodb://host/db?ava_db=&ava_coll=` (GridFS) (these three shared by several instances),
+ * `memory://` (bounded, for tests and single processes), `noop://`
  * (keeps nothing).
  * @throws AuthError (`config`) naming the accepted schemes for anything else.
  */
@@ -33,6 +37,9 @@ export function createAvatarStore(uri: string): AvatarStore {
     case 'postgres':
     case 'postgresql':
       return new PostgresAvatarStore(uri);
+    case 'mysql':
+    case 'sqlite':
+      return new CollectionAvatarStore(openDatabase(uri, 'avatar'));
     case 'mongodb':
     case 'mongodb+srv':
       return new MongoAvatarStore(uri);

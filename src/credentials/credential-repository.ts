@@ -1,10 +1,8 @@
+import { allDocs } from '../storage/collection';
 import type { Database } from '../storage/database';
 import { Repository } from '../storage/repository';
 import { byUser, CREDENTIALS } from './credential-schema';
 import type { Credential, CredentialStore } from './credential-store';
-
-/** The most credentials read in one page of a user's list. */
-const PAGE = 200;
 
 /** The credential store on any database adapter: the {@link CREDENTIALS} family. */
 export class CredentialRepository extends Repository<Credential> implements CredentialStore {
@@ -14,15 +12,8 @@ export class CredentialRepository extends Repository<Credential> implements Cred
   }
 
   /** @inheritdoc */
-  async list(userId: string): Promise<Credential[]> {
-    const all: Credential[] = [];
-    let after: string | undefined;
-    do {
-      const page = await this.docs.find('user', { prefix: byUser(userId), limit: PAGE, after });
-      all.push(...page.docs);
-      after = page.next;
-    } while (after !== undefined);
-    return all;
+  list(userId: string): Promise<Credential[]> {
+    return allDocs(this.docs, 'user', byUser(userId));
   }
 
   /** @inheritdoc */

@@ -10,11 +10,11 @@ export type StoreFamily = 'state' | 'avatars' | 'credentials' | 'users' | 'audit
 const FAMILY_NAME = /^[a-z][a-z-]{0,39}$/;
 
 /** The schemes `database` takes, as errors list them. */
-export const DATABASE_SCHEMES = ['memory://', 'level:///path', 'postgres://...', 'mongodb://...'] as const;
+export const DATABASE_SCHEMES = ['memory://', 'level:///path', 'postgres://...', 'mysql://...', 'sqlite:///path/file.db', 'mongodb://...'] as const;
 
 /**
- * The URI of one family's store on `database`: the same URI on a server database (PostgreSQL and
- * MongoDB give each family tables or collections of its own, on one shared connection), a folder
+ * The URI of one family's store on `database`: the same URI on a server database or a SQLite file
+ * (each family has tables or collections of its own there, on one shared connection), a folder
  * of its own under a level folder (a LevelDB folder is one process's, and state and avatars keep
  * other encodings), memory for memory. `undefined` without a database.
  * @throws AuthError (`config`) for a URI no family can live on.
@@ -32,12 +32,14 @@ export function familyUri(database: string | undefined, family: StoreFamily | (s
     }
     case 'postgres':
     case 'postgresql':
+    case 'mysql':
+    case 'sqlite':
     case 'mongodb':
     case 'mongodb+srv':
       return database;
     case 'redis':
     case 'rediss':
-      throw configError('database: Redis keeps only the state store; set database to PostgreSQL or MongoDB (or a level folder) and stateStore to the redis:// URI');
+      throw configError('database: Redis keeps only the state store; set database to PostgreSQL, MySQL, SQLite or MongoDB (or a level folder) and stateStore to the redis:// URI');
     default:
       throw configError(`database must be a URI: ${DATABASE_SCHEMES.join(', ')}; got ${JSON.stringify(String(database).slice(0, 80))}`);
   }

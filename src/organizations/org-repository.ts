@@ -1,20 +1,8 @@
-import { UniqueTakenError, type Collection, type Page } from '../storage/collection';
+import { allDocs, UniqueTakenError, type Collection } from '../storage/collection';
 import type { Database } from '../storage/database';
 import { Repository } from '../storage/repository';
 import { ofMember, ofOrg, ORG_INVITATIONS, ORGS } from './org-schema';
 import { SlugTakenError, type OrgInvitation, type OrgRecord, type OrgStore } from './org-store';
-
-/** Every page of a lookup, in order. */
-async function all<T>(read: (after: string | undefined) => Promise<Page<T>>): Promise<T[]> {
-  const found: T[] = [];
-  let after: string | undefined;
-  do {
-    const page = await read(after);
-    found.push(...page.docs);
-    after = page.next;
-  } while (after !== undefined);
-  return found;
-}
 
 /** The organization store on any database adapter: the {@link ORGS} and {@link ORG_INVITATIONS} families. */
 export class OrgRepository extends Repository<OrgRecord> implements OrgStore {
@@ -53,7 +41,7 @@ export class OrgRepository extends Repository<OrgRecord> implements OrgStore {
 
   /** @inheritdoc */
   ofUser(userId: string): Promise<OrgRecord[]> {
-    return all((after) => this.docs.find('member', { prefix: ofMember(userId), limit: 100, after }));
+    return allDocs(this.docs, 'member', ofMember(userId));
   }
 
   /** @inheritdoc */
@@ -63,7 +51,7 @@ export class OrgRepository extends Repository<OrgRecord> implements OrgStore {
 
   /** @inheritdoc */
   invitations(orgId: string): Promise<OrgInvitation[]> {
-    return all((after) => this.invites.find('org', { prefix: ofOrg(orgId), limit: 100, after }));
+    return allDocs(this.invites, 'org', ofOrg(orgId));
   }
 
   /** @inheritdoc */

@@ -1,4 +1,6 @@
 import { storeForUri, uriPath } from '../internal/store-uri';
+import { openDatabase } from '../storage/open-database';
+import { CollectionStateStore } from './stores/collection-state-store';
 import { LevelStateStore } from './stores/level-state-store';
 import { MemoryStateStore } from './stores/memory-state-store';
 import { MongoStateStore } from './stores/mongo-state-store';
@@ -7,18 +9,21 @@ import { RedisStateStore } from './stores/redis-state-store';
 import type { StateStore } from './state-store';
 
 /** The URI schemes {@link createStateStore} accepts. */
-export const STATE_STORE_SCHEMES = ['memory://', 'level://', 'redis://', 'rediss://', 'postgres://', 'postgresql://', 'mongodb://', 'mongodb+srv://'] as const;
+export const STATE_STORE_SCHEMES = ['memory://', 'level://', 'redis://', 'rediss://', 'postgres://', 'postgresql://', 'mysql://', 'sqlite://', 'mongodb://', 'mongodb+srv://'] as const;
 
 /**
  * Makes a state store from a URI: `memory://` (one process), `level:///path` (embedded, survives
- * restarts); shared by several instances: `redis://host:6379/0?prefix=app:` (`rediss://` for TLS),
- * `postgres://user@host/db?schema=app`, `mongodb://host/db?state_db=&state_coll=`.
+ * restarts), `sqlite:///path/file.db`; shared by several instances: `redis://host:6379/0?prefix=app:`
+ * (`rediss://` for TLS), `postgres://user@host/db?schema=app`, `mysql://user@host/db`,
+ * `mongodb://host/db?state_db=&state_coll=`. MySQL, SQLite and MongoDB have no announcements
+ * (caches read through).
  * @throws AuthError (`config`) naming the accepted schemes for anything else.
  */
 export function createStateStore(uri: string): StateStore {
   const postgres = (): StateStore => new PostgresStateStore(uri);
   const redis = (): StateStore => new RedisStateStore(uri);
   const mongo = (): StateStore => new MongoStateStore(uri);
+  const onDatabase = (): StateStore => new CollectionStateStore(openDatabase(uri, 'state'));
   return storeForUri('state', uri, STATE_STORE_SCHEMES, {
     memory: () => new MemoryStateStore(),
     level: () => new LevelStateStore(uriPath(uri, 'level:///var/lib/app/state')),
@@ -26,6 +31,8 @@ export function createStateStore(uri: string): StateStore {
     rediss: redis,
     postgres,
     postgresql: postgres,
+    mysql: onDatabase,
+    sqlite: onDatabase,
     mongodb: mongo,
     'mongodb+srv': mongo,
   });

@@ -186,3 +186,25 @@ export function valueOfStored(stored: string): string {
   // eslint-disable-next-line no-control-regex -- the escapes of storedValue
   return stored.replace(/\u0001[\u0001\u0002]/g, (c) => (c === '\u0001\u0001' ? '\u0000' : '\u0001'));
 }
+
+/** Every document of a lookup, read page by page. */
+export async function* everyDoc<T>(docs: Collection<T>, index: string, prefix: string): AsyncGenerator<T> {
+  let after: Cursor | undefined;
+  do {
+    const page = await docs.find(index, { prefix, limit: MAX_PAGE, after });
+    yield* page.docs;
+    after = page.next;
+  } while (after !== undefined);
+}
+
+/** Stores `doc` whether or not its id is there (replacing what is); of racing calls, each lands once. */
+export async function replaceDoc<T>(docs: Collection<T>, id: string, doc: T): Promise<void> {
+  while (!(await docs.insert(doc)).inserted) if ((await docs.update(id, () => doc)) !== undefined) return;
+}
+
+/** Every document of a lookup, in order. */
+export async function allDocs<T>(docs: Collection<T>, index: string, prefix: string): Promise<T[]> {
+  const found: T[] = [];
+  for await (const doc of everyDoc(docs, index, prefix)) found.push(doc);
+  return found;
+}

@@ -9,7 +9,7 @@ import { PostgresAvatarStore } from '../../src/stores/postgres';
 import { KeyValueAvatarStore, MapKeyValueClient } from '../../examples/custom-avatar-store';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
-import { describePostgres, dropSchema, sharedServer, startPostgres } from '../support/servers';
+import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
 
 const png = (n: number): Buffer => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(n, n % 251)]);
 
@@ -98,6 +98,12 @@ avatarStoreContract('postgres', describePostgres, async () => {
   return { open: () => new PostgresAvatarStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
 });
 
+avatarStoreContract('SQLite', describe, () => folderHarness('authgate-ava-', (dir) => createAvatarStore(`sqlite://${join(dir, 'auth.db')}`)));
+const mariadb = sharedServer(startMysql);
+avatarStoreContract('MySQL (MariaDB)', describeMysql, async () => {
+  const fresh = await freshMysqlDatabase((await mariadb()).url);
+  return { open: () => createAvatarStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
+});
 avatarStoreContract('mongo', describeMongo, async () => {
   const { uri, db } = freshMongoUri('ava');
   return { open: () => new MongoAvatarStore(uri), cleanup: () => dropMongoDb(db), persistent: true };

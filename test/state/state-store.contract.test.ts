@@ -10,7 +10,7 @@ import { RedisStateStore } from '../../src/stores/redis';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { eventually } from '../support/eventually';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
-import { describePostgres, describeRedis, dropSchema, sharedServer, startPostgres, startRedis } from '../support/servers';
+import { describeMysql, describePostgres, describeRedis, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres, startRedis } from '../support/servers';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -190,6 +190,19 @@ stateStoreContract(
   'shared',
 );
 
+stateStoreContract('SQLite', describe, () => folderHarness('authgate-state-', (dir) => createStateStore(`sqlite://${join(dir, 'auth.db')}`)), 'none');
+
+const mariadb = sharedServer(startMysql);
+stateStoreContract(
+  'MySQL (MariaDB)',
+  describeMysql,
+  async () => {
+    const fresh = await freshMysqlDatabase((await mariadb()).url);
+    return { open: () => createStateStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
+  },
+  'none',
+);
+
 stateStoreContract(
   'mongo',
   describeMongo,
@@ -214,7 +227,7 @@ describe('createStateStore and the memory bound', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
-    expect(() => createStateStore('sqlite://x')).toThrow(/unsupported state store URI.*memory:\/\//);
+    expect(() => createStateStore('ftp://x')).toThrow(/unsupported state store URI.*memory:\/\//);
     expect(() => createStateStore('redis://127.0.0.1:1?prefix=bad prefix')).toThrow(/prefix/);
     expect(() => createStateStore('postgres://127.0.0.1:1/app?schema=Bad-Name')).toThrow(/schema/);
     expect(() => createStateStore('postgres://127.0.0.1:1/app?pool_max=0')).toThrow(/pool_max/);

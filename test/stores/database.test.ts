@@ -9,7 +9,7 @@ import { createAuth, loggerFunc, senderFunc, type Auth, type AuthOptions } from 
 import { accounts } from '../../src/accounts';
 import { organizations } from '../../src/organizations';
 import { CookieJar } from '../support/cookie-jar';
-import { describePostgres, dropSchema, sharedServer, startPostgres } from '../support/servers';
+import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
 
 const SECRET = 'database-test-secret-0123456789abcdef';
 
@@ -79,7 +79,9 @@ describe('createAuth({ database }): one URI for every store of the service and i
 
   it('refuses a URI no store lives on, naming the choices; Redis only as the state store', () => {
     expect(() => appOn({ database: 'redis://127.0.0.1:6379' })).toThrow(/Redis keeps only the state store.*stateStore/);
-    expect(() => appOn({ database: 'mysql://127.0.0.1/app' })).toThrow(/database must be a URI: memory:\/\/, level:\/\/\/path, postgres:\/\/\.\.\., mongodb:\/\/\.\.\./);
+    expect(() => appOn({ database: 'ftp://127.0.0.1/app' })).toThrow(
+      /database must be a URI: memory:\/\/, level:\/\/\/path, postgres:\/\/\.\.\., mysql:\/\/\.\.\., sqlite:\/\/\/path\/file\.db, mongodb:\/\/\.\.\./,
+    );
     expect(() => appOn({ database: '' })).toThrow(/database must be a URI/);
     expect(() => appOn({ database: 42 as unknown as string })).toThrow(/database must be a URI/);
   });
@@ -102,30 +104,47 @@ describe('createAuth({ database }): one URI for every store of the service and i
   });
 });
 
-const postgres = sharedServer(startPostgres);
-describePostgres('createAuth({ database }) on PostgreSQL: two instances agree with nothing else set', () => {
-  it('a sign-up on A logs in on B; a session made on A is known to B; an organization made on B lists on A', async () => {
-    const schema = `db_${randomBytes(6).toString('hex')}`;
-    const database = `${(await postgres()).url}?schema=${schema}`;
-    const mails: Array<{ to: string; text: string }> = [];
-    const a = appOn({ database, revocationCheck: 'every-request' }, mails);
-    const b = appOn({ database, revocationCheck: 'every-request' }, mails);
-    try {
-      await signUp(a.app, mails, 'bea@example.com');
-      const onB = await accountLogin(b.app, 'bea@example.com');
-      await onB.on(request(a.app).get('/private')).expect(200);
-      expect((await onB.on(request(b.app).post('/auth/orgs')).send({ name: 'Shared' })).status).toBe(201);
-      expect(((await onB.on(request(a.app).get('/auth/orgs'))).body as Array<{ name: string }>).map((o) => o.name)).toEqual(['Shared']);
-      expect((await a.auth.users.list({})).users.map((u) => u.name)).toEqual(['bea@example.com']);
-      // Logged out on B: refused on A at once (the session registry is shared).
-      await onB.on(request(b.app).get('/auth/logout')).expect(200);
-      const jar = await accountLogin(b.app, 'bea@example.com');
-      await jar.on(request(b.app).post('/auth/sessions/revoke-all')).send({});
-      await jar.on(request(a.app).get('/private')).expect(401);
-    } finally {
-      await a.auth.close();
-      await b.auth.close();
-      await dropSchema((await postgres()).url, schema);
-    }
+/** Two instances on one `database` and nothing else set: what one does, the other sees. */
+function twoInstances(name: string, describeFn: jest.Describe, fresh: () => Promise<{ database: string; drop(): Promise<void> }>): void {
+  describeFn(`createAuth({ database }) on ${name}: two instances agree with nothing else set`, () => {
+    it('a sign-up on A logs in on B; a session made on A is known to B; an organization made on B lists on A', async () => {
+      const { database, drop } = await fresh();
+      const mails: Array<{ to: string; text: string }> = [];
+      const a = appOn({ database, revocationCheck: 'every-request' }, mails);
+      const b = appOn({ database, revocationCheck: 'every-request' }, mails);
+      try {
+        await signUp(a.app, mails, 'bea@example.com');
+        const onB = await accountLogin(b.app, 'bea@example.com');
+        await onB.on(request(a.app).get('/private')).expect(200);
+        expect((await onB.on(request(b.app).post('/auth/orgs')).send({ name: 'Shared' })).status).toBe(201);
+        expect(((await onB.on(request(a.app).get('/auth/orgs'))).body as Array<{ name: string }>).map((o) => o.name)).toEqual(['Shared']);
+        expect((await a.auth.users.list({})).users.map((u) => u.name)).toEqual(['bea@example.com']);
+        // Logged out on B: refused on A at once (the session registry is shared).
+        await onB.on(request(b.app).get('/auth/logout')).expect(200);
+        const jar = await accountLogin(b.app, 'bea@example.com');
+        await jar.on(request(b.app).post('/auth/sessions/revoke-all')).send({});
+        await jar.on(request(a.app).get('/private')).expect(401);
+      } finally {
+        await a.auth.close();
+        await b.auth.close();
+        await drop();
+      }
+    });
   });
+}
+
+const postgres = sharedServer(startPostgres);
+twoInstances('PostgreSQL', describePostgres, async () => {
+  const schema = `db_${randomBytes(6).toString('hex')}`;
+  const server = await postgres();
+  return { database: `${server.url}?schema=${schema}`, drop: () => dropSchema(server.url, schema) };
+});
+const mariadb = sharedServer(startMysql);
+twoInstances('MySQL (MariaDB)', describeMysql, async () => {
+  const fresh = await freshMysqlDatabase((await mariadb()).url);
+  return { database: fresh.uri, drop: () => fresh.drop() };
+});
+twoInstances('SQLite (one file)', describe, async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'authgate-database-sqlite-'));
+  return { database: `sqlite://${join(dir, 'auth.db')}`, drop: () => rm(dir, { recursive: true, force: true }) };
 });
