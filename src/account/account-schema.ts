@@ -1,5 +1,5 @@
 import type { Logger } from '../logger';
-import type { Schema } from '../storage/collection';
+import { fromMongoRecord, type Schema } from '../storage/collection';
 import type { Account, LinkedLogin } from './account';
 import type { AccessTokenRecord } from './account-store';
 import { planEmailMigration } from './email-migration';
@@ -37,7 +37,7 @@ export function accountSchema(logger: Logger): Schema<Account> {
       { name: 'all', values: () => [''] },
     ],
     // What the stores of before 2026-11-28 kept: table authgate_accounts (column doc), level keys acc!<id>.
-    legacy: { sqlTable: 'accounts', levelPrefix: 'acc!', prepare: (accounts) => canonicalEmails(accounts, logger) },
+    legacy: { sqlTable: 'accounts', levelPrefix: 'acc!', mongoCollection: 'accounts', mongoDoc: fromMongoRecord('Id'), prepare: (accounts) => canonicalEmails(accounts, logger) },
   };
 }
 
@@ -65,6 +65,8 @@ export const ACCOUNT_TOKENS: Schema<StoredAccessToken> = {
     sqlDoc: `json_build_object('Hash', hash, 'UserId', user_id, 'Expires', ${isoOf('expires')})`,
     levelPrefix: 'tok!',
     levelDoc: (key, value) => ({ ...(JSON.parse(value) as AccessTokenRecord), Hash: key.slice('tok!'.length) }),
+    mongoCollection: 'accounts_tokens',
+    mongoDoc: (r) => ({ Hash: r._id as string, UserId: r.UserId as string, Expires: (r.Expires as Date).toISOString() }),
   },
 };
 
@@ -79,5 +81,7 @@ export const ACCOUNT_LOGINS: Schema<StoredLink> = {
     sqlDoc: `json_build_object('UserId', user_id, 'AccountId', account_id, 'Provider', provider, 'Name', name, 'Linked', ${isoOf('linked')})`,
     levelPrefix: 'acclogin!',
     levelDoc: (key, value) => ({ ...(JSON.parse(value) as LinkedLogin), AccountId: key.slice('acclogin!'.length).split('!')[0] as string }),
+    mongoCollection: 'accounts_logins',
+    mongoDoc: (r) => ({ UserId: r._id as string, AccountId: r.AccountId as string, Provider: r.Provider as string, Name: r.Name as string, Linked: (r.Linked as Date).toISOString() }),
   },
 };

@@ -1,4 +1,4 @@
-import type { Schema } from '../storage/collection';
+import { fromMongoRecord, type Schema } from '../storage/collection';
 import type { Credential } from './credential-store';
 
 /** A user's credentials in the order they were added: the user id, then the time as fixed-width text. */
@@ -10,5 +10,5 @@ export const CREDENTIALS: Schema<Credential> = {
   id: (c) => c.id,
   indexes: [{ name: 'user', values: (c) => [`${byUser(c.userId)}${String(c.created).padStart(16, '0')}`] }],
   // What the stores of before 2026-11-27 kept: table authgate_credentials (column doc), level keys cred!<id>.
-  legacy: { sqlTable: 'credentials', levelPrefix: 'cred!' },
+  legacy: { sqlTable: 'credentials', levelPrefix: 'cred!', mongoCollection: 'credentials', mongoDoc: fromMongoRecord('id') },
 };

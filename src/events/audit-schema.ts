@@ -1,4 +1,4 @@
-import type { Schema } from '../storage/collection';
+import { fromMongoRecord, type Schema } from '../storage/collection';
 import type { AuthEvent } from './auth-event';
 
 const DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz';
@@ -33,5 +33,5 @@ export const AUDIT: Schema<AuthEvent> = {
     { name: 'user', values: (e) => (e.userId === undefined ? [] : [`${eventsOf(e.userId)}${newestFirst(e.id)}`]) },
   ],
   // What the stores of before 2026-11-28 kept: table authgate_audit (column doc), level keys ev!<id>.
-  legacy: { sqlTable: 'audit', levelPrefix: 'ev!' },
+  legacy: { sqlTable: 'audit', levelPrefix: 'ev!', mongoCollection: 'audit', mongoDoc: fromMongoRecord('id') },
 };

@@ -43,6 +43,25 @@ export function parseMongoUri(uri: string, prefix: string, defaultColl: string):
   return { clientUri: url.toString(), db, coll };
 }
 
+/** The prefixes of the older stores' own parameters (`<prefix>_db`, `<prefix>_coll`), never the driver's. */
+const STORE_PARAM_PREFIXES = ['state', 'ava', 'acc', 'cred', 'user', 'org', 'audit'] as const;
+
+/**
+ * Reads a `mongodb://` or `mongodb+srv://` URI as a database: its path names it (`authgate`
+ * without one); the older stores' parameters (`acc_db`, `cred_coll`, ...) are removed before the
+ * driver sees it.
+ * @throws AuthError (`config`) for a malformed URI or a bad name.
+ */
+export function mongoDatabaseTarget(uri: string): { clientUri: string; db: string } {
+  const { clientUri, db } = parseMongoUri(uri, 'authgate', 'none');
+  const url = new URL(clientUri);
+  for (const prefix of STORE_PARAM_PREFIXES) {
+    url.searchParams.delete(`${prefix}_db`);
+    url.searchParams.delete(`${prefix}_coll`);
+  }
+  return { clientUri: url.toString(), db };
+}
+
 /** The mongodb driver, loaded when a mongo store is made (an optional package). */
 export function loadMongo(): typeof import('mongodb') {
   return loadOptional<typeof import('mongodb')>('mongodb', 'a mongodb:// store');

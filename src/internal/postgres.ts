@@ -183,21 +183,6 @@ export class PgDatabase {
     });
   }
 
-  /**
-   * Changes the JSON `doc` of row `id` of `table` in one transaction: the row is read locked,
-   * `change` gets a copy and returns the next doc (or `undefined` to leave it), and `write` stores
-   * it through the same connection and returns what was saved. `undefined` when there is no row.
-   */
-  async updateDoc<D>(table: string, id: string, change: (current: D) => D | undefined, write: (query: PgQuery, next: D, current: D) => Promise<D>): Promise<D | undefined> {
-    return this.transaction(async (query) => {
-      const { rows } = await query<{ doc: D }>(`SELECT doc FROM ${table} WHERE id = $1 FOR UPDATE`, [id]);
-      const current = rows[0]?.doc;
-      if (!current) return undefined;
-      const next = change(structuredClone(current));
-      return next ? write(query, next, current) : current;
-    });
-  }
-
   /** Runs `work` in one transaction on one connection (committed when it resolves, rolled back when it throws). */
   async transaction<T>(work: (query: PgQuery) => Promise<T>): Promise<T> {
     return this.inTransaction((client) => work(queryOn(client)));

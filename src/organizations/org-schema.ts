@@ -1,4 +1,4 @@
-import type { Schema } from '../storage/collection';
+import { fromMongoRecord, type Schema } from '../storage/collection';
 import { memberIds } from './org-records';
 import type { OrgInvitation, OrgRecord } from './org-store';
 
@@ -18,7 +18,7 @@ export const ORGS: Schema<OrgRecord> = {
     { name: 'member', values: (o) => memberIds(o).map((userId) => `${ofMember(userId)}${age(o.created)}`) },
   ],
   // What the stores of before 2026-11-27 kept: table authgate_orgs (column doc), level keys org!<id>.
-  legacy: { sqlTable: 'orgs', levelPrefix: 'org!' },
+  legacy: { sqlTable: 'orgs', levelPrefix: 'org!', mongoCollection: 'orgs', mongoDoc: fromMongoRecord('id') },
 };
 
 /** The invitations family: by id (the token's hash); an organization's, oldest first (expired ones too, until deleted: the service judges them). */
@@ -26,5 +26,5 @@ export const ORG_INVITATIONS: Schema<OrgInvitation> = {
   family: 'org_invitations',
   id: (i) => i.id,
   indexes: [{ name: 'org', values: (i) => [`${ofOrg(i.orgId)}${age(i.created)}`] }],
-  legacy: { sqlTable: 'org_invitations', levelPrefix: 'orginvite!' },
+  legacy: { sqlTable: 'org_invitations', levelPrefix: 'orginvite!', mongoCollection: 'orgs_invitations', mongoDoc: fromMongoRecord('id') },
 };

@@ -46,6 +46,10 @@ export interface LegacyLayout<T = unknown> {
   readonly levelPrefix?: string;
   /** The document one of those keys holds. @default the value, parsed as JSON */
   levelDoc?(key: string, value: string): T;
+  /** The MongoDB collection of the older store (in the URI's database). */
+  readonly mongoCollection?: string;
+  /** The document one of its records holds. @default the record as it is */
+  mongoDoc?(record: Record<string, unknown>): T;
   /** What becomes of the older documents, all of them at once, before they are copied (a family's own clean-up). @default copied as they are */
   prepare?(docs: T[]): T[];
 }
@@ -207,4 +211,9 @@ export async function allDocs<T>(docs: Collection<T>, index: string, prefix: str
   const found: T[] = [];
   for await (const doc of everyDoc(docs, index, prefix)) found.push(doc);
   return found;
+}
+
+/** How an older MongoDB store's record becomes a document: its `_id` back under `idField`, its version counter `_v` dropped. */
+export function fromMongoRecord<T>(idField: string): (record: Record<string, unknown>) => T {
+  return ({ _id, _v, ...rest }) => ({ ...rest, [idField]: _id }) as T;
 }

@@ -1,23 +1,26 @@
 import { storeForUri } from '../internal/store-uri';
 import { LevelDatabase } from './adapters/level';
 import { MemoryDatabase } from './adapters/memory';
+import { MongoDatabase } from './adapters/mongo';
 import { MysqlDatabase } from './adapters/mysql';
 import { PostgresDatabase } from './adapters/postgres';
 import { SqliteDatabase } from './adapters/sqlite';
 import type { Database } from './database';
 
 /** The URI schemes of the databases the store families live on through {@link openDatabase}. */
-export const DATABASE_URI_SCHEMES = ['memory://', 'level:///path', 'postgres://...', 'mysql://...', 'sqlite:///path/file.db'] as const;
+export const DATABASE_URI_SCHEMES = ['memory://', 'level:///path', 'postgres://...', 'mysql://...', 'sqlite:///path/file.db', 'mongodb://...'] as const;
 
 /**
  * The database a URI names, through its adapter: `memory://` (a fresh, private one), `level:///path`,
- * `postgres://` or `postgresql://`, `mysql://` (MySQL 8, MariaDB 10.11), `sqlite:///path/file.db`.
+ * `postgres://` or `postgresql://`, `mysql://` (MySQL 8, MariaDB 10.11), `sqlite:///path/file.db`,
+ * `mongodb://` or `mongodb+srv://`.
  * Connections are shared by every database object on one URI (and released by the last `close`).
  * @param family - how an error names what the URI was for ("credential").
  * @throws AuthError (`config`) naming the accepted schemes for anything else.
  */
 export function openDatabase(uri: string, family: string): Database {
   const postgres = (): Database => new PostgresDatabase(uri);
+  const mongo = (): Database => new MongoDatabase(uri);
   return storeForUri(family, uri, DATABASE_URI_SCHEMES, {
     memory: () => new MemoryDatabase(),
     level: () => new LevelDatabase(uri),
@@ -25,5 +28,7 @@ export function openDatabase(uri: string, family: string): Database {
     postgresql: postgres,
     mysql: () => new MysqlDatabase(uri),
     sqlite: () => new SqliteDatabase(uri),
+    mongodb: mongo,
+    'mongodb+srv': mongo,
   });
 }

@@ -1,4 +1,4 @@
-import type { Schema } from '../storage/collection';
+import { fromMongoRecord, type Schema } from '../storage/collection';
 import { searchKey } from './search-keys';
 import type { UserRecord } from './user-store';
 
@@ -11,5 +11,5 @@ export const USERS: Schema<UserRecord> = {
     { name: 'search', values: (u) => [searchKey(u.name), searchKey(u.email)].filter((k): k is string => k !== undefined) },
   ],
   // What the stores of before 2026-11-27 kept: table authgate_users (column doc), level keys user!<id>.
-  legacy: { sqlTable: 'users', levelPrefix: 'user!' },
+  legacy: { sqlTable: 'users', levelPrefix: 'user!', mongoCollection: 'users', mongoDoc: fromMongoRecord('id') },
 };

@@ -8,7 +8,7 @@ import { MongoAccountStore } from '../../src/stores/mongo';
 import { PostgresAccountStore } from '../../src/stores/postgres';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
-import { withLegacyLevel, withLegacyPostgres } from '../support/legacy-stores';
+import { withLegacyLevel, withLegacyMongo, withLegacyPostgres } from '../support/legacy-stores';
 import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
 
 let counter = 0;
@@ -199,7 +199,7 @@ accountStoreContract('MySQL (MariaDB)', describeMysql, async () => {
 });
 
 accountStoreContract('mongo', describeMongo, async () => {
-  const { uri, db } = freshMongoUri('acc');
+  const { uri, db } = await freshMongoUri('acc');
   return { open: () => new MongoAccountStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
 });
 
@@ -251,6 +251,22 @@ describe('accounts of the older stores are read after an upgrade', () => {
         [`acclogin!${first.Id}!github_old`, JSON.stringify(link)],
         ['meta!email-form', 'canonical-1'],
       ],
+      async (uri) => {
+        const store = createAccountStore(uri);
+        await expectUpgraded(store);
+        await store.close();
+      },
+    );
+  });
+
+  it('MongoDB: the accounts, accounts_tokens and accounts_logins collections (with their _v and dates)', async () => {
+    await withLegacyMongo(
+      {
+        accounts: older.map(({ Id, ...rest }) => ({ _id: Id, ...rest, _v: 3 })),
+        accounts_tokens: [{ _id: 'hash-1', UserId: first.Id, Expires: new Date(expires) }],
+        accounts_logins: [{ _id: link.UserId, AccountId: first.Id, Provider: link.Provider, Name: link.Name, Linked: new Date(link.Linked) }],
+        accounts_meta: [{ _id: 'email-form', value: 'canonical-1' }],
+      },
       async (uri) => {
         const store = createAccountStore(uri);
         await expectUpgraded(store);

@@ -105,7 +105,7 @@ avatarStoreContract('MySQL (MariaDB)', describeMysql, async () => {
   return { open: () => createAvatarStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
 });
 avatarStoreContract('mongo', describeMongo, async () => {
-  const { uri, db } = freshMongoUri('ava');
+  const { uri, db } = await freshMongoUri('ava');
   return { open: () => new MongoAvatarStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
 });
 

@@ -75,7 +75,7 @@ credentialStoreContract('MySQL (MariaDB)', describeMysql, async () => {
   return { open: () => createCredentialStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
 });
 credentialStoreContract('mongo', describeMongo, async () => {
-  const { uri, db } = freshMongoUri('cred');
+  const { uri, db } = await freshMongoUri('cred');
   return { open: () => new MongoCredentialStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
 });
 

@@ -104,7 +104,7 @@ auditContract('MySQL (MariaDB)', describeMysql, async () => {
   return { open: () => createAuditStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
 });
 auditContract('mongo', describeMongo, async () => {
-  const { uri, db } = freshMongoUri('audit');
+  const { uri, db } = await freshMongoUri('audit');
   return { open: () => new MongoAuditStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
 });
 

@@ -120,7 +120,7 @@ orgStoreContract('MySQL (MariaDB)', describeMysql, async () => {
   return { open: () => createOrgStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
 });
 orgStoreContract('mongo', describeMongo, async () => {
-  const { uri, db } = freshMongoUri('org');
+  const { uri, db } = await freshMongoUri('org');
   return { open: () => new MongoOrgStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
 });
 

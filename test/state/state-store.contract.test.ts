@@ -207,7 +207,7 @@ stateStoreContract(
   'mongo',
   describeMongo,
   async () => {
-    const { uri, db } = freshMongoUri('state');
+    const { uri, db } = await freshMongoUri('state');
     return { open: () => new MongoStateStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
   },
   'none',

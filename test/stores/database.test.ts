@@ -9,6 +9,7 @@ import { createAuth, loggerFunc, senderFunc, type Auth, type AuthOptions } from 
 import { accounts } from '../../src/accounts';
 import { organizations } from '../../src/organizations';
 import { CookieJar } from '../support/cookie-jar';
+import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
 
 const SECRET = 'database-test-secret-0123456789abcdef';
@@ -143,6 +144,10 @@ const mariadb = sharedServer(startMysql);
 twoInstances('MySQL (MariaDB)', describeMysql, async () => {
   const fresh = await freshMysqlDatabase((await mariadb()).url);
   return { database: fresh.uri, drop: () => fresh.drop() };
+});
+twoInstances('MongoDB (the stand-in, or MONGO_URL)', describeMongo, async () => {
+  const { uri, db } = await freshMongoUri();
+  return { database: uri, drop: () => dropMongoDb(db) };
 });
 twoInstances('SQLite (one file)', describe, async () => {
   const dir = await mkdtemp(join(tmpdir(), 'authgate-database-sqlite-'));

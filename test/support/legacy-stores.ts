@@ -3,7 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Level } from 'level';
+import { MongoClient } from 'mongodb';
 import { Client } from 'pg';
+import { dropMongoDb, freshMongoUri, mongoUrl } from './mongo';
 import { dropSchema } from './servers';
 
 /**
@@ -42,5 +44,26 @@ export async function withLegacyPostgres(
   } finally {
     await client.end();
     await dropSchema(serverUrl, schema);
+  }
+}
+
+/**
+ * A fresh MongoDB database (the stand-in, or `MONGO_URL`) holding `collections` as the stores of
+ * before 2026-11-28 wrote them; `check` gets its URI, and the database goes after.
+ */
+export async function withLegacyMongo(collections: Record<string, Array<Record<string, unknown>>>, check: (uri: string) => Promise<void>): Promise<void> {
+  const { uri, db } = await freshMongoUri();
+  const client = new MongoClient(await mongoUrl());
+  try {
+    for (const [name, docs] of Object.entries(collections))
+      if (docs.length > 0)
+        await client
+          .db(db)
+          .collection(name)
+          .insertMany(docs as never[]);
+    await check(uri);
+  } finally {
+    await client.close();
+    await dropMongoDb(db);
   }
 }

@@ -1,23 +1,71 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
+import { spawnTracked, type TrackedChild } from './children';
+import { freePort } from './ports';
+import { sharedServer, type TestServer } from './servers';
 
-/** The MongoDB the mongo suites use; they are reported as skipped without it. */
+/** A real MongoDB to run the mongo suites on instead of the stand-in (`MONGO_URL=mongodb://127.0.0.1:27017`). */
 export const MONGO_URL = process.env.MONGO_URL ?? '';
 
-/** `describe` when MONGO_URL is set, else `describe.skip` (reported as skipped, never as passed). */
-export const describeMongo: jest.Describe = MONGO_URL ? describe : describe.skip;
+/** The mongo suites run on every machine: on `MONGO_URL`, else on the stand-in the helper starts. */
+export const describeMongo: jest.Describe = describe;
 
-/** A mongodb URI with a fresh database name in `<prefix>_db`, so runs never share data. */
-export function freshMongoUri(prefix: string): { uri: string; db: string } {
+/**
+ * Starts the MongoDB stand-in (test/support/mongo-standin/server.mjs: CongoDB's wire protocol on a
+ * storage of ours) on a free port of 127.0.0.1. The driver needs `serverMonitoringMode=poll` there
+ * (it answers no streaming `hello`).
+ */
+export async function startMongoStandin(): Promise<TestServer> {
+  const port = await freePort();
+  let running: TrackedChild | undefined;
+  const start = async (): Promise<void> => {
+    running = spawnTracked(process.execPath, [join(__dirname, 'mongo-standin/server.mjs'), String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const { child, stop } = running;
+    await new Promise<void>((resolve, reject) => {
+      let out = '';
+      const timer = setTimeout(() => void stop().then(() => reject(new Error(`the MongoDB stand-in did not start: ${out}`))), 30_000);
+      const hear = (d: Buffer): void => {
+        out += d.toString();
+        if (out.includes('listening on')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout?.on('data', hear);
+      child.stderr?.on('data', hear);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`the MongoDB stand-in exited with ${code}: ${out}`));
+      });
+    });
+  };
+  await start();
+  const stop = async (): Promise<void> => {
+    await running?.stop();
+  };
+  return { url: `mongodb://127.0.0.1:${port}/?serverMonitoringMode=poll&directConnection=true`, stop, restart: start, destroy: stop };
+}
+
+const standin = sharedServer(startMongoStandin);
+
+/** The MongoDB of this run: `MONGO_URL`, else the stand-in (started once per test file). */
+export async function mongoUrl(): Promise<string> {
+  return MONGO_URL || (await standin()).url;
+}
+
+/** A mongodb URI with a fresh database name (the path, and `<prefix>_db` for the older stores), so runs never share data. */
+export async function freshMongoUri(prefix?: string): Promise<{ uri: string; db: string }> {
   const db = `authgate_test_${randomBytes(6).toString('hex')}`;
-  const sep = MONGO_URL.includes('?') ? '&' : '?';
-  return { uri: `${MONGO_URL}${sep}${prefix}_db=${db}`, db };
+  const url = new URL(await mongoUrl());
+  url.pathname = `/${db}`;
+  if (prefix !== undefined) url.searchParams.set(`${prefix}_db`, db);
+  return { uri: url.toString(), db };
 }
 
 /** Drops a test database. */
 export async function dropMongoDb(db: string): Promise<void> {
-  if (!MONGO_URL) return;
-  const client = new MongoClient(MONGO_URL);
+  const client = new MongoClient(await mongoUrl());
   try {
     await client.db(db).dropDatabase();
   } finally {

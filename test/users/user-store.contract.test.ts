@@ -116,7 +116,7 @@ userStoreContract('MySQL (MariaDB)', describeMysql, async () => {
   return { open: () => createUserStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
 });
 userStoreContract('mongo', describeMongo, async () => {
-  const { uri, db } = freshMongoUri('user');
+  const { uri, db } = await freshMongoUri('user');
   return { open: () => new MongoUserStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
 });
 

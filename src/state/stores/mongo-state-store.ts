@@ -1,4 +1,5 @@
 import type { Collection, MongoClient } from 'mongodb';
+import { afterContention } from '../../internal/contention';
 import { isDuplicateKey, parseMongoUri, acquireMongoClient } from '../../internal/mongo-uri';
 import type { Lease } from '../../internal/shared-handles';
 import type { Subscription } from '../state-store';
@@ -8,7 +9,12 @@ interface StateDoc {
   _id: string;
   v: string;
   u: Date;
+  /** A counter's value (counted with `$inc`; `v` then holds its first value only). */
+  n?: number;
 }
+
+/** The entry a document holds. */
+const entryOf = (doc: StateDoc): StateEntry => ({ value: doc.n === undefined ? doc.v : String(doc.n), until: doc.u.getTime() });
 
 /** A group member: `_id` is group NUL member, `g` the group (indexed). */
 interface MemberDoc extends StateDoc {
@@ -51,19 +57,19 @@ export class MongoStateStore extends BaseStateStore {
 
   protected override async write(key: string, entry: StateEntry): Promise<void> {
     await this.ready();
-    await this.coll.updateOne({ _id: key }, { $set: { v: entry.value, u: new Date(entry.until) } }, { upsert: true });
+    await this.coll.updateOne({ _id: key }, { $set: { v: entry.value, u: new Date(entry.until) }, $unset: { n: '' } }, { upsert: true });
   }
 
   protected override async read(key: string, now: number): Promise<StateEntry | undefined> {
     const doc = await this.coll.findOne({ _id: key, u: { $gt: new Date(now) } });
-    return doc ? { value: doc.v, until: doc.u.getTime() } : undefined;
+    return doc ? entryOf(doc) : undefined;
   }
 
   protected override async writeIfAbsent(key: string, entry: StateEntry, now: number): Promise<boolean> {
     await this.ready();
     try {
       // Matches only an expired document; an unexpired one makes the upsert collide on _id.
-      await this.coll.updateOne({ _id: key, u: { $lte: new Date(now) } }, { $set: { v: entry.value, u: new Date(entry.until) } }, { upsert: true });
+      await this.coll.updateOne({ _id: key, u: { $lte: new Date(now) } }, { $set: { v: entry.value, u: new Date(entry.until) }, $unset: { n: '' } }, { upsert: true });
       return true;
     } catch (err) {
       if (isDuplicateKey(err)) return false;
@@ -75,23 +81,30 @@ export class MongoStateStore extends BaseStateStore {
     const filter = Number.isFinite(now) ? { _id: key, u: { $gt: new Date(now) } } : { _id: key };
     const doc = await this.coll.findOneAndDelete(filter);
     if (!Number.isFinite(now)) return undefined;
-    return doc ? { value: doc.v, until: doc.u.getTime() } : undefined;
+    return doc ? entryOf(doc) : undefined;
   }
 
   protected override async add(key: string, fresh: StateEntry, now: number): Promise<number> {
     await this.ready();
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const live = await this.coll.findOneAndUpdate({ _id: key, u: { $gt: new Date(now) } }, [{ $set: { v: { $toString: { $add: [{ $toInt: '$v' }, 1] } } } }], { returnDocument: 'after' });
-      if (live) return Number(live.v);
-      // Absent or expired: replace an expired one, or insert; a racing insert makes us count again.
-      try {
-        await this.coll.updateOne({ _id: key, u: { $lte: new Date(now) } }, { $set: { v: fresh.value, u: new Date(fresh.until) } }, { upsert: true });
-        return 1;
-      } catch (err) {
-        if (!isDuplicateKey(err)) throw err;
+    // Operators only (no pipeline update): a live counter counts with $inc; a live value that is
+    // no counter yet becomes one in a conditional write; else a fresh one replaces the expired.
+    for (let attempt = 0; ; attempt++) {
+      const counted = await this.coll.findOneAndUpdate({ _id: key, u: { $gt: new Date(now) }, n: { $exists: true } }, { $inc: { n: 1 } }, { returnDocument: 'after' });
+      if (counted) return counted.n as number;
+      const live = await this.coll.findOne({ _id: key, u: { $gt: new Date(now) } });
+      if (live) {
+        const next = Number(JSON.parse(live.v)) + 1;
+        if ((await this.coll.updateOne({ _id: key, v: live.v, u: live.u, n: { $exists: false } }, { $set: { n: next } })).matchedCount === 1) return next;
+      } else {
+        try {
+          await this.coll.updateOne({ _id: key, u: { $lte: new Date(now) } }, { $set: { v: fresh.value, n: 1, u: new Date(fresh.until) } }, { upsert: true });
+          return 1;
+        } catch (err) {
+          if (!isDuplicateKey(err)) throw err;
+        }
       }
+      await afterContention(attempt);
     }
-    throw new Error('state store counter kept conflicting');
   }
 
   protected override async writeMember(group: string, member: string, entry: StateEntry): Promise<void> {
