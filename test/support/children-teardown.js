@@ -13,6 +13,7 @@ const alive = (pid) => {
 };
 
 module.exports = async () => {
+  if (process.env.AUTHGATE_TEST_TEMPLATES) rmSync(process.env.AUTHGATE_TEST_TEMPLATES, { recursive: true, force: true });
   const dir = process.env.AUTHGATE_TEST_CHILDREN;
   if (!dir) return;
   const left = [];

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chown, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -60,16 +60,57 @@ function asPostgres(cmd: string, args: string[]): Promise<unknown> {
   return root ? run('runuser', ['-u', 'postgres', '--', cmd, ...args]) : run(cmd, args);
 }
 
-/** Starts a private PostgreSQL: initdb in a temporary folder, a free port, trust auth on 127.0.0.1 only. */
+/**
+ * Fills `target` with a copy of a data folder that `make` makes once per run (shared by the test
+ * workers through AUTHGATE_TEST_TEMPLATES; making one is most of a server's start), or makes it
+ * there when the run has no template folder.
+ */
+async function fromTemplate(name: string, target: string, make: (dir: string) => Promise<void>): Promise<void> {
+  const base = process.env.AUTHGATE_TEST_TEMPLATES;
+  if (!base) return make(target);
+  const template = join(base, name);
+  let mine = true;
+  try {
+    await mkdir(`${template}.lock`);
+  } catch (err) {
+    if ((err as { code?: string }).code !== 'EEXIST') throw err;
+    mine = false;
+  }
+  if (mine) {
+    await make(template).then(
+      () => writeFile(`${template}.ready`, ''),
+      async (err: unknown) => {
+        await writeFile(`${template}.failed`, String(err));
+        throw err;
+      },
+    );
+  } else {
+    for (const until = Date.now() + 120_000; !existsSync(`${template}.ready`); ) {
+      if (existsSync(`${template}.failed`) || Date.now() > until) return make(target);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  await run('cp', ['-a', template, target]);
+}
+
+/** Gives a folder to the postgres user (initdb and the server refuse to run as root). */
+async function toPostgresUser(dir: string): Promise<void> {
+  if (process.getuid?.() !== 0) return;
+  const { stdout } = await run('id', ['-u', 'postgres']);
+  const { stdout: gid } = await run('id', ['-g', 'postgres']);
+  await chown(dir, Number(stdout.trim()), Number(gid.trim()));
+}
+
+/** Starts a private PostgreSQL: a fresh data folder (a copy of this run's initdb) in a temporary folder, a free port, trust auth on 127.0.0.1 only. */
 export async function startPostgres(): Promise<TestServer> {
   const dir = await mkdtemp(join(tmpdir(), 'authgate-pg-'));
-  if (process.getuid?.() === 0) {
-    const { stdout } = await run('id', ['-u', 'postgres']);
-    const { stdout: gid } = await run('id', ['-g', 'postgres']);
-    await chown(dir, Number(stdout.trim()), Number(gid.trim()));
-  }
+  await toPostgresUser(dir);
   const data = join(dir, 'data');
-  await asPostgres(join(PG_BIN, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  await fromTemplate('postgres', data, async (folder) => {
+    await mkdir(folder);
+    await toPostgresUser(folder);
+    await asPostgres(join(PG_BIN, 'initdb'), ['-D', folder, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  });
   const port = await freePort();
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
   // pg_ctl leaves the server running on its own: it is recorded by the pid it writes, until stopped.
@@ -137,13 +178,13 @@ export async function startRedis(options: { appendOnly?: boolean } = {}): Promis
 
 /**
  * Starts a private MariaDB (the MySQL-compatible server Debian packages): a data folder made by
- * mariadb-install-db in a temporary folder, a free port on 127.0.0.1, no grant checks (nothing
+ * mariadb-install-db (once per run, copied) in a temporary folder, a free port on 127.0.0.1, no grant checks (nothing
  * else can reach it), durability off for speed. Its URL names the database `authgate`.
  */
 export async function startMysql(): Promise<TestServer> {
   const dir = await mkdtemp(join(tmpdir(), 'authgate-mariadb-'));
   const data = join(dir, 'data');
-  await run(MARIADB_INSTALL, ['--no-defaults', `--datadir=${data}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db']);
+  await fromTemplate('mariadb', data, (folder) => run(MARIADB_INSTALL, ['--no-defaults', `--datadir=${folder}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db']).then(() => undefined));
   const port = await freePort();
   let running: TrackedChild | undefined;
   const start = async (): Promise<void> => {
