@@ -85,7 +85,7 @@ async function fromTemplate(name: string, target: string, make: (dir: string) =>
       },
     );
   } else {
-    for (const until = Date.now() + 120_000; !existsSync(`${template}.ready`); ) {
+    for (const until = Date.now() + 120_000; !existsSync(`${template}.ready`);) {
       if (existsSync(`${template}.failed`) || Date.now() > until) return make(target);
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -184,7 +184,9 @@ export async function startRedis(options: { appendOnly?: boolean } = {}): Promis
 export async function startMysql(): Promise<TestServer> {
   const dir = await mkdtemp(join(tmpdir(), 'authgate-mariadb-'));
   const data = join(dir, 'data');
-  await fromTemplate('mariadb', data, (folder) => run(MARIADB_INSTALL, ['--no-defaults', `--datadir=${folder}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db']).then(() => undefined));
+  await fromTemplate('mariadb', data, (folder) =>
+    run(MARIADB_INSTALL, ['--no-defaults', `--datadir=${folder}`, '--user=root', '--auth-root-authentication-method=normal', '--skip-test-db']).then(() => undefined),
+  );
   const port = await freePort();
   let running: TrackedChild | undefined;
   const start = async (): Promise<void> => {
