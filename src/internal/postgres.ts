@@ -109,6 +109,14 @@ export class PgDatabase {
     return `${this.schema}."authgate_${name}"`;
   }
 
+  /** The statements that make the schema and the table recording which versions are applied. */
+  migrationsTable(): string[] {
+    return [
+      `CREATE SCHEMA IF NOT EXISTS ${this.schema}`,
+      `CREATE TABLE IF NOT EXISTS ${this.table('migrations')} (family text NOT NULL, version integer NOT NULL, applied timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (family, version))`,
+    ];
+  }
+
   /** Runs a statement. */
   async query<R extends QueryResultRow>(text: string, params: unknown[] = []): Promise<{ rows: R[]; rowCount: number }> {
     const result = await this.pool.query<R>(text, params);
@@ -169,10 +177,7 @@ export class PgDatabase {
     await this.inTransaction(async (client) => {
       // One lock per schema: the schema and the migrations table are shared by every family.
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`authgate:${this.schema}`]);
-      await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.schema}`);
-      await client.query(
-        `CREATE TABLE IF NOT EXISTS ${this.table('migrations')} (family text NOT NULL, version integer NOT NULL, applied timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (family, version))`,
-      );
+      for (const statement of this.migrationsTable()) await client.query(statement);
       const { rows } = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${this.table('migrations')} WHERE family = $1`, [family]);
       for (let version = (rows[0]?.v ?? 0) + 1; version <= steps.length; version++) {
         const step = steps[version - 1] as PgMigrationStep;

@@ -90,6 +90,8 @@ export type InsertResult = { inserted: true } | { inserted: false; taken: 'id' |
  * without a bound). Values round-trip as JSON.
  */
 export interface Collection<T> {
+  /** Makes the family's tables (or collections) and copies an older store's documents, once; every other method waits for it on its own. */
+  ready(): Promise<void>;
   /** The document with this id. */
   get(id: string): Promise<T | undefined>;
   /** Stores a new document, unless its id or a unique value is taken. */

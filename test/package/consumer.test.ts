@@ -169,6 +169,12 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
     expect(relative).toEqual([]);
   });
 
+  it('installs the authgate command: npx authgate migrate --print gives the SQL of every store, connecting to nothing', async () => {
+    const { stdout } = await run(join(project, 'node_modules/.bin/authgate'), ['migrate', '--print', '--database', 'postgres://app@127.0.0.1:1/app?schema=auth'], { cwd: project });
+    expect(stdout).toMatch(/CREATE TABLE "auth"\."authgate_users_doc"/);
+    expect(stdout).toMatch(/CREATE TABLE "auth"\."authgate_state"/);
+  });
+
   /** What tsc says of a folder of the project (nothing when it compiles), run once per folder. */
   const compiled = new Map<string, Promise<string>>();
   const tscOf = (dir: string): Promise<string> => {

@@ -4,14 +4,14 @@ import type { Database } from '../../storage/database';
 import { BaseAvatarStore } from './base-store';
 
 /** An avatar as stored: its id, the bytes as base64, and their sha1 (the ETag). */
-interface AvatarDoc {
+export interface AvatarDoc {
   id: string;
   data: string;
   sha1: string;
 }
 
 /** The avatars family: by avatar id; every id, in order (the list a migration copies). */
-const AVATARS: Schema<AvatarDoc> = {
+export const AVATARS: Schema<AvatarDoc> = {
   family: 'avatars',
   id: (a) => a.id,
   indexes: [{ name: 'all', values: () => [''] }],

@@ -2,6 +2,11 @@ import { createHash } from 'node:crypto';
 import { PgDatabase } from '../../internal/postgres';
 import { BaseAvatarStore } from './base-store';
 
+/** The versions of the PostgreSQL avatar store's table (`authgate_avatars`). */
+export function postgresAvatarSteps(db: Pick<PgDatabase, 'table'>): string[] {
+  return [`CREATE TABLE ${db.table('avatars')} (id text PRIMARY KEY, data bytea NOT NULL, fingerprint text NOT NULL, updated timestamptz NOT NULL DEFAULT now())`];
+}
+
 /**
  * Avatars in PostgreSQL, shared by every instance: `postgres://user@host/db?schema=app` (table
  * `authgate_avatars`: the image bytes and a sha1 fingerprint used as the ETag).
@@ -18,7 +23,7 @@ export class PostgresAvatarStore extends BaseAvatarStore {
   }
 
   private ready(): Promise<void> {
-    return this.db.migrate('avatars', [`CREATE TABLE ${this.t} (id text PRIMARY KEY, data bytea NOT NULL, fingerprint text NOT NULL, updated timestamptz NOT NULL DEFAULT now())`]);
+    return this.db.migrate('avatars', postgresAvatarSteps(this.db));
   }
 
   protected override async write(avatarId: string, data: Buffer): Promise<void> {

@@ -4,7 +4,7 @@ import type { Subscription } from '../state-store';
 import { BaseStateStore, type StateEntry } from './base-state-store';
 
 /** An entry as stored: its key, the JSON text, its expiry, and the group of a member. */
-interface StateDoc {
+export interface StateDoc {
   k: string;
   v: string;
   u: number;
@@ -15,7 +15,7 @@ interface StateDoc {
 const memberKey = (group: string, member = ''): string => `\u0000m\u0000${group}\u0000${member}`;
 
 /** The state family: entries by key, expiring; a group's members by the group. */
-const STATE: Schema<StateDoc> = {
+export const STATE: Schema<StateDoc> = {
   family: 'state',
   id: (d) => d.k,
   indexes: [{ name: 'group', values: (d) => (d.g === undefined ? [] : [`${d.g}\u0000`]) }],

@@ -6,6 +6,16 @@ import { BaseStateStore, type StateEntry } from './base-state-store';
 const PURGE_EVERY = 256;
 const PURGE_BATCH = 1000;
 
+/** The versions of the PostgreSQL state store's tables (`authgate_state`, `authgate_state_members`). */
+export function postgresStateSteps(db: Pick<PgDatabase, 'table'>): string[] {
+  const t = db.table('state');
+  const m = db.table('state_members');
+  return [
+    `CREATE TABLE ${t} (key text PRIMARY KEY, value text NOT NULL, until bigint NOT NULL); CREATE INDEX ON ${t} (until)`,
+    `CREATE TABLE ${m} (grp text NOT NULL, member text NOT NULL, value text NOT NULL, until bigint NOT NULL, PRIMARY KEY (grp, member)); CREATE INDEX ON ${m} (until)`,
+  ];
+}
+
 /**
  * State in PostgreSQL, shared by every instance: `postgres://user@host/db?schema=app` (table
  * `authgate_state`, created by the first instance that opens it). Each operation is one atomic
@@ -27,10 +37,7 @@ export class PostgresStateStore extends BaseStateStore {
   }
 
   private ready(): Promise<void> {
-    return this.db.migrate('state', [
-      `CREATE TABLE ${this.t} (key text PRIMARY KEY, value text NOT NULL, until bigint NOT NULL); CREATE INDEX ON ${this.t} (until)`,
-      `CREATE TABLE ${this.m} (grp text NOT NULL, member text NOT NULL, value text NOT NULL, until bigint NOT NULL, PRIMARY KEY (grp, member)); CREATE INDEX ON ${this.m} (until)`,
-    ]);
+    return this.db.migrate('state', postgresStateSteps(this.db));
   }
 
   private async purge(now: number): Promise<void> {

@@ -137,6 +137,10 @@ class LevelCollection<T> implements Collection<T> {
     return this.adopting;
   }
 
+  ready(): Promise<void> {
+    return this.adopted();
+  }
+
   async get(id: string): Promise<T | undefined> {
     await this.adopted();
     return this.read(id);

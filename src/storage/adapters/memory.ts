@@ -99,6 +99,8 @@ class MemoryCollection<T> implements Collection<T> {
     }
   }
 
+  async ready(): Promise<void> {}
+
   async get(id: string): Promise<T | undefined> {
     const doc = this.live(id);
     return doc === undefined ? undefined : jsonCopy(doc);

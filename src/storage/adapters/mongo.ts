@@ -76,7 +76,7 @@ class MongoCollection<T> implements Collection<T> {
   private readonly docs: MongoColl<DocRow>;
   private readonly entries: MongoColl<EntryRow>;
   private readonly claims: MongoColl<ClaimRow>;
-  private ready: Promise<void> | undefined;
+  private preparing: Promise<void> | undefined;
 
   constructor(
     private readonly db: Db,
@@ -90,14 +90,14 @@ class MongoCollection<T> implements Collection<T> {
 
   /** The TTL index of a family whose documents expire, then the older store's documents, once. */
   private prepared(): Promise<void> {
-    this.ready ??= (async () => {
+    this.preparing ??= (async () => {
       if (this.schema.expiresAt !== undefined) await this.docs.createIndex({ x: 1 }, { expireAfterSeconds: 0 });
       await this.adopt();
     })().catch((err: unknown) => {
-      this.ready = undefined;
+      this.preparing = undefined;
       throw err;
     });
-    return this.ready;
+    return this.preparing;
   }
 
   /** Copies the documents of the family's older collection, once for all instances (a marker in `authgate_migrations` says who copies). */
@@ -124,6 +124,10 @@ class MongoCollection<T> implements Collection<T> {
     const docs = raw.map((r) => (legacy.mongoDoc ? legacy.mongoDoc(r) : (r as T)));
     for (const doc of preparedLegacy(this.schema, docs)) await this.insertNow(doc);
     await markers.updateOne({ _id }, { $set: { done: true } });
+  }
+
+  ready(): Promise<void> {
+    return this.prepared();
   }
 
   async get(id: string): Promise<T | undefined> {

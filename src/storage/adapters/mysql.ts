@@ -2,7 +2,7 @@ import type { Pool, PoolConnection } from 'mysql2/promise';
 import { configError } from '../../errors';
 import { loadOptional } from '../../internal/optional';
 import { SharedHandles, type Lease } from '../../internal/shared-handles';
-import { applyMigrations, SqlDatabase, type SqlDriver, type SqlMigrationStep, type SqlSession } from './sql';
+import { applyMigrations, migrationsTableOf, SqlDatabase, sqlText, type SqlDriver, type SqlMigrationStep, type SqlSession } from './sql';
 
 /** One pool per URI, shared by every family of this process on it, and the families migrated through it. */
 interface SharedPool {
@@ -117,6 +117,8 @@ export class MysqlDatabase extends SqlDatabase {
         (await session.rows('SELECT 1 AS found FROM information_schema.tables WHERE table_schema = ? AND table_name = ?', [database, `authgate_${name}`])).length > 0,
       ...naming,
       indexName: (name) => `\`authgate_${name}\``,
+      migrationsTable: migrationsTableOf(naming),
+      recordVersion: (family, version) => `INSERT INTO ${naming.table('migrations')} (family, version, applied) VALUES (${sqlText(family)}, ${version}, UNIX_TIMESTAMP() * 1000)`,
       insertIgnore: (rest) => `INSERT INTO ${rest} ON DUPLICATE KEY UPDATE id = id`,
       forUpdate: ' FOR UPDATE',
       parse: <T>(stored: unknown) => JSON.parse(stored as string) as T,

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { PgDatabase, type PgQuery } from '../../internal/postgres';
-import { SqlDatabase, type SqlDriver, type SqlSession } from './sql';
+import { SqlDatabase, sqlText, type SqlDriver, type SqlSession } from './sql';
 
 /** `?` parameters as PostgreSQL numbers them (`$1`, `$2`, ...); the statements here hold no other `?`. */
 function numbered(sql: string): string {
@@ -52,6 +52,8 @@ export class PostgresDatabase extends SqlDatabase {
       tableExists: async (session, name) => ((await session.rows<{ t: string | null }>('SELECT to_regclass(?) AS t', [db.table(name)]))[0]?.t ?? null) !== null,
       table: (name) => db.table(name),
       indexName: (name) => `"authgate_${name}"`,
+      migrationsTable: db.migrationsTable(),
+      recordVersion: (family, version) => `INSERT INTO ${db.table('migrations')} (family, version) VALUES (${sqlText(family)}, ${version})`,
       // json, not jsonb: it keeps the text as given, \u0000 escapes included (jsonb refuses them).
       types: { key: 'text COLLATE "C"', value: 'text COLLATE "C"', json: 'json', bigint: 'bigint' },
       insertIgnore: (rest) => `INSERT INTO ${rest} ON CONFLICT DO NOTHING`,

@@ -46,6 +46,10 @@ export interface SqlDriver {
   readonly types: { key: string; value: string; json: string; bigint: string };
   /** `INSERT` that skips a row whose key exists, for `table (columns) VALUES (...)`. */
   insertIgnore(rest: string): string;
+  /** The statements that make the table recording applied versions (`authgate_migrations`), each idempotent. */
+  readonly migrationsTable: readonly string[];
+  /** A statement recording `version` of `family` as applied, values written in (for a printed script). */
+  recordVersion(family: string, version: number): string;
   /** Appended to a `SELECT` that locks the rows it reads until the transaction ends (`''` where a transaction locks the database). */
   readonly forUpdate: string;
   /** A stored JSON document as the driver returns it, parsed. */
@@ -72,14 +76,24 @@ export function sqlMigrations(driver: SqlDriver, family: string): SqlMigrationSt
   ];
 }
 
+/** The migrations table of MySQL and SQLite (PostgreSQL's is its own: see PgDatabase). */
+export function migrationsTableOf(naming: Pick<SqlDriver, 'table' | 'types'>): string[] {
+  const { key, bigint } = naming.types;
+  return [`CREATE TABLE IF NOT EXISTS ${naming.table('migrations')} (family ${key} NOT NULL, version INTEGER NOT NULL, applied ${bigint} NOT NULL, PRIMARY KEY (family, version))`];
+}
+
+/** A text as a SQL string literal (for a printed script: family names, never user input). */
+export function sqlText(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
 /**
  * Applies the steps of `family` that `authgate_migrations` does not record yet, in order, each
  * recorded once applied, on one session whose caller holds the migration lock (the database's own).
  */
 export async function applyMigrations(s: SqlSession, naming: Pick<SqlDriver, 'table' | 'types'>, family: string, steps: readonly SqlMigrationStep[]): Promise<void> {
   const migrations = naming.table('migrations');
-  const { key, bigint } = naming.types;
-  await s.run(`CREATE TABLE IF NOT EXISTS ${migrations} (family ${key} NOT NULL, version INTEGER NOT NULL, applied ${bigint} NOT NULL, PRIMARY KEY (family, version))`);
+  for (const statement of migrationsTableOf(naming)) await s.run(statement);
   const [row] = await s.rows<{ v: number | null }>(`SELECT max(version) AS v FROM ${migrations} WHERE family = ?`, [family]);
   for (let version = (row?.v ?? 0) + 1; version <= steps.length; version++) {
     const step = steps[version - 1] as SqlMigrationStep;
@@ -127,7 +141,7 @@ class Taken extends Error {
  */
 export class SqlCollection<T> implements Collection<T> {
   private readonly t: { docs: string; idx: string; uniq: string };
-  private ready: Promise<void> | undefined;
+  private migrating: Promise<void> | undefined;
   private inserts = 0;
 
   /**
@@ -162,11 +176,11 @@ export class SqlCollection<T> implements Collection<T> {
   }
 
   private migrated(): Promise<void> {
-    this.ready ??= this.driver.migrate(`store:${this.schema.family}`, this.steps()).catch((err: unknown) => {
-      this.ready = undefined;
+    this.migrating ??= this.driver.migrate(`store:${this.schema.family}`, this.steps()).catch((err: unknown) => {
+      this.migrating = undefined;
       throw err;
     });
-    return this.ready;
+    return this.migrating;
   }
 
   private expiresOf(doc: T): number | null {
@@ -188,6 +202,10 @@ export class SqlCollection<T> implements Collection<T> {
         await s.run(this.driver.insertIgnore(`${this.t.idx} (name, value, id) VALUES (?, ?, ?)`), [index.name, stored, id]);
       }
     }
+  }
+
+  ready(): Promise<void> {
+    return this.migrated();
   }
 
   async get(id: string): Promise<T | undefined> {
@@ -319,6 +337,29 @@ export abstract class SqlDatabase implements Database {
   /** @inheritdoc */
   collection<T>(schema: Schema<T>): Collection<T> {
     return new SqlCollection(this.driver, schema);
+  }
+
+  /**
+   * The statements that make the tables of these families and record them as applied in
+   * `authgate_migrations`, for a team that runs its own migration tool (`npx authgate migrate
+   * --print`), on a database that has none of their versions yet. The step that copies an older
+   * store's rows is code, not SQL: a comment names it, and authgate runs it at its first start.
+   */
+  migrationScript(schemas: ReadonlyArray<Schema<unknown>>): string[] {
+    const out = [...this.driver.migrationsTable];
+    for (const schema of schemas) {
+      const family = `store:${schema.family}`;
+      const steps = sqlMigrations(this.driver, schema.family) as string[];
+      out.push(...this.versionsScript(family, steps));
+      if (schema.legacy?.sqlTable !== undefined)
+        out.push(`-- ${family} version ${steps.length + 1}: authgate copies the rows of an older authgate_${schema.legacy.sqlTable}, if there is one, at its first start`);
+    }
+    return out;
+  }
+
+  /** Each of `steps` (versions 1, 2, ... of `family`) followed by the statement recording it as applied. */
+  versionsScript(family: string, steps: readonly string[]): string[] {
+    return steps.flatMap((step, i) => [step, this.driver.recordVersion(family, i + 1)]);
   }
 
   /** @inheritdoc */

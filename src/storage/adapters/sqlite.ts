@@ -3,7 +3,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { configError } from '../../errors';
 import { loadOptional } from '../../internal/optional';
 import { SharedHandles, type Lease } from '../../internal/shared-handles';
-import { applyMigrations, SqlDatabase, type SqlDriver, type SqlSession } from './sql';
+import { applyMigrations, migrationsTableOf, SqlDatabase, sqlText, type SqlDriver, type SqlSession } from './sql';
 
 /** One SQLite file of this process: its connection, its prepared statements, and the queue every call waits in. */
 interface SqliteFile {
@@ -87,6 +87,8 @@ export class SqliteDatabase extends SqlDatabase {
       tableExists: async (session, name) => (await session.rows("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?", [`authgate_${name}`])).length > 0,
       ...naming,
       indexName: (name) => `"authgate_${name}"`,
+      migrationsTable: migrationsTableOf(naming),
+      recordVersion: (family, version) => `INSERT INTO ${naming.table('migrations')} (family, version, applied) VALUES (${sqlText(family)}, ${version}, CAST(strftime('%s', 'now') AS INTEGER) * 1000)`,
       insertIgnore: (rest) => `INSERT OR IGNORE INTO ${rest}`,
       forUpdate: '',
       parse: <T>(stored: unknown) => JSON.parse(stored as string) as T,

@@ -1,0 +1,173 @@
+#!/usr/bin/env node
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ACCOUNT_LOGINS, ACCOUNT_TOKENS, accountSchema } from './account/account-schema';
+import { AVATARS } from './avatar/stores/collection-avatar-store';
+import { createAvatarStore } from './avatar/create-avatar-store';
+import { postgresAvatarSteps } from './avatar/stores/postgres-avatar-store';
+import { CREDENTIALS } from './credentials/credential-schema';
+import { AuthError } from './errors';
+import { AUDIT } from './events/audit-schema';
+import { familyUri } from './internal/database-uri';
+import { PgDatabase } from './internal/postgres';
+import { uriScheme } from './internal/store-uri';
+import { loggerFunc } from './logger';
+import { ORG_INVITATIONS, ORGS } from './organizations/org-schema';
+import { createStateStore } from './state/create-state-store';
+import { STATE } from './state/stores/collection-state-store';
+import { postgresStateSteps } from './state/stores/postgres-state-store';
+import type { Schema } from './storage/collection';
+import type { SqlDatabase } from './storage/adapters/sql';
+import { MysqlDatabase } from './storage/adapters/mysql';
+import { PostgresDatabase } from './storage/adapters/postgres';
+import { SqliteDatabase } from './storage/adapters/sqlite';
+import { openDatabase } from './storage/open-database';
+import { USERS } from './users/user-schema';
+
+const USAGE = `usage: npx authgate migrate [--database <uri>] [--print]
+
+Makes the tables (or collections) of every authgate store on a database and copies what an older
+version stored there, once; authgate does the same at its first start, so this is for deployments
+that migrate before they start (or with other rights).
+
+  --database <uri>  postgres://..., mysql://..., sqlite:///path/file.db, mongodb://... or
+                    level:///folder (default: the DATABASE_URL environment variable)
+  --print           print the SQL instead of running it (PostgreSQL, MySQL, SQLite), for a
+                    migration tool of your own; it connects to nothing`;
+
+/** Each store of `createAuth({ database })` (by its folder name under a level folder) and the families it holds. */
+function storesOf(scheme: string, write: (line: string) => void): Array<{ store: string; schemas: Array<Schema<unknown>> }> {
+  const logger = loggerFunc((line) => write(line));
+  const stores: Array<{ store: string; schemas: Array<Schema<unknown>> }> = [
+    { store: 'credentials', schemas: [CREDENTIALS] },
+    { store: 'users', schemas: [USERS] },
+    { store: 'accounts', schemas: [accountSchema(logger), ACCOUNT_TOKENS, ACCOUNT_LOGINS] as Array<Schema<unknown>> },
+    { store: 'audit', schemas: [AUDIT] },
+    { store: 'organizations', schemas: [ORGS, ORG_INVITATIONS] as Array<Schema<unknown>> },
+  ];
+  // On MySQL and SQLite the state store and avatars are families too; elsewhere they have stores of their own.
+  if (scheme === 'mysql' || scheme === 'sqlite') stores.push({ store: 'state', schemas: [STATE as Schema<unknown>] }, { store: 'avatars', schemas: [AVATARS as Schema<unknown>] });
+  return stores;
+}
+
+/** The URI with its password hidden, as it is shown. */
+function shown(uri: string): string {
+  return uri.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
+}
+
+/** What the arguments ask for. @throws AuthError (`bad_request`) with the usage for anything else. */
+function parse(argv: readonly string[], env: NodeJS.ProcessEnv): { help: true } | { help: false; database: string; print: boolean } {
+  const [command, ...rest] = argv;
+  if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { help: true };
+  if (command !== 'migrate') throw new AuthError('bad_request', `unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
+  let database = env.DATABASE_URL;
+  let print = false;
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i] as string;
+    if (arg === '--print') print = true;
+    else if (arg === '--database' && rest[i + 1] !== undefined) database = rest[++i];
+    else if (arg.startsWith('--database=')) database = arg.slice('--database='.length);
+    else throw new AuthError('bad_request', `unknown argument ${JSON.stringify(arg)}\n\n${USAGE}`);
+  }
+  if (database === undefined || database === '') throw new AuthError('bad_request', `name the database: --database <uri> or DATABASE_URL\n\n${USAGE}`);
+  return { help: false, database, print };
+}
+
+/** The SQL that makes every store's tables on the database `uri` names (nothing is connected). */
+async function script(database: string, write: (line: string) => void): Promise<void> {
+  const scheme = uriScheme(database);
+  let db: SqlDatabase;
+  let scratch: string | undefined;
+  if (scheme === 'postgres' || scheme === 'postgresql') db = new PostgresDatabase(database);
+  else if (scheme === 'mysql') db = new MysqlDatabase(database);
+  else if (scheme === 'sqlite') {
+    // The names of SQLite's tables do not depend on the file: a scratch file gives them.
+    scratch = join(tmpdir(), `authgate-print-${randomBytes(6).toString('hex')}.db`);
+    db = new SqliteDatabase(`sqlite://${scratch}`);
+  } else throw new AuthError('bad_request', '--print prints SQL: use a postgres://, mysql:// or sqlite: database');
+  try {
+    const statements = [...db.migrationScript(storesOf(scheme, write).flatMap((s) => s.schemas))];
+    if (scheme === 'postgres' || scheme === 'postgresql') {
+      const pg = new PgDatabase(database);
+      statements.push(...db.versionsScript('state', postgresStateSteps(pg)), ...db.versionsScript('avatars', postgresAvatarSteps(pg)));
+      await pg.close();
+    }
+    write(`-- authgate: the tables of every store (run once, on a database that has none of them)`);
+    for (const statement of statements) write(statement.startsWith('--') ? statement : `${statement};`);
+  } finally {
+    await db.close();
+    if (scratch !== undefined) await rm(scratch, { force: true });
+  }
+}
+
+/** Makes every store's tables on the database and copies an older version's data. */
+async function migrate(database: string, write: (line: string) => void): Promise<void> {
+  const scheme = uriScheme(database) ?? '';
+  if (scheme === 'memory') throw new AuthError('bad_request', 'memory:// keeps nothing: there is nothing to migrate');
+  for (const { store, schemas } of storesOf(scheme, write)) {
+    const uri = familyUri(database, store) as string;
+    const db = openDatabase(uri, store);
+    try {
+      for (const schema of schemas) {
+        await db.collection(schema).ready();
+        write(`${schema.family}: ready`);
+      }
+    } finally {
+      await db.close();
+    }
+  }
+  if (scheme === 'postgres' || scheme === 'postgresql') {
+    // PostgreSQL's state store and avatars keep tables of their own: a first read makes them.
+    const state = createStateStore(database);
+    const avatars = createAvatarStore(database);
+    try {
+      await state.get('authgate:migrate');
+      await avatars.list();
+      write('state, avatars: ready');
+    } finally {
+      await state.close();
+      await avatars.close();
+    }
+  }
+  write(`migrated: ${shown(database)}`);
+}
+
+/**
+ * `npx authgate ...`: runs the command `argv` names, writing what it does to `write`.
+ * @returns the exit code: 0 done, 1 failed, 2 a usage error.
+ */
+export async function runCli(argv: readonly string[], write: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let request: ReturnType<typeof parse>;
+  try {
+    request = parse(argv, env);
+  } catch (err) {
+    write((err as Error).message);
+    return 2;
+  }
+  if (request.help) {
+    write(USAGE);
+    return 0;
+  }
+  try {
+    if (request.print) await script(request.database, write);
+    else await migrate(request.database, write);
+    return 0;
+  } catch (err) {
+    const code = err instanceof AuthError && (err.code === 'bad_request' || err.code === 'config') ? 2 : 1;
+    write(`authgate migrate failed: ${(err as Error).message ?? String(err)}`);
+    return code;
+  }
+}
+
+if (require.main === module) {
+  // A reader that stops early (`| head`) is no failure.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
+  void runCli(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`)).then((code) => {
+    process.exitCode = code;
+  });
+}
