@@ -279,15 +279,13 @@ describe('accounts of the older stores are read after an upgrade', () => {
     it('the authgate_accounts, authgate_account_tokens and authgate_account_logins tables, five instances upgrading at once', async () => {
       await withLegacyPostgres(
         (await postgres()).url,
-        async (sql, schema) => {
+        async (sql, schema, applied) => {
           const t = (name: string): string => `"${schema}"."authgate_${name}"`;
-          // The older store's migration, as it ran it.
-          await sql(`CREATE TABLE ${t('migrations')} (family text NOT NULL, version integer NOT NULL, applied timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (family, version))`);
           await sql(`CREATE TABLE ${t('accounts')} (id text PRIMARY KEY, email text NOT NULL UNIQUE, doc jsonb NOT NULL);
             CREATE TABLE ${t('account_tokens')} (hash text PRIMARY KEY, user_id text NOT NULL, expires timestamptz NOT NULL)`);
           await sql(`CREATE TABLE ${t('account_logins')} (user_id text PRIMARY KEY, account_id text NOT NULL REFERENCES ${t('accounts')} (id) ON DELETE CASCADE,
             provider text NOT NULL, name text NOT NULL, linked timestamptz NOT NULL)`);
-          await sql(`INSERT INTO ${t('migrations')} (family, version) VALUES ('accounts', 1), ('accounts', 2)`);
+          await applied('accounts', 2);
           for (const a of older) await sql(`INSERT INTO ${t('accounts')} (id, email, doc) VALUES ($1, $2, $3)`, [a.Id, a.Email, JSON.stringify(a)]);
           await sql(`INSERT INTO ${t('account_tokens')} (hash, user_id, expires) VALUES ('hash-1', $1, $2)`, [first.Id, expires]);
           await sql(`INSERT INTO ${t('account_logins')} (user_id, account_id, provider, name, linked) VALUES ($1, $2, $3, $4, $5)`, [link.UserId, first.Id, link.Provider, link.Name, link.Linked]);

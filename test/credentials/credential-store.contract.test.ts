@@ -107,11 +107,9 @@ describe('credentials of the older stores are read after an upgrade', () => {
     it('the authgate_credentials table, and ten instances upgrading at once copy it once', async () => {
       await withLegacyPostgres(
         (await postgres()).url,
-        async (sql, schema) => {
-          // The older store's migration, as it ran it.
-          await sql(`CREATE TABLE "${schema}"."authgate_migrations" (family text NOT NULL, version integer NOT NULL, applied timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (family, version))`);
+        async (sql, schema, applied) => {
           await sql(`CREATE TABLE "${schema}"."authgate_credentials" (id text PRIMARY KEY, user_id text NOT NULL, doc jsonb NOT NULL); CREATE INDEX ON "${schema}"."authgate_credentials" (user_id)`);
-          await sql(`INSERT INTO "${schema}"."authgate_migrations" (family, version) VALUES ('credentials', 1)`);
+          await applied('credentials', 1);
           for (const c of older) await sql(`INSERT INTO "${schema}"."authgate_credentials" (id, user_id, doc) VALUES ($1, $2, $3)`, [c.id, c.userId, JSON.stringify(c)]);
         },
         async (uri, client, schema) => {

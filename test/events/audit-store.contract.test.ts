@@ -132,10 +132,9 @@ describe('events of the older audit stores are read after an upgrade', () => {
     it('the authgate_audit table', async () => {
       await withLegacyPostgres(
         (await postgres()).url,
-        async (sql, schema) => {
-          await sql(`CREATE TABLE "${schema}"."authgate_migrations" (family text NOT NULL, version integer NOT NULL, applied timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (family, version))`);
+        async (sql, schema, applied) => {
           await sql(`CREATE TABLE "${schema}"."authgate_audit" (id text COLLATE "C" PRIMARY KEY, user_id text COLLATE "C", type text NOT NULL, doc jsonb NOT NULL)`);
-          await sql(`INSERT INTO "${schema}"."authgate_migrations" (family, version) VALUES ('audit', 1)`);
+          await applied('audit', 1);
           for (const e of older) await sql(`INSERT INTO "${schema}"."authgate_audit" (id, user_id, type, doc) VALUES ($1, $2, $3, $4)`, [e.id, e.userId ?? null, e.type, JSON.stringify(e)]);
         },
         async (uri) => {

@@ -26,12 +26,13 @@ export async function withLegacyLevel(entries: ReadonlyArray<[string, string]>, 
 
 /**
  * A fresh schema on `serverUrl` where `setup` writes what an older store wrote (its SQL, run as
- * given with `${schema}` filled in); `check` gets the store URI on that schema and a client to
- * look at the tables, and the schema goes after.
+ * given with `${schema}` filled in, and `applied(family, n)`: the older store's migrations table
+ * recording versions 1 to n); `check` gets the store URI on that schema and a client to look at
+ * the tables, and the schema goes after.
  */
 export async function withLegacyPostgres(
   serverUrl: string,
-  setup: (sql: (text: string, params?: unknown[]) => Promise<unknown>, schema: string) => Promise<void>,
+  setup: (sql: (text: string, params?: unknown[]) => Promise<unknown>, schema: string, applied: (family: string, versions: number) => Promise<void>) => Promise<void>,
   check: (uri: string, client: Client, schema: string) => Promise<void>,
 ): Promise<void> {
   const schema = `old_${randomBytes(6).toString('hex')}`;
@@ -39,7 +40,14 @@ export async function withLegacyPostgres(
   await client.connect();
   try {
     await client.query(`CREATE SCHEMA "${schema}"`);
-    await setup((text, params) => client.query(text, params as unknown[]), schema);
+    const applied = async (family: string, versions: number): Promise<void> => {
+      // The migrations table as the older stores made it.
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS "${schema}"."authgate_migrations" (family text NOT NULL, version integer NOT NULL, applied timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (family, version))`,
+      );
+      for (let version = 1; version <= versions; version++) await client.query(`INSERT INTO "${schema}"."authgate_migrations" (family, version) VALUES ($1, $2)`, [family, version]);
+    };
+    await setup((text, params) => client.query(text, params as unknown[]), schema, applied);
     await check(`${serverUrl}?schema=${schema}`, client, schema);
   } finally {
     await client.end();

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { MongoClient } from 'mongodb';
-import { spawnTracked, type TrackedChild } from './children';
+import type { TrackedChild } from './children';
 import { freePort } from './ports';
-import { sharedServer, type TestServer } from './servers';
+import { sharedServer, startChild, type TestServer } from './servers';
 
 /** A real MongoDB to run the mongo suites on instead of the stand-in (`MONGO_URL=mongodb://127.0.0.1:27017`). */
 export const MONGO_URL = process.env.MONGO_URL ?? '';
@@ -20,25 +20,7 @@ export async function startMongoStandin(): Promise<TestServer> {
   const port = await freePort();
   let running: TrackedChild | undefined;
   const start = async (): Promise<void> => {
-    running = spawnTracked(process.execPath, [join(__dirname, 'mongo-standin/server.mjs'), String(port)], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const { child, stop } = running;
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => void stop().then(() => reject(new Error(`the MongoDB stand-in did not start: ${out}`))), 30_000);
-      const hear = (d: Buffer): void => {
-        out += d.toString();
-        if (out.includes('listening on')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      child.stdout?.on('data', hear);
-      child.stderr?.on('data', hear);
-      child.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`the MongoDB stand-in exited with ${code}: ${out}`));
-      });
-    });
+    running = await startChild(process.execPath, [join(__dirname, 'mongo-standin/server.mjs'), String(port)], 'listening on', 'the MongoDB stand-in');
   };
   await start();
   const stop = async (): Promise<void> => {

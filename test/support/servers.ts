@@ -136,6 +136,29 @@ export async function startPostgres(): Promise<TestServer> {
   };
 }
 
+/** Starts `command` and waits until it prints `ready` (on stdout or stderr); a child that exits or stays silent for `ms` fails, with what it said. */
+export async function startChild(command: string, args: readonly string[], ready: string, what: string, ms = 30_000): Promise<TrackedChild> {
+  const running = spawnTracked(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => void running.stop().then(() => reject(new Error(`${what} did not start: ${out}`))), ms);
+    const hear = (d: Buffer): void => {
+      out += d.toString();
+      if (out.includes(ready)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    running.child.stdout?.on('data', hear);
+    running.child.stderr?.on('data', hear);
+    running.child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code}: ${out}`));
+    });
+  });
+  return running;
+}
+
 /**
  * Starts a private redis-server on a free port, without persistence, or with `appendOnly` with an
  * append-only file synced on every write (what production should run: a restart forgets nothing).
@@ -146,24 +169,7 @@ export async function startRedis(options: { appendOnly?: boolean } = {}): Promis
   const persistence = dir === undefined ? ['--appendonly', 'no'] : ['--appendonly', 'yes', '--appendfsync', 'always', '--dir', dir];
   let running: TrackedChild | undefined;
   const start = async (): Promise<void> => {
-    running = spawnTracked(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    const proc = running.child;
-    const stopIt = running.stop;
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => void stopIt().then(() => reject(new Error(`redis-server did not start: ${out}`))), 30_000);
-      proc.stdout?.on('data', (d: Buffer) => {
-        out += d.toString();
-        if (out.includes('Ready to accept connections')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      proc.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited with ${code}: ${out}`));
-      });
-    });
+    running = await startChild(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--protected-mode', 'yes'], 'Ready to accept connections', 'redis-server');
   };
   const stop = async (): Promise<void> => {
     await running?.stop();
@@ -190,7 +196,7 @@ export async function startMysql(): Promise<TestServer> {
   const port = await freePort();
   let running: TrackedChild | undefined;
   const start = async (): Promise<void> => {
-    running = spawnTracked(
+    running = await startChild(
       MARIADB,
       [
         '--no-defaults',
@@ -205,27 +211,10 @@ export async function startMysql(): Promise<TestServer> {
         '--innodb-flush-log-at-trx-commit=0',
         '--innodb-buffer-pool-size=32M',
       ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+      'ready for connections',
+      'mariadbd',
+      60_000,
     );
-    const proc = running.child;
-    const stopIt = running.stop;
-    await new Promise<void>((resolve, reject) => {
-      let out = '';
-      const timer = setTimeout(() => void stopIt().then(() => reject(new Error(`mariadbd did not start: ${out}`))), 60_000);
-      const take = (d: Buffer): void => {
-        out += d.toString();
-        if (out.includes('ready for connections')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      proc.stdout?.on('data', take);
-      proc.stderr?.on('data', take);
-      proc.once('exit', (code) => {
-        clearTimeout(timer);
-        reject(new Error(`mariadbd exited with ${code}: ${out}`));
-      });
-    });
     const connection = await mysql.createConnection({ host: '127.0.0.1', port, user: 'root' });
     await connection.query('CREATE DATABASE IF NOT EXISTS authgate');
     await connection.end();
