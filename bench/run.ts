@@ -14,6 +14,7 @@ import { sharedStores } from './shared-stores';
 import { protectedRoute } from './protected-route';
 import { sessionsBench } from './sessions';
 import { idpBench } from './idp';
+import { storeTrips } from './store-trips';
 
 const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<string>> = {
   protected: protectedRoute,
@@ -28,6 +29,7 @@ const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<str
   shared: sharedStores,
   sessions: sessionsBench,
   idp: idpBench,
+  trips: storeTrips,
 };
 
 async function main(): Promise<void> {

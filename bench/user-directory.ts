@@ -6,10 +6,12 @@ import { Client } from 'pg';
 import type { BenchArgs } from './lib/args';
 import { median } from './lib/stats';
 import { printTable, verdict } from './lib/table';
-import { UserDirectory, type UserRecord } from '../src';
+import Sqlite from 'better-sqlite3';
+import mysql from 'mysql2/promise';
+import { createUserStore, UserDirectory, type UserRecord, type UserStore } from '../src';
 import { LevelUserStore } from '../src/stores/level';
 import { PostgresUserStore } from '../src/stores/postgres';
-import { startPostgres } from '../test/support/servers';
+import { freshMysqlDatabase, startMysql, startPostgres } from '../test/support/servers';
 
 const user = (i: number): UserRecord => ({ id: `u${String(i).padStart(8, '0')}`, name: `User ${i}`, email: `user${i}@example.com`, logins: [], created: 1, lastLogin: 1, status: 'active' });
 
@@ -31,6 +33,27 @@ async function fillPostgres(url: string, schema: string, n: number): Promise<voi
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Fills the users family's tables of a MySQL or SQLite database with `n` users (n ≤ 1,000,000) in
+ * SQL: a table of 1,000 numbers crossed with itself gives the row numbers.
+ */
+async function fillSql(run: (sql: string) => Promise<unknown>, dialect: 'mysql' | 'sqlite', n: number): Promise<void> {
+  const padded = dialect === 'mysql' ? `LPAD(i, 8, '0')` : `substr('00000000' || i, -8)`;
+  const text = (...parts: string[]): string => (dialect === 'mysql' ? `CONCAT(${parts.join(', ')})` : parts.join(' || '));
+  const json = dialect === 'mysql' ? 'JSON_OBJECT' : 'json_object';
+  const emptyList = dialect === 'mysql' ? 'JSON_ARRAY()' : "json('[]')";
+  await run('CREATE TABLE bench_digits (d INTEGER NOT NULL)');
+  await run(`INSERT INTO bench_digits (d) VALUES ${Array.from({ length: 1000 }, (_, i) => `(${i})`).join(', ')}`);
+  const numbers = `(SELECT a.d * 1000 + b.d + 1 AS i FROM bench_digits a, bench_digits b WHERE a.d * 1000 + b.d + 1 <= ${n}) seq`;
+  const id = text("'u'", padded);
+  const doc = `${json}('id', ${id}, 'name', ${text("'User '", 'i')}, 'email', ${text("'user'", 'i', "'@example.com'")}, 'logins', ${emptyList}, 'created', 1, 'lastLogin', 1, 'status', 'active')`;
+  await run(`INSERT INTO authgate_users_doc (id, doc) SELECT ${id}, ${doc} FROM ${numbers}`);
+  await run(`INSERT INTO authgate_users_idx (name, value, id) SELECT 'all', '', ${id} FROM ${numbers}`);
+  await run(`INSERT INTO authgate_users_idx (name, value, id) SELECT 'search', ${text("'user '", 'i')}, ${id} FROM ${numbers}`);
+  await run(`INSERT INTO authgate_users_idx (name, value, id) SELECT 'search', ${text("'user'", 'i', "'@example.com'")}, ${id} FROM ${numbers}`);
+  await run('DROP TABLE bench_digits');
 }
 
 /** The time of one call in ms. */
@@ -82,6 +105,40 @@ export async function userDirectory(args: BenchArgs): Promise<string> {
     const pgRows = await measure(new UserDirectory(smallPg), new UserDirectory(largePg), rounds);
     await Promise.all([smallPg.close(), largePg.close()]);
 
+    // SQLite: two files, the tables made by the stores, filled in SQL.
+    const sqliteRows = await (async () => {
+      const stores = ['small', 'large'].map((name) => createUserStore(`sqlite://${join(dir, `${name}.db`)}`));
+      await Promise.all(stores.map((s) => s.list({ limit: 1 })));
+      for (const [name, n] of [
+        ['small', 1_000],
+        ['large', large],
+      ] as const) {
+        const file = new Sqlite(join(dir, `${name}.db`));
+        await fillSql(async (sql) => file.exec(sql), 'sqlite', n);
+        file.exec('ANALYZE');
+        file.close();
+      }
+      const rows = await measure(new UserDirectory(stores[0] as UserStore), new UserDirectory(stores[1] as UserStore), rounds);
+      await Promise.all(stores.map((s) => s.close()));
+      return rows;
+    })();
+    // MySQL (MariaDB): two databases on one private server.
+    const mariadb = await startMysql();
+    const mysqlRows = await (async () => {
+      const fresh = [await freshMysqlDatabase(mariadb.url), await freshMysqlDatabase(mariadb.url)];
+      const stores = fresh.map((f) => createUserStore(f.uri));
+      await Promise.all(stores.map((s) => s.list({ limit: 1 })));
+      for (const [i, n] of [1_000, large].entries()) {
+        const url = new URL((fresh[i] as { uri: string }).uri);
+        const connection = await mysql.createConnection({ host: url.hostname, port: Number(url.port), user: 'root', database: url.pathname.slice(1) });
+        await fillSql((sql) => connection.query(sql), 'mysql', n);
+        await connection.query('ANALYZE TABLE authgate_users_doc, authgate_users_idx');
+        await connection.end();
+      }
+      const rows = await measure(new UserDirectory(stores[0] as UserStore), new UserDirectory(stores[1] as UserStore), rounds);
+      await Promise.all(stores.map((s) => s.close()));
+      return rows;
+    })().finally(() => mariadb.destroy());
     const [smallLevel, largeLevel] = [new LevelUserStore(join(dir, 'small')), new LevelUserStore(join(dir, 'large'))];
     for (let i = 1; i <= 1_000; i++) await smallLevel.add(user(i));
     for (let i = 1; i <= levelLarge; i++) await largeLevel.add(user(i));
@@ -90,11 +147,13 @@ export async function userDirectory(args: BenchArgs): Promise<string> {
 
     const rows = [
       ...pgRows.map(([name, a, b]) => [`PostgreSQL: ${name}`, a.toFixed(2), b.toFixed(2), (b / a).toFixed(2)]),
+      ...mysqlRows.map(([name, a, b]) => [`MySQL (MariaDB): ${name}`, a.toFixed(2), b.toFixed(2), (b / a).toFixed(2)]),
+      ...sqliteRows.map(([name, a, b]) => [`SQLite: ${name}`, a.toFixed(2), b.toFixed(2), (b / a).toFixed(2)]),
       ...levelRows.map(([name, a, b]) => [`level: ${name}`, a.toFixed(2), b.toFixed(2), (b / a).toFixed(2)]),
     ];
-    const worst = Math.max(...[...pgRows, ...levelRows].map(([, a, b]) => b / a));
+    const worst = Math.max(...[...pgRows, ...mysqlRows, ...sqliteRows, ...levelRows].map(([, a, b]) => b / a));
     return printTable(
-      `User directory: a page at 1,000 users vs ${large.toLocaleString('en')} (PostgreSQL) and ${levelLarge.toLocaleString('en')} (level), alternating, p50`,
+      `User directory: a page at 1,000 users vs ${large.toLocaleString('en')} (PostgreSQL, MySQL, SQLite) and ${levelLarge.toLocaleString('en')} (level), alternating, p50`,
       ['read', 'ms, 1,000 users', 'ms, many users', 'ratio'],
       rows,
       [`largest ratio ${worst.toFixed(2)} (target <= 1.5: ${verdict(worst <= 1.5)})`],

@@ -20,7 +20,7 @@ function authApp(stateStore: string): Express {
   return app;
 }
 
-/** Fills a schema with `n` activated accounts in one SQL statement (`user<i>@example.com`, one bcrypt hash). */
+/** Fills a schema with `n` activated accounts in SQL, in the accounts family's tables (`user<i>@example.com`, one bcrypt hash). */
 async function fill(uri: string, schema: string, n: number, hash: string): Promise<void> {
   const store = new PostgresAccountStore(`${uri}?schema=${schema}`);
   await store.get('0'.repeat(24)); // creates the tables
@@ -28,16 +28,24 @@ async function fill(uri: string, schema: string, n: number, hash: string): Promi
   const client = new Client({ connectionString: uri });
   await client.connect();
   const now = new Date().toISOString();
+  const id = `lpad(to_hex(i), 24, '0')`;
+  const email = `'user' || i || '@example.com'`;
   await client.query(
-    `INSERT INTO "${schema}"."authgate_accounts" (id, email, doc)
-     SELECT lpad(to_hex(i), 24, '0'), 'user' || i || '@example.com', jsonb_build_object(
-       'Id', lpad(to_hex(i), 24, '0'), 'Email', 'user' || i || '@example.com', 'Pwd', $2::text, 'OldPwd', '[]'::jsonb, 'Approved', true,
-       'ConfirmCodes', '{}'::jsonb, 'Privilege', '{}'::jsonb, 'JoinDay', $3::text, 'LastActivity', $3::text,
-       'Profile', jsonb_build_object('FirstName', '', 'LastName', '', 'MiddleName', '', 'NickName', '', 'Address', '', 'Phone', '', 'Company', ''))
+    `INSERT INTO "${schema}"."authgate_accounts_doc" (id, doc)
+     SELECT ${id}, json_build_object(
+       'Id', ${id}, 'Email', ${email}, 'Pwd', $2::text, 'OldPwd', '[]'::json, 'Approved', true,
+       'ConfirmCodes', '{}'::json, 'Privilege', '{}'::json, 'JoinDay', $3::text, 'LastActivity', $3::text,
+       'Profile', json_build_object('FirstName', '', 'LastName', '', 'MiddleName', '', 'NickName', '', 'Address', '', 'Phone', '', 'Company', ''))
      FROM generate_series(1, $1::int) AS i`,
     [n, hash, now],
   );
-  await client.query(`ANALYZE "${schema}"."authgate_accounts"`);
+  await client.query(`INSERT INTO "${schema}"."authgate_accounts_uniq" (name, value, id) SELECT 'email', ${email}, ${id} FROM generate_series(1, $1::int) AS i`, [n]);
+  await client.query(
+    `INSERT INTO "${schema}"."authgate_accounts_idx" (name, value, id) SELECT 'email', ${email}, ${id} FROM generate_series(1, $1::int) AS i
+     UNION ALL SELECT 'all', '', ${id} FROM generate_series(1, $1::int) AS i`,
+    [n],
+  );
+  for (const table of ['doc', 'idx', 'uniq']) await client.query(`ANALYZE "${schema}"."authgate_accounts_${table}"`);
   await client.end();
 }
 

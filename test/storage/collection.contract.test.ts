@@ -189,6 +189,16 @@ function collectionContract(name: string, describeFn: jest.Describe, harness: ()
       expect(await people.get(gone.id)).toMatchObject({ id: gone.id });
     });
 
+    it('a family with no unique value and no expiry (written in one statement where the database can) inserts once per id, with its entries', async () => {
+      const plain = db.collection<Person>({ family: 'plain', id: (p) => p.id, indexes: [{ name: 'tag', values: (p) => p.tags }] });
+      const a = person({ tags: ['x', 'y'] });
+      expect(await plain.insert(a)).toEqual({ inserted: true });
+      expect(await plain.insert({ ...a, tags: ['z'] })).toEqual({ inserted: false, taken: 'id' });
+      expect(await plain.insert(person())).toEqual({ inserted: true });
+      expect((await plain.find('tag', { prefix: '', limit: 10 })).values).toEqual(['x', 'y']);
+      expect(await plain.get(a.id)).toEqual(a);
+    });
+
     it('keeps documents of other families apart, and text of any kind as it was', async () => {
       const others = db.collection<Person>({ ...PEOPLE, family: 'others' });
       const p = person({ note: 'ünïcödé \u0000 "quotes" \\ 😀', tags: ['tag'] });

@@ -121,6 +121,7 @@ export class MysqlDatabase extends SqlDatabase {
       recordVersion: (family, version) => `INSERT INTO ${naming.table('migrations')} (family, version, applied) VALUES (${sqlText(family)}, ${version}, UNIX_TIMESTAMP() * 1000)`,
       insertIgnore: (rest) => `INSERT INTO ${rest} ON DUPLICATE KEY UPDATE id = id`,
       forUpdate: ' FOR UPDATE',
+      insertInWith: false,
       parse: <T>(stored: unknown) => JSON.parse(stored as string) as T,
     };
   }

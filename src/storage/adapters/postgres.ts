@@ -58,6 +58,7 @@ export class PostgresDatabase extends SqlDatabase {
       types: { key: 'text COLLATE "C"', value: 'text COLLATE "C"', json: 'json', bigint: 'bigint' },
       insertIgnore: (rest) => `INSERT INTO ${rest} ON CONFLICT DO NOTHING`,
       forUpdate: ' FOR UPDATE',
+      insertInWith: true,
       parse: <T>(stored: unknown) => stored as T,
     };
   }

@@ -50,6 +50,8 @@ export interface SqlDriver {
   readonly migrationsTable: readonly string[];
   /** A statement recording `version` of `family` as applied, values written in (for a printed script). */
   recordVersion(family: string, version: number): string;
+  /** Whether a `WITH` clause may hold an `INSERT` (PostgreSQL): a document and its entries then go in one statement. */
+  readonly insertInWith: boolean;
   /** Appended to a `SELECT` that locks the rows it reads until the transaction ends (`''` where a transaction locks the database). */
   readonly forUpdate: string;
   /** A stored JSON document as the driver returns it, parsed. */
@@ -216,6 +218,7 @@ export class SqlCollection<T> implements Collection<T> {
 
   async insert(doc: T): Promise<InsertResult> {
     await this.migrated();
+    if (this.driver.insertInWith && this.schema.expiresAt === undefined && !(this.schema.indexes ?? []).some((i) => i.unique)) return this.insertAtOnce(doc);
     let result: InsertResult;
     try {
       result = await this.driver.transaction((s) => this.insertWith(s, doc));
@@ -234,10 +237,26 @@ export class SqlCollection<T> implements Collection<T> {
     await this.driver.session.run(`DELETE FROM ${this.t.docs} WHERE expires <= ? AND id IN (${ids.map(() => '?').join(', ')})`, [Date.now(), ...ids.map((r) => r.id)]);
   }
 
+  /**
+   * A document with no unique value and no expiry, and its entries, in one statement (one round
+   * trip, as an audit event or a credential cost before the families shared tables).
+   */
+  private async insertAtOnce(doc: T): Promise<InsertResult> {
+    const id = this.schema.id(doc);
+    const entries = (this.schema.indexes ?? []).flatMap((index) => valuesOf(index, doc).map((value) => [index.name, storedValue(value)]));
+    const insertDoc = `INSERT INTO ${this.t.docs} (id, doc, expires) VALUES (?, ?, NULL) ON CONFLICT DO NOTHING RETURNING id`;
+    const sql =
+      entries.length === 0
+        ? insertDoc
+        : `WITH d AS (${insertDoc}), x AS (INSERT INTO ${this.t.idx} (name, value, id) SELECT v.name, v.value, d.id FROM d CROSS JOIN (VALUES ${entries.map(() => '(?, ?)').join(', ')}) AS v (name, value) ON CONFLICT DO NOTHING) SELECT id FROM d`;
+    const rows = await this.driver.session.rows<{ id: string }>(sql, [id, JSON.stringify(doc), ...entries.flat()]);
+    return rows.length === 1 ? { inserted: true } : { inserted: false, taken: 'id' };
+  }
+
   /** The insert on a session (a transaction's); throws {@link Taken} for a unique value another document holds. */
   private async insertWith(s: SqlSession, doc: T): Promise<InsertResult> {
     const id = this.schema.id(doc);
-    await s.run(`DELETE FROM ${this.t.docs} WHERE id = ? AND expires <= ?`, [id, Date.now()]);
+    if (this.schema.expiresAt !== undefined) await s.run(`DELETE FROM ${this.t.docs} WHERE id = ? AND expires <= ?`, [id, Date.now()]);
     const added = await s.run(this.driver.insertIgnore(`${this.t.docs} (id, doc, expires) VALUES (?, ?, ?)`), [id, JSON.stringify(doc), this.expiresOf(doc)]);
     if (added === 0) return { inserted: false, taken: 'id' };
     await this.writeEntries(s, id, doc);

@@ -91,6 +91,7 @@ export class SqliteDatabase extends SqlDatabase {
       recordVersion: (family, version) => `INSERT INTO ${naming.table('migrations')} (family, version, applied) VALUES (${sqlText(family)}, ${version}, CAST(strftime('%s', 'now') AS INTEGER) * 1000)`,
       insertIgnore: (rest) => `INSERT OR IGNORE INTO ${rest}`,
       forUpdate: '',
+      insertInWith: false,
       parse: <T>(stored: unknown) => JSON.parse(stored as string) as T,
     };
   }
