@@ -40,11 +40,7 @@ async function fill(uri: string, schema: string, n: number, hash: string): Promi
     [n, hash, now],
   );
   await client.query(`INSERT INTO "${schema}"."authgate_accounts_uniq" (name, value, id) SELECT 'email', ${email}, ${id} FROM generate_series(1, $1::int) AS i`, [n]);
-  await client.query(
-    `INSERT INTO "${schema}"."authgate_accounts_idx" (name, value, id) SELECT 'email', ${email}, ${id} FROM generate_series(1, $1::int) AS i
-     UNION ALL SELECT 'all', '', ${id} FROM generate_series(1, $1::int) AS i`,
-    [n],
-  );
+  await client.query(`INSERT INTO "${schema}"."authgate_accounts_idx" (name, value, id) SELECT 'email', ${email}, ${id} FROM generate_series(1, $1::int) AS i`, [n]);
   for (const table of ['doc', 'idx', 'uniq']) await client.query(`ANALYZE "${schema}"."authgate_accounts_${table}"`);
   await client.end();
 }

@@ -1,5 +1,5 @@
 import { noopLogger, type Logger } from '../logger';
-import { everyDoc, replaceDoc, UniqueTakenError, type Collection } from '../storage/collection';
+import { BY_ID, everyDoc, replaceDoc, UniqueTakenError, type Collection } from '../storage/collection';
 import type { Database } from '../storage/database';
 import { Repository } from '../storage/repository';
 import type { Account, LinkedLogin } from './account';
@@ -103,13 +103,13 @@ export class AccountRepository extends Repository<Account> implements AccountSto
     const accounts: Account[] = [];
     if (limit > 0) {
       let seen = 0;
-      for await (const account of everyDoc(this.docs, 'all', '')) {
+      for await (const account of everyDoc(this.docs, BY_ID, '')) {
         if (seen++ < offset) continue;
         accounts.push(account);
         if (accounts.length === limit) break;
       }
     }
-    return { accounts, total: await this.docs.count('all', '') };
+    return { accounts, total: await this.docs.count(BY_ID, '') };
   }
 
   /** @inheritdoc */

@@ -24,7 +24,7 @@ export const linksOf = (accountId: string): string => `${accountId}\u0000`;
 const isoOf = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
- * The accounts family: by id; the e-mail unique; every account in id order (the admin's list).
+ * The accounts family: by id (the admin's list reads that order); the e-mail unique.
  * Accounts of a store older than authgate 0.2 get their e-mails in the canonical form when copied
  * (see {@link planEmailMigration}); `logger` hears what that changed.
  */
@@ -32,10 +32,7 @@ export function accountSchema(logger: Logger): Schema<Account> {
   return {
     family: 'accounts',
     id: (a) => a.Id,
-    indexes: [
-      { name: 'email', values: (a) => [a.Email], unique: true },
-      { name: 'all', values: () => [''] },
-    ],
+    indexes: [{ name: 'email', values: (a) => [a.Email], unique: true }],
     // What the stores of before 2026-11-28 kept: table authgate_accounts (column doc), level keys acc!<id>.
     legacy: { sqlTable: 'accounts', levelPrefix: 'acc!', mongoCollection: 'accounts', mongoDoc: fromMongoRecord('Id'), prepare: (accounts) => canonicalEmails(accounts, logger) },
   };

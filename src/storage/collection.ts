@@ -150,8 +150,15 @@ export function checkSchema<T>(schema: Schema<T>): void {
   }
 }
 
-/** The index of `schema` named `name`. @throws AuthError (`config`) for an unknown one (a bug). */
+/**
+ * The index every family has without declaring it: its documents by id (the value of each is its
+ * id). Read straight from the documents, so listing a family in id order costs no index entries.
+ */
+export const BY_ID = '_id';
+
+/** The index of `schema` named `name` ({@link BY_ID} included). @throws AuthError (`config`) for an unknown one (a bug). */
 export function indexOf<T>(schema: Schema<T>, name: string): IndexSpec<T> {
+  if (name === BY_ID) return { name: BY_ID, values: (doc) => [schema.id(doc)] };
   const found = schema.indexes?.find((i) => i.name === name);
   if (found === undefined) throw new AuthError('config', `storage: ${schema.family} has no index ${name}`);
   return found;

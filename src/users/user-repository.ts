@@ -1,4 +1,4 @@
-import { encodeCursor } from '../storage/collection';
+import { BY_ID, encodeCursor } from '../storage/collection';
 import type { Database } from '../storage/database';
 import { Repository } from '../storage/repository';
 import { searchKey } from './search-keys';
@@ -29,7 +29,7 @@ export class UserRepository extends Repository<UserRecord> implements UserStore 
   /** @inheritdoc */
   async list(query: UserStoreQuery): Promise<UserStorePage> {
     if (query.prefix === undefined) {
-      const page = await this.docs.find('all', { prefix: '', limit: query.limit, after: query.after && encodeCursor('', query.after.id) });
+      const page = await this.docs.find(BY_ID, { prefix: '', limit: query.limit, after: query.after && encodeCursor(query.after.id, query.after.id) });
       const last = page.docs.at(-1);
       return { users: page.docs, next: page.next !== undefined && last ? { id: last.id } : undefined };
     }

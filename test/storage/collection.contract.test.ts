@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { UniqueTakenError, type Collection, type Schema } from '../../src/storage/collection';
+import { BY_ID, UniqueTakenError, type Collection, type Schema } from '../../src/storage/collection';
 import type { Database } from '../../src/storage/database';
 import { LevelDatabase } from '../../src/storage/adapters/level';
 import { MemoryDatabase } from '../../src/storage/adapters/memory';
@@ -197,6 +197,22 @@ function collectionContract(name: string, describeFn: jest.Describe, harness: ()
       expect(await plain.insert(person())).toEqual({ inserted: true });
       expect((await plain.find('tag', { prefix: '', limit: 10 })).values).toEqual(['x', 'y']);
       expect(await plain.get(a.id)).toEqual(a);
+    });
+
+    it('every family lists and counts in id order by BY_ID, with no index of its own: by prefix, page by page, expired ones left out', async () => {
+      const ids = ['b2', 'a1', 'b1', 'c', 'b3'];
+      for (const id of ids) await people.insert(person({ id, expires: id === 'b3' ? Date.now() - 1 : undefined }));
+      const seen: string[] = [];
+      let after: string | undefined;
+      do {
+        const page = await people.find(BY_ID, { prefix: '', limit: 2, after });
+        expect(page.values).toEqual(page.docs.map((d) => d.id));
+        seen.push(...page.docs.map((d) => d.id));
+        after = page.next;
+      } while (after !== undefined);
+      expect(seen).toEqual(['a1', 'b1', 'b2', 'c']);
+      expect((await people.find(BY_ID, { prefix: 'b', limit: 10 })).docs.map((d) => d.id)).toEqual(['b1', 'b2']);
+      expect([await people.count(BY_ID, ''), await people.count(BY_ID, 'b')]).toEqual([4, 2]);
     });
 
     it('keeps documents of other families apart, and text of any kind as it was', async () => {

@@ -187,7 +187,7 @@ export async function startRedis(options: { appendOnly?: boolean } = {}): Promis
  * mariadb-install-db (once per run, copied) in a temporary folder, a free port on 127.0.0.1, no grant checks (nothing
  * else can reach it), durability off for speed. Its URL names the database `authgate`.
  */
-export async function startMysql(): Promise<TestServer> {
+export async function startMysql(options: { bufferPoolMb?: number } = {}): Promise<TestServer> {
   const dir = await mkdtemp(join(tmpdir(), 'authgate-mariadb-'));
   const data = join(dir, 'data');
   await fromTemplate('mariadb', data, (folder) =>
@@ -209,7 +209,7 @@ export async function startMysql(): Promise<TestServer> {
         '--skip-grant-tables',
         '--skip-log-bin',
         '--innodb-flush-log-at-trx-commit=0',
-        '--innodb-buffer-pool-size=32M',
+        `--innodb-buffer-pool-size=${options.bufferPoolMb ?? 32}M`,
       ],
       'ready for connections',
       'mariadbd',

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { allDocs, replaceDoc, type Collection, type Schema } from '../../storage/collection';
+import { allDocs, BY_ID, replaceDoc, type Collection, type Schema } from '../../storage/collection';
 import type { Database } from '../../storage/database';
 import { BaseAvatarStore } from './base-store';
 
@@ -10,11 +10,10 @@ export interface AvatarDoc {
   sha1: string;
 }
 
-/** The avatars family: by avatar id; every id, in order (the list a migration copies). */
+/** The avatars family: by avatar id (in that order, the list a migration copies). */
 export const AVATARS: Schema<AvatarDoc> = {
   family: 'avatars',
   id: (a) => a.id,
-  indexes: [{ name: 'all', values: () => [''] }],
 };
 
 /** Avatars on a database adapter (MySQL, MariaDB, SQLite): small images, each one document. */
@@ -46,7 +45,7 @@ export class CollectionAvatarStore extends BaseAvatarStore {
   }
 
   protected override async ids(): Promise<string[]> {
-    return (await allDocs(this.avatars, 'all', '')).map((doc) => doc.id);
+    return (await allDocs(this.avatars, BY_ID, '')).map((doc) => doc.id);
   }
 
   protected override async release(): Promise<void> {

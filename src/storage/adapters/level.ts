@@ -8,6 +8,7 @@ import {
   checkSchema,
   decodeCursor,
   encodeCursor,
+  BY_ID,
   indexOf,
   UniqueTakenError,
   valuesOf,
@@ -191,19 +192,34 @@ class LevelCollection<T> implements Collection<T> {
     await this.adopted();
     indexOf(this.schema, name);
     const limit = checkLimit(query.limit);
-    const base = this.indexBase(name);
-    const start = `${base}${storedValue(query.prefix)}`;
-    const end = query.prefix === '' ? prefixEnd(base) : prefixEnd(start);
     const after = query.after === undefined ? undefined : decodeCursor(query.after);
-    const range = after === undefined ? { gte: start } : { gt: `${base}${storedValue(after.value)}\u0000${after.id}` };
-    // The entries of a page and one more, then their documents in one read.
     const entries: Array<{ value: string; id: string }> = [];
-    for await (const key of this.db.keys({ ...range, ...(end === undefined ? {} : { lt: end }), limit: limit + 1 })) {
-      const rest = key.slice(base.length);
-      const cut = rest.indexOf('\u0000');
-      entries.push({ value: valueOfStored(rest.slice(0, cut)), id: rest.slice(cut + 1) });
+    let stored: Array<string | undefined>;
+    if (name === BY_ID) {
+      // The documents themselves, in key order: the page and one more in one read.
+      const base = this.docKey('');
+      const start = `${base}${query.prefix}`;
+      const end = query.prefix === '' ? prefixEnd(base) : prefixEnd(start);
+      const range = after === undefined ? { gte: start } : { gt: `${base}${after.id}` };
+      stored = [];
+      for await (const [key, text] of this.db.iterator({ ...range, ...(end === undefined ? {} : { lt: end }), limit: limit + 1 })) {
+        const id = key.slice(base.length);
+        entries.push({ value: id, id });
+        stored.push(text);
+      }
+    } else {
+      const base = this.indexBase(name);
+      const start = `${base}${storedValue(query.prefix)}`;
+      const end = query.prefix === '' ? prefixEnd(base) : prefixEnd(start);
+      const range = after === undefined ? { gte: start } : { gt: `${base}${storedValue(after.value)}\u0000${after.id}` };
+      // The entries of a page and one more, then their documents in one read.
+      for await (const key of this.db.keys({ ...range, ...(end === undefined ? {} : { lt: end }), limit: limit + 1 })) {
+        const rest = key.slice(base.length);
+        const cut = rest.indexOf('\u0000');
+        entries.push({ value: valueOfStored(rest.slice(0, cut)), id: rest.slice(cut + 1) });
+      }
+      stored = await this.db.getMany(entries.map((e) => this.docKey(e.id)));
     }
-    const stored = await this.db.getMany(entries.map((e) => this.docKey(e.id)));
     const now = Date.now();
     const docs: T[] = [];
     const values: string[] = [];
@@ -232,8 +248,9 @@ class LevelCollection<T> implements Collection<T> {
   async count(name: string, prefix: string): Promise<number> {
     await this.adopted();
     indexOf(this.schema, name);
-    const base = this.indexBase(name);
-    const start = `${base}${storedValue(prefix)}`;
+    const byId = name === BY_ID;
+    const base = byId ? this.docKey('') : this.indexBase(name);
+    const start = `${base}${byId ? prefix : storedValue(prefix)}`;
     const end = prefix === '' ? prefixEnd(base) : prefixEnd(start);
     let n = 0;
     let ids: string[] = [];
@@ -244,7 +261,7 @@ class LevelCollection<T> implements Collection<T> {
       ids = [];
     };
     for await (const key of this.db.keys({ gte: start, ...(end === undefined ? {} : { lt: end }) })) {
-      ids.push(key.slice(key.indexOf('\u0000', base.length) + 1));
+      ids.push(byId ? key.slice(base.length) : key.slice(key.indexOf('\u0000', base.length) + 1));
       if (ids.length === 1000) await tally();
     }
     await tally();

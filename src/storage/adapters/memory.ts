@@ -3,7 +3,9 @@ import {
   checkSchema,
   decodeCursor,
   encodeCursor,
+  BY_ID,
   indexOf,
+  type IndexSpec,
   isExpired,
   UniqueTakenError,
   valuesOf,
@@ -44,9 +46,12 @@ class MemoryCollection<T> implements Collection<T> {
   private readonly docs = new Map<string, T>();
   private readonly entries = new Map<string, Entry[]>();
   private readonly unique = new Map<string, Map<string, string>>();
+  /** The schema's indexes and the id order every family has. */
+  private readonly indexes: ReadonlyArray<IndexSpec<T>>;
 
   constructor(private readonly schema: Schema<T>) {
-    for (const index of schema.indexes ?? []) {
+    this.indexes = [indexOf(schema, BY_ID), ...(schema.indexes ?? [])];
+    for (const index of this.indexes) {
       this.entries.set(index.name, []);
       if (index.unique) this.unique.set(index.name, new Map());
     }
@@ -61,7 +66,7 @@ class MemoryCollection<T> implements Collection<T> {
 
   private remove(id: string, doc: T): void {
     this.docs.delete(id);
-    for (const index of this.schema.indexes ?? []) {
+    for (const index of this.indexes) {
       const sorted = this.entries.get(index.name) as Entry[];
       const taken = this.unique.get(index.name);
       for (const value of valuesOf(index, doc)) {
@@ -74,7 +79,7 @@ class MemoryCollection<T> implements Collection<T> {
 
   /** The unique index a document would find taken (by a live document other than `id`). */
   private takenBy(doc: T, id: string): string | undefined {
-    for (const index of this.schema.indexes ?? []) {
+    for (const index of this.indexes) {
       const taken = this.unique.get(index.name);
       if (!taken) continue;
       for (const v of valuesOf(index, doc)) {
@@ -89,7 +94,7 @@ class MemoryCollection<T> implements Collection<T> {
     const old = this.docs.get(id);
     if (old !== undefined) this.remove(id, old);
     this.docs.set(id, doc);
-    for (const index of this.schema.indexes ?? []) {
+    for (const index of this.indexes) {
       const sorted = this.entries.get(index.name) as Entry[];
       const taken = this.unique.get(index.name);
       for (const value of valuesOf(index, doc)) {

@@ -8,6 +8,7 @@ import {
   checkSchema,
   decodeCursor,
   encodeCursor,
+  BY_ID,
   indexOf,
   preparedLegacy,
   storedValue,
@@ -341,6 +342,7 @@ class MongoCollection<T> implements Collection<T> {
     indexOf(this.schema, name);
     const limit = checkLimit(query.limit);
     const after = query.after === undefined ? undefined : decodeCursor(query.after);
+    if (name === BY_ID) return this.findById(query.prefix, after?.id, limit);
     const rows = await this.entries
       .find({ _id: this.range(name, query.prefix, after && entryId(name, after.value, after.id)) })
       .sort({ _id: 1 })
@@ -364,9 +366,41 @@ class MongoCollection<T> implements Collection<T> {
     return page;
   }
 
+  /** The ids' range of documents whose id starts with `prefix` (after `after`, when given). */
+  private idRange(prefix: string, after: string | undefined): Record<string, string> {
+    const range: Record<string, string> = after === undefined ? { $gte: prefix } : { $gt: after };
+    const end = prefix === '' ? undefined : prefixEnd(prefix);
+    if (end !== undefined) range.$lt = end;
+    return range;
+  }
+
+  /** A page of the documents themselves in id order (no entries to read). */
+  private async findById(prefix: string, after: string | undefined, limit: number): Promise<Page<T>> {
+    const rows = await this.docs
+      .find({ _id: this.idRange(prefix, after) })
+      .sort({ _id: 1 })
+      .limit(limit + 1)
+      .toArray();
+    const now = Date.now();
+    const page: Page<T> = { docs: [], values: [] };
+    for (const row of rows) {
+      if (!isLive(row, now)) continue;
+      if (page.docs.length === limit) return { ...page, next: encodeCursor(page.values.at(-1) as string, page.values.at(-1) as string) };
+      page.docs.push(JSON.parse(row.d) as T);
+      page.values.push(row._id);
+    }
+    const tail = rows.at(-1);
+    if (rows.length === limit + 1 && page.docs.length < limit && tail) return { ...page, next: encodeCursor(tail._id, tail._id) };
+    return page;
+  }
+
   async count(name: string, prefix: string): Promise<number> {
     await this.prepared();
     indexOf(this.schema, name);
+    if (name === BY_ID) {
+      const now = Date.now();
+      return this.docs.countDocuments({ _id: this.idRange(prefix, undefined), p: { $ne: true }, $or: [{ e: null }, { e: { $gt: now } }] });
+    }
     let n = 0;
     let after: string | undefined;
     for (;;) {

@@ -3,6 +3,7 @@ import {
   checkSchema,
   decodeCursor,
   encodeCursor,
+  BY_ID,
   indexOf,
   UniqueTakenError,
   valuesOf,
@@ -302,45 +303,54 @@ export class SqlCollection<T> implements Collection<T> {
   async count(name: string, prefix: string): Promise<number> {
     await this.migrated();
     indexOf(this.schema, name);
-    const { where, params } = this.range(name, prefix);
-    const [row] = await this.driver.session.rows<{ n: unknown }>(`SELECT count(*) AS n FROM ${this.t.idx} x JOIN ${this.t.docs} d ON d.id = x.id WHERE ${where.join(' AND ')}`, params);
+    const { from, where, params } = this.range(name, prefix);
+    const [row] = await this.driver.session.rows<{ n: unknown }>(`SELECT count(*) AS n FROM ${from} WHERE ${where.join(' AND ')}`, params);
     return Number(row?.n ?? 0);
   }
 
-  /** The conditions of the entries of `name` that start with `prefix`, of live documents. */
-  private range(name: string, prefix: string): { where: string[]; params: unknown[] } {
-    const where = ['x.name = ?', 'x.value >= ?', '(d.expires IS NULL OR d.expires > ?)'];
-    const stored = storedValue(prefix);
-    const params: unknown[] = [name, stored, Date.now()];
+  /**
+   * Where the entries of `name` are (the index table, or for {@link BY_ID} the documents' own
+   * table, with no index rows to read), and the conditions of those that start with `prefix`, of
+   * live documents; `value` is the column each entry's value is in.
+   */
+  private range(name: string, prefix: string): { from: string; value: string; where: string[]; params: unknown[] } {
+    const byId = name === BY_ID;
+    const value = byId ? 'd.id' : 'x.value';
+    const where = [...(byId ? [] : ['x.name = ?']), `${value} >= ?`, '(d.expires IS NULL OR d.expires > ?)'];
+    const stored = byId ? prefix : storedValue(prefix);
+    const params: unknown[] = [...(byId ? [] : [name]), stored, Date.now()];
     const end = prefixEnd(stored);
     if (prefix !== '' && end !== undefined) {
-      where.push('x.value < ?');
+      where.push(`${value} < ?`);
       params.push(end);
     }
-    return { where, params };
+    return { from: byId ? `${this.t.docs} d` : `${this.t.idx} x JOIN ${this.t.docs} d ON d.id = x.id`, value, where, params };
   }
 
   async find(name: string, query: IndexQuery): Promise<Page<T>> {
     await this.migrated();
     indexOf(this.schema, name);
     const limit = checkLimit(query.limit);
-    const { where, params } = this.range(name, query.prefix);
+    const byId = name === BY_ID;
+    const { from, value, where, params } = this.range(name, query.prefix);
     if (query.after !== undefined) {
       const after = decodeCursor(query.after);
       // A row comparison: the index scan starts right after the cursor.
-      where.push('(x.name, x.value, x.id) > (?, ?, ?)');
-      params.push(name, storedValue(after.value), after.id);
+      if (byId) where.push('d.id > ?');
+      else where.push('(x.name, x.value, x.id) > (?, ?, ?)');
+      params.push(...(byId ? [after.id] : [name, storedValue(after.value), after.id]));
     }
     const rows = await this.driver.session.rows<{ value: string; id: string; doc: unknown }>(
-      `SELECT x.value AS value, x.id AS id, d.doc AS doc FROM ${this.t.idx} x JOIN ${this.t.docs} d ON d.id = x.id WHERE ${where.join(' AND ')} ORDER BY x.value, x.id LIMIT ${limit + 1}`,
+      `SELECT ${value} AS value, d.id AS id, d.doc AS doc FROM ${from} WHERE ${where.join(' AND ')} ORDER BY ${byId ? 'd.id' : 'x.value, x.id'} LIMIT ${limit + 1}`,
       params,
     );
     const page = rows.slice(0, limit);
     const last = page.at(-1);
+    const valueOf = (stored: string): string => (byId ? stored : valueOfStored(stored));
     return {
       docs: page.map((r) => this.driver.parse<T>(r.doc)),
-      values: page.map((r) => valueOfStored(r.value)),
-      next: rows.length > limit && last ? encodeCursor(valueOfStored(last.value), last.id) : undefined,
+      values: page.map((r) => valueOf(r.value)),
+      next: rows.length > limit && last ? encodeCursor(valueOf(last.value), last.id) : undefined,
     };
   }
 }
