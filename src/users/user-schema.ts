@@ -6,9 +6,7 @@ import type { UserRecord } from './user-store';
 export const USERS: Schema<UserRecord> = {
   family: 'users',
   id: (u) => u.id,
-  indexes: [
-    { name: 'search', values: (u) => [searchKey(u.name), searchKey(u.email)].filter((k): k is string => k !== undefined) },
-  ],
+  indexes: [{ name: 'search', values: (u) => [searchKey(u.name), searchKey(u.email)].filter((k): k is string => k !== undefined) }],
   // What the stores of before 2026-11-27 kept: table authgate_users (column doc), level keys user!<id>.
   legacy: { sqlTable: 'users', levelPrefix: 'user!', mongoCollection: 'users', mongoDoc: fromMongoRecord('id') },
 };
