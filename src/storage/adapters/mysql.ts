@@ -122,6 +122,7 @@ export class MysqlDatabase extends SqlDatabase {
       insertIgnore: (rest) => `INSERT INTO ${rest} ON DUPLICATE KEY UPDATE id = id`,
       forUpdate: ' FOR UPDATE',
       insertInWith: false,
+      indexFirstJoin: 'STRAIGHT_JOIN',
       parse: <T>(stored: unknown) => JSON.parse(stored as string) as T,
     };
   }

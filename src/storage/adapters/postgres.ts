@@ -59,6 +59,7 @@ export class PostgresDatabase extends SqlDatabase {
       insertIgnore: (rest) => `INSERT INTO ${rest} ON CONFLICT DO NOTHING`,
       forUpdate: ' FOR UPDATE',
       insertInWith: true,
+      indexFirstJoin: 'JOIN',
       parse: <T>(stored: unknown) => stored as T,
     };
   }
