@@ -92,7 +92,7 @@ export class SqliteDatabase extends SqlDatabase {
       insertIgnore: (rest) => `INSERT OR IGNORE INTO ${rest}`,
       forUpdate: '',
       insertInWith: false,
-      indexFirstJoin: 'CROSS JOIN',
+      indexFirstJoin: 'LEFT JOIN',
       parse: <T>(stored: unknown) => JSON.parse(stored as string) as T,
     };
   }
