@@ -1,8 +1,4 @@
 #!/usr/bin/env node
-import { randomBytes } from 'node:crypto';
-import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ACCOUNT_LOGINS, ACCOUNT_TOKENS, accountSchema } from './account/account-schema';
 import { AVATARS } from './avatar/stores/collection-avatar-store';
 import { createAvatarStore } from './avatar/create-avatar-store';
@@ -11,7 +7,7 @@ import { CREDENTIALS } from './credentials/credential-schema';
 import { AuthError } from './errors';
 import { AUDIT } from './events/audit-schema';
 import { familyUri } from './internal/database-uri';
-import { PgDatabase } from './internal/postgres';
+import { PgNames } from './internal/postgres';
 import { uriScheme } from './internal/store-uri';
 import { loggerFunc } from './logger';
 import { ORG_INVITATIONS, ORGS } from './organizations/org-schema';
@@ -19,10 +15,10 @@ import { createStateStore } from './state/create-state-store';
 import { STATE } from './state/stores/collection-state-store';
 import { postgresStateSteps } from './state/stores/postgres-state-store';
 import type { Schema } from './storage/collection';
-import type { SqlDatabase } from './storage/adapters/sql';
-import { MysqlDatabase } from './storage/adapters/mysql';
-import { PostgresDatabase } from './storage/adapters/postgres';
-import { SqliteDatabase } from './storage/adapters/sqlite';
+import { migrationScript, versionsScript, type SqlNaming } from './storage/adapters/sql';
+import { MYSQL_NAMING } from './storage/adapters/mysql';
+import { postgresNaming } from './storage/adapters/postgres';
+import { SQLITE_NAMING } from './storage/adapters/sqlite';
 import { openDatabase } from './storage/open-database';
 import { USERS } from './users/user-schema';
 
@@ -75,31 +71,23 @@ function parse(argv: readonly string[], env: NodeJS.ProcessEnv): { help: true } 
   return { help: false, database, print };
 }
 
-/** The SQL that makes every store's tables on the database `uri` names (nothing is connected). */
-async function script(database: string, write: (line: string) => void): Promise<void> {
+/** The SQL that makes every store's tables on the database `uri` names (nothing is connected, no driver package is loaded). */
+function script(database: string, write: (line: string) => void): void {
   const scheme = uriScheme(database);
-  let db: SqlDatabase;
-  let scratch: string | undefined;
-  if (scheme === 'postgres' || scheme === 'postgresql') db = new PostgresDatabase(database);
-  else if (scheme === 'mysql') db = new MysqlDatabase(database);
-  else if (scheme === 'sqlite') {
-    // The names of SQLite's tables do not depend on the file: a scratch file gives them.
-    scratch = join(tmpdir(), `authgate-print-${randomBytes(6).toString('hex')}.db`);
-    db = new SqliteDatabase(`sqlite://${scratch}`);
-  } else throw new AuthError('bad_request', '--print prints SQL: use a postgres://, mysql:// or sqlite: database');
-  try {
-    const statements = [...db.migrationScript(storesOf(scheme, write).flatMap((s) => s.schemas))];
-    if (scheme === 'postgres' || scheme === 'postgresql') {
-      const pg = new PgDatabase(database);
-      statements.push(...db.versionsScript('state', postgresStateSteps(pg)), ...db.versionsScript('avatars', postgresAvatarSteps(pg)));
-      await pg.close();
-    }
-    write(`-- authgate: the tables of every store (run once, on a database that has none of them)`);
-    for (const statement of statements) write(statement.startsWith('--') ? statement : `${statement};`);
-  } finally {
-    await db.close();
-    if (scratch !== undefined) await rm(scratch, { force: true });
+  const postgres = scheme === 'postgres' || scheme === 'postgresql';
+  const naming: SqlNaming | undefined = postgres ? postgresNaming(database) : scheme === 'mysql' ? MYSQL_NAMING : scheme === 'sqlite' ? SQLITE_NAMING : undefined;
+  if (naming === undefined) throw new AuthError('bad_request', '--print prints SQL: use a postgres://, mysql:// or sqlite: database');
+  const statements = migrationScript(
+    naming,
+    storesOf(scheme as string, write).flatMap((s) => s.schemas),
+  );
+  if (postgres) {
+    // PostgreSQL's state store and avatars keep tables of their own.
+    const names = new PgNames(database);
+    statements.push(...versionsScript(naming, 'state', postgresStateSteps(names)), ...versionsScript(naming, 'avatars', postgresAvatarSteps(names)));
   }
+  write(`-- authgate: the tables of every store (run once, on a database that has none of them)`);
+  for (const statement of statements) write(statement.startsWith('--') ? statement : `${statement};`);
 }
 
 /** Makes every store's tables on the database and copies an older version's data. */
@@ -151,7 +139,7 @@ export async function runCli(argv: readonly string[], write: (line: string) => v
     return 0;
   }
   try {
-    if (request.print) await script(request.database, write);
+    if (request.print) script(request.database, write);
     else await migrate(request.database, write);
     return 0;
   } catch (err) {

@@ -82,26 +82,14 @@ export function openPgPools(): number {
   return pools.size;
 }
 
-/**
- * One PostgreSQL database as authgate's stores use it: a pool (the optional package `pg`) shared by
- * every store on the same URI, tables named `authgate_<name>` in the URI's schema, and versioned
- * migrations that run once per family under an advisory lock on the schema, so instances starting
- * together do not race.
- */
-export class PgDatabase {
-  private readonly pool: Pool;
-  private readonly lease: Lease<SharedPool>;
-  private readonly target: PgTarget;
+/** How authgate names things in a PostgreSQL schema: no pool, no package (a printed script needs only this). */
+export class PgNames {
   /** The schema, quoted for SQL. */
-  private readonly schema: string;
+  readonly schema: string;
 
   /** @param uri - see {@link parsePgUri}. */
   constructor(uri: string) {
-    const target = parsePgUri(uri);
-    this.target = target;
-    this.lease = pools.acquire(JSON.stringify([target.clientUri, target.poolMax, target.statementTimeout]), () => openPool(target));
-    this.pool = this.lease.handle.pool;
-    this.schema = `"${target.schema}"`;
+    this.schema = `"${parsePgUri(uri).schema}"`;
   }
 
   /** The quoted name of table `authgate_<name>`. */
@@ -115,6 +103,27 @@ export class PgDatabase {
       `CREATE SCHEMA IF NOT EXISTS ${this.schema}`,
       `CREATE TABLE IF NOT EXISTS ${this.table('migrations')} (family text NOT NULL, version integer NOT NULL, applied timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (family, version))`,
     ];
+  }
+}
+
+/**
+ * One PostgreSQL database as authgate's stores use it: a pool (the optional package `pg`) shared by
+ * every store on the same URI, tables named `authgate_<name>` in the URI's schema, and versioned
+ * migrations that run once per family under an advisory lock on the schema, so instances starting
+ * together do not race.
+ */
+export class PgDatabase extends PgNames {
+  private readonly pool: Pool;
+  private readonly lease: Lease<SharedPool>;
+  private readonly target: PgTarget;
+
+  /** @param uri - see {@link parsePgUri}. */
+  constructor(uri: string) {
+    super(uri);
+    const target = parsePgUri(uri);
+    this.target = target;
+    this.lease = pools.acquire(JSON.stringify([target.clientUri, target.poolMax, target.statementTimeout]), () => openPool(target));
+    this.pool = this.lease.handle.pool;
   }
 
   /** Runs a statement. */

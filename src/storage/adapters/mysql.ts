@@ -2,7 +2,7 @@ import type { Pool, PoolConnection } from 'mysql2/promise';
 import { configError } from '../../errors';
 import { loadOptional } from '../../internal/optional';
 import { SharedHandles, type Lease } from '../../internal/shared-handles';
-import { applyMigrations, migrationsTableOf, SqlDatabase, sqlText, type SqlDriver, type SqlMigrationStep, type SqlSession } from './sql';
+import { applyMigrations, migrationsTableOf, SqlDatabase, sqlText, type SqlDriver, type SqlMigrationStep, type SqlNaming, type SqlSession } from './sql';
 
 /** One pool per URI, shared by every family of this process on it, and the families migrated through it. */
 interface SharedPool {
@@ -45,6 +45,20 @@ function databaseOf(uri: string): string {
 
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
+const mysqlTypes = {
+  table: (name: string) => `\`authgate_${name}\``,
+  // Within InnoDB's 3072-byte key: (name, value, id) = 720 + 1600 + 720 bytes.
+  types: { key: 'VARBINARY(720)', value: 'VARBINARY(1600)', json: 'LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin', bigint: 'BIGINT' },
+};
+
+/** MySQL's and MariaDB's names and types for the families' tables (no connection, no package). */
+export const MYSQL_NAMING: SqlNaming = {
+  ...mysqlTypes,
+  indexName: (name) => `\`authgate_${name}\``,
+  migrationsTable: migrationsTableOf(mysqlTypes),
+  recordVersion: (family, version) => `INSERT INTO ${mysqlTypes.table('migrations')} (family, version, applied) VALUES (${sqlText(family)}, ${version}, UNIX_TIMESTAMP() * 1000)`,
+};
+
 /**
  * Every family in MySQL 8 or MariaDB 10.11 (`mysql2`, an optional package):
  * `mysql://user:pass@host:3306/app` (tables `authgate_<family>_doc`, `_idx` and `_uniq`, InnoDB). Keys
@@ -83,11 +97,7 @@ export class MysqlDatabase extends SqlDatabase {
         }
       }
     };
-    const naming = {
-      table: (name: string) => `\`authgate_${name}\``,
-      // Within InnoDB's 3072-byte key: (name, value, id) = 720 + 1600 + 720 bytes.
-      types: { key: 'VARBINARY(720)', value: 'VARBINARY(1600)', json: 'LONGTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin', bigint: 'BIGINT' },
-    };
+    const naming = MYSQL_NAMING;
     const migrate = async (family: string, steps: readonly SqlMigrationStep[]): Promise<void> => {
       // DDL commits by itself in MySQL: the steps run on one connection under a named lock, not in a transaction.
       const connection = await pool.getConnection();
@@ -116,9 +126,6 @@ export class MysqlDatabase extends SqlDatabase {
       tableExists: async (session, name) =>
         (await session.rows('SELECT 1 AS found FROM information_schema.tables WHERE table_schema = ? AND table_name = ?', [database, `authgate_${name}`])).length > 0,
       ...naming,
-      indexName: (name) => `\`authgate_${name}\``,
-      migrationsTable: migrationsTableOf(naming),
-      recordVersion: (family, version) => `INSERT INTO ${naming.table('migrations')} (family, version, applied) VALUES (${sqlText(family)}, ${version}, UNIX_TIMESTAMP() * 1000)`,
       insertIgnore: (rest) => `INSERT INTO ${rest} ON DUPLICATE KEY UPDATE id = id`,
       forUpdate: ' FOR UPDATE',
       insertInWith: false,

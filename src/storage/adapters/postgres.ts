@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
-import { PgDatabase, type PgQuery } from '../../internal/postgres';
-import { SqlDatabase, sqlText, type SqlDriver, type SqlSession } from './sql';
+import { PgDatabase, PgNames, type PgQuery } from '../../internal/postgres';
+import { SqlDatabase, sqlText, type SqlDriver, type SqlNaming, type SqlSession } from './sql';
 
 /** `?` parameters as PostgreSQL numbers them (`$1`, `$2`, ...); the statements here hold no other `?`. */
 function numbered(sql: string): string {
@@ -27,6 +27,19 @@ function sessionOf(query: PgQuery): SqlSession {
   };
 }
 
+/** PostgreSQL's names and types for the families' tables in the URI's schema (no connection, no package). */
+export function postgresNaming(uri: string): SqlNaming {
+  const names = new PgNames(uri);
+  return {
+    table: (name) => names.table(name),
+    indexName: (name) => `"authgate_${name}"`,
+    // json, not jsonb: it keeps the text as given, \u0000 escapes included (jsonb refuses them).
+    types: { key: 'text COLLATE "C"', value: 'text COLLATE "C"', json: 'json', bigint: 'bigint' },
+    migrationsTable: names.migrationsTable(),
+    recordVersion: (family, version) => `INSERT INTO ${names.table('migrations')} (family, version) VALUES (${sqlText(family)}, ${version})`,
+  };
+}
+
 /**
  * Every family in PostgreSQL: `postgres://user:pass@host:5432/db?schema=app` (tables
  * `authgate_<family>_doc`, `_idx` and `_uniq` in the schema, on the pool every store of the URI
@@ -50,12 +63,7 @@ export class PostgresDatabase extends SqlDatabase {
           steps.map((step) => (typeof step === 'string' ? step : (query: PgQuery) => step(sessionOf(query)))),
         ),
       tableExists: async (session, name) => ((await session.rows<{ t: string | null }>('SELECT to_regclass(?) AS t', [db.table(name)]))[0]?.t ?? null) !== null,
-      table: (name) => db.table(name),
-      indexName: (name) => `"authgate_${name}"`,
-      migrationsTable: db.migrationsTable(),
-      recordVersion: (family, version) => `INSERT INTO ${db.table('migrations')} (family, version) VALUES (${sqlText(family)}, ${version})`,
-      // json, not jsonb: it keeps the text as given, \u0000 escapes included (jsonb refuses them).
-      types: { key: 'text COLLATE "C"', value: 'text COLLATE "C"', json: 'json', bigint: 'bigint' },
+      ...postgresNaming(uri),
       insertIgnore: (rest) => `INSERT INTO ${rest} ON CONFLICT DO NOTHING`,
       forUpdate: ' FOR UPDATE',
       insertInWith: true,

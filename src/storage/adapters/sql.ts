@@ -67,14 +67,17 @@ export interface SqlDriver {
   parse<T>(stored: unknown): T;
 }
 
+/** How a dialect names and types authgate's tables, and records versions: all a printed script needs (no connection). */
+export type SqlNaming = Pick<SqlDriver, 'table' | 'indexName' | 'types' | 'migrationsTable' | 'recordVersion'>;
+
 /** The tables of one family: its documents, its index entries, and its unique values. */
-function tablesOf(driver: SqlDriver, family: string): { docs: string; idx: string; uniq: string } {
+function tablesOf(driver: Pick<SqlDriver, 'table'>, family: string): { docs: string; idx: string; uniq: string } {
   // `_doc`: the stores of before 2026-11-27 named their tables after the family alone.
   return { docs: driver.table(`${family}_doc`), idx: driver.table(`${family}_idx`), uniq: driver.table(`${family}_uniq`) };
 }
 
 /** The schema's tables, in the driver's types; index rows and unique rows go with their document. */
-export function sqlMigrations(driver: SqlDriver, family: string): SqlMigrationStep[] {
+export function sqlMigrations(driver: SqlNaming, family: string): SqlMigrationStep[] {
   const { docs, idx, uniq } = tablesOf(driver, family);
   const { key, value, json, bigint } = driver.types;
   return [
@@ -136,6 +139,29 @@ function sameEntries<T>(schema: Schema<T>, a: T, b: T): boolean {
 const SWEEP_EVERY = 50;
 /** The most expired documents one sweep deletes (short statements, small locks). */
 const SWEEP_BATCH = 100;
+
+/**
+ * The statements that make the tables of these families and record them as applied in
+ * `authgate_migrations`, for a team that runs its own migration tool (`npx authgate migrate
+ * --print`), on a database that has none of their versions yet. The step that copies an older
+ * store's rows is code, not SQL: a comment names it, and authgate runs it at its first start.
+ */
+export function migrationScript(naming: SqlNaming, schemas: ReadonlyArray<Schema<unknown>>): string[] {
+  const out = [...naming.migrationsTable];
+  for (const schema of schemas) {
+    const family = `store:${schema.family}`;
+    const steps = sqlMigrations(naming, schema.family) as string[];
+    out.push(...versionsScript(naming, family, steps));
+    if (schema.legacy?.sqlTable !== undefined)
+      out.push(`-- ${family} version ${steps.length + 1}: authgate copies the rows of an older authgate_${schema.legacy.sqlTable}, if there is one, at its first start`);
+  }
+  return out;
+}
+
+/** Each of `steps` (versions 1, 2, ... of `family`) followed by the statement recording it as applied. */
+export function versionsScript(naming: SqlNaming, family: string, steps: readonly string[]): string[] {
+  return steps.flatMap((step, i) => [step, naming.recordVersion(family, i + 1)]);
+}
 
 /** Thrown inside a transaction to roll an insert back whose unique value is taken. */
 class Taken extends Error {
@@ -374,29 +400,6 @@ export abstract class SqlDatabase implements Database {
   /** @inheritdoc */
   collection<T>(schema: Schema<T>): Collection<T> {
     return new SqlCollection(this.driver, schema);
-  }
-
-  /**
-   * The statements that make the tables of these families and record them as applied in
-   * `authgate_migrations`, for a team that runs its own migration tool (`npx authgate migrate
-   * --print`), on a database that has none of their versions yet. The step that copies an older
-   * store's rows is code, not SQL: a comment names it, and authgate runs it at its first start.
-   */
-  migrationScript(schemas: ReadonlyArray<Schema<unknown>>): string[] {
-    const out = [...this.driver.migrationsTable];
-    for (const schema of schemas) {
-      const family = `store:${schema.family}`;
-      const steps = sqlMigrations(this.driver, schema.family) as string[];
-      out.push(...this.versionsScript(family, steps));
-      if (schema.legacy?.sqlTable !== undefined)
-        out.push(`-- ${family} version ${steps.length + 1}: authgate copies the rows of an older authgate_${schema.legacy.sqlTable}, if there is one, at its first start`);
-    }
-    return out;
-  }
-
-  /** Each of `steps` (versions 1, 2, ... of `family`) followed by the statement recording it as applied. */
-  versionsScript(family: string, steps: readonly string[]): string[] {
-    return steps.flatMap((step, i) => [step, this.driver.recordVersion(family, i + 1)]);
   }
 
   /** @inheritdoc */

@@ -3,7 +3,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { configError } from '../../errors';
 import { loadOptional } from '../../internal/optional';
 import { SharedHandles, type Lease } from '../../internal/shared-handles';
-import { applyMigrations, migrationsTableOf, SqlDatabase, sqlText, type SqlDriver, type SqlSession } from './sql';
+import { applyMigrations, migrationsTableOf, SqlDatabase, sqlText, type SqlDriver, type SqlNaming, type SqlSession } from './sql';
 
 /** One SQLite file of this process: its connection, its prepared statements, and the queue every call waits in. */
 interface SqliteFile {
@@ -33,6 +33,17 @@ function openFile(path: string): SqliteFile {
   db.pragma('foreign_keys = ON');
   return { db, statements: new Map(), tail: Promise.resolve() };
 }
+
+const sqliteTypes = { table: (name: string) => `"authgate_${name}"`, types: { key: 'TEXT', value: 'TEXT', json: 'TEXT', bigint: 'INTEGER' } };
+
+/** SQLite's names and types for the families' tables (no file, no package). */
+export const SQLITE_NAMING: SqlNaming = {
+  ...sqliteTypes,
+  indexName: (name) => `"authgate_${name}"`,
+  migrationsTable: migrationsTableOf(sqliteTypes),
+  recordVersion: (family, version) =>
+    `INSERT INTO ${sqliteTypes.table('migrations')} (family, version, applied) VALUES (${sqlText(family)}, ${version}, CAST(strftime('%s', 'now') AS INTEGER) * 1000)`,
+};
 
 /**
  * Every family in one SQLite file (`better-sqlite3` 12, an optional package): one machine, kept
@@ -79,16 +90,13 @@ export class SqliteDatabase extends SqlDatabase {
           throw err;
         }
       });
-    const naming = { table: (name: string) => `"authgate_${name}"`, types: { key: 'TEXT', value: 'TEXT', json: 'TEXT', bigint: 'INTEGER' } };
+    const naming = SQLITE_NAMING;
     this.driver = {
       session: { rows: (sql, params) => queued(() => direct.rows(sql, params)), run: (sql, params) => queued(() => direct.run(sql, params)) },
       transaction,
       migrate: (family, steps) => transaction((s) => applyMigrations(s, naming, family, steps)),
       tableExists: async (session, name) => (await session.rows("SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = ?", [`authgate_${name}`])).length > 0,
       ...naming,
-      indexName: (name) => `"authgate_${name}"`,
-      migrationsTable: migrationsTableOf(naming),
-      recordVersion: (family, version) => `INSERT INTO ${naming.table('migrations')} (family, version, applied) VALUES (${sqlText(family)}, ${version}, CAST(strftime('%s', 'now') AS INTEGER) * 1000)`,
       insertIgnore: (rest) => `INSERT OR IGNORE INTO ${rest}`,
       forUpdate: '',
       insertInWith: false,
