@@ -3,7 +3,7 @@ import { createCredentialStore, MemoryCredentialStore, type Credential, type Cre
 import { LevelCredentialStore } from '../../src/stores/level';
 import { MongoCredentialStore } from '../../src/stores/mongo';
 import { PostgresCredentialStore } from '../../src/stores/postgres';
-import { withLegacyLevel, withLegacyPostgres } from '../support/legacy-stores';
+import { olderMongoRecord, withLegacyLevel, withLegacyMongo, withLegacyPostgres } from '../support/legacy-stores';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
@@ -101,6 +101,15 @@ describe('credentials of the older stores are read after an upgrade', () => {
         await again.close();
       },
     );
+  });
+
+  it('MongoDB: the credentials collection', async () => {
+    await withLegacyMongo({ credentials: older.map((c) => olderMongoRecord(c, 'id')) }, async (uri) => {
+      const store = createCredentialStore(uri);
+      expect((await store.list('old-user')).map((c) => c.id)).toEqual([older[1]?.id, older[0]?.id]);
+      expect(await store.get(older[2]?.id as string)).toEqual(older[2]);
+      await store.close();
+    });
   });
 
   describePostgres('PostgreSQL', () => {

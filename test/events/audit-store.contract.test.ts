@@ -10,7 +10,7 @@ import { contractHooks, folderHarness, type Harness } from '../support/contract'
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 import { join } from 'node:path';
 import { createAuditStore } from '../../src/events/create-audit-store';
-import { withLegacyLevel, withLegacyPostgres } from '../support/legacy-stores';
+import { olderMongoRecord, withLegacyLevel, withLegacyMongo, withLegacyPostgres } from '../support/legacy-stores';
 import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
 
 function event(time: number, type: AuthEventType, userId?: string): AuthEvent {
@@ -126,6 +126,14 @@ describe('events of the older audit stores are read after an upgrade', () => {
         await store.close();
       },
     );
+  });
+
+  it('MongoDB: the audit collection', async () => {
+    await withLegacyMongo({ audit: older.map((e) => olderMongoRecord(e, 'id')) }, async (uri) => {
+      const store = createAuditStore(uri);
+      await expectUpgraded(store);
+      await store.close();
+    });
   });
 
   describePostgres('PostgreSQL', () => {

@@ -4,7 +4,7 @@ import { createOrgStore } from '../../src/organizations';
 import { LevelOrgStore } from '../../src/stores/level';
 import { MongoOrgStore } from '../../src/stores/mongo';
 import { PostgresOrgStore } from '../../src/stores/postgres';
-import { withLegacyLevel, withLegacyPostgres } from '../support/legacy-stores';
+import { olderMongoRecord, withLegacyLevel, withLegacyMongo, withLegacyPostgres } from '../support/legacy-stores';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 import { join } from 'node:path';
@@ -138,6 +138,10 @@ describe('organizations of the older stores are read after an upgrade', () => {
 
   it('level: the org! and orginvite! keys', async () => {
     await withLegacyLevel([...older.map((o): [string, string] => [`org!${o.id}`, JSON.stringify(o)]), [`orginvite!${pending.id}`, JSON.stringify(pending)]], (uri) => check(createOrgStore(uri)));
+  });
+
+  it('MongoDB: the orgs and orgs_invitations collections', async () => {
+    await withLegacyMongo({ orgs: older.map((o) => olderMongoRecord(o, 'id')), orgs_invitations: [olderMongoRecord(pending, 'id')] }, (uri) => check(createOrgStore(uri)));
   });
 
   describePostgres('PostgreSQL', () => {

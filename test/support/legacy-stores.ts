@@ -55,6 +55,13 @@ export async function withLegacyPostgres(
   }
 }
 
+/** A document as the older MongoDB stores wrote it: its id field as `_id`, and a version counter `_v`. */
+export function olderMongoRecord<T extends object>(doc: T, idField: keyof T): Record<string, unknown> {
+  // As JSON: a field left undefined is absent (the driver would write it as null).
+  const { [idField]: id, ...rest } = JSON.parse(JSON.stringify(doc)) as Record<string, unknown>;
+  return { _id: id, ...rest, _v: 2 };
+}
+
 /**
  * A fresh MongoDB database (the stand-in, or `MONGO_URL`) holding `collections` as the stores of
  * before 2026-11-28 wrote them; `check` gets its URI, and the database goes after.

@@ -3,7 +3,7 @@ import { createUserStore, MemoryUserStore, UserDirectory, type UserRecord, type 
 import { LevelUserStore } from '../../src/stores/level';
 import { MongoUserStore } from '../../src/stores/mongo';
 import { PostgresUserStore } from '../../src/stores/postgres';
-import { withLegacyLevel, withLegacyPostgres } from '../support/legacy-stores';
+import { olderMongoRecord, withLegacyLevel, withLegacyMongo, withLegacyPostgres } from '../support/legacy-stores';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 import { join } from 'node:path';
@@ -134,6 +134,15 @@ describe('users of the older stores are read after an upgrade', () => {
         await store.close();
       },
     );
+  });
+
+  it('MongoDB: the users collection', async () => {
+    await withLegacyMongo({ users: older.map((u) => olderMongoRecord(u, 'id')) }, async (uri) => {
+      const store = createUserStore(uri);
+      expect(await allPages(new UserDirectory(store), 'o', 1)).toEqual(['old-1', 'old-2']);
+      expect(await store.get('old-3')).toEqual(older[2]);
+      await store.close();
+    });
   });
 
   describePostgres('PostgreSQL', () => {
