@@ -10,3 +10,4 @@ export { createOrgStore, ORG_STORE_SCHEMES } from './organizations/create-org-st
 export { MemoryOrgStore } from './organizations/stores/memory-org-store';
 export { SlugTakenError, type OrgStore, type OrgRecord, type OrgMember, type OrgTeam, type OrgInvitation } from './organizations/org-store';
 export type { Membership, MembershipCache, Principal } from './organizations/membership-cache';
+export { ORGANIZATIONS_SERVICE, type OrgAuthority } from './plugin-api/org-keys';

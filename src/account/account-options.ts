@@ -12,7 +12,7 @@ import type { StateStore } from '../state/state-store';
 import type { Sessions } from '../sessions/session-registry';
 import type { AvatarProxy } from '../avatar/proxy';
 import type { CredentialStore } from '../credentials/credential-store';
-import type { SecondFactor } from '../two-factor/two-factor';
+import type { SecondFactor } from '../plugin-api/second-factor';
 import type { AccountStore } from './account-store';
 import { loadBcrypt } from './passwords';
 import { passwordChecker, type PasswordPolicy } from './password-policy';

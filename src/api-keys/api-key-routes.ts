@@ -5,9 +5,8 @@ import { sendJson } from '../internal/http';
 import { objectBody, onlyMethods } from '../internal/router-shell';
 import { nameField } from '../internal/text';
 import type { Authenticator } from '../middleware/authenticator';
-import { param, rolesField } from '../organizations/org-input';
-import type { OrgService } from '../organizations/org-service';
-import { OWNER } from '../organizations/roles';
+import { param } from '../internal/text';
+import { OWNER, rolesField, type OrgAuthority } from '../plugin-api/org-keys';
 import type { User } from '../token/user';
 import { orgKeyHolder, type ApiKeys, type KeyHolder } from './api-keys';
 
@@ -44,7 +43,7 @@ export interface ApiKeyRouteDeps {
   keys: ApiKeys;
   authenticator: Authenticator;
   /** The organizations plugin's service, when it is on: the routes of organizations' keys. */
-  orgs: OrgService | undefined;
+  orgs: OrgAuthority | undefined;
   rateLimit(name: string, id: string): Promise<void>;
 }
 

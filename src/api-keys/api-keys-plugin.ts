@@ -3,7 +3,7 @@ import type { RateLimitRule } from '../limits/rate-limiter';
 import type { AuthPlugin } from '../plugins/plugin';
 import { addApiKeyRoutes } from './api-key-routes';
 import { ApiKeys, orgKeyHolder } from './api-keys';
-import { apiKeyOf } from './api-key-use';
+import { apiKeyOf } from '../plugin-api/api-key-use';
 
 /** Options of the API keys plugin: `apiKeys({ ... })`. */
 export interface ApiKeysOptions {

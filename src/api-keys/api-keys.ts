@@ -8,9 +8,9 @@ import type { Credential } from '../credentials/credential-store';
 import { CacheAnnouncements } from '../state/announcements';
 import type { User } from '../token/user';
 import { isBanned } from '../users/user-store';
-import type { OrgService } from '../organizations/org-service';
+import { ORGANIZATIONS_SERVICE, type OrgAuthority } from '../plugin-api/org-keys';
 import { apiKeyId, bearerApiKey, isApiKey, newApiKey } from './api-key-format';
-import { actThroughKey, type ApiKeyUse } from './api-key-use';
+import { actThroughKey, type ApiKeyUse } from '../plugin-api/api-key-use';
 
 /** The channel on which deleted keys (`key:<id>`) and users whose keys stop (`user:<id>`) are announced. */
 export const API_KEY_CHANNEL = 'api-key-changed';
@@ -107,8 +107,8 @@ export class ApiKeys implements BearerResolver {
   }
 
   /** The organizations plugin's service, when it is on. */
-  get orgs(): OrgService | undefined {
-    return this.ctx.service<OrgService>('organizations');
+  get orgs(): OrgAuthority | undefined {
+    return this.ctx.service<OrgAuthority>(ORGANIZATIONS_SERVICE);
   }
 
   /** @inheritdoc */

@@ -25,3 +25,9 @@ export function nameField(value: unknown, field: string, max = 100): string {
   if (name === '' || name.length > max || hasUnusableChars(name)) throw new AuthError('bad_request', `${field} must be 1 to ${max} characters, without control characters`);
   return name;
 }
+
+/** A path parameter of bounded length (an organization, a member, a team, an invitation). */
+export function param(value: unknown, what: string): string {
+  if (typeof value !== 'string' || value === '' || value.length > 200 || hasUnusableChars(value)) throw new AuthError('not_found', `${what} not found`);
+  return value;
+}

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { apiKeyOf } from '../api-keys/api-key-use';
+import { apiKeyOf } from '../plugin-api/api-key-use';
 import { AuthError, configError } from '../errors';
 import type { GuardFactory, RequestCheck } from '../middleware/authenticator';
 import type { Claims } from '../token/claims';

@@ -8,7 +8,9 @@ import { stateCall } from '../state/state-call';
 import type { Claims } from '../token/claims';
 import type { User } from '../token/user';
 import { nameField } from '../internal/text';
-import { emailField, param, rolesField, slugField, teamsField, tokenField } from './org-input';
+import { param } from '../internal/text';
+import { rolesField } from '../plugin-api/org-keys';
+import { emailField, slugField, teamsField, tokenField } from './org-input';
 import type { OrgCaller, OrgService } from './org-service';
 import { ACTIVE_ORG_CLAIM } from './org-records';
 

@@ -1,3 +1,4 @@
+import type { OrgAuthority } from '../plugin-api/org-keys';
 import { createHash, randomBytes } from 'node:crypto';
 import { AuthError, type AuthErrorReason } from '../errors';
 import type { Logger } from '../logger';
@@ -70,7 +71,7 @@ export function isSlug(slug: string): boolean {
  * (the routes parse, this decides). Non-members are told "not found", never "forbidden", so
  * slugs cannot be probed. Every change is announced, so memberships hold on every instance at once.
  */
-export class OrgService {
+export class OrgService implements OrgAuthority {
   /**
    * @param store - where organizations live.
    * @param cache - the middleware's view, told of every change.

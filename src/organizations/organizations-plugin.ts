@@ -1,3 +1,4 @@
+import { ORGANIZATIONS_SERVICE } from '../plugin-api/org-keys';
 import type { AuthPlugin } from '../plugins/plugin';
 import { createOrgStore } from './create-org-store';
 import { MembershipCache } from './membership-cache';
@@ -63,7 +64,7 @@ export function organizations(options: OrganizationOptions): OrganizationsPlugin
             return n === 0 ? [] : [`${n} pending invitation${n === 1 ? '' : 's'}`];
           },
         },
-        services: { organizations: orgs },
+        services: { [ORGANIZATIONS_SERVICE]: orgs },
         async close() {
           await cache.close();
           await store.close();

@@ -6,8 +6,9 @@ export const ORG_PERMISSIONS = ['org:update', 'org:delete', 'member:update', 'me
 /** One of {@link ORG_PERMISSIONS}. */
 export type OrgPermission = (typeof ORG_PERMISSIONS)[number];
 
-/** The role that holds every permission; an organization always has at least one. */
-export const OWNER = 'owner';
+import { OWNER } from '../plugin-api/org-keys';
+
+export { OWNER };
 
 const BUILT_IN: Readonly<Record<string, readonly string[]>> = {
   admin: ORG_PERMISSIONS.filter((p) => p !== 'org:delete'),

@@ -1,12 +1,13 @@
 import type { AuthPlugin } from '../plugins/plugin';
 import { stateCall } from '../state/state-call';
+import { SECOND_FACTOR_SERVICE } from '../plugin-api/second-factor';
 import { PendingLogins } from './pending-login';
 import { TwoFactor, type SecondFactor } from './two-factor';
 import { checkTwoFactorOptions, type TwoFactorOptions } from './two-factor-options';
 import { addTwoFactorRoutes } from './two-factor-routes';
 
 /** The name other plugins ask for the second-factor check by (`context.service('secondFactor')`). */
-export const SECOND_FACTOR_SERVICE = 'secondFactor';
+export { SECOND_FACTOR_SERVICE };
 
 /**
  * Two-factor authentication (TOTP, RFC 6238) as a plugin: `createAuth({ plugins: [twoFactor({ key })] })`

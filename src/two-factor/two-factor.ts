@@ -7,13 +7,7 @@ import { Totp } from './totp';
 import type { ResolvedTwoFactorOptions } from './two-factor-options';
 import { totpCredentialId as credentialId } from '../credentials/user-credentials';
 
-/** The second-factor check other services use (`auth.twoFactor`, e.g. the account service's `/tokens`). */
-export interface SecondFactor {
-  /** `true` when the user has two-factor on. */
-  isOn(userId: string): Promise<boolean>;
-  /** Checks a code (TOTP or recovery) within the two-factor rate limits; a 403 or 429 AuthError otherwise. */
-  check(userId: string, code: string, ip: string): Promise<void>;
-}
+export type { SecondFactor } from '../plugin-api/second-factor';
 
 /** How many one-shot recovery codes a user gets when two-factor is turned on. */
 export const RECOVERY_CODES = 10;

@@ -12,7 +12,7 @@ function floorOf(file: string): number {
   const path = relative(SRC, file).split('\\').join('/');
   if (/^(internal\/|errors\.ts$|logger\.ts$)/.test(path)) return 0;
   if (/^(token|state|limits|senders|credentials|users|avatar|storage)\//.test(path)) return 1;
-  if (/^(plugins\/plugin\.ts|providers\/(provider|login-links|provider-name)\.ts|sessions\/|middleware\/|events\/)/.test(path)) return 2;
+  if (/^(plugins\/plugin\.ts|plugin-api\/|providers\/(provider|login-links|provider-name)\.ts|sessions\/|middleware\/|events\/)/.test(path)) return 2;
   if (/^(two-factor|account|organizations|admin|api-keys|idp|providers|plugins)\//.test(path)) return 3;
   return 4;
 }
@@ -39,6 +39,19 @@ describe('the source tree has floors, and no import runs back up', () => {
         .map((target) => `${relative(SRC, file)} (floor ${floorOf(file)}) imports ${relative(SRC, target)} (floor ${floorOf(target)})`),
     );
     expect(upward).toEqual([]);
+  });
+
+  it('no plugin folder imports another: what two plugins share lives in plugin-api/, below both', () => {
+    const PLUGINS = ['account', 'admin', 'api-keys', 'idp', 'organizations', 'two-factor'];
+    const folderOf = (file: string): string => relative(SRC, file).split('\\').join('/').split('/')[0] as string;
+    const crossing = PLUGINS.flatMap((plugin) =>
+      sources(join(SRC, plugin)).flatMap((file) =>
+        localImports(file)
+          .filter((target) => PLUGINS.includes(folderOf(target)) && folderOf(target) !== plugin)
+          .map((target) => `${relative(SRC, file)} imports ${relative(SRC, target)}`),
+      ),
+    );
+    expect(crossing).toEqual([]);
   });
 
   it('internal/ imports no feature, only itself and the error and logger types', () => {

@@ -1,0 +1,34 @@
+import { AuthError } from '../errors';
+
+/** The name the organizations plugin gives its service among the plugin services. */
+export const ORGANIZATIONS_SERVICE = 'organizations';
+
+/** The role that holds every permission of an organization; an organization always has at least one. */
+export const OWNER = 'owner';
+
+/**
+ * What a plugin that acts for organizations (API keys of an organization) asks of the
+ * organizations plugin, without importing it.
+ */
+export interface OrgAuthority {
+  /** The organization `ref` (id or slug) and the caller's roles there, when `userId` holds `permission` in it; a 403 or 404 AuthError otherwise. */
+  authorize(ref: string, userId: string, permission: string): Promise<{ org: { id: string; slug: string; name: string }; roles: readonly string[] }>;
+  /** Refuses (400, 403) roles that do not exist or are above `mine`. */
+  checkGrantable(mine: readonly string[], roles: readonly string[]): void;
+  /** The membership a key of the organization has (its roles, as the organization now defines them); `null` when the organization is gone. */
+  keyMembership(orgId: string, key: { id: string; roles: readonly string[] }): object | null | Promise<object | null>;
+  /** {@link OrgAuthority.keyMembership} from memory only: `undefined` when memory cannot tell (the hot path reads no store). */
+  keyMembershipNow(orgId: string, key: { id: string; roles: readonly string[] }): object | null | undefined;
+  /** The ids of the user's organizations. */
+  idsOf(userId: string): Promise<string[]>;
+}
+
+/** `roles` (a list) or `role` (one) of a request body; at least one, at most 10, each a short name. */
+export function rolesField(body: Record<string, unknown>, fallback?: string[]): string[] | undefined {
+  const raw = body.roles !== undefined ? body.roles : body.role !== undefined ? [body.role] : undefined;
+  if (raw === undefined) return fallback;
+  if (!Array.isArray(raw) || raw.length === 0 || raw.length > 10 || raw.some((r) => typeof r !== 'string' || r.length === 0 || r.length > 32)) {
+    throw new AuthError('bad_request', 'role must be a role name, or roles a list of 1 to 10 role names');
+  }
+  return [...new Set(raw as string[])];
+}
