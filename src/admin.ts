@@ -3,3 +3,4 @@ export { admin, type AdminPlugin } from './admin/admin-plugin';
 export type { AdminOptions } from './admin/admin-options';
 export { AdminService, type AdminUserView, type AdminUserDetail, type ImpersonationStatus, type ActClaim } from './admin/admin-service';
 export type { ResolvedAdminOptions } from './admin/admin-options';
+export { ADMIN_SERVICE, type AdminAuthority } from './plugin-api/admin';

@@ -186,6 +186,6 @@ export function pluginContext(core: Core): PluginContext {
     },
     openStore: (given, create, what) => openGuarded(given, create, what, resolved.storeTimeout),
     storeUri: (family) => familyUri(resolved.database, family) ?? 'memory://',
-    service: (name) => plugins.service(name),
+    service: ((name: string) => plugins.service(name)) as PluginContext['service'],
   };
 }

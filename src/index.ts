@@ -76,7 +76,7 @@ export { OidcProvider, defaultOidcUser } from './providers/oidc/oidc-provider';
 export { PASSKEY_COOKIE, PasskeyProvider } from './providers/passkey/passkey-provider';
 
 // Plugins (features of the identity core; each has its entry point: authgate/two-factor, authgate/passkeys, ...)
-export type { AuthPlugin, PluginContext, PluginContribution, LoginPhases, UserEventHandlers } from './plugins/plugin';
+export type { AuthPlugin, PluginContext, PluginContribution, PluginServices, LoginPhases, UserEventHandlers } from './plugins/plugin';
 export { LOGIN_PHASES } from './plugins/plugin';
 export { twoFactor } from './two-factor/two-factor-plugin';
 export { passkeys, type PasskeysPluginOptions } from './providers/passkey/passkeys-plugin';

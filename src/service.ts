@@ -133,7 +133,7 @@ export function createAuth(options: AuthOptions): Auth {
     tokens,
     avatars,
     credentials: resolved.credentialStore,
-    twoFactor: plugins.service<SecondFactor>(SECOND_FACTOR_SERVICE),
+    twoFactor: plugins.service(SECOND_FACTOR_SERVICE),
     sessions,
     users,
     events,

@@ -3,7 +3,7 @@ import { configError } from '../errors';
 import type { AuthPlugin } from '../plugins/plugin';
 import { DirectProvider } from '../providers/direct';
 import { LOGIN_LINKS_SERVICE, type LoginLinksService } from '../providers/linked-logins-plugin';
-import { SECOND_FACTOR_SERVICE, type SecondFactor } from '../plugin-api/second-factor';
+import { SECOND_FACTOR_SERVICE } from '../plugin-api/second-factor';
 import type { User } from '../token/user';
 import { resolveAccountOptions, type AccountRouterOptions, type LoginSessions } from './account-options';
 import { createAccountRouter, type AccountRouter } from './account-router';
@@ -56,7 +56,7 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
         avatars: ctx.avatars,
         credentials: ctx.credentials,
         get twoFactor() {
-          return ctx.service<SecondFactor>(SECOND_FACTOR_SERVICE);
+          return ctx.service(SECOND_FACTOR_SERVICE);
         },
         isBanned: (userId) => ctx.users.isBanned(userId),
         // An access token is a credential: minted only under the step-up policy (cookie with XSRF, a live session, a recent login, never an impersonation).

@@ -1,5 +1,6 @@
 import type { AuthPlugin } from '../plugins/plugin';
 import { checkAdminOptions, type AdminOptions } from './admin-options';
+import { ADMIN_SERVICE } from '../plugin-api/admin';
 import { addAdminRoutes } from './admin-routes';
 import { AdminService } from './admin-service';
 
@@ -31,7 +32,7 @@ export function admin(options: AdminOptions = {}): AdminPlugin {
       service = adminService;
       return {
         routes: (router) => addAdminRoutes(router, { admin: adminService, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id), peek: (req) => ctx.tokens.peek(req) }),
-        services: { admin: adminService },
+        services: { [ADMIN_SERVICE]: adminService },
       };
     },
   };

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { AuthError } from '../errors';
+import { ORGANIZATIONS_SERVICE } from '../plugin-api/org-keys';
 import type { Authenticator } from '../middleware/authenticator';
 import type { PluginContext } from '../plugins/plugin';
 import { jtiHash, sessionJti, type SessionInfo } from '../sessions/session-registry';
@@ -104,7 +105,7 @@ export class AdminService {
     const record = await this.ctx.users.get(id);
     if (record === undefined) throw notFound();
     const [sessions, credentials] = await Promise.all([stateCall(() => this.ctx.sessions.list(id)), this.ctx.credentials.list(id)]);
-    const orgs = this.ctx.service<{ mine(userId: string): Promise<Array<{ id: string; name: string; slug: string; roles: string[] }>> }>('organizations');
+    const orgs = this.ctx.service(ORGANIZATIONS_SERVICE);
     const organizations = orgs && (await orgs.mine(id)).map((o) => ({ id: o.id, name: o.name, slug: o.slug, roles: o.roles }));
     const events = await this.ctx.events.list({ userId: id, limit: 20 }).then(
       (page) => page.events,

@@ -108,7 +108,7 @@ export class ApiKeys implements BearerResolver {
 
   /** The organizations plugin's service, when it is on. */
   get orgs(): OrgAuthority | undefined {
-    return this.ctx.service<OrgAuthority>(ORGANIZATIONS_SERVICE);
+    return this.ctx.service(ORGANIZATIONS_SERVICE);
   }
 
   /** @inheritdoc */

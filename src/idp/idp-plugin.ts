@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { ADMIN_SERVICE } from '../plugin-api/admin';
 import { Router, type Request, type Response } from 'express';
 import { AuthError, configError, RateLimitError } from '../errors';
 import { clientIp } from '../internal/client-ip';
@@ -10,7 +11,7 @@ import type { AuthPlugin, PluginContext } from '../plugins/plugin';
 import { jtiHash } from '../sessions/session-registry';
 import type { Claims } from '../token/claims';
 import { isAdmin as hasAdminAttr, type User } from '../token/user';
-import { SECOND_FACTOR_SERVICE, type SecondFactor } from '../plugin-api/second-factor';
+import { SECOND_FACTOR_SERVICE } from '../plugin-api/second-factor';
 import { isBanned } from '../users/user-store';
 import { addAppRoutes } from './app-routes';
 import { linkGrantToSession, revokeGrants, revokeSessionGrants } from './grants';
@@ -97,7 +98,7 @@ async function loginProof(ctx: PluginContext, claims: Claims): Promise<{ amr: st
   const name = claims.auth_provider?.name ?? (claims.user as User | undefined)?.id.split('_')[0] ?? '';
   const amr = [...(ctx.providers.get(name)?.authMethods ?? [])];
   const userId = (claims.user as User | undefined)?.id;
-  const second = userId === undefined ? false : await (ctx.service<SecondFactor>(SECOND_FACTOR_SERVICE)?.isOn(userId) ?? Promise.resolve(false));
+  const second = userId === undefined ? false : await (ctx.service(SECOND_FACTOR_SERVICE)?.isOn(userId) ?? Promise.resolve(false));
   return second ? { amr: [...new Set([...amr, 'otp', 'mfa'])], acr: ACR.twoFactors } : { amr, acr: ACR.oneFactor };
 }
 
@@ -300,7 +301,7 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
       return {
         routes: (authRouter) => {
           addAppRoutes(authRouter, { state: ctx.stateStore, authenticator: ctx.authenticator, clientOf, events: ctx.events });
-          const admins = ctx.service<{ isAdmin(user: User, claims: Claims): boolean }>('admin');
+          const admins = ctx.service(ADMIN_SERVICE);
           addClientRoutes(authRouter, {
             registry,
             authenticator: ctx.authenticator,

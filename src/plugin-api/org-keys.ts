@@ -7,8 +7,8 @@ export const ORGANIZATIONS_SERVICE = 'organizations';
 export const OWNER = 'owner';
 
 /**
- * What a plugin that acts for organizations (API keys of an organization) asks of the
- * organizations plugin, without importing it.
+ * What other plugins ask of the organizations plugin (an organization's API keys, the admin
+ * console), without importing it.
  */
 export interface OrgAuthority {
   /** The organization `ref` (id or slug) and the caller's roles there, when `userId` holds `permission` in it; a 403 or 404 AuthError otherwise. */
@@ -21,6 +21,15 @@ export interface OrgAuthority {
   keyMembershipNow(orgId: string, key: { id: string; roles: readonly string[] }): object | null | undefined;
   /** The ids of the user's organizations. */
   idsOf(userId: string): Promise<string[]>;
+  /** The user's organizations, with the user's roles there (the admin console shows them). */
+  mine(userId: string): Promise<Array<{ id: string; name: string; slug: string; roles: string[] }>>;
+}
+
+declare module '../plugins/plugin' {
+  interface PluginServices {
+    /** What the organizations plugin answers other plugins. */
+    [ORGANIZATIONS_SERVICE]: OrgAuthority;
+  }
 }
 
 /** `roles` (a list) or `role` (one) of a request body; at least one, at most 10, each a short name. */

@@ -8,3 +8,10 @@ export interface SecondFactor {
   /** Checks a code (TOTP or recovery) within the two-factor rate limits; a 403 or 429 AuthError otherwise. */
   check(userId: string, code: string, ip: string): Promise<void>;
 }
+
+declare module '../plugins/plugin' {
+  interface PluginServices {
+    /** The two-factor plugin's check. */
+    [SECOND_FACTOR_SERVICE]: SecondFactor;
+  }
+}

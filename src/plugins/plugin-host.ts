@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { configError } from '../errors';
 import type { RateLimitRule } from '../limits/rate-limiter';
 import type { BearerResolver, GuardFactory } from '../middleware/authenticator';
-import { LOGIN_PHASES, type AuthPlugin, type LoginPhases, type PluginContext, type PluginContribution } from './plugin';
+import { LOGIN_PHASES, type AuthPlugin, type LoginPhases, type PluginContext, type PluginContribution, type PluginServices } from './plugin';
 
 /**
  * Checks a list of plugins: each made by a factory (a name and `setup`), no name twice.
@@ -97,8 +97,11 @@ export class PluginHost {
   }
 
   /** A service a plugin offers, by name. */
-  service<T>(name: string): T | undefined {
-    for (const { parts } of this.contributions) if (parts.services && Object.hasOwn(parts.services, name)) return parts.services[name] as T;
+  service<K extends keyof PluginServices>(name: K): PluginServices[K] | undefined;
+  /** A service a plugin offers that it does not declare in {@link PluginServices}. */
+  service<T>(name: string): T | undefined;
+  service(name: string): unknown {
+    for (const { parts } of this.contributions) if (parts.services && Object.hasOwn(parts.services, name)) return parts.services[name];
     return undefined;
   }
 

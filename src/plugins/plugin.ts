@@ -43,6 +43,14 @@ export interface UserEventHandlers {
   credentialsReset?(userId: string): Promise<string[]>;
 }
 
+/**
+ * The services plugins offer each other, by name. Empty here: a plugin adds its own from its
+ * folder (`declare module` this module, `interface PluginServices { secondFactor: SecondFactor }`),
+ * so `ctx.service('secondFactor')` is typed without a cast and no core file names a plugin.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- extended by the plugins
+export interface PluginServices {}
+
 /** What a plugin adds to the service; every part is optional. */
 export interface PluginContribution {
   /** Adds routes to the auth router (mounted where the app mounts it, e.g. `/auth`), before the provider routes. */
@@ -110,7 +118,9 @@ export interface PluginContext {
    * plugin whose own store option is not given; `memory://` without a database.
    */
   storeUri(family: string): string;
-  /** A service another plugin offers, by name (e.g. `'secondFactor'`); `undefined` when that plugin is off. */
+  /** A service another plugin offers, by its name in {@link PluginServices} (e.g. `'secondFactor'`); `undefined` when that plugin is off. */
+  service<K extends keyof PluginServices>(name: K): PluginServices[K] | undefined;
+  /** A service of a plugin that does not declare it in {@link PluginServices} (the caller names its type). */
   service<T>(name: string): T | undefined;
 }
 
