@@ -17,6 +17,11 @@ export function checkPlugins(plugins: readonly AuthPlugin[]): AuthPlugin[] {
     if (names.has(plugin.name)) throw configError(`plugin ${plugin.name} is listed twice (or is also turned on by an option of createAuth)`);
     names.add(plugin.name);
   }
+  for (const plugin of plugins) {
+    const missing = (plugin.requires ?? []).filter((name) => !names.has(name));
+    if (missing.length > 0)
+      throw configError(`plugin ${plugin.name} needs the ${missing.join(', ')} plugin${missing.length === 1 ? '' : 's'}: add ${missing.length === 1 ? 'it' : 'them'} to plugins (in any order)`);
+  }
   return [...plugins];
 }
 

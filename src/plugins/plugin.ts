@@ -135,6 +135,12 @@ export interface AuthPlugin {
   readonly rateLimits?: Readonly<Record<string, RateLimitRule>>;
   /** The `code`s of the errors it answers with (documented in its guide). */
   readonly errorCodes?: readonly string[];
+  /**
+   * The plugins it needs, by name: `createAuth` fails at start-up, naming them, when one is not in
+   * `plugins` (in any order). A plugin it only uses when present it reads with `context.service`.
+   * @default none
+   */
+  readonly requires?: readonly string[];
   /** Contributes routes, phases, providers and handlers, given the core's services. */
   setup(context: PluginContext): PluginContribution;
 }

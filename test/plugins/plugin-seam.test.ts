@@ -55,4 +55,12 @@ describe('the plugin seam', () => {
     expect(() => makeApp({ plugins: 'twoFactor' as unknown as AuthPlugin[] })).toThrow(/list of plugins/);
     expect(() => makeApp({ twoFactor: { key: 'k'.repeat(32) }, plugins: [twoFactor({ key: 'k'.repeat(32) })] })).toThrow(/listed twice/);
   });
+
+  it('a plugin names the plugins it needs: a missing one fails at start-up, naming it; their order does not matter', () => {
+    const reports: AuthPlugin = { name: 'reports', requires: ['secondFactorless', 'organizations'], setup: () => ({}) };
+    expect(() => makeApp({ plugins: [reports] })).toThrow(/plugin reports needs the secondFactorless, organizations plugins: add them to plugins/);
+    const needsTwoFactor: AuthPlugin = { name: 'needs-2fa', requires: ['two-factor'], setup: () => ({}) };
+    expect(() => makeApp({ plugins: [needsTwoFactor] })).toThrow(/plugin needs-2fa needs the two-factor plugin: add it to plugins \(in any order\)/);
+    expect(() => makeApp({ plugins: [needsTwoFactor, twoFactor({ key: 'k'.repeat(32) })] })).not.toThrow();
+  });
 });
