@@ -68,6 +68,16 @@ describe('npx authgate migrate (issue 42)', () => {
     }
   });
 
+  it('SQLite: a file in a folder that does not exist yet is made with its folder, as a level folder is', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'authgate-cli-'));
+    try {
+      expect((await cli('migrate', '--database', `sqlite://${join(dir, 'not', 'yet', 'auth.db')}`)).code).toBe(0);
+      await storesWork(`sqlite://${join(dir, 'not', 'yet', 'auth.db')}`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('SQLite: the printed script, run by sqlite itself, leaves authgate nothing to make', async () => {
     const printed = await cli('migrate', '--print', '--database', 'sqlite:///nowhere/auth.db');
     expect(printed.code).toBe(0);

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { configError } from '../../errors';
 import { loadOptional } from '../../internal/optional';
@@ -26,6 +27,8 @@ export function sqlitePath(uri: string): string {
 
 function openFile(path: string): SqliteFile {
   const Sqlite = loadOptional<typeof BetterSqlite3>('better-sqlite3', 'a sqlite:// store');
+  // As a level folder is made when missing, so is the file's folder (SQLite makes only the file).
+  mkdirSync(dirname(path), { recursive: true });
   const db = new Sqlite(path);
   // WAL lets readers of other processes work beside a writer; the timeout waits for their locks.
   db.pragma('journal_mode = WAL');
