@@ -226,3 +226,33 @@ export async function allDocs<T>(docs: Collection<T>, index: string, prefix: str
 export function fromMongoRecord<T>(idField: string): (record: Record<string, unknown>) => T {
   return ({ _id, _v, ...rest }) => ({ ...rest, [idField]: _id }) as T;
 }
+
+/** The least text greater than every text that starts with `prefix`; `undefined` when there is none. */
+export function prefixEnd(prefix: string): string | undefined {
+  for (let i = prefix.length - 1; i >= 0; i--) {
+    const c = prefix.charCodeAt(i);
+    if (c < 0xffff) return prefix.slice(0, i) + String.fromCharCode(c + 1);
+  }
+  return undefined;
+}
+
+/**
+ * A page from the entries of a lookup read one past `limit`, each with its document, or
+ * `undefined` where the entry is to be skipped (an expired document, a write in progress). When
+ * skipped entries leave the page short, more may follow this read: the next page starts after
+ * the last entry read.
+ */
+export function pageOf<T>(found: ReadonlyArray<{ value: string; id: string; doc: T | undefined }>, limit: number): Page<T> {
+  const page: Page<T> = { docs: [], values: [] };
+  let last: { value: string; id: string } | undefined;
+  for (const entry of found) {
+    if (entry.doc === undefined) continue;
+    if (page.docs.length === limit) return { ...page, next: last && encodeCursor(last.value, last.id) };
+    page.docs.push(entry.doc);
+    page.values.push(entry.value);
+    last = entry;
+  }
+  const tail = found.at(-1);
+  if (found.length === limit + 1 && page.docs.length < limit && tail) return { ...page, next: encodeCursor(tail.value, tail.id) };
+  return page;
+}

@@ -7,9 +7,10 @@ import {
   checkLimit,
   checkSchema,
   decodeCursor,
-  encodeCursor,
   BY_ID,
   indexOf,
+  pageOf,
+  prefixEnd,
   UniqueTakenError,
   valuesOf,
   type Collection,
@@ -23,7 +24,6 @@ import {
   type Schema,
 } from '../collection';
 import type { Database } from '../database';
-import { prefixEnd } from './sql';
 
 /** What a document key holds: the document and when it expires. */
 interface Stored<T> {
@@ -221,28 +221,14 @@ class LevelCollection<T> implements Collection<T> {
       stored = await this.db.getMany(entries.map((e) => this.docKey(e.id)));
     }
     const now = Date.now();
-    const docs: T[] = [];
-    const values: string[] = [];
-    let last: { value: string; id: string } | undefined;
-    let more = false;
-    for (let i = 0; i < entries.length; i++) {
-      const text = stored[i];
-      const record = text === undefined ? undefined : (JSON.parse(text) as Stored<T>);
-      if (record === undefined || isStoredExpired(record, now)) continue;
-      if (docs.length === limit) {
-        more = true;
-        break;
-      }
-      docs.push(record.d);
-      last = entries[i] as { value: string; id: string };
-      values.push(last.value);
-    }
-    // An entry skipped for an expired document may hide more beyond this read: the next page starts after it.
-    if (!more && entries.length === limit + 1 && docs.length < limit) {
-      const tail = entries[entries.length - 1] as { value: string; id: string };
-      return { docs, values, next: encodeCursor(tail.value, tail.id) };
-    }
-    return { docs, values, next: more && last ? encodeCursor(last.value, last.id) : undefined };
+    return pageOf(
+      entries.map((entry, i) => {
+        const text = stored[i];
+        const record = text === undefined ? undefined : (JSON.parse(text) as Stored<T>);
+        return { ...entry, doc: record === undefined || isStoredExpired(record, now) ? undefined : record.d };
+      }),
+      limit,
+    );
   }
 
   async count(name: string, prefix: string): Promise<number> {

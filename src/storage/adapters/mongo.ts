@@ -7,9 +7,10 @@ import {
   checkLimit,
   checkSchema,
   decodeCursor,
-  encodeCursor,
   BY_ID,
   indexOf,
+  pageOf,
+  prefixEnd,
   preparedLegacy,
   storedValue,
   UniqueTakenError,
@@ -22,7 +23,6 @@ import {
   type Schema,
 } from '../collection';
 import { jsonCopy, type Database } from '../database';
-import { prefixEnd } from './sql';
 
 /** A document as stored: its JSON, its expiry (ms; `x` as a date for the TTL index), and the write in progress. */
 interface DocRow {
@@ -350,20 +350,10 @@ class MongoCollection<T> implements Collection<T> {
       .toArray();
     const found = rows.map((r) => parseEntry(r._id));
     const docs = await this.holders(found, name);
-    const page: Page<T> = { docs: [], values: [] };
-    let last: { value: string; id: string } | undefined;
-    for (let i = 0; i < found.length; i++) {
-      const doc = docs[i];
-      if (doc === undefined) continue;
-      if (page.docs.length === limit) return { ...page, next: last && encodeCursor(last.value, last.id) };
-      page.docs.push(doc);
-      page.values.push((found[i] as { value: string }).value);
-      last = found[i];
-    }
-    // An entry skipped (a write in progress) may hide more beyond this read: the next page starts after it.
-    const tail = found.at(-1);
-    if (found.length === limit + 1 && page.docs.length < limit && tail) return { ...page, next: encodeCursor(tail.value, tail.id) };
-    return page;
+    return pageOf(
+      found.map((entry, i) => ({ ...entry, doc: docs[i] })),
+      limit,
+    );
   }
 
   /** The ids' range of documents whose id starts with `prefix` (after `after`, when given). */
@@ -382,16 +372,10 @@ class MongoCollection<T> implements Collection<T> {
       .limit(limit + 1)
       .toArray();
     const now = Date.now();
-    const page: Page<T> = { docs: [], values: [] };
-    for (const row of rows) {
-      if (!isLive(row, now)) continue;
-      if (page.docs.length === limit) return { ...page, next: encodeCursor(page.values.at(-1) as string, page.values.at(-1) as string) };
-      page.docs.push(JSON.parse(row.d) as T);
-      page.values.push(row._id);
-    }
-    const tail = rows.at(-1);
-    if (rows.length === limit + 1 && page.docs.length < limit && tail) return { ...page, next: encodeCursor(tail._id, tail._id) };
-    return page;
+    return pageOf(
+      rows.map((row) => ({ value: row._id, id: row._id, doc: isLive(row, now) ? (JSON.parse(row.d) as T) : undefined })),
+      limit,
+    );
   }
 
   async count(name: string, prefix: string): Promise<number> {

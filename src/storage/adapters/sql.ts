@@ -11,6 +11,7 @@ import {
   type IndexQuery,
   type InsertResult,
   type Page,
+  prefixEnd,
   preparedLegacy,
   storedValue,
   valueOfStored,
@@ -115,15 +116,6 @@ export async function applyMigrations(s: SqlSession, naming: Pick<SqlDriver, 'ta
     else await step(s);
     await s.run(`INSERT INTO ${migrations} (family, version, applied) VALUES (?, ?, ?)`, [family, version, Date.now()]);
   }
-}
-
-/** The least text greater than every text that starts with `prefix`; `undefined` when there is none. */
-export function prefixEnd(prefix: string): string | undefined {
-  for (let i = prefix.length - 1; i >= 0; i--) {
-    const c = prefix.charCodeAt(i);
-    if (c < 0xffff) return prefix.slice(0, i) + String.fromCharCode(c + 1);
-  }
-  return undefined;
 }
 
 /** Whether two versions of a document have the same values in every index. */
