@@ -1,5 +1,5 @@
 /** `authgate/api-keys`: API keys for scripts, services and integrations, as a plugin. */
-export { apiKeys, type ApiKeysOptions, type ApiKeysPlugin } from './api-keys/api-keys-plugin';
+export { apiKeys, API_KEY_ERROR_CODES, type ApiKeysOptions, type ApiKeysPlugin } from './api-keys/api-keys-plugin';
 export { ApiKeys, API_KEY_CHANNEL, orgKeyHolder, type ApiKeyView, type KeyHolder, type ApiKeyServiceOptions } from './api-keys/api-keys';
 export { apiKeyOf, type ApiKeyUse } from './plugin-api/api-key-use';
 export { API_KEY_PREFIX, isApiKey } from './api-keys/api-key-format';

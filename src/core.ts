@@ -74,7 +74,14 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
   const tokens = new TokenService(resolved);
   const webhooks = new WebhookQueue(resolved.stateStore, resolved.webhooks, { logger: resolved.logger, backoffMs: resolved.webhookBackoff, pollMs: 1000 });
   webhooks.start();
-  const events = new EventBus({ store: resolved.auditStore, ipKey: () => tokens.signingSecret(resolved.issuer), logger: resolved.logger, retentionMs: resolved.auditRetention, webhooks });
+  const events = new EventBus({
+    store: resolved.auditStore,
+    ipKey: () => tokens.signingSecret(resolved.issuer),
+    logger: resolved.logger,
+    retentionMs: resolved.auditRetention,
+    webhooks,
+    types: resolved.eventTypes,
+  });
   const avatars = new AvatarProxy({
     store: resolved.avatarStore,
     routeUrl: `${resolved.url.href.replace(/\/+$/, '')}${resolved.avatarRoutePath}`,

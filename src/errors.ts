@@ -31,47 +31,42 @@ const statusByCode: Record<AuthErrorCode, number> = {
 };
 
 /**
+ * The reasons of refusals, by name: the core's, and those the plugins in use add from their
+ * folders (`declare module 'authgate' { interface AuthErrorReasons { my_reason: true } }`), so
+ * {@link AuthErrorReason} holds exactly the codes the app can meet. The core's: `token_missing` (no
+ * token), `token_invalid` (bad signature, shape, audience, a token that is no login),
+ * `token_expired` (past its refresh window), `xsrf_missing` (no XSRF header), `xsrf_mismatch` (a
+ * header of another session), `session_revoked` (logged out, revoked, or a refreshed token used
+ * again), `session_unknown` (no session record under `unknownSessions: 'reject'`),
+ * `session_expired` (older than `sessionMaxAge`), `token_rejected` (the `validator` said no),
+ * `credentials_rejected` (a wrong password, basic auth), `not_activated` (an account not activated
+ * yet), `cross_site` (a write from another site), `step_up_required` (a credential change needs a
+ * fresh login), `banned` (an admin banned the user: no login, no refresh).
+ */
+export interface AuthErrorReasons {
+  token_missing: true;
+  token_invalid: true;
+  token_expired: true;
+  xsrf_missing: true;
+  xsrf_mismatch: true;
+  session_revoked: true;
+  session_unknown: true;
+  session_expired: true;
+  token_rejected: true;
+  credentials_rejected: true;
+  not_activated: true;
+  cross_site: true;
+  step_up_required: true;
+  banned: true;
+}
+
+/**
  * Why a request was refused, answered as `code` beside `error` by the auth router and the
  * middleware: stable, so an app tells "log in again" from "send the XSRF header" without reading
- * text. Besides the kinds of {@link AuthErrorCode} (`bad_request`, `not_found`, `rate_limited`...):
- * `token_missing` (no token), `token_invalid` (bad signature, shape, audience, a token that is no
- * login), `token_expired` (past its refresh window), `xsrf_missing` (no XSRF header),
- * `xsrf_mismatch` (a header of another session), `session_revoked` (logged out, revoked, or a
- * refreshed token used again), `session_unknown` (no session record under
- * `unknownSessions: 'reject'`), `session_expired` (older than `sessionMaxAge`), `token_rejected`
- * (the `validator` said no), `credentials_rejected` (a wrong password, basic auth), `cross_site`
- * (a write from another site), `step_up_required` (a credential change needs a fresh login),
- * `banned` (an admin banned the user: no login, no refresh), `forbidden` (not an admin, not the role). The organizations plugin adds `org_required` (no
- * active organization), `not_a_member`, `role_required`, `permission_required`, `last_owner` (an
- * organization keeps an owner), `slug_taken`, `invitation_invalid` (used, cancelled or expired),
- * `already_member` and `limit_reached`.
+ * text. A kind of {@link AuthErrorCode} (`bad_request`, `not_found`, `forbidden`...) or a more
+ * specific reason of {@link AuthErrorReasons} (the core's and the plugins').
  */
-export type AuthErrorReason =
-  | Exclude<AuthErrorCode, 'config'>
-  | 'token_missing'
-  | 'token_invalid'
-  | 'token_expired'
-  | 'xsrf_missing'
-  | 'xsrf_mismatch'
-  | 'session_revoked'
-  | 'session_unknown'
-  | 'session_expired'
-  | 'token_rejected'
-  | 'credentials_rejected'
-  | 'not_activated'
-  | 'cross_site'
-  | 'step_up_required'
-  | 'banned'
-  | 'org_required'
-  | 'not_a_member'
-  | 'role_required'
-  | 'permission_required'
-  | 'last_owner'
-  | 'slug_taken'
-  | 'invitation_invalid'
-  | 'already_member'
-  | 'limit_reached'
-  | 'scope_required';
+export type AuthErrorReason = Exclude<AuthErrorCode, 'config'> | keyof AuthErrorReasons;
 
 /**
  * The error type authgate throws and answers with. Its `code` decides the HTTP `status` (one

@@ -9,7 +9,7 @@
 export { createAuth, type Auth, type AuthHandlers } from './service';
 export { resolveOptions, type AuthOptions, type ResolvedOptions, type SameSite } from './options';
 export type { BasicAuthChecker, ClaimsUpdater, MaybePromise, SecretReader, UserUpdater, Validator } from './token/hooks';
-export { AuthError, type AuthErrorCode, type AuthErrorReason } from './errors';
+export { AuthError, type AuthErrorCode, type AuthErrorReason, type AuthErrorReasons } from './errors';
 export { consoleLogger, noopLogger, warningsLogger, loggerFunc, type Logger } from './logger';
 
 // Users, claims and tokens
@@ -98,7 +98,7 @@ export { createAccountRouter, type AccountRouter } from './account/account-route
 export type { AccountRouterOptions, LoginSessions } from './account/account-options';
 
 // Security events and the audit log
-export { AUTH_EVENT_TYPES, type AuthEvent, type AuthEventType, type EventActor, type NewAuthEvent } from './events/auth-event';
+export { AUTH_EVENT_TYPES, type AuthEvent, type AuthEventType, type AuthEventTypes, type EventActor, type NewAuthEvent } from './events/auth-event';
 export { EventBus, type EventHandler, type EventListOptions, type EventClient } from './events/event-bus';
 export type { AuditStore, AuditQuery, AuditPage } from './events/audit-store';
 export { createAuditStore, AUDIT_STORE_SCHEMES } from './events/create-audit-store';

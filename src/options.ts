@@ -17,7 +17,7 @@ import type { UserStore } from './users/user-store';
 import type { TwoFactorOptions } from './two-factor/two-factor-options';
 import { twoFactor } from './two-factor/two-factor-plugin';
 import type { AuthPlugin } from './plugins/plugin';
-import { checkPlugins, pluginRateLimits } from './plugins/plugin-host';
+import { checkPlugins, knownEventTypes, pluginRateLimits } from './plugins/plugin-host';
 import { sessionRoutes } from './sessions/sessions-plugin';
 import { eventRoutes } from './events/event-routes';
 import type { CredentialNoticeOptions } from './credentials/credential-notices';
@@ -157,6 +157,8 @@ export interface SettledOptions extends ResolvedTokenOptions, ResolvedMiddleware
   auditStore: AuditStore | string | false | undefined;
   auditRetention: number;
   webhooks: ReturnType<typeof checkWebhooks>;
+  /** The event types of the core and the plugins. */
+  eventTypes: ReadonlySet<string>;
   webhookBackoff: readonly number[];
   /** The plugins given, and those options turn on (`twoFactor`), checked. */
   plugins: AuthPlugin[];
@@ -214,6 +216,7 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
     users: options.userStore ?? familyUri(database, 'users'),
     audit: options.auditStore ?? familyUri(database, 'audit'),
   };
+  const eventTypes = knownEventTypes(plugins);
   warnIfEphemeral(stores, options.logger ?? warningsLogger);
   return {
     ...resolveTokenOptions(options, url, logger),
@@ -235,7 +238,8 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
     userStore: stores.users,
     auditStore: stores.audit,
     auditRetention: positiveMs('auditRetention', options.auditRetention, 90 * 86_400_000),
-    webhooks: checkWebhooks(options.webhooks),
+    webhooks: checkWebhooks(options.webhooks, eventTypes),
+    eventTypes,
     webhookBackoff: checkBackoff(options.webhookBackoff),
     plugins,
     refreshCache: options.refreshCache,

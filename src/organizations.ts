@@ -1,5 +1,6 @@
 /** `authgate/organizations`: organizations, members, roles, invitations and teams as a plugin. */
 export { organizations, ORG_ERROR_CODES, type OrganizationsPlugin } from './organizations/organizations-plugin';
+export { ORG_EVENT_TYPES } from './plugin-api/org-keys';
 export type { OrganizationOptions, ResolvedOrganizationOptions } from './organizations/org-options';
 export { DEFAULT_INVITATION_TEMPLATE } from './organizations/org-options';
 export { orgOf, type OrgContext } from './organizations/org-guards';

@@ -164,7 +164,7 @@ export function createAuth(options: AuthOptions): Auth {
       return handlers;
     },
     middleware() {
-      middleware ??= createMiddleware(authenticator, resolved, (name) => plugins.guard(name));
+      middleware ??= createMiddleware(authenticator, resolved, plugins.guards());
       return middleware;
     },
     async close() {

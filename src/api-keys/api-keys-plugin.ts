@@ -1,5 +1,7 @@
 import { AuthError, configError } from '../errors';
 import type { RateLimitRule } from '../limits/rate-limiter';
+import type { RequestHandler } from 'express';
+import { announceGuards } from '../middleware/middleware-set';
 import type { AuthPlugin } from '../plugins/plugin';
 import { addApiKeyRoutes } from './api-key-routes';
 import { ApiKeys, orgKeyHolder } from './api-keys';
@@ -15,6 +17,25 @@ export interface ApiKeysOptions {
   maxTtl?: number;
   /** Requests one key may make (`apiKeyRequests`, counted in the state store: each request then waits for it). @default undefined (no per-key limit) */
   perKeyRateLimit?: RateLimitRule;
+}
+
+/** The error codes the plugin answers with (besides the core's). */
+export const API_KEY_ERROR_CODES = ['scope_required', 'limit_reached'] as const;
+
+declare module '../middleware/middleware-set' {
+  interface Middleware {
+    /**
+     * As `m.auth`; a request through an API key passes only when the key holds every one of
+     * `scopes` (a session holds them all) (API keys plugin). 403 `scope_required`.
+     */
+    scopes(...scopes: string[]): RequestHandler;
+  }
+}
+announceGuards('apiKeys()', ['scopes']);
+
+declare module '../errors' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the API keys' reasons join the registry
+  interface AuthErrorReasons extends Record<(typeof API_KEY_ERROR_CODES)[number], true> {}
 }
 
 /** The API keys plugin, with its service once `createAuth` has set it up. */
@@ -41,7 +62,7 @@ export function apiKeys(options: ApiKeysOptions = {}): ApiKeysPlugin {
   let service: ApiKeys | undefined;
   return {
     name: 'api-keys',
-    errorCodes: ['scope_required'],
+    errorCodes: API_KEY_ERROR_CODES,
     rateLimits: { apiKeyRoutesPerUser: { limit: 60, windowMs: 60_000 }, ...(options.perKeyRateLimit ? { apiKeyRequests: options.perKeyRateLimit } : {}) },
     get service(): ApiKeys {
       if (service === undefined) throw new Error('apiKeys(): the service exists once createAuth({ plugins: [...] }) has set the plugin up');

@@ -1,4 +1,4 @@
-/** The kinds of security events, fired where the thing happens. */
+/** The kinds of security events the core fires, where the thing happens; plugins add theirs (their `eventTypes`). */
 export const AUTH_EVENT_TYPES = [
   'login.succeeded',
   'login.failed',
@@ -19,18 +19,20 @@ export const AUTH_EVENT_TYPES = [
   'user.unbanned',
   'impersonation.started',
   'impersonation.stopped',
-  'org.member.added',
-  'org.member.removed',
-  'org.member.role_changed',
-  'org.deleted',
-  'idp.client.registered',
-  'idp.client.removed',
-  'idp.app.revoked',
   'rate_limited',
 ] as const;
 
-/** One of {@link AUTH_EVENT_TYPES}. */
-export type AuthEventType = (typeof AUTH_EVENT_TYPES)[number];
+/**
+ * The kinds of security events, by name: the core's ({@link AUTH_EVENT_TYPES}) and those the
+ * plugins in use add from their folders (`declare module 'authgate' { interface AuthEventTypes {
+ * 'billing.changed': true } }`, listed in the plugin's `eventTypes` too), so handlers and queries
+ * are typed with exactly the types the app can meet.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- extended by the plugins
+export interface AuthEventTypes extends Record<(typeof AUTH_EVENT_TYPES)[number], true> {}
+
+/** One of {@link AuthEventTypes}. */
+export type AuthEventType = keyof AuthEventTypes & string;
 
 /** Who did it: the user itself, an admin, or the system (a rule, a limit, an expiry). */
 export interface EventActor {

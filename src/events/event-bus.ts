@@ -5,7 +5,7 @@ import type { Logger } from '../logger';
 import { summarizeUserAgent } from '../sessions/user-agent';
 import type { AuditStore } from './audit-store';
 import { AuthError } from '../errors';
-import { AUTH_EVENT_TYPES, type AuthEvent, type AuthEventType, type NewAuthEvent } from './auth-event';
+import { type AuthEvent, type AuthEventType, type NewAuthEvent } from './auth-event';
 import { eventId, isEventId } from './event-ids';
 import type { WebhookQueue } from './webhooks';
 
@@ -53,6 +53,8 @@ export interface EventBusOptions {
   retentionMs: number;
   /** Queues each event for the webhooks that want it. */
   webhooks?: WebhookQueue | undefined;
+  /** The event types a query may name (the core's and the plugins'). */
+  types: ReadonlySet<string>;
 }
 
 const PURGE_EVERY_MS = 3_600_000;
@@ -145,7 +147,7 @@ export class EventBus {
     const limit = query.limit ?? 20;
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new AuthError('bad_request', 'limit must be a whole number from 1 to 100');
     if (query.cursor !== undefined && !isEventId(query.cursor)) throw new AuthError('bad_request', 'cursor is malformed: pass the next of the previous page');
-    const unknown = query.types?.find((t) => !(AUTH_EVENT_TYPES as readonly string[]).includes(t));
+    const unknown = query.types?.find((t) => !this.options.types.has(t));
     if (unknown !== undefined) throw new AuthError('bad_request', `no event type ${JSON.stringify(unknown.slice(0, 40))}`);
     for (const [name, value] of [
       ['from', query.from],

@@ -3,7 +3,7 @@ import { configError } from '../errors';
 import { safeFetch } from '../internal/safe-fetch';
 import type { Logger } from '../logger';
 import type { StateStore } from '../state/state-store';
-import { AUTH_EVENT_TYPES, type AuthEvent, type AuthEventType } from './auth-event';
+import type { AuthEvent, AuthEventType } from './auth-event';
 
 /** A receiver of events in the Standard Webhooks format (`createAuth({ webhooks: [...] })`). */
 export interface WebhookOptions {
@@ -51,7 +51,7 @@ export function webhookSignature(key: Buffer, id: string, timestamp: number, bod
 }
 
 /** Checks the `webhooks` option at start-up. */
-export function checkWebhooks(list: readonly WebhookOptions[] | undefined): Webhook[] {
+export function checkWebhooks(list: readonly WebhookOptions[] | undefined, types: ReadonlySet<string>): Webhook[] {
   if (list === undefined) return [];
   if (!Array.isArray(list)) throw configError('options.webhooks must be a list of { url, secret, events?, allowPrivateNetwork? }');
   return list.map((hook, i) => {
@@ -67,7 +67,7 @@ export function checkWebhooks(list: readonly WebhookOptions[] | undefined): Webh
     const key = hook.secret.startsWith('whsec_') ? Buffer.from(hook.secret.slice(6), 'base64') : Buffer.from(hook.secret, 'utf8');
     if (key.length < 24 || (!hook.secret.startsWith('whsec_') && hook.secret.length < 32))
       throw configError(`${name}.secret must be whsec_<base64 of at least 24 bytes> or a text of at least 32 characters`);
-    const unknown = hook.events?.find((t: string) => !(AUTH_EVENT_TYPES as readonly string[]).includes(t));
+    const unknown = hook.events?.find((t: string) => !types.has(t));
     if (unknown !== undefined) throw configError(`${name}.events: no event type ${JSON.stringify(unknown)}`);
     return {
       id: createHash('sha256').update(url.href).digest('hex').slice(0, 16),

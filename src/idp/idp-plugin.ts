@@ -196,6 +196,14 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
   return { provider, keys };
 }
 
+/** The events the identity provider fires. */
+export const IDP_EVENT_TYPES = ['idp.client.registered', 'idp.client.removed', 'idp.app.revoked'] as const;
+
+declare module '../events/auth-event' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the identity provider's event types join the registry
+  interface AuthEventTypes extends Record<(typeof IDP_EVENT_TYPES)[number], true> {}
+}
+
 /**
  * authgate as an OpenID Provider for the team's other apps, native apps and CLIs, on
  * `oidc-provider`: `createAuth({ plugins: [idp] })` and `app.use(idp.router)`. Logins are authgate's
@@ -222,6 +230,7 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
   });
   return {
     name: 'idp',
+    eventTypes: IDP_EVENT_TYPES,
     rateLimits: { idpClientRoutesPerUser: { limit: 60, windowMs: 60_000 }, idpDeviceCodePerIp: { limit: 30, windowMs: 10 * 60_000 } },
     router,
     ready: () => provider().then(() => undefined),

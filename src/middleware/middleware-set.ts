@@ -7,7 +7,11 @@ import { getRole, isAdmin, type User } from '../token/user';
 import type { Authenticator, AuthenticatorOptions, GuardFactory, RequestCheck } from './authenticator';
 import { rejectRequest } from './error-handler';
 
-/** The Express middleware returned by `auth.middleware()`. */
+/**
+ * The Express middleware returned by `auth.middleware()`. Plugins add their guards from their
+ * folders (`declare module 'authgate' { interface Middleware { org(...roles: string[]): RequestHandler } }`
+ * beside the plugin's `guards`): `m.org(...)` of the organizations plugin, `m.scopes(...)` of the API keys plugin.
+ */
 export interface Middleware {
   /** Lets the request through only with a valid login; 401 otherwise. */
   auth: RequestHandler;
@@ -17,33 +21,26 @@ export interface Middleware {
   admin: RequestHandler;
   /** Lets through only users whose role is one of `roles` (case-insensitive); 401 or 403 otherwise. */
   rbac(...roles: string[]): RequestHandler;
-  /**
-   * Lets through only members of the session's active organization holding one of `roles` (any
-   * member without roles), checked against the current membership; needs the organizations plugin.
-   * `orgOf(req)` then gives the organization and the member's roles. 401, or 403 with `code`
-   * `org_required`, `not_a_member` or `role_required`.
-   */
-  org(...roles: string[]): RequestHandler;
-  /** As {@link Middleware.org}, for members whose roles hold every one of `permissions`; 403 `permission_required` otherwise. */
-  can(...permissions: string[]): RequestHandler;
-  /**
-   * As {@link Middleware.auth}; a request through an API key passes only when the key holds every
-   * one of `scopes` (a session holds them all); needs the API keys plugin. 403 `scope_required`.
-   */
-  scopes(...scopes: string[]): RequestHandler;
   /** Replaces the request's user with `userUpdater(user)`; needs the `userUpdater` option. */
   readonly updateUser: RequestHandler;
   /** Refuses state-changing requests a browser sent from another site (403), per `trustedOrigins`. */
   crossOrigin: RequestHandler;
 }
 
-/** The guard factories plugins contribute, by middleware name (`org`, `can`). */
-export type GuardLookup = (name: string) => GuardFactory | undefined;
+/** Which plugin offers which guard, as the plugins' modules announced it: for the message when the app uses a guard without its plugin. */
+const guardOwners = new Map<string, string>();
 
-const GUARD_PLUGINS: Readonly<Record<string, string>> = { org: 'organizations', can: 'organizations', scopes: 'apiKeys' };
+/**
+ * Announces, when a plugin's module loads, that its plugin offers these guards (`m.org`), so that
+ * using one while the plugin is not in `plugins` fails at start-up naming the plugin to add.
+ * @param plugin - how the app adds it, e.g. `organizations({...})`.
+ */
+export function announceGuards(plugin: string, names: readonly string[]): void {
+  for (const name of names) guardOwners.set(name, plugin);
+}
 
-/** Builds the middleware set on an {@link Authenticator}. */
-export function createMiddleware(authenticator: Authenticator, options: AuthenticatorOptions, guards: GuardLookup = () => undefined): Middleware {
+/** Builds the middleware set on an {@link Authenticator}, with the guards plugins contribute by name (`org`, `can`). */
+export function createMiddleware(authenticator: Authenticator, options: AuthenticatorOptions, guards: ReadonlyMap<string, GuardFactory> = new Map()): Middleware {
   const reject = (req: Request, res: Response, err: AuthError): void => rejectRequest(req, res, err, options.errorHandler);
   /** Whether a failure was answered (an AuthError, a store that failed: 503); else it goes to `next`. */
   const asAuthError = (caught: unknown): unknown => (caught instanceof StoreUnavailableError ? new AuthError('unavailable', 'a store is unavailable, try again', { cause: caught }) : caught);
@@ -101,9 +98,7 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
   };
 
   /** A guard whose check is a plugin's (it reads the token's claims too, and may wait for a store). */
-  const pluginGuard = (name: string, args: string[]): RequestHandler => {
-    const factory = guards(name);
-    if (factory === undefined) throw configError(`m.${name}() needs the ${GUARD_PLUGINS[name] ?? name} plugin: createAuth({ plugins: [${GUARD_PLUGINS[name] ?? name}({...})] })`);
+  const pluginGuard = (factory: GuardFactory, args: string[]): RequestHandler => {
     const check = factory(...args);
     return function authgatePluginGuard(req: Request, res: Response, next: NextFunction): void {
       const known = authenticator.authenticateNowWithClaims(req);
@@ -128,9 +123,6 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
       const wanted = new Set(roles.map((r) => r.toLowerCase()));
       return guard((user) => (wanted.has(getRole(user).toLowerCase()) ? undefined : new AuthError('forbidden', 'access denied for this role')), true);
     },
-    org: (...roles: string[]): RequestHandler => pluginGuard('org', roles),
-    can: (...permissions: string[]): RequestHandler => pluginGuard('can', permissions),
-    scopes: (...scopes: string[]): RequestHandler => pluginGuard('scopes', scopes),
     get updateUser(): RequestHandler {
       const updater = options.userUpdater;
       if (!updater) throw configError('m.updateUser needs the userUpdater option of createAuth()');
@@ -144,7 +136,19 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
       };
     },
   };
-  return guardAgainstAppUse(middleware);
+  const set: Record<string, unknown> = middleware;
+  for (const [name, factory] of guards) {
+    if (Object.hasOwn(middleware, name)) throw configError(`a plugin offers m.${name}(), which the core has already`);
+    set[name] = (...args: string[]): RequestHandler => pluginGuard(factory, args);
+  }
+  for (const [name, owner] of guardOwners) {
+    if (Object.hasOwn(middleware, name)) continue;
+    set[name] = (): never => {
+      throw configError(`m.${name}() needs its plugin: createAuth({ plugins: [${owner}] })`);
+    };
+  }
+  // The plugins' guards were added above by name: the set is now what the plugins' declarations say.
+  return guardAgainstAppUse(middleware as unknown as Middleware, [...guards.keys()]);
 }
 
 /**
@@ -152,9 +156,10 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
  * that looks like a sub-app (`handle` and `set`): Express then emits 'mount' on it at once, and
  * that throws a start-up error that says what to write instead. Called as a handler, it throws too.
  */
-function guardAgainstAppUse(middleware: Middleware): Middleware {
+function guardAgainstAppUse(middleware: Middleware, pluginGuards: readonly string[]): Middleware {
   const hint = (): never => {
-    throw configError('app.use(m) got the whole middleware set; use one of m.auth, m.trace, m.admin, m.rbac(...), m.org(...), m.can(...) or m.updateUser');
+    const names = ['m.auth', 'm.trace', 'm.admin', 'm.rbac(...)', ...pluginGuards.map((name) => `m.${name}(...)`), 'm.updateUser'];
+    throw configError(`app.use(m) got the whole middleware set; use one of ${names.join(', ')}`);
   };
   const guarded = function authgateMiddlewareSet(): never {
     return hint();

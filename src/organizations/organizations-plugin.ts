@@ -1,4 +1,6 @@
-import { ORGANIZATIONS_SERVICE } from '../plugin-api/org-keys';
+import { ORG_EVENT_TYPES, ORGANIZATIONS_SERVICE } from '../plugin-api/org-keys';
+import type { RequestHandler } from 'express';
+import { announceGuards } from '../middleware/middleware-set';
 import type { AuthPlugin } from '../plugins/plugin';
 import { createOrgStore } from './create-org-store';
 import { MembershipCache } from './membership-cache';
@@ -16,6 +18,26 @@ export interface OrganizationsPlugin extends AuthPlugin {
 /** The error codes the plugin answers with (besides the core's). */
 export const ORG_ERROR_CODES = ['org_required', 'not_a_member', 'role_required', 'permission_required', 'last_owner', 'slug_taken', 'invitation_invalid', 'already_member', 'limit_reached'] as const;
 
+declare module '../middleware/middleware-set' {
+  interface Middleware {
+    /**
+     * Lets through only members of the session's active organization holding one of `roles` (any
+     * member without roles), checked against the current membership (organizations plugin).
+     * `orgOf(req)` then gives the organization and the member's roles. 401, or 403 with `code`
+     * `org_required`, `not_a_member` or `role_required`.
+     */
+    org(...roles: string[]): RequestHandler;
+    /** As {@link Middleware.org}, for members whose roles hold every one of `permissions`; 403 `permission_required` otherwise. */
+    can(...permissions: string[]): RequestHandler;
+  }
+}
+announceGuards('organizations({...})', ['org', 'can']);
+
+declare module '../errors' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the organizations' reasons join the registry
+  interface AuthErrorReasons extends Record<(typeof ORG_ERROR_CODES)[number], true> {}
+}
+
 /**
  * Organizations and teams: `createAuth({ plugins: [organizations({ sender })] })`. Routes under
  * `/orgs`, middleware `m.org(...roles)` and `m.can(...permissions)`, `orgOf(req)`. Members, roles,
@@ -27,6 +49,7 @@ export function organizations(options: OrganizationOptions): OrganizationsPlugin
   return {
     name: 'organizations',
     errorCodes: ORG_ERROR_CODES,
+    eventTypes: ORG_EVENT_TYPES,
     rateLimits: {
       orgRequestsPerUser: { limit: 120, windowMs: 60_000 },
       orgCreatePerUser: { limit: 10, windowMs: 3_600_000 },

@@ -25,6 +25,14 @@ export interface OrgAuthority {
   mine(userId: string): Promise<Array<{ id: string; name: string; slug: string; roles: string[] }>>;
 }
 
+/** The events the organizations plugin fires (other plugins follow them: a deleted organization's API keys go). */
+export const ORG_EVENT_TYPES = ['org.member.added', 'org.member.removed', 'org.member.role_changed', 'org.deleted'] as const;
+
+declare module '../events/auth-event' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the organizations' event types join the registry
+  interface AuthEventTypes extends Record<(typeof ORG_EVENT_TYPES)[number], true> {}
+}
+
 declare module '../plugins/plugin' {
   interface PluginServices {
     /** What the organizations plugin answers other plugins. */

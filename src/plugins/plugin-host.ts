@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import { configError } from '../errors';
+import { AUTH_EVENT_TYPES } from '../events/auth-event';
 import type { RateLimitRule } from '../limits/rate-limiter';
 import type { BearerResolver, GuardFactory } from '../middleware/authenticator';
 import { LOGIN_PHASES, type AuthPlugin, type LoginPhases, type PluginContext, type PluginContribution, type PluginServices } from './plugin';
@@ -23,6 +24,11 @@ export function checkPlugins(plugins: readonly AuthPlugin[]): AuthPlugin[] {
       throw configError(`plugin ${plugin.name} needs the ${missing.join(', ')} plugin${missing.length === 1 ? '' : 's'}: add ${missing.length === 1 ? 'it' : 'them'} to plugins (in any order)`);
   }
   return [...plugins];
+}
+
+/** The event types of the core and of a list of plugins. */
+export function knownEventTypes(plugins: readonly AuthPlugin[]): ReadonlySet<string> {
+  return new Set<string>([...AUTH_EVENT_TYPES, ...plugins.flatMap((p) => p.eventTypes ?? [])]);
 }
 
 /** The rate limits a list of plugins declares, with their defaults. */
@@ -95,10 +101,9 @@ export class PluginHost {
     return this.contributions.flatMap(({ parts }) => parts.providers ?? []);
   }
 
-  /** The guard factory of this middleware name (`org`), from the plugin that has it. */
-  guard(name: string): GuardFactory | undefined {
-    for (const { parts } of this.contributions) if (parts.guards && Object.hasOwn(parts.guards, name)) return parts.guards[name];
-    return undefined;
+  /** The guard factories of the plugins, by middleware name (`org`). */
+  guards(): Map<string, GuardFactory> {
+    return new Map(this.contributions.flatMap(({ parts }) => Object.entries(parts.guards ?? {})));
   }
 
   /** A service a plugin offers, by name. */

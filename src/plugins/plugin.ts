@@ -133,8 +133,14 @@ export interface AuthPlugin {
   readonly name: string;
   /** Rate limits the plugin counts, with defaults; the app overrides them in `createAuth({ rateLimits })`. */
   readonly rateLimits?: Readonly<Record<string, RateLimitRule>>;
-  /** The `code`s of the errors it answers with (documented in its guide). */
+  /** The `code`s of the errors it answers with (documented in its guide; typed by extending `AuthErrorReasons`). */
   readonly errorCodes?: readonly string[];
+  /**
+   * The types of the events it fires (typed by extending `AuthEventTypes`): webhooks and
+   * audit queries accept them.
+   * @default none
+   */
+  readonly eventTypes?: readonly string[];
   /**
    * The plugins it needs, by name: `createAuth` fails at start-up, naming them, when one is not in
    * `plugins` (in any order). A plugin it only uses when present it reads with `context.service`.

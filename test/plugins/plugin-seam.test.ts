@@ -1,6 +1,39 @@
+import type { RequestHandler } from 'express';
 import request from 'supertest';
-import { twoFactor, type AuthPlugin } from '../../src';
+import { AuthError, createAuth, senderFunc, twoFactor, type AuthErrorReason, type AuthEventType, type AuthPlugin } from '../../src';
+import { organizations } from '../../src/organizations';
+// Loaded, not added: its guard then names the plugin to add.
+import '../../src/api-keys';
 import { login, makeApp } from '../support/auth-app';
+
+declare module '../../src' {
+  interface AuthErrorReasons {
+    plan_required: true;
+  }
+  interface AuthEventTypes {
+    'plan.checked': true;
+  }
+  interface Middleware {
+    plan(name: string): RequestHandler;
+  }
+}
+
+/** A plugin of an app that adds a reason, an event type and a guard, each typed from here. */
+function plans(): AuthPlugin {
+  return {
+    name: 'plans',
+    errorCodes: ['plan_required'],
+    eventTypes: ['plan.checked'],
+    setup: (ctx) => ({
+      guards: {
+        plan: (name) => (_req, user) => {
+          ctx.events.emit({ type: 'plan.checked', userId: user.id, actor: { kind: 'system' }, data: { plan: name } }, {});
+          return user.attrs?.plan === name ? undefined : new AuthError('forbidden', `this needs the ${name} plan`, { reason: 'plan_required' });
+        },
+      },
+    }),
+  };
+}
 
 /** A plugin written as an app would: a route, a hold phase, a rate limit of its own. */
 function approvals(seen: string[]): AuthPlugin {
@@ -62,5 +95,32 @@ describe('the plugin seam', () => {
     const needsTwoFactor: AuthPlugin = { name: 'needs-2fa', requires: ['two-factor'], setup: () => ({}) };
     expect(() => makeApp({ plugins: [needsTwoFactor] })).toThrow(/plugin needs-2fa needs the two-factor plugin: add it to plugins \(in any order\)/);
     expect(() => makeApp({ plugins: [needsTwoFactor, twoFactor({ key: 'k'.repeat(32) })] })).not.toThrow();
+  });
+
+  it('a plugin adds error reasons, event types and middleware guards from its own module, typed with no cast', async () => {
+    const { app, auth } = makeApp({ plugins: [plans()], webhooks: [{ url: 'http://127.0.0.1:9/hook', secret: 's'.repeat(32), events: ['plan.checked', 'login.succeeded'] }] });
+    app.get('/pro', auth.middleware().plan('pro'), (_req, res) => res.json({ ok: true }));
+    const { cookie, xsrf } = await login(app, 'free');
+    const refused = await request(app).get('/pro').set('Cookie', cookie).set('X-XSRF-TOKEN', xsrf).expect(403);
+    const reason: AuthErrorReason = 'plan_required';
+    expect(refused.body).toEqual({ error: 'this needs the pro plan', code: reason });
+    await auth.events.flush();
+    const type: AuthEventType = 'plan.checked';
+    const { events } = await auth.events.list({ types: [type] });
+    expect(events.map((e) => [e.type, e.data])).toEqual([['plan.checked', { plan: 'pro' }]]);
+    await expect(auth.events.list({ types: ['plan.unknown' as AuthEventType] })).rejects.toThrow(/no event type "plan.unknown"/);
+    await auth.close();
+  });
+
+  it('an event type no plugin declares is refused in webhooks; a guard of a plugin not in use names the plugin to add', () => {
+    const hook = { url: 'http://127.0.0.1:9/hook', secret: 's'.repeat(32) };
+    expect(() => makeApp({ webhooks: [{ ...hook, events: ['plan.checked'] }] })).toThrow(/options.webhooks\[0\].events: no event type "plan.checked"/);
+    expect(() => makeApp({ webhooks: [{ ...hook, events: ['org.deleted'] }] })).toThrow(/no event type "org.deleted"/);
+    expect(() => makeApp({ plugins: [organizations({ sender: senderFunc(() => undefined) })], webhooks: [{ ...hook, events: ['org.deleted'] }] })).not.toThrow();
+    const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: 'x'.repeat(32), avatarStore: 'memory://' });
+    expect(() => auth.middleware().org('admin')).toThrow(/m.org\(\) needs its plugin: createAuth\(\{ plugins: \[organizations\(\{...\}\)\] \}\)/);
+    expect(() => auth.middleware().scopes('read')).toThrow(/m.scopes\(\) needs its plugin: createAuth\(\{ plugins: \[apiKeys\(\)\] \}\)/);
+    const greedy: AuthPlugin = { name: 'greedy', setup: () => ({ guards: { admin: () => () => undefined } }) };
+    expect(() => makeApp({ plugins: [greedy] }).auth.middleware()).toThrow(/a plugin offers m.admin\(\), which the core has already/);
   });
 });
