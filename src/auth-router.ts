@@ -12,6 +12,7 @@ import type { LoginRequest, Provider, ProviderKit } from './providers/provider';
 import type { TokenService } from './token/token-service';
 import type { Claims } from './token/claims';
 import { jtiHash } from './sessions/session-registry';
+import { RouteTable } from './plugins/route-table';
 
 /** What the auth router needs from the service. */
 export interface AuthRouterDeps {
@@ -20,11 +21,19 @@ export interface AuthRouterDeps {
   tokens: TokenService;
   authenticator: Authenticator;
   kit: ProviderKit;
-  /** Adds the plugins' routes (before the provider routes). */
-  addPluginRoutes(router: Router): void;
+  /** Adds the plugins' routes (before the provider routes), each claimed in the table that holds the core's. */
+  addPluginRoutes(router: Router, table: RouteTable): void;
   bodyLimit: number;
   logger: Logger;
 }
+
+/** The auth router's own routes before the plugins' (the provider routes come after them, so plugins shadow no provider action). */
+const CORE_ROUTES = [
+  { method: 'GET', path: '/list' },
+  { method: 'GET', path: '/user' },
+  { method: 'GET', path: '/status' },
+  { method: 'ALL', path: '/logout' },
+] as const;
 
 const ACTIONS = new Set(['login', 'callback', 'logout', 'link']);
 const LINK_METHODS: readonly string[] = ['POST'];
@@ -114,7 +123,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     }),
   );
 
-  deps.addPluginRoutes(router);
+  deps.addPluginRoutes(router, new RouteTable(CORE_ROUTES));
 
   const providerRoute = asyncHandler(async (req, res) => {
     const name = String(req.params.provider);

@@ -154,7 +154,7 @@ export function createAuth(options: AuthOptions): Auth {
           tokens,
           authenticator,
           kit,
-          addPluginRoutes: (router) => plugins.addRoutes(router),
+          addPluginRoutes: (router, table) => plugins.addRoutes(router, table, (name, identity) => core.countHit(name, identity)),
           bodyLimit: resolved.bodyLimit,
           logger: resolved.logger,
           crossSite: resolved.crossSite,

@@ -2,7 +2,7 @@ import { Router, type Request } from 'express';
 import { configError } from '../errors';
 import type { AuthPlugin } from '../plugins/plugin';
 import { DirectProvider } from '../providers/direct';
-import { LOGIN_LINKS_SERVICE, type LoginLinksService } from '../providers/linked-logins-plugin';
+import { LOGIN_LINKS_SERVICE } from '../providers/linked-logins-plugin';
 import { SECOND_FACTOR_SERVICE } from '../plugin-api/second-factor';
 import type { User } from '../token/user';
 import { resolveAccountOptions, type AccountRouterOptions, type LoginSessions } from './account-options';
@@ -44,6 +44,7 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
   });
   return {
     name: 'accounts',
+    optional: ['two-factor', 'linked-logins'],
     router,
     get service(): AccountRouter {
       if (!inner) throw configError('accounts: add the plugin to createAuth({ plugins: [accounts(...)] }) before using it');
@@ -55,9 +56,7 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
         provider,
         avatars: ctx.avatars,
         credentials: ctx.credentials,
-        get twoFactor() {
-          return ctx.service(SECOND_FACTOR_SERVICE);
-        },
+        twoFactor: ctx.service(SECOND_FACTOR_SERVICE),
         isBanned: (userId) => ctx.users.isBanned(userId),
         // An access token is a credential: minted only under the step-up policy (cookie with XSRF, a live session, a recent login, never an impersonation).
         sessionUser: async (req, res) => (await ctx.authenticator.stepUpClaims(req as Request, res)).user as User,
@@ -68,7 +67,7 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
       };
       const built = createAccountRouter({ ...routerOptions, store: routerOptions.store ?? ctx.storeUri('accounts'), loginSessions });
       inner = built;
-      if (linkLogins) ctx.service<LoginLinksService>(LOGIN_LINKS_SERVICE)?.use(built.loginLinks());
+      if (linkLogins) ctx.service(LOGIN_LINKS_SERVICE)?.use(built.loginLinks());
       return {
         providers: [new DirectProvider(provider, built.credentialChecker())],
         close: () => built.close(),

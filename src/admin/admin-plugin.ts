@@ -22,6 +22,7 @@ export function admin(options: AdminOptions = {}): AdminPlugin {
   return {
     name: 'admin',
     errorCodes: ['banned'],
+    optional: ['organizations'],
     rateLimits: { adminRequestsPerUser: { limit: 300, windowMs: 60_000 } },
     get service(): AdminService {
       if (service === undefined) throw new Error('admin(): the service exists once createAuth({ plugins: [...] }) has set the plugin up');

@@ -1,8 +1,9 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
+import type { PluginRoute } from '../plugins/plugin';
 import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
-import { objectBody, onlyMethods } from '../internal/router-shell';
+import { objectBody } from '../internal/router-shell';
 import { nameField } from '../internal/text';
 import type { Authenticator } from '../middleware/authenticator';
 import { param } from '../internal/text';
@@ -55,7 +56,7 @@ export interface ApiKeyRouteDeps {
  * members holding `api-key:manage` (a new key takes `roles`, default `member`, never `owner`, none
  * above the caller's). A key never reaches these routes (they read the session token only).
  */
-export function addApiKeyRoutes(router: Router, deps: ApiKeyRouteDeps): void {
+export function apiKeyRouteList(deps: ApiKeyRouteDeps): PluginRoute[] {
   const { keys, authenticator, orgs } = deps;
   const me = async (req: Request, res: Response, fresh: boolean): Promise<User> => {
     const claims = fresh ? await authenticator.stepUpClaims(req, res) : await authenticator.tokenClaims(req, res);
@@ -64,10 +65,11 @@ export function addApiKeyRoutes(router: Router, deps: ApiKeyRouteDeps): void {
     return user;
   };
 
-  const keyRoutes = (base: string, keyringOf: (req: Request, user: User) => Promise<Keyring>): void => {
-    router.post(
-      base,
-      asyncHandler(async (req, res) => {
+  const keyRoutes = (base: string, keyringOf: (req: Request, user: User) => Promise<Keyring>): PluginRoute[] => [
+    {
+      method: 'POST',
+      path: base,
+      handler: asyncHandler(async (req, res) => {
         const user = await me(req, res, true);
         const body = objectBody(req);
         const input = { name: nameField(body.name, 'name'), scopes: scopesOf(body.scopes), expiresIn: expiresInOf(body.expiresIn) };
@@ -75,37 +77,38 @@ export function addApiKeyRoutes(router: Router, deps: ApiKeyRouteDeps): void {
         res.setHeader('Cache-Control', 'no-store');
         sendJson(res, 201, made);
       }),
-    );
-    router.get(
-      base,
-      asyncHandler(async (req, res) => {
+    },
+    {
+      method: 'GET',
+      path: base,
+      handler: asyncHandler(async (req, res) => {
         const user = await me(req, res, false);
         sendJson(res, 200, await keys.list((await keyringOf(req, user)).holderId));
       }),
-    );
-    onlyMethods(router, base, 'GET, POST');
-    router.patch(
-      `${base}/:id`,
-      asyncHandler(async (req, res) => {
+    },
+    {
+      method: 'PATCH',
+      path: `${base}/:id`,
+      handler: asyncHandler(async (req, res) => {
         const user = await me(req, res, false);
         const name = nameField(objectBody(req).name, 'name');
         sendJson(res, 200, await keys.rename((await keyringOf(req, user)).holderId, idOf(req), name));
       }),
-    );
-    router.delete(
-      `${base}/:id`,
-      asyncHandler(async (req, res) => {
+    },
+    {
+      method: 'DELETE',
+      path: `${base}/:id`,
+      handler: asyncHandler(async (req, res) => {
         const user = await me(req, res, false);
         await keys.remove(user, (await keyringOf(req, user)).holderId, idOf(req));
         sendJson(res, 200, { status: 'deleted' });
       }),
-    );
-    onlyMethods(router, `${base}/:id`, 'PATCH, DELETE');
-  };
+    },
+  ];
 
-  keyRoutes('/api-keys', async (_req, user) => ({ holderId: user.id, newHolder: () => user.id }));
-  if (orgs === undefined) return;
-  keyRoutes('/orgs/:org/api-keys', async (req, user) => {
+  const mine = keyRoutes('/api-keys', async (_req, user) => ({ holderId: user.id, newHolder: () => user.id }));
+  if (orgs === undefined) return mine;
+  const organizations = keyRoutes('/orgs/:org/api-keys', async (req, user) => {
     const { org, roles: mine } = await orgs.authorize(param(req.params.org, 'organization'), user.id, 'api-key:manage');
     return {
       holderId: orgKeyHolder(org.id),
@@ -117,4 +120,5 @@ export function addApiKeyRoutes(router: Router, deps: ApiKeyRouteDeps): void {
       },
     };
   });
+  return [...mine, ...organizations];
 }

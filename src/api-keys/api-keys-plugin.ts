@@ -3,7 +3,7 @@ import type { RateLimitRule } from '../limits/rate-limiter';
 import type { RequestHandler } from 'express';
 import { announceGuards } from '../middleware/middleware-set';
 import type { AuthPlugin } from '../plugins/plugin';
-import { addApiKeyRoutes } from './api-key-routes';
+import { apiKeyRouteList } from './api-key-routes';
 import { ApiKeys, orgKeyHolder } from './api-keys';
 import { apiKeyOf } from '../plugin-api/api-key-use';
 
@@ -63,6 +63,7 @@ export function apiKeys(options: ApiKeysOptions = {}): ApiKeysPlugin {
   return {
     name: 'api-keys',
     errorCodes: API_KEY_ERROR_CODES,
+    optional: ['organizations'],
     rateLimits: { apiKeyRoutesPerUser: { limit: 60, windowMs: 60_000 }, ...(options.perKeyRateLimit ? { apiKeyRequests: options.perKeyRateLimit } : {}) },
     get service(): ApiKeys {
       if (service === undefined) throw new Error('apiKeys(): the service exists once createAuth({ plugins: [...] }) has set the plugin up');
@@ -78,7 +79,7 @@ export function apiKeys(options: ApiKeysOptions = {}): ApiKeysPlugin {
         if (typeof e.data.org === 'string') await keys.removeHeldBy(orgKeyHolder(e.data.org));
       });
       return {
-        routes: (router) => addApiKeyRoutes(router, { keys, authenticator: ctx.authenticator, orgs: keys.orgs, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
+        routes: apiKeyRouteList({ keys, authenticator: ctx.authenticator, orgs: keys.orgs, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
         bearer: keys,
         guards: {
           scopes:

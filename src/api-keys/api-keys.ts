@@ -97,6 +97,7 @@ export class ApiKeys implements BearerResolver {
     private readonly ctx: PluginContext,
     private readonly options: ApiKeyServiceOptions,
   ) {
+    this.orgs = ctx.service(ORGANIZATIONS_SERVICE);
     this.announcements = new CacheAnnouncements(ctx.stateStore, API_KEY_CHANNEL, {
       changed: (message) => this.forget(message),
       lost: () => {
@@ -106,10 +107,8 @@ export class ApiKeys implements BearerResolver {
     });
   }
 
-  /** The organizations plugin's service, when it is on. */
-  get orgs(): OrgAuthority | undefined {
-    return this.ctx.service(ORGANIZATIONS_SERVICE);
-  }
+  /** The organizations plugin's service, when it is on (set up before this plugin: it is `optional`). */
+  readonly orgs: OrgAuthority | undefined;
 
   /** @inheritdoc */
   carries(req: IncomingMessage): boolean {

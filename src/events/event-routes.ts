@@ -1,9 +1,8 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
 import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
-import { onlyMethods } from '../internal/router-shell';
-import type { AuthPlugin } from '../plugins/plugin';
+import type { AuthPlugin, PluginRoute } from '../plugins/plugin';
 import { stateCall } from '../state/state-call';
 import type { User } from '../token/user';
 import type { AuthEventType } from './auth-event';
@@ -29,16 +28,18 @@ export function eventQuery(req: Request): EventListOptions {
 }
 
 /** `GET /events`: the caller's own recent activity, newest first (`cursor`, `limit`, `type`, `from`, `to`). */
-export function addEventRoutes(router: Router, deps: { events: EventBus; me(req: Request, res: Response): Promise<User>; rateLimit(name: string, id: string): Promise<void> }): void {
-  router.get(
-    '/events',
-    asyncHandler(async (req, res) => {
-      const user = await deps.me(req, res);
-      await stateCall(() => deps.rateLimit('eventsPerUser', user.id));
-      sendJson(res, 200, await deps.events.list({ ...eventQuery(req), userId: user.id }));
-    }),
-  );
-  onlyMethods(router, '/events', 'GET');
+export function eventRouteList(deps: { events: EventBus; me(req: Request, res: Response): Promise<User>; rateLimit(name: string, id: string): Promise<void> }): PluginRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/events',
+      handler: asyncHandler(async (req, res) => {
+        const user = await deps.me(req, res);
+        await stateCall(() => deps.rateLimit('eventsPerUser', user.id));
+        sendJson(res, 200, await deps.events.list({ ...eventQuery(req), userId: user.id }));
+      }),
+    },
+  ];
 }
 
 /** The activity route as a core plugin (always on, like the session routes). */
@@ -48,12 +49,11 @@ export function eventRoutes(): AuthPlugin {
     rateLimits: { eventsPerUser: { limit: 60, windowMs: 60_000 } },
     setup(ctx) {
       return {
-        routes: (router) =>
-          addEventRoutes(router, {
-            events: ctx.events,
-            me: async (req, res) => (await ctx.authenticator.tokenClaims(req, res)).user as User,
-            rateLimit: (name, id) => ctx.rateLimit(name, id),
-          }),
+        routes: eventRouteList({
+          events: ctx.events,
+          me: async (req, res) => (await ctx.authenticator.tokenClaims(req, res)).user as User,
+          rateLimit: (name, id) => ctx.rateLimit(name, id),
+        }),
       };
     },
   };

@@ -231,6 +231,7 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
   return {
     name: 'idp',
     eventTypes: IDP_EVENT_TYPES,
+    optional: ['two-factor', 'admin'],
     rateLimits: { idpClientRoutesPerUser: { limit: 60, windowMs: 60_000 }, idpDeviceCodePerIp: { limit: 30, windowMs: 10 * 60_000 } },
     router,
     ready: () => provider().then(() => undefined),

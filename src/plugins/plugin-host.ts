@@ -3,6 +3,7 @@ import { configError } from '../errors';
 import { AUTH_EVENT_TYPES } from '../events/auth-event';
 import type { RateLimitRule } from '../limits/rate-limiter';
 import type { BearerResolver, GuardFactory } from '../middleware/authenticator';
+import type { RouteTable } from './route-table';
 import { LOGIN_PHASES, type AuthPlugin, type LoginPhases, type PluginContext, type PluginContribution, type PluginServices } from './plugin';
 
 /**
@@ -36,6 +37,30 @@ export function pluginRateLimits(plugins: readonly AuthPlugin[]): Record<string,
   return Object.assign({}, ...plugins.map((p) => p.rateLimits ?? {})) as Record<string, RateLimitRule>;
 }
 
+/**
+ * The plugins in the order they are set up: as given, except that each comes after the plugins it
+ * `requires` or uses (`optional`) that are on.
+ * @throws AuthError (`config`) when plugins need each other in a circle, naming them.
+ */
+function setupOrder(plugins: readonly AuthPlugin[]): AuthPlugin[] {
+  const byName = new Map(plugins.map((p) => [p.name, p]));
+  const ordered: AuthPlugin[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (plugin: AuthPlugin, path: string[]): void => {
+    if (state.get(plugin.name) === 'done') return;
+    if (state.get(plugin.name) === 'visiting') throw configError(`plugins need each other in a circle: ${[...path.slice(path.indexOf(plugin.name)), plugin.name].join(' -> ')}`);
+    state.set(plugin.name, 'visiting');
+    for (const name of [...(plugin.requires ?? []), ...(plugin.optional ?? [])]) {
+      const needed = byName.get(name);
+      if (needed !== undefined) visit(needed, [...path, plugin.name]);
+    }
+    state.set(plugin.name, 'done');
+    ordered.push(plugin);
+  };
+  for (const plugin of plugins) visit(plugin, []);
+  return ordered;
+}
+
 /** The plugins of one service: checked when given, set up once, then asked for their parts. */
 export class PluginHost {
   private readonly contributions: Array<{ name: string; parts: PluginContribution }> = [];
@@ -48,9 +73,11 @@ export class PluginHost {
     return this.bearerResolver;
   }
 
-  /** @param plugins - as given to `createAuth({ plugins })`, core plugins first. */
-  constructor(private readonly plugins: readonly AuthPlugin[]) {
-    checkPlugins(plugins);
+  private readonly plugins: readonly AuthPlugin[];
+
+  /** @param plugins - as given to `createAuth({ plugins })`, core plugins first; set up in that order, each after those it requires or uses. */
+  constructor(plugins: readonly AuthPlugin[]) {
+    this.plugins = setupOrder(checkPlugins(plugins));
   }
 
   /** Whether a plugin of this name is on. */
@@ -63,7 +90,7 @@ export class PluginHost {
     return this.plugins.flatMap((p) => [...(p.errorCodes ?? [])]);
   }
 
-  /** Sets every plugin up, in the order given; a phase taken by two plugins is a start-up error. */
+  /** Sets every plugin up, each after those it needs; a phase taken by two plugins is a start-up error. */
   setup(context: PluginContext): void {
     const owners = new Map<string, string>();
     for (const plugin of this.plugins) {
@@ -91,9 +118,17 @@ export class PluginHost {
     }
   }
 
-  /** Adds every plugin's routes. */
-  addRoutes(router: Router): void {
-    for (const { parts } of this.contributions) parts.routes?.(router);
+  /**
+   * Adds every plugin's routes, each claimed in `table` (which holds the core's): a route two
+   * owners claim fails naming both.
+   */
+  addRoutes(router: Router, table: RouteTable, rateLimit: (name: string, identity: string) => Promise<void>): void {
+    for (const { name, parts } of this.contributions) {
+      const routes = parts.routes;
+      if (typeof routes === 'function') routes(table.claiming(router, name));
+      else if (routes !== undefined) table.add(router, name, routes, rateLimit);
+    }
+    table.finish(router);
   }
 
   /** The providers the plugins bring. */

@@ -1,4 +1,4 @@
-import type { Request, Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import type { ServerResponse } from 'node:http';
 import type { AvatarProxy } from '../avatar/proxy';
 import type { CredentialStore } from '../credentials/credential-store';
@@ -33,6 +33,24 @@ export interface LoginPhases {
 /** The names of the login phases, in the order the core runs them. */
 export const LOGIN_PHASES = ['resolve', 'hold'] as const;
 
+/** An HTTP method of a {@link PluginRoute}; `ALL` answers every method on its path. */
+export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ALL';
+
+/** One route a plugin adds to the auth router, as data. */
+export interface PluginRoute {
+  method: RouteMethod;
+  /** Below the auth router's mount, as Express spells paths: `/api-keys/:id`. */
+  path: string;
+  /** What answers it (Express handlers; an error passed to `next` is answered as the auth router answers errors). */
+  handler: RequestHandler | readonly RequestHandler[];
+  /**
+   * A rate limit (a name in the plugin's `rateLimits` or the core's) counted per client IP before
+   * the handler: 429 with `Retry-After` past it.
+   * @default none
+   */
+  rateLimit?: string;
+}
+
 /** What happened to a user that plugins keeping data about users must follow. */
 export interface UserEventHandlers {
   /** The user is gone (an account was deleted): remove what the plugin keeps about it. */
@@ -53,8 +71,13 @@ export interface PluginServices {}
 
 /** What a plugin adds to the service; every part is optional. */
 export interface PluginContribution {
-  /** Adds routes to the auth router (mounted where the app mounts it, e.g. `/auth`), before the provider routes. */
-  routes?(router: Router): void;
+  /**
+   * Routes on the auth router (mounted where the app mounts it, e.g. `/auth`), before the provider
+   * routes: a list of {@link PluginRoute} (the way to write them), or a function that adds them to
+   * the router it gets. Either way each route is claimed by the plugin: two plugins (or a plugin
+   * and the core) answering one method and path fail at start-up, naming both.
+   */
+  routes?: readonly PluginRoute[] | ((router: Router) => void);
   /** Login phases; see {@link LoginPhases}. */
   phases?: LoginPhases;
   /** Providers the plugin brings (e.g. the account bridge). */
@@ -143,10 +166,16 @@ export interface AuthPlugin {
   readonly eventTypes?: readonly string[];
   /**
    * The plugins it needs, by name: `createAuth` fails at start-up, naming them, when one is not in
-   * `plugins` (in any order). A plugin it only uses when present it reads with `context.service`.
+   * `plugins` (in any order); it is set up after them.
    * @default none
    */
   readonly requires?: readonly string[];
+  /**
+   * The plugins it uses when they are on, by name: it is set up after them (as after those it
+   * `requires`), so `context.service(...)` in `setup` already finds their services.
+   * @default none
+   */
+  readonly optional?: readonly string[];
   /** Contributes routes, phases, providers and handlers, given the core's services. */
   setup(context: PluginContext): PluginContribution;
 }

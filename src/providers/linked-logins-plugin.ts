@@ -5,12 +5,19 @@ import type { AuthPlugin } from '../plugins/plugin';
 import type { LinkFlow } from './link-flow';
 import type { LoginLinks } from './login-links';
 
-/** The name other plugins set the links by (`context.service<LoginLinksService>('loginLinks')`). */
+/** The name other plugins set the links by (`context.service('loginLinks')`). */
 export const LOGIN_LINKS_SERVICE = 'loginLinks';
 
 /** What the linked-logins plugin offers other plugins: where logins are linked. */
 export interface LoginLinksService {
   use(links: LoginLinks): void;
+}
+
+declare module '../plugins/plugin' {
+  interface PluginServices {
+    /** Where the linked-logins plugin keeps links (the accounts plugin gives its own). */
+    [LOGIN_LINKS_SERVICE]: LoginLinksService;
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
+import type { PluginRoute } from '../plugins/plugin';
 import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
@@ -40,80 +41,71 @@ function revokedEvent(deps: SessionRouteDeps, req: Request, me: { user: User }, 
   deps.events.emit({ type: 'session.revoked', userId, actor, ...(h ? { session: h } : {}), data: { which, count } }, requestClient(req));
 }
 
-function onlyPost(router: Router, path: string): void {
-  router.all(path, (_req, res) => {
-    res.setHeader('Allow', 'POST');
-    sendJson(res, 405, { error: 'use POST' });
-  });
-}
-
 /**
  * `GET /sessions` (the caller's sessions, the current one marked), `POST /sessions/<id>/revoke`,
  * `POST /sessions/revoke-others`, `POST /sessions/revoke-all` (`{"user": id}` lets an admin end
  * another user's sessions). A user sees and ends only his own; ending the current session clears
  * its cookies. The router in front refuses cross-site writes, and the token read checks XSRF.
  */
-export function addSessionRoutes(router: Router, deps: SessionRouteDeps): void {
-  router.get(
-    '/sessions',
-    asyncHandler(async (req, res) => {
-      const me = await caller(deps, req, res);
-      const listed = await stateCall(() => deps.sessions.listWithHashes(me.user.id));
-      sendJson(
-        res,
-        200,
-        listed.map(({ h, session }) => ({ ...session, current: h === me.h })),
-      );
-    }),
-  );
+export function sessionRouteList(deps: SessionRouteDeps): PluginRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/sessions',
+      handler: asyncHandler(async (req, res) => {
+        const me = await caller(deps, req, res);
+        const listed = await stateCall(() => deps.sessions.listWithHashes(me.user.id));
+        sendJson(
+          res,
+          200,
+          listed.map(({ h, session }) => ({ ...session, current: h === me.h })),
+        );
+      }),
+    },
 
-  router.post(
-    '/sessions/revoke-others',
-    asyncHandler(async (req, res) => {
-      const me = await caller(deps, req, res);
-      const revoked = await stateCall(() => deps.sessions.revokeAll(me.user.id, { except: me.jti }));
-      revokedEvent(deps, req, me, me.user.id, revoked, 'others');
-      sendJson(res, 200, { revoked });
-    }),
-  );
+    {
+      method: 'POST',
+      path: '/sessions/revoke-others',
+      handler: asyncHandler(async (req, res) => {
+        const me = await caller(deps, req, res);
+        const revoked = await stateCall(() => deps.sessions.revokeAll(me.user.id, { except: me.jti }));
+        revokedEvent(deps, req, me, me.user.id, revoked, 'others');
+        sendJson(res, 200, { revoked });
+      }),
+    },
 
-  router.post(
-    '/sessions/revoke-all',
-    asyncHandler(async (req, res) => {
-      const me = await caller(deps, req, res);
-      const body = (req as { body?: unknown }).body;
-      const given = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).user : undefined;
-      if (given !== undefined && (typeof given !== 'string' || given === '' || given.length > 256 || hasUnusableChars(given))) {
-        throw new AuthError('bad_request', 'user must be a user id');
-      }
-      const target = given ?? me.user.id;
-      if (target !== me.user.id && !isAdmin(me.user)) throw new AuthError('forbidden', "only an admin may end another user's sessions");
-      const revoked = await stateCall(() => deps.sessions.revokeAll(target));
-      revokedEvent(deps, req, me, target, revoked, 'all');
-      if (target === me.user.id) deps.tokens.reset(res);
-      sendJson(res, 200, { revoked });
-    }),
-  );
+    {
+      method: 'POST',
+      path: '/sessions/revoke-all',
+      handler: asyncHandler(async (req, res) => {
+        const me = await caller(deps, req, res);
+        const body = (req as { body?: unknown }).body;
+        const given = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).user : undefined;
+        if (given !== undefined && (typeof given !== 'string' || given === '' || given.length > 256 || hasUnusableChars(given))) {
+          throw new AuthError('bad_request', 'user must be a user id');
+        }
+        const target = given ?? me.user.id;
+        if (target !== me.user.id && !isAdmin(me.user)) throw new AuthError('forbidden', "only an admin may end another user's sessions");
+        const revoked = await stateCall(() => deps.sessions.revokeAll(target));
+        revokedEvent(deps, req, me, target, revoked, 'all');
+        if (target === me.user.id) deps.tokens.reset(res);
+        sendJson(res, 200, { revoked });
+      }),
+    },
 
-  router.post(
-    '/sessions/:id/revoke',
-    asyncHandler(async (req, res) => {
-      const id = String(req.params.id);
-      if (!SESSION_ID.test(id)) throw new AuthError('bad_request', 'malformed session id');
-      const me = await caller(deps, req, res);
-      const h = await stateCall(() => deps.sessions.revokeById(me.user.id, id));
-      if (h === undefined) throw new AuthError('not_found', 'no such session');
-      revokedEvent(deps, req, me, me.user.id, 1, 'one', h);
-      if (h === me.h) deps.tokens.reset(res);
-      sendJson(res, 200, { revoked: 1 });
-    }),
-  );
-
-  onlyPost(router, '/sessions/revoke-others');
-  onlyPost(router, '/sessions/revoke-all');
-  onlyPost(router, '/sessions/:id/revoke');
-  router.all('/sessions', (_req, res) => {
-    res.setHeader('Allow', 'GET');
-    sendJson(res, 405, { error: 'use GET' });
-  });
+    {
+      method: 'POST',
+      path: '/sessions/:id/revoke',
+      handler: asyncHandler(async (req, res) => {
+        const id = String(req.params.id);
+        if (!SESSION_ID.test(id)) throw new AuthError('bad_request', 'malformed session id');
+        const me = await caller(deps, req, res);
+        const h = await stateCall(() => deps.sessions.revokeById(me.user.id, id));
+        if (h === undefined) throw new AuthError('not_found', 'no such session');
+        revokedEvent(deps, req, me, me.user.id, 1, 'one', h);
+        if (h === me.h) deps.tokens.reset(res);
+        sendJson(res, 200, { revoked: 1 });
+      }),
+    },
+  ];
 }

@@ -1,5 +1,5 @@
 import type { AuthPlugin } from '../plugins/plugin';
-import { addSessionRoutes } from './session-routes';
+import { sessionRouteList } from './session-routes';
 
 /**
  * The session routes, a core plugin: `GET /sessions`, `POST /sessions/<id>/revoke`,
@@ -11,8 +11,7 @@ export function sessionRoutes(): AuthPlugin {
     rateLimits: { sessionsPerUser: { limit: 60, windowMs: 60_000 } },
     setup(ctx) {
       return {
-        routes: (router) =>
-          addSessionRoutes(router, { authenticator: ctx.authenticator, sessions: ctx.sessions, tokens: ctx.tokens, events: ctx.events, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
+        routes: sessionRouteList({ authenticator: ctx.authenticator, sessions: ctx.sessions, tokens: ctx.tokens, events: ctx.events, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
       };
     },
   };

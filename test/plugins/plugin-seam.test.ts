@@ -123,4 +123,49 @@ describe('the plugin seam', () => {
     const greedy: AuthPlugin = { name: 'greedy', setup: () => ({ guards: { admin: () => () => undefined } }) };
     expect(() => makeApp({ plugins: [greedy] }).auth.middleware()).toThrow(/a plugin offers m.admin\(\), which the core has already/);
   });
+
+  it('routes are data: a plugin declares method, path, handler and a per-IP rate limit; other methods there answer 405', async () => {
+    const ping: AuthPlugin = {
+      name: 'ping',
+      rateLimits: { pingPerIp: { limit: 2, windowMs: 60_000 } },
+      setup: () => ({ routes: [{ method: 'GET', path: '/ping/:n', rateLimit: 'pingPerIp', handler: (req, res) => void res.json({ pong: req.params.n }) }] }),
+    };
+    const { app, auth } = makeApp({ plugins: [ping] });
+    await request(app).get('/auth/ping/1').expect(200, { pong: '1' });
+    const wrong = await request(app).post('/auth/ping/2').expect(405);
+    expect(wrong.headers.allow).toBe('GET');
+    expect(wrong.body).toEqual({ error: 'use GET', code: 'method_not_allowed' });
+    await request(app).get('/auth/ping/3').expect(200);
+    const limited = await request(app).get('/auth/ping/4').expect(429);
+    expect(limited.headers['retry-after']).toBeDefined();
+    expect(limited.body.code).toBe('rate_limited');
+    await auth.close();
+  });
+
+  it('two plugins, or a plugin and the core, claiming one route fail at start-up naming both, whichever way they add it', () => {
+    const data = (name: string, method: 'GET' | 'POST' | 'ALL', path: string): AuthPlugin => ({ name, setup: () => ({ routes: [{ method, path, handler: (_req, res) => void res.end() }] }) });
+    const calls = (name: string, path: string): AuthPlugin => ({ name, setup: () => ({ routes: (router) => void router.get(path, (_req, res) => void res.end()) }) });
+    const start = (plugins: AuthPlugin[]): unknown => makeApp({ plugins }).auth.handlers();
+    expect(() => start([data('a', 'GET', '/x/:id'), data('b', 'GET', '/X/:other/')])).toThrow(/plugin a and plugin b both claim GET \/X\/:other\/; one route has one owner/);
+    expect(() => start([data('a', 'GET', '/x'), calls('b', '/x')])).toThrow(/plugin a and plugin b both claim GET \/x/);
+    expect(() => start([data('a', 'ALL', '/x'), data('b', 'POST', '/x')])).toThrow(/plugin a and plugin b both claim the path \/x/);
+    expect(() => start([data('a', 'GET', '/sessions')])).toThrow(/plugin sessions and plugin a both claim GET \/sessions/);
+    expect(() => start([calls('a', '/logout')])).toThrow(/the core and plugin a both claim the path \/logout/);
+    expect(() => start([data('a', 'GET', '/x'), data('b', 'POST', '/x')])).not.toThrow();
+  });
+
+  it('a plugin is set up after the plugins it requires or uses, whatever their order; a circle fails naming it', () => {
+    const order: string[] = [];
+    const made = (name: string, extra: Partial<AuthPlugin> = {}): AuthPlugin => ({
+      name,
+      ...extra,
+      setup: (ctx) => {
+        order.push(`${name}:${ctx.service<string>('base') ?? '-'}`);
+        return name === 'base' ? { services: { base: 'ready' } } : {};
+      },
+    });
+    makeApp({ plugins: [made('user', { optional: ['base', 'absent'] }), made('other'), made('base')] });
+    expect(order).toEqual(['base:-', 'user:ready', 'other:ready']);
+    expect(() => makeApp({ plugins: [made('a', { requires: ['b'] }), made('b', { optional: ['a'] })] })).toThrow(/plugins need each other in a circle: a -> b -> a/);
+  });
 });
