@@ -5,7 +5,7 @@ import { safeEqual } from '../internal/random';
 import type { BearerResolver } from '../middleware/authenticator';
 import type { PluginContext } from '../plugins/plugin';
 import type { Credential } from '../credentials/credential-store';
-import { CacheAnnouncements } from '../state/announcements';
+import { AnnouncedCache, type AnnouncedMap } from '../state/announced-cache';
 import type { User } from '../token/user';
 import { isBanned } from '../users/user-store';
 import { ORGANIZATIONS_SERVICE, type OrgAuthority } from '../plugin-api/org-keys';
@@ -15,7 +15,6 @@ import { actThroughKey, type ApiKeyUse } from '../plugin-api/api-key-use';
 /** The channel on which deleted keys (`key:<id>`) and users whose keys stop (`user:<id>`) are announced. */
 export const API_KEY_CHANNEL = 'api-key-changed';
 const CACHED_KEYS = 10_000;
-const CACHE_TTL_MS = 10 * 60_000;
 const LAST_USED_EVERY_MS = 60_000;
 
 /** A key as its owner sees it (never the key itself). */
@@ -83,11 +82,11 @@ export interface ApiKeyServiceOptions {
  * organization stops it on every instance at the next request.
  */
 export class ApiKeys implements BearerResolver {
-  private readonly known = new BoundedMap<string, Known>(CACHED_KEYS);
-  private readonly announcements: CacheAnnouncements;
-  private readonly usedLately = new BoundedMap<string, true>(CACHED_KEYS);
+  private readonly cache: AnnouncedCache;
+  private readonly known: AnnouncedMap<string, Known>;
   /** Owners seen lately (`null`: banned or gone), so a key this process has not seen costs one store read. */
-  private readonly owners = new BoundedMap<string, User | null>(CACHED_KEYS);
+  private readonly owners: AnnouncedMap<string, User | null>;
+  private readonly usedLately = new BoundedMap<string, true>(CACHED_KEYS);
 
   /**
    * @param ctx - the core's services.
@@ -98,13 +97,9 @@ export class ApiKeys implements BearerResolver {
     private readonly options: ApiKeyServiceOptions,
   ) {
     this.orgs = ctx.service(ORGANIZATIONS_SERVICE);
-    this.announcements = new CacheAnnouncements(ctx.stateStore, API_KEY_CHANNEL, {
-      changed: (message) => this.forget(message),
-      lost: () => {
-        this.known.clear();
-        this.owners.clear();
-      },
-    });
+    this.cache = new AnnouncedCache(ctx.stateStore, API_KEY_CHANNEL, (message) => this.forget(message));
+    this.known = this.cache.map(CACHED_KEYS);
+    this.owners = this.cache.map(CACHED_KEYS);
   }
 
   /** The organizations plugin's service, when it is on (set up before this plugin: it is `optional`). */
@@ -117,7 +112,7 @@ export class ApiKeys implements BearerResolver {
 
   /** @inheritdoc */
   now(req: IncomingMessage): User | undefined {
-    if (this.options.perKeyLimit || !this.announcements.live) return undefined;
+    if (this.options.perKeyLimit) return undefined;
     const key = bearerApiKey(req.headers.authorization);
     if (key === undefined) return undefined;
     const known = this.known.get(apiKeyId(key));
@@ -134,7 +129,7 @@ export class ApiKeys implements BearerResolver {
     if (key === undefined || !isApiKey(key)) throw refused('the API key is malformed');
     const id = apiKeyId(key);
     if (this.options.perKeyLimit) await this.ctx.rateLimit('apiKeyRequests', id);
-    const mark = this.announcements.mark();
+    const mark = this.cache.mark();
     const credential = await this.ctx.credentials.get(id);
     // The id is the key's hash; comparing it again costs nothing and keeps the check constant-time.
     if (credential === undefined || credential.kind !== 'api_key' || !safeEqual(credential.id, id)) throw refused('the API key is unknown or was deleted');
@@ -143,7 +138,7 @@ export class ApiKeys implements BearerResolver {
     const scopes = Object.freeze([...data.scopes]);
     let known: Known;
     if (data.org === undefined) {
-      const owner = await this.owner(credential.userId, this.announcements.keep(mark));
+      const owner = await this.owner(credential.userId, mark);
       if (owner === null) throw new AuthError('unauthorized', 'the owner of this API key is banned or gone', { reason: 'banned' });
       known = { user: owner, use: Object.freeze({ id, scopes }), expiresAt: data.expiresAt };
     } else {
@@ -153,19 +148,19 @@ export class ApiKeys implements BearerResolver {
       if ((await orgs.keyMembership(org.id, { id, roles: org.roles })) === null) throw refused('the organization of this API key is gone');
       known = { user: { id: credential.userId, name: credential.label, picture: '' }, use: Object.freeze({ id, scopes, org }), expiresAt: data.expiresAt };
     }
-    if (this.announcements.keep(mark)) this.known.set(id, known, CACHE_TTL_MS);
+    this.known.keep(mark, id, known);
     this.touch(credential);
     actThroughKey(req, known.use);
     return { ...known.user };
   }
 
   /** The owner of a key as its requests act (`null`: banned or gone), from memory when it can be trusted. */
-  private async owner(userId: string, cacheable: boolean): Promise<User | null> {
-    const known = cacheable ? this.owners.get(userId) : undefined;
+  private async owner(userId: string, mark: number): Promise<User | null> {
+    const known = this.cache.keep(mark) ? this.owners.get(userId) : undefined;
     if (known !== undefined) return known;
     const record = await this.ctx.users.get(userId);
     const owner = record === undefined || isBanned(record) ? null : { id: record.id, name: record.name, picture: record.picture ?? '', ...(record.email ? { email: record.email } : {}) };
-    if (cacheable) this.owners.set(userId, owner, CACHE_TTL_MS);
+    this.owners.keep(mark, userId, owner);
     return owner;
   }
 
@@ -280,14 +275,12 @@ export class ApiKeys implements BearerResolver {
 
   /** Tells every instance (and this one) that keys changed. */
   async announce(message: string): Promise<void> {
-    this.announcements.changedHere();
-    this.forget(message);
-    await this.ctx.stateStore.publish?.(API_KEY_CHANNEL, message);
+    await this.cache.announce(message);
   }
 
   /** Stops listening. */
   async close(): Promise<void> {
-    await this.announcements.close();
+    await this.cache.close();
   }
 }
 

@@ -1,6 +1,5 @@
-import { BoundedMap } from '../internal/bounded-map';
 import type { StateStore } from '../state/state-store';
-import { CacheAnnouncements } from '../state/announcements';
+import { AnnouncedCache, type AnnouncedMap } from '../state/announced-cache';
 import type { OrgRecord, OrgStore } from './org-store';
 
 /** The channel on which every change of an organization is announced (its id). */
@@ -9,8 +8,6 @@ export const ORG_CHANGED_CHANNEL = 'org-changed';
 const CACHED_ORGS = 10_000;
 /** The most members of one organization kept. */
 const CACHED_MEMBERS_PER_ORG = 1_000;
-/** How long an entry is trusted even without a message (a safety net behind pub/sub). */
-const CACHE_TTL_MS = 10 * 60_000;
 
 /** A user's place in an organization, as the middleware checks it. */
 export interface Membership {
@@ -36,8 +33,8 @@ function membershipIn(org: OrgRecord | undefined, principal: Principal): Members
  * the organization store. So a removal or a role change holds on the next request on every instance.
  */
 export class MembershipCache {
-  private readonly byOrg = new BoundedMap<string, Map<string, Membership | null>>(CACHED_ORGS);
-  private readonly announcements: CacheAnnouncements;
+  private readonly cache: AnnouncedCache;
+  private readonly byOrg: AnnouncedMap<string, Map<string, Membership | null>>;
 
   /**
    * @param orgs - where memberships are read.
@@ -45,12 +42,10 @@ export class MembershipCache {
    */
   constructor(
     private readonly orgs: OrgStore,
-    private readonly state: StateStore,
+    state: StateStore,
   ) {
-    this.announcements = new CacheAnnouncements(state, ORG_CHANGED_CHANNEL, {
-      changed: (orgId) => this.byOrg.delete(orgId),
-      lost: () => this.byOrg.clear(),
-    });
+    this.cache = new AnnouncedCache(state, ORG_CHANGED_CHANNEL, (orgId) => this.byOrg.delete(orgId));
+    this.byOrg = this.cache.map(CACHED_ORGS);
   }
 
   /**
@@ -58,18 +53,16 @@ export class MembershipCache {
    * (its roles, while the organization exists); `null`: none. Synchronous when memory can tell.
    */
   lookup(orgId: string, principal: Principal): Membership | null | Promise<Membership | null> {
-    const live = this.announcements.live;
     // A key's id is "api_key:" and the SHA-256 of the key: no user id equals one.
     const id = typeof principal === 'string' ? principal : principal.key;
-    const members = live ? this.byOrg.get(orgId) : undefined;
-    const known = members?.get(id);
+    const known = this.byOrg.get(orgId)?.get(id);
     if (known !== undefined) return known;
-    const mark = this.announcements.mark();
+    const mark = this.cache.mark();
     return this.orgs.get(orgId).then((org) => {
       const found = membershipIn(org, principal);
-      if (this.announcements.keep(mark)) {
+      if (this.cache.keep(mark)) {
         let cached = this.byOrg.get(orgId);
-        if (cached === undefined || cached.size >= CACHED_MEMBERS_PER_ORG) this.byOrg.set(orgId, (cached = new Map()), CACHE_TTL_MS);
+        if (cached === undefined || cached.size >= CACHED_MEMBERS_PER_ORG) this.byOrg.set(orgId, (cached = new Map()));
         cached.set(id, found);
       }
       return found;
@@ -78,19 +71,16 @@ export class MembershipCache {
 
   /** What memory knows of a membership without reading the store (`undefined`: it does not know). */
   peek(orgId: string, principal: Principal): Membership | null | undefined {
-    if (!this.announcements.live) return undefined;
     return this.byOrg.get(orgId)?.get(typeof principal === 'string' ? principal : principal.key);
   }
 
   /** Announces that organization `orgId` changed, here at once and to every instance. */
   async changed(orgId: string): Promise<void> {
-    this.announcements.changedHere();
-    this.byOrg.delete(orgId);
-    await this.state.publish?.(ORG_CHANGED_CHANNEL, orgId);
+    await this.cache.announce(orgId);
   }
 
   /** Stops listening. */
   async close(): Promise<void> {
-    await this.announcements.close();
+    await this.cache.close();
   }
 }

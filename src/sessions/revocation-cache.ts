@@ -1,12 +1,9 @@
-import { BoundedMap } from '../internal/bounded-map';
 import type { StateStore } from '../state/state-store';
-import { CacheAnnouncements } from '../state/announcements';
+import { AnnouncedCache, type AnnouncedMap } from '../state/announced-cache';
 import { REVOKED_CHANNEL, jtiHash, type SessionRegistry, type SessionStatus } from './session-registry';
 
 /** The most sessions whose state one process keeps. */
 export const REVOCATION_CACHE_ENTRIES = 100_000;
-/** How long a cached state is trusted even without a message (a safety net behind pub/sub). */
-const CACHE_TTL_MS = 10 * 60_000;
 
 /**
  * The per-process view of session states for `revocationCheck: 'every-request'`: answers from
@@ -14,12 +11,12 @@ const CACHE_TTL_MS = 10 * 60_000;
  * a lost subscription empties it, and without a live one every check reads the store.
  */
 export class RevocationCache {
+  private readonly cache: AnnouncedCache;
   /**
    * By session hash (the `jti`'s, as revocations are announced): the user the store knew and the
    * state. One map, so that whatever it still holds an announcement can reach.
    */
-  private readonly bySession = new BoundedMap<string, { userId: string; status: SessionStatus }>(REVOCATION_CACHE_ENTRIES);
-  private readonly announcements: CacheAnnouncements;
+  private readonly bySession: AnnouncedMap<string, { userId: string; status: SessionStatus }>;
 
   /**
    * @param registry - reads session states.
@@ -29,41 +26,32 @@ export class RevocationCache {
     private readonly registry: SessionRegistry,
     store: StateStore,
   ) {
-    this.announcements = new CacheAnnouncements(store, REVOKED_CHANNEL, {
-      changed: (h) => this.bySession.delete(h),
-      lost: () => this.bySession.clear(),
-    });
-    registry.onRevoke((h) => {
-      this.announcements.changedHere();
-      this.bySession.delete(h);
-    });
+    this.cache = new AnnouncedCache(store, REVOKED_CHANNEL, (h) => this.bySession.delete(h));
+    this.bySession = this.cache.map(REVOCATION_CACHE_ENTRIES);
+    // The registry announces a revocation itself; this process forgets it at once.
+    registry.onRevoke((h) => this.cache.changedHere(h));
   }
 
   /** How the session stands if memory can tell (the subscription is live and the session was read); else `undefined`. */
   known(jti: string, userId: string): SessionStatus | undefined {
-    return this.knownByHash(jtiHash(jti), userId);
+    const known = this.bySession.get(jtiHash(jti));
+    return known !== undefined && known.userId === userId ? known.status : undefined;
   }
 
   /** How the session of token `jti` of `userId` stands; from memory when it can be trusted. */
   status(jti: string, userId: string): SessionStatus | Promise<SessionStatus> {
     const h = jtiHash(jti);
-    const known = this.knownByHash(h, userId);
-    if (known !== undefined) return known;
-    const mark = this.announcements.mark();
+    const known = this.bySession.get(h);
+    if (known !== undefined && known.userId === userId) return known.status;
+    const mark = this.cache.mark();
     return this.registry.status(jti, userId).then((status) => {
-      if (this.announcements.keep(mark)) this.bySession.set(h, { userId, status }, CACHE_TTL_MS);
+      this.bySession.keep(mark, h, { userId, status });
       return status;
     });
   }
 
-  private knownByHash(h: string, userId: string): SessionStatus | undefined {
-    if (!this.announcements.live) return undefined;
-    const known = this.bySession.get(h);
-    return known !== undefined && known.userId === userId ? known.status : undefined;
-  }
-
   /** Stops listening. */
   async close(): Promise<void> {
-    await this.announcements.close();
+    await this.cache.close();
   }
 }
