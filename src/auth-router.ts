@@ -97,7 +97,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     '/user',
     asyncHandler(async (req, res) => {
       try {
-        sendJson(res, 200, await authenticator.authenticate(req, res));
+        sendJson(res, 200, (await authenticator.login(req, res)).user);
       } catch (err) {
         if (!(err instanceof AuthError) || err.status >= 500 || err instanceof RateLimitError) throw err;
         sendJson(res, 401, errorBody(401, err.message, err));

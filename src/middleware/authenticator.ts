@@ -56,6 +56,18 @@ export interface SessionChecks {
 
 const unauthorized = (message: string, reason: AuthErrorReason): AuthError => new AuthError('unauthorized', message, { reason });
 
+/** Whether the claims name their session (`jti`). */
+const hasJti = (claims: Readonly<Claims>): claims is Readonly<Claims> & { jti: string } => typeof claims.jti === 'string' && claims.jti !== '';
+
+/** The provider of a login token: `auth_provider`, else the user id's prefix (tokens of older go-pkgz/auth versions). */
+const providerOf = (claims: Readonly<Claims>): string => claims.auth_provider?.name ?? claims.user?.id.split('_')[0] ?? '';
+
+/** A request's login: its user, and the token's claims (`undefined` for basic auth and bearer credentials, which have none). */
+export interface RequestLogin {
+  user: User;
+  claims: Readonly<Claims> | undefined;
+}
+
 /** How long an instance waits for the refresh another instance claimed. */
 const REFRESH_WAIT_MS = 3000;
 
@@ -87,71 +99,48 @@ export class Authenticator {
     this.bearer = resolver;
   }
 
-  /** The request's user; throws a 401 {@link AuthError} when there is no acceptable login. */
-  async authenticate(req: Request, res: ServerResponse): Promise<User> {
-    if (this.bearer?.carries(req)) return this.bearer.resolve(req);
-    const { adminPasswd, basicAuthChecker } = this.options;
-    if (adminPasswd !== undefined || basicAuthChecker !== undefined) {
-      const basic = parseBasicAuth(req);
-      if (basic) return this.basicLogin(req, basic);
-    }
-    const claims = await this.tokenClaims(req, res);
-    return setAudience({ ...(claims.user as User) }, claims.aud);
-  }
-
   /**
-   * The request's user when it can be decided without waiting (the common case of a valid token
-   * and a synchronous secret reader: see {@link TokenService.readNow}); `undefined` whenever {@link Authenticator.authenticate}
-   * must decide, which it then does from the start. Never throws, never answers.
+   * The request's login when memory decides it at once (a valid token of a session known to be
+   * live, a key seen lately): the same rules as {@link Authenticator.login}, never a store read.
+   * `undefined` whenever `login` must decide, which it then does from the start. Never throws,
+   * never answers.
    */
-  authenticateNow(req: Request): User | undefined {
-    if (this.bearer !== undefined && req.headers.authorization !== undefined && this.bearer.carries(req)) return this.bearer.now(req);
-    const claims = this.claimsNow(req);
-    if (claims === undefined) return undefined;
-    const user = claims.user as User;
-    // The verified-token cache's own user is frozen: the handler gets a copy it may change.
-    return setAudience(Object.isFrozen(user) ? cloneUser(user) : user, claims.aud);
-  }
-
-  /** {@link Authenticator.authenticateNow} with the token's claims, for checks that read more than the user. */
-  authenticateNowWithClaims(req: Request): { user: User; claims: Readonly<Claims> | undefined } | undefined {
+  loginNow(req: Request): RequestLogin | undefined {
     if (this.bearer !== undefined && req.headers.authorization !== undefined && this.bearer.carries(req)) {
       const user = this.bearer.now(req);
       return user && { user, claims: undefined };
     }
-    const claims = this.claimsNow(req);
-    if (claims === undefined) return undefined;
+    if (this.basicAuthOn && req.headers.authorization !== undefined) return undefined;
+    if (this.options.validator !== undefined) return undefined;
+    const claims = this.tokens.readNow(req);
+    if (claims === undefined || this.notALogin(claims) !== undefined) return undefined;
     const user = claims.user as User;
+    const cache = this.sessions.everyRequest;
+    if (cache !== undefined) {
+      const status = hasJti(claims) ? cache.known(claims.jti, user.id) : 'unknown';
+      if (status === undefined || this.sessionRefusal(status) !== undefined) return undefined;
+    }
+    // The verified-token cache's own user is frozen: the handler gets a copy it may change.
     return { user: setAudience(Object.isFrozen(user) ? cloneUser(user) : user, claims.aud), claims };
   }
 
-  /** The claims of a token that decides the request without waiting; see {@link Authenticator.authenticateNow}. */
-  private claimsNow(req: Request): Readonly<Claims> | undefined {
-    if ((this.options.adminPasswd !== undefined || this.options.basicAuthChecker !== undefined) && req.headers.authorization !== undefined) return undefined;
-    if (this.options.validator !== undefined) return undefined;
-    const claims = this.tokens.readNow(req);
-    if (claims === undefined) return undefined;
-    const user = claims.user;
-    if (claims.handshake !== undefined || user === undefined || typeof user !== 'object') return undefined;
-    if (!this.isProviderActive(claims.auth_provider?.name ?? user.id.split('_')[0] ?? '')) return undefined;
-    const cache = this.sessions.everyRequest;
-    if (cache !== undefined) {
-      if (typeof claims.jti !== 'string' || claims.jti === '') return undefined;
-      if (cache.known(claims.jti, user.id) !== 'active') return undefined;
-    }
-    return claims;
-  }
-
-  /** {@link Authenticator.authenticate} with the token's claims (`undefined` for basic auth, which has none). */
-  async authenticateWithClaims(req: Request, res: ServerResponse): Promise<{ user: User; claims: Readonly<Claims> | undefined }> {
+  /**
+   * The request's login, in one order: a plugin's bearer credential (API keys), basic auth, then
+   * the token (refreshed when due) with its session and the validator. A 401 {@link AuthError}
+   * when there is no acceptable one.
+   */
+  async login(req: Request, res: ServerResponse): Promise<RequestLogin> {
     if (this.bearer?.carries(req)) return { user: await this.bearer.resolve(req), claims: undefined };
-    const { adminPasswd, basicAuthChecker } = this.options;
-    if (adminPasswd !== undefined || basicAuthChecker !== undefined) {
+    if (this.basicAuthOn) {
       const basic = parseBasicAuth(req);
       if (basic) return { user: await this.basicLogin(req, basic), claims: undefined };
     }
     const claims = await this.tokenClaims(req, res);
     return { user: setAudience({ ...(claims.user as User) }, claims.aud), claims };
+  }
+
+  private get basicAuthOn(): boolean {
+    return this.options.adminPasswd !== undefined || this.options.basicAuthChecker !== undefined;
   }
 
   /** The claims of the request's acceptable login token (refreshed when due); 401 without one. Basic auth is no token. */
@@ -269,16 +258,32 @@ export class Authenticator {
     }
   }
 
+  /**
+   * Why a token's claims are no login, the rule both paths apply: a handshake token, no user, or
+   * a provider that is no longer registered. `undefined` when they are a login.
+   */
+  private notALogin(claims: Readonly<Claims>): 'handshake' | 'no user' | 'inactive provider' | undefined {
+    if (claims.handshake !== undefined) return 'handshake';
+    if (claims.user === undefined || typeof claims.user !== 'object') return 'no user';
+    // Without auth_provider (tokens of older go-pkgz/auth versions), the provider is the user id's prefix, as go-pkgz judges it.
+    return this.isProviderActive(providerOf(claims)) ? undefined : 'inactive provider';
+  }
+
+  /** The rule of `'every-request'` mode: a revoked session is refused, and an unknown one under `unknownSessions: 'reject'`. */
+  private sessionRefusal(status: SessionStatus): AuthError | undefined {
+    if (status === 'revoked') return unauthorized('the session was revoked', 'session_revoked');
+    if (status === 'unknown' && this.options.unknownSessions === 'reject') return unauthorized('the token belongs to no known session', 'session_unknown');
+    return undefined;
+  }
+
   private async acceptable(read: ReadToken, res: ServerResponse): Promise<Claims> {
     let { claims, token } = read;
-    if (claims.handshake !== undefined) throw unauthorized('a handshake token is not a login', 'token_invalid');
-    if (claims.user === undefined || typeof claims.user !== 'object') throw unauthorized('no user in the token', 'token_invalid');
-    // Without auth_provider (tokens of older go-pkgz/auth versions), the provider is the user id's prefix, as go-pkgz judges it.
-    const provider = claims.auth_provider?.name ?? claims.user.id.split('_')[0] ?? '';
-    if (!this.isProviderActive(provider)) {
+    const notALogin = this.notALogin(claims);
+    if (notALogin === 'inactive provider') {
       this.tokens.reset(res);
-      throw unauthorized(`provider ${provider} is not active`, 'token_invalid');
+      throw unauthorized(`provider ${providerOf(claims)} is not active`, 'token_invalid');
     }
+    if (notALogin !== undefined) throw unauthorized(notALogin === 'handshake' ? 'a handshake token is not a login' : 'no user in the token', 'token_invalid');
     try {
       if (read.expired) {
         const refreshed = await this.refresh(read);
@@ -300,24 +305,17 @@ export class Authenticator {
   }
 
   /**
-   * `'every-request'` mode: a revoked session, or an unknown one under `unknownSessions: 'reject'`,
-   * is refused. No promise when the cache knows the session (the usual case).
+   * `'every-request'` mode: the session of the claims by {@link Authenticator.sessionRefusal}. No
+   * promise when the cache knows the session (the usual case).
    */
   private checkSession(claims: Claims, cache: RevocationCache): void | Promise<void> {
-    const jti = claims.jti;
-    if (typeof jti !== 'string' || jti === '') return this.unknownSession();
-    const checked = cache.status(jti, (claims.user as User).id);
-    if (typeof checked === 'string') return this.judgeSession(checked);
-    return checked.then((status) => this.judgeSession(status));
-  }
-
-  private judgeSession(status: SessionStatus): void {
-    if (status === 'revoked') throw unauthorized('the session was revoked', 'session_revoked');
-    if (status === 'unknown') this.unknownSession();
-  }
-
-  private unknownSession(): void {
-    if (this.options.unknownSessions === 'reject') throw unauthorized('the token belongs to no known session', 'session_unknown');
+    const status = hasJti(claims) ? cache.status(claims.jti, (claims.user as User).id) : 'unknown';
+    const judge = (known: SessionStatus): void => {
+      const refusal = this.sessionRefusal(known);
+      if (refusal !== undefined) throw refusal;
+    };
+    if (typeof status === 'string') return judge(status);
+    return status.then(judge);
   }
 
   /**
@@ -338,14 +336,11 @@ export class Authenticator {
     if (end !== undefined && end <= Math.floor(Date.now() / 1000)) throw unauthorized('the session is older than sessionMaxAge: log in again', 'session_expired');
     // A ban ends every session too; the refresh says why.
     if (await this.sessions.isBanned((read.claims.user as User).id)) throw unauthorized('this account is banned', 'banned');
-    const jti = read.claims.jti;
-    let h: string | undefined;
-    if (typeof jti === 'string' && jti !== '') {
-      const status = await this.sessions.registry.status(jti, (read.claims.user as User).id);
-      if (status === 'revoked') throw unauthorized('the session was revoked', 'session_revoked');
-      if (status === 'active') h = jtiHash(jti);
-    }
-    if (h === undefined) this.unknownSession();
+    const claims = read.claims;
+    const status = hasJti(claims) ? await this.sessions.registry.status(claims.jti, (claims.user as User).id) : 'unknown';
+    const refusal = this.sessionRefusal(status);
+    if (refusal !== undefined) throw refusal;
+    const h = status === 'active' && hasJti(claims) ? jtiHash(claims.jti) : undefined;
     const cached = await this.options.refreshCache.get(read.token);
     if (cached) return cached;
     let pending = this.refreshing.get(read.token);

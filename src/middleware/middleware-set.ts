@@ -1,10 +1,9 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AuthError, configError } from '../errors';
 import { StoreUnavailableError } from '../internal/guarded-store';
-import type { Claims } from '../token/claims';
 import { getUser, setRequestUser } from '../token/request-user';
 import { getRole, isAdmin, type User } from '../token/user';
-import type { Authenticator, AuthenticatorOptions, GuardFactory, RequestCheck } from './authenticator';
+import type { Authenticator, AuthenticatorOptions, GuardFactory, RequestCheck, RequestLogin } from './authenticator';
 import { rejectRequest } from './error-handler';
 
 /**
@@ -45,33 +44,7 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
   /** Whether a failure was answered (an AuthError, a store that failed: 503); else it goes to `next`. */
   const asAuthError = (caught: unknown): unknown => (caught instanceof StoreUnavailableError ? new AuthError('unavailable', 'a store is unavailable, try again', { cause: caught }) : caught);
 
-  const guard = (allow: ((user: User) => AuthError | undefined) | undefined, required: boolean): RequestHandler =>
-    function authgateGuard(req: Request, res: Response, next: NextFunction): void {
-      const known = authenticator.authenticateNow(req);
-      if (known !== undefined) {
-        const refusal = allow?.(known);
-        if (refusal) return reject(req, res, refusal);
-        setRequestUser(req, known);
-        return next();
-      }
-      authenticator.authenticate(req, res).then(
-        (user) => {
-          const refusal = allow?.(user);
-          if (refusal) return reject(req, res, refusal);
-          setRequestUser(req, user);
-          next();
-        },
-        (caught: unknown) => {
-          const err = asAuthError(caught);
-          if (!(err instanceof AuthError)) return next(err);
-          if (required) return reject(req, res, err);
-          setRequestUser(req, undefined);
-          next();
-        },
-      );
-    };
-
-  /** Answers a failure of a plugin guard: an AuthError (a store that failed: 503) as a refusal, anything else to `next`. */
+  /** Answers a failure: an AuthError (a store that failed: 503) as a refusal, anything else to `next`. */
   const fail = (req: Request, res: Response, next: NextFunction, caught: unknown): void => {
     const err = asAuthError(caught);
     if (err instanceof AuthError) reject(req, res, err);
@@ -82,46 +55,54 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
     setRequestUser(req, user);
     next();
   };
-  /** Runs a plugin's check; no promise and no closure when it decides at once (the usual case: a cached membership). */
-  const judge = (check: RequestCheck, req: Request, res: Response, next: NextFunction, user: User, claims: Readonly<Claims> | undefined): void => {
+  /** Runs the guard's check, if it has one; no promise and no closure when it decides at once (the usual case: a cached membership). */
+  const judge = (check: RequestCheck | undefined, req: Request, res: Response, next: NextFunction, login: RequestLogin): void => {
+    if (check === undefined) return finish(req, res, next, login.user, undefined);
     let verdict: ReturnType<RequestCheck>;
     try {
-      verdict = check(req, user, claims);
+      verdict = check(req, login.user, login.claims);
     } catch (err) {
       return fail(req, res, next, err);
     }
-    if (!(verdict instanceof Promise)) return finish(req, res, next, user, verdict);
+    if (!(verdict instanceof Promise)) return finish(req, res, next, login.user, verdict);
     verdict.then(
-      (refusal) => finish(req, res, next, user, refusal),
+      (refusal) => finish(req, res, next, login.user, refusal),
       (err: unknown) => fail(req, res, next, err),
     );
   };
 
-  /** A guard whose check is a plugin's (it reads the token's claims too, and may wait for a store). */
-  const pluginGuard = (factory: GuardFactory, args: string[]): RequestHandler => {
-    const check = factory(...args);
-    return function authgatePluginGuard(req: Request, res: Response, next: NextFunction): void {
-      const known = authenticator.authenticateNowWithClaims(req);
-      if (known !== undefined) return judge(check, req, res, next, known.user, known.claims);
-      authenticator.authenticateWithClaims(req, res).then(
-        ({ user, claims }) => judge(check, req, res, next, user, claims),
-        (err: unknown) => fail(req, res, next, err),
+  /**
+   * Every guard of the set, the core's and the plugins': the request's login (from memory when it
+   * can be decided at once), then the guard's check. `m.trace` lets a request without a login through.
+   */
+  const guard = (check: RequestCheck | undefined, required = true): RequestHandler =>
+    function authgateGuard(req: Request, res: Response, next: NextFunction): void {
+      const known = authenticator.loginNow(req);
+      if (known !== undefined) return judge(check, req, res, next, known);
+      authenticator.login(req, res).then(
+        (login) => judge(check, req, res, next, login),
+        (caught: unknown) => {
+          if (required) return fail(req, res, next, caught);
+          const err = asAuthError(caught);
+          if (!(err instanceof AuthError)) return next(err);
+          setRequestUser(req, undefined);
+          next();
+        },
       );
     };
-  };
 
   const middleware = {
     crossOrigin(req: Request, res: Response, next: NextFunction): void {
       if (!options.crossSite.isCrossSiteWrite(req)) return next();
       reject(req, res, new AuthError('forbidden', 'cross-site request refused', { reason: 'cross_site' }));
     },
-    auth: guard(undefined, true),
+    auth: guard(undefined),
     trace: guard(undefined, false),
-    admin: guard((user) => (isAdmin(user) ? undefined : new AuthError('forbidden', 'admin access required')), true),
+    admin: guard((_req, user) => (isAdmin(user) ? undefined : new AuthError('forbidden', 'admin access required'))),
     rbac(...roles: string[]): RequestHandler {
       if (roles.length === 0) throw configError('rbac() needs at least one role');
       const wanted = new Set(roles.map((r) => r.toLowerCase()));
-      return guard((user) => (wanted.has(getRole(user).toLowerCase()) ? undefined : new AuthError('forbidden', 'access denied for this role')), true);
+      return guard((_req, user) => (wanted.has(getRole(user).toLowerCase()) ? undefined : new AuthError('forbidden', 'access denied for this role')));
     },
     get updateUser(): RequestHandler {
       const updater = options.userUpdater;
@@ -139,7 +120,7 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
   const set: Record<string, unknown> = middleware;
   for (const [name, factory] of guards) {
     if (Object.hasOwn(middleware, name)) throw configError(`a plugin offers m.${name}(), which the core has already`);
-    set[name] = (...args: string[]): RequestHandler => pluginGuard(factory, args);
+    set[name] = (...args: string[]): RequestHandler => guard(factory(...args));
   }
   for (const [name, owner] of guardOwners) {
     if (Object.hasOwn(middleware, name)) continue;
