@@ -33,6 +33,7 @@ export { StateRefreshCache } from './middleware/state-refresh-cache';
 export type { Provider, ProviderKit, LoginRequest, CompletedLogin } from './providers/provider';
 export type { CheckResult, CredentialChecker, LoginContext } from './providers/direct';
 export type { LoginLinks, LoginIdentity } from './providers/login-links';
+export type { LoginLinksService } from './providers/linked-logins-plugin';
 export { LINK_COOKIE } from './providers/link-flow';
 export { BUILTIN_PROVIDER_NAMES } from './providers/builtin';
 export type { BuiltinProviderOptions } from './providers/builtin/spec';
@@ -76,7 +77,8 @@ export { OidcProvider, defaultOidcUser } from './providers/oidc/oidc-provider';
 export { PASSKEY_COOKIE, PasskeyProvider } from './providers/passkey/passkey-provider';
 
 // Plugins (features of the identity core; each has its entry point: authgate/two-factor, authgate/passkeys, ...)
-export type { AuthPlugin, PluginContext, PluginContribution, PluginServices, LoginPhases, UserEventHandlers } from './plugins/plugin';
+export type { AuthPlugin, PluginContext, PluginContribution, PluginRoute, PluginServices, RouteMethod, LoginPhases, UserEventHandlers } from './plugins/plugin';
+export type { PluginAuthenticator, PluginAvatars, PluginEvents, PluginKit, PluginSessions, PluginTokens, PluginUsers } from './plugin-api/core-api';
 export { LOGIN_PHASES } from './plugins/plugin';
 export { twoFactor } from './two-factor/two-factor-plugin';
 export { passkeys, type PasskeysPluginOptions } from './providers/passkey/passkeys-plugin';
@@ -105,7 +107,7 @@ export { createAuditStore, AUDIT_STORE_SCHEMES } from './events/create-audit-sto
 export { MemoryAuditStore } from './events/stores/memory-audit-store';
 
 // Types that appear in the signatures above (for plugins and typed options)
-export type { BearerResolver, Authenticator } from './middleware/authenticator';
+export type { BearerResolver, Authenticator, RequestLogin } from './middleware/authenticator';
 export type { ProviderAction } from './providers/provider';
 export type { NotificationOptions } from './events/notifications';
 export type { WebhookOptions, Webhook, WebhookQueue } from './events/webhooks';

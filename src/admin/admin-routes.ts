@@ -1,10 +1,10 @@
 import type { Request, Response, Router } from 'express';
+import type { PluginAuthenticator } from '../plugin-api/core-api';
 import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
 import { objectBody, onlyMethods } from '../internal/router-shell';
 import { hasUnusableChars } from '../internal/text';
-import type { Authenticator } from '../middleware/authenticator';
 import { stateCall } from '../state/state-call';
 import type { Claims } from '../token/claims';
 import type { User } from '../token/user';
@@ -16,7 +16,7 @@ import { CONSOLE_CSP, CONSOLE_HTML, CONSOLE_SCRIPT, CONSOLE_STYLE } from './cons
 /** What the admin routes need. */
 export interface AdminRouteDeps {
   admin: AdminService;
-  authenticator: Authenticator;
+  authenticator: PluginAuthenticator;
   /** Counts a hit against one of the plugin's rate limits. */
   rateLimit(name: string, identity: string): Promise<void>;
   /** The claims of the request's token without the XSRF check (a page opened by a link sends no header); only to choose which page to send. */

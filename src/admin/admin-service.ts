@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
+import type { PluginAuthenticator } from '../plugin-api/core-api';
 import { AuthError } from '../errors';
 import { ORGANIZATIONS_SERVICE } from '../plugin-api/org-keys';
-import type { Authenticator } from '../middleware/authenticator';
 import type { PluginContext } from '../plugins/plugin';
 import { jtiHash, sessionJti, type SessionInfo } from '../sessions/session-registry';
 import { stateCall } from '../state/state-call';
@@ -194,7 +194,7 @@ export class AdminService {
    * Ends the impersonation of the request's session and gives the admin its own session back (a
    * new token of it); when that session ended meanwhile, the admin is logged out.
    */
-  async stop(res: ServerResponse, claims: Claims, authenticator: Authenticator, client?: EventClient): Promise<User | undefined> {
+  async stop(res: ServerResponse, claims: Claims, authenticator: PluginAuthenticator, client?: EventClient): Promise<User | undefined> {
     const act = actOf(claims);
     if (act === undefined || typeof claims.jti !== 'string') throw new AuthError('conflict', 'this session is not an impersonation');
     const kept = await stateCall(async () => {

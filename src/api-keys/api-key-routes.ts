@@ -1,11 +1,11 @@
 import type { Request, Response } from 'express';
+import type { PluginAuthenticator } from '../plugin-api/core-api';
 import type { PluginRoute } from '../plugins/plugin';
 import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
 import { objectBody } from '../internal/router-shell';
 import { nameField } from '../internal/text';
-import type { Authenticator } from '../middleware/authenticator';
 import { param } from '../internal/text';
 import { OWNER, rolesField, type OrgAuthority } from '../plugin-api/org-keys';
 import type { User } from '../token/user';
@@ -42,7 +42,7 @@ interface Keyring {
 /** What the key routes need. */
 export interface ApiKeyRouteDeps {
   keys: ApiKeys;
-  authenticator: Authenticator;
+  authenticator: PluginAuthenticator;
   /** The organizations plugin's service, when it is on: the routes of organizations' keys. */
   orgs: OrgAuthority | undefined;
   rateLimit(name: string, id: string): Promise<void>;

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { PluginEvents } from '../plugin-api/core-api';
 import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
@@ -6,7 +7,7 @@ import type { AuthPlugin, PluginRoute } from '../plugins/plugin';
 import { stateCall } from '../state/state-call';
 import type { User } from '../token/user';
 import type { AuthEventType } from './auth-event';
-import type { EventBus, EventListOptions } from './event-bus';
+import type { EventListOptions } from './event-bus';
 
 /** Reads `cursor`, `limit`, `type` (comma-separated), `from` and `to` of a query string; 400 for a malformed one. */
 export function eventQuery(req: Request): EventListOptions {
@@ -28,7 +29,7 @@ export function eventQuery(req: Request): EventListOptions {
 }
 
 /** `GET /events`: the caller's own recent activity, newest first (`cursor`, `limit`, `type`, `from`, `to`). */
-export function eventRouteList(deps: { events: EventBus; me(req: Request, res: Response): Promise<User>; rateLimit(name: string, id: string): Promise<void> }): PluginRoute[] {
+export function eventRouteList(deps: { events: PluginEvents; me(req: Request, res: Response): Promise<User>; rateLimit(name: string, id: string): Promise<void> }): PluginRoute[] {
   return [
     {
       method: 'GET',

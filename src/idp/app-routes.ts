@@ -1,10 +1,10 @@
 import type { Router } from 'express';
+import type { PluginAuthenticator, PluginEvents } from '../plugin-api/core-api';
 import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
 import { onlyMethods } from '../internal/router-shell';
-import { requestClient, type EventBus } from '../events/event-bus';
-import type { Authenticator } from '../middleware/authenticator';
+import { requestClient } from '../events/event-bus';
 import type { StateStore } from '../state/state-store';
 import type { User } from '../token/user';
 import type { IdpClient } from './idp-options';
@@ -24,7 +24,7 @@ const never = (): Error => new Error('not used');
  * `GET /apps`: the apps the user let in through the identity provider (name, scopes, since);
  * `DELETE /apps/:clientId`: takes that back, with every token the app holds (its next refresh fails).
  */
-export function addAppRoutes(router: Router, deps: { state: StateStore; authenticator: Authenticator; clientOf(clientId: string): Promise<IdpClient | undefined>; events: EventBus }): void {
+export function addAppRoutes(router: Router, deps: { state: StateStore; authenticator: PluginAuthenticator; clientOf(clientId: string): Promise<IdpClient | undefined>; events: PluginEvents }): void {
   router.get(
     '/apps',
     asyncHandler(async (req, res) => {

@@ -1,11 +1,11 @@
 import type { Router } from 'express';
+import type { PluginAuthenticator, PluginEvents } from '../plugin-api/core-api';
 import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
 import { objectBody, onlyMethods } from '../internal/router-shell';
 import { nameField } from '../internal/text';
-import { requestClient, type EventBus } from '../events/event-bus';
-import type { Authenticator } from '../middleware/authenticator';
+import { requestClient } from '../events/event-bus';
 import type { Claims } from '../token/claims';
 import type { User } from '../token/user';
 import type { ClientRegistry } from './client-registry';
@@ -41,7 +41,7 @@ function flag(value: unknown, field: string): boolean {
  */
 export function addClientRoutes(
   router: Router,
-  deps: { registry: ClientRegistry; authenticator: Authenticator; isAdmin(user: User, claims: Claims): boolean; rateLimit(name: string, id: string): Promise<void>; events: EventBus },
+  deps: { registry: ClientRegistry; authenticator: PluginAuthenticator; isAdmin(user: User, claims: Claims): boolean; rateLimit(name: string, id: string): Promise<void>; events: PluginEvents },
 ): void {
   const { registry, authenticator } = deps;
   const admin = async (claims: Claims): Promise<User> => {

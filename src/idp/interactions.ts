@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
+import type { PluginAuthenticator } from '../plugin-api/core-api';
 import express, { type Request, type Response, type Router } from 'express';
 import { asyncHandler } from '../internal/async-handler';
 import { safeEqual } from '../internal/random';
-import type { Authenticator } from '../middleware/authenticator';
 import { jtiHash } from '../sessions/session-registry';
 import type { Claims } from '../token/claims';
 import type { User } from '../token/user';
@@ -15,7 +15,7 @@ import type { OidcProviderLike, InteractionDetails } from './oidc-types';
 export interface InteractionDeps {
   provider(): Promise<OidcProviderLike>;
   options: ResolvedIdpOptions;
-  authenticator: Authenticator;
+  authenticator: PluginAuthenticator;
   /** Keys the consent form's anti-forgery value. */
   key: string;
   /** Remembers which authgate session made a login (its logout ends the provider's session). */

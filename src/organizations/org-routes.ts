@@ -1,9 +1,9 @@
 import type { Request, Response, Router } from 'express';
+import type { PluginAuthenticator } from '../plugin-api/core-api';
 import { clientIp } from '../internal/client-ip';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
 import { objectBody, onlyMethods } from '../internal/router-shell';
-import type { Authenticator } from '../middleware/authenticator';
 import { stateCall } from '../state/state-call';
 import type { Claims } from '../token/claims';
 import type { User } from '../token/user';
@@ -17,7 +17,7 @@ import { ACTIVE_ORG_CLAIM } from './org-records';
 /** What the organization routes need. */
 export interface OrgRouteDeps {
   orgs: OrgService;
-  authenticator: Authenticator;
+  authenticator: PluginAuthenticator;
   /** Counts a hit against one of the plugin's rate limits. */
   rateLimit(name: string, identity: string): Promise<void>;
 }

@@ -1,12 +1,11 @@
 import type { OrgAuthority } from '../plugin-api/org-keys';
+import type { PluginEvents, PluginUsers } from '../plugin-api/core-api';
 import { createHash, randomBytes } from 'node:crypto';
 import { AuthError, type AuthErrorReason } from '../errors';
 import type { Logger } from '../logger';
-import type { EventBus } from '../events/event-bus';
 import { describeSendFailure } from '../senders/sender';
 import { renderTemplate } from '../senders/template';
 import type { User } from '../token/user';
-import type { UserDirectory } from '../users/user-directory';
 import type { Membership, MembershipCache } from './membership-cache';
 import type { ResolvedOrganizationOptions } from './org-options';
 import { type OrgInvitation, type OrgMember, type OrgRecord, type OrgStore } from './org-store';
@@ -82,7 +81,7 @@ export class OrgService implements OrgAuthority {
     private readonly store: OrgStore,
     private readonly cache: MembershipCache,
     private readonly options: ResolvedOrganizationOptions,
-    private readonly deps: { url: URL; users: UserDirectory; logger: Logger; events: EventBus },
+    private readonly deps: { url: URL; users: PluginUsers; logger: Logger; events: PluginEvents },
   ) {}
 
   private get roles(): ResolvedOrganizationOptions['roles'] {

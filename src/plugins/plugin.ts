@@ -1,17 +1,13 @@
 import type { Request, RequestHandler, Router } from 'express';
 import type { ServerResponse } from 'node:http';
-import type { AvatarProxy } from '../avatar/proxy';
 import type { CredentialStore } from '../credentials/credential-store';
 import type { RedirectPolicy } from '../internal/redirect-policy';
 import type { RateLimitRule } from '../limits/rate-limiter';
 import type { Logger } from '../logger';
-import type { Authenticator, BearerResolver, GuardFactory } from '../middleware/authenticator';
-import type { CompletedLogin, LoginRequest, Provider, ProviderKit } from '../providers/provider';
-import type { SessionRegistry } from '../sessions/session-registry';
+import type { BearerResolver, GuardFactory } from '../middleware/authenticator';
+import type { CompletedLogin, LoginRequest, Provider } from '../providers/provider';
 import type { StateStore } from '../state/state-store';
-import type { EventBus } from '../events/event-bus';
-import type { TokenService } from '../token/token-service';
-import type { UserDirectory } from '../users/user-directory';
+import type { PluginAuthenticator, PluginAvatars, PluginEvents, PluginKit, PluginSessions, PluginTokens, PluginUsers } from '../plugin-api/core-api';
 import type { User } from '../token/user';
 
 /**
@@ -103,20 +99,24 @@ export interface PluginContext {
   /** The app's URL and the hosts a login may send the browser to (`allowedRedirectHosts`). */
   readonly redirects: RedirectPolicy;
   readonly logger: Logger;
-  readonly tokens: TokenService;
-  readonly sessions: SessionRegistry;
-  readonly users: UserDirectory;
+  /** Tokens and cookies. */
+  readonly tokens: PluginTokens;
+  /** The session registry. */
+  readonly sessions: PluginSessions;
+  /** The user directory. */
+  readonly users: PluginUsers;
   readonly credentials: CredentialStore;
   readonly stateStore: StateStore;
   /** The security events: `emit` one where it happens (recorded and handed to handlers after the answer). */
-  readonly events: EventBus;
-  readonly avatars: AvatarProxy;
+  readonly events: PluginEvents;
+  /** The avatar proxy. */
+  readonly avatars: PluginAvatars;
   /** The registered providers, by name (filled as the app adds them). */
   readonly providers: ReadonlyMap<string, Provider>;
-  /** Reads tokens and sessions of requests: `tokenClaims`, `stepUpClaims`, `renewLogin`. */
-  readonly authenticator: Authenticator;
-  /** What providers get (complete a login, one-shot keys, notices of credential changes). */
-  readonly kit: ProviderKit;
+  /** Reads the request's login: `tokenClaims`, `stepUpClaims`, `reissue`, `renewLogin`. */
+  readonly authenticator: PluginAuthenticator;
+  /** One-shot keys, audiences, notices of credential changes, login events. */
+  readonly kit: PluginKit;
   /** Counts a hit against a rate limit (the core's or one a plugin declared); a 429 AuthError past it. */
   rateLimit(name: string, identity: string): Promise<void>;
   /** `true` once `kit.useOnce(key)` was called for `key`. */

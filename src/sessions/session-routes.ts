@@ -1,25 +1,24 @@
 import type { Request, Response } from 'express';
+import type { PluginAuthenticator, PluginEvents, PluginSessions, PluginTokens } from '../plugin-api/core-api';
 import type { PluginRoute } from '../plugins/plugin';
 import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
 import { hasUnusableChars } from '../internal/text';
-import type { Authenticator } from '../middleware/authenticator';
 import { stateCall } from '../state/state-call';
-import type { TokenService } from '../token/token-service';
 import { isAdmin, type User } from '../token/user';
-import { jtiHash, type SessionRegistry } from './session-registry';
-import { requestClient, type EventBus } from '../events/event-bus';
+import { jtiHash } from './session-registry';
+import { requestClient } from '../events/event-bus';
 
 /** What the session routes need from the auth service. */
 export interface SessionRouteDeps {
-  authenticator: Authenticator;
-  sessions: SessionRegistry;
+  authenticator: PluginAuthenticator;
+  sessions: PluginSessions;
   /** Counts a hit against a rate limit (`sessionsPerUser`). */
   rateLimit(name: string, identity: string): Promise<void>;
-  tokens: TokenService;
+  tokens: PluginTokens;
   /** Records `session.revoked`. */
-  events: EventBus;
+  events: PluginEvents;
 }
 
 /** Shown session ids are random base64url or hex of 16 to 64 characters. */

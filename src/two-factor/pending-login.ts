@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
+import type { PluginTokens } from '../plugin-api/core-api';
 import { sendJson, sendRedirect } from '../internal/http';
 import { redirectTarget } from '../internal/redirect-policy';
 import type { RedirectPolicy } from '../internal/redirect-policy';
 import type { CompletedLogin, LoginRequest } from '../providers/provider';
 import { claimsShapeError, isPlainObject, type Claims } from '../token/claims';
-import type { TokenService } from '../token/token-service';
 import type { User } from '../token/user';
 import type { TwoFactor } from './two-factor';
 
@@ -32,7 +32,7 @@ export class PendingLogins {
    * @param options - own URL and redirect allowlist.
    */
   constructor(
-    private readonly tokens: TokenService,
+    private readonly tokens: PluginTokens,
     private readonly twoFactor: TwoFactor,
     private readonly options: RedirectPolicy,
   ) {}

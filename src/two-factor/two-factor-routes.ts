@@ -1,10 +1,10 @@
 import type { CredentialChange } from '../credentials/credential-notices';
+import type { PluginAuthenticator } from '../plugin-api/core-api';
 import { clientIp } from '../internal/client-ip';
 import type { Request, Response, Router } from 'express';
 import { AuthError } from '../errors';
 import { asyncHandler } from '../internal/async-handler';
 import { sendJson } from '../internal/http';
-import type { Authenticator } from '../middleware/authenticator';
 import type { CompletedLogin, LoginRequest } from '../providers/provider';
 import type { User } from '../token/user';
 import type { PendingLogins } from './pending-login';
@@ -15,7 +15,7 @@ import type { NewAuthEvent } from '../events/auth-event';
 export interface TwoFactorRouteDeps {
   twoFactor: TwoFactor;
   pending: PendingLogins;
-  authenticator: Authenticator;
+  authenticator: PluginAuthenticator;
   /** Counts a code tried by this IP and for this user (`twoFactorPerIp`, `twoFactorPerUser`). */
   limit(ip: string, userId: string): Promise<void>;
   useOnce(key: string, ttlMs: number): Promise<boolean>;
