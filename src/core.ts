@@ -1,4 +1,5 @@
 import type { Request } from 'express';
+import { DEFAULT_LOCKOUT, Lockout } from './limits/lockout';
 import { toLoginRequest } from './auth-router';
 import { AvatarProxy } from './avatar/proxy';
 import { createAvatarStore } from './avatar/create-avatar-store';
@@ -171,6 +172,7 @@ export function pluginContext(core: Core): PluginContext {
     providers,
     authenticator,
     kit,
+    lockout: (rule) => new Lockout(resolved.stateStore, { ...DEFAULT_LOCKOUT, ...rule }, resolved.ipv6RateLimitPrefix),
     rateLimit: (name, identity) => core.countHit(name, identity),
     wasUsed: (key) => stateCall(() => resolved.stateStore.get(`once:${key}`)).then((v) => v !== undefined),
     startSession: (req, res, login) => completer.startSession(req, res, login),

@@ -78,7 +78,7 @@ export { PASSKEY_COOKIE, PasskeyProvider } from './providers/passkey/passkey-pro
 
 // Plugins (features of the identity core; each has its entry point: authgate/two-factor, authgate/passkeys, ...)
 export type { AuthPlugin, PluginContext, PluginContribution, PluginRoute, PluginServices, RouteMethod, LoginPhases, UserEventHandlers } from './plugins/plugin';
-export type { PluginAuthenticator, PluginAvatars, PluginEvents, PluginKit, PluginSessions, PluginTokens, PluginUsers } from './plugin-api/core-api';
+export type { PluginAuthenticator, PluginAvatars, PluginEvents, PluginLockout, PluginKit, PluginSessions, PluginTokens, PluginUsers } from './plugin-api/core-api';
 export { LOGIN_PHASES } from './plugins/plugin';
 export { twoFactor } from './two-factor/two-factor-plugin';
 export { passkeys, type PasskeysPluginOptions } from './providers/passkey/passkeys-plugin';
@@ -96,7 +96,7 @@ export { MemoryStateStore } from './state/stores/memory-state-store';
 export { RateLimitError, AUTH_RATE_LIMITS, ACCOUNT_RATE_LIMITS, type AuthRateLimit, type AccountRateLimit, type RateLimitRule } from './limits/rate-limiter';
 
 // The account router (the whole family is in `authgate/accounts`)
-export { createAccountRouter, type AccountRouter } from './account/account-router';
+export { createAccountRouter, type AccountRouter, type AccountCoreParts } from './account/account-router';
 export type { AccountRouterOptions, LoginSessions } from './account/account-options';
 
 // Security events and the audit log

@@ -125,7 +125,6 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   // sessions and removes what a stolen session could have added, with nothing to wire here.
   const accountService = accounts({
     store: config.accountStore,
-    stateStore: config.stateStore,
     sender,
     baseUrl: `${config.url}/account`,
     ...accountMails(config.url),

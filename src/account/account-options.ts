@@ -16,7 +16,7 @@ import type { SecondFactor } from '../plugin-api/second-factor';
 import type { AccountStore } from './account-store';
 import { loadBcrypt } from './passwords';
 import { passwordChecker, type PasswordPolicy } from './password-policy';
-import { DEFAULT_LOCKOUT, type LockoutRule } from './lockout';
+import { DEFAULT_LOCKOUT, type LockoutRule } from '../limits/lockout';
 
 /** Options of {@link createAccountRouter}. */
 export interface AccountRouterOptions extends CrossSiteOptions {

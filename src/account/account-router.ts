@@ -9,13 +9,15 @@ import { CrossSitePolicy } from '../internal/cross-origin';
 import { asyncHandler } from '../internal/async-handler';
 import { finishRouter, routerShell, type ErrorAnswer } from '../internal/router-shell';
 import { warningsLogger } from '../logger';
-import { AccountError } from './account-error';
+import { accountErrorBody } from './account-error';
 import { AccountService, type AccountCredentialChecker } from './account-service';
-import { Lockout } from './lockout';
+import { Lockout, type LockoutRule } from '../limits/lockout';
+import type { PluginLockout } from '../plugin-api/core-api';
+import type { StateStore } from '../state/state-store';
 import type { AccountStore } from './account-store';
 import { createAccountStore } from './create-account-store';
 import { resolveAccountOptions, type AccountRouterOptions } from './account-options';
-import { ACCOUNT_RATE_LIMITS, RateLimiter, RateLimitError, resolveRules, type AccountRateLimit } from '../limits/rate-limiter';
+import { ACCOUNT_RATE_LIMITS, RateLimiter, resolveRules, type AccountRateLimit } from '../limits/rate-limiter';
 import { createStateStore } from '../state/create-state-store';
 import type { LoginLinks } from '../providers/login-links';
 
@@ -44,15 +46,29 @@ export interface AccountRouter extends Router {
 function fields(req: Request): Record<string, unknown> {
   const body = (req as { body?: unknown }).body;
   if (body !== undefined && (body === null || typeof body !== 'object' || Array.isArray(body))) {
-    throw new AccountError(400, 1.0, 'the body must be a JSON object or a form');
+    throw new AuthError('bad_request', 'the body must be a JSON object or a form');
   }
   return { ...Object.fromEntries(new URLSearchParams(req.originalUrl.split('?')[1] ?? '')), ...(body as Record<string, unknown> | undefined) };
 }
 
 function objectBody(req: Request): Record<string, unknown> {
   const body = (req as { body?: unknown }).body;
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new AccountError(400, 1.0, 'the body must be a JSON object');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new AuthError('bad_request', 'the body must be a JSON object');
   return body as Record<string, unknown>;
+}
+
+/** What the accounts plugin hands the account router from the identity core: its rate limits and lockout, on its state store. */
+export interface AccountCoreParts {
+  /** Counts a hit against one of the account limits, declared by the plugin with the core's (`createAuth({ rateLimits })` sets them). */
+  rateLimit(name: AccountRateLimit, identity: string): Promise<void>;
+  /** A lockout on the core's state store. */
+  lockout(rule: LockoutRule): PluginLockout;
+}
+
+/** The account limits of a router on its own: its rules, counted in its own state store. */
+function ownLimits(store: StateStore, given: AccountRouterOptions['rateLimits'], ipv6Prefix: number): (name: AccountRateLimit, identity: string) => Promise<void> {
+  const limiter = new RateLimiter<AccountRateLimit>(store, resolveRules(ACCOUNT_RATE_LIMITS, given), ipv6Prefix);
+  return (name, identity) => limiter.hit(name, identity);
 }
 
 /**
@@ -61,9 +77,10 @@ function objectBody(req: Request): Record<string, unknown> {
  * `GET|PUT /profile/:id/info`, `POST /profile/:id/change-password`, `POST /profile/:id/email`,
  * `POST /profile/:id/email/confirm`, `DELETE /profile/:id`, `GET /profile/:id/logins`,
  * `DELETE /profile/:id/logins/:userId`, `POST /password/forgot|reset`, `GET /profiles`.
- * Errors are `{Code, Message, Description}`.
+ * Errors are `{Code, Message, Description}`. `core` is given by the accounts plugin: the router
+ * then counts its limits and lockout in the identity core's state store, under its limits.
  */
-export function createAccountRouter(options: AccountRouterOptions): AccountRouter {
+export function createAccountRouter(options: AccountRouterOptions, core?: AccountCoreParts): AccountRouter {
   const settled = resolveAccountOptions(options);
   const logger = options.logger ?? warningsLogger;
   const store = openGuarded(
@@ -73,33 +90,29 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
     settled.storeTimeout,
     (err) => err instanceof DuplicateEmailError,
   );
-  const stateStore = openGuarded(options.stateStore ?? 'memory://', createStateStore, 'state store', settled.storeTimeout);
-  const lockout = settled.lockout === false ? undefined : new Lockout(stateStore, settled.lockout, settled.ipv6RateLimitPrefix);
+  // Inside the identity core the counts live in its state store (shared by its instances) under its limits; alone, in a store of the router's own.
+  const ownState = core === undefined ? openGuarded(options.stateStore ?? 'memory://', createStateStore, 'state store', settled.storeTimeout) : undefined;
+  const lockout = settled.lockout === false ? undefined : (core?.lockout(settled.lockout) ?? new Lockout(ownState as StateStore, settled.lockout, settled.ipv6RateLimitPrefix));
   const service = new AccountService({ ...settled, lockout, store, sender: options.sender, baseUrl: settled.baseUrl.href.replace(/\/+$/, ''), logger });
 
   const crossSite = new CrossSitePolicy(settled.baseUrl, options);
-  const answer: ErrorAnswer = (res, status, message, err) => {
-    if (err instanceof AccountError) return void res.status(err.status).json(err.toJSON());
-    if (err instanceof RateLimitError) return void res.status(429).json(new AccountError(429, 1.0, err.message, 'TooManyRequests').toJSON());
-    if (status >= 500) return void res.status(503).json({ Code: 1.0, Message: 'Unavailable', Description: 'the account service is unavailable, try again' });
-    res.status(status).json(new AccountError(status, 1.0, message).toJSON());
-  };
+  const answer: ErrorAnswer = (res, status, message, err) => void res.status(status >= 500 ? 503 : status).json(accountErrorBody(status, message, err));
   const router = routerShell({ refuseCrossSite: (req) => crossSite.isCrossSiteWrite(req), bodyLimit: settled.bodyLimit, parameterLimit: 50, answer });
   const actor = (req: Request) => service.authenticate(req.headers.authorization);
-  const limiter = new RateLimiter<AccountRateLimit>(stateStore, resolveRules(ACCOUNT_RATE_LIMITS, options.rateLimits), settled.ipv6RateLimitPrefix);
+  const hit = core?.rateLimit ?? ownLimits(ownState as StateStore, options.rateLimits, settled.ipv6RateLimitPrefix);
   const limit = async (...hits: Array<[AccountRateLimit, unknown]>): Promise<void> => {
-    for (const [name, identity] of hits) await limiter.hit(name, identityKey(String(identity ?? '')));
+    for (const [name, identity] of hits) await hit(name, identityKey(String(identity ?? '')));
   };
   /**
    * Runs `attempt`; when it fails on the caller's credential (`wrong` says which errors are that),
    * counts the failure against the per-identity `rule` (429 past it). Never counted before the
    * attempt: strangers' failures must not refuse the owner's right password or valid code.
    */
-  const failuresCounted = async <T>(rule: [AccountRateLimit, unknown], wrong: (err: AccountError) => boolean, attempt: () => Promise<T>): Promise<T> => {
+  const failuresCounted = async <T>(rule: [AccountRateLimit, unknown], wrong: (err: AuthError) => boolean, attempt: () => Promise<T>): Promise<T> => {
     try {
       return await attempt();
     } catch (err) {
-      if (err instanceof AccountError && wrong(err)) await limit(rule);
+      if (err instanceof AuthError && wrong(err)) await limit(rule);
       throw err;
     }
   };
@@ -137,8 +150,8 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
     await limit(['tokensPerIp', ip(req)]);
     if (given.grant_type === 'session' && sessionUser && req.method === 'POST') {
       const user = await sessionUser(req, res).catch((err: unknown) => {
-        if (err instanceof AuthError && err.reason === 'step_up_required') throw new AccountError(403, 1.2, `grant_type=session: ${err.message}`);
-        throw new AccountError(401, 1.2, 'grant_type=session needs the session cookie and the X-XSRF-TOKEN header of a signed-in browser');
+        if (err instanceof AuthError && err.reason === 'step_up_required') throw new AuthError('forbidden', `grant_type=session: ${err.message}`, { reason: 'invalid_credential' });
+        throw new AuthError('unauthorized', 'grant_type=session needs the session cookie and the X-XSRF-TOKEN header of a signed-in browser', { reason: 'invalid_credential' });
       });
       return void res.json(await service.issueSessionToken(user));
     }
@@ -235,7 +248,7 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
       await limit(['resetPerIp', ip(req)]);
       await failuresCounted(
         ['resetPerEmail', body.Email],
-        (err) => err.code === 2.0,
+        (err) => err.reason === 'invalid_code',
         () => service.resetPassword(body, ip(req)),
       );
       res.json({ Message: 'Password changed; every session was signed out' });
@@ -258,7 +271,7 @@ export function createAccountRouter(options: AccountRouterOptions): AccountRoute
     grantManageUser: (email: string) => service.grantManageUser(email),
     store,
     close: async () => {
-      await Promise.all([store.close(), stateStore.close()]);
+      await Promise.all([store.close(), ownState?.close()]);
     },
   }) as AccountRouter;
 }

@@ -9,11 +9,10 @@ import type { Logger } from '../logger';
 import { describeSendFailure, type Sender } from '../senders/sender';
 import { renderTemplate } from '../senders/template';
 import { emptyProfile, isAccountId, PROFILE_FIELDS, publicAccount, type Account, type Profile, type PublicAccount, type StoredCode } from './account';
-import { AccountError } from './account-error';
 import { DuplicateEmailError, type AccountStore } from './account-store';
 import { hashPassword, verifyPassword } from './passwords';
 import type { AccountEventType, LoginSessions } from './account-options';
-import type { Lockout } from './lockout';
+import type { PluginLockout } from '../plugin-api/core-api';
 import type { LoginContext } from '../providers/direct';
 import type { LoginLinks } from '../providers/login-links';
 import { bridgeUser, legacyBridgeId, LinkedLogins, type AccountLogin } from './linked-logins';
@@ -42,7 +41,7 @@ export interface AccountServiceSettings {
   existingAccountTemplate: string;
   logger: Logger;
   /** Growing delays after wrong passwords; absent: none. */
-  lockout: Lockout | undefined;
+  lockout: PluginLockout | undefined;
   /** Throws 400 1.4 for a password the policy refuses. */
   checkPassword(password: string, email: string): void;
   loginSessions: LoginSessions | undefined;
@@ -76,11 +75,11 @@ const EMAIL_CHANGE = 'email';
 /** A well-formed id no account has (ids are random): the store round trip of an unknown e-mail. */
 const UNKNOWN_ID = '0'.repeat(24);
 /** Every failure of a reset code answers the same: wrong, used, expired or no such account. */
-const badResetCode = (): AccountError => new AccountError(400, 2.0, 'the reset code is wrong, used or expired');
+const badResetCode = (): AuthError => new AuthError('bad_request', 'the reset code is wrong, used or expired', { reason: 'invalid_code' });
 const MAX_PROFILE_VALUE = 256;
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('base64url');
-const invalid = (description: string): AccountError => new AccountError(400, 1.0, description);
+const invalid = (description: string): AuthError => new AuthError('bad_request', description);
 
 function pageParam(value: unknown, fallback: number, min: number, max: number): number {
   if (value === undefined) return fallback;
@@ -90,7 +89,7 @@ function pageParam(value: unknown, fallback: number, min: number, max: number): 
 }
 
 /** "`name` is required", and when the body has the field in another case (`email` for `Email`), which spelling the service reads. */
-function required(body: Record<string, unknown>, name: string): AccountError {
+function required(body: Record<string, unknown>, name: string): AuthError {
   const near = Object.keys(body).find((k) => k !== name && k.toLowerCase() === name.toLowerCase());
   return invalid(near === undefined ? `${name} is required` : `${name} is required (the field names are capitalised: send "${name}", not "${near}")`);
 }
@@ -122,7 +121,7 @@ export class AccountService {
     const raw = body[field];
     if (typeof raw !== 'string' || raw === '') throw required(body, field);
     const email = canonicalEmail(raw);
-    if (!email) throw new AccountError(400, 1.6, 'this is not an e-mail address');
+    if (!email) throw new AuthError('bad_request', 'this is not an e-mail address', { reason: 'invalid_email' });
     return email;
   }
 
@@ -141,7 +140,7 @@ export class AccountService {
   async signup(body: Record<string, unknown>): Promise<void> {
     const email = this.email(body);
     const pwd = stringField(body, 'Pwd');
-    if (pwd !== stringField(body, 'PwdRepeat')) throw new AccountError(400, 1.3, 'Pwd and PwdRepeat differ');
+    if (pwd !== stringField(body, 'PwdRepeat')) throw new AuthError('bad_request', 'Pwd and PwdRepeat differ', { reason: 'password_mismatch' });
     this.settings.checkPassword(pwd, email);
     const hash = await hashPassword(pwd, this.settings.bcryptRounds);
     const { code, stored } = this.pendingCode(hash);
@@ -175,10 +174,10 @@ export class AccountService {
         return { ...a, Pwd: hash, OldPwd: [], ConfirmCodes: { [ACTIVATE]: stored }, Privilege: {}, Profile: emptyProfile(), JoinDay: now, LastActivity: now };
       });
       if (replaced && updated) return this.mailInBackground(updated, code);
-      if (!this.settings.concealExistingAccounts) throw new AccountError(409, 1.5, 'an account with this e-mail exists');
+      if (!this.settings.concealExistingAccounts) throw new AuthError('conflict', 'an account with this e-mail exists', { reason: 'email_taken' });
       return this.send(email, renderTemplate(this.settings.existingAccountTemplate, { Email: email }, this.settings.sender.contentType === 'text/html'), existing.Id, 'notice of a sign-up attempt');
     }
-    throw new AccountError(409, 1.5, 'an account with this e-mail exists');
+    throw new AuthError('conflict', 'an account with this e-mail exists', { reason: 'email_taken' });
   }
 
   /**
@@ -210,10 +209,10 @@ export class AccountService {
 
   /** Activates with a one-shot code (constant-time compare, expires after `codeTtl`). */
   async activate(id: string, code: unknown): Promise<void> {
-    if (!isAccountId(id)) throw new AccountError(400, 1.7, 'malformed account id');
+    if (!isAccountId(id)) throw new AuthError('bad_request', 'malformed account id', { reason: 'invalid_id' });
     if (typeof code !== 'string' || code === '' || code.length > 128) throw invalid('code is required');
     const account = await this.settings.store.get(id);
-    if (!account) throw new AccountError(404, 1.9, 'no such account');
+    if (!account) throw new AuthError('not_found', 'no such account', { reason: 'no_such_id' });
     let accepted = false;
     await this.settings.store.update(id, (a) => {
       const stored = a.ConfirmCodes[ACTIVATE];
@@ -240,7 +239,7 @@ export class AccountService {
 
   /**
    * Checks e-mail and password (bcrypt off the event loop); the account when they match. Wrong
-   * passwords from one IP for one e-mail slow the next attempts from there (see {@link Lockout}).
+   * passwords from one IP for one e-mail slow the next attempts from there (a lockout: see `PluginLockout`).
    */
   private async checkCredentials(rawEmail: string, password: string, ip: string): Promise<Account | undefined> {
     const email = canonicalEmail(rawEmail);
@@ -257,16 +256,16 @@ export class AccountService {
     const grant = fields.grant_type;
     if (typeof grant !== 'string' || grant === '') throw invalid('grant_type is required');
     if (grant !== 'password')
-      throw new AccountError(
-        400,
-        1.1,
+      throw new AuthError(
+        'bad_request',
         this.settings.loginSessions?.sessionUser ? 'grant_type must be password, or session (a POST from a signed-in browser)' : 'only grant_type=password is supported',
+        { reason: 'invalid_grant_type' },
       );
     const email = stringField(fields, 'email');
     const password = stringField(fields, 'password');
     const account = await this.checkCredentials(email, password, ip);
-    if (!account) throw new AccountError(401, 1.2, 'wrong e-mail or password');
-    if (!account.Approved) throw new AccountError(403, 1.2, 'the account is not activated');
+    if (!account) throw new AuthError('unauthorized', 'wrong e-mail or password', { reason: 'invalid_credential' });
+    if (!account.Approved) throw new AuthError('forbidden', 'the account is not activated', { reason: 'invalid_credential' });
     await this.refuseBanned(account);
     await this.checkSecondFactor(account, fields.otp, ip);
     return this.mintToken(account);
@@ -281,8 +280,9 @@ export class AccountService {
     const email = canonicalEmail(user.name);
     const account = bridge && email !== undefined ? await this.settings.store.getByEmail(email) : undefined;
     // The name only finds the account; the signed user id proves the session is that account's login.
-    if (!bridge || !account || !safeEqual(bridgeUser(bridge, account).id, user.id)) throw new AccountError(401, 1.2, 'this session is not the login of an account');
-    if (!account.Approved) throw new AccountError(403, 1.2, 'the account is not activated');
+    if (!bridge || !account || !safeEqual(bridgeUser(bridge, account).id, user.id))
+      throw new AuthError('unauthorized', 'this session is not the login of an account', { reason: 'invalid_credential' });
+    if (!account.Approved) throw new AuthError('forbidden', 'the account is not activated', { reason: 'invalid_credential' });
     await this.refuseBanned(account);
     await this.migrateCredentials(account);
     return this.mintToken(account);
@@ -300,7 +300,7 @@ export class AccountService {
   /** With `loginSessions.isBanned`: a banned account gets no token, and its tokens stop working (403). */
   private async refuseBanned(account: Account): Promise<void> {
     const bridge = this.settings.loginSessions;
-    if (bridge?.isBanned && (await bridge.isBanned(bridgeUser(bridge, account).id))) throw new AccountError(403, 1.2, 'this account is banned');
+    if (bridge?.isBanned && (await bridge.isBanned(bridgeUser(bridge, account).id))) throw new AuthError('forbidden', 'this account is banned', { reason: 'invalid_credential' });
   }
 
   /** With `loginSessions.twoFactor`: an account with two-factor on needs a good `otp` too (401 2.3, 429 past the limits). */
@@ -309,11 +309,12 @@ export class AccountService {
     await this.migrateCredentials(account);
     const userId = bridge && bridgeUser(bridge, account).id;
     if (!bridge?.twoFactor || userId === undefined || !(await bridge.twoFactor.isOn(userId))) return;
-    if (typeof otp !== 'string' || otp === '' || otp.length > 32) throw new AccountError(401, 2.3, 'two-factor authentication is on: send otp, a code of the authenticator app or a recovery code');
+    if (typeof otp !== 'string' || otp === '' || otp.length > 32)
+      throw new AuthError('unauthorized', 'two-factor authentication is on: send otp, a code of the authenticator app or a recovery code', { reason: 'second_factor_wrong' });
     try {
       await bridge.twoFactor.check(userId, otp.trim(), ip);
     } catch (err) {
-      if (err instanceof AuthError && err.code === 'forbidden') throw new AccountError(401, 2.3, 'the second factor is wrong or was used already');
+      if (err instanceof AuthError && err.code === 'forbidden') throw new AuthError('unauthorized', 'the second factor is wrong or was used already', { reason: 'second_factor_wrong' });
       throw err;
     }
   }
@@ -321,15 +322,15 @@ export class AccountService {
   /** The caller behind `Authorization: Bearer <token>`; 401 for a missing, unknown or expired token. */
   async authenticate(header: string | undefined): Promise<Actor> {
     const token = /^Bearer\s+(\S{1,256})$/i.exec(header ?? '')?.[1];
-    if (!token) throw new AccountError(401, 1.2, 'an access token is required (Authorization: Bearer <AccessToken>)');
+    if (!token) throw new AuthError('unauthorized', 'an access token is required (Authorization: Bearer <AccessToken>)', { reason: 'invalid_credential' });
     const tokenHash = sha256(token);
     const record = await this.settings.store.getToken(tokenHash);
     if (!record || Date.parse(record.Expires) <= Date.now()) {
       if (record) await this.settings.store.deleteToken(tokenHash);
-      throw new AccountError(401, 1.2, 'the access token is unknown or expired');
+      throw new AuthError('unauthorized', 'the access token is unknown or expired', { reason: 'invalid_credential' });
     }
     const account = await this.settings.store.get(record.UserId);
-    if (!account) throw new AccountError(401, 1.2, 'the access token is unknown or expired');
+    if (!account) throw new AuthError('unauthorized', 'the access token is unknown or expired', { reason: 'invalid_credential' });
     await this.refuseBanned(account);
     return { account, tokenHash };
   }
@@ -340,10 +341,10 @@ export class AccountService {
   }
 
   private async target(actor: Actor, id: string): Promise<Account> {
-    if (!isAccountId(id)) throw new AccountError(400, 1.7, 'malformed account id');
-    if (actor.account.Id !== id && !actor.account.Privilege[MANAGE_USER]) throw new AccountError(403, 1.2, 'acting on another user needs the manage_user privilege');
+    if (!isAccountId(id)) throw new AuthError('bad_request', 'malformed account id', { reason: 'invalid_id' });
+    if (actor.account.Id !== id && !actor.account.Privilege[MANAGE_USER]) throw new AuthError('forbidden', 'acting on another user needs the manage_user privilege', { reason: 'invalid_credential' });
     const account = actor.account.Id === id ? actor.account : await this.settings.store.get(id);
-    if (!account) throw new AccountError(404, 1.9, 'no such account');
+    if (!account) throw new AuthError('not_found', 'no such account', { reason: 'no_such_id' });
     return account;
   }
 
@@ -363,7 +364,7 @@ export class AccountService {
       changes[key as keyof Profile] = value;
     }
     const updated = await this.settings.store.update(id, (a) => ({ ...a, Profile: { ...a.Profile, ...changes } }));
-    if (!updated) throw new AccountError(404, 1.9, 'no such account');
+    if (!updated) throw new AuthError('not_found', 'no such account', { reason: 'no_such_id' });
     return { ...updated.Profile, Id: updated.Id, Email: updated.Email };
   }
 
@@ -416,10 +417,10 @@ export class AccountService {
     const account = await this.target(actor, id);
     const own = actor.account.Id === id;
     const next = stringField(body, 'NewPwd');
-    if (next !== stringField(body, 'NewPwdRepeat')) throw new AccountError(400, 1.3, 'NewPwd and NewPwdRepeat differ');
+    if (next !== stringField(body, 'NewPwdRepeat')) throw new AuthError('bad_request', 'NewPwd and NewPwdRepeat differ', { reason: 'password_mismatch' });
     this.settings.checkPassword(next, account.Email);
     if (own && !(await verifyPassword(stringField(body, 'Pwd'), account.Pwd, this.dummyHash))) {
-      throw new AccountError(403, 1.4, 'the current password is wrong');
+      throw new AuthError('forbidden', 'the current password is wrong', { reason: 'invalid_password' });
     }
     const hash = await hashPassword(next, this.settings.bcryptRounds);
     await this.endLoginSessions(account);
@@ -436,12 +437,12 @@ export class AccountService {
   async requestEmailChange(actor: Actor, id: string, body: Record<string, unknown>): Promise<void> {
     const account = await this.target(actor, id);
     if (actor.account.Id === id && !(await verifyPassword(stringField(body, 'Pwd'), account.Pwd, this.dummyHash))) {
-      throw new AccountError(403, 1.4, 'the current password is wrong');
+      throw new AuthError('forbidden', 'the current password is wrong', { reason: 'invalid_password' });
     }
     const next = this.email(body, 'NewEmail');
-    if (next === account.Email) throw new AccountError(400, 1.6, 'this is the e-mail of the account already');
+    if (next === account.Email) throw new AuthError('bad_request', 'this is the e-mail of the account already', { reason: 'invalid_email' });
     const taken = await this.settings.store.getByEmail(next);
-    if (taken && !this.settings.concealExistingAccounts) throw new AccountError(409, 1.5, 'an account with this e-mail exists');
+    if (taken && !this.settings.concealExistingAccounts) throw new AuthError('conflict', 'an account with this e-mail exists', { reason: 'email_taken' });
     const html = this.settings.sender.contentType === 'text/html';
     if (taken) {
       // As for a free address, seen from the old one: its notice goes out; the taken address's owner gets a notice, no code.
@@ -464,7 +465,7 @@ export class AccountService {
     const account = await this.target(actor, id);
     const code = stringField(body, 'Code');
     const stored = account.ConfirmCodes[EMAIL_CHANGE];
-    const bad = (): AccountError => new AccountError(400, 2.0, 'the code is wrong, used or expired');
+    const bad = (): AuthError => new AuthError('bad_request', 'the code is wrong, used or expired', { reason: 'invalid_code' });
     if (!stored?.For || Date.parse(stored.Expires) <= Date.now() || !safeEqual(sha256(code), stored.Hash)) throw bad();
     let updated: Account | undefined;
     // Whether this call used the code: the store applies the last call of `change` it makes, so of
@@ -478,7 +479,7 @@ export class AccountService {
         return { ...a, ConfirmCodes: rest };
       });
     } catch (err) {
-      if (err instanceof DuplicateEmailError) throw new AccountError(409, 1.5, 'an account with this e-mail exists');
+      if (err instanceof DuplicateEmailError) throw new AuthError('conflict', 'an account with this e-mail exists', { reason: 'email_taken' });
       throw err;
     }
     if (!usedHere || updated?.Email !== stored.For) throw bad();
@@ -499,10 +500,10 @@ export class AccountService {
   async deleteAccount(actor: Actor, id: string, body: Record<string, unknown>): Promise<void> {
     const account = await this.target(actor, id);
     if (actor.account.Id === id && !(await verifyPassword(stringField(body, 'Pwd'), account.Pwd, this.dummyHash))) {
-      throw new AccountError(403, 1.4, 'the current password is wrong');
+      throw new AuthError('forbidden', 'the current password is wrong', { reason: 'invalid_password' });
     }
     await this.endLoginSessions(account);
-    if (!(await this.settings.store.delete(id))) throw new AccountError(404, 1.9, 'no such account');
+    if (!(await this.settings.store.delete(id))) throw new AuthError('not_found', 'no such account', { reason: 'no_such_id' });
     await this.endLoginSessions(account);
     const bridge = this.settings.loginSessions;
     for (const userId of bridge === undefined ? [] : [bridgeUser(bridge, account).id, legacyBridgeId(bridge, account)]) {
@@ -545,7 +546,7 @@ export class AccountService {
 
   /** A page of users without secrets (manage_user only); `offset` 0+, `limit` 1 to 100 (default 20). */
   async list(actor: Actor, rawOffset: unknown, rawLimit: unknown): Promise<{ Items: PublicAccount[]; Total: number; Offset: number; Limit: number }> {
-    if (!actor.account.Privilege[MANAGE_USER]) throw new AccountError(403, 1.2, 'listing users needs the manage_user privilege');
+    if (!actor.account.Privilege[MANAGE_USER]) throw new AuthError('forbidden', 'listing users needs the manage_user privilege', { reason: 'invalid_credential' });
     const offset = pageParam(rawOffset, 0, 0, 1_000_000);
     const limit = pageParam(rawLimit, 20, 1, 100);
     const page = await this.settings.store.list(offset, limit);
@@ -597,7 +598,7 @@ export class AccountService {
     const email = this.email(body);
     const code = stringField(body, 'Code');
     const next = stringField(body, 'NewPwd');
-    if (next !== stringField(body, 'NewPwdRepeat')) throw new AccountError(400, 1.3, 'NewPwd and NewPwdRepeat differ');
+    if (next !== stringField(body, 'NewPwdRepeat')) throw new AuthError('bad_request', 'NewPwd and NewPwdRepeat differ', { reason: 'password_mismatch' });
     this.settings.checkPassword(next, email);
     const account = await this.settings.store.getByEmail(email);
     const stored = account?.ConfirmCodes[RESET];

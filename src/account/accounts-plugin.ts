@@ -5,11 +5,16 @@ import { DirectProvider } from '../providers/direct';
 import { LOGIN_LINKS_SERVICE } from '../providers/linked-logins-plugin';
 import { SECOND_FACTOR_SERVICE } from '../plugin-api/second-factor';
 import type { User } from '../token/user';
+import { ACCOUNT_RATE_LIMITS, resolveRules, type AccountRateLimit } from '../limits/rate-limiter';
+import { ACCOUNT_ERROR_CODES } from './account-error';
 import { resolveAccountOptions, type AccountRouterOptions, type LoginSessions } from './account-options';
 import { createAccountRouter, type AccountRouter } from './account-router';
 
+/** The reasons of the account service's refusals (besides the core's). */
+const ACCOUNT_ERROR_REASONS = Object.keys(ACCOUNT_ERROR_CODES).filter((reason) => reason !== 'bad_request');
+
 /** Options of the {@link accounts} plugin: those of the account router, without the glue the core now does. */
-export interface AccountsPluginOptions extends Omit<AccountRouterOptions, 'loginSessions' | 'store'> {
+export interface AccountsPluginOptions extends Omit<AccountRouterOptions, 'loginSessions' | 'store' | 'stateStore' | 'ipv6RateLimitPrefix'> {
   /** An account store, or a URI: `level:///path`, `postgres://...`, `mongodb://...`, `memory://`. @default the `database` of `createAuth`, else 'memory://' */
   store?: AccountRouterOptions['store'];
   /** The name of the provider accounts log in through (`/<provider>/login` with e-mail and password). @default 'accounts' */
@@ -44,6 +49,12 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
   });
   return {
     name: 'accounts',
+    // Counted by the core, in its state store: these are defaults, createAuth({ rateLimits }) sets them with the others.
+    rateLimits: resolveRules(
+      ACCOUNT_RATE_LIMITS,
+      routerOptions.rateLimits === false ? (Object.fromEntries(Object.keys(ACCOUNT_RATE_LIMITS).map((name) => [name, false])) as Record<AccountRateLimit, false>) : routerOptions.rateLimits,
+    ),
+    errorCodes: ACCOUNT_ERROR_REASONS,
     optional: ['two-factor', 'linked-logins'],
     router,
     get service(): AccountRouter {
@@ -65,7 +76,10 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
         onUserIdChanged: (from, to) => ctx.userIdChanged(from, to),
         onCredentialsReset: (userId) => ctx.credentialsReset(userId),
       };
-      const built = createAccountRouter({ ...routerOptions, store: routerOptions.store ?? ctx.storeUri('accounts'), loginSessions });
+      const built = createAccountRouter(
+        { ...routerOptions, store: routerOptions.store ?? ctx.storeUri('accounts'), loginSessions },
+        { rateLimit: (name, identity) => ctx.rateLimit(name, identity), lockout: (rule) => ctx.lockout(rule) },
+      );
       inner = built;
       if (linkLogins) ctx.service(LOGIN_LINKS_SERVICE)?.use(built.loginLinks());
       return {

@@ -3,7 +3,6 @@ import { canonicalEmail } from '../internal/email-address';
 import type { LoginIdentity, LoginLinks } from '../providers/login-links';
 import { hashId, type User } from '../token/user';
 import type { Account, LinkedLogin } from './account';
-import { AccountError } from './account-error';
 import type { LoginSessions } from './account-options';
 import type { AccountStore } from './account-store';
 
@@ -99,13 +98,14 @@ export class LinkedLogins {
    */
   async unlink(account: Account, userId: string): Promise<string> {
     const bridge = this.bridge;
-    if (bridge !== undefined && userId === bridgeUser(bridge, account).id) throw new AccountError(409, 2.2, "the account's own e-mail and password login stays: unlink the others");
+    if (bridge !== undefined && userId === bridgeUser(bridge, account).id)
+      throw new AuthError('conflict', "the account's own e-mail and password login stays: unlink the others", { reason: 'last_login' });
     const links = await this.store.loginsOf(account.Id);
     const link = links.find((l) => l.UserId === userId);
-    if (link === undefined) throw new AccountError(404, 2.1, 'no such login is linked to this account');
+    if (link === undefined) throw new AuthError('not_found', 'no such login is linked to this account', { reason: 'not_linked' });
     const waysInAfter = (account.Pwd === '' ? 0 : 1) + links.length - 1;
-    if (waysInAfter < 1) throw new AccountError(409, 2.2, 'this is the last way into the account: link another login first');
-    if (!(await this.store.unlinkLogin(account.Id, userId))) throw new AccountError(404, 2.1, 'no such login is linked to this account');
+    if (waysInAfter < 1) throw new AuthError('conflict', 'this is the last way into the account: link another login first', { reason: 'last_login' });
+    if (!(await this.store.unlinkLogin(account.Id, userId))) throw new AuthError('not_found', 'no such login is linked to this account', { reason: 'not_linked' });
     if (bridge !== undefined) await bridge.sessions.revokeAll(bridgeUser(bridge, account).id, { provider: link.Provider });
     return link.Provider;
   }

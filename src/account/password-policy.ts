@@ -1,5 +1,5 @@
+import { AuthError } from '../errors';
 import { loadOptional } from '../internal/optional';
-import { AccountError } from './account-error';
 
 /** The longest password accepted, in characters (it is digested before bcrypt, so every character counts). */
 export const MAX_PASSWORD_CHARS = 256;
@@ -38,9 +38,10 @@ export function passwordChecker(policy: PasswordPolicy = {}): (password: string,
   const common = policy.commonPasswords === false ? undefined : commonPasswords();
   return (password, email) => {
     const length = [...password].length;
-    if (length < MIN_PASSWORD_CHARS || length > MAX_PASSWORD_CHARS) throw new AccountError(400, 1.4, `the password must be ${MIN_PASSWORD_CHARS} to ${MAX_PASSWORD_CHARS} characters long`);
-    if (common?.has(password.toLowerCase())) throw new AccountError(400, 1.4, 'this password is one of the most common ones; choose another');
+    if (length < MIN_PASSWORD_CHARS || length > MAX_PASSWORD_CHARS)
+      throw new AuthError('bad_request', `the password must be ${MIN_PASSWORD_CHARS} to ${MAX_PASSWORD_CHARS} characters long`, { reason: 'invalid_password' });
+    if (common?.has(password.toLowerCase())) throw new AuthError('bad_request', 'this password is one of the most common ones; choose another', { reason: 'invalid_password' });
     const refusal = policy.check?.(password, email);
-    if (typeof refusal === 'string' && refusal !== '') throw new AccountError(400, 1.4, refusal.slice(0, 200));
+    if (typeof refusal === 'string' && refusal !== '') throw new AuthError('bad_request', refusal.slice(0, 200), { reason: 'invalid_password' });
   };
 }

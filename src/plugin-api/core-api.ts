@@ -100,6 +100,20 @@ export interface PluginAvatars {
   removeFor(userId: string): Promise<void>;
 }
 
+/**
+ * Growing delays after wrong secrets, counted per identity and client IP in the core's state store
+ * (`context.lockout(rule)`): past the free failures each wrong one doubles the wait before the next
+ * attempt (429 with `Retry-After`, before the secret is checked); a right one clears the count.
+ */
+export interface PluginLockout {
+  /** A 429 RateLimitError while attempts on `identity` from `ip` must wait. */
+  check(identity: string, ip: string): Promise<void>;
+  /** Counts a wrong secret. */
+  failed(identity: string, ip: string): Promise<void>;
+  /** A right secret: the count starts again. */
+  succeeded(identity: string, ip: string): Promise<void>;
+}
+
 /** What the core does for a plugin around logins and credentials (`context.kit`). */
 export interface PluginKit {
   /** The audience a login asked for, if the service serves it; else the service's own. */

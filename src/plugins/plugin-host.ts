@@ -33,8 +33,8 @@ export function knownEventTypes(plugins: readonly AuthPlugin[]): ReadonlySet<str
 }
 
 /** The rate limits a list of plugins declares, with their defaults. */
-export function pluginRateLimits(plugins: readonly AuthPlugin[]): Record<string, RateLimitRule> {
-  return Object.assign({}, ...plugins.map((p) => p.rateLimits ?? {})) as Record<string, RateLimitRule>;
+export function pluginRateLimits(plugins: readonly AuthPlugin[]): Record<string, RateLimitRule | false> {
+  return Object.assign({}, ...plugins.map((p) => p.rateLimits ?? {})) as Record<string, RateLimitRule | false>;
 }
 
 /**

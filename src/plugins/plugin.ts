@@ -7,7 +7,8 @@ import type { Logger } from '../logger';
 import type { BearerResolver, GuardFactory } from '../middleware/authenticator';
 import type { CompletedLogin, LoginRequest, Provider } from '../providers/provider';
 import type { StateStore } from '../state/state-store';
-import type { PluginAuthenticator, PluginAvatars, PluginEvents, PluginKit, PluginSessions, PluginTokens, PluginUsers } from '../plugin-api/core-api';
+import type { LockoutRule } from '../limits/lockout';
+import type { PluginAuthenticator, PluginAvatars, PluginEvents, PluginLockout, PluginKit, PluginSessions, PluginTokens, PluginUsers } from '../plugin-api/core-api';
 import type { User } from '../token/user';
 
 /**
@@ -117,6 +118,8 @@ export interface PluginContext {
   readonly authenticator: PluginAuthenticator;
   /** One-shot keys, audiences, notices of credential changes, login events. */
   readonly kit: PluginKit;
+  /** A lockout of growing delays after wrong secrets, on the core's state store (`rule` defaults: 5 free failures, 1 s doubling up to 15 min, counted for a day). */
+  lockout(rule?: Partial<LockoutRule>): PluginLockout;
   /** Counts a hit against a rate limit (the core's or one a plugin declared); a 429 AuthError past it. */
   rateLimit(name: string, identity: string): Promise<void>;
   /** `true` once `kit.useOnce(key)` was called for `key`. */
@@ -154,8 +157,8 @@ export interface PluginContext {
 export interface AuthPlugin {
   /** Unique among the plugins of a service. */
   readonly name: string;
-  /** Rate limits the plugin counts, with defaults; the app overrides them in `createAuth({ rateLimits })`. */
-  readonly rateLimits?: Readonly<Record<string, RateLimitRule>>;
+  /** Rate limits the plugin counts, with defaults (`false`: off unless the app sets it); the app overrides them in `createAuth({ rateLimits })`. */
+  readonly rateLimits?: Readonly<Record<string, RateLimitRule | false>>;
   /** The `code`s of the errors it answers with (documented in its guide; typed by extending `AuthErrorReasons`). */
   readonly errorCodes?: readonly string[];
   /**

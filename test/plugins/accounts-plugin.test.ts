@@ -11,6 +11,8 @@ import { setCookies } from '../support/cookies';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { totpCode } from '../support/totp-code';
 import { setClock } from '../support/clock';
+import { createStateStore } from '../../src/state/create-state-store';
+import { MemoryAccountStore } from '../../src/accounts';
 
 let peer: SmtpPeer;
 beforeAll(async () => {
@@ -232,5 +234,41 @@ describe('the accounts plugin', () => {
     await request(server).post('/account/signup').send({}).expect(503);
     expect(() => plugin.service).toThrow(/createAuth/);
     expect(() => createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, plugins: [plugin, plugin] })).toThrow(/listed twice/);
+  });
+
+  it("counts its limits and lockout in the core's state store under createAuth's rateLimits: instances sharing it share them", async () => {
+    const shared = createStateStore('memory://');
+    const accountStore = new MemoryAccountStore();
+    const instance = (): Express => {
+      const plugin = accounts({
+        store: accountStore,
+        sender: senderFunc(() => undefined),
+        baseUrl: 'http://127.0.0.1:8080/account',
+        bcryptRounds: 4,
+        lockout: { freeFailures: 2, firstDelayMs: 60_000 },
+      });
+      createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, stateStore: shared, rateLimits: { signupPerIp: { limit: 3, windowMs: 60_000 } }, plugins: [plugin] });
+      const server = express();
+      server.use('/account', plugin.router);
+      return server;
+    };
+    const [a, b] = [instance(), instance()];
+    const signup = (server: Express, n: number): request.Test =>
+      request(server)
+        .post('/account/signup')
+        .send({ Email: `limit${n}@example.com`, Pwd: 'correct horse', PwdRepeat: 'correct horse' });
+    await signup(a, 1).expect(202);
+    await signup(b, 2).expect(202);
+    await signup(a, 3).expect(202);
+    const limited = await signup(b, 4).expect(429);
+    expect(limited.body).toEqual({ Code: 1, Message: 'TooManyRequests', Description: expect.stringMatching(/too many requests/) });
+    expect(await accountStore.getByEmail('limit4@example.com')).toBeUndefined();
+    // Past two free wrong passwords, the third (on either instance) makes the next attempt wait, on the other.
+    const token = (server: Express): request.Test => request(server).post('/account/tokens').send({ grant_type: 'password', email: 'limit1@example.com', password: 'wrong horse' });
+    await token(a).expect(401);
+    await token(b).expect(401);
+    await token(a).expect(401);
+    const locked = await token(b).expect(429);
+    expect(locked.headers['retry-after']).toBeDefined();
   });
 });

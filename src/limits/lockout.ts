@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { addressGroup } from '../internal/client-ip';
-import { DEFAULT_IPV6_RATE_LIMIT_PREFIX, RateLimitError } from '../limits/rate-limiter';
+import { DEFAULT_IPV6_RATE_LIMIT_PREFIX, RateLimitError } from './rate-limiter';
 import type { StateStore } from '../state/state-store';
 
 /** How wrong passwords slow further attempts on one account. */
