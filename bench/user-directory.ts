@@ -9,8 +9,8 @@ import { printTable, verdict } from './lib/table';
 import Sqlite from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import { createUserStore, UserDirectory, type UserRecord, type UserStore } from '../src';
-import { LevelUserStore } from '../src/stores/level';
-import { PostgresUserStore } from '../src/stores/postgres';
+import { LevelUserStore } from '../src/stores-level';
+import { PostgresUserStore } from '../src/stores-postgres';
 import { freshMysqlDatabase, startMysql, startPostgres } from '../test/support/servers';
 
 const user = (i: number): UserRecord => ({ id: `u${String(i).padStart(8, '0')}`, name: `User ${i}`, email: `user${i}@example.com`, logins: [], created: 1, lastLogin: 1, status: 'active' });

@@ -1,26 +1,26 @@
 #!/usr/bin/env node
-import { ACCOUNT_LOGINS, ACCOUNT_TOKENS, accountSchema } from './account/account-schema';
-import { AVATARS } from './avatar/stores/collection-avatar-store';
-import { createAvatarStore } from './avatar/create-avatar-store';
-import { postgresAvatarSteps } from './avatar/stores/postgres-avatar-store';
-import { CREDENTIALS } from './credentials/credential-schema';
-import { AuthError } from './errors';
-import { AUDIT } from './events/audit-schema';
+import { ACCOUNT_LOGINS, ACCOUNT_TOKENS, accountSchema } from './plugins/accounts/account-schema';
+import { AVATARS } from './core/avatar/collection-avatar-store';
+import { createAvatarStore } from './core/avatar/create-avatar-store';
+import { postgresAvatarSteps } from './stores/postgres/postgres-avatar-store';
+import { CREDENTIALS } from './core/credentials/credential-schema';
+import { AuthError } from './core/errors';
+import { AUDIT } from './core/audit/audit-schema';
 import { familyUri } from './internal/database-uri';
 import { PgNames } from './internal/postgres';
 import { uriScheme } from './internal/store-uri';
-import { loggerFunc } from './logger';
-import { ORG_INVITATIONS, ORGS } from './organizations/org-schema';
-import { createStateStore } from './state/create-state-store';
-import { STATE } from './state/stores/collection-state-store';
-import { postgresStateSteps } from './state/stores/postgres-state-store';
-import type { Schema } from './storage/collection';
-import { migrationScript, versionsScript, type SqlNaming } from './storage/adapters/sql';
-import { MYSQL_NAMING } from './storage/adapters/mysql';
-import { postgresNaming } from './storage/adapters/postgres';
-import { SQLITE_NAMING } from './storage/adapters/sqlite';
-import { openDatabase } from './storage/open-database';
-import { USERS } from './users/user-schema';
+import { loggerFunc } from './core/logger';
+import { ORG_INVITATIONS, ORGS } from './plugins/organizations/org-schema';
+import { createStateStore } from './core/state/create-state-store';
+import { STATE } from './core/state/collection-state-store';
+import { postgresStateSteps } from './stores/postgres/postgres-state-store';
+import type { Schema } from './core/storage/collection';
+import { migrationScript, versionsScript, type SqlNaming } from './stores/sql/sql';
+import { MYSQL_NAMING } from './stores/mysql/mysql-database';
+import { postgresNaming } from './stores/postgres/postgres-database';
+import { SQLITE_NAMING } from './stores/sqlite/sqlite-database';
+import { openDatabase } from './core/storage/open-database';
+import { USERS } from './core/users/user-schema';
 
 const USAGE = `usage: npx authgate migrate [--database <uri>] [--print]
 

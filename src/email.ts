@@ -1,2 +1,2 @@
 /** `authgate/email`: e-mail delivery through SMTP (needs the optional package nodemailer). */
-export { EmailSender, SenderError, type EmailSenderOptions } from './senders/email-sender';
+export { EmailSender, SenderError, type EmailSenderOptions } from './core/senders/email-sender';

@@ -8,7 +8,7 @@ import { memoryAdapter } from 'better-auth/adapters/memory';
 import { toNodeHandler } from 'better-auth/node';
 import { createAuth, senderFunc } from '../../src';
 import { accounts, MemoryAccountStore } from '../../src/accounts';
-import { hashPassword, loadBcrypt } from '../../src/account/passwords';
+import { hashPassword, loadBcrypt } from '../../src/plugins/accounts/passwords';
 import { benchAccount } from '../lib/account';
 
 const SECRET = 'bench-secret-0123456789abcdef0123456789';

@@ -6,9 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { createAccountRouter, senderFunc } from '../../src';
-import { LevelAccountStore } from '../../src/stores/level';
+import { LevelAccountStore } from '../../src/stores-level';
 import { type Account } from '../../src/accounts';
-import { hashPassword } from '../../src/account/passwords';
+import { hashPassword } from '../../src/plugins/accounts/passwords';
 import { benchAccount } from '../lib/account';
 
 async function fill(store: LevelAccountStore, count: number, hash: string): Promise<void> {

@@ -5,7 +5,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import express from 'express';
 import { createAccountRouter, createAuth, senderFunc } from '../../src';
 import { MemoryAccountStore } from '../../src/accounts';
-import { hashPassword } from '../../src/account/passwords';
+import { hashPassword } from '../../src/plugins/accounts/passwords';
 import { benchAccount } from '../lib/account';
 
 async function main(): Promise<void> {

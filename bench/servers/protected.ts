@@ -8,7 +8,7 @@ import { ExtractJwt, Strategy as JwtStrategy } from 'passport-jwt';
 import { createAuth, mustGetUser, senderFunc } from '../../src';
 import { organizations, orgOf } from '../../src/organizations';
 import { apiKeys } from '../../src/api-keys';
-import { Hs256Key } from '../../src/token/hs256';
+import { Hs256Key } from '../../src/core/token/hs256';
 import { betterAuthApp, passportSessionApp, redisSessionStore, type Competitor } from './competitors';
 
 const SECRET = 'bench-secret-0123456789abcdef0123456789';

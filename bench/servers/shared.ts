@@ -4,8 +4,8 @@
 import { listen, loginSession } from '../lib/announce';
 import express, { type Express } from 'express';
 import { createAccountRouter, createAuth, mustGetUser, senderFunc } from '../../src';
-import { PostgresAccountStore } from '../../src/stores/postgres';
-import { hashPassword } from '../../src/account/passwords';
+import { PostgresAccountStore } from '../../src/stores-postgres';
+import { hashPassword } from '../../src/plugins/accounts/passwords';
 import { Client } from 'pg';
 
 const SECRET = 'bench-secret-0123456789abcdef0123456789';

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { configError } from '../errors';
+import { configError } from '../core/errors';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,4 +1,4 @@
-import { configError } from '../errors';
+import { configError } from '../core/errors';
 import { uriPath, uriScheme } from './store-uri';
 
 /**

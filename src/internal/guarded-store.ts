@@ -1,4 +1,4 @@
-import { AuthError } from '../errors';
+import { AuthError } from '../core/errors';
 
 /** A store call that failed or did not answer in time; answered with 503. */
 export class StoreUnavailableError extends Error {

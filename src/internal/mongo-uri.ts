@@ -1,7 +1,7 @@
 import type { MongoClient } from 'mongodb';
 import { loadOptional } from './optional';
 import { SharedHandles, type Lease } from './shared-handles';
-import { AuthError } from '../errors';
+import { AuthError } from '../core/errors';
 
 /** A mongodb URI split into what the driver gets and where authgate keeps its data. */
 export interface MongoTarget {

@@ -1,4 +1,4 @@
-import { configError } from '../errors';
+import { configError } from '../core/errors';
 
 const loaded = new Map<string, unknown>();
 

@@ -1,6 +1,6 @@
 import type { Client, Pool, PoolClient, QueryResultRow } from 'pg';
 import type { Subscription } from './subscription';
-import { configError } from '../errors';
+import { configError } from '../core/errors';
 import { loadOptional } from './optional';
 import { SharedHandles, type Lease } from './shared-handles';
 

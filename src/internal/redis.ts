@@ -1,5 +1,5 @@
 import type { RedisClientType } from '@redis/client';
-import { configError } from '../errors';
+import { configError } from '../core/errors';
 import { loadOptional } from './optional';
 import { SharedHandles, type Lease } from './shared-handles';
 

@@ -1,6 +1,6 @@
 import express, { Router, type NextFunction, type Request, type Response } from 'express';
-import { AuthError, RateLimitError } from '../errors';
-import type { Logger } from '../logger';
+import { AuthError, RateLimitError } from '../core/errors';
+import type { Logger } from '../core/logger';
 import { StoreUnavailableError } from './guarded-store';
 import { privateAnswerHeaders } from './security-headers';
 import { sendJson } from './http';

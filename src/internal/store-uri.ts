@@ -1,4 +1,4 @@
-import { AuthError } from '../errors';
+import { AuthError } from '../core/errors';
 
 /** The lower-case scheme of a store URI (`file`, `level`, `memory`, `mongodb`, ...), or `undefined` for a plain path. */
 export function uriScheme(uri: string): string | undefined {

@@ -1,4 +1,4 @@
-import { AuthError } from '../errors';
+import { AuthError } from '../core/errors';
 
 /**
  * `true` when the text has a character no identifier or stored field should hold: an ASCII

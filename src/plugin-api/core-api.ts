@@ -1,15 +1,15 @@
 import type { Request } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { CredentialChange } from '../credentials/credential-notices';
-import type { AuthEvent, AuthEventType, NewAuthEvent } from '../events/auth-event';
-import type { EventClient, EventHandler, EventListOptions } from '../events/event-bus';
+import type { CredentialChange } from '../core/credentials/credential-notices';
+import type { AuthEvent, AuthEventType, NewAuthEvent } from '../core/audit/auth-event';
+import type { EventClient, EventHandler, EventListOptions } from '../core/events/event-bus';
 import type { LoginRequest } from '../providers/provider';
-import type { SessionInfo, Sessions, SessionStatus } from '../sessions/session-registry';
-import type { Claims } from '../token/claims';
-import type { ServiceTokenSigner } from '../token/token-service';
-import type { User } from '../token/user';
-import type { UserList, UserListOptions } from '../users/user-directory';
-import type { UserLogin, UserRecord } from '../users/user-store';
+import type { SessionInfo, Sessions, SessionStatus } from '../core/sessions/session-registry';
+import type { Claims } from '../core/token/claims';
+import type { ServiceTokenSigner } from '../core/token/token-service';
+import type { User } from '../core/token/user';
+import type { UserList, UserListOptions } from '../core/users/user-directory';
+import type { UserLogin, UserRecord } from '../core/users/user-store';
 
 /**
  * The request's login as a plugin reads it (`context.authenticator`). Every method refreshes an

@@ -1,4 +1,4 @@
-import { AuthError } from '../errors';
+import { AuthError } from '../core/errors';
 
 /** The name the organizations plugin gives its service among the plugin services. */
 export const ORGANIZATIONS_SERVICE = 'organizations';
@@ -28,12 +28,12 @@ export interface OrgAuthority {
 /** The events the organizations plugin fires (other plugins follow them: a deleted organization's API keys go). */
 export const ORG_EVENT_TYPES = ['org.member.added', 'org.member.removed', 'org.member.role_changed', 'org.deleted'] as const;
 
-declare module '../events/auth-event' {
+declare module '../core/audit/auth-event' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the organizations' event types join the registry
   interface AuthEventTypes extends Record<(typeof ORG_EVENT_TYPES)[number], true> {}
 }
 
-declare module '../plugins/plugin' {
+declare module './plugin' {
   interface PluginServices {
     /** What the organizations plugin answers other plugins. */
     [ORGANIZATIONS_SERVICE]: OrgAuthority;

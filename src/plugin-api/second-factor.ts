@@ -9,7 +9,7 @@ export interface SecondFactor {
   check(userId: string, code: string, ip: string): Promise<void>;
 }
 
-declare module '../plugins/plugin' {
+declare module './plugin' {
   interface PluginServices {
     /** The two-factor plugin's check. */
     [SECOND_FACTOR_SERVICE]: SecondFactor;

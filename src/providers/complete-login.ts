@@ -1,16 +1,16 @@
 import type { ServerResponse } from 'node:http';
-import type { AvatarProxy } from '../avatar/proxy';
-import { AuthError } from '../errors';
+import type { AvatarProxy } from '../core/avatar/proxy';
+import { AuthError } from '../core/errors';
 import { sendJson, sendRedirect } from '../internal/http';
 import { redirectTarget } from '../internal/redirect-policy';
 import type { RedirectPolicy } from '../internal/redirect-policy';
 import type { CrossSitePolicy } from '../internal/cross-origin';
-import type { TokenService } from '../token/token-service';
-import { jtiHash, sessionJti, type SessionRegistry } from '../sessions/session-registry';
-import { clientOf, type EventBus } from '../events/event-bus';
-import type { LoginPhases } from '../plugins/plugin';
+import type { TokenService } from '../core/token/token-service';
+import { jtiHash, sessionJti, type SessionRegistry } from '../core/sessions/session-registry';
+import { clientOf, type EventBus } from '../core/events/event-bus';
+import type { LoginPhases } from '../plugin-api/plugin';
 import type { CompletedLogin, LoginRequest } from './provider';
-import type { UserDirectory } from '../users/user-directory';
+import type { UserDirectory } from '../core/users/user-directory';
 
 /** What the end of a login needs to know of the service. */
 export interface LoginCompleterOptions extends RedirectPolicy {

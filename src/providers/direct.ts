@@ -1,10 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { AuthError, configError } from '../errors';
-import { toFunction, type MaybePromise } from '../token/hooks';
+import { AuthError, configError } from '../core/errors';
+import { toFunction, type MaybePromise } from '../core/token/hooks';
 import { identityKey } from '../internal/email-address';
 import { hasUnusableChars } from '../internal/text';
-import { hashId } from '../token/user';
-import { RateLimitError } from '../limits/rate-limiter';
+import { hashId } from '../core/token/user';
+import { RateLimitError } from '../core/limits/rate-limiter';
 import { StoreUnavailableError } from '../internal/guarded-store';
 import { loginAudience, loginField, loginFlag, requireObjectBody } from './login-fields';
 import type { LoginRequest, Provider, ProviderKit } from './provider';

@@ -1,13 +1,13 @@
-import type { CredentialNotices } from '../credentials/credential-notices';
+import type { CredentialNotices } from '../core/credentials/credential-notices';
 import type { ServerResponse } from 'node:http';
-import { AuthError } from '../errors';
+import { AuthError } from '../core/errors';
 import { sendJson } from '../internal/http';
 import type { CrossSitePolicy } from '../internal/cross-origin';
-import { SESSION_JTI_PREFIX, type SessionRegistry } from '../sessions/session-registry';
-import { stateCall } from '../state/state-call';
-import { isPlainObject, type Claims } from '../token/claims';
-import type { TokenService } from '../token/token-service';
-import type { User } from '../token/user';
+import { SESSION_JTI_PREFIX, type SessionRegistry } from '../core/sessions/session-registry';
+import { stateCall } from '../core/state/state-call';
+import { isPlainObject, type Claims } from '../core/token/claims';
+import type { TokenService } from '../core/token/token-service';
+import type { User } from '../core/token/user';
 import type { LoginIdentity, LoginLinks } from './login-links';
 import type { CompletedLogin, LoginRequest, Provider } from './provider';
 

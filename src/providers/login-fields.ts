@@ -1,4 +1,4 @@
-import { AuthError } from '../errors';
+import { AuthError } from '../core/errors';
 import type { LoginRequest } from './provider';
 
 /** The longest value accepted in a login field. */

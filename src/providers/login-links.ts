@@ -1,4 +1,4 @@
-import type { User } from '../token/user';
+import type { User } from '../core/token/user';
 
 /** A login as a provider vouches for it: the provider's name and its user. */
 export interface LoginIdentity {

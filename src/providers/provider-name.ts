@@ -1,4 +1,4 @@
-import { configError } from '../errors';
+import { configError } from '../core/errors';
 import { hasUnusableChars } from '../internal/text';
 
 const RESERVED = /[/?#[\]@!$&'()*+,;=:%\s]/;

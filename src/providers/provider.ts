@@ -1,12 +1,12 @@
-import type { CredentialChange } from '../credentials/credential-notices';
+import type { CredentialChange } from '../core/credentials/credential-notices';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AuthRateLimit } from '../limits/rate-limiter';
-import type { Logger } from '../logger';
-import type { TokenService } from '../token/token-service';
-import type { User } from '../token/user';
-import type { Claims } from '../token/claims';
-import type { NewAuthEvent } from '../events/auth-event';
-import type { CredentialStore } from '../credentials/credential-store';
+import type { AuthRateLimit } from '../core/limits/rate-limiter';
+import type { Logger } from '../core/logger';
+import type { TokenService } from '../core/token/token-service';
+import type { User } from '../core/token/user';
+import type { Claims } from '../core/token/claims';
+import type { NewAuthEvent } from '../core/audit/auth-event';
+import type { CredentialStore } from '../core/credentials/credential-store';
 
 /** A request as providers see it: method, query, parsed body, client IP, and the raw request. */
 export interface LoginRequest {

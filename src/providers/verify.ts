@@ -1,12 +1,12 @@
 import type { ServerResponse } from 'node:http';
-import { AuthError, configError } from '../errors';
+import { AuthError, configError } from '../core/errors';
 import { sendHtmlForm, sendJson } from '../internal/http';
 import { canonicalEmail, identityKey } from '../internal/email-address';
 import { hasUnusableChars } from '../internal/text';
-import { describeSendFailure, type Sender } from '../senders/sender';
-import { renderTemplate } from '../senders/template';
-import type { Claims } from '../token/claims';
-import { hashId } from '../token/user';
+import { describeSendFailure, type Sender } from '../core/senders/sender';
+import { renderTemplate } from '../core/senders/template';
+import type { Claims } from '../core/token/claims';
+import { hashId } from '../core/token/user';
 import { loginAudience, loginField, loginFlag } from './login-fields';
 import type { LoginRequest, Provider, ProviderKit } from './provider';
 

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import request from 'supertest';
 import sharp from 'sharp';
 import { avatarIdFor, type User } from '../../src';
-import { identicon } from '../../src/avatar/identicon';
+import { identicon } from '../../src/core/avatar/identicon';
 import { isPrivateAddress } from '../../src/internal/address-guard';
 import { safeFetch } from '../../src/internal/safe-fetch';
 import { makeApp } from '../support/auth-app';

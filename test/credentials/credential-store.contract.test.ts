@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createCredentialStore, MemoryCredentialStore, type Credential, type CredentialStore } from '../../src';
-import { LevelCredentialStore } from '../../src/stores/level';
-import { MongoCredentialStore } from '../../src/stores/mongo';
-import { PostgresCredentialStore } from '../../src/stores/postgres';
+import { LevelCredentialStore } from '../../src/stores-level';
+import { MongoCredentialStore } from '../../src/stores-mongo';
+import { PostgresCredentialStore } from '../../src/stores-postgres';
 import { olderMongoRecord, withLegacyLevel, withLegacyMongo, withLegacyPostgres } from '../support/legacy-stores';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import type { AuditStore } from '../../src/events/audit-store';
-import type { AuthEvent, AuthEventType } from '../../src/events/auth-event';
-import { eventId } from '../../src/events/event-ids';
-import { LevelAuditStore } from '../../src/events/stores/level-audit-store';
-import { MemoryAuditStore } from '../../src/events/stores/memory-audit-store';
-import { MongoAuditStore } from '../../src/events/stores/mongo-audit-store';
-import { PostgresAuditStore } from '../../src/events/stores/postgres-audit-store';
+import type { AuditStore } from '../../src/core/audit/audit-store';
+import type { AuthEvent, AuthEventType } from '../../src/core/audit/auth-event';
+import { eventId } from '../../src/core/audit/event-ids';
+import { LevelAuditStore } from '../../src/stores/level/level-audit-store';
+import { MemoryAuditStore } from '../../src/stores/memory/memory-audit-store';
+import { MongoAuditStore } from '../../src/stores/mongo/mongo-audit-store';
+import { PostgresAuditStore } from '../../src/stores/postgres/postgres-audit-store';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 import { join } from 'node:path';
-import { createAuditStore } from '../../src/events/create-audit-store';
+import { createAuditStore } from '../../src/core/audit/create-audit-store';
 import { olderMongoRecord, withLegacyLevel, withLegacyMongo, withLegacyPostgres } from '../support/legacy-stores';
 import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
 

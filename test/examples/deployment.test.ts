@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { join } from 'node:path';
 import { DevServer, noopLogger } from '../../src';
-import { PostgresAccountStore } from '../../src/stores/postgres';
+import { PostgresAccountStore } from '../../src/stores-postgres';
 import { spawnTracked, type TrackedChild } from '../support/children';
 import { eventually } from '../support/eventually';
 import { describePostgres, describeRedis, freePort, startPostgres, startRedis, type TestServer } from '../support/servers';

@@ -10,7 +10,7 @@ import { callback, startLogin } from '../support/oauth-flow';
 import { followToApp, startOidcPeer } from '../support/oidc-peer';
 import { devAuthorize } from '../support/oauth-flow';
 import { freePort } from '../support/ports';
-import { identicon } from '../../src/avatar/identicon';
+import { identicon } from '../../src/core/avatar/identicon';
 
 describe('example server', () => {
   let dir: string;

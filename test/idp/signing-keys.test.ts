@@ -1,6 +1,6 @@
 import { MemoryStateStore } from '../../src';
 import { decodeProtectedHeader } from 'jose';
-import { loadSigningKeys } from '../../src/idp/signing-keys';
+import { loadSigningKeys } from '../../src/plugins/idp/signing-keys';
 import { startIdpApp, type IdpApp } from './idp-helpers';
 
 const DAY = 86_400_000;

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { MemoryOrgStore, SlugTakenError, type OrgInvitation, type OrgRecord, type OrgStore } from '../../src/organizations';
 import { createOrgStore } from '../../src/organizations';
-import { LevelOrgStore } from '../../src/stores/level';
-import { MongoOrgStore } from '../../src/stores/mongo';
-import { PostgresOrgStore } from '../../src/stores/postgres';
+import { LevelOrgStore } from '../../src/stores-level';
+import { MongoOrgStore } from '../../src/stores-mongo';
+import { PostgresOrgStore } from '../../src/stores-postgres';
 import { olderMongoRecord, withLegacyLevel, withLegacyMongo, withLegacyPostgres } from '../support/legacy-stores';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';

@@ -4,8 +4,8 @@ import { MemoryRefreshCache, MemoryStateStore, type Auth, type AuthOptions } fro
 import { SECRET, login, makeApp, type TestApp } from '../support/auth-app';
 import { decodeJwt, setCookies } from '../support/cookies';
 import { faulty } from '../support/faulty';
-import { summarizeUserAgent } from '../../src/sessions/user-agent';
-import { jtiHash } from '../../src/sessions/session-registry';
+import { summarizeUserAgent } from '../../src/core/sessions/user-agent';
+import { jtiHash } from '../../src/core/sessions/session-registry';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 

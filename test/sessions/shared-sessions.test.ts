@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { createStateStore, type AuthOptions, type StateStore } from '../../src';
-import { RevocationCache } from '../../src/sessions/revocation-cache';
-import { SessionRegistry } from '../../src/sessions/session-registry';
+import { RevocationCache } from '../../src/core/sessions/revocation-cache';
+import { SessionRegistry } from '../../src/core/sessions/session-registry';
 import { login, makeApp, type TestApp } from '../support/auth-app';
 import { decodeJwt, setCookies } from '../support/cookies';
 import { eventually } from '../support/eventually';

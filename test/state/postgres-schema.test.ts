@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
-import { PostgresAccountStore, PostgresAvatarStore, PostgresStateStore } from '../../src/stores/postgres';
+import { PostgresAccountStore, PostgresAvatarStore, PostgresStateStore } from '../../src/stores-postgres';
 import { describePostgres, dropSchema, sharedServer, startPostgres } from '../support/servers';
 
 const postgres = sharedServer(startPostgres);

@@ -2,15 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BY_ID, UniqueTakenError, type Collection, type Schema } from '../../src/storage/collection';
-import type { Database } from '../../src/storage/database';
-import { LevelDatabase } from '../../src/storage/adapters/level';
-import { MemoryDatabase } from '../../src/storage/adapters/memory';
-import { MysqlDatabase } from '../../src/storage/adapters/mysql';
-import { PostgresDatabase } from '../../src/storage/adapters/postgres';
-import { SqliteDatabase } from '../../src/storage/adapters/sqlite';
+import { BY_ID, UniqueTakenError, type Collection, type Schema } from '../../src/core/storage/collection';
+import type { Database } from '../../src/core/storage/database';
+import { LevelDatabase } from '../../src/stores/level/level-database';
+import { MemoryDatabase } from '../../src/stores/memory/memory-database';
+import { MysqlDatabase } from '../../src/stores/mysql/mysql-database';
+import { PostgresDatabase } from '../../src/stores/postgres/postgres-database';
+import { SqliteDatabase } from '../../src/stores/sqlite/sqlite-database';
 import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
-import { MongoDatabase } from '../../src/storage/adapters/mongo';
+import { MongoDatabase } from '../../src/stores/mongo/mongo-database';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 
 /** A document of the test family: a person with an e-mail (unique), tags (many values), and things by owner and time. */

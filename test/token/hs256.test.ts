@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { Hs256Key, hasHs256Signature, signHs256 } from '../../src/token/hs256';
+import { Hs256Key, hasHs256Signature, signHs256 } from '../../src/core/token/hs256';
 
 describe('HS256 keys', () => {
   const secrets = ['s', 'k'.repeat(64), 'l'.repeat(65), 'ключ-секрет-🔑'.repeat(6), 'bench-secret-0123456789abcdef0123456789'];

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createUserStore, MemoryUserStore, UserDirectory, type UserRecord, type UserStore } from '../../src';
-import { LevelUserStore } from '../../src/stores/level';
-import { MongoUserStore } from '../../src/stores/mongo';
-import { PostgresUserStore } from '../../src/stores/postgres';
+import { LevelUserStore } from '../../src/stores-level';
+import { MongoUserStore } from '../../src/stores-mongo';
+import { PostgresUserStore } from '../../src/stores-postgres';
 import { olderMongoRecord, withLegacyLevel, withLegacyMongo, withLegacyPostgres } from '../support/legacy-stores';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';

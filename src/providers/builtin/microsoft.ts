@@ -1,4 +1,4 @@
-import { configError } from '../../errors';
+import { configError } from '../../core/errors';
 import { pickString } from '../oauth2/profile';
 import type { BuiltinSpec } from './spec';
 

@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { identicon } from '../../avatar/identicon';
+import { identicon } from '../../core/avatar/identicon';
 import { BoundedMap } from '../../internal/bounded-map';
 import { sendJson } from '../../internal/http';
 import { randomId, safeEqual } from '../../internal/random';
 import { hasUnusableChars } from '../../internal/text';
-import type { Logger } from '../../logger';
+import type { Logger } from '../../core/logger';
 import { readForm } from '../../internal/read-form';
 import { SmallServer } from '../../internal/small-server';
 import { devLoginPage, loginPageHeaders, type AuthorizeParams } from './login-page';

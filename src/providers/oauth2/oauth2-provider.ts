@@ -1,11 +1,11 @@
 import type { ServerResponse } from 'node:http';
-import { AuthError } from '../../errors';
-import type { MaybePromise } from '../../token/hooks';
+import { AuthError } from '../../core/errors';
+import type { MaybePromise } from '../../core/token/hooks';
 import { sendRedirect } from '../../internal/http';
 import { randomId } from '../../internal/random';
-import { HANDSHAKE_DURATION_MS } from '../../token/token-service';
-import type { User } from '../../token/user';
-import type { Claims } from '../../token/claims';
+import { HANDSHAKE_DURATION_MS } from '../../core/token/token-service';
+import type { User } from '../../core/token/user';
+import type { Claims } from '../../core/token/claims';
 import { loginAudience, loginField, loginFlag } from '../login-fields';
 import type { LoginRequest, Provider, ProviderKit } from '../provider';
 import { PassportFlow, type FlowRequest, type OAuth2Outcome, type PassportOAuth2Strategy } from './passport-flow';

@@ -1,6 +1,6 @@
-import { configError } from '../../errors';
-import type { MaybePromise } from '../../token/hooks';
-import type { User } from '../../token/user';
+import { configError } from '../../core/errors';
+import type { MaybePromise } from '../../core/token/hooks';
+import type { User } from '../../core/token/user';
 import { OAuth2Provider, type OAuth2ProviderOptions } from './oauth2-provider';
 import type { PassportOAuth2Strategy } from './passport-flow';
 import { pickString, toUser } from './profile';

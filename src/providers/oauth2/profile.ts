@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { AttrValue, User } from '../../token/user';
-import { hashId } from '../../token/user';
+import type { AttrValue, User } from '../../core/token/user';
+import { hashId } from '../../core/token/user';
 
 /** What a built-in provider reads from its user info; `id` is the provider's raw id. */
 export interface ProviderUser {

@@ -1,6 +1,6 @@
-import { AuthError } from '../../errors';
+import { AuthError } from '../../core/errors';
 import { callJson } from '../../internal/json-client';
-import { isPlainObject } from '../../token/claims';
+import { isPlainObject } from '../../core/token/claims';
 
 /** The parts of a discovery document authgate uses. */
 export interface OidcMetadata {

@@ -1,8 +1,8 @@
 import type { KeyObject } from 'node:crypto';
-import { configError } from '../../errors';
-import type { MaybePromise } from '../../token/hooks';
+import { configError } from '../../core/errors';
+import type { MaybePromise } from '../../core/token/hooks';
 import { positiveMs } from '../../internal/option-checks';
-import type { User } from '../../token/user';
+import type { User } from '../../core/token/user';
 import type { BearerTokens } from '../oauth2/oauth2-provider';
 
 /** How the client proves itself at the token endpoint. */

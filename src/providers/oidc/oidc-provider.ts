@@ -1,13 +1,13 @@
 import { createHash, createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { AuthError } from '../../errors';
+import { AuthError } from '../../core/errors';
 import { sendJson, sendRedirect } from '../../internal/http';
 import { callJson, JsonCallError } from '../../internal/json-client';
 import { loadOptional } from '../../internal/optional';
 import { randomId, safeEqual } from '../../internal/random';
-import { isPlainObject } from '../../token/claims';
-import { HANDSHAKE_DURATION_MS } from '../../token/token-service';
-import { hashId, type User } from '../../token/user';
+import { isPlainObject } from '../../core/token/claims';
+import { HANDSHAKE_DURATION_MS } from '../../core/token/token-service';
+import { hashId, type User } from '../../core/token/user';
 import { loginAudience, loginField, loginFlag } from '../login-fields';
 import { completeCallback, type BearerTokens } from '../oauth2/oauth2-provider';
 import type { LoginRequest, Provider, ProviderKit } from '../provider';

@@ -1,5 +1,5 @@
-import { configError } from '../../errors';
-import type { MaybePromise } from '../../token/hooks';
+import { configError } from '../../core/errors';
+import type { MaybePromise } from '../../core/token/hooks';
 import { positiveMs } from '../../internal/option-checks';
 
 /** Options of `auth.addPasskeyProvider(name, options)`. */

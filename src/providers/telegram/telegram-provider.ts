@@ -1,15 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Bot, Context } from 'node-telegram-bot-api';
 import { loadOptional } from '../../internal/optional';
-import type { AvatarProxy } from '../../avatar/proxy';
-import { AuthError, configError } from '../../errors';
+import type { AvatarProxy } from '../../core/avatar/proxy';
+import { AuthError, configError } from '../../core/errors';
 import { sendJson } from '../../internal/http';
 import { randomId, safeEqual } from '../../internal/random';
 import { safeFetch } from '../../internal/safe-fetch';
-import type { Logger } from '../../logger';
-import { stateCall } from '../../state/state-call';
-import type { StateStore } from '../../state/state-store';
-import { hashId, type User } from '../../token/user';
+import type { Logger } from '../../core/logger';
+import { stateCall } from '../../core/state/state-call';
+import type { StateStore } from '../../core/state/state-store';
+import { hashId, type User } from '../../core/token/user';
 import { loginAudience, loginField, loginFlag } from '../login-fields';
 import type { LoginRequest, Provider, ProviderKit } from '../provider';
 

@@ -1,0 +1,172 @@
+import { createHmac } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { clientIp, type AddressedRequest } from '../../internal/client-ip';
+import type { Logger } from '../logger';
+import { summarizeUserAgent } from '../sessions/user-agent';
+import type { AuditStore } from '../audit/audit-store';
+import { AuthError } from '../errors';
+import { type AuthEvent, type AuthEventType, type NewAuthEvent } from '../audit/auth-event';
+import { eventId, isEventId } from '../audit/event-ids';
+import type { WebhookQueue } from './webhooks';
+
+/** A handler of events; what it returns or throws never reaches the request that caused the event. */
+export type EventHandler = (event: AuthEvent) => void | Promise<void>;
+
+/** Where an event happened: the client, as the request showed it (hashed and summarized before anything keeps it). */
+export interface EventClient {
+  ip?: string | undefined;
+  userAgent?: string | undefined;
+}
+
+/** The client of a login request, as events record it. */
+export function clientOf(req: { ip: string; raw: IncomingMessage }): EventClient {
+  return { ip: req.ip, userAgent: req.raw.headers['user-agent'] };
+}
+
+/** The client of an Express request (the IP as `trust proxy` says), as events and sessions record it. */
+export function requestClient(req: AddressedRequest & IncomingMessage): { ip: string; userAgent: string | undefined } {
+  return { ip: clientIp(req), userAgent: req.headers['user-agent'] };
+}
+
+/** What {@link EventBus.list} takes. */
+export interface EventListOptions {
+  userId?: string | undefined;
+  types?: readonly AuthEventType[] | undefined;
+  /** ms since the epoch, inclusive. */
+  from?: number | undefined;
+  /** ms since the epoch, exclusive. */
+  to?: number | undefined;
+  /** The `next` of the previous page. */
+  cursor?: string | undefined;
+  /** 1 to 100. @default 20 */
+  limit?: number | undefined;
+}
+
+/** What {@link EventBus} needs. */
+export interface EventBusOptions {
+  /** The audit log; `undefined` keeps no log (handlers still run). */
+  store: AuditStore | undefined;
+  /** The key IPs are hashed with (the service's secret for its issuer). */
+  ipKey(): Promise<string>;
+  logger: Logger;
+  /** Events older than this (ms) are purged from the log, hourly. */
+  retentionMs: number;
+  /** Queues each event for the webhooks that want it. */
+  webhooks?: WebhookQueue | undefined;
+  /** The event types a query may name (the core's and the plugins'). */
+  types: ReadonlySet<string>;
+}
+
+const PURGE_EVERY_MS = 3_600_000;
+
+/**
+ * The security events of a service (`auth.events`): `on(type | '*', handler)`. `emit` returns at
+ * once; the event is recorded in the audit log and handed to the handlers afterwards, so they
+ * can never change or break the answer of the request that caused it. A failing handler or log
+ * is logged (by type and name only), never thrown.
+ */
+export class EventBus {
+  private readonly handlers = new Map<string, Set<EventHandler>>();
+  private readonly pending = new Set<Promise<void>>();
+  private readonly purger: NodeJS.Timeout | undefined;
+
+  /** @param options - the audit log, the IP key, the logger and the retention. */
+  constructor(private readonly options: EventBusOptions) {
+    if (options.store !== undefined) {
+      const purge = (): void => void this.track(this.purge());
+      this.purger = setInterval(purge, PURGE_EVERY_MS).unref();
+    }
+  }
+
+  /** Calls `handler` for every event of `type` (or every event, `'*'`); returns a function that stops it. */
+  on(type: AuthEventType | '*', handler: EventHandler): () => void {
+    const set = this.handlers.get(type) ?? new Set();
+    set.add(handler);
+    this.handlers.set(type, set);
+    return () => void set.delete(handler);
+  }
+
+  /** Records an event, after the current request's answer; `client` is hashed and summarized here. */
+  emit(event: NewAuthEvent, client?: EventClient): void {
+    // Nobody to tell (no log, no webhooks, no handlers): nothing to do.
+    if (this.options.store === undefined && this.options.webhooks?.active !== true && this.handlers.size === 0) return;
+    const time = Date.now();
+    const work = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      const full: AuthEvent = { ...event, id: eventId(time), time, data: event.data ?? {}, ...(await this.clientFields(client)) };
+      if (this.options.store !== undefined) {
+        await this.options.store.append(full).catch((err: unknown) => this.options.logger.logf('[WARN] event %s not written to the audit log: %s', full.type, (err as Error)?.name ?? typeof err));
+      }
+      if (this.options.webhooks?.active) {
+        await this.options.webhooks.enqueue(full).catch((err: unknown) => this.options.logger.logf('[WARN] event %s not queued for webhooks: %s', full.type, (err as Error)?.name ?? typeof err));
+      }
+      for (const handler of [...(this.handlers.get(full.type) ?? []), ...(this.handlers.get('*') ?? [])]) {
+        try {
+          await handler(structuredClone(full));
+        } catch (err) {
+          this.options.logger.logf('[WARN] a handler of %s failed: %s', full.type, (err as Error)?.name ?? typeof err);
+        }
+      }
+    });
+    this.track(work);
+  }
+
+  private async clientFields(client: EventClient | undefined): Promise<Pick<AuthEvent, 'ip' | 'userAgent'>> {
+    if (client === undefined) return {};
+    const ip = client.ip
+      ? createHmac('sha256', await this.options.ipKey())
+          .update(`event-ip:${client.ip}`)
+          .digest('base64url')
+          .slice(0, 16)
+      : undefined;
+    return { ...(ip ? { ip } : {}), ...(client.userAgent !== undefined ? { userAgent: summarizeUserAgent(client.userAgent) } : {}) };
+  }
+
+  private track(work: Promise<unknown>): void {
+    const done = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.pending.add(done);
+    void done.then(() => this.pending.delete(done));
+  }
+
+  private async purge(): Promise<void> {
+    const store = this.options.store;
+    if (store === undefined) return;
+    await store.purge(Date.now() - this.options.retentionMs).catch((err: unknown) => this.options.logger.logf('[WARN] the audit log was not purged: %s', (err as Error)?.name ?? typeof err));
+  }
+
+  /**
+   * A page of the audit log, newest first: of one user, of some types, within a time range; pass
+   * `next` as `cursor` for the following page.
+   * @throws AuthError `bad_request` for a malformed cursor, an unknown type or a limit outside 1 to 100; `not_found` without a log.
+   */
+  async list(query: EventListOptions = {}): Promise<{ events: AuthEvent[]; next?: string | undefined }> {
+    const store = this.options.store;
+    if (store === undefined) throw new AuthError('not_found', 'there is no audit log (auditStore: false)');
+    const limit = query.limit ?? 20;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) throw new AuthError('bad_request', 'limit must be a whole number from 1 to 100');
+    if (query.cursor !== undefined && !isEventId(query.cursor)) throw new AuthError('bad_request', 'cursor is malformed: pass the next of the previous page');
+    const unknown = query.types?.find((t) => !this.options.types.has(t));
+    if (unknown !== undefined) throw new AuthError('bad_request', `no event type ${JSON.stringify(unknown.slice(0, 40))}`);
+    for (const [name, value] of [
+      ['from', query.from],
+      ['to', query.to],
+    ] as const) {
+      if (value !== undefined && !Number.isFinite(value)) throw new AuthError('bad_request', `${name} must be a time (ms since the epoch)`);
+    }
+    return store.list({ userId: query.userId, types: query.types, from: query.from, to: query.to, after: query.cursor, limit });
+  }
+
+  /** Waits until every event emitted so far is written and handled. */
+  async flush(): Promise<void> {
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
+  }
+
+  /** Stops the purge and waits for what is under way. */
+  async close(): Promise<void> {
+    clearInterval(this.purger);
+    await this.flush();
+    await this.options.webhooks?.close();
+  }
+}

@@ -1,0 +1,132 @@
+import { createHash } from 'node:crypto';
+import { configError } from '../errors';
+import type { Logger } from '../logger';
+import { describeSendFailure, type Sender } from '../senders/sender';
+import { renderTemplate } from '../senders/template';
+import type { StateStore } from '../state/state-store';
+import type { MaybePromise } from '../token/hooks';
+import type { User } from '../token/user';
+import type { UserDirectory } from '../users/user-directory';
+import type { AuthEvent } from '../audit/auth-event';
+import { CREDENTIAL_KIND_CODES, type CredentialNoticeOptions } from '../credentials/credential-notices';
+import type { EventBus } from './event-bus';
+
+/** The notices a user may get: each can be turned off. */
+export const NOTICE_KINDS = ['new-device', 'password', 'email', 'credentials', 'banned'] as const;
+
+/** One of {@link NOTICE_KINDS}. */
+export type NoticeKind = (typeof NOTICE_KINDS)[number];
+
+/** Mails to the owner of an account when something happens to it (`createAuth({ notifications })`). */
+export interface NotificationOptions {
+  /** Delivers the mails (e.g. an `EmailSender`). */
+  sender: Sender;
+  /** The address of a user's owner; `undefined` sends nothing. @default the e-mail the user directory knows */
+  addressOf?: (user: User) => MaybePromise<string | undefined>;
+  /**
+   * The texts, by kind, with `{{.Name}}` (the user's name), `{{.What}}` (what happened, e.g. "a
+   * passkey (laptop) was added"), `{{.Device}}` (the browser) and `{{.When}}`. They never carry a
+   * code or a link that logs in. @default short texts that say what happened and what to do if it was not the owner
+   */
+  templates?: Partial<Record<NoticeKind, string>>;
+  /** Kinds not to send. @default [] (all are sent) */
+  off?: readonly NoticeKind[];
+}
+
+const AFTER = 'If it was you, there is nothing to do. If it was not, reset your password, which signs out everywhere and removes what was added.\n';
+const DEFAULT_TEMPLATES: Record<NoticeKind, string> = {
+  'new-device': 'Hello {{.Name}}, your account was signed in to from a browser it had not been used with before: {{.Device}}, {{.When}}. ' + AFTER,
+  password: 'Hello {{.Name}}, on your account {{.What}} ({{.When}}). ' + AFTER,
+  email: 'Hello {{.Name}}, on your account {{.What}} ({{.When}}). ' + AFTER,
+  credentials: 'Hello {{.Name}}, on your account {{.What}}. ' + AFTER,
+  banned: 'Hello {{.Name}}, your account was suspended by an administrator ({{.When}}). Contact the site if you think this is a mistake.\n',
+};
+
+/** The browsers a user signed in with, remembered this long. */
+const KNOWN_DEVICE_MS = 365 * 86_400_000;
+
+/** What a credential change event says, in words (as the older `credentialNotices` put it). */
+function credentialWhat(event: AuthEvent): string {
+  const code = String(event.data.kind ?? 'credential');
+  const kind = Object.entries(CREDENTIAL_KIND_CODES).find(([, c]) => c === code)?.[0] ?? code;
+  const detail = typeof event.data.detail === 'string' && event.data.detail !== '' ? ` (${event.data.detail})` : '';
+  const added = event.type === 'credential.added';
+  if (kind === 'two-factor') return `two-factor authentication${detail} was turned ${added ? 'on' : 'off'}`;
+  return `a ${kind}${detail} was ${added ? 'added' : 'removed'}`;
+}
+
+/** The older `credentialNotices` option as notifications: credential changes only, its template kept. */
+export function fromCredentialNotices(options: CredentialNoticeOptions | undefined): NotificationOptions | undefined {
+  if (options === undefined) return undefined;
+  if (typeof options?.sender?.send !== 'function') throw configError('credentialNotices.sender must have send(address, text)');
+  return {
+    sender: options.sender,
+    ...(options.addressOf ? { addressOf: options.addressOf } : {}),
+    ...(options.template ? { templates: { credentials: options.template } } : {}),
+    off: NOTICE_KINDS.filter((k) => k !== 'credentials'),
+  };
+}
+
+/** Checks {@link NotificationOptions} at once. */
+export function checkNotifications(options: NotificationOptions | undefined): NotificationOptions | undefined {
+  if (options === undefined) return undefined;
+  if (typeof options?.sender?.send !== 'function') throw configError('notifications.sender must have send(address, text)');
+  const unknown = [...Object.keys(options.templates ?? {}), ...(options.off ?? [])].find((k) => !(NOTICE_KINDS as readonly string[]).includes(k));
+  if (unknown !== undefined) throw configError(`notifications: no notice kind ${JSON.stringify(unknown)}; kinds are ${NOTICE_KINDS.join(', ')}`);
+  return options;
+}
+
+/**
+ * Sends the owner a mail for the events that matter to them: a sign-in from a browser the
+ * account had not used, a password or e-mail change, a passkey, linked login or second factor
+ * added or removed, a ban. Driven by the events, in the background: a failing sender is logged
+ * (never the address or the text), never answered.
+ */
+export class Notifications {
+  /**
+   * @param options - checked options.
+   * @param deps - the events to follow, the user directory (names, addresses), the state store (known browsers), the logger.
+   */
+  constructor(
+    private readonly options: NotificationOptions,
+    private readonly deps: { events: EventBus; users: UserDirectory; state: StateStore; logger: Logger },
+  ) {
+    const on = (kind: NoticeKind, types: AuthEvent['type'][], what: (e: AuthEvent) => Promise<string | undefined> | string | undefined): void => {
+      if (options.off?.includes(kind)) return;
+      for (const type of types) deps.events.on(type, async (e) => this.send(kind, e, await what(e)));
+    };
+    on('new-device', ['login.succeeded'], (e) => this.newDevice(e));
+    on('password', ['password.changed', 'password.reset'], (e) => (e.type === 'password.reset' ? 'the password was reset' : 'the password was changed'));
+    on('email', ['email.changed'], () => 'the e-mail address was changed');
+    on('credentials', ['credential.added', 'credential.removed'], credentialWhat);
+    on('banned', ['user.banned'], () => 'suspended');
+  }
+
+  /** `'known'` unless the event's browser is new for a user who signed in before (the first browser is not news). */
+  private async newDevice(event: AuthEvent): Promise<string | undefined> {
+    if (event.userId === undefined || event.userAgent === undefined) return undefined;
+    const group = `known-devices:${event.userId}`;
+    const device = createHash('sha256').update(event.userAgent).digest('base64url').slice(0, 16);
+    const known = await this.deps.state.members(group);
+    await this.deps.state.setMember(group, device, 1, KNOWN_DEVICE_MS);
+    return known.length > 0 && !known.some((m) => m.member === device) ? 'new device' : undefined;
+  }
+
+  private async send(kind: NoticeKind, event: AuthEvent, what: string | undefined): Promise<void> {
+    if (what === undefined || event.userId === undefined) return;
+    try {
+      const record = await this.deps.users.get(event.userId);
+      const user: User = { id: event.userId, name: record?.name ?? event.userId, picture: '', ...(record?.email ? { email: record.email } : {}) };
+      const address = this.options.addressOf ? await this.options.addressOf(user) : user.email;
+      if (!address) return;
+      const text = renderTemplate(
+        this.options.templates?.[kind] ?? DEFAULT_TEMPLATES[kind],
+        { Name: user.name || user.id, What: what, Device: event.userAgent ?? 'an unknown browser', When: new Date(event.time).toUTCString() },
+        this.options.sender.contentType === 'text/html',
+      );
+      await this.options.sender.send(address, text);
+    } catch (err) {
+      this.deps.logger.logf('[WARN] a %s notice to user %s was not sent: %s', kind, event.userId, describeSendFailure(err));
+    }
+  }
+}

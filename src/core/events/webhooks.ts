@@ -1,0 +1,190 @@
+import { createHash, createHmac } from 'node:crypto';
+import { configError } from '../errors';
+import { safeFetch } from '../../internal/safe-fetch';
+import type { Logger } from '../logger';
+import type { StateStore } from '../state/state-store';
+import type { AuthEvent, AuthEventType } from '../audit/auth-event';
+
+/** A receiver of events in the Standard Webhooks format (`createAuth({ webhooks: [...] })`). */
+export interface WebhookOptions {
+  /** Where events are POSTed (http or https). */
+  url: string;
+  /** The signing secret: `whsec_<base64>` (as Standard Webhooks libraries make them), or any text of at least 32 characters. */
+  secret: string;
+  /** The event types sent. @default every type */
+  events?: readonly AuthEventType[];
+  /** Let the URL be on a private or loopback address (a receiver inside the network). @default false */
+  allowPrivateNetwork?: boolean;
+}
+
+/** A checked {@link WebhookOptions}: its key for signing and a stable id (a hash of the URL). */
+export interface Webhook {
+  id: string;
+  url: string;
+  key: Buffer;
+  events: ReadonlySet<string> | undefined;
+  allowPrivateNetwork: boolean;
+}
+
+/** A delivery waiting in the shared queue. */
+interface Delivery {
+  hook: string;
+  event: AuthEvent;
+  attempt: number;
+  /** When it may be tried (ms). */
+  due: number;
+}
+
+const QUEUE = 'webhook-queue';
+/** How long a queued delivery may wait at most, in ms (past the last retry). */
+const QUEUE_TTL_MS = 3 * 86_400_000;
+/** How long one instance holds a delivery it is trying: past it, another instance may try again. */
+const CLAIM_MS = 60_000;
+const DELIVERY_TIMEOUT_MS = 10_000;
+
+/** The default waits between attempts, in ms: 8 attempts over about a day. */
+export const WEBHOOK_BACKOFF_MS: readonly number[] = [5_000, 30_000, 120_000, 600_000, 3_600_000, 6 * 3_600_000, 18 * 3_600_000];
+
+/** The `webhook-signature` of a delivery: `v1,<base64 HMAC-SHA-256 of id.timestamp.body>`. */
+export function webhookSignature(key: Buffer, id: string, timestamp: number, body: string): string {
+  return `v1,${createHmac('sha256', key).update(`${id}.${timestamp}.${body}`).digest('base64')}`;
+}
+
+/** Checks the `webhooks` option at start-up. */
+export function checkWebhooks(list: readonly WebhookOptions[] | undefined, types: ReadonlySet<string>): Webhook[] {
+  if (list === undefined) return [];
+  if (!Array.isArray(list)) throw configError('options.webhooks must be a list of { url, secret, events?, allowPrivateNetwork? }');
+  return list.map((hook, i) => {
+    const name = `options.webhooks[${i}]`;
+    let url: URL;
+    try {
+      url = new URL(hook?.url);
+    } catch {
+      throw configError(`${name}.url must be an http or https URL`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw configError(`${name}.url must be an http or https URL`);
+    if (typeof hook.secret !== 'string') throw configError(`${name}.secret is required`);
+    const key = hook.secret.startsWith('whsec_') ? Buffer.from(hook.secret.slice(6), 'base64') : Buffer.from(hook.secret, 'utf8');
+    if (key.length < 24 || (!hook.secret.startsWith('whsec_') && hook.secret.length < 32))
+      throw configError(`${name}.secret must be whsec_<base64 of at least 24 bytes> or a text of at least 32 characters`);
+    const unknown = hook.events?.find((t: string) => !types.has(t));
+    if (unknown !== undefined) throw configError(`${name}.events: no event type ${JSON.stringify(unknown)}`);
+    return {
+      id: createHash('sha256').update(url.href).digest('hex').slice(0, 16),
+      url: url.href,
+      key,
+      events: hook.events && new Set(hook.events),
+      allowPrivateNetwork: hook.allowPrivateNetwork === true,
+    };
+  });
+}
+
+/**
+ * Delivers events to webhooks from a queue in the state store that every instance shares: an
+ * event is queued once (by the instance where it happened), any instance may deliver it, and one
+ * does (each attempt is claimed). A failed attempt (not 2xx, no answer, a refused address) is
+ * tried again after the backoff, with the same `webhook-id`; a queued delivery survives a restart
+ * of a persistent store. Delivered at least once: an instance that dies while delivering leaves
+ * the attempt to another after a minute.
+ */
+export class WebhookQueue {
+  private readonly hooks: Map<string, Webhook>;
+  private timer: NodeJS.Timeout | undefined;
+  private draining: Promise<void> | undefined;
+  private closed = false;
+
+  /**
+   * @param state - the shared queue.
+   * @param hooks - checked webhooks.
+   * @param options - the logger, the backoff and how often the queue is read.
+   */
+  constructor(
+    private readonly state: StateStore,
+    hooks: readonly Webhook[],
+    private readonly options: { logger: Logger; backoffMs: readonly number[]; pollMs: number },
+  ) {
+    this.hooks = new Map(hooks.map((h) => [h.id, h]));
+  }
+
+  /** Whether any webhook is configured. */
+  get active(): boolean {
+    return this.hooks.size > 0;
+  }
+
+  /** Starts reading the queue (every `pollMs`). */
+  start(): void {
+    if (this.active && this.timer === undefined) this.timer = setInterval(() => void this.drain(), this.options.pollMs).unref();
+  }
+
+  /** Queues `event` for every webhook that wants it, then tries at once. */
+  async enqueue(event: AuthEvent): Promise<void> {
+    const now = Date.now();
+    for (const hook of this.hooks.values()) {
+      if (hook.events !== undefined && !hook.events.has(event.type)) continue;
+      const delivery: Delivery = { hook: hook.id, event, attempt: 0, due: now };
+      await this.state.setMember(QUEUE, `${event.id}:${hook.id}`, delivery, QUEUE_TTL_MS);
+    }
+    void this.drain();
+  }
+
+  /** Tries every due delivery once (one drain at a time in this process). */
+  drain(): Promise<void> {
+    if (this.closed) return Promise.resolve();
+    this.draining ??= this.drainOnce()
+      .catch((err: unknown) => this.options.logger.logf('[WARN] the webhook queue could not be read: %s', (err as Error)?.name ?? typeof err))
+      .finally(() => (this.draining = undefined));
+    return this.draining;
+  }
+
+  private async drainOnce(): Promise<void> {
+    const now = Date.now();
+    for (const { member, value } of await this.state.members<Delivery>(QUEUE)) {
+      if (value.due > now || this.closed) continue;
+      if (!(await this.state.setIfAbsent(`webhook-claim:${member}:${value.attempt}`, 1, CLAIM_MS))) continue;
+      const hook = this.hooks.get(value.hook);
+      if (hook === undefined) {
+        await this.state.deleteMember(QUEUE, member);
+        continue;
+      }
+      const ok = await this.deliver(hook, value.event);
+      if (ok) {
+        await this.state.deleteMember(QUEUE, member);
+        continue;
+      }
+      const wait = this.options.backoffMs[value.attempt];
+      if (wait === undefined) {
+        this.options.logger.logf('[WARN] webhook %s: event %s dropped after %d attempts', hook.id, value.event.id, value.attempt + 1);
+        await this.state.deleteMember(QUEUE, member);
+      } else {
+        await this.state.setMember(QUEUE, member, { ...value, attempt: value.attempt + 1, due: Date.now() + wait }, QUEUE_TTL_MS);
+      }
+    }
+  }
+
+  private async deliver(hook: Webhook, event: AuthEvent): Promise<boolean> {
+    const body = JSON.stringify({ type: event.type, timestamp: new Date(event.time).toISOString(), data: event });
+    const timestamp = Math.floor(Date.now() / 1000);
+    try {
+      await safeFetch(hook.url, {
+        timeoutMs: DELIVERY_TIMEOUT_MS,
+        maxBytes: 64 * 1024,
+        allowPrivateNetworks: hook.allowPrivateNetwork,
+        maxRedirects: 0,
+        accept: '*/*',
+        headers: { 'webhook-id': event.id, 'webhook-timestamp': String(timestamp), 'webhook-signature': webhookSignature(hook.key, event.id, timestamp, body) },
+        post: { body: Buffer.from(body), contentType: 'application/json' },
+      });
+      return true;
+    } catch (err) {
+      this.options.logger.logf('[WARN] webhook %s: delivery of %s failed: %s', hook.id, event.id, (err as Error)?.message ?? typeof err);
+      return false;
+    }
+  }
+
+  /** Stops reading the queue; what is queued stays for the other instances (or the next start). */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.timer);
+    await this.draining;
+  }
+}

@@ -1,0 +1,15 @@
+import { escapeHtml } from '../../internal/html';
+
+/**
+ * Fills `{{.Name}}` fields (Go template style, spaces allowed inside the braces). Values are
+ * trimmed, and HTML-escaped when `html` is set; unknown fields are left as they are. Callers cap
+ * what users typed.
+ */
+export function renderTemplate(template: string, values: Readonly<Record<string, string>>, html: boolean): string {
+  return template.replace(/\{\{\s*\.([A-Za-z]+)\s*\}\}/g, (field, name: string) => {
+    const value = values[name];
+    if (value === undefined) return field;
+    const clean = value.trim();
+    return html ? escapeHtml(clean) : clean;
+  });
+}

@@ -1,0 +1,39 @@
+import { storeForUri, uriPath } from '../../internal/store-uri';
+import { openDatabase } from '../storage/open-database';
+import { CollectionStateStore } from './collection-state-store';
+import { LevelStateStore } from '../../stores/level/level-state-store';
+import { MemoryStateStore } from '../../stores/memory/memory-state-store';
+import { MongoStateStore } from '../../stores/mongo/mongo-state-store';
+import { PostgresStateStore } from '../../stores/postgres/postgres-state-store';
+import { RedisStateStore } from '../../stores/redis/redis-state-store';
+import type { StateStore } from './state-store';
+
+/** The URI schemes {@link createStateStore} accepts. */
+export const STATE_STORE_SCHEMES = ['memory://', 'level://', 'redis://', 'rediss://', 'postgres://', 'postgresql://', 'mysql://', 'sqlite://', 'mongodb://', 'mongodb+srv://'] as const;
+
+/**
+ * Makes a state store from a URI: `memory://` (one process), `level:///path` (embedded, survives
+ * restarts), `sqlite:///path/file.db`; shared by several instances: `redis://host:6379/0?prefix=app:`
+ * (`rediss://` for TLS), `postgres://user@host/db?schema=app`, `mysql://user@host/db`,
+ * `mongodb://host/db?state_db=&state_coll=`. MySQL, SQLite and MongoDB have no announcements
+ * (caches read through).
+ * @throws AuthError (`config`) naming the accepted schemes for anything else.
+ */
+export function createStateStore(uri: string): StateStore {
+  const postgres = (): StateStore => new PostgresStateStore(uri);
+  const redis = (): StateStore => new RedisStateStore(uri);
+  const mongo = (): StateStore => new MongoStateStore(uri);
+  const onDatabase = (): StateStore => new CollectionStateStore(openDatabase(uri, 'state'));
+  return storeForUri('state', uri, STATE_STORE_SCHEMES, {
+    memory: () => new MemoryStateStore(),
+    level: () => new LevelStateStore(uriPath(uri, 'level:///var/lib/app/state')),
+    redis,
+    rediss: redis,
+    postgres,
+    postgresql: postgres,
+    mysql: onDatabase,
+    sqlite: onDatabase,
+    mongodb: mongo,
+    'mongodb+srv': mongo,
+  });
+}

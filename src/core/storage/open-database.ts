@@ -1,0 +1,34 @@
+import { storeForUri } from '../../internal/store-uri';
+import { LevelDatabase } from '../../stores/level/level-database';
+import { MemoryDatabase } from '../../stores/memory/memory-database';
+import { MongoDatabase } from '../../stores/mongo/mongo-database';
+import { MysqlDatabase } from '../../stores/mysql/mysql-database';
+import { PostgresDatabase } from '../../stores/postgres/postgres-database';
+import { SqliteDatabase } from '../../stores/sqlite/sqlite-database';
+import type { Database } from './database';
+
+/** The URI schemes of the databases the store families live on through {@link openDatabase}. */
+export const DATABASE_URI_SCHEMES = ['memory://', 'level:///path', 'postgres://...', 'mysql://...', 'sqlite:///path/file.db', 'mongodb://...'] as const;
+
+/**
+ * The database a URI names, through its adapter: `memory://` (a fresh, private one), `level:///path`,
+ * `postgres://` or `postgresql://`, `mysql://` (MySQL 8, MariaDB 10.11), `sqlite:///path/file.db`,
+ * `mongodb://` or `mongodb+srv://`.
+ * Connections are shared by every database object on one URI (and released by the last `close`).
+ * @param family - how an error names what the URI was for ("credential").
+ * @throws AuthError (`config`) naming the accepted schemes for anything else.
+ */
+export function openDatabase(uri: string, family: string): Database {
+  const postgres = (): Database => new PostgresDatabase(uri);
+  const mongo = (): Database => new MongoDatabase(uri);
+  return storeForUri(family, uri, DATABASE_URI_SCHEMES, {
+    memory: () => new MemoryDatabase(),
+    level: () => new LevelDatabase(uri),
+    postgres,
+    postgresql: postgres,
+    mysql: () => new MysqlDatabase(uri),
+    sqlite: () => new SqliteDatabase(uri),
+    mongodb: mongo,
+    'mongodb+srv': mongo,
+  });
+}

@@ -1,0 +1,184 @@
+import type { Request, RequestHandler, Router } from 'express';
+import type { ServerResponse } from 'node:http';
+import type { CredentialStore } from '../core/credentials/credential-store';
+import type { RedirectPolicy } from '../internal/redirect-policy';
+import type { RateLimitRule } from '../core/limits/rate-limiter';
+import type { Logger } from '../core/logger';
+import type { BearerResolver, GuardFactory } from '../core/middleware/authenticator';
+import type { CompletedLogin, LoginRequest, Provider } from '../providers/provider';
+import type { StateStore } from '../core/state/state-store';
+import type { LockoutRule } from '../core/limits/lockout';
+import type { PluginAuthenticator, PluginAvatars, PluginEvents, PluginLockout, PluginKit, PluginSessions, PluginTokens, PluginUsers } from './core-api';
+import type { User } from '../core/token/user';
+
+/**
+ * The steps of a login a plugin may take, run by the core in this fixed order whatever order the
+ * plugins were listed in (order is security): the cross-site check (core), `resolve` (who the
+ * login is), `hold` (wait for something more, such as a second factor), then the audience, the
+ * session and the user directory (core). Each step belongs to at most one plugin.
+ */
+export interface LoginPhases {
+  /**
+   * The login resolved to the user it logs in as (a linked login to its owner). `undefined` when
+   * the phase answered the request itself.
+   */
+  resolve?(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<CompletedLogin | undefined>;
+  /** `true` when the phase held the login and answered the request (it completes later, through {@link PluginContext.startSession}). */
+  hold?(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<boolean>;
+}
+
+/** The names of the login phases, in the order the core runs them. */
+export const LOGIN_PHASES = ['resolve', 'hold'] as const;
+
+/** An HTTP method of a {@link PluginRoute}; `ALL` answers every method on its path. */
+export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'ALL';
+
+/** One route a plugin adds to the auth router, as data. */
+export interface PluginRoute {
+  method: RouteMethod;
+  /** Below the auth router's mount, as Express spells paths: `/api-keys/:id`. */
+  path: string;
+  /** What answers it (Express handlers; an error passed to `next` is answered as the auth router answers errors). */
+  handler: RequestHandler | readonly RequestHandler[];
+  /**
+   * A rate limit (a name in the plugin's `rateLimits` or the core's) counted per client IP before
+   * the handler: 429 with `Retry-After` past it.
+   * @default none
+   */
+  rateLimit?: string;
+}
+
+/** What happened to a user that plugins keeping data about users must follow. */
+export interface UserEventHandlers {
+  /** The user is gone (an account was deleted): remove what the plugin keeps about it. */
+  userDeleted?(userId: string): Promise<void>;
+  /** The user's id changed (from an older id scheme): move what the plugin keeps under `from` to `to`. */
+  userIdChanged?(from: string, to: string): Promise<void>;
+  /** The owner took the account back (a password reset): remove what a stolen session could have added; returns what went ("2 passkeys"). */
+  credentialsReset?(userId: string): Promise<string[]>;
+}
+
+/**
+ * The services plugins offer each other, by name. Empty here: a plugin adds its own from its
+ * folder (`declare module` this module, `interface PluginServices { secondFactor: SecondFactor }`),
+ * so `ctx.service('secondFactor')` is typed without a cast and no core file names a plugin.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- extended by the plugins
+export interface PluginServices {}
+
+/** What a plugin adds to the service; every part is optional. */
+export interface PluginContribution {
+  /**
+   * Routes on the auth router (mounted where the app mounts it, e.g. `/auth`), before the provider
+   * routes: a list of {@link PluginRoute} (the way to write them), or a function that adds them to
+   * the router it gets. Either way each route is claimed by the plugin: two plugins (or a plugin
+   * and the core) answering one method and path fail at start-up, naming both.
+   */
+  routes?: readonly PluginRoute[] | ((router: Router) => void);
+  /** Login phases; see {@link LoginPhases}. */
+  phases?: LoginPhases;
+  /** Providers the plugin brings (e.g. the account bridge). */
+  providers?: Provider[];
+  /** Handlers of user events. */
+  userEvents?: UserEventHandlers;
+  /**
+   * Checks the middleware set offers (`m.org(...roles)` is the `org` factory of the organizations
+   * plugin), run after authentication. Keep them fast: they are on the request path.
+   */
+  guards?: Readonly<Record<string, GuardFactory>>;
+  /** A credential in `Authorization: Bearer` that `m.auth` accepts (API keys); one plugin at most. */
+  bearer?: BearerResolver;
+  /** Services it offers other plugins, by name (see {@link PluginContext.service}). */
+  services?: Readonly<Record<string, unknown>>;
+  /** Stops what the plugin runs and closes what it opened. */
+  close?(): Promise<void>;
+}
+
+/** The core's services, as a plugin gets them. */
+export interface PluginContext {
+  readonly url: URL;
+  /** The app's URL and the hosts a login may send the browser to (`allowedRedirectHosts`). */
+  readonly redirects: RedirectPolicy;
+  readonly logger: Logger;
+  /** Tokens and cookies. */
+  readonly tokens: PluginTokens;
+  /** The session registry. */
+  readonly sessions: PluginSessions;
+  /** The user directory. */
+  readonly users: PluginUsers;
+  readonly credentials: CredentialStore;
+  readonly stateStore: StateStore;
+  /** The security events: `emit` one where it happens (recorded and handed to handlers after the answer). */
+  readonly events: PluginEvents;
+  /** The avatar proxy. */
+  readonly avatars: PluginAvatars;
+  /** The registered providers, by name (filled as the app adds them). */
+  readonly providers: ReadonlyMap<string, Provider>;
+  /** Reads the request's login: `tokenClaims`, `stepUpClaims`, `reissue`, `renewLogin`. */
+  readonly authenticator: PluginAuthenticator;
+  /** One-shot keys, audiences, notices of credential changes, login events. */
+  readonly kit: PluginKit;
+  /** A lockout of growing delays after wrong secrets, on the core's state store (`rule` defaults: 5 free failures, 1 s doubling up to 15 min, counted for a day). */
+  lockout(rule?: Partial<LockoutRule>): PluginLockout;
+  /** Counts a hit against a rate limit (the core's or one a plugin declared); a 429 AuthError past it. */
+  rateLimit(name: string, identity: string): Promise<void>;
+  /** `true` once `kit.useOnce(key)` was called for `key`. */
+  wasUsed(key: string): Promise<boolean>;
+  /** Issues the session of a login (audience, avatar, token, cookies, directory) and answers it. */
+  startSession(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<void>;
+  /** The provider-facing view of an Express request. */
+  toLoginRequest(req: Request): LoginRequest;
+  /** Tells every plugin, and the core, that a user is gone: sessions end, avatar and directory record go. */
+  userDeleted(userId: string): Promise<void>;
+  /** Tells the core and every plugin that a user's id changed: credentials and the directory record move (sessions under the old id live on until they end). */
+  userIdChanged(from: string, to: User): Promise<void>;
+  /** Tells every plugin that the owner took the account back; returns what was removed. */
+  credentialsReset(userId: string): Promise<string[]>;
+  /**
+   * Opens a store of the plugin's own (given as an object or a URI, made by `create`), guarded as
+   * the core's are: a call that fails or hangs past `storeTimeout` rejects as unavailable (503).
+   */
+  openStore<T extends object>(given: T | string, create: (uri: string) => T, what: string): T;
+  /**
+   * The URI of a store family of the plugin's (`'organizations'`) on the app's `database`, for a
+   * plugin whose own store option is not given; `memory://` without a database.
+   */
+  storeUri(family: string): string;
+  /** A service another plugin offers, by its name in {@link PluginServices} (e.g. `'secondFactor'`); `undefined` when that plugin is off. */
+  service<K extends keyof PluginServices>(name: K): PluginServices[K] | undefined;
+  /** A service of a plugin that does not declare it in {@link PluginServices} (the caller names its type). */
+  service<T>(name: string): T | undefined;
+}
+
+/**
+ * A feature of the identity core: `createAuth({ plugins: [twoFactor({...})] })`. Its factory
+ * checks its options at once (a mistake fails at start-up); `setup` runs once, inside `createAuth`.
+ */
+export interface AuthPlugin {
+  /** Unique among the plugins of a service. */
+  readonly name: string;
+  /** Rate limits the plugin counts, with defaults (`false`: off unless the app sets it); the app overrides them in `createAuth({ rateLimits })`. */
+  readonly rateLimits?: Readonly<Record<string, RateLimitRule | false>>;
+  /** The `code`s of the errors it answers with (documented in its guide; typed by extending `AuthErrorReasons`). */
+  readonly errorCodes?: readonly string[];
+  /**
+   * The types of the events it fires (typed by extending `AuthEventTypes`): webhooks and
+   * audit queries accept them.
+   * @default none
+   */
+  readonly eventTypes?: readonly string[];
+  /**
+   * The plugins it needs, by name: `createAuth` fails at start-up, naming them, when one is not in
+   * `plugins` (in any order); it is set up after them.
+   * @default none
+   */
+  readonly requires?: readonly string[];
+  /**
+   * The plugins it uses when they are on, by name: it is set up after them (as after those it
+   * `requires`), so `context.service(...)` in `setup` already finds their services.
+   * @default none
+   */
+  readonly optional?: readonly string[];
+  /** Contributes routes, phases, providers and handlers, given the core's services. */
+  setup(context: PluginContext): PluginContribution;
+}

@@ -1,0 +1,49 @@
+import { AuthError } from '../../core/errors';
+
+/**
+ * The reasons of the account service's refusals and the `Code` and `Message` its answers carry
+ * (kidstuff/WebAuth's 1.0 to 1.9, 1.8 unused, then authgate's from 2.0). `bad_request` is 1.0.
+ */
+export const ACCOUNT_ERROR_CODES = {
+  bad_request: [1.0, 'InvalidInput'],
+  invalid_grant_type: [1.1, 'InvalidGrantType'],
+  invalid_credential: [1.2, 'InvalidCredential'],
+  password_mismatch: [1.3, 'PwdMismatch'],
+  invalid_password: [1.4, 'InvalidPwd'],
+  email_taken: [1.5, 'DupEmail'],
+  invalid_email: [1.6, 'InvalidEmail'],
+  invalid_id: [1.7, 'InvalidId'],
+  no_such_id: [1.9, 'NotExistId'],
+  invalid_code: [2.0, 'InvalidCode'],
+  not_linked: [2.1, 'NotLinked'],
+  last_login: [2.2, 'LastLogin'],
+  second_factor_wrong: [2.3, 'SecondFactor'],
+} as const;
+
+/** A reason the account service answers with its own `Code`. */
+export type AccountErrorReason = Exclude<keyof typeof ACCOUNT_ERROR_CODES, 'bad_request'>;
+
+declare module '../../core/errors' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the account service's reasons join the registry
+  interface AuthErrorReasons extends Record<AccountErrorReason, true> {}
+}
+
+/** The body of an account-service answer: kidstuff/WebAuth's shape. */
+export interface AccountErrorBody {
+  Code: number;
+  Message: string;
+  Description: string;
+}
+
+/**
+ * The one place where an error becomes the account service's wire format: an {@link AuthError}
+ * of an account reason its `Code` and `Message`, a rate limit `TooManyRequests`, a failure of the
+ * service `Unavailable` (its message never sent), anything else `InvalidInput` (1.0).
+ */
+export function accountErrorBody(status: number, message: string, err: unknown): AccountErrorBody {
+  if (status === 429) return { Code: 1.0, Message: 'TooManyRequests', Description: message };
+  if (status >= 500) return { Code: 1.0, Message: 'Unavailable', Description: 'the account service is unavailable, try again' };
+  const reason = err instanceof AuthError ? err.reason : undefined;
+  const [code, label] = reason !== undefined && Object.hasOwn(ACCOUNT_ERROR_CODES, reason) ? ACCOUNT_ERROR_CODES[reason as keyof typeof ACCOUNT_ERROR_CODES] : ACCOUNT_ERROR_CODES.bad_request;
+  return { Code: code, Message: label, Description: message };
+}

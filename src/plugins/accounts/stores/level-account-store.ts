@@ -1,0 +1,17 @@
+import type { Logger } from '../../../core/logger';
+import { LevelDatabase } from '../../../stores/level/level-database';
+import { AccountRepository } from '../account-repository';
+
+/**
+ * Accounts in an embedded LevelDB folder (the default: nothing to install; one process at a time).
+ * What an older version kept there is copied on first use, its e-mails moved to the canonical form.
+ */
+export class LevelAccountStore extends AccountRepository {
+  /**
+   * @param path - the database folder; created when missing.
+   * @param options - `logger` hears about e-mail spellings merged when an older store is copied.
+   */
+  constructor(path: string, options: { logger?: Logger } = {}) {
+    super(new LevelDatabase(`level://${path}`), options.logger);
+  }
+}

@@ -1,0 +1,9 @@
+import { MemoryDatabase } from '../../../stores/memory/memory-database';
+import { AccountRepository } from '../account-repository';
+
+/** Accounts in process memory: for tests and trials (nothing survives a restart). */
+export class MemoryAccountStore extends AccountRepository {
+  constructor() {
+    super(new MemoryDatabase());
+  }
+}

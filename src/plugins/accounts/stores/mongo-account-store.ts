@@ -1,0 +1,20 @@
+import { parseMongoUri } from '../../../internal/mongo-uri';
+import type { Logger } from '../../../core/logger';
+import { MongoDatabase } from '../../../stores/mongo/mongo-database';
+import { AccountRepository } from '../account-repository';
+
+/**
+ * Accounts in MongoDB, shared by every instance: `mongodb://host/db` (collections
+ * `authgate_accounts`, `authgate_account_tokens`, `authgate_account_logins`, each with `_idx` and
+ * `_uniq`; an older version's `accounts`, `accounts_tokens` and `accounts_logins` are copied once,
+ * at first use). `acc_db` still names the database.
+ */
+export class MongoAccountStore extends AccountRepository {
+  /**
+   * @param uri - `mongodb://...`, optionally with `acc_db`.
+   * @param options - `logger` hears about e-mail spellings merged when an older store is copied.
+   */
+  constructor(uri: string, options: { logger?: Logger } = {}) {
+    super(new MongoDatabase(uri, { db: parseMongoUri(uri, 'acc', 'accounts').db }), options.logger);
+  }
+}

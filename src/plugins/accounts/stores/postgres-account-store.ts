@@ -1,0 +1,16 @@
+import { PostgresDatabase } from '../../../stores/postgres/postgres-database';
+import { AccountRepository } from '../account-repository';
+
+/**
+ * Accounts in PostgreSQL, shared by every instance: `postgres://user@host/db?schema=app` (the
+ * families accounts, account_tokens and account_logins, each in tables `authgate_<family>_doc`,
+ * `_idx` and `_uniq`; the rows of an older version's `authgate_accounts`, `authgate_account_tokens`
+ * and `authgate_account_logins` are copied once, at first use). The e-mail's unique row makes racing
+ * sign-ups create one account; an update locks the row (`FOR UPDATE`).
+ */
+export class PostgresAccountStore extends AccountRepository {
+  /** @param uri - `postgres://` or `postgresql://`; see {@link PgDatabase} for its parameters. */
+  constructor(uri: string) {
+    super(new PostgresDatabase(uri));
+  }
+}

@@ -1,0 +1,162 @@
+import type { Request, Response, Router } from 'express';
+import type { PluginAuthenticator } from '../../plugin-api/core-api';
+import { AuthError } from '../../core/errors';
+import { asyncHandler } from '../../internal/async-handler';
+import { sendJson } from '../../internal/http';
+import { objectBody, onlyMethods } from '../../internal/router-shell';
+import { hasUnusableChars } from '../../internal/text';
+import { stateCall } from '../../core/state/state-call';
+import type { Claims } from '../../core/token/claims';
+import type { User } from '../../core/token/user';
+import type { AdminService } from './admin-service';
+import { eventQuery } from '../../plugin-api/event-query';
+import { requestClient } from '../../core/events/event-bus';
+import { CONSOLE_CSP, CONSOLE_HTML, CONSOLE_SCRIPT, CONSOLE_STYLE } from './console/console-assets';
+
+/** What the admin routes need. */
+export interface AdminRouteDeps {
+  admin: AdminService;
+  authenticator: PluginAuthenticator;
+  /** Counts a hit against one of the plugin's rate limits. */
+  rateLimit(name: string, identity: string): Promise<void>;
+  /** The claims of the request's token without the XSRF check (a page opened by a link sends no header); only to choose which page to send. */
+  peek(req: Request): Promise<Claims | undefined>;
+}
+
+function idParam(req: Request): string {
+  const id = req.params.id;
+  if (typeof id !== 'string' || id === '' || id.length > 200 || hasUnusableChars(id)) throw new AuthError('not_found', 'no such user');
+  return id;
+}
+
+function banInput(body: Record<string, unknown>): { reason: string; until: number | undefined } {
+  const reason = body.reason;
+  if (typeof reason !== 'string' || reason.trim() === '' || reason.length > 500 || hasUnusableChars(reason)) throw new AuthError('bad_request', 'reason is required: 1 to 500 characters');
+  const until = body.until;
+  if (until === undefined || until === null) return { reason: reason.trim(), until: undefined };
+  const at = typeof until === 'number' ? until : typeof until === 'string' ? Date.parse(until) : NaN;
+  if (!Number.isFinite(at) || at <= Date.now() || at > Date.now() + 100 * 365 * 86_400_000) throw new AuthError('bad_request', 'until must be a future time (ms since the epoch, or an ISO date)');
+  return { reason: reason.trim(), until: at };
+}
+
+function queryText(value: unknown, name: string, max: number): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || value.length > max) throw new AuthError('bad_request', `${name} must be text of at most ${max} characters`);
+  return value;
+}
+
+/**
+ * The admin routes under the auth router: `GET /admin/users`, `GET /admin/users/:id`,
+ * `POST /admin/users/:id/ban|unban|impersonate`, `POST /admin/users/:id/sessions/revoke-all`,
+ * `GET`/`POST /admin/impersonation(/stop)`, and the console at `GET /admin/`. Admins only (403
+ * otherwise); writes need a fresh login (`stepUpMaxAge`) with the cookie and its XSRF header.
+ */
+export function addAdminRoutes(router: Router, deps: AdminRouteDeps): void {
+  const { admin, authenticator } = deps;
+  type Handler = (req: Request, res: Response, me: { user: User; claims: Claims }) => Promise<void>;
+  const asAdmin = (write: boolean, handler: Handler) =>
+    asyncHandler(async (req, res) => {
+      const claims = await authenticator.tokenClaims(req, res);
+      const user = claims.user as User;
+      if (!admin.isAdmin(user, claims)) throw new AuthError('forbidden', 'admin access required');
+      await stateCall(() => deps.rateLimit('adminRequestsPerUser', user.id));
+      // Writes: a fresh login through the cookie with its XSRF header (never a token carried off elsewhere).
+      const checked = write ? await authenticator.stepUpClaims(req, res) : claims;
+      await handler(req, res, { user, claims: checked });
+    });
+  const methods = (path: string, allowed: string): void => onlyMethods(router, path, allowed);
+
+  router.get(
+    '/admin/users',
+    asAdmin(false, async (req, res) => {
+      const limit = queryText(req.query.limit, 'limit', 4);
+      sendJson(
+        res,
+        200,
+        await admin.list({ query: queryText(req.query.query, 'query', 256), cursor: queryText(req.query.cursor, 'cursor', 2048), limit: limit === undefined ? undefined : Number(limit) }),
+      );
+    }),
+  );
+  methods('/admin/users', 'GET');
+  router.get(
+    '/admin/users/:id',
+    asAdmin(false, async (req, res) => sendJson(res, 200, await admin.get(idParam(req)))),
+  );
+  methods('/admin/users/:id', 'GET');
+  router.post(
+    '/admin/users/:id/ban',
+    asAdmin(true, async (req, res, me) => {
+      const { reason, until } = banInput(objectBody(req));
+      const { user, revoked } = await admin.ban(me.user, idParam(req), reason, until, requestClient(req));
+      sendJson(res, 200, { status: 'banned', user, revoked });
+    }),
+  );
+  methods('/admin/users/:id/ban', 'POST');
+  router.post(
+    '/admin/users/:id/unban',
+    asAdmin(true, async (req, res, me) => sendJson(res, 200, { status: 'active', user: await admin.unban(me.user, idParam(req), requestClient(req)) })),
+  );
+  methods('/admin/users/:id/unban', 'POST');
+  router.post(
+    '/admin/users/:id/sessions/revoke-all',
+    asAdmin(true, async (req, res, me) => sendJson(res, 200, { revoked: await admin.revokeAll(me.user, idParam(req), requestClient(req)) })),
+  );
+  methods('/admin/users/:id/sessions/revoke-all', 'POST');
+  router.post(
+    '/admin/users/:id/impersonate',
+    asAdmin(true, async (req, res, me) => {
+      const started = await admin.impersonate(res, me.claims, idParam(req), requestClient(req));
+      sendJson(res, 200, { status: 'impersonating', user: started.user, admin: { id: started.act.sub, name: started.act.name }, expires: started.act.exp * 1000 });
+    }),
+  );
+  methods('/admin/users/:id/impersonate', 'POST');
+
+  router.get(
+    '/admin/audit',
+    asAdmin(false, async (req, res) => {
+      const user = queryText(req.query.user, 'user', 256);
+      sendJson(res, 200, await admin.audit({ ...eventQuery(req), userId: user }));
+    }),
+  );
+  methods('/admin/audit', 'GET');
+
+  // The session's own state: any logged-in user may ask (the example page shows a banner from it).
+  router.get(
+    '/admin/impersonation',
+    asyncHandler(async (req, res) => sendJson(res, 200, admin.status(await authenticator.tokenClaims(req, res)))),
+  );
+  methods('/admin/impersonation', 'GET');
+  router.post(
+    '/admin/impersonation/stop',
+    asyncHandler(async (req, res) => {
+      const claims = await authenticator.tokenClaims(req, res);
+      const back = await admin.stop(res, claims, authenticator, requestClient(req));
+      sendJson(res, 200, back ? { status: 'stopped', user: back } : { status: 'stopped', user: null });
+    }),
+  );
+  methods('/admin/impersonation/stop', 'POST');
+
+  const page = (res: Response, status: number, html: string): void => {
+    res.setHeader('Content-Security-Policy', CONSOLE_CSP);
+    res.status(status).type('html').send(html);
+  };
+  router.get(
+    '/admin/',
+    asyncHandler(async (req, res) => {
+      if (!req.originalUrl.split('?')[0]?.endsWith('/')) return void res.redirect(301, `${req.baseUrl}/admin/`);
+      // The page holds no data (its script asks the API, which checks everything): the cookie only picks the page.
+      const claims = await deps.peek(req);
+      if (claims?.user === undefined || claims.handshake !== undefined) return page(res, 401, CONSOLE_HTML.replace('data-state="console"', 'data-state="login"'));
+      if (!admin.isAdmin(claims.user as User, claims)) return page(res, 403, CONSOLE_HTML.replace('data-state="console"', 'data-state="forbidden"'));
+      page(res, 200, CONSOLE_HTML);
+    }),
+  );
+  router.get('/admin/console.js', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('js').send(CONSOLE_SCRIPT);
+  });
+  router.get('/admin/console.css', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('css').send(CONSOLE_STYLE);
+  });
+}

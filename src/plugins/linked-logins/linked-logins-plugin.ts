@@ -1,0 +1,46 @@
+import { errorBody } from '../../core/errors';
+import { asyncHandler } from '../../internal/async-handler';
+import { sendJson } from '../../internal/http';
+import type { AuthPlugin } from '../../plugin-api/plugin';
+import type { LinkFlow } from '../../providers/link-flow';
+import type { LoginLinks } from '../../providers/login-links';
+import { LOGIN_LINKS_SERVICE, type LoginLinksService } from '../../plugin-api/login-links-service';
+
+/**
+ * Linked logins, a core plugin: its `resolve` phase completes a link started in this browser (the
+ * owner gets a new session) or resolves a linked login to its owner; `POST /<provider>/link`
+ * starts a link. The links themselves come from `auth.useLoginLinks(...)`.
+ */
+export function linkedLogins(flow: LinkFlow): AuthPlugin {
+  return {
+    name: 'linked-logins',
+    setup(ctx) {
+      return {
+        routes(router) {
+          router.post(
+            '/:provider/link',
+            asyncHandler(async (req, res) => {
+              const provider = ctx.providers.get(String(req.params.provider));
+              if (provider === undefined) return sendJson(res, 404, errorBody(404, `provider ${String(req.params.provider).slice(0, 64)} not supported`));
+              return flow.start(res, await ctx.authenticator.stepUpClaims(req, res), provider);
+            }),
+          );
+        },
+        services: { [LOGIN_LINKS_SERVICE]: { use: (links: LoginLinks) => flow.use(links) } satisfies LoginLinksService },
+        phases: {
+          async resolve(req, res, login) {
+            const intent = await flow.pending(req, login.provider);
+            if (intent) {
+              const owner = await flow.link(req, res, login, intent);
+              await ctx.users.addLogin(owner.user.id, { provider: login.provider, id: login.user.id });
+              // The owner's session was stepped up to start the link: the new one needs no second factor again.
+              await ctx.startSession(req, res, { ...owner, from: login.from, noAva: true, multiFactor: true });
+              return undefined;
+            }
+            return { ...login, user: await flow.resolve(login) };
+          },
+        },
+      };
+    },
+  };
+}

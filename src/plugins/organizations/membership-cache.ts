@@ -1,0 +1,86 @@
+import type { StateStore } from '../../core/state/state-store';
+import { AnnouncedCache, type AnnouncedMap } from '../../core/state/announced-cache';
+import type { OrgRecord, OrgStore } from './org-store';
+
+/** The channel on which every change of an organization is announced (its id). */
+export const ORG_CHANGED_CHANNEL = 'org-changed';
+/** The most organizations whose members one process keeps. */
+const CACHED_ORGS = 10_000;
+/** The most members of one organization kept. */
+const CACHED_MEMBERS_PER_ORG = 1_000;
+
+/** A user's place in an organization, as the middleware checks it. */
+export interface Membership {
+  org: { id: string; slug: string; name: string };
+  roles: readonly string[];
+  teams: readonly string[];
+}
+
+/** Whom a membership is looked up for: a member (user id), or a key of the organization with the roles it was given. */
+export type Principal = string | { key: string; roles: readonly string[] };
+
+function membershipIn(org: OrgRecord | undefined, principal: Principal): Membership | null {
+  if (org === undefined) return null;
+  const member = typeof principal === 'string' ? org.members.find((m) => m.userId === principal) : { roles: principal.roles, teams: [] };
+  if (member === undefined) return null;
+  return Object.freeze({ org: Object.freeze({ id: org.id, slug: org.slug, name: org.name }), roles: Object.freeze([...member.roles]), teams: Object.freeze([...member.teams]) });
+}
+
+/**
+ * The per-process view of memberships for `m.org()` and `m.can()`: answers from memory while the
+ * state store's subscription is live, since every change of an organization is announced there
+ * (Redis pub/sub, PostgreSQL NOTIFY, in-process otherwise); without a live one, every check reads
+ * the organization store. So a removal or a role change holds on the next request on every instance.
+ */
+export class MembershipCache {
+  private readonly cache: AnnouncedCache;
+  private readonly byOrg: AnnouncedMap<string, Map<string, Membership | null>>;
+
+  /**
+   * @param orgs - where memberships are read.
+   * @param state - announces changes across instances.
+   */
+  constructor(
+    private readonly orgs: OrgStore,
+    state: StateStore,
+  ) {
+    this.cache = new AnnouncedCache(state, ORG_CHANGED_CHANNEL, (orgId) => this.byOrg.delete(orgId));
+    this.byOrg = this.cache.map(CACHED_ORGS);
+  }
+
+  /**
+   * The membership of organization `orgId` of a user, or of one of the organization's API keys
+   * (its roles, while the organization exists); `null`: none. Synchronous when memory can tell.
+   */
+  lookup(orgId: string, principal: Principal): Membership | null | Promise<Membership | null> {
+    // A key's id is "api_key:" and the SHA-256 of the key: no user id equals one.
+    const id = typeof principal === 'string' ? principal : principal.key;
+    const known = this.byOrg.get(orgId)?.get(id);
+    if (known !== undefined) return known;
+    const mark = this.cache.mark();
+    return this.orgs.get(orgId).then((org) => {
+      const found = membershipIn(org, principal);
+      if (this.cache.keep(mark)) {
+        let cached = this.byOrg.get(orgId);
+        if (cached === undefined || cached.size >= CACHED_MEMBERS_PER_ORG) this.byOrg.set(orgId, (cached = new Map()));
+        cached.set(id, found);
+      }
+      return found;
+    });
+  }
+
+  /** What memory knows of a membership without reading the store (`undefined`: it does not know). */
+  peek(orgId: string, principal: Principal): Membership | null | undefined {
+    return this.byOrg.get(orgId)?.get(typeof principal === 'string' ? principal : principal.key);
+  }
+
+  /** Announces that organization `orgId` changed, here at once and to every instance. */
+  async changed(orgId: string): Promise<void> {
+    await this.cache.announce(orgId);
+  }
+
+  /** Stops listening. */
+  async close(): Promise<void> {
+    await this.cache.close();
+  }
+}

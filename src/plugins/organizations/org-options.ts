@@ -1,0 +1,107 @@
+import { configError } from '../../core/errors';
+import { positiveMs } from '../../internal/option-checks';
+import type { Sender } from '../../core/senders/sender';
+import type { MaybePromise } from '../../core/token/hooks';
+import type { User } from '../../core/token/user';
+import type { OrgStore } from './org-store';
+import { RoleBook } from './roles';
+
+/** Options of the organizations plugin: `organizations({ sender, ... })`. */
+export interface OrganizationOptions {
+  /** Delivers invitation mails (an `EmailSender`; `senderFunc` that logs, in development). */
+  sender: Sender;
+  /**
+   * Where organizations live: `memory://` (nothing survives a restart), `level:///path`, or shared
+   * by instances `postgres://user@host/db?schema=app`, `mongodb://host/db?org_db=&org_coll=`; or a store object.
+   * @default the `database` of `createAuth`, else 'memory://'
+   */
+  store?: OrgStore | string;
+  /**
+   * The app's roles and their permissions, besides `owner` (everything), `admin` (everything but
+   * deleting the organization) and `member` (reading). Naming `admin` or `member` adds permissions to them.
+   * @default {}
+   */
+  roles?: Readonly<Record<string, readonly string[]>>;
+  /** How long an invitation may be accepted, in ms. @default 604800000 (7 days) */
+  invitationTtl?: number;
+  /**
+   * The link mailed to the invited address. The token goes in the fragment, which browsers do not
+   * send to servers (no token in access logs); the page posts it to `POST /orgs/invitations/accept`.
+   * @default `<url>/#invitation=<token>`
+   */
+  invitationLink?: (token: string) => string;
+  /**
+   * The invitation mail; fields `{{.Org}}`, `{{.Role}}`, `{{.Link}}`, `{{.Site}}`, `{{.Expires}}`
+   * (HTML-escaped for a `text/html` sender).
+   * @default a short plain-text invitation
+   */
+  invitationTemplate?: string;
+  /** Who may create organizations. @default everyone logged in */
+  allowCreate?: (user: User) => MaybePromise<boolean>;
+  /** The most members of one organization. @default 1000 */
+  maxMembers?: number;
+  /** The most organizations one user may be a member of (creating or joining). @default 100 */
+  maxOrgsPerUser?: number;
+  /** The most pending invitations of one organization. @default 100 */
+  maxInvitations?: number;
+  /** The most teams of one organization. @default 100 */
+  maxTeams?: number;
+}
+
+/** The default of {@link OrganizationOptions.invitationTemplate}. */
+export const DEFAULT_INVITATION_TEMPLATE =
+  'You are invited to join {{.Org}} on {{.Site}} as {{.Role}}.\n\nOpen this link to accept (log in first if asked): {{.Link}}\n\nThe invitation expires on {{.Expires}}. If you did not expect it, ignore this mail.';
+
+/** {@link OrganizationOptions} checked, with defaults. */
+export interface ResolvedOrganizationOptions {
+  sender: Sender;
+  /** As given; absent: the `database` of `createAuth`. */
+  store: OrgStore | string | undefined;
+  roles: RoleBook;
+  invitationTtl: number;
+  invitationLink: ((token: string) => string) | undefined;
+  invitationTemplate: string;
+  allowCreate: ((user: User) => MaybePromise<boolean>) | undefined;
+  maxMembers: number;
+  maxOrgsPerUser: number;
+  maxInvitations: number;
+  maxTeams: number;
+}
+
+function limit(name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1 || value > 100_000) throw configError(`organizations.${name} must be a whole number from 1 to 100000`);
+  return value;
+}
+
+/** Checks {@link OrganizationOptions} at once (a mistake fails at start-up). */
+export function checkOrganizationOptions(options: OrganizationOptions): ResolvedOrganizationOptions {
+  if (options === null || typeof options !== 'object') throw configError('organizations() needs its options: organizations({ sender })');
+  if (typeof options.sender?.send !== 'function') {
+    throw configError('organizations.sender is required: it mails invitations (an EmailSender, or senderFunc((to, text) => console.log(to, text)) in development)');
+  }
+  const store = options.store;
+  if (store !== undefined && typeof store !== 'string' && typeof (store as Partial<OrgStore>).update !== 'function') throw configError('organizations.store must be a store URI or an OrgStore');
+  for (const [name, fn] of [
+    ['invitationLink', options.invitationLink],
+    ['allowCreate', options.allowCreate],
+  ] as const) {
+    if (fn !== undefined && typeof fn !== 'function') throw configError(`organizations.${name} must be a function`);
+  }
+  if (options.invitationTemplate !== undefined && (typeof options.invitationTemplate !== 'string' || !/\{\{\s*\.Link\s*\}\}/.test(options.invitationTemplate))) {
+    throw configError('organizations.invitationTemplate must be a text with the {{.Link}} field');
+  }
+  return {
+    sender: options.sender,
+    store,
+    roles: new RoleBook(options.roles),
+    invitationTtl: positiveMs('organizations.invitationTtl', options.invitationTtl, 7 * 24 * 3_600_000),
+    invitationLink: options.invitationLink,
+    invitationTemplate: options.invitationTemplate ?? DEFAULT_INVITATION_TEMPLATE,
+    allowCreate: options.allowCreate,
+    maxMembers: limit('maxMembers', options.maxMembers, 1000),
+    maxOrgsPerUser: limit('maxOrgsPerUser', options.maxOrgsPerUser, 100),
+    maxInvitations: limit('maxInvitations', options.maxInvitations, 100),
+    maxTeams: limit('maxTeams', options.maxTeams, 100),
+  };
+}

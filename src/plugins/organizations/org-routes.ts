@@ -1,0 +1,193 @@
+import type { Request, Response, Router } from 'express';
+import type { PluginAuthenticator } from '../../plugin-api/core-api';
+import { clientIp } from '../../internal/client-ip';
+import { asyncHandler } from '../../internal/async-handler';
+import { sendJson } from '../../internal/http';
+import { objectBody, onlyMethods } from '../../internal/router-shell';
+import { stateCall } from '../../core/state/state-call';
+import type { Claims } from '../../core/token/claims';
+import type { User } from '../../core/token/user';
+import { nameField } from '../../internal/text';
+import { param } from '../../internal/text';
+import { rolesField } from '../../plugin-api/org-keys';
+import { emailField, slugField, teamsField, tokenField } from './org-input';
+import type { OrgCaller, OrgService } from './org-service';
+import { ACTIVE_ORG_CLAIM } from './org-records';
+
+/** What the organization routes need. */
+export interface OrgRouteDeps {
+  orgs: OrgService;
+  authenticator: PluginAuthenticator;
+  /** Counts a hit against one of the plugin's rate limits. */
+  rateLimit(name: string, identity: string): Promise<void>;
+}
+
+type Handler = (req: Request, res: Response, caller: OrgCaller & { user: User; claims: Claims }) => Promise<void>;
+
+/**
+ * The organization routes under the auth router: organizations, members, invitations, teams and
+ * the active organization of the session. Every route needs a login (the token read checks XSRF;
+ * the router in front refuses cross-site writes) and counts against `orgRequestsPerUser`.
+ */
+export function addOrgRoutes(router: Router, deps: OrgRouteDeps): void {
+  const { orgs, authenticator } = deps;
+  const limit = (name: string, identity: string): Promise<void> => stateCall(() => deps.rateLimit(name, identity));
+  const route = (handler: Handler) =>
+    asyncHandler(async (req, res) => {
+      const claims = await authenticator.tokenClaims(req, res);
+      const user = claims.user as User;
+      await limit('orgRequestsPerUser', user.id);
+      const stepUp = async (): Promise<void> => void (await authenticator.stepUpClaims(req, res));
+      await handler(req, res, { id: user.id, user, claims, stepUp });
+    });
+  const methods = (path: string, allowed: string): void => onlyMethods(router, path, allowed);
+  const org = (req: Request): string => param(req.params.org, 'organization');
+  /** Ends acting in organization `orgId` when this session does (after leaving or deleting it). */
+  const leaveActive = async (res: Response, caller: { claims: Claims }, orgId: string): Promise<void> => {
+    if (caller.claims[ACTIVE_ORG_CLAIM] === orgId) await authenticator.reissue(res, caller.claims, { [ACTIVE_ORG_CLAIM]: undefined });
+  };
+
+  router.get(
+    '/orgs',
+    route(async (_req, res, caller) => {
+      const active = caller.claims[ACTIVE_ORG_CLAIM];
+      sendJson(
+        res,
+        200,
+        (await orgs.mine(caller.id)).map((o) => ({ ...o, active: o.id === active })),
+      );
+    }),
+  );
+  router.post(
+    '/orgs',
+    route(async (req, res, caller) => {
+      const body = objectBody(req);
+      const input = { name: nameField(body.name, 'name'), slug: slugField(body.slug) };
+      await limit('orgCreatePerUser', caller.id);
+      sendJson(res, 201, await orgs.create(caller.user, input));
+    }),
+  );
+  methods('/orgs', 'GET, POST');
+
+  router.post(
+    '/orgs/invitations/accept',
+    route(async (req, res, caller) => {
+      const token = tokenField(objectBody(req).token);
+      await limit('orgAcceptPerIp', clientIp(req));
+      sendJson(res, 200, await orgs.accept(caller.user, token));
+    }),
+  );
+  methods('/orgs/invitations/accept', 'POST');
+
+  router.get(
+    '/orgs/:org',
+    route(async (req, res, caller) => {
+      const { teamList, ...view } = await orgs.get(org(req), caller.id);
+      sendJson(res, 200, { ...view, teams: teamList, memberTeams: view.teams, active: view.id === caller.claims[ACTIVE_ORG_CLAIM] });
+    }),
+  );
+  router.patch(
+    '/orgs/:org',
+    route(async (req, res, caller) => {
+      const body = objectBody(req);
+      const input = { name: body.name === undefined ? undefined : nameField(body.name, 'name'), slug: slugField(body.slug) };
+      sendJson(res, 200, await orgs.update(org(req), caller, input));
+    }),
+  );
+  router.delete(
+    '/orgs/:org',
+    route(async (req, res, caller) => {
+      const { org: found } = await orgs.find(org(req), caller.id);
+      await orgs.delete(found.id, caller);
+      await leaveActive(res, caller, found.id);
+      sendJson(res, 200, { status: 'deleted' });
+    }),
+  );
+  methods('/orgs/:org', 'GET, PATCH, DELETE');
+
+  router.post(
+    '/orgs/:org/activate',
+    route(async (req, res, caller) => {
+      const view = await orgs.get(org(req), caller.id);
+      await authenticator.reissue(res, caller.claims, { [ACTIVE_ORG_CLAIM]: view.id });
+      const { teamList: _teams, ...shown } = view;
+      sendJson(res, 200, { ...shown, active: true });
+    }),
+  );
+  methods('/orgs/:org/activate', 'POST');
+
+  router.get(
+    '/orgs/:org/members',
+    route(async (req, res, caller) => sendJson(res, 200, await orgs.members(org(req), caller.id))),
+  );
+  methods('/orgs/:org/members', 'GET');
+  router.patch(
+    '/orgs/:org/members/:userId',
+    route(async (req, res, caller) => {
+      const body = objectBody(req);
+      const input = { roles: rolesField(body), teams: teamsField(body.teams) };
+      sendJson(res, 200, await orgs.updateMember(org(req), caller, param(req.params.userId, 'member'), input));
+    }),
+  );
+  router.delete(
+    '/orgs/:org/members/:userId',
+    route(async (req, res, caller) => {
+      const { org: found } = await orgs.find(org(req), caller.id);
+      const target = param(req.params.userId, 'member');
+      await orgs.removeMember(found.id, caller, target);
+      if (target === caller.id) await leaveActive(res, caller, found.id);
+      sendJson(res, 200, { status: target === caller.id ? 'left' : 'removed' });
+    }),
+  );
+  methods('/orgs/:org/members/:userId', 'PATCH, DELETE');
+
+  router.get(
+    '/orgs/:org/invitations',
+    route(async (req, res, caller) => sendJson(res, 200, await orgs.invitations(org(req), caller.id))),
+  );
+  router.post(
+    '/orgs/:org/invitations',
+    route(async (req, res, caller) => {
+      const body = objectBody(req);
+      const input = { email: emailField(body.email), roles: rolesField(body, ['member']) as string[] };
+      const { org: found } = await orgs.find(org(req), caller.id);
+      await limit('orgInvitesPerUser', caller.id);
+      await limit('orgInvitesPerOrg', found.id);
+      sendJson(res, 201, await orgs.invite(found.id, caller, input));
+    }),
+  );
+  methods('/orgs/:org/invitations', 'GET, POST');
+  router.delete(
+    '/orgs/:org/invitations/:id',
+    route(async (req, res, caller) => {
+      await orgs.cancel(org(req), caller.id, param(req.params.id, 'invitation'));
+      sendJson(res, 200, { status: 'cancelled' });
+    }),
+  );
+  methods('/orgs/:org/invitations/:id', 'DELETE');
+
+  router.get(
+    '/orgs/:org/teams',
+    route(async (req, res, caller) => sendJson(res, 200, (await orgs.get(org(req), caller.id)).teamList)),
+  );
+  router.post(
+    '/orgs/:org/teams',
+    route(async (req, res, caller) => sendJson(res, 201, await orgs.addTeam(org(req), caller.id, nameField(objectBody(req).name, 'name', 64)))),
+  );
+  methods('/orgs/:org/teams', 'GET, POST');
+  router.patch(
+    '/orgs/:org/teams/:team',
+    route(async (req, res, caller) => {
+      await orgs.renameTeam(org(req), caller.id, param(req.params.team, 'team'), nameField(objectBody(req).name, 'name', 64));
+      sendJson(res, 200, { status: 'renamed' });
+    }),
+  );
+  router.delete(
+    '/orgs/:org/teams/:team',
+    route(async (req, res, caller) => {
+      await orgs.deleteTeam(org(req), caller.id, param(req.params.team, 'team'));
+      sendJson(res, 200, { status: 'deleted' });
+    }),
+  );
+  methods('/orgs/:org/teams/:team', 'PATCH, DELETE');
+}

@@ -1,0 +1,490 @@
+import type { OrgAuthority } from '../../plugin-api/org-keys';
+import type { PluginEvents, PluginUsers } from '../../plugin-api/core-api';
+import { createHash, randomBytes } from 'node:crypto';
+import { AuthError, type AuthErrorReason } from '../../core/errors';
+import type { Logger } from '../../core/logger';
+import { describeSendFailure } from '../../core/senders/sender';
+import { renderTemplate } from '../../core/senders/template';
+import type { User } from '../../core/token/user';
+import type { Membership, MembershipCache } from './membership-cache';
+import type { ResolvedOrganizationOptions } from './org-options';
+import { type OrgInvitation, type OrgMember, type OrgRecord, type OrgStore } from './org-store';
+import { ORG_PERMISSIONS, OWNER } from './roles';
+
+/** Who asks, as the service sees it: the user, and how to demand a fresh login for the gravest changes. */
+export interface OrgCaller {
+  id: string;
+  /** Throws 403 `step_up_required` unless the login is fresh (see `stepUpMaxAge`). */
+  stepUp(): Promise<void>;
+}
+
+/** An organization as a member sees it. */
+export interface OrgView {
+  id: string;
+  name: string;
+  slug: string;
+  created: number;
+  /** The member's highest role (`owner`, `admin`, `member`, else the first of the app's). */
+  role: string;
+  roles: string[];
+  /** What the roles allow (`['*']` for an owner). */
+  permissions: string[];
+  teams: string[];
+}
+
+/** A member as the organization's members see it, with the directory's name and picture. */
+export interface MemberView extends OrgMember {
+  name?: string | undefined;
+  picture?: string | undefined;
+}
+
+/** Slugs that would read as route names. */
+const RESERVED_SLUGS = new Set(['invitations', 'new', 'me']);
+const SLUG = /^[a-z0-9](?:[a-z0-9-]{0,46}[a-z0-9])?$/;
+
+/** The token's hash: an invitation's id. */
+export const invitationId = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+const refuse = (code: 'forbidden' | 'conflict' | 'bad_request' | 'not_found', message: string, reason: AuthErrorReason): AuthError => new AuthError(code, message, { reason });
+const notFound = (): AuthError => new AuthError('not_found', 'organization not found');
+
+/** A slug made from a name: lower-case ASCII letters and digits joined by `-`. */
+export function slugFrom(name: string): string {
+  const base = name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 40)
+    .replace(/-+$/, '');
+  return base.length >= 2 ? base : `org-${randomBytes(3).toString('hex')}`;
+}
+
+/** Whether `slug` may name an organization. */
+export function isSlug(slug: string): boolean {
+  return SLUG.test(slug) && slug.length >= 2 && !RESERVED_SLUGS.has(slug);
+}
+
+/**
+ * Organizations, their members, teams and invitations: every rule of who may do what lives here
+ * (the routes parse, this decides). Non-members are told "not found", never "forbidden", so
+ * slugs cannot be probed. Every change is announced, so memberships hold on every instance at once.
+ */
+export class OrgService implements OrgAuthority {
+  /**
+   * @param store - where organizations live.
+   * @param cache - the middleware's view, told of every change.
+   * @param options - the plugin's options.
+   * @param deps - the app's URL (links), the user directory (names in member lists), the logger, the events (`org.member.*`).
+   */
+  constructor(
+    private readonly store: OrgStore,
+    private readonly cache: MembershipCache,
+    private readonly options: ResolvedOrganizationOptions,
+    private readonly deps: { url: URL; users: PluginUsers; logger: Logger; events: PluginEvents },
+  ) {}
+
+  private get roles(): ResolvedOrganizationOptions['roles'] {
+    return this.options.roles;
+  }
+
+  /** The highest of `roles`. */
+  mainRole(roles: readonly string[]): string {
+    for (const role of [OWNER, 'admin', 'member']) if (roles.includes(role)) return role;
+    return roles[0] ?? 'member';
+  }
+
+  private view(org: OrgRecord, member: OrgMember): OrgView {
+    return {
+      id: org.id,
+      name: org.name,
+      slug: org.slug,
+      created: org.created,
+      role: this.mainRole(member.roles),
+      roles: [...member.roles],
+      permissions: this.roles.permissionsOf(member.roles),
+      teams: [...member.teams],
+    };
+  }
+
+  /** The organization `ref` (an id or a slug) with the caller's membership; 404 when it is missing or the caller is no member. */
+  async find(ref: string, userId: string): Promise<{ org: OrgRecord; me: OrgMember }> {
+    const org = ref.startsWith('org_') ? await this.store.get(ref) : isSlug(ref) ? await this.store.bySlug(ref) : undefined;
+    const me = org?.members.find((m) => m.userId === userId);
+    if (org === undefined || me === undefined) throw notFound();
+    return { org, me };
+  }
+
+  /**
+   * The organization `ref` when the caller holds `permission` there, with the caller's roles:
+   * 404 for a non-member, 403 `permission_required` without it (for other plugins' routes).
+   */
+  async authorize(ref: string, userId: string, permission: string): Promise<{ org: { id: string; slug: string; name: string }; roles: readonly string[] }> {
+    const { org, me } = await this.find(ref, userId);
+    this.demand(me, permission);
+    return { org: { id: org.id, slug: org.slug, name: org.name }, roles: me.roles };
+  }
+
+  /** How a key of organization `orgId` acts there: its roles while the organization exists, `null` once it is gone (synchronous when memory can tell). */
+  keyMembership(orgId: string, key: { id: string; roles: readonly string[] }): Membership | null | Promise<Membership | null> {
+    return this.cache.lookup(orgId, { key: key.id, roles: key.roles });
+  }
+
+  /** {@link OrgService.keyMembership} from memory only: `undefined` when memory cannot tell. */
+  keyMembershipNow(orgId: string, key: { id: string; roles: readonly string[] }): Membership | null | undefined {
+    return this.cache.peek(orgId, { key: key.id, roles: key.roles });
+  }
+
+  /** The ids of the user's organizations. */
+  async idsOf(userId: string): Promise<string[]> {
+    return (await this.store.ofUser(userId)).map((o) => o.id);
+  }
+
+  private demand(me: OrgMember, permission: string): void {
+    if (!this.roles.allows(me.roles, permission)) throw refuse('forbidden', `your role in this organization does not allow ${permission}`, 'permission_required');
+  }
+
+  /** Applies `change` to the organization atomically and announces it; the change sees the stored state and may throw. */
+  private async change(orgId: string, change: (org: OrgRecord) => OrgRecord | undefined): Promise<OrgRecord> {
+    const saved = await this.store.update(orgId, change);
+    if (saved === undefined) throw notFound();
+    await this.cache.changed(orgId);
+    return saved;
+  }
+
+  private async countOrgs(userId: string): Promise<void> {
+    if ((await this.store.ofUser(userId)).length >= this.options.maxOrgsPerUser) {
+      throw refuse('conflict', `a user may be in at most ${this.options.maxOrgsPerUser} organizations`, 'limit_reached');
+    }
+  }
+
+  /** Creates an organization with `user` as its owner. */
+  async create(user: User, input: { name: string; slug?: string | undefined }): Promise<OrgView> {
+    if (this.options.allowCreate && !(await this.options.allowCreate(user))) throw refuse('forbidden', 'you may not create organizations', 'forbidden');
+    await this.countOrgs(user.id);
+    const now = Date.now();
+    const owner: OrgMember = { userId: user.id, roles: [OWNER], teams: [], joined: now };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const slug = input.slug ?? (attempt === 0 ? slugFrom(input.name) : `${slugFrom(input.name).slice(0, 40)}-${randomBytes(3).toString('hex')}`);
+      const org: OrgRecord = { id: `org_${randomBytes(12).toString('base64url')}`, name: input.name, slug, created: now, members: [owner], teams: [] };
+      if (await this.store.add(org)) return this.view(org, owner);
+      if (input.slug !== undefined) throw refuse('conflict', 'that slug is taken', 'slug_taken');
+    }
+    throw refuse('conflict', 'no free slug was found for that name; give one', 'slug_taken');
+  }
+
+  /** The caller's organizations, oldest first. */
+  async mine(userId: string): Promise<OrgView[]> {
+    const orgs = await this.store.ofUser(userId);
+    return orgs.flatMap((org) => {
+      const me = org.members.find((m) => m.userId === userId);
+      return me ? [this.view(org, me)] : [];
+    });
+  }
+
+  /** One organization as the caller sees it. */
+  async get(ref: string, userId: string): Promise<OrgView & { members: number; teamList: OrgRecord['teams'] }> {
+    const { org, me } = await this.find(ref, userId);
+    return { ...this.view(org, me), members: org.members.length, teamList: org.teams };
+  }
+
+  /** Renames it or changes its slug (`org:update`). */
+  async update(ref: string, caller: OrgCaller, input: { name?: string | undefined; slug?: string | undefined }): Promise<OrgView> {
+    const { org } = await this.find(ref, caller.id);
+    let me: OrgMember | undefined;
+    const saved = await this.change(org.id, (current) => {
+      me = this.memberOf(current, caller.id);
+      this.demand(me, 'org:update');
+      return { ...current, name: input.name ?? current.name, slug: input.slug ?? current.slug };
+    });
+    return this.view(saved, me as OrgMember);
+  }
+
+  /** Deletes it with its invitations (`org:delete`, owners only by default; a fresh login). */
+  async delete(ref: string, caller: OrgCaller): Promise<void> {
+    const { org, me } = await this.find(ref, caller.id);
+    this.demand(me, 'org:delete');
+    await caller.stepUp();
+    await this.store.delete(org.id);
+    await this.cache.changed(org.id);
+    this.deps.events.emit({ type: 'org.deleted', userId: caller.id, actor: { kind: 'user', id: caller.id }, data: { org: org.id } });
+  }
+
+  private memberOf(org: OrgRecord, userId: string): OrgMember {
+    const member = org.members.find((m) => m.userId === userId);
+    if (member === undefined) throw notFound();
+    return member;
+  }
+
+  private target(org: OrgRecord, userId: string): OrgMember {
+    const member = org.members.find((m) => m.userId === userId);
+    if (member === undefined) throw new AuthError('not_found', 'no such member in this organization');
+    return member;
+  }
+
+  private static keepsOwner(members: readonly OrgMember[]): void {
+    if (!members.some((m) => m.roles.includes(OWNER))) throw refuse('conflict', 'an organization keeps at least one owner: make someone else owner first', 'last_owner');
+  }
+
+  /** The members, with names and pictures from the user directory. */
+  async members(ref: string, userId: string): Promise<MemberView[]> {
+    const { org } = await this.find(ref, userId);
+    return Promise.all(
+      org.members.map(async (m) => {
+        const known = await this.deps.users.get(m.userId).catch(() => undefined);
+        return { ...m, name: known?.name, picture: known?.picture };
+      }),
+    );
+  }
+
+  /**
+   * Changes a member's roles and teams (`member:update`; teams alone: `team:manage`). Nobody grants
+   * or changes what they could not grant; giving or taking `owner` needs a fresh login.
+   */
+  async updateMember(ref: string, caller: OrgCaller, targetId: string, input: { roles?: string[] | undefined; teams?: string[] | undefined }): Promise<MemberView> {
+    const { org, me } = await this.find(ref, caller.id);
+    const before = this.target(org, targetId);
+    if (input.roles !== undefined) this.checkGrant(me, before.roles, input.roles);
+    if (input.teams !== undefined) this.demand(me, 'team:manage');
+    // A stolen session must not leave behind a colleague with powers, nor take the owner's away.
+    if (input.roles !== undefined && (before.roles.includes(OWNER) !== input.roles.includes(OWNER) || this.gainsPowers(before.roles, input.roles))) await caller.stepUp();
+    const saved = await this.change(org.id, (current) => {
+      const mine = this.memberOf(current, caller.id);
+      const target = this.target(current, targetId);
+      if (input.roles !== undefined) this.checkGrant(mine, target.roles, input.roles);
+      if (input.teams !== undefined) {
+        this.demand(mine, 'team:manage');
+        const known = new Set(current.teams.map((t) => t.id));
+        const unknown = input.teams.find((t) => !known.has(t));
+        if (unknown !== undefined) throw new AuthError('bad_request', `no team ${unknown} in this organization`);
+      }
+      const members = current.members.map((m) => (m.userId === targetId ? { ...m, roles: input.roles ?? m.roles, teams: input.teams ?? m.teams } : m));
+      OrgService.keepsOwner(members);
+      return { ...current, members };
+    });
+    const after = this.target(saved, targetId);
+    if (input.roles !== undefined) await this.dropInvitationsBy(saved, targetId, false);
+    if (input.roles !== undefined && after.roles.join() !== before.roles.join()) {
+      this.deps.events.emit({ type: 'org.member.role_changed', userId: targetId, actor: { kind: 'user', id: caller.id }, data: { org: saved.id, from: before.roles, to: after.roles } });
+    }
+    return after;
+  }
+
+  /** Whether going from `from` to `to` adds organization powers. */
+  private gainsPowers(from: readonly string[], to: readonly string[]): boolean {
+    return ORG_PERMISSIONS.some((p) => this.roles.allows(to, p) && !this.roles.allows(from, p));
+  }
+
+  private checkGrant(me: OrgMember, from: readonly string[], to: readonly string[]): void {
+    this.demand(me, 'member:update');
+    this.checkGrantable(me.roles, from);
+    this.checkGrantable(me.roles, to);
+  }
+
+  /** `roles` exist and a member holding `mine` may grant them (see `RoleBook.mayGrant`): 400 for an unknown role, 403 `role_required` above their own. */
+  checkGrantable(mine: readonly string[], roles: readonly string[]): void {
+    const unknown = roles.find((r) => !this.roles.has(r));
+    if (unknown !== undefined) throw new AuthError('bad_request', `no role ${unknown}; roles are ${this.roles.names().join(', ')}`);
+    if (!this.roles.mayGrant(mine, roles)) throw refuse('forbidden', 'you cannot grant or change a role above your own', 'role_required');
+  }
+
+  /** Removes a member (`member:remove`, never one above the caller), or the caller leaves (own id). */
+  async removeMember(ref: string, caller: OrgCaller, targetId: string): Promise<void> {
+    const { org, me } = await this.find(ref, caller.id);
+    const leaving = targetId === caller.id;
+    const target = this.target(org, targetId);
+    if (!leaving) {
+      this.demand(me, 'member:remove');
+      if (!this.roles.mayGrant(me.roles, target.roles)) throw refuse('forbidden', 'you cannot remove a member above your own role', 'role_required');
+      if (target.roles.includes(OWNER)) await caller.stepUp();
+    }
+    await this.change(org.id, (current) => {
+      const mine = this.memberOf(current, caller.id);
+      const gone = this.target(current, targetId);
+      if (!leaving && (!this.roles.allows(mine.roles, 'member:remove') || !this.roles.mayGrant(mine.roles, gone.roles))) throw refuse('forbidden', 'your role changed; try again', 'role_required');
+      const members = current.members.filter((m) => m.userId !== targetId);
+      OrgService.keepsOwner(members);
+      return { ...current, members };
+    });
+    await this.dropInvitationsBy(org, targetId, true);
+    this.deps.events.emit({ type: 'org.member.removed', userId: targetId, actor: { kind: 'user', id: caller.id }, data: { org: org.id, left: leaving } });
+  }
+
+  /** Invites an address (`invitation:create`, only roles the caller may grant) and mails the one-shot link. */
+  async invite(ref: string, caller: OrgCaller, input: { email: string; roles: string[] }): Promise<Omit<OrgInvitation, 'orgId'>> {
+    const { org, me } = await this.find(ref, caller.id);
+    this.demand(me, 'invitation:create');
+    this.checkGrantable(me.roles, input.roles);
+    // An invitation lets its holder in after the session that sent it is gone: like every grant of access, it needs a fresh login.
+    await caller.stepUp();
+    const sender = this.options.sender;
+    if (sender.validateAddress && !sender.validateAddress(input.email)) throw new AuthError('bad_request', 'that address cannot receive mail');
+    const now = Date.now();
+    const pending = await this.store.invitations(org.id);
+    for (const old of pending) if (old.expires <= now || old.email === input.email) await this.store.deleteInvitation(old.id);
+    const live = pending.filter((inv) => inv.expires > now && inv.email !== input.email);
+    if (live.length >= this.options.maxInvitations) throw refuse('conflict', `an organization may have at most ${this.options.maxInvitations} pending invitations`, 'limit_reached');
+    const token = randomBytes(32).toString('base64url');
+    const invitation: OrgInvitation = { id: invitationId(token), orgId: org.id, email: input.email, roles: input.roles, inviter: caller.id, created: now, expires: now + this.options.invitationTtl };
+    await this.store.addInvitation(invitation);
+    const link = this.options.invitationLink?.(token) ?? `${this.deps.url.href.replace(/\/+$/, '')}/#invitation=${token}`;
+    const text = renderTemplate(
+      this.options.invitationTemplate,
+      { Org: org.name, Role: this.mainRole(input.roles), Link: link, Site: this.deps.url.host, Expires: new Date(invitation.expires).toUTCString() },
+      sender.contentType === 'text/html',
+    );
+    try {
+      await sender.send(input.email, text);
+    } catch (err) {
+      await this.store.deleteInvitation(invitation.id);
+      this.deps.logger.logf('[WARN] invitation mail to an address of organization %s not sent: %s', org.id, describeSendFailure(err));
+      throw new AuthError('bad_gateway', 'the invitation mail could not be sent; nothing was saved, try again');
+    }
+    const { orgId: _org, ...shown } = invitation;
+    return shown;
+  }
+
+  /** The pending invitations (`invitation:create` or `invitation:cancel`). */
+  async invitations(ref: string, userId: string): Promise<Array<Omit<OrgInvitation, 'orgId'>>> {
+    const { org, me } = await this.find(ref, userId);
+    if (!this.roles.allows(me.roles, 'invitation:create')) this.demand(me, 'invitation:cancel');
+    const now = Date.now();
+    return (await this.store.invitations(org.id)).filter((inv) => inv.expires > now).map(({ orgId: _org, ...shown }) => shown);
+  }
+
+  /** Cancels an invitation of this organization (`invitation:cancel`). */
+  async cancel(ref: string, userId: string, id: string): Promise<void> {
+    const { org, me } = await this.find(ref, userId);
+    this.demand(me, 'invitation:cancel');
+    const own = (await this.store.invitations(org.id)).some((inv) => inv.id === id);
+    if (!own || !(await this.store.deleteInvitation(id))) throw new AuthError('not_found', 'no such invitation in this organization');
+  }
+
+  /**
+   * Accepts an invitation for the logged-in user: the token came through the invited mailbox, and
+   * is taken once (of racing accepts, in any instance, one wins). The user joins with the roles it names.
+   */
+  async accept(user: User, token: string): Promise<{ org: { id: string; name: string; slug: string }; role: string; roles: string[] }> {
+    const invalid = (): AuthError => refuse('bad_request', 'this invitation is not valid: it was used, cancelled or has expired', 'invitation_invalid');
+    const invitation = await this.store.takeInvitation(invitationId(token));
+    if (invitation === undefined || invitation.expires <= Date.now() || (await this.deps.users.isBanned(invitation.inviter))) throw invalid();
+    try {
+      await this.countOrgs(user.id);
+      const saved = await this.change(invitation.orgId, (current) => {
+        // The invitation carries its inviter's power as it is now, not as it was when it was sent.
+        if (!this.mayStillInvite(current, invitation.inviter, invitation.roles)) throw invalid();
+        if (current.members.some((m) => m.userId === user.id)) throw refuse('conflict', 'you are a member of this organization already', 'already_member');
+        if (current.members.length >= this.options.maxMembers) throw refuse('conflict', `an organization may have at most ${this.options.maxMembers} members`, 'limit_reached');
+        const known = new Set(this.roles.names());
+        const roles = invitation.roles.filter((r) => known.has(r));
+        return { ...current, members: [...current.members, { userId: user.id, roles: roles.length > 0 ? roles : ['member'], teams: [], joined: Date.now(), invitedAs: invitation.email }] };
+      });
+      const me = this.memberOf(saved, user.id);
+      this.deps.events.emit({ type: 'org.member.added', userId: user.id, actor: { kind: 'user', id: user.id }, data: { org: saved.id, roles: me.roles, invitedBy: invitation.inviter } });
+      return { org: { id: saved.id, name: saved.name, slug: saved.slug }, role: this.mainRole(me.roles), roles: me.roles };
+    } catch (err) {
+      if (err instanceof AuthError && (err.status === 404 || err.reason === 'invitation_invalid')) throw invalid();
+      // A refusal that is no fault of the invitation (a full organization) leaves it usable.
+      if (err instanceof AuthError && err.reason === 'limit_reached') await this.store.addInvitation(invitation);
+      throw err;
+    }
+  }
+
+  /** Whether `inviterId` is a member of `org` who may still invite with `roles`. */
+  private mayStillInvite(org: OrgRecord, inviterId: string, roles: readonly string[]): boolean {
+    const inviter = org.members.find((m) => m.userId === inviterId);
+    return inviter !== undefined && this.roles.allows(inviter.roles, 'invitation:create') && this.roles.mayGrant(inviter.roles, roles);
+  }
+
+  /** Deletes the pending invitations of `org` that `inviterId` sent and may no longer send (all of them with `all`); how many. */
+  private async dropInvitationsBy(org: OrgRecord, inviterId: string, all: boolean): Promise<number> {
+    let dropped = 0;
+    for (const inv of await this.store.invitations(org.id)) {
+      if (inv.inviter !== inviterId || (!all && this.mayStillInvite(org, inviterId, inv.roles))) continue;
+      if (await this.store.deleteInvitation(inv.id)) dropped++;
+    }
+    return dropped;
+  }
+
+  /**
+   * The user's invitations end with its power to send them: on a reset of its credentials (a
+   * stolen session may have sent them), a ban or a deletion, every one it sent; how many went.
+   */
+  async dropInvitationsOf(userId: string): Promise<number> {
+    let dropped = 0;
+    for (const org of await this.store.ofUser(userId)) dropped += await this.dropInvitationsBy(org, userId, true);
+    return dropped;
+  }
+
+  /** Adds a team (`team:manage`). */
+  async addTeam(ref: string, userId: string, name: string): Promise<OrgRecord['teams'][number]> {
+    const { org } = await this.find(ref, userId);
+    const team = { id: `team_${randomBytes(9).toString('base64url')}`, name };
+    await this.change(org.id, (current) => {
+      this.demand(this.memberOf(current, userId), 'team:manage');
+      if (current.teams.length >= this.options.maxTeams) throw refuse('conflict', `an organization may have at most ${this.options.maxTeams} teams`, 'limit_reached');
+      return { ...current, teams: [...current.teams, team] };
+    });
+    return team;
+  }
+
+  /** Changes team `teamId` of the organization (`team:manage`); 404 for a team it does not have. */
+  private async changeTeam(ref: string, userId: string, teamId: string, change: (org: OrgRecord) => OrgRecord): Promise<void> {
+    const { org } = await this.find(ref, userId);
+    await this.change(org.id, (current) => {
+      this.demand(this.memberOf(current, userId), 'team:manage');
+      if (!current.teams.some((t) => t.id === teamId)) throw new AuthError('not_found', 'no such team in this organization');
+      return change(current);
+    });
+  }
+
+  /** Renames a team (`team:manage`). */
+  renameTeam(ref: string, userId: string, teamId: string, name: string): Promise<void> {
+    return this.changeTeam(ref, userId, teamId, (current) => ({ ...current, teams: current.teams.map((t) => (t.id === teamId ? { ...t, name } : t)) }));
+  }
+
+  /** Deletes a team; its members stay in the organization (`team:manage`). */
+  deleteTeam(ref: string, userId: string, teamId: string): Promise<void> {
+    return this.changeTeam(ref, userId, teamId, (current) => ({
+      ...current,
+      teams: current.teams.filter((t) => t.id !== teamId),
+      members: current.members.map((m) => ({ ...m, teams: m.teams.filter((t) => t !== teamId) })),
+    }));
+  }
+
+  /**
+   * The user is gone: out of every organization. One that has nobody left is deleted; one left
+   * without an owner gets one (its longest-standing admin, else member), so no organization is orphaned.
+   */
+  async userDeleted(userId: string): Promise<void> {
+    await this.dropInvitationsOf(userId);
+    for (const org of await this.store.ofUser(userId)) {
+      if (org.members.every((m) => m.userId === userId)) {
+        await this.store.delete(org.id);
+        await this.cache.changed(org.id);
+        continue;
+      }
+      await this.change(org.id, (current) => {
+        const members = current.members.filter((m) => m.userId !== userId);
+        if (members.length === 0 || members.some((m) => m.roles.includes(OWNER))) return { ...current, members };
+        const heir = [...members].sort((a, b) => Number(b.roles.includes('admin')) - Number(a.roles.includes('admin')) || a.joined - b.joined)[0] as OrgMember;
+        return { ...current, members: members.map((m) => (m === heir ? { ...m, roles: [OWNER, ...m.roles.filter((r) => r !== OWNER)] } : m)) };
+      });
+    }
+  }
+
+  /** The user's id changed: its memberships follow (joined with a membership the new id has already). */
+  async userIdChanged(from: string, to: string): Promise<void> {
+    for (const org of await this.store.ofUser(from)) {
+      await this.change(org.id, (current) => {
+        const old = current.members.find((m) => m.userId === from);
+        const existing = current.members.find((m) => m.userId === to);
+        if (old === undefined) return undefined;
+        const moved: OrgMember = existing
+          ? { ...existing, roles: [...new Set([...existing.roles, ...old.roles])], teams: [...new Set([...existing.teams, ...old.teams])], joined: Math.min(existing.joined, old.joined) }
+          : { ...old, userId: to };
+        return { ...current, members: [...current.members.filter((m) => m.userId !== from && m.userId !== to), moved] };
+      });
+    }
+  }
+}

@@ -1,0 +1,9 @@
+import { MemoryDatabase } from '../../../stores/memory/memory-database';
+import { OrgRepository } from '../org-repository';
+
+/** Organizations in process memory: for tests and trials (nothing survives a restart). */
+export class MemoryOrgStore extends OrgRepository {
+  constructor() {
+    super(new MemoryDatabase());
+  }
+}

@@ -1,0 +1,15 @@
+import { parseMongoUri } from '../../../internal/mongo-uri';
+import { MongoDatabase } from '../../../stores/mongo/mongo-database';
+import { OrgRepository } from '../org-repository';
+
+/**
+ * Organizations in MongoDB, shared by every instance: `mongodb://host/db` (collections
+ * `authgate_orgs` and `authgate_org_invitations`, each with `_idx` and `_uniq`; an older version's
+ * `orgs` and `orgs_invitations` are copied once, at first use). `org_db` still names the database.
+ */
+export class MongoOrgStore extends OrgRepository {
+  /** @param uri - `mongodb://...`, optionally with `org_db`. */
+  constructor(uri: string) {
+    super(new MongoDatabase(uri, { db: parseMongoUri(uri, 'org', 'orgs').db }));
+  }
+}

@@ -1,0 +1,36 @@
+import type { Logger } from '../../core/logger';
+import type { AuthPlugin } from '../../plugin-api/plugin';
+import { resolvePasskeyOptions, type PasskeyOptions } from '../../providers/passkey/passkey-options';
+import { PasskeyProvider } from '../../providers/passkey/passkey-provider';
+
+/** Options of the {@link passkeys} plugin: the provider's name and its {@link PasskeyOptions}. */
+export interface PasskeysPluginOptions extends PasskeyOptions {
+  /** The provider name in the routes (`/<name>/login`). @default 'passkey' */
+  name?: string;
+}
+
+/** A passkey provider for the app at `url`, with a warning for an address browsers refuse as a relying party. */
+export function makePasskeyProvider(name: string, options: PasskeyOptions | undefined, url: URL, logger: Logger): PasskeyProvider {
+  const settled = resolvePasskeyOptions(options, url);
+  if (/^[\d.]+$|:/.test(settled.rpId)) {
+    logger.logf('[WARN] passkeys: %s is an IP address, which browsers refuse as a relying party; open the site by a host name such as localhost', settled.rpId);
+  }
+  return new PasskeyProvider(name, settled);
+}
+
+/**
+ * Login with passkeys (WebAuthn) as a plugin: `createAuth({ plugins: [passkeys()] })`, the same
+ * provider as `auth.addPasskeyProvider('passkey')`. Passkeys live in the core's credential store, so
+ * the core removes them with a deleted user, and at a password reset (those a stolen session could have added).
+ */
+export function passkeys(options: PasskeysPluginOptions = {}): AuthPlugin {
+  const { name = 'passkey', ...passkeyOptions } = options;
+  return {
+    name: 'passkeys',
+    setup(ctx) {
+      return {
+        providers: [makePasskeyProvider(name, passkeyOptions, ctx.url, ctx.logger)],
+      };
+    },
+  };
+}

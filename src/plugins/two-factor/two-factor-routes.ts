@@ -1,0 +1,148 @@
+import type { CredentialChange } from '../../core/credentials/credential-notices';
+import type { PluginAuthenticator } from '../../plugin-api/core-api';
+import { clientIp } from '../../internal/client-ip';
+import type { Request, Response, Router } from 'express';
+import { AuthError } from '../../core/errors';
+import { asyncHandler } from '../../internal/async-handler';
+import { sendJson } from '../../internal/http';
+import type { CompletedLogin, LoginRequest } from '../../providers/provider';
+import type { User } from '../../core/token/user';
+import type { PendingLogins } from './pending-login';
+import type { TwoFactor } from './two-factor-service';
+import type { NewAuthEvent } from '../../core/audit/auth-event';
+
+/** What the two-factor routes need from the auth service. */
+export interface TwoFactorRouteDeps {
+  twoFactor: TwoFactor;
+  pending: PendingLogins;
+  authenticator: PluginAuthenticator;
+  /** Counts a code tried by this IP and for this user (`twoFactorPerIp`, `twoFactorPerUser`). */
+  limit(ip: string, userId: string): Promise<void>;
+  useOnce(key: string, ttlMs: number): Promise<boolean>;
+  /** `true` when `useOnce(key)` was called already. */
+  wasUsed(key: string): Promise<boolean>;
+  /** Finishes a login whose second factor came (the session, cookies and answer). */
+  startSession(req: LoginRequest, res: Response, login: CompletedLogin): Promise<void>;
+  toLoginRequest(req: Request): LoginRequest;
+  /** Tells the owner that two-factor was turned on or off. */
+  notify(user: User, change: CredentialChange): void;
+  /** Records a security event with the request's client. */
+  event(event: NewAuthEvent, req: LoginRequest): void;
+}
+
+function codeOf(req: Request): string {
+  const body = (req as { body?: unknown }).body;
+  const code = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>).code : undefined;
+  if (typeof code !== 'string' || code.trim() === '' || code.length > 32) throw new AuthError('bad_request', 'code is required: the 6 digits of the authenticator app, or a recovery code');
+  return code.trim();
+}
+
+/**
+ * `GET /2fa` (status, and whether a login waits in this browser), `POST /2fa/enroll`,
+ * `POST /2fa/confirm {code}`, `POST /2fa/disable {code}` (logged in, with XSRF), and
+ * `POST /2fa/verify {code}` (completes a login that waits for its second factor).
+ */
+export function addTwoFactorRoutes(router: Router, deps: TwoFactorRouteDeps): void {
+  const on = (): { twoFactor: TwoFactor; pending: PendingLogins } => deps;
+  const limit = (req: Request, userId: string): Promise<void> => deps.limit(clientIp(req), userId);
+  const me = async (req: Request, res: Response): Promise<User> => (await deps.authenticator.tokenClaims(req, res)).user as User;
+  /** The user of a login fresh enough to change credentials (see `stepUpMaxAge`). */
+  const steppedUp = async (req: Request, res: Response): Promise<User> => (await deps.authenticator.stepUpClaims(req, res)).user as User;
+  const noStore = (res: Response): void => void res.setHeader('Cache-Control', 'no-store');
+  /** Checks a code of a login or a step-up, and records `second_factor.succeeded` or `.failed`. */
+  const checked = async (req: Request, userId: string, code: string, purpose: 'login' | 'step-up'): Promise<void> => {
+    const event = (type: 'second_factor.succeeded' | 'second_factor.failed'): void => deps.event({ type, userId, actor: { kind: 'user', id: userId }, data: { purpose } }, deps.toLoginRequest(req));
+    try {
+      await deps.twoFactor.check(userId, code);
+    } catch (err) {
+      if (err instanceof AuthError && err.status < 500 && err.status !== 429) event('second_factor.failed');
+      throw err;
+    }
+    event('second_factor.succeeded');
+  };
+
+  router.get(
+    '/2fa',
+    asyncHandler(async (req, res) => {
+      const { twoFactor, pending } = on();
+      noStore(res);
+      const waiting = (await pending.read(deps.toLoginRequest(req))) !== undefined;
+      const user = await me(req, res).catch((err: unknown) => {
+        if (err instanceof AuthError && err.status === 401) return undefined;
+        throw err;
+      });
+      sendJson(res, 200, { pending: waiting, ...(user ? await twoFactor.status(user.id) : {}) });
+    }),
+  );
+
+  router.post(
+    '/2fa/enroll',
+    asyncHandler(async (req, res) => {
+      const { twoFactor } = on();
+      const user = await steppedUp(req, res);
+      noStore(res);
+      sendJson(res, 200, await twoFactor.enroll(user));
+    }),
+  );
+
+  router.post(
+    '/2fa/confirm',
+    asyncHandler(async (req, res) => {
+      const { twoFactor } = on();
+      const user = await steppedUp(req, res);
+      const code = codeOf(req);
+      await limit(req, user.id);
+      noStore(res);
+      const recoveryCodes = await twoFactor.confirm(user.id, code);
+      deps.notify(user, { kind: 'two-factor', change: 'added' });
+      sendJson(res, 200, { enabled: true, recoveryCodes });
+    }),
+  );
+
+  router.post(
+    '/2fa/disable',
+    asyncHandler(async (req, res) => {
+      const { twoFactor } = on();
+      const user = await steppedUp(req, res);
+      const code = codeOf(req);
+      await limit(req, user.id);
+      await twoFactor.disable(user.id, code);
+      deps.notify(user, { kind: 'two-factor', change: 'removed' });
+      sendJson(res, 200, { enabled: false });
+    }),
+  );
+
+  router.post(
+    '/2fa/step-up',
+    asyncHandler(async (req, res) => {
+      // The session cookie of a live session, of any age: the code is what makes it fresh again.
+      const claims = await deps.authenticator.stepUpClaims(req, res, { anyAge: true });
+      const user = claims.user as User;
+      const code = codeOf(req);
+      await limit(req, user.id);
+      await checked(req, user.id, code, 'step-up');
+      await deps.authenticator.renewLogin(res, claims);
+      sendJson(res, 200, { steppedUp: true });
+    }),
+  );
+
+  router.post(
+    '/2fa/verify',
+    asyncHandler(async (req, res) => {
+      const { twoFactor, pending } = on();
+      const loginReq = deps.toLoginRequest(req);
+      const waiting = await pending.read(loginReq);
+      if (!waiting) throw new AuthError('unauthorized', 'no login waits for a second factor here: log in again');
+      const code = codeOf(req);
+      await limit(req, waiting.login.user.id);
+      const once = `2fa:${waiting.id}`;
+      const completed = (): AuthError => new AuthError('unauthorized', 'this login was completed already: log in again');
+      // Asked first so a copy of a completed login does not use up a good code; claimed after the code.
+      if (await deps.wasUsed(once)) throw completed();
+      await checked(req, waiting.login.user.id, code, 'login');
+      if (!(await deps.useOnce(once, twoFactor.options.pendingMs))) throw completed();
+      pending.clear(res);
+      await deps.startSession(loginReq, res, waiting.login);
+    }),
+  );
+}

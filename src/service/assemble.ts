@@ -1,0 +1,200 @@
+import type { Request } from 'express';
+import { DEFAULT_LOCKOUT, Lockout } from '../core/limits/lockout';
+import { toLoginRequest } from './auth-router';
+import { AvatarProxy } from '../core/avatar/proxy';
+import { createAvatarStore } from '../core/avatar/create-avatar-store';
+import { CREDENTIAL_KIND_CODES, CredentialNotices } from '../core/credentials/credential-notices';
+import { Notifications, type NotificationOptions } from '../core/events/notifications';
+import { createCredentialStore } from '../core/credentials/create-credential-store';
+import { deleteCredentials, deletePasskeys, moveCredentials } from '../core/credentials/user-credentials';
+import { openGuarded } from '../internal/guarded-store';
+import { familyUri } from '../internal/database-uri';
+import { RateLimiter } from '../core/limits/rate-limiter';
+import { Authenticator } from '../core/middleware/authenticator';
+import { MemoryRefreshCache } from '../core/middleware/refresh-cache';
+import { StateRefreshCache } from '../core/middleware/state-refresh-cache';
+import type { ResolvedOptions, SettledOptions } from './options';
+import type { PluginContext } from '../plugin-api/plugin';
+import { PluginHost } from './plugin-host';
+import { LoginCompleter } from '../providers/complete-login';
+import { LinkFlow } from '../providers/link-flow';
+import { linkedLogins } from '../plugins/linked-logins/linked-logins-plugin';
+import type { Provider, ProviderKit } from '../providers/provider';
+import { RevocationCache } from '../core/sessions/revocation-cache';
+import { jtiHash, SessionRegistry } from '../core/sessions/session-registry';
+import { createStateStore } from '../core/state/create-state-store';
+import { stateCall } from '../core/state/state-call';
+import { TokenService } from '../core/token/token-service';
+import { createUserStore } from '../core/users/create-user-store';
+import { UserDirectory } from '../core/users/user-directory';
+import { clientOf, EventBus } from '../core/events/event-bus';
+import { WebhookQueue } from '../core/events/webhooks';
+import { RateLimitError } from '../core/errors';
+import { BoundedMap } from '../internal/bounded-map';
+import { createAuditStore } from '../core/audit/create-audit-store';
+
+/** The parts of one auth service, made from its options: what `createAuth` hands out and plugins get. */
+export interface Core {
+  resolved: ResolvedOptions;
+  providers: Map<string, Provider>;
+  tokens: TokenService;
+  avatars: AvatarProxy;
+  sessions: SessionRegistry;
+  everyRequest: RevocationCache | undefined;
+  links: LinkFlow;
+  plugins: PluginHost;
+  users: UserDirectory;
+  completer: LoginCompleter;
+  limiter: RateLimiter<string>;
+  authenticator: Authenticator;
+  kit: ProviderKit;
+  events: EventBus;
+  /** Counts a hit against a rate limit (a 429 AuthError past it, recorded as an event). */
+  countHit(name: string, identity: string): Promise<void>;
+}
+
+/** The stores of a service, opened and guarded: `resolveOptions` opens nothing, `createAuth` does it here. */
+function openStores(settled: SettledOptions): ResolvedOptions {
+  const stateStore = openGuarded(settled.stateStore ?? 'memory://', createStateStore, 'state store', settled.storeTimeout);
+  return {
+    ...settled,
+    stateStore,
+    avatarStore: openGuarded(settled.avatarStore ?? 'memory://', createAvatarStore, 'avatar store', settled.storeTimeout),
+    credentialStore: openGuarded(settled.credentialStore ?? 'memory://', createCredentialStore, 'credential store', settled.storeTimeout),
+    userStore: openGuarded(settled.userStore ?? 'memory://', createUserStore, 'user store', settled.storeTimeout),
+    auditStore: settled.auditStore === false ? undefined : openGuarded(settled.auditStore ?? 'memory://', createAuditStore, 'audit store', settled.storeTimeout),
+    // A shared state store shares refreshed tokens too, so instances refresh a token once.
+    refreshCache: settled.refreshCache ?? (settled.stateStore !== undefined ? new StateRefreshCache(stateStore) : new MemoryRefreshCache()),
+  };
+}
+
+/** Makes the parts of a service from its checked options (stores opened here), plugins not set up yet. */
+export function createCore(settled: SettledOptions, notifications: NotificationOptions | undefined): Core {
+  const resolved = openStores(settled);
+  const providers = new Map<string, Provider>();
+  const tokens = new TokenService(resolved);
+  const webhooks = new WebhookQueue(resolved.stateStore, resolved.webhooks, { logger: resolved.logger, backoffMs: resolved.webhookBackoff, pollMs: 1000 });
+  webhooks.start();
+  const events = new EventBus({
+    store: resolved.auditStore,
+    ipKey: () => tokens.signingSecret(resolved.issuer),
+    logger: resolved.logger,
+    retentionMs: resolved.auditRetention,
+    webhooks,
+    types: resolved.eventTypes,
+  });
+  const avatars = new AvatarProxy({
+    store: resolved.avatarStore,
+    routeUrl: `${resolved.url.href.replace(/\/+$/, '')}${resolved.avatarRoutePath}`,
+    resizeLimit: resolved.avatarResizeLimit,
+    maxPixels: resolved.avatarMaxPixels,
+    idSecret: resolved.avatarIdSecret,
+    fetch: {
+      timeoutMs: resolved.avatarFetchTimeout,
+      maxBytes: resolved.avatarMaxBytes,
+      allowPrivateNetworks: resolved.avatarAllowPrivateNetworks,
+      allowedPrivateOrigins: resolved.avatarAllowedOrigins,
+    },
+    logger: resolved.logger,
+  });
+  const sessions = new SessionRegistry(resolved.stateStore, { ...resolved, secretFor: (aud) => tokens.signingSecret(aud) });
+  const everyRequest = resolved.revocationCheck === 'every-request' ? new RevocationCache(sessions, resolved.stateStore) : undefined;
+  const useOnce = (key: string, ttlMs: number): Promise<boolean> => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs));
+  const notices = new CredentialNotices((user, change) =>
+    events.emit({
+      type: change.change === 'added' ? 'credential.added' : 'credential.removed',
+      userId: user.id,
+      actor: { kind: 'user', id: user.id },
+      data: { kind: CREDENTIAL_KIND_CODES[change.kind], detail: change.detail },
+    }),
+  );
+  const links = new LinkFlow(tokens, sessions, useOnce, resolved, notices);
+  const plugins = new PluginHost([linkedLogins(links), ...resolved.plugins]);
+  const users = new UserDirectory(resolved.userStore);
+  if (notifications !== undefined) new Notifications(notifications, { events, users, state: resolved.stateStore, logger: resolved.logger });
+  const completer = new LoginCompleter(tokens, avatars, sessions, plugins.phases, users, resolved, events);
+  const limiter = new RateLimiter<string>(resolved.stateStore, resolved.rateLimits, resolved.ipv6RateLimitPrefix);
+  // Told once per limit and identity while it lasts, so a flood of 429s cannot flood the audit log.
+  const limitedLately = new BoundedMap<string, true>(10_000);
+  /** A hit against a rate limit; past it, the 429 is also an event (the limit's name, never who). */
+  const countHit = async (name: string, identity: string): Promise<void> => {
+    try {
+      await limiter.hit(name, identity);
+    } catch (err) {
+      const key = `${name}\u0000${identity}`;
+      if (err instanceof RateLimitError && limitedLately.get(key) === undefined) {
+        limitedLately.set(key, true, err.retryAfter * 1000);
+        events.emit({ type: 'rate_limited', actor: { kind: 'system' }, data: { limit: name } });
+      }
+      throw err;
+    }
+  };
+  const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name), limiter, {
+    registry: sessions,
+    everyRequest,
+    isBanned: (userId) => users.isBanned(userId),
+    refreshRefused: (claims, reason) =>
+      events.emit({ type: 'session.refresh_refused', userId: claims.user?.id, actor: { kind: 'system' }, session: typeof claims.jti === 'string' ? jtiHash(claims.jti) : undefined, data: { reason } }),
+  });
+  const kit: ProviderKit = {
+    tokens,
+    url: resolved.url,
+    logger: resolved.logger,
+    completeLogin: (req, res, login) => completer.complete(req, res, login),
+    resolveAudience: (requested) => completer.resolveAudience(requested),
+    rateLimit: (name, identity) => stateCall(() => countHit(name, identity)),
+    useOnce,
+    authRouteUrl: (req) => `${resolved.url.href.replace(/\/+$/, '')}${req.baseUrl}`,
+    loggedIn: (req, res) => authenticator.tokenClaims(req.raw as Request, res),
+    steppedUp: (req, res) => authenticator.stepUpClaims(req.raw as Request, res),
+    credentials: resolved.credentialStore,
+    isCrossSite: (req) => resolved.crossSite.isCrossSite(req.raw),
+    notifyCredentialChange: (user, change) => notices.notify(user, change),
+    event: (event, req) => events.emit(event, req && clientOf(req)),
+  };
+  return { resolved, providers, tokens, avatars, sessions, everyRequest, links, plugins, users, completer, limiter, authenticator, kit, events, countHit };
+}
+
+/** What plugins get from the core (see {@link PluginContext}). */
+export function pluginContext(core: Core): PluginContext {
+  const { resolved, tokens, sessions, users, avatars, providers, authenticator, kit, completer, plugins, events } = core;
+  return {
+    url: resolved.url,
+    redirects: resolved,
+    logger: resolved.logger,
+    tokens,
+    sessions,
+    users,
+    credentials: resolved.credentialStore,
+    stateStore: resolved.stateStore,
+    events,
+    avatars,
+    providers,
+    authenticator,
+    kit,
+    lockout: (rule) => new Lockout(resolved.stateStore, { ...DEFAULT_LOCKOUT, ...rule }, resolved.ipv6RateLimitPrefix),
+    rateLimit: (name, identity) => core.countHit(name, identity),
+    wasUsed: (key) => stateCall(() => resolved.stateStore.get(`once:${key}`)).then((v) => v !== undefined),
+    startSession: (req, res, login) => completer.startSession(req, res, login),
+    toLoginRequest,
+    async userDeleted(userId) {
+      await sessions.revokeAll(userId);
+      await plugins.userDeleted(userId);
+      await deleteCredentials(resolved.credentialStore, userId);
+      await avatars.removeFor(userId);
+      await users.delete(userId);
+    },
+    async userIdChanged(from, to) {
+      await moveCredentials(resolved.credentialStore, from, to);
+      await users.move(from, to.id);
+      await plugins.userIdChanged(from, to.id);
+    },
+    async credentialsReset(userId) {
+      const n = await deletePasskeys(resolved.credentialStore, userId);
+      return [...(n === 0 ? [] : [`${n} passkey${n === 1 ? '' : 's'}`]), ...(await plugins.credentialsReset(userId))];
+    },
+    openStore: (given, create, what) => openGuarded(given, create, what, resolved.storeTimeout),
+    storeUri: (family) => familyUri(resolved.database, family) ?? 'memory://',
+    service: ((name: string) => plugins.service(name)) as PluginContext['service'],
+  };
+}

@@ -1,0 +1,162 @@
+import { clientIp } from '../internal/client-ip';
+import type { Request, Router } from 'express';
+import { AuthError, errorBody } from '../core/errors';
+import { RateLimitError } from '../core/limits/rate-limiter';
+import type { CrossSitePolicy } from '../internal/cross-origin';
+import { asyncHandler } from '../internal/async-handler';
+import { sendHtmlPage, sendJson, wantsHtml } from '../internal/http';
+import { finishRouter, routerShell, type ErrorAnswer } from '../internal/router-shell';
+import type { Logger } from '../core/logger';
+import type { Authenticator } from '../core/middleware/authenticator';
+import type { LoginRequest, Provider, ProviderKit } from '../providers/provider';
+import type { TokenService } from '../core/token/token-service';
+import type { Claims } from '../core/token/claims';
+import { jtiHash } from '../core/sessions/session-registry';
+import { RouteTable } from './route-table';
+
+/** What the auth router needs from the service. */
+export interface AuthRouterDeps {
+  crossSite: CrossSitePolicy;
+  providers: ReadonlyMap<string, Provider>;
+  tokens: TokenService;
+  authenticator: Authenticator;
+  kit: ProviderKit;
+  /** Adds the plugins' routes (before the provider routes), each claimed in the table that holds the core's. */
+  addPluginRoutes(router: Router, table: RouteTable): void;
+  bodyLimit: number;
+  logger: Logger;
+}
+
+/** The auth router's own routes before the plugins' (the provider routes come after them, so plugins shadow no provider action). */
+const CORE_ROUTES = [
+  { method: 'GET', path: '/list' },
+  { method: 'GET', path: '/user' },
+  { method: 'GET', path: '/status' },
+  { method: 'ALL', path: '/logout' },
+] as const;
+
+const ACTIONS = new Set(['login', 'callback', 'logout', 'link']);
+const LINK_METHODS: readonly string[] = ['POST'];
+const DEFAULT_METHODS: readonly string[] = ['GET', 'POST'];
+
+/** The provider-facing view of an Express request. */
+export function toLoginRequest(req: Request): LoginRequest {
+  const q = req.originalUrl.indexOf('?');
+  return {
+    method: req.method.toUpperCase(),
+    query: new URLSearchParams(q === -1 ? '' : req.originalUrl.slice(q + 1)),
+    body: (req as { body?: unknown }).body,
+    ip: clientIp(req),
+    baseUrl: req.baseUrl,
+    raw: req,
+  };
+}
+
+/**
+ * The auth router: `/list`, `/user`, `/status`, `/logout`, the plugins' routes (`/sessions...`,
+ * `/2fa...`, `/<provider>/link`), and `/<provider>/login|callback|logout`. Logging out revokes the session of the request's token.
+ * Every answer carries nosniff and a strict CSP; every error is `{"error": "...", "code": "<reason>"}`.
+ */
+export function createAuthRouter(deps: AuthRouterDeps): Router {
+  const { providers, tokens, authenticator, kit, logger } = deps;
+  const answer: ErrorAnswer = (res, status, message, err) => {
+    // A person whose browser lands on a failed callback (a stale tab, another host name)
+    // gets a page with a way to start again; API clients get the JSON.
+    const req = res.req;
+    const step = req && req.method === 'GET' && wantsHtml(req.headers.accept) && status < 500 ? /^\/([^/]+)\/callback$/.exec(req.path) : null;
+    if (step && providers.has(step[1] as string)) {
+      // No sandbox here: a sandboxed top-level page cannot follow its own link; scripts stay off.
+      res.setHeader('Content-Security-Policy', "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
+      return sendHtmlPage(res, status, { title: 'The login did not complete', message: message, link: { href: `${req.baseUrl}/${step[1]}/login`, text: 'Start the login again' } });
+    }
+    sendJson(res, status, errorBody(status, message, err));
+  };
+  const router = routerShell({
+    // A cross-site GET may start a login or come back from a provider, but not log out; logins that
+    // a cross-site request would complete are refused where every login ends (the LoginCompleter).
+    refuseCrossSite: (req) => {
+      const [, first, action] = req.path.split('/');
+      const logout = first === 'logout' || action === 'logout';
+      if (!(deps.crossSite.isCrossSiteWrite(req) || (logout && deps.crossSite.isCrossSite(req)))) return false;
+      return !(action === 'callback' && providers.get(first ?? '')?.crossSiteCallback);
+    },
+    bodyLimit: deps.bodyLimit,
+    parameterLimit: 100,
+    answer,
+  });
+
+  const loggedOut = (req: Request, claims: Claims | undefined): void => {
+    const userId = claims?.user?.id;
+    if (userId === undefined) return;
+    kit.event({ type: 'logout', userId, actor: { kind: 'user', id: userId }, session: jtiHash(claims?.jti as string), data: {} }, toLoginRequest(req));
+  };
+
+  router.get('/list', (_req, res) => sendJson(res, 200, [...providers.keys()]));
+
+  router.get(
+    '/user',
+    asyncHandler(async (req, res) => {
+      try {
+        sendJson(res, 200, (await authenticator.login(req, res)).user);
+      } catch (err) {
+        if (!(err instanceof AuthError) || err.status >= 500 || err instanceof RateLimitError) throw err;
+        sendJson(res, 401, errorBody(401, err.message, err));
+      }
+    }),
+  );
+
+  router.get(
+    '/status',
+    asyncHandler(async (req, res) => {
+      const read = await tokens.read(req).catch(() => undefined);
+      const user = read?.claims.handshake === undefined && !(read && (await authenticator.isSessionOver(read.claims))) ? read?.claims.user : undefined;
+      sendJson(res, 200, user ? { status: 'logged in', user: user.name } : { status: 'not logged in' });
+    }),
+  );
+
+  router.all(
+    '/logout',
+    asyncHandler(async (req, res) => {
+      loggedOut(req, await authenticator.endSession(req));
+      tokens.reset(res);
+      sendJson(res, 200, { status: 'logged out' });
+    }),
+  );
+
+  deps.addPluginRoutes(router, new RouteTable(CORE_ROUTES));
+
+  const providerRoute = asyncHandler(async (req, res) => {
+    const name = String(req.params.provider);
+    const action = String(req.params.action);
+    const provider = providers.get(name);
+    if (provider === undefined) return sendJson(res, 404, errorBody(404, `provider ${name.slice(0, 64)} not supported`));
+    const extra = Object.hasOwn(provider.actions ?? {}, action) ? provider.actions?.[action] : undefined;
+    if (extra !== undefined) {
+      if (!extra.methods.includes(req.method.toUpperCase())) {
+        res.setHeader('Allow', extra.methods.join(', '));
+        return sendJson(res, 405, errorBody(405, `use ${extra.methods.join(' or ')}`));
+      }
+      return extra.handle(toLoginRequest(req), res, kit, req.params.arg === undefined ? undefined : String(req.params.arg));
+    }
+    if (!ACTIONS.has(action) || req.params.arg !== undefined) return sendJson(res, 404, errorBody(404, `unknown action ${action.slice(0, 64)}`));
+    const allowed = action === 'logout' ? undefined : action === 'link' ? LINK_METHODS : (provider.methods?.[action as 'login' | 'callback'] ?? DEFAULT_METHODS);
+    if (allowed !== undefined && !allowed.includes(req.method.toUpperCase())) {
+      res.setHeader('Allow', allowed.join(', '));
+      return sendJson(res, 405, errorBody(405, `use ${allowed.join(' or ')}`));
+    }
+    const loginReq = toLoginRequest(req);
+    if (action === 'login') return provider.login(loginReq, res, kit);
+    if (action === 'callback') {
+      if (!provider.callback) return sendJson(res, 404, errorBody(404, `provider ${name} has no callback`));
+      return provider.callback(loginReq, res, kit);
+    }
+    loggedOut(req, await authenticator.endSession(req));
+    if (provider.logout) return provider.logout(loginReq, res, kit);
+    tokens.reset(res);
+    return sendJson(res, 200, { status: 'logged out' });
+  });
+  router.all('/:provider/:action', providerRoute);
+  router.all('/:provider/:action/:arg', providerRoute);
+
+  return finishRouter(router, { answer, logger, unexpected: 500, notFound: 'not found' });
+}

@@ -1,0 +1,174 @@
+import type { Router } from 'express';
+import { configError } from '../core/errors';
+import { AUTH_EVENT_TYPES } from '../core/audit/auth-event';
+import type { RateLimitRule } from '../core/limits/rate-limiter';
+import type { BearerResolver, GuardFactory } from '../core/middleware/authenticator';
+import type { RouteTable } from './route-table';
+import { LOGIN_PHASES, type AuthPlugin, type LoginPhases, type PluginContext, type PluginContribution, type PluginServices } from '../plugin-api/plugin';
+
+/**
+ * Checks a list of plugins: each made by a factory (a name and `setup`), no name twice.
+ * @throws AuthError (`config`) naming what is wrong.
+ */
+export function checkPlugins(plugins: readonly AuthPlugin[]): AuthPlugin[] {
+  const names = new Set<string>();
+  for (const plugin of plugins) {
+    if (plugin === null || typeof plugin !== 'object' || typeof plugin.name !== 'string' || typeof plugin.setup !== 'function') {
+      throw configError('plugins must be made by plugin factories, e.g. plugins: [twoFactor({ key })] (an object with name and setup())');
+    }
+    if (names.has(plugin.name)) throw configError(`plugin ${plugin.name} is listed twice (or is also turned on by an option of createAuth)`);
+    names.add(plugin.name);
+  }
+  for (const plugin of plugins) {
+    const missing = (plugin.requires ?? []).filter((name) => !names.has(name));
+    if (missing.length > 0)
+      throw configError(`plugin ${plugin.name} needs the ${missing.join(', ')} plugin${missing.length === 1 ? '' : 's'}: add ${missing.length === 1 ? 'it' : 'them'} to plugins (in any order)`);
+  }
+  return [...plugins];
+}
+
+/** The event types of the core and of a list of plugins. */
+export function knownEventTypes(plugins: readonly AuthPlugin[]): ReadonlySet<string> {
+  return new Set<string>([...AUTH_EVENT_TYPES, ...plugins.flatMap((p) => p.eventTypes ?? [])]);
+}
+
+/** The rate limits a list of plugins declares, with their defaults. */
+export function pluginRateLimits(plugins: readonly AuthPlugin[]): Record<string, RateLimitRule | false> {
+  return Object.assign({}, ...plugins.map((p) => p.rateLimits ?? {})) as Record<string, RateLimitRule | false>;
+}
+
+/**
+ * The plugins in the order they are set up: as given, except that each comes after the plugins it
+ * `requires` or uses (`optional`) that are on.
+ * @throws AuthError (`config`) when plugins need each other in a circle, naming them.
+ */
+function setupOrder(plugins: readonly AuthPlugin[]): AuthPlugin[] {
+  const byName = new Map(plugins.map((p) => [p.name, p]));
+  const ordered: AuthPlugin[] = [];
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (plugin: AuthPlugin, path: string[]): void => {
+    if (state.get(plugin.name) === 'done') return;
+    if (state.get(plugin.name) === 'visiting') throw configError(`plugins need each other in a circle: ${[...path.slice(path.indexOf(plugin.name)), plugin.name].join(' -> ')}`);
+    state.set(plugin.name, 'visiting');
+    for (const name of [...(plugin.requires ?? []), ...(plugin.optional ?? [])]) {
+      const needed = byName.get(name);
+      if (needed !== undefined) visit(needed, [...path, plugin.name]);
+    }
+    state.set(plugin.name, 'done');
+    ordered.push(plugin);
+  };
+  for (const plugin of plugins) visit(plugin, []);
+  return ordered;
+}
+
+/** The plugins of one service: checked when given, set up once, then asked for their parts. */
+export class PluginHost {
+  private readonly contributions: Array<{ name: string; parts: PluginContribution }> = [];
+  /** The login phases, each from the one plugin that has it. */
+  readonly phases: LoginPhases = {};
+  private bearerResolver: BearerResolver | undefined;
+
+  /** The bearer credentials a plugin brings (API keys), if one does. */
+  bearer(): BearerResolver | undefined {
+    return this.bearerResolver;
+  }
+
+  private readonly plugins: readonly AuthPlugin[];
+
+  /** @param plugins - as given to `createAuth({ plugins })`, core plugins first; set up in that order, each after those it requires or uses. */
+  constructor(plugins: readonly AuthPlugin[]) {
+    this.plugins = setupOrder(checkPlugins(plugins));
+  }
+
+  /** Whether a plugin of this name is on. */
+  has(name: string): boolean {
+    return this.plugins.some((p) => p.name === name);
+  }
+
+  /** The error codes the plugins declare. */
+  errorCodes(): string[] {
+    return this.plugins.flatMap((p) => [...(p.errorCodes ?? [])]);
+  }
+
+  /** Sets every plugin up, each after those it needs; a phase taken by two plugins is a start-up error. */
+  setup(context: PluginContext): void {
+    const owners = new Map<string, string>();
+    for (const plugin of this.plugins) {
+      const parts = plugin.setup(context);
+      this.contributions.push({ name: plugin.name, parts });
+      for (const phase of LOGIN_PHASES) {
+        const step = parts.phases?.[phase];
+        if (step === undefined) continue;
+        const owner = owners.get(phase);
+        if (owner !== undefined) throw configError(`plugins ${owner} and ${plugin.name} both take the login phase ${phase}; use one of them`);
+        owners.set(phase, plugin.name);
+        (this.phases as Record<string, unknown>)[phase] = step.bind(parts.phases);
+      }
+      if (parts.bearer !== undefined) {
+        const owner = owners.get('bearer');
+        if (owner !== undefined) throw configError(`plugins ${owner} and ${plugin.name} both take Authorization: Bearer; use one of them`);
+        owners.set('bearer', plugin.name);
+        this.bearerResolver = parts.bearer;
+      }
+      for (const name of Object.keys(parts.guards ?? {})) {
+        const owner = owners.get(`m.${name}`);
+        if (owner !== undefined) throw configError(`plugins ${owner} and ${plugin.name} both offer m.${name}(); use one of them`);
+        owners.set(`m.${name}`, plugin.name);
+      }
+    }
+  }
+
+  /**
+   * Adds every plugin's routes, each claimed in `table` (which holds the core's): a route two
+   * owners claim fails naming both.
+   */
+  addRoutes(router: Router, table: RouteTable, rateLimit: (name: string, identity: string) => Promise<void>): void {
+    for (const { name, parts } of this.contributions) {
+      const routes = parts.routes;
+      if (typeof routes === 'function') routes(table.claiming(router, name));
+      else if (routes !== undefined) table.add(router, name, routes, rateLimit);
+    }
+    table.finish(router);
+  }
+
+  /** The providers the plugins bring. */
+  providers(): PluginContribution['providers'] & object {
+    return this.contributions.flatMap(({ parts }) => parts.providers ?? []);
+  }
+
+  /** The guard factories of the plugins, by middleware name (`org`). */
+  guards(): Map<string, GuardFactory> {
+    return new Map(this.contributions.flatMap(({ parts }) => Object.entries(parts.guards ?? {})));
+  }
+
+  /** A service a plugin offers, by name. */
+  service<K extends keyof PluginServices>(name: K): PluginServices[K] | undefined;
+  /** A service a plugin offers that it does not declare in {@link PluginServices}. */
+  service<T>(name: string): T | undefined;
+  service(name: string): unknown {
+    for (const { parts } of this.contributions) if (parts.services && Object.hasOwn(parts.services, name)) return parts.services[name];
+    return undefined;
+  }
+
+  /** Runs every plugin's `userDeleted`. */
+  async userDeleted(userId: string): Promise<void> {
+    for (const { parts } of this.contributions) await parts.userEvents?.userDeleted?.(userId);
+  }
+
+  /** Runs every plugin's `userIdChanged`. */
+  async userIdChanged(from: string, to: string): Promise<void> {
+    for (const { parts } of this.contributions) await parts.userEvents?.userIdChanged?.(from, to);
+  }
+
+  /** Runs every plugin's `credentialsReset` and gathers what they removed. */
+  async credentialsReset(userId: string): Promise<string[]> {
+    const removed: string[] = [];
+    for (const { parts } of this.contributions) removed.push(...((await parts.userEvents?.credentialsReset?.(userId)) ?? []));
+    return removed;
+  }
+
+  /** Closes every plugin, last set up first. */
+  async close(): Promise<void> {
+    for (const { parts } of [...this.contributions].reverse()) await parts.close?.();
+  }
+}

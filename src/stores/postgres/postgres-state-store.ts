@@ -1,0 +1,135 @@
+import { PgDatabase } from '../../internal/postgres';
+import type { Subscription } from '../../core/state/state-store';
+import { BaseStateStore, type StateEntry } from '../../core/state/base-state-store';
+
+/** Expired rows are purged every this many writes, a bounded batch at a time (an index on `until` finds them). */
+const PURGE_EVERY = 256;
+const PURGE_BATCH = 1000;
+
+/** The versions of the PostgreSQL state store's tables (`authgate_state`, `authgate_state_members`). */
+export function postgresStateSteps(db: Pick<PgDatabase, 'table'>): string[] {
+  const t = db.table('state');
+  const m = db.table('state_members');
+  return [
+    `CREATE TABLE ${t} (key text PRIMARY KEY, value text NOT NULL, until bigint NOT NULL); CREATE INDEX ON ${t} (until)`,
+    `CREATE TABLE ${m} (grp text NOT NULL, member text NOT NULL, value text NOT NULL, until bigint NOT NULL, PRIMARY KEY (grp, member)); CREATE INDEX ON ${m} (until)`,
+  ];
+}
+
+/**
+ * State in PostgreSQL, shared by every instance: `postgres://user@host/db?schema=app` (table
+ * `authgate_state`, created by the first instance that opens it). Each operation is one atomic
+ * statement: `setIfAbsent` and `increment` are `INSERT … ON CONFLICT`, `take` is `DELETE … RETURNING`.
+ */
+export class PostgresStateStore extends BaseStateStore {
+  private readonly db: PgDatabase;
+  private readonly t: string;
+  private readonly m: string;
+  private readonly subscriptions = new Set<Subscription>();
+  private writes = 0;
+
+  /** @param uri - `postgres://` or `postgresql://`; see {@link PgDatabase} for its parameters. */
+  constructor(uri: string) {
+    super();
+    this.db = new PgDatabase(uri);
+    this.t = this.db.table('state');
+    this.m = this.db.table('state_members');
+  }
+
+  private ready(): Promise<void> {
+    return this.db.migrate('state', postgresStateSteps(this.db));
+  }
+
+  private async purge(now: number): Promise<void> {
+    if (++this.writes % PURGE_EVERY !== 0) return;
+    await this.db.query(`DELETE FROM ${this.t} WHERE key IN (SELECT key FROM ${this.t} WHERE until <= $1 LIMIT ${PURGE_BATCH})`, [now]);
+    await this.db.query(`DELETE FROM ${this.m} WHERE (grp, member) IN (SELECT grp, member FROM ${this.m} WHERE until <= $1 LIMIT ${PURGE_BATCH})`, [now]);
+  }
+
+  protected override async write(key: string, entry: StateEntry): Promise<void> {
+    await this.ready();
+    await this.db.query(`INSERT INTO ${this.t} (key, value, until) VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, until = EXCLUDED.until`, [
+      key,
+      entry.value,
+      entry.until,
+    ]);
+    await this.purge(Date.now());
+  }
+
+  protected override async read(key: string, now: number): Promise<StateEntry | undefined> {
+    await this.ready();
+    const { rows } = await this.db.query<{ value: string; until: string }>(`SELECT value, until FROM ${this.t} WHERE key = $1 AND until > $2`, [key, now]);
+    return rows[0] && { value: rows[0].value, until: Number(rows[0].until) };
+  }
+
+  protected override async writeIfAbsent(key: string, entry: StateEntry, now: number): Promise<boolean> {
+    await this.ready();
+    const { rowCount } = await this.db.query(
+      `INSERT INTO ${this.t} AS s (key, value, until) VALUES ($1, $2, $3) ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, until = EXCLUDED.until WHERE s.until <= $4`,
+      [key, entry.value, entry.until, now],
+    );
+    await this.purge(now);
+    return rowCount === 1;
+  }
+
+  protected override async remove(key: string, now: number): Promise<StateEntry | undefined> {
+    await this.ready();
+    const { rows } = await this.db.query<{ value: string; until: string }>(`DELETE FROM ${this.t} WHERE key = $1 RETURNING value, until`, [key]);
+    const row = rows[0];
+    return row && Number(row.until) > now ? { value: row.value, until: Number(row.until) } : undefined;
+  }
+
+  protected override async add(key: string, fresh: StateEntry, now: number): Promise<number> {
+    await this.ready();
+    const { rows } = await this.db.query<{ value: string }>(
+      `INSERT INTO ${this.t} AS s (key, value, until) VALUES ($1, '1', $2) ON CONFLICT (key) DO UPDATE SET
+         value = CASE WHEN s.until <= $3 THEN '1' ELSE (s.value::bigint + 1)::text END,
+         until = CASE WHEN s.until <= $3 THEN EXCLUDED.until ELSE s.until END
+       RETURNING value`,
+      [key, fresh.until, now],
+    );
+    await this.purge(now);
+    return Number(rows[0]?.value);
+  }
+
+  protected override async writeMember(group: string, member: string, entry: StateEntry): Promise<void> {
+    await this.ready();
+    await this.db.query(`INSERT INTO ${this.m} (grp, member, value, until) VALUES ($1, $2, $3, $4) ON CONFLICT (grp, member) DO UPDATE SET value = EXCLUDED.value, until = EXCLUDED.until`, [
+      group,
+      member,
+      entry.value,
+      entry.until,
+    ]);
+    await this.purge(Date.now());
+  }
+
+  protected override async readMembers(group: string, now: number): Promise<Array<[string, StateEntry]>> {
+    await this.ready();
+    const { rows } = await this.db.query<{ member: string; value: string; until: string }>(`SELECT member, value, until FROM ${this.m} WHERE grp = $1 AND until > $2`, [group, now]);
+    return rows.map((row) => [row.member, { value: row.value, until: Number(row.until) }]);
+  }
+
+  protected override async removeMember(group: string, member: string): Promise<void> {
+    await this.ready();
+    await this.db.query(`DELETE FROM ${this.m} WHERE grp = $1 AND member = $2`, [group, member]);
+  }
+
+  /** NOTIFY: every instance LISTENing through a store on this schema hears it. */
+  override async publish(channel: string, message: string): Promise<void> {
+    this.checkKey(channel);
+    await this.db.notify(channel, message);
+  }
+
+  /** LISTEN on a connection of its own; see {@link PgDatabase.listen}. */
+  override subscribe(channel: string, onMessage: (message: string) => void, onGap: () => void): Subscription {
+    this.checkKey(channel);
+    const listening = this.db.listen(channel, onMessage, onGap);
+    this.subscriptions.add(listening);
+    return listening;
+  }
+
+  protected override async release(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    await this.db.close();
+  }
+}

@@ -1,0 +1,171 @@
+import type { RedisClientType } from '@redis/client';
+import { acquireRedisConnection, createRedisClient, parseRedisUri, type RedisConnection } from '../../internal/redis';
+import type { Lease } from '../../internal/shared-handles';
+import type { Subscription } from '../../core/state/state-store';
+import { BaseStateStore, type StateEntry } from '../../core/state/base-state-store';
+
+/** INCR that starts a missing counter with its time to live, in one step on the server. */
+const INCREMENT = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n";
+
+/** HSET of one member, and the group's expiry pushed out to the member's when that is later. */
+const SET_MEMBER = "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end return 1";
+
+/** How long after a reconnect a subscription is trusted again (its SUBSCRIBE went out first on the new connection). */
+const RESUBSCRIBE_SETTLE_MS = 100;
+
+/** A member's field value: its expiry in ms since the epoch, a space, its JSON. */
+const packMember = (entry: StateEntry): string => `${entry.until} ${entry.value}`;
+
+/**
+ * State in Redis, shared by every instance: `redis://host:6379/0?prefix=app:` (`rediss://` for
+ * TLS). Redis expires entries itself; `setIfAbsent` is `SET NX PX`, `take` is `GETDEL`, counters
+ * are `INCR` + `PEXPIRE` in one script; a group is a hash. Every command touches one key, so it
+ * runs on Redis Cluster. `publish`/`subscribe` are Redis pub/sub, on a connection of their own.
+ */
+export class RedisStateStore extends BaseStateStore {
+  private readonly connection: Lease<RedisConnection>;
+  private readonly prefix: string;
+  private readonly clientUri: string;
+  private readonly subscriptions = new Set<Subscription>();
+
+  /** @param uri - `redis://` or `rediss://` with an optional `prefix` (default `authgate:`). */
+  constructor(uri: string) {
+    super();
+    const target = parseRedisUri(uri);
+    this.prefix = target.prefix;
+    this.clientUri = target.clientUri;
+    this.connection = acquireRedisConnection(target.clientUri);
+  }
+
+  private ready(): Promise<RedisClientType> {
+    return this.connection.handle.ready();
+  }
+
+  private ttl(entry: StateEntry, now: number): number {
+    return Math.max(1, Math.ceil(entry.until - now));
+  }
+
+  protected override async write(key: string, entry: StateEntry): Promise<void> {
+    await (await this.ready()).set(this.prefix + key, entry.value, { expiration: { type: 'PX', value: this.ttl(entry, Date.now()) } });
+  }
+
+  protected override async read(key: string): Promise<StateEntry | undefined> {
+    const value = await (await this.ready()).get(this.prefix + key);
+    return value === null ? undefined : { value: String(value), until: Number.POSITIVE_INFINITY };
+  }
+
+  protected override async writeIfAbsent(key: string, entry: StateEntry, now: number): Promise<boolean> {
+    const reply = await (await this.ready()).set(this.prefix + key, entry.value, { condition: 'NX', expiration: { type: 'PX', value: this.ttl(entry, now) } });
+    return reply === 'OK';
+  }
+
+  protected override async remove(key: string): Promise<StateEntry | undefined> {
+    const value = await (await this.ready()).getDel(this.prefix + key);
+    return value === null ? undefined : { value: String(value), until: Number.POSITIVE_INFINITY };
+  }
+
+  protected override async add(key: string, fresh: StateEntry, now: number): Promise<number> {
+    const n = await (await this.ready()).eval(INCREMENT, { keys: [this.prefix + key], arguments: [String(this.ttl(fresh, now))] });
+    return Number(n);
+  }
+
+  /** A group's hash: the prefix, NUL, the group (plain keys hold no NUL, so they never meet a group). */
+  private groupKey(group: string): string {
+    return `${this.prefix}\u0000${group}`;
+  }
+
+  protected override async writeMember(group: string, member: string, entry: StateEntry): Promise<void> {
+    const now = Date.now();
+    await (await this.ready()).eval(SET_MEMBER, { keys: [this.groupKey(group)], arguments: [member, packMember(entry), String(this.ttl(entry, now))] });
+  }
+
+  protected override async readMembers(group: string, now: number): Promise<Array<[string, StateEntry]>> {
+    const client = await this.ready();
+    const all = (await client.hGetAll(this.groupKey(group))) as Record<string, string>;
+    const live: Array<[string, StateEntry]> = [];
+    const expired: string[] = [];
+    for (const [member, packed] of Object.entries(all)) {
+      const space = String(packed).indexOf(' ');
+      const entry = { until: Number(String(packed).slice(0, space)), value: String(packed).slice(space + 1) };
+      if (entry.until > now) live.push([member, entry]);
+      else expired.push(member);
+    }
+    if (expired.length > 0) await client.hDel(this.groupKey(group), expired);
+    return live;
+  }
+
+  protected override async removeMember(group: string, member: string): Promise<void> {
+    await (await this.ready()).hDel(this.groupKey(group), member);
+  }
+
+  /** PUBLISH on the prefixed channel. */
+  override async publish(channel: string, message: string): Promise<void> {
+    this.checkKey(channel);
+    await (await this.ready()).publish(this.prefix + channel, message);
+  }
+
+  /**
+   * SUBSCRIBE on a connection of its own (a subscribed connection runs no other command). The
+   * client reconnects and subscribes again by itself; `onGap` runs when the connection is lost and
+   * when it is back.
+   */
+  override subscribe(channel: string, onMessage: (message: string) => void, onGap: () => void): Subscription {
+    this.checkKey(channel);
+    let live = false;
+    let closed = false;
+    let connectedOnce = false;
+    // A client of its own: it reconnects (and subscribes again) once it has connected, whatever the store's client does.
+    const subscriber = createRedisClient(this.clientUri, () => connectedOnce && !closed);
+    subscriber.on('error', () => {
+      if (live) onGap();
+      live = false;
+    });
+    subscriber.on('ready', () => {
+      // The first connection goes live when its SUBSCRIBE is answered (below). After a reconnect the
+      // client subscribes again first thing; live a moment later, so no message of the gap is trusted.
+      if (!connectedOnce || closed) return;
+      setTimeout(() => {
+        if (closed || !subscriber.isReady) return;
+        live = true;
+        onGap();
+      }, RESUBSCRIBE_SETTLE_MS).unref();
+    });
+    const start = (): void => {
+      subscriber
+        .connect()
+        .then(() => subscriber.subscribe(this.prefix + channel, (message: string) => onMessage(String(message))))
+        .then(
+          () => {
+            connectedOnce = true;
+            if (closed) return;
+            live = true;
+            onGap();
+          },
+          () => {
+            // The first connection failed: try again later; until then the subscription is not live.
+            live = false;
+            if (!closed) setTimeout(start, 1000).unref();
+          },
+        );
+    };
+    start();
+    const subscription: Subscription = {
+      get live() {
+        return live && subscriber.isReady;
+      },
+      close: async () => {
+        closed = true;
+        live = false;
+        this.subscriptions.delete(subscription);
+        if (subscriber.isOpen) await subscriber.close().catch(() => subscriber.destroy());
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  protected override async release(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.close()));
+    await this.connection.release();
+  }
+}
