@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { ACCOUNT_LOGINS, ACCOUNT_TOKENS, accountSchema } from './plugins/accounts/account-schema';
 import { AVATARS } from './core/avatar/collection-avatar-store';
-import { createAvatarStore } from './core/avatar/create-avatar-store';
+import { createAvatarStore } from './stores/create-avatar-store';
 import { postgresAvatarSteps } from './stores/postgres/postgres-avatar-store';
 import { CREDENTIALS } from './core/credentials/credential-schema';
 import { AuthError } from './core/errors';
@@ -11,7 +11,7 @@ import { PgNames } from './internal/postgres';
 import { uriScheme } from './internal/store-uri';
 import { loggerFunc } from './core/logger';
 import { ORG_INVITATIONS, ORGS } from './plugins/organizations/org-schema';
-import { createStateStore } from './core/state/create-state-store';
+import { createStateStore } from './stores/create-state-store';
 import { STATE } from './core/state/collection-state-store';
 import { postgresStateSteps } from './stores/postgres/postgres-state-store';
 import type { Schema } from './core/storage/collection';
@@ -19,7 +19,7 @@ import { migrationScript, versionsScript, type SqlNaming } from './stores/sql/sq
 import { MYSQL_NAMING } from './stores/mysql/mysql-database';
 import { postgresNaming } from './stores/postgres/postgres-database';
 import { SQLITE_NAMING } from './stores/sqlite/sqlite-database';
-import { openDatabase } from './core/storage/open-database';
+import { openDatabase } from './stores/open-database';
 import { USERS } from './core/users/user-schema';
 
 const USAGE = `usage: npx authgate migrate [--database <uri>] [--print]

@@ -54,19 +54,19 @@ export { EmailSender, SenderError, type EmailSenderOptions } from './core/sender
 export { renderTemplate } from './core/senders/template';
 
 // Avatars
-export { createAvatarStore, AVATAR_STORE_SCHEMES } from './core/avatar/create-avatar-store';
+export { createAvatarStore, AVATAR_STORE_SCHEMES } from './stores/create-avatar-store';
 export type { AvatarStore } from './core/avatar/avatar-store';
 export { avatarIdFor, isAvatarId } from './core/avatar/avatar-id';
 export { AvatarProxy, type AvatarProxyOptions } from './core/avatar/proxy';
 export { FileAvatarStore } from './stores/file/file-avatar-store';
 export { MemoryAvatarStore } from './stores/memory/memory-avatar-store';
-export { NoopAvatarStore } from './stores/memory/noop-avatar-store';
+export { NoopAvatarStore } from './core/avatar/noop-avatar-store';
 export { migrateAvatars, type MigrationResult } from './core/avatar/migrate';
 
 // Passkeys and second factors
 export type { Credential, CredentialKind, CredentialStore } from './core/credentials/credential-store';
 export type { CredentialChange, CredentialNoticeOptions } from './core/credentials/credential-notices';
-export { createCredentialStore, CREDENTIAL_STORE_SCHEMES } from './core/credentials/create-credential-store';
+export { createCredentialStore, CREDENTIAL_STORE_SCHEMES } from './stores/create-credential-store';
 export { MemoryCredentialStore } from './stores/memory/memory-credential-store';
 export type { TwoFactorOptions } from './plugins/two-factor/two-factor-options';
 export { TWO_FACTOR_COOKIE } from './plugins/two-factor/pending-login';
@@ -85,13 +85,13 @@ export { passkeys, type PasskeysPluginOptions } from './plugins/passkeys/passkey
 
 // The user directory
 export type { UserRecord, UserLogin, UserStatus, UserStore, UserStoreQuery, UserStorePage, UserListPosition } from './core/users/user-store';
-export { createUserStore, USER_STORE_SCHEMES } from './core/users/create-user-store';
+export { createUserStore, USER_STORE_SCHEMES } from './stores/create-user-store';
 export { MemoryUserStore } from './stores/memory/memory-user-store';
 export { UserDirectory, MAX_USER_PAGE, type UserList, type UserListOptions } from './core/users/user-directory';
 
 // Shared state and rate limits
 export type { StateStore, GroupMember, Subscription } from './core/state/state-store';
-export { createStateStore, STATE_STORE_SCHEMES } from './core/state/create-state-store';
+export { createStateStore, STATE_STORE_SCHEMES } from './stores/create-state-store';
 export { MemoryStateStore } from './stores/memory/memory-state-store';
 export { RateLimitError, AUTH_RATE_LIMITS, ACCOUNT_RATE_LIMITS, type AuthRateLimit, type AccountRateLimit, type RateLimitRule } from './core/limits/rate-limiter';
 
@@ -103,7 +103,7 @@ export type { AccountRouterOptions, LoginSessions } from './plugins/accounts/acc
 export { AUTH_EVENT_TYPES, type AuthEvent, type AuthEventType, type AuthEventTypes, type EventActor, type NewAuthEvent } from './core/audit/auth-event';
 export { EventBus, type EventHandler, type EventListOptions, type EventClient } from './core/events/event-bus';
 export type { AuditStore, AuditQuery, AuditPage } from './core/audit/audit-store';
-export { createAuditStore, AUDIT_STORE_SCHEMES } from './core/audit/create-audit-store';
+export { createAuditStore, AUDIT_STORE_SCHEMES } from './stores/create-audit-store';
 export { MemoryAuditStore } from './stores/memory/memory-audit-store';
 
 // Types that appear in the signatures above (for plugins and typed options)

@@ -9,7 +9,7 @@ import { PostgresAuditStore } from '../../src/stores/postgres/postgres-audit-sto
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 import { join } from 'node:path';
-import { createAuditStore } from '../../src/core/audit/create-audit-store';
+import { createAuditStore } from '../../src/stores/create-audit-store';
 import { olderMongoRecord, withLegacyLevel, withLegacyMongo, withLegacyPostgres } from '../support/legacy-stores';
 import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
 

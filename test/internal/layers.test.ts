@@ -65,4 +65,22 @@ describe('the source tree has floors, and no import runs back up', () => {
     );
     expect(wrong).toEqual([]);
   });
+
+  it('no two folders import each other, even through others (type imports count)', () => {
+    const folderOf = (file: string): string => {
+      const parts = relative(SRC, file).split('\\').join('/').split('/');
+      if (parts.length === 1) return '(entries)';
+      return ['core', 'stores', 'plugins'].includes(parts[0] as string) && parts.length > 2 ? `${parts[0]}/${parts[1]}` : (parts[0] as string);
+    };
+    const edges = new Map<string, Set<string>>();
+    for (const file of sources(SRC))
+      for (const target of localImports(file)) {
+        const [from, to] = [folderOf(file), folderOf(target)];
+        if (from !== to) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+      }
+    const reaches = (from: string, to: string, seen = new Set<string>()): boolean =>
+      [...(edges.get(from) ?? [])].some((next) => next === to || (!seen.has(next) && (seen.add(next), reaches(next, to, seen))));
+    const cycles = [...edges.keys()].filter((folder) => reaches(folder, folder));
+    expect(cycles).toEqual([]);
+  });
 });

@@ -11,7 +11,7 @@ import { setCookies } from '../support/cookies';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { totpCode } from '../support/totp-code';
 import { setClock } from '../support/clock';
-import { createStateStore } from '../../src/core/state/create-state-store';
+import { createStateStore } from '../../src/stores/create-state-store';
 import { MemoryAccountStore } from '../../src/accounts';
 
 let peer: SmtpPeer;

@@ -1,6 +1,6 @@
 import { REVOCATION_CACHE_ENTRIES, RevocationCache } from '../../src/core/sessions/revocation-cache';
 import { SessionRegistry } from '../../src/core/sessions/session-registry';
-import { createStateStore } from '../../src/core/state/create-state-store';
+import { createStateStore } from '../../src/stores/create-state-store';
 import { eventually } from '../support/eventually';
 
 describe("'every-request' revocation cache", () => {

@@ -7,8 +7,8 @@ import mysql from 'mysql2/promise';
 import { Client } from 'pg';
 import { runCli } from '../../src/cli';
 import { createAccountStore } from '../../src/plugins/accounts/create-account-store';
-import { createStateStore } from '../../src/core/state/create-state-store';
-import { createUserStore } from '../../src/core/users/create-user-store';
+import { createStateStore } from '../../src/stores/create-state-store';
+import { createUserStore } from '../../src/stores/create-user-store';
 import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 

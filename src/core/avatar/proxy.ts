@@ -5,7 +5,7 @@ import { avatarIdFor } from './avatar-id';
 import { identicon } from './identicon';
 import { normalizeImage } from './normalize-image';
 import type { AvatarStore } from './avatar-store';
-import { NoopAvatarStore } from '../../stores/memory/noop-avatar-store';
+import { NoopAvatarStore } from './noop-avatar-store';
 
 /** Settings of the {@link AvatarProxy}. */
 export interface AvatarProxyOptions {

@@ -18,7 +18,7 @@ import type { AccountStore } from './account-store';
 import { createAccountStore } from './create-account-store';
 import { resolveAccountOptions, type AccountRouterOptions } from './account-options';
 import { ACCOUNT_RATE_LIMITS, RateLimiter, resolveRules, type AccountRateLimit } from '../../core/limits/rate-limiter';
-import { createStateStore } from '../../core/state/create-state-store';
+import { createStateStore } from '../../stores/create-state-store';
 import type { LoginLinks } from '../../providers/login-links';
 
 /** The router, with the calls an app needs besides the routes. */

@@ -1,5 +1,5 @@
 import { uriPath, uriScheme } from '../../internal/store-uri';
-import { openDatabase } from '../../core/storage/open-database';
+import { openDatabase } from '../../stores/open-database';
 import { AccountRepository } from './account-repository';
 import type { Logger } from '../../core/logger';
 import type { AccountStore } from './account-store';

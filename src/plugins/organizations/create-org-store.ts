@@ -1,5 +1,5 @@
 import { uriScheme } from '../../internal/store-uri';
-import { openDatabase } from '../../core/storage/open-database';
+import { openDatabase } from '../../stores/open-database';
 import { OrgRepository } from './org-repository';
 import type { OrgStore } from './org-store';
 import { MemoryOrgStore } from './stores/memory-org-store';

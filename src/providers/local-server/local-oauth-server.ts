@@ -10,7 +10,7 @@ import { SmallServer } from '../../internal/small-server';
 import { identityKey } from '../../internal/email-address';
 import { hasUnusableChars } from '../../internal/text';
 import { AUTH_RATE_LIMITS, RateLimiter, RateLimitError, resolveRules, type RateLimitRule } from '../../core/limits/rate-limiter';
-import { createStateStore } from '../../core/state/create-state-store';
+import { createStateStore } from '../../stores/create-state-store';
 import type { StateStore } from '../../core/state/state-store';
 import { noopLogger, type Logger } from '../../core/logger';
 import { hashId, type User } from '../../core/token/user';

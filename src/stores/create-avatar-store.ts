@@ -1,14 +1,14 @@
-import { AuthError } from '../errors';
-import { uriPath, uriScheme } from '../../internal/store-uri';
-import { openDatabase } from '../storage/open-database';
-import { CollectionAvatarStore } from './collection-avatar-store';
-import { LevelAvatarStore } from '../../stores/level/level-avatar-store';
-import { MongoAvatarStore } from '../../stores/mongo/mongo-avatar-store';
-import { PostgresAvatarStore } from '../../stores/postgres/postgres-avatar-store';
-import { FileAvatarStore } from '../../stores/file/file-avatar-store';
-import { MemoryAvatarStore } from '../../stores/memory/memory-avatar-store';
-import { NoopAvatarStore } from '../../stores/memory/noop-avatar-store';
-import type { AvatarStore } from './avatar-store';
+import { AuthError } from '../core/errors';
+import { uriPath, uriScheme } from '../internal/store-uri';
+import { openDatabase } from './open-database';
+import { CollectionAvatarStore } from '../core/avatar/collection-avatar-store';
+import { LevelAvatarStore } from './level/level-avatar-store';
+import { MongoAvatarStore } from './mongo/mongo-avatar-store';
+import { PostgresAvatarStore } from './postgres/postgres-avatar-store';
+import { FileAvatarStore } from './file/file-avatar-store';
+import { MemoryAvatarStore } from './memory/memory-avatar-store';
+import { NoopAvatarStore } from '../core/avatar/noop-avatar-store';
+import type { AvatarStore } from '../core/avatar/avatar-store';
 
 /** The URI schemes {@link createAvatarStore} accepts. */
 export const AVATAR_STORE_SCHEMES = ['file://', 'level://', 'postgres://', 'postgresql://', 'mysql://', 'sqlite://', 'mongodb://', 'memory://', 'noop://'] as const;

@@ -9,7 +9,7 @@ import type { TokenService } from '../core/token/token-service';
 import { jtiHash, sessionJti, type SessionRegistry } from '../core/sessions/session-registry';
 import { clientOf, type EventBus } from '../core/events/event-bus';
 import type { LoginPhases } from '../plugin-api/plugin';
-import type { CompletedLogin, LoginRequest } from './provider';
+import type { CompletedLogin, LoginRequest } from '../providers/provider';
 import type { UserDirectory } from '../core/users/user-directory';
 
 /** What the end of a login needs to know of the service. */

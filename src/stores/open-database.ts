@@ -1,11 +1,11 @@
-import { storeForUri } from '../../internal/store-uri';
-import { LevelDatabase } from '../../stores/level/level-database';
-import { MemoryDatabase } from '../../stores/memory/memory-database';
-import { MongoDatabase } from '../../stores/mongo/mongo-database';
-import { MysqlDatabase } from '../../stores/mysql/mysql-database';
-import { PostgresDatabase } from '../../stores/postgres/postgres-database';
-import { SqliteDatabase } from '../../stores/sqlite/sqlite-database';
-import type { Database } from './database';
+import { storeForUri } from '../internal/store-uri';
+import { LevelDatabase } from './level/level-database';
+import { MemoryDatabase } from './memory/memory-database';
+import { MongoDatabase } from './mongo/mongo-database';
+import { MysqlDatabase } from './mysql/mysql-database';
+import { PostgresDatabase } from './postgres/postgres-database';
+import { SqliteDatabase } from './sqlite/sqlite-database';
+import type { Database } from '../core/storage/database';
 
 /** The URI schemes of the databases the store families live on through {@link openDatabase}. */
 export const DATABASE_URI_SCHEMES = ['memory://', 'level:///path', 'postgres://...', 'mysql://...', 'sqlite:///path/file.db', 'mongodb://...'] as const;

@@ -1,10 +1,10 @@
-import { uriScheme } from '../../internal/store-uri';
-import { openDatabase } from '../storage/open-database';
-import type { UserStore } from './user-store';
-import { MemoryUserStore } from '../../stores/memory/memory-user-store';
-import { MongoUserStore } from '../../stores/mongo/mongo-user-store';
-import { PostgresUserStore } from '../../stores/postgres/postgres-user-store';
-import { UserRepository } from './user-repository';
+import { uriScheme } from '../internal/store-uri';
+import { openDatabase } from './open-database';
+import type { UserStore } from '../core/users/user-store';
+import { MemoryUserStore } from './memory/memory-user-store';
+import { MongoUserStore } from './mongo/mongo-user-store';
+import { PostgresUserStore } from './postgres/postgres-user-store';
+import { UserRepository } from '../core/users/user-repository';
 
 /** The URI schemes {@link createUserStore} accepts. */
 export const USER_STORE_SCHEMES = ['level://', 'postgres://', 'postgresql://', 'mysql://', 'sqlite://', 'mongodb://', 'mongodb+srv://', 'memory://'] as const;

@@ -1,10 +1,10 @@
-import { uriScheme } from '../../internal/store-uri';
-import { openDatabase } from '../storage/open-database';
-import { CredentialRepository } from './credential-repository';
-import type { CredentialStore } from './credential-store';
-import { MemoryCredentialStore } from '../../stores/memory/memory-credential-store';
-import { MongoCredentialStore } from '../../stores/mongo/mongo-credential-store';
-import { PostgresCredentialStore } from '../../stores/postgres/postgres-credential-store';
+import { uriScheme } from '../internal/store-uri';
+import { openDatabase } from './open-database';
+import { CredentialRepository } from '../core/credentials/credential-repository';
+import type { CredentialStore } from '../core/credentials/credential-store';
+import { MemoryCredentialStore } from './memory/memory-credential-store';
+import { MongoCredentialStore } from './mongo/mongo-credential-store';
+import { PostgresCredentialStore } from './postgres/postgres-credential-store';
 
 /** The URI schemes {@link createCredentialStore} accepts. */
 export const CREDENTIAL_STORE_SCHEMES = ['level://', 'postgres://', 'postgresql://', 'mysql://', 'sqlite://', 'mongodb://', 'mongodb+srv://', 'memory://'] as const;

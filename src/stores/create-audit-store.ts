@@ -1,11 +1,11 @@
-import { uriPath, uriScheme } from '../../internal/store-uri';
-import { openDatabase } from '../storage/open-database';
-import { AuditRepository } from './audit-repository';
-import type { AuditStore } from './audit-store';
-import { LevelAuditStore } from '../../stores/level/level-audit-store';
-import { MemoryAuditStore } from '../../stores/memory/memory-audit-store';
-import { MongoAuditStore } from '../../stores/mongo/mongo-audit-store';
-import { PostgresAuditStore } from '../../stores/postgres/postgres-audit-store';
+import { uriPath, uriScheme } from '../internal/store-uri';
+import { openDatabase } from './open-database';
+import { AuditRepository } from '../core/audit/audit-repository';
+import type { AuditStore } from '../core/audit/audit-store';
+import { LevelAuditStore } from './level/level-audit-store';
+import { MemoryAuditStore } from './memory/memory-audit-store';
+import { MongoAuditStore } from './mongo/mongo-audit-store';
+import { PostgresAuditStore } from './postgres/postgres-audit-store';
 
 /** The URI schemes {@link createAuditStore} accepts. */
 export const AUDIT_STORE_SCHEMES = ['level://', 'postgres://', 'postgresql://', 'mysql://', 'sqlite://', 'mongodb://', 'mongodb+srv://', 'memory://'] as const;

@@ -1,4 +1,4 @@
-import type { AvatarStore } from '../../core/avatar/avatar-store';
+import type { AvatarStore } from './avatar-store';
 
 /** Keeps nothing: `put` answers `''`, so users keep no picture. For apps without avatars. */
 export class NoopAvatarStore implements AvatarStore {

@@ -1,12 +1,12 @@
-import { storeForUri, uriPath } from '../../internal/store-uri';
-import { openDatabase } from '../storage/open-database';
-import { CollectionStateStore } from './collection-state-store';
-import { LevelStateStore } from '../../stores/level/level-state-store';
-import { MemoryStateStore } from '../../stores/memory/memory-state-store';
-import { MongoStateStore } from '../../stores/mongo/mongo-state-store';
-import { PostgresStateStore } from '../../stores/postgres/postgres-state-store';
-import { RedisStateStore } from '../../stores/redis/redis-state-store';
-import type { StateStore } from './state-store';
+import { storeForUri, uriPath } from '../internal/store-uri';
+import { openDatabase } from './open-database';
+import { CollectionStateStore } from '../core/state/collection-state-store';
+import { LevelStateStore } from './level/level-state-store';
+import { MemoryStateStore } from './memory/memory-state-store';
+import { MongoStateStore } from './mongo/mongo-state-store';
+import { PostgresStateStore } from './postgres/postgres-state-store';
+import { RedisStateStore } from './redis/redis-state-store';
+import type { StateStore } from '../core/state/state-store';
 
 /** The URI schemes {@link createStateStore} accepts. */
 export const STATE_STORE_SCHEMES = ['memory://', 'level://', 'redis://', 'rediss://', 'postgres://', 'postgresql://', 'mysql://', 'sqlite://', 'mongodb://', 'mongodb+srv://'] as const;
