@@ -7,6 +7,7 @@ import { type Account } from '../../src/accounts';
 import { organizations } from '../../src/organizations';
 import { admin } from '../../src/admin';
 import { apiKeys } from '../../src/api-keys';
+import { sso } from '../../src/plugins/sso';
 import { identityProvider } from '../../src/idp';
 import { SECRET, makeApp } from '../support/auth-app';
 import { deepJson, jwtLike, Rng, send, type Sent } from '../support/fuzz';
@@ -24,6 +25,7 @@ function randomRequest(
   let path = route
     .replaceAll(':org', rng.pick([ctx.orgId, 'fuzz-org', 'org_missing', encodeURIComponent(rng.text(30))]))
     .replaceAll(':user', rng.pick([ctx.userId, 'local_x', encodeURIComponent(rng.text(30))]))
+    .replaceAll(':domain', rng.pick(['fuzz.example', 'xn--bcher-kva.example', 'localhost', '127.0.0.1', encodeURIComponent(rng.text(30)), '%2e%2e', 'a'.repeat(300)]))
     .replaceAll(':id', rng.pick([ctx.accountId, ctx.keyId, 'a'.repeat(24), encodeURIComponent(rng.text(30)), '..%2f..%2fetc', '%00']));
   if (rng.chance(0.5)) {
     const params = new URLSearchParams();
@@ -188,7 +190,12 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         ],
       });
       const { app, auth } = makeApp(
-        { rateLimits: false, url: 'http://localhost:8080', twoFactor: { key: 'fuzz-two-factor-key-0123456789abcdef' }, plugins: [orgs, admin({ isAdmin: () => true }), apiKeys(), idp] },
+        {
+          rateLimits: false,
+          url: 'http://localhost:8080',
+          twoFactor: { key: 'fuzz-two-factor-key-0123456789abcdef' },
+          plugins: [orgs, admin({ isAdmin: () => true }), apiKeys(), idp, sso({ dns: { servers: ['127.0.0.1:9'], timeoutMs: 300 } })],
+        },
         (a) => {
           dev = a.addDevProvider({ port: 0 });
           a.addPasskeyProvider('passkey');
@@ -232,6 +239,8 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
       const userId = (login.body as { id: string }).id;
       const org = await request(app).post('/auth/orgs').set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).send({ name: 'Fuzz', slug: 'fuzz-org' }).expect(201);
       const orgId = (org.body as { id: string }).id;
+      // A domain claim to verify: its DNS lookups fail (no server there), so verification answers 502.
+      await request(app).post(`/auth/orgs/${orgId}/sso/domains`).set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).send({ domain: 'fuzz.example' }).expect(201);
       const made = await request(app).post('/auth/api-keys').set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).send({ name: 'fuzz' }).expect(201);
       const ofOrg = await request(app)
         .post(`/auth/orgs/${orgId}/api-keys`)
@@ -293,6 +302,9 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         '/auth/orgs/:org/teams/:id',
         '/auth/orgs/:org/api-keys',
         '/auth/orgs/:org/api-keys/:id',
+        '/auth/orgs/:org/sso/domains',
+        '/auth/orgs/:org/sso/domains/:domain',
+        '/auth/orgs/:org/sso/domains/:domain/verify',
         '/auth/admin/',
         '/auth/admin/console.js',
         '/auth/admin/users',
