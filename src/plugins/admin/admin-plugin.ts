@@ -1,7 +1,7 @@
 import type { AuthPlugin } from '../../plugin-api/plugin';
 import { checkAdminOptions, type AdminOptions } from './admin-options';
 import { ADMIN_SERVICE } from '../../plugin-api/admin-authority';
-import { addAdminRoutes } from './admin-routes';
+import { adminRouteList } from './admin-routes';
 import { AdminService } from './admin-service';
 
 /** The admin plugin, with its service once `createAuth` has set it up. */
@@ -32,7 +32,7 @@ export function admin(options: AdminOptions = {}): AdminPlugin {
       const adminService = new AdminService(ctx, checked);
       service = adminService;
       return {
-        routes: (router) => addAdminRoutes(router, { admin: adminService, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id), peek: (req) => ctx.tokens.peek(req) }),
+        routes: adminRouteList({ admin: adminService, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id), peek: (req) => ctx.tokens.peek(req) }),
         services: { [ADMIN_SERVICE]: adminService },
       };
     },

@@ -1,9 +1,10 @@
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
+import type { PluginRoute } from '../../plugin-api/plugin';
 import type { PluginAuthenticator } from '../../plugin-api/core-api';
 import { AuthError } from '../../core/errors';
 import { asyncHandler } from '../../internal/async-handler';
 import { sendJson } from '../../internal/http';
-import { objectBody, onlyMethods } from '../../internal/router-shell';
+import { objectBody } from '../../internal/router-shell';
 import { hasUnusableChars } from '../../internal/text';
 import { stateCall } from '../../core/state/state-call';
 import type { Claims } from '../../core/token/claims';
@@ -51,7 +52,7 @@ function queryText(value: unknown, name: string, max: number): string | undefine
  * `GET`/`POST /admin/impersonation(/stop)`, and the console at `GET /admin/`. Admins only (403
  * otherwise); writes need a fresh login (`stepUpMaxAge`) with the cookie and its XSRF header.
  */
-export function addAdminRoutes(router: Router, deps: AdminRouteDeps): void {
+export function adminRouteList(deps: AdminRouteDeps): PluginRoute[] {
   const { admin, authenticator } = deps;
   type Handler = (req: Request, res: Response, me: { user: User; claims: Claims }) => Promise<void>;
   const asAdmin = (write: boolean, handler: Handler) =>
@@ -64,99 +65,108 @@ export function addAdminRoutes(router: Router, deps: AdminRouteDeps): void {
       const checked = write ? await authenticator.stepUpClaims(req, res) : claims;
       await handler(req, res, { user, claims: checked });
     });
-  const methods = (path: string, allowed: string): void => onlyMethods(router, path, allowed);
-
-  router.get(
-    '/admin/users',
-    asAdmin(false, async (req, res) => {
-      const limit = queryText(req.query.limit, 'limit', 4);
-      sendJson(
-        res,
-        200,
-        await admin.list({ query: queryText(req.query.query, 'query', 256), cursor: queryText(req.query.cursor, 'cursor', 2048), limit: limit === undefined ? undefined : Number(limit) }),
-      );
-    }),
-  );
-  methods('/admin/users', 'GET');
-  router.get(
-    '/admin/users/:id',
-    asAdmin(false, async (req, res) => sendJson(res, 200, await admin.get(idParam(req)))),
-  );
-  methods('/admin/users/:id', 'GET');
-  router.post(
-    '/admin/users/:id/ban',
-    asAdmin(true, async (req, res, me) => {
-      const { reason, until } = banInput(objectBody(req));
-      const { user, revoked } = await admin.ban(me.user, idParam(req), reason, until, requestClient(req));
-      sendJson(res, 200, { status: 'banned', user, revoked });
-    }),
-  );
-  methods('/admin/users/:id/ban', 'POST');
-  router.post(
-    '/admin/users/:id/unban',
-    asAdmin(true, async (req, res, me) => sendJson(res, 200, { status: 'active', user: await admin.unban(me.user, idParam(req), requestClient(req)) })),
-  );
-  methods('/admin/users/:id/unban', 'POST');
-  router.post(
-    '/admin/users/:id/sessions/revoke-all',
-    asAdmin(true, async (req, res, me) => sendJson(res, 200, { revoked: await admin.revokeAll(me.user, idParam(req), requestClient(req)) })),
-  );
-  methods('/admin/users/:id/sessions/revoke-all', 'POST');
-  router.post(
-    '/admin/users/:id/impersonate',
-    asAdmin(true, async (req, res, me) => {
-      const started = await admin.impersonate(res, me.claims, idParam(req), requestClient(req));
-      sendJson(res, 200, { status: 'impersonating', user: started.user, admin: { id: started.act.sub, name: started.act.name }, expires: started.act.exp * 1000 });
-    }),
-  );
-  methods('/admin/users/:id/impersonate', 'POST');
-
-  router.get(
-    '/admin/audit',
-    asAdmin(false, async (req, res) => {
-      const user = queryText(req.query.user, 'user', 256);
-      sendJson(res, 200, await admin.audit({ ...eventQuery(req), userId: user }));
-    }),
-  );
-  methods('/admin/audit', 'GET');
-
-  // The session's own state: any logged-in user may ask (the example page shows a banner from it).
-  router.get(
-    '/admin/impersonation',
-    asyncHandler(async (req, res) => sendJson(res, 200, admin.status(await authenticator.tokenClaims(req, res)))),
-  );
-  methods('/admin/impersonation', 'GET');
-  router.post(
-    '/admin/impersonation/stop',
-    asyncHandler(async (req, res) => {
-      const claims = await authenticator.tokenClaims(req, res);
-      const back = await admin.stop(res, claims, authenticator, requestClient(req));
-      sendJson(res, 200, back ? { status: 'stopped', user: back } : { status: 'stopped', user: null });
-    }),
-  );
-  methods('/admin/impersonation/stop', 'POST');
-
   const page = (res: Response, status: number, html: string): void => {
     res.setHeader('Content-Security-Policy', CONSOLE_CSP);
     res.status(status).type('html').send(html);
   };
-  router.get(
-    '/admin/',
-    asyncHandler(async (req, res) => {
-      if (!req.originalUrl.split('?')[0]?.endsWith('/')) return void res.redirect(301, `${req.baseUrl}/admin/`);
-      // The page holds no data (its script asks the API, which checks everything): the cookie only picks the page.
-      const claims = await deps.peek(req);
-      if (claims?.user === undefined || claims.handshake !== undefined) return page(res, 401, CONSOLE_HTML.replace('data-state="console"', 'data-state="login"'));
-      if (!admin.isAdmin(claims.user as User, claims)) return page(res, 403, CONSOLE_HTML.replace('data-state="console"', 'data-state="forbidden"'));
-      page(res, 200, CONSOLE_HTML);
-    }),
-  );
-  router.get('/admin/console.js', (_req, res) => {
-    res.setHeader('Cache-Control', 'no-cache');
-    res.type('js').send(CONSOLE_SCRIPT);
-  });
-  router.get('/admin/console.css', (_req, res) => {
-    res.setHeader('Cache-Control', 'no-cache');
-    res.type('css').send(CONSOLE_STYLE);
-  });
+
+  return [
+    {
+      method: 'GET',
+      path: '/admin/users',
+      handler: asAdmin(false, async (req, res) => {
+        const limit = queryText(req.query.limit, 'limit', 4);
+        sendJson(
+          res,
+          200,
+          await admin.list({ query: queryText(req.query.query, 'query', 256), cursor: queryText(req.query.cursor, 'cursor', 2048), limit: limit === undefined ? undefined : Number(limit) }),
+        );
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/admin/users/:id',
+      handler: asAdmin(false, async (req, res) => sendJson(res, 200, await admin.get(idParam(req)))),
+    },
+    {
+      method: 'POST',
+      path: '/admin/users/:id/ban',
+      handler: asAdmin(true, async (req, res, me) => {
+        const { reason, until } = banInput(objectBody(req));
+        const { user, revoked } = await admin.ban(me.user, idParam(req), reason, until, requestClient(req));
+        sendJson(res, 200, { status: 'banned', user, revoked });
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/admin/users/:id/unban',
+      handler: asAdmin(true, async (req, res, me) => sendJson(res, 200, { status: 'active', user: await admin.unban(me.user, idParam(req), requestClient(req)) })),
+    },
+    {
+      method: 'POST',
+      path: '/admin/users/:id/sessions/revoke-all',
+      handler: asAdmin(true, async (req, res, me) => sendJson(res, 200, { revoked: await admin.revokeAll(me.user, idParam(req), requestClient(req)) })),
+    },
+    {
+      method: 'POST',
+      path: '/admin/users/:id/impersonate',
+      handler: asAdmin(true, async (req, res, me) => {
+        const started = await admin.impersonate(res, me.claims, idParam(req), requestClient(req));
+        sendJson(res, 200, { status: 'impersonating', user: started.user, admin: { id: started.act.sub, name: started.act.name }, expires: started.act.exp * 1000 });
+      }),
+    },
+
+    {
+      method: 'GET',
+      path: '/admin/audit',
+      handler: asAdmin(false, async (req, res) => {
+        const user = queryText(req.query.user, 'user', 256);
+        sendJson(res, 200, await admin.audit({ ...eventQuery(req), userId: user }));
+      }),
+    },
+    // The session's own state: any logged-in user may ask (the example page shows a banner from it).
+    {
+      method: 'GET',
+      path: '/admin/impersonation',
+      handler: asyncHandler(async (req, res) => sendJson(res, 200, admin.status(await authenticator.tokenClaims(req, res)))),
+    },
+    {
+      method: 'POST',
+      path: '/admin/impersonation/stop',
+      handler: asyncHandler(async (req, res) => {
+        const claims = await authenticator.tokenClaims(req, res);
+        const back = await admin.stop(res, claims, authenticator, requestClient(req));
+        sendJson(res, 200, back ? { status: 'stopped', user: back } : { status: 'stopped', user: null });
+      }),
+    },
+
+    {
+      method: 'GET',
+      path: '/admin/',
+      handler: asyncHandler(async (req, res) => {
+        if (!req.originalUrl.split('?')[0]?.endsWith('/')) return void res.redirect(301, `${req.baseUrl}/admin/`);
+        // The page holds no data (its script asks the API, which checks everything): the cookie only picks the page.
+        const claims = await deps.peek(req);
+        if (claims?.user === undefined || claims.handshake !== undefined) return page(res, 401, CONSOLE_HTML.replace('data-state="console"', 'data-state="login"'));
+        if (!admin.isAdmin(claims.user as User, claims)) return page(res, 403, CONSOLE_HTML.replace('data-state="console"', 'data-state="forbidden"'));
+        page(res, 200, CONSOLE_HTML);
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/admin/console.js',
+      handler: (_req, res) => {
+        res.setHeader('Cache-Control', 'no-cache');
+        res.type('js').send(CONSOLE_SCRIPT);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/admin/console.css',
+      handler: (_req, res) => {
+        res.setHeader('Cache-Control', 'no-cache');
+        res.type('css').send(CONSOLE_STYLE);
+      },
+    },
+  ];
 }

@@ -4,7 +4,7 @@ import { SECOND_FACTOR_SERVICE } from '../../plugin-api/second-factor';
 import { PendingLogins } from './pending-login';
 import { TwoFactor, type SecondFactor } from './two-factor-service';
 import { checkTwoFactorOptions, type TwoFactorOptions } from './two-factor-options';
-import { addTwoFactorRoutes } from './two-factor-routes';
+import { twoFactorRouteList } from './two-factor-routes';
 
 /** The name other plugins ask for the second-factor check by (`context.service('secondFactor')`). */
 export { SECOND_FACTOR_SERVICE };
@@ -34,19 +34,18 @@ export function twoFactor(options: TwoFactorOptions): AuthPlugin {
         },
       };
       return {
-        routes: (router) =>
-          addTwoFactorRoutes(router, {
-            twoFactor: factor,
-            pending,
-            authenticator: ctx.authenticator,
-            limit,
-            useOnce: ctx.kit.useOnce,
-            wasUsed: (key) => ctx.wasUsed(key),
-            startSession: (req, res, login) => ctx.startSession(req, res, login),
-            toLoginRequest: (req) => ctx.toLoginRequest(req),
-            notify: ctx.kit.notifyCredentialChange,
-            event: (event, req) => ctx.kit.event(event, req),
-          }),
+        routes: twoFactorRouteList({
+          twoFactor: factor,
+          pending,
+          authenticator: ctx.authenticator,
+          limit,
+          useOnce: ctx.kit.useOnce,
+          wasUsed: (key) => ctx.wasUsed(key),
+          startSession: (req, res, login) => ctx.startSession(req, res, login),
+          toLoginRequest: (req) => ctx.toLoginRequest(req),
+          notify: ctx.kit.notifyCredentialChange,
+          event: (event, req) => ctx.kit.event(event, req),
+        }),
         phases: {
           async hold(_req, res, login) {
             if (!(await pending.mustWait(login))) return false;

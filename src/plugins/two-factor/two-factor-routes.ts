@@ -1,7 +1,8 @@
 import type { CredentialChange } from '../../core/credentials/credential-notices';
 import type { PluginAuthenticator } from '../../plugin-api/core-api';
 import { clientIp } from '../../internal/client-ip';
-import type { Request, Response, Router } from 'express';
+import type { Request, Response } from 'express';
+import type { PluginRoute } from '../../plugin-api/plugin';
 import { AuthError } from '../../core/errors';
 import { asyncHandler } from '../../internal/async-handler';
 import { sendJson } from '../../internal/http';
@@ -42,7 +43,7 @@ function codeOf(req: Request): string {
  * `POST /2fa/confirm {code}`, `POST /2fa/disable {code}` (logged in, with XSRF), and
  * `POST /2fa/verify {code}` (completes a login that waits for its second factor).
  */
-export function addTwoFactorRoutes(router: Router, deps: TwoFactorRouteDeps): void {
+export function twoFactorRouteList(deps: TwoFactorRouteDeps): PluginRoute[] {
   const on = (): { twoFactor: TwoFactor; pending: PendingLogins } => deps;
   const limit = (req: Request, userId: string): Promise<void> => deps.limit(clientIp(req), userId);
   const me = async (req: Request, res: Response): Promise<User> => (await deps.authenticator.tokenClaims(req, res)).user as User;
@@ -61,88 +62,96 @@ export function addTwoFactorRoutes(router: Router, deps: TwoFactorRouteDeps): vo
     event('second_factor.succeeded');
   };
 
-  router.get(
-    '/2fa',
-    asyncHandler(async (req, res) => {
-      const { twoFactor, pending } = on();
-      noStore(res);
-      const waiting = (await pending.read(deps.toLoginRequest(req))) !== undefined;
-      const user = await me(req, res).catch((err: unknown) => {
-        if (err instanceof AuthError && err.status === 401) return undefined;
-        throw err;
-      });
-      sendJson(res, 200, { pending: waiting, ...(user ? await twoFactor.status(user.id) : {}) });
-    }),
-  );
+  return [
+    {
+      method: 'GET',
+      path: '/2fa',
+      handler: asyncHandler(async (req, res) => {
+        const { twoFactor, pending } = on();
+        noStore(res);
+        const waiting = (await pending.read(deps.toLoginRequest(req))) !== undefined;
+        const user = await me(req, res).catch((err: unknown) => {
+          if (err instanceof AuthError && err.status === 401) return undefined;
+          throw err;
+        });
+        sendJson(res, 200, { pending: waiting, ...(user ? await twoFactor.status(user.id) : {}) });
+      }),
+    },
 
-  router.post(
-    '/2fa/enroll',
-    asyncHandler(async (req, res) => {
-      const { twoFactor } = on();
-      const user = await steppedUp(req, res);
-      noStore(res);
-      sendJson(res, 200, await twoFactor.enroll(user));
-    }),
-  );
+    {
+      method: 'POST',
+      path: '/2fa/enroll',
+      handler: asyncHandler(async (req, res) => {
+        const { twoFactor } = on();
+        const user = await steppedUp(req, res);
+        noStore(res);
+        sendJson(res, 200, await twoFactor.enroll(user));
+      }),
+    },
 
-  router.post(
-    '/2fa/confirm',
-    asyncHandler(async (req, res) => {
-      const { twoFactor } = on();
-      const user = await steppedUp(req, res);
-      const code = codeOf(req);
-      await limit(req, user.id);
-      noStore(res);
-      const recoveryCodes = await twoFactor.confirm(user.id, code);
-      deps.notify(user, { kind: 'two-factor', change: 'added' });
-      sendJson(res, 200, { enabled: true, recoveryCodes });
-    }),
-  );
+    {
+      method: 'POST',
+      path: '/2fa/confirm',
+      handler: asyncHandler(async (req, res) => {
+        const { twoFactor } = on();
+        const user = await steppedUp(req, res);
+        const code = codeOf(req);
+        await limit(req, user.id);
+        noStore(res);
+        const recoveryCodes = await twoFactor.confirm(user.id, code);
+        deps.notify(user, { kind: 'two-factor', change: 'added' });
+        sendJson(res, 200, { enabled: true, recoveryCodes });
+      }),
+    },
 
-  router.post(
-    '/2fa/disable',
-    asyncHandler(async (req, res) => {
-      const { twoFactor } = on();
-      const user = await steppedUp(req, res);
-      const code = codeOf(req);
-      await limit(req, user.id);
-      await twoFactor.disable(user.id, code);
-      deps.notify(user, { kind: 'two-factor', change: 'removed' });
-      sendJson(res, 200, { enabled: false });
-    }),
-  );
+    {
+      method: 'POST',
+      path: '/2fa/disable',
+      handler: asyncHandler(async (req, res) => {
+        const { twoFactor } = on();
+        const user = await steppedUp(req, res);
+        const code = codeOf(req);
+        await limit(req, user.id);
+        await twoFactor.disable(user.id, code);
+        deps.notify(user, { kind: 'two-factor', change: 'removed' });
+        sendJson(res, 200, { enabled: false });
+      }),
+    },
 
-  router.post(
-    '/2fa/step-up',
-    asyncHandler(async (req, res) => {
-      // The session cookie of a live session, of any age: the code is what makes it fresh again.
-      const claims = await deps.authenticator.stepUpClaims(req, res, { anyAge: true });
-      const user = claims.user as User;
-      const code = codeOf(req);
-      await limit(req, user.id);
-      await checked(req, user.id, code, 'step-up');
-      await deps.authenticator.renewLogin(res, claims);
-      sendJson(res, 200, { steppedUp: true });
-    }),
-  );
+    {
+      method: 'POST',
+      path: '/2fa/step-up',
+      handler: asyncHandler(async (req, res) => {
+        // The session cookie of a live session, of any age: the code is what makes it fresh again.
+        const claims = await deps.authenticator.stepUpClaims(req, res, { anyAge: true });
+        const user = claims.user as User;
+        const code = codeOf(req);
+        await limit(req, user.id);
+        await checked(req, user.id, code, 'step-up');
+        await deps.authenticator.renewLogin(res, claims);
+        sendJson(res, 200, { steppedUp: true });
+      }),
+    },
 
-  router.post(
-    '/2fa/verify',
-    asyncHandler(async (req, res) => {
-      const { twoFactor, pending } = on();
-      const loginReq = deps.toLoginRequest(req);
-      const waiting = await pending.read(loginReq);
-      if (!waiting) throw new AuthError('unauthorized', 'no login waits for a second factor here: log in again');
-      const code = codeOf(req);
-      await limit(req, waiting.login.user.id);
-      const once = `2fa:${waiting.id}`;
-      const completed = (): AuthError => new AuthError('unauthorized', 'this login was completed already: log in again');
-      // Asked first so a copy of a completed login does not use up a good code; claimed after the code.
-      if (await deps.wasUsed(once)) throw completed();
-      await checked(req, waiting.login.user.id, code, 'login');
-      if (!(await deps.useOnce(once, twoFactor.options.pendingMs))) throw completed();
-      pending.clear(res);
-      await deps.startSession(loginReq, res, waiting.login);
-    }),
-  );
+    {
+      method: 'POST',
+      path: '/2fa/verify',
+      handler: asyncHandler(async (req, res) => {
+        const { twoFactor, pending } = on();
+        const loginReq = deps.toLoginRequest(req);
+        const waiting = await pending.read(loginReq);
+        if (!waiting) throw new AuthError('unauthorized', 'no login waits for a second factor here: log in again');
+        const code = codeOf(req);
+        await limit(req, waiting.login.user.id);
+        const once = `2fa:${waiting.id}`;
+        const completed = (): AuthError => new AuthError('unauthorized', 'this login was completed already: log in again');
+        // Asked first so a copy of a completed login does not use up a good code; claimed after the code.
+        if (await deps.wasUsed(once)) throw completed();
+        await checked(req, waiting.login.user.id, code, 'login');
+        if (!(await deps.useOnce(once, twoFactor.options.pendingMs))) throw completed();
+        pending.clear(res);
+        await deps.startSession(loginReq, res, waiting.login);
+      }),
+    },
+  ];
 }
