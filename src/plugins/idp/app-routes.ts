@@ -1,9 +1,8 @@
-import type { Router } from 'express';
+import type { PluginRoute } from '../../plugin-api/plugin';
 import type { PluginAuthenticator, PluginEvents } from '../../plugin-api/core-api';
 import { AuthError } from '../../core/errors';
 import { asyncHandler } from '../../internal/async-handler';
 import { sendJson } from '../../internal/http';
-import { onlyMethods } from '../../internal/router-shell';
 import { requestClient } from '../../core/events/event-bus';
 import type { StateStore } from '../../core/state/state-store';
 import type { User } from '../../core/token/user';
@@ -24,38 +23,40 @@ const never = (): Error => new Error('not used');
  * `GET /apps`: the apps the user let in through the identity provider (name, scopes, since);
  * `DELETE /apps/:clientId`: takes that back, with every token the app holds (its next refresh fails).
  */
-export function addAppRoutes(router: Router, deps: { state: StateStore; authenticator: PluginAuthenticator; clientOf(clientId: string): Promise<IdpClient | undefined>; events: PluginEvents }): void {
-  router.get(
-    '/apps',
-    asyncHandler(async (req, res) => {
-      const user = (await deps.authenticator.tokenClaims(req, res)).user as User;
-      const grants = new StateAdapter('Grant', deps.state, never);
-      const apps = new Map<string, { clientId: string; name: string; scopes: Set<string>; since: number }>();
-      for (const g of await grantsOf(deps.state, user.id)) {
-        const record = (await grants.find(g.grantId)) as GrantRecord | undefined;
-        if (record === undefined) continue;
-        const app = apps.get(g.clientId) ?? { clientId: g.clientId, name: (await deps.clientOf(g.clientId))?.name ?? g.clientId, scopes: new Set<string>(), since: (record.iat ?? 0) * 1000 };
-        for (const s of (record.openid?.scope ?? '').split(' ')) if (s !== '') app.scopes.add(s);
-        app.since = Math.min(app.since || Infinity, (record.iat ?? 0) * 1000);
-        apps.set(g.clientId, app);
-      }
-      sendJson(
-        res,
-        200,
-        [...apps.values()].map((a) => ({ ...a, scopes: [...a.scopes] })),
-      );
-    }),
-  );
-  onlyMethods(router, '/apps', 'GET');
-  router.delete(
-    '/apps/:clientId',
-    asyncHandler(async (req, res) => {
-      const user = (await deps.authenticator.tokenClaims(req, res)).user as User;
-      const clientId = req.params.clientId;
-      if (typeof clientId !== 'string' || (await revokeGrants(deps.state, user.id, clientId)).length === 0) throw new AuthError('not_found', 'no such app among yours');
-      deps.events.emit({ type: 'idp.app.revoked', userId: user.id, actor: { kind: 'user', id: user.id }, data: { client: clientId } }, requestClient(req));
-      sendJson(res, 200, { status: 'revoked' });
-    }),
-  );
-  onlyMethods(router, '/apps/:clientId', 'DELETE');
+export function appRouteList(deps: { state: StateStore; authenticator: PluginAuthenticator; clientOf(clientId: string): Promise<IdpClient | undefined>; events: PluginEvents }): PluginRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/apps',
+      handler: asyncHandler(async (req, res) => {
+        const user = (await deps.authenticator.tokenClaims(req, res)).user as User;
+        const grants = new StateAdapter('Grant', deps.state, never);
+        const apps = new Map<string, { clientId: string; name: string; scopes: Set<string>; since: number }>();
+        for (const g of await grantsOf(deps.state, user.id)) {
+          const record = (await grants.find(g.grantId)) as GrantRecord | undefined;
+          if (record === undefined) continue;
+          const app = apps.get(g.clientId) ?? { clientId: g.clientId, name: (await deps.clientOf(g.clientId))?.name ?? g.clientId, scopes: new Set<string>(), since: (record.iat ?? 0) * 1000 };
+          for (const s of (record.openid?.scope ?? '').split(' ')) if (s !== '') app.scopes.add(s);
+          app.since = Math.min(app.since || Infinity, (record.iat ?? 0) * 1000);
+          apps.set(g.clientId, app);
+        }
+        sendJson(
+          res,
+          200,
+          [...apps.values()].map((a) => ({ ...a, scopes: [...a.scopes] })),
+        );
+      }),
+    },
+    {
+      method: 'DELETE',
+      path: '/apps/:clientId',
+      handler: asyncHandler(async (req, res) => {
+        const user = (await deps.authenticator.tokenClaims(req, res)).user as User;
+        const clientId = req.params.clientId;
+        if (typeof clientId !== 'string' || (await revokeGrants(deps.state, user.id, clientId)).length === 0) throw new AuthError('not_found', 'no such app among yours');
+        deps.events.emit({ type: 'idp.app.revoked', userId: user.id, actor: { kind: 'user', id: user.id }, data: { client: clientId } }, requestClient(req));
+        sendJson(res, 200, { status: 'revoked' });
+      }),
+    },
+  ];
 }

@@ -1,9 +1,9 @@
-import type { Router } from 'express';
+import type { PluginRoute } from '../../plugin-api/plugin';
 import type { PluginAuthenticator, PluginEvents } from '../../plugin-api/core-api';
 import { AuthError } from '../../core/errors';
 import { asyncHandler } from '../../internal/async-handler';
 import { sendJson } from '../../internal/http';
-import { objectBody, onlyMethods } from '../../internal/router-shell';
+import { objectBody } from '../../internal/router-shell';
 import { nameField } from '../../internal/text';
 import { requestClient } from '../../core/events/event-bus';
 import type { Claims } from '../../core/token/claims';
@@ -39,10 +39,13 @@ function flag(value: unknown, field: string): boolean {
  * grant of the client): the clients admins register at run
  * time. Admins only (403 otherwise, and never an impersonated session).
  */
-export function addClientRoutes(
-  router: Router,
-  deps: { registry: ClientRegistry; authenticator: PluginAuthenticator; isAdmin(user: User, claims: Claims): boolean; rateLimit(name: string, id: string): Promise<void>; events: PluginEvents },
-): void {
+export function clientRouteList(deps: {
+  registry: ClientRegistry;
+  authenticator: PluginAuthenticator;
+  isAdmin(user: User, claims: Claims): boolean;
+  rateLimit(name: string, id: string): Promise<void>;
+  events: PluginEvents;
+}): PluginRoute[] {
   const { registry, authenticator } = deps;
   const admin = async (claims: Claims): Promise<User> => {
     const user = claims.user as User;
@@ -50,53 +53,56 @@ export function addClientRoutes(
     await deps.rateLimit('idpClientRoutesPerUser', user.id);
     return user;
   };
-  router.get(
-    '/idp/clients',
-    asyncHandler(async (req, res) => {
-      await admin(await authenticator.tokenClaims(req, res));
-      sendJson(res, 200, await registry.list());
-    }),
-  );
-  router.post(
-    '/idp/clients',
-    asyncHandler(async (req, res) => {
-      const user = await admin(await authenticator.tokenClaims(req, res));
-      const body = objectBody(req);
-      if (body.type !== 'confidential' && body.type !== 'public')
-        throw new AuthError('bad_request', "type is 'confidential' (a server that keeps a secret) or 'public' (a native app, a CLI, a browser app)");
-      if (body.applicationType !== undefined && body.applicationType !== 'web' && body.applicationType !== 'native') throw new AuthError('bad_request', "applicationType is 'web' or 'native'");
-      if (body.backchannelLogoutUri !== undefined && typeof body.backchannelLogoutUri !== 'string') throw new AuthError('bad_request', 'backchannelLogoutUri must be a URL');
-      const input = {
-        name: nameField(body.name, 'name'),
-        type: body.type,
-        redirectUris: uris(body.redirectUris, 'redirectUris', true),
-        postLogoutRedirectUris: uris(body.postLogoutRedirectUris, 'postLogoutRedirectUris', false),
-        ...(typeof body.backchannelLogoutUri === 'string' ? { backchannelLogoutUri: uris([body.backchannelLogoutUri], 'backchannelLogoutUri', true)[0] as string } : {}),
-        trusted: flag(body.trusted, 'trusted'),
-        deviceFlow: flag(body.deviceFlow, 'deviceFlow'),
-        applicationType: (body.applicationType ?? 'web') as 'web' | 'native',
-      } as const;
-      await authenticator.stepUpClaims(req, res);
-      const made = await registry.register(user.id, input);
-      deps.events.emit(
-        { type: 'idp.client.registered', actor: { kind: 'admin', id: user.id }, data: { client: made.clientId, name: made.name, type: made.type, trusted: made.trusted } },
-        requestClient(req),
-      );
-      res.setHeader('Cache-Control', 'no-store');
-      sendJson(res, 201, made);
-    }),
-  );
-  onlyMethods(router, '/idp/clients', 'GET, POST');
-  router.delete(
-    '/idp/clients/:clientId',
-    asyncHandler(async (req, res) => {
-      // Removing a client ends every grant of it: a fresh login with the session cookie, as registering one.
-      const user = await admin(await authenticator.stepUpClaims(req, res));
-      const clientId = String(req.params.clientId);
-      await registry.remove(clientId);
-      deps.events.emit({ type: 'idp.client.removed', actor: { kind: 'admin', id: user.id }, data: { client: clientId } }, requestClient(req));
-      sendJson(res, 200, { status: 'deleted' });
-    }),
-  );
-  onlyMethods(router, '/idp/clients/:clientId', 'DELETE');
+  return [
+    {
+      method: 'GET',
+      path: '/idp/clients',
+      handler: asyncHandler(async (req, res) => {
+        await admin(await authenticator.tokenClaims(req, res));
+        sendJson(res, 200, await registry.list());
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/idp/clients',
+      handler: asyncHandler(async (req, res) => {
+        const user = await admin(await authenticator.tokenClaims(req, res));
+        const body = objectBody(req);
+        if (body.type !== 'confidential' && body.type !== 'public')
+          throw new AuthError('bad_request', "type is 'confidential' (a server that keeps a secret) or 'public' (a native app, a CLI, a browser app)");
+        if (body.applicationType !== undefined && body.applicationType !== 'web' && body.applicationType !== 'native') throw new AuthError('bad_request', "applicationType is 'web' or 'native'");
+        if (body.backchannelLogoutUri !== undefined && typeof body.backchannelLogoutUri !== 'string') throw new AuthError('bad_request', 'backchannelLogoutUri must be a URL');
+        const input = {
+          name: nameField(body.name, 'name'),
+          type: body.type,
+          redirectUris: uris(body.redirectUris, 'redirectUris', true),
+          postLogoutRedirectUris: uris(body.postLogoutRedirectUris, 'postLogoutRedirectUris', false),
+          ...(typeof body.backchannelLogoutUri === 'string' ? { backchannelLogoutUri: uris([body.backchannelLogoutUri], 'backchannelLogoutUri', true)[0] as string } : {}),
+          trusted: flag(body.trusted, 'trusted'),
+          deviceFlow: flag(body.deviceFlow, 'deviceFlow'),
+          applicationType: (body.applicationType ?? 'web') as 'web' | 'native',
+        } as const;
+        await authenticator.stepUpClaims(req, res);
+        const made = await registry.register(user.id, input);
+        deps.events.emit(
+          { type: 'idp.client.registered', actor: { kind: 'admin', id: user.id }, data: { client: made.clientId, name: made.name, type: made.type, trusted: made.trusted } },
+          requestClient(req),
+        );
+        res.setHeader('Cache-Control', 'no-store');
+        sendJson(res, 201, made);
+      }),
+    },
+    {
+      method: 'DELETE',
+      path: '/idp/clients/:clientId',
+      handler: asyncHandler(async (req, res) => {
+        // Removing a client ends every grant of it: a fresh login with the session cookie, as registering one.
+        const user = await admin(await authenticator.stepUpClaims(req, res));
+        const clientId = String(req.params.clientId);
+        await registry.remove(clientId);
+        deps.events.emit({ type: 'idp.client.removed', actor: { kind: 'admin', id: user.id }, data: { client: clientId } }, requestClient(req));
+        sendJson(res, 200, { status: 'deleted' });
+      }),
+    },
+  ];
 }

@@ -13,12 +13,12 @@ import type { Claims } from '../../core/token/claims';
 import { isAdmin as hasAdminAttr, type User } from '../../core/token/user';
 import { SECOND_FACTOR_SERVICE } from '../../plugin-api/second-factor';
 import { isBanned } from '../../core/users/user-store';
-import { addAppRoutes } from './app-routes';
+import { appRouteList } from './app-routes';
 import { linkGrantToSession, revokeGrants, revokeSessionGrants } from './grants';
 import { clientMetadata } from './client-metadata';
 import { checkIdpOptions, type IdentityProviderOptions, type IdpClient, type ResolvedIdpOptions } from './idp-options';
 import { ClientRegistry } from './client-registry';
-import { addClientRoutes } from './client-routes';
+import { clientRouteList } from './client-routes';
 import { IdpLogout } from './idp-logout';
 import { addInteractionRoutes, grantLasts } from './interactions';
 import { originsOf, pageSources } from './pages';
@@ -308,18 +308,19 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
           (err: unknown) => next(err),
         );
       });
+      // The admin plugin, when it is on, was set up first (it is optional here): who is an admin is its to say.
+      const admins = ctx.service(ADMIN_SERVICE);
       return {
-        routes: (authRouter) => {
-          addAppRoutes(authRouter, { state: ctx.stateStore, authenticator: ctx.authenticator, clientOf, events: ctx.events });
-          const admins = ctx.service(ADMIN_SERVICE);
-          addClientRoutes(authRouter, {
+        routes: [
+          ...appRouteList({ state: ctx.stateStore, authenticator: ctx.authenticator, clientOf, events: ctx.events }),
+          ...clientRouteList({
             registry,
             authenticator: ctx.authenticator,
             isAdmin: (user, claims) => admins?.isAdmin(user, claims) ?? hasAdminAttr(user),
             rateLimit: (name, id) => ctx.rateLimit(name, id),
             events: ctx.events,
-          });
-        },
+          }),
+        ],
         userEvents: {
           userDeleted: async (userId) => void (await revokeGrants(ctx.stateStore, userId)),
           // The owner took the account back: every app a stolen session could have let in loses its tokens.
