@@ -1,6 +1,7 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import type { PluginAuthenticator } from '../../plugin-api/core-api';
 import type { PluginRoute } from '../../plugin-api/plugin';
+import { routeCaller } from '../../plugin-api/route-caller';
 import { AuthError } from '../../core/errors';
 import { asyncHandler } from '../../internal/async-handler';
 import { sendJson } from '../../internal/http';
@@ -58,12 +59,7 @@ export interface ApiKeyRouteDeps {
  */
 export function apiKeyRouteList(deps: ApiKeyRouteDeps): PluginRoute[] {
   const { keys, authenticator, orgs } = deps;
-  const me = async (req: Request, res: Response, fresh: boolean): Promise<User> => {
-    const claims = fresh ? await authenticator.stepUpClaims(req, res) : await authenticator.tokenClaims(req, res);
-    const user = claims.user as User;
-    await deps.rateLimit('apiKeyRoutesPerUser', user.id);
-    return user;
-  };
+  const me = routeCaller(authenticator, deps.rateLimit, 'apiKeyRoutesPerUser');
 
   const keyRoutes = (base: string, keyringOf: (req: Request, user: User) => Promise<Keyring>): PluginRoute[] => [
     {

@@ -1,12 +1,12 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { requestClient } from '../../core/events/event-bus';
-import type { User } from '../../core/token/user';
 import { asyncHandler } from '../../internal/async-handler';
 import { sendJson } from '../../internal/http';
 import { objectBody } from '../../internal/router-shell';
 import { param } from '../../internal/text';
 import type { PluginAuthenticator } from '../../plugin-api/core-api';
 import type { PluginRoute } from '../../plugin-api/plugin';
+import { routeCaller } from '../../plugin-api/route-caller';
 import type { SsoDomains } from './sso-domains';
 
 /** What the SSO routes need. */
@@ -23,12 +23,7 @@ export interface SsoRouteDeps {
  * login with the session cookie (a verified domain decides who may sign in through SSO).
  */
 export function ssoRouteList(deps: SsoRouteDeps): PluginRoute[] {
-  const caller = async (req: Request, res: Response, fresh: boolean): Promise<User> => {
-    const claims = fresh ? await deps.authenticator.stepUpClaims(req, res) : await deps.authenticator.tokenClaims(req, res);
-    const user = claims.user as User;
-    await deps.rateLimit('ssoRoutesPerUser', user.id);
-    return user;
-  };
+  const caller = routeCaller(deps.authenticator, deps.rateLimit, 'ssoRoutesPerUser');
   const org = (req: Request): string => param(req.params.org, 'organization');
   return [
     {
