@@ -5,7 +5,7 @@ import { DirectProvider } from '../../providers/direct';
 import { LOGIN_LINKS_SERVICE } from '../../plugin-api/login-links-service';
 import { SECOND_FACTOR_SERVICE } from '../../plugin-api/second-factor';
 import type { User } from '../../core/token/user';
-import { ACCOUNT_RATE_LIMITS, resolveRules, type AccountRateLimit } from '../../core/limits/rate-limiter';
+import { ACCOUNT_RATE_LIMITS, resolveRules } from '../../core/limits/rate-limiter';
 import { ACCOUNT_ERROR_CODES } from './account-error';
 import { resolveAccountOptions, type AccountRouterOptions, type LoginSessions } from './account-options';
 import { createAccountRouter, type AccountRouter } from './account-router';
@@ -50,10 +50,7 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
   return {
     name: 'accounts',
     // Counted by the core, in its state store: these are defaults, createAuth({ rateLimits }) sets them with the others.
-    rateLimits: resolveRules(
-      ACCOUNT_RATE_LIMITS,
-      routerOptions.rateLimits === false ? (Object.fromEntries(Object.keys(ACCOUNT_RATE_LIMITS).map((name) => [name, false])) as Record<AccountRateLimit, false>) : routerOptions.rateLimits,
-    ),
+    rateLimits: resolveRules(ACCOUNT_RATE_LIMITS, routerOptions.rateLimits),
     errorCodes: ACCOUNT_ERROR_REASONS,
     optional: ['two-factor', 'linked-logins'],
     router,
