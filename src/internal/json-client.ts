@@ -1,3 +1,4 @@
+import { FetchError, safeFetch } from './safe-fetch';
 /** Limits of a call to a configured endpoint (token, JWKS). */
 export interface JsonCallLimits {
   /** Time limit. @default 10000 */
@@ -6,6 +7,19 @@ export interface JsonCallLimits {
   maxBytes?: number;
   /** More request headers (e.g. `Authorization`). @default none */
   headers?: Record<string, string>;
+  /**
+   * The endpoint was given by a user of the app (an organization's identity provider), not by its
+   * code: the call goes through the SSRF guard (no private or loopback address unless its origin is
+   * listed, no redirect).
+   * @default none: a configured endpoint, called as it is
+   */
+  guard?: NetworkGuard | undefined;
+}
+
+/** Where a call to an endpoint a user of the app gave may go. */
+export interface NetworkGuard {
+  /** Origins on private or loopback addresses that may be called, exactly these. */
+  allowedPrivateOrigins: readonly string[];
 }
 
 /** Why a call failed; the message carries the status, never the answer's text. */
@@ -27,6 +41,7 @@ export class JsonCallError extends Error {
  */
 export async function callJson(url: string, form?: Record<string, string>, limits: JsonCallLimits = {}): Promise<unknown> {
   const maxBytes = limits.maxBytes ?? 1024 * 1024;
+  if (limits.guard !== undefined) return guardedCall(url, form, limits, maxBytes);
   let res: Response;
   try {
     res = await fetch(url, {
@@ -58,5 +73,31 @@ export async function callJson(url: string, form?: Record<string, string>, limit
     return JSON.parse(text);
   } catch {
     throw new JsonCallError(`${new URL(url).host} answered something that is not JSON`, res.status);
+  }
+}
+
+async function guardedCall(url: string, form: Record<string, string> | undefined, limits: JsonCallLimits, maxBytes: number): Promise<unknown> {
+  let body: Buffer;
+  try {
+    body = await safeFetch(url, {
+      timeoutMs: limits.timeoutMs ?? 10_000,
+      maxBytes,
+      allowPrivateNetworks: false,
+      allowedPrivateOrigins: limits.guard?.allowedPrivateOrigins ?? [],
+      maxRedirects: 0,
+      accept: 'application/json',
+      ...(limits.headers ? { headers: limits.headers } : {}),
+      post: form ? { body: Buffer.from(new URLSearchParams(form).toString()), contentType: 'application/x-www-form-urlencoded' } : undefined,
+    });
+  } catch (err) {
+    throw new JsonCallError(
+      `${new URL(url).host} ${err instanceof FetchError && err.status !== undefined ? `answered ${err.status}` : 'unreachable or refused'}`,
+      err instanceof FetchError ? err.status : undefined,
+    );
+  }
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    throw new JsonCallError(`${new URL(url).host} answered something that is not JSON`, 200);
   }
 }

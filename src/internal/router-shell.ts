@@ -1,4 +1,4 @@
-import express, { Router, type NextFunction, type Request, type Response } from 'express';
+import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { AuthError, RateLimitError } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { StoreUnavailableError } from './guarded-store';
@@ -14,6 +14,8 @@ export interface RouterShellOptions {
   refuseCrossSite(req: Request): boolean;
   /** Largest body read, in bytes. */
   bodyLimit: number;
+  /** A larger limit for the request's route, when it declares one (an IdP's metadata, a SAML response). */
+  bodyLimitFor?(req: Request): number | undefined;
   /** Most form fields read. */
   parameterLimit: number;
   /** Answers every error in the router's JSON shape. */
@@ -32,8 +34,19 @@ export function routerShell(options: RouterShellOptions): Router {
     if (!options.refuseCrossSite(req)) return next();
     options.answer(res, 403, 'cross-site request refused', new AuthError('forbidden', 'cross-site request refused', { reason: 'cross_site' }));
   });
-  router.use(express.json({ limit: options.bodyLimit, type: ['application/json', 'application/*+json'] }));
-  router.use(express.urlencoded({ limit: options.bodyLimit, extended: false, parameterLimit: options.parameterLimit }));
+  const parsers = new Map<number, RequestHandler[]>();
+  const parsersOf = (limit: number): RequestHandler[] => {
+    let made = parsers.get(limit);
+    if (made === undefined) {
+      made = [express.json({ limit, type: ['application/json', 'application/*+json'] }), express.urlencoded({ limit, extended: false, parameterLimit: options.parameterLimit })];
+      parsers.set(limit, made);
+    }
+    return made;
+  };
+  router.use((req, res, next) => {
+    const [json, form] = parsersOf(Math.max(options.bodyLimitFor?.(req) ?? 0, options.bodyLimit)) as [RequestHandler, RequestHandler];
+    json(req, res, (err?: unknown) => (err ? next(err) : form(req, res, next)));
+  });
   return router;
 }
 

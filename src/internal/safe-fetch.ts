@@ -27,6 +27,8 @@ export interface SafeFetchLimits {
 /** Why a guarded fetch failed; the message never carries the URL's query (it may hold secrets). */
 export class FetchError extends Error {
   override readonly name = 'FetchError';
+  /** The HTTP status, when the server answered with one that is not a success. */
+  status?: number | undefined;
 }
 
 type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
@@ -114,7 +116,7 @@ function fetchOnce(url: URL, limits: SafeFetchLimits, deadline: number): Promise
       }
       if (post ? status < 200 || status >= 300 : status !== 200) {
         res.resume();
-        return fail(new FetchError(`fetch of ${describe(url)} answered ${status}`));
+        return fail(Object.assign(new FetchError(`fetch of ${describe(url)} answered ${status}`), { status }));
       }
       const declared = Number(res.headers['content-length'] ?? '0');
       if (declared > limits.maxBytes) {

@@ -21,6 +21,15 @@ export interface OrgAuthority {
   keyMembershipNow(orgId: string, key: { id: string; roles: readonly string[] }): object | null | undefined;
   /** The ids of the user's organizations. */
   idsOf(userId: string): Promise<string[]>;
+  /** The organization `ref` (id or slug) as anyone may name it (SSO discovery); `undefined` when there is none. */
+  lookup(ref: string): Promise<{ id: string; slug: string; name: string } | undefined>;
+  /**
+   * The organization's directory says `userId` is a member with `roles` (an SSO login, a SCIM
+   * push): adds the membership, or sets the roles of a member; an owner keeps being one. Fires
+   * `org.member.added` or `org.member.role_changed` with `actor` (a `system` actor naming the
+   * source). 404 when the organization is gone, 409 `limit_reached` when it is full.
+   */
+  provision(orgId: string, userId: string, roles: readonly string[], source: string): Promise<'added' | 'changed' | 'unchanged'>;
   /** The user's organizations, with the user's roles there (the admin console shows them). */
   mine(userId: string): Promise<Array<{ id: string; name: string; slug: string; roles: string[] }>>;
 }

@@ -46,6 +46,12 @@ export interface PluginRoute {
    * @default none
    */
   rateLimit?: string;
+  /**
+   * The largest body it reads, in bytes, when it needs more than the auth router's `bodyLimit`
+   * (an identity provider's metadata).
+   * @default the auth router's `bodyLimit`
+   */
+  bodyLimit?: number;
 }
 
 /** What happened to a user that plugins keeping data about users must follow. */

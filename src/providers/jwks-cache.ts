@@ -1,5 +1,5 @@
 import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
-import { callJson } from '../internal/json-client';
+import { callJson, type NetworkGuard } from '../internal/json-client';
 
 /**
  * An identity provider's public keys (JWKS) by `kid`, fetched with a time limit and a size cap
@@ -15,11 +15,13 @@ export class JwksCache {
    * @param url - the JWKS endpoint.
    * @param cooldownMs - the shortest wait between two fetches.
    * @param timeoutMs - time limit of a fetch.
+   * @param guard - the SSRF guard, for keys of a provider a user of the app gave.
    */
   constructor(
     private readonly url: string,
     private readonly cooldownMs = 10_000,
     private readonly timeoutMs = 10_000,
+    private readonly guard?: NetworkGuard,
   ) {}
 
   /**
@@ -41,7 +43,7 @@ export class JwksCache {
   private refresh(): Promise<void> {
     this.fetching ??= (async () => {
       try {
-        const body = (await callJson(this.url, undefined, { timeoutMs: this.timeoutMs, maxBytes: 256 * 1024 })) as { keys?: Array<JsonWebKey & { kid?: string; use?: string }> };
+        const body = (await callJson(this.url, undefined, { timeoutMs: this.timeoutMs, maxBytes: 256 * 1024, guard: this.guard })) as { keys?: Array<JsonWebKey & { kid?: string; use?: string }> };
         const next = new Map<string, KeyObject>();
         for (const jwk of Array.isArray(body?.keys) ? body.keys : []) {
           if (jwk.use !== undefined && jwk.use !== 'sig') continue;

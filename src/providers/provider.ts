@@ -105,6 +105,14 @@ export interface ProviderKit {
 export interface ProviderAction {
   /** The HTTP methods it takes; any other gets 405 with `Allow`. */
   readonly methods: readonly string[];
+  /**
+   * It is the target of a form another site posts (a SAML response), so cross-origin protection
+   * lets its writes through; it proves the browser itself.
+   * @default false
+   */
+  readonly crossSite?: boolean;
+  /** The largest body it reads, in bytes, when it needs more than the auth router's `bodyLimit`. @default the router's */
+  readonly bodyLimit?: number;
   /** Handles the request; `arg` is the path segment after the action, when there is one. */
   handle(req: LoginRequest, res: ServerResponse, kit: ProviderKit, arg: string | undefined): Promise<void>;
 }

@@ -8,7 +8,7 @@ import { sendHtmlPage, sendJson, wantsHtml } from '../internal/http';
 import { finishRouter, routerShell, type ErrorAnswer } from '../internal/router-shell';
 import type { Logger } from '../core/logger';
 import type { Authenticator } from '../core/middleware/authenticator';
-import type { LoginRequest, Provider, ProviderKit } from '../providers/provider';
+import type { LoginRequest, Provider, ProviderAction, ProviderKit } from '../providers/provider';
 import type { TokenService } from '../core/token/token-service';
 import type { Claims } from '../core/token/claims';
 import { jtiHash } from '../core/sessions/session-registry';
@@ -52,6 +52,11 @@ export function toLoginRequest(req: Request): LoginRequest {
   };
 }
 
+/** A provider's extra action by name (own properties only: a path segment is no key into the prototype). */
+function actionOf(provider: Provider | undefined, action: string | undefined): ProviderAction | undefined {
+  return provider !== undefined && action !== undefined && Object.hasOwn(provider.actions ?? {}, action) ? provider.actions?.[action] : undefined;
+}
+
 /**
  * The auth router: `/list`, `/user`, `/status`, `/logout`, the plugins' routes (`/sessions...`,
  * `/2fa...`, `/<provider>/link`), and `/<provider>/login|callback|logout`. Logging out revokes the session of the request's token.
@@ -71,6 +76,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     }
     sendJson(res, status, errorBody(status, message, err));
   };
+  const table = new RouteTable(CORE_ROUTES);
   const router = routerShell({
     // A cross-site GET may start a login or come back from a provider, but not log out; logins that
     // a cross-site request would complete are refused where every login ends (the LoginCompleter).
@@ -78,9 +84,14 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       const [, first, action] = req.path.split('/');
       const logout = first === 'logout' || action === 'logout';
       if (!(deps.crossSite.isCrossSiteWrite(req) || (logout && deps.crossSite.isCrossSite(req)))) return false;
-      return !(action === 'callback' && providers.get(first ?? '')?.crossSiteCallback);
+      const provider = providers.get(first ?? '');
+      return !((action === 'callback' && provider?.crossSiteCallback) || actionOf(provider, action)?.crossSite === true);
     },
     bodyLimit: deps.bodyLimit,
+    bodyLimitFor: (req) => {
+      const [, first, action] = req.path.split('/');
+      return actionOf(providers.get(first ?? ''), action)?.bodyLimit ?? table.bodyLimitFor(req.method, req.path);
+    },
     parameterLimit: 100,
     answer,
   });
@@ -123,14 +134,14 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     }),
   );
 
-  deps.addPluginRoutes(router, new RouteTable(CORE_ROUTES));
+  deps.addPluginRoutes(router, table);
 
   const providerRoute = asyncHandler(async (req, res) => {
     const name = String(req.params.provider);
     const action = String(req.params.action);
     const provider = providers.get(name);
     if (provider === undefined) return sendJson(res, 404, errorBody(404, `provider ${name.slice(0, 64)} not supported`));
-    const extra = Object.hasOwn(provider.actions ?? {}, action) ? provider.actions?.[action] : undefined;
+    const extra = actionOf(provider, action);
     if (extra !== undefined) {
       if (!extra.methods.includes(req.method.toUpperCase())) {
         res.setHeader('Allow', extra.methods.join(', '));

@@ -24,6 +24,16 @@ function matchKey(path: string): string {
   );
 }
 
+/** A path as Express matches it (parameters one segment each, any case, a trailing slash optional). */
+function pathPattern(path: string): RegExp {
+  const body = path
+    .replace(/\/+$/, '')
+    .split(/(:[A-Za-z0-9_]+)/)
+    .map((part, i) => (i % 2 === 1 ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${body}/?$`, 'i');
+}
+
 /**
  * The routes of the auth router by method and path, and who claimed each: a route claimed by two
  * owners (the same method, or `ALL` beside any method, on the same path) is a start-up error
@@ -34,6 +44,8 @@ export class RouteTable {
   private readonly list: ClaimedRoute[] = [];
   /** The paths of routes given as data, by match key: other methods there answer 405. */
   private readonly declared = new Map<string, string>();
+  /** Routes with a body limit of their own: method, how their path matches, the limit. */
+  private readonly limits: Array<{ method: RouteMethod; pattern: RegExp; limit: number }> = [];
 
   /** @param core - the routes the core's router has before the plugins' (`/logout`...). */
   constructor(core: ReadonlyArray<{ method: RouteMethod; path: string }> = []) {
@@ -69,9 +81,15 @@ export class RouteTable {
         handlers.unshift((req: Request, _res: Response, next: NextFunction) => {
           rateLimit(limit, clientIp(req)).then(() => next(), next);
         });
+      if (route.bodyLimit !== undefined) this.limits.push({ method: route.method, pattern: pathPattern(route.path), limit: route.bodyLimit });
       router[route.method === 'ALL' ? 'all' : (route.method.toLowerCase() as Lowercase<Exclude<RouteMethod, 'ALL'>>)](route.path, ...handlers);
       this.declared.set(matchKey(route.path), route.path);
     }
+  }
+
+  /** The body limit of the route a request goes to, when it declared one. */
+  bodyLimitFor(method: string, path: string): number | undefined {
+    return this.limits.find((l) => (l.method === 'ALL' || l.method === method.toUpperCase()) && l.pattern.test(path))?.limit;
   }
 
   /**

@@ -201,7 +201,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
           rateLimits: false,
           url: 'http://localhost:8080',
           twoFactor: { key: 'fuzz-two-factor-key-0123456789abcdef' },
-          plugins: [orgs, admin({ isAdmin: () => true }), apiKeys(), idp, sso({ dns: { servers: [dns.server], timeoutMs: 1000 } })],
+          plugins: [orgs, admin({ isAdmin: () => true }), apiKeys(), idp, sso({ key: 'fuzz-sso-key-0123456789abcdef0123456789', dns: { servers: [dns.server], timeoutMs: 1000 } })],
         },
         (a) => {
           dev = a.addDevProvider({ port: 0 });

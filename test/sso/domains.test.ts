@@ -10,6 +10,7 @@ import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { Browser, orgApp, tokenOf, type OrgApp } from '../organizations/org-helpers';
 
+const SSO_KEY = 'test-sso-key-0123456789abcdef0123456789';
 let smtp: SmtpPeer;
 let dns: DnsPeer;
 beforeAll(async () => {
@@ -40,7 +41,7 @@ function domainFlow(name: string, describeFn: jest.Describe, storeUri: () => Pro
     beforeEach(async () => {
       const store = await storeUri();
       cleanup = store.cleanup;
-      plugin = sso({ store: store.uri, dns: { servers: [dns.server], timeoutMs: 1000 } });
+      plugin = sso({ key: SSO_KEY, store: store.uri, dns: { servers: [dns.server], timeoutMs: 1000 } });
       t = orgApp(smtp, store.uri, { plugins: [plugin] });
       dns.txt.clear();
     });

@@ -125,6 +125,38 @@ export class OrgService implements OrgAuthority {
     return { org: { id: org.id, slug: org.slug, name: org.name }, roles: me.roles };
   }
 
+  /** @inheritdoc */
+  async lookup(ref: string): Promise<{ id: string; slug: string; name: string } | undefined> {
+    const org = ref.startsWith('org_') ? await this.store.get(ref) : isSlug(ref) ? await this.store.bySlug(ref) : undefined;
+    return org === undefined ? undefined : { id: org.id, slug: org.slug, name: org.name };
+  }
+
+  /** @inheritdoc */
+  async provision(orgId: string, userId: string, roles: readonly string[], source: string): Promise<'added' | 'changed' | 'unchanged'> {
+    const known = roles.filter((r) => this.roles.has(r) && r !== OWNER);
+    const wanted = known.length > 0 ? [...new Set(known)] : ['member'];
+    const before = (await this.store.get(orgId))?.members.find((m) => m.userId === userId);
+    if (before === undefined) await this.countOrgs(userId);
+    const result: { outcome: 'added' | 'changed' | 'unchanged' } = { outcome: 'unchanged' };
+    const saved = await this.change(orgId, (current) => {
+      const member = current.members.find((m) => m.userId === userId);
+      if (member === undefined) {
+        if (current.members.length >= this.options.maxMembers) throw refuse('conflict', `an organization may have at most ${this.options.maxMembers} members`, 'limit_reached');
+        result.outcome = 'added';
+        return { ...current, members: [...current.members, { userId, roles: wanted, teams: [], joined: Date.now() }] };
+      }
+      // The directory manages what it granted; an owner was made one in the app, and stays one.
+      if (member.roles.includes(OWNER) || member.roles.join() === wanted.join()) return undefined;
+      result.outcome = 'changed';
+      return { ...current, members: current.members.map((m) => (m.userId === userId ? { ...m, roles: wanted } : m)) };
+    });
+    const { outcome } = result;
+    const actor = { kind: 'system' as const };
+    if (outcome === 'added') this.deps.events.emit({ type: 'org.member.added', userId, actor, data: { org: saved.id, roles: wanted, source } });
+    if (outcome === 'changed') this.deps.events.emit({ type: 'org.member.role_changed', userId, actor, data: { org: saved.id, from: before?.roles ?? [], to: wanted, source } });
+    return outcome;
+  }
+
   /** How a key of organization `orgId` acts there: its roles while the organization exists, `null` once it is gone (synchronous when memory can tell). */
   keyMembership(orgId: string, key: { id: string; roles: readonly string[] }): Membership | null | Promise<Membership | null> {
     return this.cache.lookup(orgId, { key: key.id, roles: key.roles });

@@ -5,7 +5,7 @@ import { randomId } from '../../internal/random';
 import type { PluginEvents } from '../../plugin-api/core-api';
 import type { OrgAuthority } from '../../plugin-api/org-keys';
 import { domainOf, hasProof, proofName, proofValue, type DnsOptions } from './dns-proof';
-import { MAX_DOMAINS_PER_ORG, type DomainRepository } from './domain-repository';
+import { MAX_DOMAINS_PER_ORG, type SsoRepository } from './sso-repository';
 import { claimId, type DomainClaim } from './domain-schema';
 
 /** A domain claim as its organization's admins see it: the record to add, and whether DNS showed it. */
@@ -44,7 +44,7 @@ export class SsoDomains {
    * @param events - `sso.domain.verified` and `sso.domain.removed`.
    */
   constructor(
-    private readonly repo: DomainRepository,
+    private readonly repo: SsoRepository,
     private readonly orgs: OrgAuthority,
     private readonly dns: DnsOptions,
     private readonly events: PluginEvents,

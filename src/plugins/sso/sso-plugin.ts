@@ -2,16 +2,21 @@ import { configError } from '../../core/errors';
 import { ORGANIZATIONS_SERVICE } from '../../plugin-api/org-keys';
 import type { AuthPlugin } from '../../plugin-api/plugin';
 import { openDatabase } from '../../stores/open-database';
-import { DomainRepository } from './domain-repository';
+import { SsoRepository } from './sso-repository';
 import { SsoDomains } from './sso-domains';
+import { SsoConnections } from './sso-connections';
+import { SsoProvider } from './sso-provider';
+import { SAML_PACKAGES } from './saml-xml';
+import { SecretBox } from '../../internal/secret-box';
+import { requirePackages } from '../../internal/optional';
 import { checkSsoOptions, type SsoOptions } from './sso-options';
 import { ssoRouteList } from './sso-routes';
 
 /** The error codes the SSO plugin answers with (besides the core's). */
-export const SSO_ERROR_CODES = ['domain_unverified', 'domain_taken'] as const;
+export const SSO_ERROR_CODES = ['domain_unverified', 'domain_taken', 'saml_invalid', 'sso_required', 'sso_not_found', 'connection_disabled'] as const;
 
 /** The events the SSO plugin fires. */
-export const SSO_EVENT_TYPES = ['sso.domain.verified', 'sso.domain.removed'] as const;
+export const SSO_EVENT_TYPES = ['sso.domain.verified', 'sso.domain.removed', 'sso.connection.created', 'sso.connection.updated', 'sso.connection.deleted'] as const;
 
 declare module '../../core/errors' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the SSO reasons join the registry
@@ -27,6 +32,8 @@ declare module '../../core/audit/auth-event' {
 export interface SsoPlugin extends AuthPlugin {
   /** The organizations' verified domains, for the app's own code; throws before `createAuth` ran. */
   readonly domains: SsoDomains;
+  /** The organizations' connections, for the app's own code; throws before `createAuth` ran. */
+  readonly connections: SsoConnections;
 }
 
 /**
@@ -35,9 +42,11 @@ export interface SsoPlugin extends AuthPlugin {
  * domain and prove it with a DNS TXT record (routes under `/orgs/:org/sso/domains`); a domain is
  * verified by one organization at most.
  */
-export function sso(options: SsoOptions = {}): SsoPlugin {
+export function sso(options: SsoOptions): SsoPlugin {
   const checked = checkSsoOptions(options);
+  requirePackages(SAML_PACKAGES, 'sso()');
   let domains: SsoDomains | undefined;
+  let connections: SsoConnections | undefined;
   return {
     name: 'sso',
     requires: ['organizations'],
@@ -48,15 +57,27 @@ export function sso(options: SsoOptions = {}): SsoPlugin {
       if (domains === undefined) throw configError('sso(): its domains exist once createAuth({ plugins: [...] }) has set the plugin up');
       return domains;
     },
+    get connections(): SsoConnections {
+      if (connections === undefined) throw configError('sso(): its connections exist once createAuth({ plugins: [...] }) has set the plugin up');
+      return connections;
+    },
     setup(ctx) {
       const orgs = ctx.service(ORGANIZATIONS_SERVICE);
       if (orgs === undefined) throw configError('sso() needs the organizations plugin');
-      const repo = ctx.openStore(checked.store ?? ctx.storeUri('sso'), (uri) => new DomainRepository(openDatabase(uri, 'SSO')), 'SSO store');
-      const made = new SsoDomains(repo, orgs, checked.dns ?? {}, ctx.events);
-      domains = made;
-      ctx.events.on('org.deleted', async (e) => void (typeof e.data.org === 'string' ? await made.orgDeleted(e.data.org) : undefined));
+      const repo = ctx.openStore(checked.store ?? ctx.storeUri('sso'), (uri) => new SsoRepository(openDatabase(uri, 'SSO')), 'SSO store');
+      const madeDomains = new SsoDomains(repo, orgs, checked.dns ?? {}, ctx.events);
+      const madeConnections = new SsoConnections(repo, orgs, new SecretBox(checked.key, 'sso'), ctx.events, { privateOrigins: checked.privateOrigins, skewMs: checked.clockSkewMs });
+      domains = madeDomains;
+      connections = madeConnections;
+      ctx.events.on('org.deleted', async (e) => {
+        if (typeof e.data.org !== 'string') return;
+        await madeDomains.orgDeleted(e.data.org);
+        await madeConnections.orgDeleted(e.data.org);
+      });
+      const provider = new SsoProvider({ connections: madeConnections, domains: madeDomains, orgs, users: ctx.users, privateOrigins: checked.privateOrigins, skewMs: checked.clockSkewMs });
       return {
-        routes: ssoRouteList({ domains: made, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
+        providers: [provider],
+        routes: ssoRouteList({ domains: madeDomains, connections: madeConnections, url: ctx.url, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
         close: () => repo.close(),
       };
     },

@@ -7,11 +7,16 @@ import { param } from '../../internal/text';
 import type { PluginAuthenticator } from '../../plugin-api/core-api';
 import type { PluginRoute } from '../../plugin-api/plugin';
 import { routeCaller } from '../../plugin-api/route-caller';
+import type { SsoConnections } from './sso-connections';
 import type { SsoDomains } from './sso-domains';
+import { MAX_METADATA } from './connection-input';
 
 /** What the SSO routes need. */
 export interface SsoRouteDeps {
   domains: SsoDomains;
+  connections: SsoConnections;
+  /** The app's public URL. */
+  url: URL;
   authenticator: PluginAuthenticator;
   rateLimit(name: string, identity: string): Promise<void>;
 }
@@ -25,7 +30,46 @@ export interface SsoRouteDeps {
 export function ssoRouteList(deps: SsoRouteDeps): PluginRoute[] {
   const caller = routeCaller(deps.authenticator, deps.rateLimit, 'ssoRoutesPerUser');
   const org = (req: Request): string => param(req.params.org, 'organization');
+  const authBase = (req: Request): string => `${deps.url.href.replace(/\/+$/, '')}${req.baseUrl}`;
+  const connection = (req: Request): string => param(req.params.id, 'connection');
   return [
+    {
+      method: 'GET',
+      path: '/orgs/:org/sso/connections',
+      handler: asyncHandler(async (req, res) => sendJson(res, 200, await deps.connections.list(org(req), await caller(req, res, false), authBase(req)))),
+    },
+    {
+      method: 'POST',
+      path: '/orgs/:org/sso/connections',
+      bodyLimit: MAX_METADATA + 16 * 1024,
+      handler: asyncHandler(async (req, res) => {
+        const user = await caller(req, res, true);
+        sendJson(res, 201, await deps.connections.create(org(req), user, objectBody(req), authBase(req), requestClient(req)));
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/orgs/:org/sso/connections/:id',
+      handler: asyncHandler(async (req, res) => sendJson(res, 200, await deps.connections.get(org(req), await caller(req, res, false), connection(req), authBase(req)))),
+    },
+    {
+      method: 'PATCH',
+      path: '/orgs/:org/sso/connections/:id',
+      bodyLimit: MAX_METADATA + 16 * 1024,
+      handler: asyncHandler(async (req, res) => {
+        const user = await caller(req, res, true);
+        sendJson(res, 200, await deps.connections.update(org(req), user, connection(req), objectBody(req), authBase(req), requestClient(req)));
+      }),
+    },
+    {
+      method: 'DELETE',
+      path: '/orgs/:org/sso/connections/:id',
+      handler: asyncHandler(async (req, res) => {
+        const user = await caller(req, res, true);
+        await deps.connections.remove(org(req), user, connection(req), requestClient(req));
+        sendJson(res, 200, { status: 'deleted' });
+      }),
+    },
     {
       method: 'GET',
       path: '/orgs/:org/sso/domains',

@@ -114,7 +114,7 @@ export async function completeCallback(
   req: LoginRequest,
   res: ServerResponse,
   kit: ProviderKit,
-  done: { provider: string; user: User; handshake: Claims; tokens: BearerTokens; onBearerToken: OAuth2ProviderOptions['onBearerToken'] },
+  done: { provider: string; user: User; handshake: Claims; tokens: BearerTokens; onBearerToken: OAuth2ProviderOptions['onBearerToken']; multiFactor?: boolean | undefined },
 ): Promise<void> {
   const { handshake: claims } = done;
   await kit.completeLogin(req, res, {
@@ -126,6 +126,7 @@ export async function completeCallback(
     from: claims.handshake?.from,
     allowCrossSite: true,
     boundToBrowser: true,
+    multiFactor: done.multiFactor,
   });
   if (!done.onBearerToken) return;
   try {

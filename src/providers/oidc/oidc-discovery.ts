@@ -1,5 +1,5 @@
 import { AuthError } from '../../core/errors';
-import { callJson } from '../../internal/json-client';
+import { callJson, type NetworkGuard } from '../../internal/json-client';
 import { isPlainObject } from '../../core/token/claims';
 
 /** The parts of a discovery document authgate uses. */
@@ -68,11 +68,13 @@ export class OidcDiscovery {
    * @param issuer - the configured issuer.
    * @param ttlMs - how long a document is kept.
    * @param timeoutMs - time limit of the fetch.
+   * @param guard - the SSRF guard, for an issuer a user of the app gave.
    */
   constructor(
     private readonly issuer: string,
     private readonly ttlMs: number,
     private readonly timeoutMs: number,
+    private readonly guard?: NetworkGuard,
   ) {}
 
   /** The document; a 503 AuthError when it cannot be had. */
@@ -87,7 +89,7 @@ export class OidcDiscovery {
   private async fetch(): Promise<OidcMetadata> {
     const url = `${this.issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`;
     try {
-      const metadata = parseMetadata(await callJson(url, undefined, { timeoutMs: this.timeoutMs, maxBytes: 256 * 1024 }), this.issuer);
+      const metadata = parseMetadata(await callJson(url, undefined, { timeoutMs: this.timeoutMs, maxBytes: 256 * 1024, guard: this.guard }), this.issuer);
       this.cached = { metadata, at: Date.now() };
       return metadata;
     } catch (err) {

@@ -4,6 +4,7 @@ import type { MaybePromise } from '../../core/token/hooks';
 import { positiveMs } from '../../internal/option-checks';
 import type { User } from '../../core/token/user';
 import type { BearerTokens } from '../oauth2/oauth2-provider';
+import type { NetworkGuard } from '../../internal/json-client';
 
 /** How the client proves itself at the token endpoint. */
 export type OidcClientAuth = 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
@@ -62,6 +63,14 @@ export interface ResolvedOidcOptions extends Omit<
   timeoutMs: number;
   userInfo: boolean;
   authParams: Record<string, string>;
+  /** Starts every `state` (the SSO plugin puts the connection there, so a callback checks it came back to the same one). @default '' */
+  statePrefix?: string | undefined;
+  /** The callback's path below the auth router. @default `/<name>/callback` */
+  callbackPath?: string | undefined;
+  /** The SSRF guard, for a provider a user of the app configured (an organization's). @default none */
+  guard?: NetworkGuard | undefined;
+  /** Whether the verified claims prove two factors (their `amr`), so the login does not wait for the app's. @default never */
+  multiFactor?: ((claims: Record<string, unknown>) => boolean) | undefined;
 }
 
 /** Checks the options at registration: a misconfiguration fails at start-up, not at the first login. */

@@ -54,19 +54,19 @@ export class OidcProvider implements Provider {
     private readonly options: ResolvedOidcOptions,
   ) {
     this.jose = loadOptional<Jose>('jose', 'OpenID Connect (addOidcProvider)');
-    this.discovery = new OidcDiscovery(options.issuer, options.discoveryTtlMs, options.timeoutMs);
+    this.discovery = new OidcDiscovery(options.issuer, options.discoveryTtlMs, options.timeoutMs, options.guard);
     this.privateKey = typeof options.privateKey === 'string' ? createPrivateKey(options.privateKey) : options.privateKey;
   }
 
   private callbackUrl(req: LoginRequest, kit: ProviderKit): string {
-    return `${kit.authRouteUrl(req)}/${this.name}/callback`;
+    return `${kit.authRouteUrl(req)}${this.options.callbackPath ?? `/${this.name}/callback`}`;
   }
 
   /** @inheritdoc */
   async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
     const aud = kit.resolveAudience(loginAudience(req));
     const metadata = await this.discovery.metadata();
-    const state = randomId(16);
+    const state = `${this.options.statePrefix ?? ''}${randomId(16)}`;
     const nonce = randomId(16);
     const verifier = b64url(randomBytes(32));
     const target = new URL(metadata.authorization_endpoint);
@@ -116,9 +116,10 @@ export class OidcProvider implements Provider {
     try {
       user = this.options.mapUser ? await this.options.mapUser(merged, tokens) : defaultOidcUser(this.name, merged);
     } catch (err) {
+      if (err instanceof AuthError) throw err;
       throw new AuthError('unavailable', 'the identity provider gave claims authgate cannot read', { cause: err });
     }
-    await completeCallback(req, res, kit, { provider: this.name, user, handshake: claims, tokens, onBearerToken: this.options.onBearerToken });
+    await completeCallback(req, res, kit, { provider: this.name, user, handshake: claims, tokens, onBearerToken: this.options.onBearerToken, multiFactor: this.options.multiFactor?.(merged) });
   }
 
   /** RP-initiated logout: after the local logout, the browser goes to the provider's end-session endpoint. */
@@ -146,7 +147,7 @@ export class OidcProvider implements Provider {
     }
     let answer: unknown;
     try {
-      answer = await callJson(metadata.token_endpoint, form, { timeoutMs: this.options.timeoutMs, headers });
+      answer = await callJson(metadata.token_endpoint, form, { timeoutMs: this.options.timeoutMs, headers, guard: this.options.guard });
     } catch (err) {
       const status = err instanceof JsonCallError ? err.status : undefined;
       if (status !== undefined && status >= 400 && status < 500) throw refused('the identity provider refused the code: start again');
@@ -196,7 +197,7 @@ export class OidcProvider implements Provider {
   /** The provider's signing key for `kid` (its JWKS kept, refetched for an unknown key). */
   private async keyFor(jwksUri: string, kid: string | undefined): Promise<KeyObject> {
     if (this.keys === undefined || this.keysUri !== jwksUri) {
-      this.keys = new JwksCache(jwksUri, this.options.keysCooldownMs, this.options.timeoutMs);
+      this.keys = new JwksCache(jwksUri, this.options.keysCooldownMs, this.options.timeoutMs, this.options.guard);
       this.keysUri = jwksUri;
     }
     let key: KeyObject | undefined;
@@ -214,7 +215,7 @@ export class OidcProvider implements Provider {
     if (!this.options.userInfo || !metadata.userinfo_endpoint) return claims;
     let info: unknown;
     try {
-      info = await callJson(metadata.userinfo_endpoint, undefined, { timeoutMs: this.options.timeoutMs, headers: { authorization: `Bearer ${accessToken}` } });
+      info = await callJson(metadata.userinfo_endpoint, undefined, { timeoutMs: this.options.timeoutMs, headers: { authorization: `Bearer ${accessToken}` }, guard: this.options.guard });
     } catch (err) {
       throw new AuthError('unavailable', 'the identity provider did not answer the user info: try again', { cause: err });
     }

@@ -1,15 +1,29 @@
+import type { Collection } from '../../core/storage/collection';
 import { Repository } from '../../core/storage/repository';
 import type { Database } from '../../core/storage/database';
+import { SSO_CONNECTIONS, type SsoConnection } from './connection-schema';
 import { SSO_DOMAINS, type DomainClaim } from './domain-schema';
 
 /** The most domains one organization may claim. */
 export const MAX_DOMAINS_PER_ORG = 20;
 
-/** Where the SSO plugin keeps domain claims: one family on the app's database. */
-export class DomainRepository extends Repository<DomainClaim> {
-  /** @param database - where the family lives. */
+/** The most connections one organization may have. */
+export const MAX_CONNECTIONS_PER_ORG = 10;
+
+/** Where the SSO plugin keeps domain claims and connections: two families on the app's database. */
+export class SsoRepository extends Repository<DomainClaim> {
+  /** The connections family. */
+  readonly connections: Collection<SsoConnection>;
+
+  /** @param database - where the families live. */
   constructor(database: Database) {
     super(database, SSO_DOMAINS);
+    this.connections = database.collection(SSO_CONNECTIONS);
+  }
+
+  /** The organization's connections, by id. */
+  async connectionsOf(orgId: string): Promise<SsoConnection[]> {
+    return (await this.connections.find('org', { prefix: `${orgId}\u0000`, limit: MAX_CONNECTIONS_PER_ORG + 1 })).docs;
   }
 
   /** The organization's claims, by domain. */

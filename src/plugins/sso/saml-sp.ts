@@ -1,0 +1,178 @@
+import { AuthError } from '../../core/errors';
+import { loadOptional } from '../../internal/optional';
+import type { SamlSettings } from './connection-schema';
+import { checkAlgorithms, elements, parseForeignXml } from './saml-xml';
+import { certificatePem } from './sp-keys';
+
+type NodeSaml = typeof import('@node-saml/node-saml');
+/** node-saml's own decryption (the one it validates with), for the checks of what an encrypted assertion hides. */
+type NodeSamlXml = { decryptXml(xml: string, key: string | Buffer): Promise<string> };
+
+const ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
+const PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
+
+/** The largest `SAMLResponse` accepted (base64 characters): a real one is a few kilobytes. */
+export const MAX_SAML_RESPONSE = 256 * 1024;
+
+/** The service provider's URLs of one connection, as its metadata names them. */
+export interface SpUrls {
+  /** The SP's entity id: the metadata URL. */
+  entityId: string;
+  /** The assertion consumer service (HTTP-POST binding). */
+  acsUrl: string;
+  /** Single logout (HTTP-Redirect binding). */
+  sloUrl: string;
+}
+
+/** The URLs of connection `id` below the auth router's public URL (`https://app.example/auth`). */
+export function spUrls(authBase: string, id: string): SpUrls {
+  return { entityId: `${authBase}/sso/metadata/${id}`, acsUrl: `${authBase}/sso/acs/${id}`, sloUrl: `${authBase}/sso/slo/${id}` };
+}
+
+/** What a verified SAML assertion says about the user. */
+export interface SamlAssertion {
+  nameId: string;
+  nameIdFormat?: string | undefined;
+  sessionIndex?: string | undefined;
+  /** Attribute name → its values. */
+  attributes: Record<string, string[]>;
+  /** The assertion's `ID` (remembered until it expires: a replay fails). */
+  assertionId: string;
+  /** When the assertion stops being usable (ms). */
+  notOnOrAfter: number;
+  /** The `AuthnContextClassRef`s of its authentication statements. */
+  authnContexts: string[];
+  /** The `InResponseTo` of the response (absent: IdP-initiated). */
+  inResponseTo?: string | undefined;
+}
+
+const refused = (why: string): AuthError => new AuthError('forbidden', `the SAML response was refused: ${why}`, { reason: 'saml_invalid' });
+
+/** One connection's service provider, on node-saml: AuthnRequests out, responses in, its metadata. */
+export class SamlServiceProvider {
+  /**
+   * @param settings - the IdP side of the connection.
+   * @param keys - the SP's private key (PEM) and certificate (base64 DER).
+   * @param urls - the SP's URLs.
+   * @param skewMs - the clock skew allowed on the IdP's times.
+   */
+  constructor(
+    private readonly settings: SamlSettings,
+    private readonly keys: { privateKey: string; certificate: string },
+    readonly urls: SpUrls,
+    private readonly skewMs: number,
+  ) {}
+
+  // One SAML object per message: node-saml takes the request id and the expected InResponseTo
+  // from its options, and both are this login's, not the connection's.
+  private saml(requestId: string | undefined): InstanceType<NodeSaml['SAML']> {
+    const { SAML } = loadOptional<NodeSaml>('@node-saml/node-saml', 'SAML connections (sso)');
+    const created = new Date().toISOString();
+    return new SAML({
+      issuer: this.urls.entityId,
+      audience: this.urls.entityId,
+      callbackUrl: this.urls.acsUrl,
+      logoutCallbackUrl: this.urls.sloUrl,
+      entryPoint: this.settings.ssoUrl,
+      ...(this.settings.sloUrl ? { logoutUrl: this.settings.sloUrl } : {}),
+      idpCert: this.settings.certificates.map(certificatePem),
+      idpIssuer: this.settings.idpEntityId,
+      privateKey: this.keys.privateKey,
+      publicCert: certificatePem(this.keys.certificate),
+      decryptionPvk: this.keys.privateKey,
+      signatureAlgorithm: 'sha256',
+      digestAlgorithm: 'http://www.w3.org/2001/04/xmlenc#sha256',
+      wantAssertionsSigned: true,
+      wantAuthnResponseSigned: false,
+      acceptedClockSkewMs: this.skewMs,
+      identifierFormat: null,
+      disableRequestedAuthnContext: true,
+      // An answer to a request of ours must name it; one without InResponseTo is IdP-initiated.
+      validateInResponseTo: (requestId === undefined ? 'ifPresent' : 'always') as never,
+      requestIdExpirationPeriodMs: 30 * 60_000,
+      generateUniqueId: () => requestId ?? 'unused',
+      cacheProvider: {
+        saveAsync: async () => null,
+        getAsync: async (key: string) => (requestId !== undefined && key === requestId ? created : null),
+        removeAsync: async () => null,
+      },
+    });
+  }
+
+  /** The SP's metadata, for the customer's IT. */
+  metadata(): string {
+    const cert = certificatePem(this.keys.certificate);
+    return this.saml(undefined).generateServiceProviderMetadata(cert, cert);
+  }
+
+  /** Where to send the browser to log in: the IdP's SSO URL with a signed AuthnRequest of id `requestId`. */
+  loginUrl(requestId: string, relayState: string): Promise<string> {
+    return this.saml(requestId).getAuthorizeUrlAsync(relayState, undefined, {});
+  }
+
+  /**
+   * Checks a `SAMLResponse` (base64, HTTP-POST binding) and returns its assertion. Refuses (403
+   * `saml_invalid`): no DTD, comments or SHA-1 anywhere; a signed assertion (node-saml: exactly
+   * one, the signature's reference on it, one of the IdP's certificates); the issuer, audience,
+   * destination and recipient of this connection; the times within the skew; `InResponseTo`
+   * equal to `requestId` (or absent, for an IdP-initiated login when `requestId` is undefined).
+   */
+  async validate(samlResponse: unknown, requestId: string | undefined): Promise<SamlAssertion> {
+    if (typeof samlResponse !== 'string' || samlResponse === '') throw new AuthError('bad_request', 'SAMLResponse is required', { reason: 'saml_invalid' });
+    if (samlResponse.length > MAX_SAML_RESPONSE) throw new AuthError('payload_too_large', `SAMLResponse is larger than ${MAX_SAML_RESPONSE} characters`, { reason: 'saml_invalid' });
+    if (!/^[A-Za-z0-9+/=\r\n]+$/.test(samlResponse)) throw new AuthError('bad_request', 'SAMLResponse is not base64', { reason: 'saml_invalid' });
+    const doc = parseForeignXml(Buffer.from(samlResponse, 'base64').toString('utf8'), 'the SAML response');
+    const root = doc.documentElement;
+    if (root.localName !== 'Response' || root.namespaceURI !== PROTOCOL) throw refused('it is not a samlp:Response');
+    checkAlgorithms(doc);
+    // What an encrypted assertion holds gets the same checks (no DTD, comments or SHA-1 inside).
+    for (const encrypted of elements(doc, ASSERTION, 'EncryptedAssertion')) {
+      const xml = loadOptional<NodeSamlXml>('@node-saml/node-saml/lib/xml', 'SAML connections (sso)');
+      let decrypted: string;
+      try {
+        decrypted = await xml.decryptXml(encrypted.toString(), this.keys.privateKey);
+      } catch {
+        throw refused("its encrypted assertion cannot be decrypted with this connection's key");
+      }
+      checkAlgorithms(parseForeignXml(decrypted, 'the decrypted assertion'));
+    }
+    const destination = root.getAttribute('Destination');
+    if (destination !== null && destination !== '' && destination !== this.urls.acsUrl) throw refused('its Destination is another service');
+    let profile;
+    try {
+      ({ profile } = await this.saml(requestId).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+    } catch (err) {
+      throw refused(((err as Error)?.message ?? 'invalid').slice(0, 160));
+    }
+    if (!profile) throw refused('it carries no assertion');
+    if (profile.issuer !== this.settings.idpEntityId) throw refused('its issuer is not the identity provider of this connection');
+    // Read again from the bytes the signature covers, not from the response around them.
+    const assertion = parseForeignXml(profile.getAssertionXml?.() ?? '', 'the SAML assertion').documentElement;
+    return this.read(assertion, profile.nameID, profile.nameIDFormat, profile.sessionIndex, requestId);
+  }
+
+  private read(assertion: Element, nameId: string | undefined, nameIdFormat: string | undefined, sessionIndex: string | undefined, requestId: string | undefined): SamlAssertion {
+    const recipients = elements(assertion, ASSERTION, 'SubjectConfirmationData').map((d) => d.getAttribute('Recipient') ?? '');
+    if (recipients.length === 0 || recipients.some((r) => r !== this.urls.acsUrl)) throw refused('its Recipient is not this connection');
+    if (typeof nameId !== 'string' || nameId === '' || nameId.length > 256) throw refused('it names no subject');
+    const conditions = elements(assertion, ASSERTION, 'Conditions')[0];
+    const notOnOrAfter = Date.parse(conditions?.getAttribute('NotOnOrAfter') ?? '');
+    if (!Number.isFinite(notOnOrAfter)) throw refused('its Conditions have no NotOnOrAfter');
+    const attributes: Record<string, string[]> = {};
+    for (const attr of elements(assertion, ASSERTION, 'Attribute')) {
+      const name = attr.getAttribute('Name') ?? '';
+      if (name === '' || name === '__proto__') continue;
+      attributes[name] = elements(attr, ASSERTION, 'AttributeValue').map((v) => (v.textContent ?? '').trim());
+    }
+    return {
+      nameId,
+      nameIdFormat,
+      sessionIndex,
+      attributes,
+      assertionId: assertion.getAttribute('ID') ?? '',
+      notOnOrAfter,
+      authnContexts: elements(assertion, ASSERTION, 'AuthnContextClassRef').map((c) => (c.textContent ?? '').trim()),
+      inResponseTo: requestId,
+    };
+  }
+}

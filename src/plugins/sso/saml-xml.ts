@@ -1,0 +1,100 @@
+import { AuthError } from '../../core/errors';
+import { loadOptional } from '../../internal/optional';
+
+type XmlDom = typeof import('@xmldom/xmldom');
+
+/** The packages SAML connections load, for one install line at start-up. */
+export const SAML_PACKAGES = ['@node-saml/node-saml', '@xmldom/xmldom', '@peculiar/x509', 'reflect-metadata'] as const;
+
+const FEATURE = 'SAML connections (sso)';
+
+const DSIG = 'http://www.w3.org/2000/09/xmldsig#';
+const MD = 'urn:oasis:names:tc:SAML:2.0:metadata';
+const REDIRECT_BINDING = 'urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect';
+
+/**
+ * The signature and digest algorithms a SAML message may use; SHA-1 is refused (collisions are
+ * practical), as are HMAC signatures (a shared secret is not an IdP's key).
+ */
+export const ALLOWED_XML_ALGORITHMS: ReadonlySet<string> = new Set([
+  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256',
+  'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512',
+  'http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha256',
+  'http://www.w3.org/2001/04/xmldsig-more#ecdsa-sha512',
+  'http://www.w3.org/2001/04/xmlenc#sha256',
+  'http://www.w3.org/2001/04/xmlenc#sha512',
+]);
+
+const bad = (message: string): AuthError => new AuthError('bad_request', message, { reason: 'saml_invalid' });
+
+/**
+ * Parses XML that came from outside, refusing what no SAML party sends and attacks rely on: a
+ * document type (entities, XXE), comments and processing instructions (the NameID comment trick),
+ * and anything the parser had to repair.
+ */
+export function parseForeignXml(text: string, what: string): Document {
+  // Checked on the text before parsing: no parser may see a DTD at all.
+  if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw bad(`${what} may not have a document type (DTD)`);
+  const { DOMParser } = loadOptional<XmlDom>('@xmldom/xmldom', FEATURE);
+  const problems: string[] = [];
+  const note = (message: string): void => void problems.push(message);
+  const doc = new DOMParser({ errorHandler: { warning: note, error: note, fatalError: note } }).parseFromString(text, 'text/xml') as unknown as Document;
+  if (problems.length > 0 || !doc?.documentElement) throw bad(`${what} is not well-formed XML`);
+  const walk = (node: Node): void => {
+    for (let child = node.firstChild; child; child = child.nextSibling) {
+      if (child.nodeType === 8) throw bad(`${what} may not hold comments`);
+      if (child.nodeType === 7) throw bad(`${what} may not hold processing instructions`);
+      if (child.nodeType === 1) walk(child);
+    }
+  };
+  walk(doc);
+  return doc;
+}
+
+/** The elements named `local` in namespace `ns` below `root`, in document order. */
+export function elements(root: Document | Element, ns: string, local: string): Element[] {
+  return Array.from(root.getElementsByTagNameNS(ns, local) as unknown as ArrayLike<Element>);
+}
+
+/** Refuses a signed SAML message that uses an algorithm outside {@link ALLOWED_XML_ALGORITHMS}. */
+export function checkAlgorithms(doc: Document): void {
+  // Only what signatures use: an encrypted key's OAEP digest is not a signature's.
+  for (const tag of ['SignatureMethod', 'DigestMethod']) {
+    for (const el of elements(doc, DSIG, 'SignedInfo').flatMap((info) => elements(info, DSIG, tag))) {
+      const alg = el.getAttribute('Algorithm') ?? '';
+      if (!ALLOWED_XML_ALGORITHMS.has(alg)) throw bad(`the ${tag} ${alg.slice(0, 80) || '(none)'} is not allowed (SHA-256 or SHA-512 only)`);
+    }
+  }
+}
+
+/** What an identity provider's metadata says, as a SAML connection keeps it. */
+export interface IdpMetadata {
+  entityId: string;
+  /** Where AuthnRequests go (HTTP-Redirect binding). */
+  ssoUrl: string;
+  /** Where LogoutRequests go (HTTP-Redirect binding), when the IdP has single logout. */
+  sloUrl?: string | undefined;
+  /** Its signing certificates (base64 DER), one or more during a rotation. */
+  certificates: string[];
+}
+
+/** Reads an IdP's metadata (`EntityDescriptor` with an `IDPSSODescriptor`); a 400 naming what is missing. */
+export function readIdpMetadata(xml: string): IdpMetadata {
+  const doc = parseForeignXml(xml, 'the IdP metadata');
+  const entity = doc.documentElement;
+  if (entity.localName !== 'EntityDescriptor' || entity.namespaceURI !== MD) throw bad('the IdP metadata must be one md:EntityDescriptor');
+  const descriptors = elements(doc, MD, 'IDPSSODescriptor');
+  if (descriptors.length !== 1) throw bad('the IdP metadata must have one IDPSSODescriptor');
+  const idp = descriptors[0] as Element;
+  const location = (tag: string): string | undefined =>
+    elements(idp, MD, tag)
+      .find((s) => s.getAttribute('Binding') === REDIRECT_BINDING)
+      ?.getAttribute('Location') ?? undefined;
+  const certificates = elements(idp, MD, 'KeyDescriptor')
+    .filter((k) => (k.getAttribute('use') ?? 'signing') === 'signing')
+    .flatMap((k) => elements(k, DSIG, 'X509Certificate'))
+    .map((c) => (c.textContent ?? '').replace(/\s+/g, ''));
+  const ssoUrl = location('SingleSignOnService');
+  if (ssoUrl === undefined) throw bad('the IdP metadata has no SingleSignOnService with the HTTP-Redirect binding');
+  return { entityId: entity.getAttribute('entityID') ?? '', ssoUrl, sloUrl: location('SingleLogoutService'), certificates };
+}

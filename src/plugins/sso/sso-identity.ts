@@ -1,0 +1,96 @@
+import { AuthError } from '../../core/errors';
+import { hashId, type User } from '../../core/token/user';
+import type { PluginUsers } from '../../plugin-api/core-api';
+import type { OrgAuthority } from '../../plugin-api/org-keys';
+import type { SsoConnection } from './connection-schema';
+import { domainOf } from './dns-proof';
+import type { SamlAssertion } from './saml-sp';
+import type { SsoDomains } from './sso-domains';
+
+/** Who an identity provider says the user is, whatever the protocol. */
+export interface SsoIdentity {
+  /** The IdP's stable id of the user (SAML NameID, OIDC `sub`). */
+  subject: string;
+  email?: string | undefined;
+  name?: string | undefined;
+  /** The groups in the connection's role attribute. */
+  groups: string[];
+  /** The IdP's authentication contexts or `amr` values. */
+  methods: string[];
+}
+
+const EMAIL_ATTRIBUTES = ['email', 'mail', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress', 'urn:oid:0.9.2342.19200300.100.1.3'];
+const NAME_ATTRIBUTES = ['displayName', 'name', 'http://schemas.microsoft.com/identity/claims/displayname', 'urn:oid:2.16.840.1.113730.3.1.241'];
+const GIVEN = ['givenName', 'firstName', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/givenname', 'urn:oid:2.5.4.42'];
+const SURNAME = ['surname', 'sn', 'lastName', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/surname', 'urn:oid:2.5.4.4'];
+const AMR_ATTRIBUTE = 'http://schemas.microsoft.com/claims/authnmethodsreferences';
+const EMAIL_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress';
+
+const text = (value: unknown, max = 256): string | undefined => (typeof value === 'string' && value.trim() !== '' && value.length <= max ? value.trim() : undefined);
+const list = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : value === undefined ? [] : [value]).filter((v): v is string => typeof v === 'string' && v !== '' && v.length <= 256).slice(0, 200);
+
+/** The identity of a verified SAML assertion, read through the usual attribute names of Okta, Entra ID, Google and ADFS. */
+export function samlIdentity(connection: SsoConnection, assertion: SamlAssertion): SsoIdentity {
+  const first = (names: string[]): string | undefined => names.map((n) => text(assertion.attributes[n]?.[0])).find((v) => v !== undefined);
+  const given = first(GIVEN);
+  const surname = first(SURNAME);
+  return {
+    subject: assertion.nameId,
+    email: first(EMAIL_ATTRIBUTES) ?? (assertion.nameIdFormat === EMAIL_FORMAT ? assertion.nameId : undefined),
+    name: first(NAME_ATTRIBUTES) ?? ([given, surname].filter(Boolean).join(' ') || undefined),
+    groups: list(assertion.attributes[connection.roles.attribute]),
+    methods: [...assertion.authnContexts, ...(assertion.attributes[AMR_ATTRIBUTE] ?? [])],
+  };
+}
+
+/** The identity of verified OpenID Connect claims. */
+export function oidcIdentity(connection: SsoConnection, claims: Record<string, unknown>): SsoIdentity {
+  return {
+    subject: String(claims.sub),
+    // An address the provider has not verified is no address at all.
+    email: claims.email_verified === true ? text(claims.email) : undefined,
+    name: text(claims.name) ?? text(claims.preferred_username),
+    groups: list(claims[connection.roles.attribute]),
+    methods: list(claims.amr),
+  };
+}
+
+/** Whether the IdP's methods count as two factors for this connection. */
+export function provesTwoFactors(connection: SsoConnection, identity: SsoIdentity): boolean {
+  return identity.methods.some((m) => connection.mfaContexts.includes(m));
+}
+
+/** What just-in-time provisioning needs. */
+export interface ProvisionDeps {
+  orgs: OrgAuthority;
+  domains: SsoDomains;
+  users: PluginUsers;
+}
+
+/**
+ * The user of an SSO login, made a member of the connection's organization (just in time) with
+ * the roles its groups map to. The user is the connection's own (`sso_<hash of connection and
+ * subject>`): an IdP never logs into an account it did not make. Its e-mail is kept only in a
+ * domain the organization verified, so an IdP cannot claim an address of another company.
+ */
+export async function provisionUser(connection: SsoConnection, identity: SsoIdentity, deps: ProvisionDeps): Promise<User> {
+  const id = hashId('sso', `${connection.id}:${identity.subject}`);
+  if (await deps.users.isBanned(id)) throw new AuthError('forbidden', 'this user is banned', { reason: 'banned' });
+  const email = identity.email !== undefined && (await ownsDomainOf(identity.email, connection.orgId, deps.domains)) ? identity.email.toLowerCase() : undefined;
+  const mapped = identity.groups.flatMap((g) => (Object.hasOwn(connection.roles.map, g) ? [connection.roles.map[g] as string] : []));
+  await deps.orgs.provision(connection.orgId, id, mapped.length > 0 ? mapped : [connection.roles.defaultRole], `sso:${connection.id}`);
+  const user: User = { id, name: identity.name ?? email ?? identity.subject, picture: '', attrs: { sso_org: connection.orgId, sso_connection: connection.id } };
+  if (email !== undefined) user.email = email;
+  return user;
+}
+
+async function ownsDomainOf(email: string, orgId: string, domains: SsoDomains): Promise<boolean> {
+  const at = email.lastIndexOf('@');
+  if (at <= 0) return false;
+  try {
+    return (await domains.verifiedOwner(domainOf(email.slice(at + 1)))) === orgId;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,170 @@
+import type { ServerResponse } from 'node:http';
+import { AuthError } from '../../core/errors';
+import { HANDSHAKE_DURATION_MS } from '../../core/token/token-service';
+import { sendRedirect } from '../../internal/http';
+import { randomId, safeEqual } from '../../internal/random';
+import { loginAudience, loginField, loginFlag } from '../../providers/login-fields';
+import { OidcProvider } from '../../providers/oidc/oidc-provider';
+import { resolveOidcOptions } from '../../providers/oidc/oidc-options';
+import type { LoginRequest, Provider, ProviderAction, ProviderKit } from '../../providers/provider';
+import type { OrgAuthority } from '../../plugin-api/org-keys';
+import type { SsoConnection } from './connection-schema';
+import { domainOf } from './dns-proof';
+import { MAX_SAML_RESPONSE } from './saml-sp';
+import type { SsoConnections } from './sso-connections';
+import type { SsoDomains } from './sso-domains';
+import { oidcIdentity, provesTwoFactors, provisionUser, samlIdentity, type ProvisionDeps } from './sso-identity';
+
+/** The name of the SSO plugin's provider: its routes are `/sso/login`, `/sso/acs/:id`, `/sso/metadata/:id`, `/sso/oidc/:id`. */
+export const SSO_PROVIDER = 'sso';
+
+/** What the SSO logins need. */
+export interface SsoLoginDeps extends ProvisionDeps {
+  connections: SsoConnections;
+  domains: SsoDomains;
+  orgs: OrgAuthority;
+  /** Origins on private addresses an IdP may use. */
+  privateOrigins: readonly string[];
+  /** Clock skew allowed on the IdP's times (ms). */
+  skewMs: number;
+}
+
+const notFound = (what: string): AuthError => new AuthError('not_found', `no single sign-on ${what}`, { reason: 'sso_not_found' });
+const refused = (why: string): AuthError => new AuthError('forbidden', why, { reason: 'saml_invalid' });
+
+/**
+ * Logins through an organization's identity provider. `GET /sso/login?email=` (or `org=`, or
+ * `connection=`, with `from=`) finds the connection (an e-mail by its domain, verified by one
+ * organization) and sends the browser to the IdP; the IdP comes back to the connection's ACS
+ * (SAML) or callback (OpenID Connect); the user is provisioned and gets an ordinary session.
+ */
+export class SsoProvider implements Provider {
+  readonly name = SSO_PROVIDER;
+  readonly methods = { login: ['GET'] } as const;
+  readonly actions: Readonly<Record<string, ProviderAction>>;
+
+  /** @param deps - connections, domains, the organizations' authority and the user directory. */
+  constructor(private readonly deps: SsoLoginDeps) {
+    this.actions = {
+      acs: { methods: ['POST'], crossSite: true, bodyLimit: MAX_SAML_RESPONSE + 16 * 1024, handle: (req, res, kit, id) => this.acs(req, res, kit, id) },
+      metadata: { methods: ['GET'], handle: (req, res, kit, id) => this.metadata(req, res, kit, id) },
+      oidc: { methods: ['GET'], handle: (req, res, kit, id) => this.oidcCallback(req, res, kit, id) },
+    };
+  }
+
+  /** The connection a login asks for: by id, by organization, or by the domain of an e-mail address. */
+  private async discover(req: LoginRequest): Promise<SsoConnection> {
+    const id = loginField(req, 'connection');
+    if (id) {
+      const found = await this.deps.connections.byId(id);
+      if (found === undefined || !found.enabled) throw notFound('connection of that id');
+      return found;
+    }
+    const orgRef = loginField(req, 'org');
+    const email = loginField(req, 'email');
+    let orgId: string | undefined;
+    if (orgRef) orgId = (await this.deps.orgs.lookup(orgRef.slice(0, 64)))?.id;
+    else if (email) {
+      const at = email.lastIndexOf('@');
+      if (at <= 0 || email.length > 320) throw new AuthError('bad_request', 'email must be an e-mail address');
+      orgId = await this.deps.domains.verifiedOwner(domainOf(email.slice(at + 1)));
+    } else throw new AuthError('bad_request', 'say who signs in: email=, org= or connection=');
+    const [first] = orgId === undefined ? [] : await this.deps.connections.enabledOf(orgId);
+    if (first === undefined) throw notFound(email ? 'for that e-mail domain' : 'for that organization');
+    return first;
+  }
+
+  /** @inheritdoc */
+  async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
+    const connection = await this.discover(req);
+    if (connection.kind === 'oidc') return this.oidcProvider(connection).login(req, res, kit);
+    const sp = this.deps.connections.serviceProvider(connection, kit.authRouteUrl(req));
+    const requestId = `_${randomId(20)}`;
+    const relayState = randomId(16);
+    await kit.tokens.sendHandshake(
+      res,
+      SSO_PROVIDER,
+      {
+        aud: kit.resolveAudience(loginAudience(req)),
+        handshake: { state: relayState, id: `${connection.id}.${requestId}`, from: loginField(req, 'from') || undefined },
+        sess_only: loginFlag(req, 'session', 'sess') || undefined,
+      },
+      // The IdP posts the answer from its own site: the cookie must come along (https only).
+      { crossSite: kit.url.protocol === 'https:' },
+    );
+    sendRedirect(res, 302, await sp.loginUrl(requestId, relayState));
+  }
+
+  /** The assertion consumer service of connection `id` (HTTP-POST binding). */
+  private async acs(req: LoginRequest, res: ServerResponse, kit: ProviderKit, id: string | undefined): Promise<void> {
+    const connection = await this.deps.connections.byId(id ?? '');
+    if (connection?.kind !== 'saml') throw notFound('connection of that id');
+    if (!connection.enabled || !connection.saml) throw new AuthError('forbidden', 'this connection is disabled', { reason: 'connection_disabled' });
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const relayState = typeof body.RelayState === 'string' ? body.RelayState.slice(0, 512) : '';
+    const handshake = await kit.tokens.readHandshake(req.raw, SSO_PROVIDER).catch(() => undefined);
+    const [startedAt, requestId] = (handshake?.handshake?.id ?? '').split('.');
+    const solicited = handshake !== undefined && startedAt === connection.id && requestId !== undefined && relayState !== '' && safeEqual(relayState, handshake.handshake?.state ?? '');
+    if (!solicited && !connection.saml.allowIdpInitiated)
+      throw refused('this response answers no login started in this browser (IdP-initiated logins are off for this connection): start the login again');
+    const assertion = await this.deps.connections.serviceProvider(connection, kit.authRouteUrl(req)).validate(body.SAMLResponse, solicited ? requestId : undefined);
+    // Once, on every instance: the request this answers, and the assertion until it expires.
+    if (solicited && !(await kit.useOnce(`sso:request:${requestId}`, HANDSHAKE_DURATION_MS))) throw refused('this login was already completed: start the login again');
+    const ttl = Math.max(assertion.notOnOrAfter - Date.now() + this.deps.skewMs, 1000);
+    if (assertion.assertionId === '' || !(await kit.useOnce(`sso:assertion:${connection.id}:${assertion.assertionId}`, ttl))) throw refused('this assertion was used already');
+    const identity = samlIdentity(connection, assertion);
+    const user = await provisionUser(connection, identity, this.deps);
+    await kit.completeLogin(req, res, {
+      provider: SSO_PROVIDER,
+      user,
+      aud: solicited ? handshake?.aud : undefined,
+      sessionOnly: solicited ? handshake?.sess_only : undefined,
+      noAva: true,
+      from: solicited ? handshake?.handshake?.from : this.landing(connection, relayState, kit),
+      allowCrossSite: true,
+      boundToBrowser: solicited,
+      multiFactor: provesTwoFactors(connection, identity),
+    });
+  }
+
+  /** Where an IdP-initiated login lands: its RelayState when that is one of the connection's paths, else the first. */
+  private landing(connection: SsoConnection, relayState: string, kit: ProviderKit): string {
+    const paths = connection.saml?.idpInitiatedPaths ?? ['/'];
+    return new URL(paths.includes(relayState) ? relayState : (paths[0] ?? '/'), kit.url).href;
+  }
+
+  /** The SP metadata of connection `id`, for the customer's IT (or its IdP, which may fetch it). */
+  private async metadata(req: LoginRequest, res: ServerResponse, kit: ProviderKit, id: string | undefined): Promise<void> {
+    const connection = await this.deps.connections.byId(id ?? '');
+    if (connection?.kind !== 'saml') throw notFound('connection of that id');
+    const xml = this.deps.connections.serviceProvider(connection, kit.authRouteUrl(req)).metadata();
+    res.statusCode = 200;
+    res.setHeader('Content-Type', 'application/samlmetadata+xml; charset=utf-8');
+    res.end(xml);
+  }
+
+  private oidcProvider(connection: SsoConnection): OidcProvider {
+    const oidc = connection.oidc;
+    if (!oidc) throw notFound('connection of that id');
+    const resolved = resolveOidcOptions(SSO_PROVIDER, { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: this.deps.connections.clientSecret(connection) });
+    return new OidcProvider(SSO_PROVIDER, {
+      ...resolved,
+      statePrefix: `${connection.id}.`,
+      callbackPath: `/${SSO_PROVIDER}/oidc/${connection.id}`,
+      guard: { allowedPrivateOrigins: this.deps.privateOrigins },
+      clockSkewMs: this.deps.skewMs,
+      mapUser: (claims) => provisionUser(connection, oidcIdentity(connection, claims), this.deps),
+      multiFactor: (claims) => provesTwoFactors(connection, oidcIdentity(connection, claims)),
+    });
+  }
+
+  /** The OpenID Connect callback of connection `id`: only for a login started at that connection in this browser. */
+  private async oidcCallback(req: LoginRequest, res: ServerResponse, kit: ProviderKit, id: string | undefined): Promise<void> {
+    const connection = await this.deps.connections.byId(id ?? '');
+    if (connection?.kind !== 'oidc') throw notFound('connection of that id');
+    if (!connection.enabled) throw new AuthError('forbidden', 'this connection is disabled', { reason: 'connection_disabled' });
+    const handshake = await kit.tokens.readHandshake(req.raw, SSO_PROVIDER);
+    if (!handshake?.handshake?.state?.startsWith(`${connection.id}.`)) throw new AuthError('forbidden', 'no login through this connection in progress: start the login again');
+    await this.oidcProvider(connection).callback(req, res, kit);
+  }
+}
