@@ -1,16 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sso, type SsoPlugin } from '../../src/plugins/sso';
+import { onEveryStore, type StoreMaker } from './sso-stores';
+import { SSO_KEY } from './sso-helpers';
 import { startDnsPeer, type DnsPeer } from '../support/dns-server';
 import { setClock } from '../support/clock';
-import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
-import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { Browser, orgApp, tokenOf, type OrgApp } from '../organizations/org-helpers';
 
-const SSO_KEY = 'test-sso-key-0123456789abcdef0123456789';
 let smtp: SmtpPeer;
 let dns: DnsPeer;
 beforeAll(async () => {
@@ -33,7 +28,7 @@ async function twoOrgs(t: OrgApp): Promise<{ owner: Browser; rival: Browser; mem
   return { owner, rival, member };
 }
 
-function domainFlow(name: string, describeFn: jest.Describe, storeUri: () => Promise<{ uri: string; cleanup(): Promise<void> }>): void {
+function domainFlow(name: string, describeFn: jest.Describe, storeUri: StoreMaker): void {
   describeFn(`SSO verified domains (${name} store)`, () => {
     let t: OrgApp;
     let plugin: SsoPlugin;
@@ -132,27 +127,4 @@ function domainFlow(name: string, describeFn: jest.Describe, storeUri: () => Pro
   });
 }
 
-domainFlow('memory', describe, async () => ({ uri: 'memory://', cleanup: async () => undefined }));
-domainFlow('level', describe, async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'authgate-sso-'));
-  return { uri: `level://${dir}`, cleanup: () => rm(dir, { recursive: true, force: true }) };
-});
-const postgres = sharedServer(startPostgres);
-domainFlow('postgres', describePostgres, async () => {
-  const server = await postgres();
-  const schema = `sso_${randomBytes(6).toString('hex')}`;
-  return { uri: `${server.url}?schema=${schema}`, cleanup: () => dropSchema(server.url, schema) };
-});
-domainFlow('SQLite', describe, async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'authgate-sso-sqlite-'));
-  return { uri: `sqlite://${join(dir, 'auth.db')}`, cleanup: () => rm(dir, { recursive: true, force: true }) };
-});
-const mariadb = sharedServer(startMysql);
-domainFlow('MySQL (MariaDB)', describeMysql, async () => {
-  const fresh = await freshMysqlDatabase((await mariadb()).url);
-  return { uri: fresh.uri, cleanup: fresh.drop };
-});
-domainFlow('mongo', describeMongo, async () => {
-  const { uri, db } = await freshMongoUri('org');
-  return { uri, cleanup: () => dropMongoDb(db) };
-});
+onEveryStore(domainFlow);

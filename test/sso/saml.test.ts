@@ -1,6 +1,7 @@
 import { startDnsPeer, type DnsPeer } from '../support/dns-server';
 import { startSamlIdp, type SamlIdpPeer } from '../support/saml-idp';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
+import { onEveryStore } from './sso-stores';
 import { samlConnection, SsoBrowser, ssoApp, type SsoApp } from './sso-helpers';
 
 let smtp: SmtpPeer;
@@ -13,44 +14,66 @@ afterAll(async () => {
   await Promise.all([smtp.close(), dns.close(), idp.close()]);
 });
 
-describe('SAML connections (memory store)', () => {
-  let t: SsoApp;
-  beforeEach(async () => {
-    idp.encrypt = false;
-    idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'], displayName: ['Some One'], groups: ['Engineering'] } };
-    t = await ssoApp(smtp, dns, 'memory://', { privateOrigins: [idp.origin] });
-  });
-  afterEach(() => t.auth.close());
-
-  it('logs a person of the verified domain in through the IdP: a session, a member of the organization, roles from groups', async () => {
-    const { id, view } = await samlConnection(t, idp, { roles: { map: { Engineering: 'admin' } } });
-    expect(view).toMatchObject({
-      kind: 'saml',
-      enabled: true,
-      saml: { idpEntityId: idp.entityId, ssoUrl: `${idp.origin}/sso`, allowIdpInitiated: false, certificates: [{ fingerprint: expect.stringMatching(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/) }] },
-      serviceProvider: { entityId: `http://127.0.0.1:8080/auth/sso/metadata/${id}`, acsUrl: `http://127.0.0.1:8080/auth/sso/acs/${id}` },
+onEveryStore((name, describeFn, store) =>
+  describeFn(`SAML connections (${name} store)`, () => {
+    let t: SsoApp;
+    let cleanup: () => Promise<void>;
+    beforeEach(async () => {
+      idp.encrypt = false;
+      idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'], displayName: ['Some One'], groups: ['Engineering'] } };
+      const made = await store();
+      cleanup = made.cleanup;
+      t = await ssoApp(smtp, dns, made.uri, { privateOrigins: [idp.origin] });
     });
-    const person = new SsoBrowser(t);
-    const done = await person.login(idp);
-    expect(done.status).toBe(200);
-    expect(done.body).toMatchObject({ id: expect.stringMatching(/^sso_[0-9a-f]{40}$/), name: 'Some One', email: 'someone@customer.test', attrs: { sso_org: t.orgId, sso_connection: id } });
-    const me = await person.get('/auth/user');
-    expect(me.status).toBe(200);
-    const orgs = await person.get('/auth/orgs');
-    expect(orgs.body).toMatchObject([{ id: t.orgId, roles: ['admin'] }]);
+    afterEach(async () => {
+      await t.auth.close();
+      await cleanup();
+    });
 
-    // A second login is the same user; changed groups change the roles.
-    idp.user.attributes.groups = ['Sales'];
-    const again = await new SsoBrowser(t).login(idp);
-    expect(again.body.id).toBe(done.body.id);
-    expect((await person.get('/auth/orgs')).body).toMatchObject([{ roles: ['member'] }]);
-  });
+    it('logs a person of the verified domain in through the IdP: a session, a member of the organization, roles from groups', async () => {
+      const { id, view } = await samlConnection(t, idp, { roles: { map: { Engineering: 'admin' } } });
+      expect(view).toMatchObject({
+        kind: 'saml',
+        enabled: true,
+        saml: { idpEntityId: idp.entityId, ssoUrl: `${idp.origin}/sso`, allowIdpInitiated: false, certificates: [{ fingerprint: expect.stringMatching(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/) }] },
+        serviceProvider: { entityId: `http://127.0.0.1:8080/auth/sso/metadata/${id}`, acsUrl: `http://127.0.0.1:8080/auth/sso/acs/${id}` },
+      });
+      const person = new SsoBrowser(t);
+      const done = await person.login(idp);
+      expect(done.status).toBe(200);
+      expect(done.body).toMatchObject({ id: expect.stringMatching(/^sso_[0-9a-f]{40}$/), name: 'Some One', email: 'someone@customer.test', attrs: { sso_org: t.orgId, sso_connection: id } });
+      const me = await person.get('/auth/user');
+      expect(me.status).toBe(200);
+      const orgs = await person.get('/auth/orgs');
+      expect(orgs.body).toMatchObject([{ id: t.orgId, roles: ['admin'] }]);
 
-  it('accepts encrypted assertions', async () => {
-    await samlConnection(t, idp);
-    idp.encrypt = true;
-    const done = await new SsoBrowser(t).login(idp);
-    expect(done.status).toBe(200);
-    expect(done.body.email).toBe('someone@customer.test');
-  });
-});
+      // A second login is the same user; changed groups change the roles.
+      idp.user.attributes.groups = ['Sales'];
+      const again = await new SsoBrowser(t).login(idp);
+      expect(again.body.id).toBe(done.body.id);
+      expect((await person.get('/auth/orgs')).body).toMatchObject([{ roles: ['member'] }]);
+    });
+
+    it('accepts encrypted assertions', async () => {
+      await samlConnection(t, idp);
+      idp.encrypt = true;
+      const done = await new SsoBrowser(t).login(idp);
+      expect(done.status).toBe(200);
+      expect(done.body.email).toBe('someone@customer.test');
+    });
+
+    it("keeps an e-mail only in a domain the organization verified, and lists the connection's values without secrets", async () => {
+      const { id } = await samlConnection(t, idp);
+      idp.user = { nameId: 'boss', attributes: { email: ['ceo@bank.example'] } };
+      const done = await new SsoBrowser(t).login(idp);
+      expect(done.status).toBe(200);
+      expect(done.body.email).toBeUndefined();
+      expect(done.body.name).toBe('boss');
+      const listed = await t.owner.get('/auth/orgs/acme/sso/connections');
+      expect(listed.body).toEqual([expect.objectContaining({ id, kind: 'saml' })]);
+      expect(JSON.stringify(listed.body)).not.toMatch(/PRIVATE KEY|v1\./);
+      const one = await t.owner.get(`/auth/orgs/acme/sso/connections/${id}`);
+      expect(one.body).toEqual(listed.body[0]);
+    });
+  }),
+);

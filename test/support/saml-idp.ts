@@ -23,6 +23,8 @@ export interface SamlIdpPeer {
   user: IdpUser;
   /** Encrypt the assertions (the SP's metadata must carry an encryption key). */
   encrypt: boolean;
+  /** The signature algorithm (a URI); SHA-256 unless a test asks for another. */
+  signatureAlgorithm: string;
   /** The SP metadata the IdP trusts (fetched from the SP, or given). */
   trust(spMetadata: string): void;
   /** Follows an SP's redirect to the IdP as a browser would: the form the IdP answers with. */
@@ -45,6 +47,10 @@ export interface Tamper {
   values?: Partial<Record<TemplateTag, string>>;
   /** Rewrites the unsigned XML before the IdP signs it. */
   beforeSigning?: (xml: string) => string;
+  /** Rewrites the signed response (signature wrapping and other forgeries). */
+  afterSigning?: (xml: string) => string;
+  /** Sends the response without any signature. */
+  unsigned?: boolean;
 }
 
 /** What the browser posts to the SP's ACS. */
@@ -168,6 +174,7 @@ export async function startSamlIdp(options: { signatureAlgorithm?: string; keys?
     certificate: keys.certificate,
     user: { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'], displayName: ['Some One'] } },
     encrypt: false,
+    signatureAlgorithm: settings.requestSignatureAlgorithm,
     trust(spMetadata) {
       sp = samlify.ServiceProvider({ metadata: spMetadata });
     },
@@ -191,7 +198,9 @@ export async function startSamlIdp(options: { signatureAlgorithm?: string; keys?
 
   async function respond(requestId: string | undefined, relayState: string, tamper: Tamper | undefined): Promise<PostedForm> {
     if (!sp) throw new Error('the IdP trusts no SP yet');
-    if (peer.encrypt !== Boolean(idp.entitySetting.isAssertionEncrypted)) idp = samlify.IdentityProvider({ ...settings, isAssertionEncrypted: peer.encrypt });
+    if (peer.encrypt !== Boolean(idp.entitySetting.isAssertionEncrypted) || peer.signatureAlgorithm !== idp.entitySetting.requestSignatureAlgorithm) {
+      idp = samlify.IdentityProvider({ ...settings, isAssertionEncrypted: peer.encrypt, requestSignatureAlgorithm: peer.signatureAlgorithm });
+    }
     const acs = sp.entityMeta.getAssertionConsumerService('post') as string;
     const now = new Date();
     const later = new Date(now.getTime() + 5 * 60_000);
@@ -215,6 +224,7 @@ export async function startSamlIdp(options: { signatureAlgorithm?: string; keys?
       Attributes: attributesXml(peer.user.attributes),
       ...tamper?.values,
     };
+    let unsignedXml = '';
     const context = await idp.createLoginResponse(
       sp,
       {} as never,
@@ -225,11 +235,15 @@ export async function startSamlIdp(options: { signatureAlgorithm?: string; keys?
         customTagReplacement: () => {
           let xml = TEMPLATE.replace(/\{(\w+)\}/g, (_m, tag: TemplateTag) => (tag === 'InResponseTo' ? (values.InResponseTo ? ` InResponseTo="${values.InResponseTo}"` : '') : values[tag]));
           if (tamper?.beforeSigning) xml = tamper.beforeSigning(xml);
+          unsignedXml = xml;
           return { id: values.ID, context: xml };
         },
       },
     );
-    return { action: acs, SAMLResponse: (context as { context: string }).context, RelayState: relayState };
+    let response = (context as { context: string }).context;
+    if (tamper?.unsigned) response = Buffer.from(unsignedXml).toString('base64');
+    if (tamper?.afterSigning) response = Buffer.from(tamper.afterSigning(Buffer.from(response, 'base64').toString('utf8'))).toString('base64');
+    return { action: acs, SAMLResponse: response, RelayState: relayState };
   }
   return peer;
 }

@@ -136,6 +136,8 @@ export class SamlServiceProvider {
       }
       checkAlgorithms(parseForeignXml(decrypted, 'the decrypted assertion'));
     }
+    const issuer = Array.from(root.childNodes as unknown as ArrayLike<Element>).find((n) => n.localName === 'Issuer' && n.namespaceURI === ASSERTION);
+    if (issuer !== undefined && (issuer.textContent ?? '').trim() !== this.settings.idpEntityId) throw refused('its issuer is not the identity provider of this connection');
     const destination = root.getAttribute('Destination');
     if (destination !== null && destination !== '' && destination !== this.urls.acsUrl) throw refused('its Destination is another service');
     let profile;

@@ -1,0 +1,218 @@
+import request from 'supertest';
+import type { Response } from 'supertest';
+import { setClock } from '../support/clock';
+import { startDnsPeer, type DnsPeer } from '../support/dns-server';
+import { startSamlIdp, type SamlIdpPeer, type Tamper } from '../support/saml-idp';
+import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
+import { Browser } from '../organizations/org-helpers';
+import { samlConnection, SsoBrowser, ssoApp, type SsoApp } from './sso-helpers';
+
+let smtp: SmtpPeer;
+let dns: DnsPeer;
+let idp: SamlIdpPeer;
+beforeAll(async () => {
+  [smtp, dns, idp] = await Promise.all([startSmtpPeer(), startDnsPeer(), startSamlIdp()]);
+});
+afterAll(async () => {
+  await Promise.all([smtp.close(), dns.close(), idp.close()]);
+});
+
+const SIGNED_ASSERTION = /<saml:Assertion[\s\S]*<\/saml:Assertion>/;
+
+/** The signed assertion with its signature taken off and the user changed: what an attacker forges. */
+const forged = (signed: string): string => signed.replace(/<ds:Signature[\s\S]*<\/ds:Signature>/, '').replace(/someone@customer\.test/g, 'ceo@customer.test');
+
+describe('SAML attacks (each refused with a 4xx, no session, no member added)', () => {
+  let t: SsoApp;
+  let acs: string;
+  let connectionId: string;
+
+  beforeEach(async () => {
+    idp.encrypt = false;
+    idp.signatureAlgorithm = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+    idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
+    t = await ssoApp(smtp, dns, 'memory://', { privateOrigins: [idp.origin] });
+    ({ id: connectionId, acs } = await samlConnection(t, idp));
+  });
+  afterEach(async () => {
+    jest.useRealTimers();
+    await t.auth.close();
+  });
+
+  const members = async (): Promise<number> => ((await t.owner.get('/auth/orgs/acme/members')).body as unknown[]).length;
+
+  /** A login whose IdP answer is tampered with: refused with `status`, no session cookie, nobody added. */
+  async function refused(tamper: Tamper, status: number, message?: RegExp): Promise<Response> {
+    const before = await members();
+    const person = new SsoBrowser(t);
+    const res = await person.login(idp, 'email=someone@customer.test', tamper);
+    expect([res.status, res.body.code]).toEqual([status, 'saml_invalid']);
+    if (message) expect(res.body.error).toMatch(message);
+    expect(person.jar.get('XSRF-TOKEN')).toBeUndefined();
+    expect((await person.get('/auth/user')).status).toBe(401);
+    expect(await members()).toBe(before);
+    return res;
+  }
+
+  it('the untampered answer logs in (the attacks below change one thing each)', async () => {
+    expect((await new SsoBrowser(t).login(idp)).status).toBe(200);
+  });
+
+  it('refuses an unsigned response', async () => {
+    await refused({ unsigned: true }, 403, /signature/i);
+  });
+
+  it('refuses signature wrapping: the signed assertion moved aside and a forged one in its place', async () => {
+    await refused(
+      {
+        afterSigning: (xml) => {
+          const signed = SIGNED_ASSERTION.exec(xml)![0];
+          return xml.replace(signed, `${forged(signed)}`).replace('<samlp:Status>', `<samlp:Extensions>${signed}</samlp:Extensions><samlp:Status>`);
+        },
+      },
+      403,
+    );
+  });
+
+  it('refuses signature wrapping: a second, forged assertion beside the signed one', async () => {
+    await refused({ afterSigning: (xml) => xml.replace(SIGNED_ASSERTION, (signed) => `${forged(signed)}${signed}`) }, 403, /multiple assertions/);
+  });
+
+  it("refuses signature wrapping: the signature's reference pointing at another element", async () => {
+    await refused({ afterSigning: (xml) => xml.replace(/<ds:Reference URI="#[^"]+"/, (ref) => ref.replace(/#[^"]+/, `#${/<samlp:Response[^>]* ID="([^"]+)"/.exec(xml)![1]}`)) }, 403);
+    // A forged assertion that takes the signed one's ID (the reference then names two elements).
+    await refused(
+      {
+        afterSigning: (xml) =>
+          xml
+            .replace(SIGNED_ASSERTION, (signed) => `${signed}`.replace('<samlp:Status>', ''))
+            .replace('</samlp:Response>', `<samlp:Extensions>${forged(SIGNED_ASSERTION.exec(xml)![0])}</samlp:Extensions></samlp:Response>`),
+      },
+      403,
+    );
+  });
+
+  it('refuses a changed assertion after signing (the user swapped)', async () => {
+    await refused({ afterSigning: (xml) => xml.replace(/someone@customer\.test/g, 'ceo@customer.test') }, 403);
+  });
+
+  it('refuses a comment inside the NameID (read as another user by careless parsers)', async () => {
+    await refused({ values: { NameID: 'ceo@customer.test<!---->.evil.test' } }, 400, /comments/);
+  });
+
+  it('refuses a document type: entities and XXE', async () => {
+    const dtd = '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd"><!ENTITY who "ceo@customer.test">]>';
+    await refused({ afterSigning: (xml) => `${dtd}${xml.replace(/<\?xml[^>]*\?>/, '')}` }, 400, /DTD/);
+    await refused({ afterSigning: (xml) => `${dtd}${xml.replace(/<\?xml[^>]*\?>/, '').replace('>someone@customer.test</saml:NameID>', '>&who;</saml:NameID>')}` }, 400, /DTD/);
+  });
+
+  it('refuses SHA-1 signatures and digests', async () => {
+    idp.signatureAlgorithm = 'http://www.w3.org/2000/09/xmldsig#rsa-sha1';
+    await refused({}, 400, /not allowed/);
+  });
+
+  it('refuses a wrong Audience, Recipient, Destination or Issuer', async () => {
+    const other = 'http://127.0.0.1:8080/auth/sso/acs/sso_000000000000000000000000';
+    await refused({ values: { Audience: 'http://127.0.0.1:8080/auth/sso/metadata/sso_000000000000000000000000' } }, 403, /audience/i);
+    await refused({ values: { Recipient: other } }, 403, /Recipient/);
+    await refused({ values: { Destination: other } }, 403, /Destination/);
+    await refused({ values: { Issuer: 'https://evil.example/idp' } }, 403, /issuer/);
+    await refused({ values: { AssertionIssuer: 'https://evil.example/idp' } }, 403, /issuer/);
+  });
+
+  it('refuses assertions outside their time window (one minute of skew by default, at most two)', async () => {
+    const at = (ms: number): string => new Date(Date.now() + ms).toISOString();
+    await refused({ values: { NotOnOrAfter: at(-90_000) } }, 403, /expired|NotOnOrAfter|subject confirmation/i);
+    await refused({ values: { NotBefore: at(90_000) } }, 403, /not yet valid|NotBefore/i);
+    // Within the skew: accepted.
+    expect((await new SsoBrowser(t).login(idp, 'email=someone@customer.test', { values: { NotOnOrAfter: at(-30_000) } })).status).toBe(200);
+  });
+
+  it('binds InResponseTo to the request this browser sent, once', async () => {
+    await refused({ values: { InResponseTo: '_forged-request-id' } }, 403, /InResponseTo/);
+    // Another browser's answer (its handshake cookie is not this one's).
+    const victim = new SsoBrowser(t);
+    const attacker = new SsoBrowser(t);
+    const started = await attacker.start('email=someone@customer.test');
+    const form = await idp.follow(started.headers.location as string);
+    await victim.start('email=someone@customer.test');
+    expect((await victim.post(form, idp.origin)).status).toBe(403);
+    // The answer, replayed in the browser that asked for it after it was used: refused.
+    expect((await attacker.post(form, idp.origin)).status).toBe(200);
+    const replay = new SsoBrowser(t);
+    replay.jar.set('JWT', started.headers['set-cookie']![0]!.split(';')[0]!.slice(4));
+    const again = await replay.post(form, idp.origin);
+    expect([again.status, again.body.code]).toEqual([403, 'saml_invalid']);
+  });
+
+  it('refuses IdP-initiated logins unless the connection allows them, and lands those only on its paths', async () => {
+    const before = await members();
+    const res = await new SsoBrowser(t).post(await idp.unsolicited('/dashboard'), idp.origin);
+    expect([res.status, res.body.code]).toEqual([403, 'saml_invalid']);
+    expect(await members()).toBe(before);
+
+    expect((await t.owner.patch(`/auth/orgs/acme/sso/connections/${connectionId}`, { allowIdpInitiated: true, idpInitiatedPaths: ['/app', '/welcome'] })).status).toBe(200);
+    const landed = await new SsoBrowser(t).post(await idp.unsolicited('/welcome'), idp.origin);
+    expect([landed.status, landed.headers.location]).toEqual([303, 'http://127.0.0.1:8080/welcome']);
+    const elsewhere = await new SsoBrowser(t).post(await idp.unsolicited('https://evil.example/steal'), idp.origin);
+    expect([elsewhere.status, elsewhere.headers.location]).toEqual([303, 'http://127.0.0.1:8080/app']);
+    // Its assertion is good once: a replay is refused.
+    const form = await idp.unsolicited('/app');
+    expect((await new SsoBrowser(t).post(form, idp.origin)).status).toBe(303);
+    const replayed = await new SsoBrowser(t).post(form, idp.origin);
+    expect([replayed.status, replayed.body.error]).toEqual([403, 'this assertion was used already']);
+  });
+
+  it('sends the browser afterwards only to allowed hosts', async () => {
+    const home = await new SsoBrowser(t).login(idp, `email=someone@customer.test&from=${encodeURIComponent('http://127.0.0.1:8080/home')}`);
+    expect([home.status, home.headers.location]).toEqual([303, 'http://127.0.0.1:8080/home']);
+    const away = await new SsoBrowser(t).login(idp, `email=someone@customer.test&from=${encodeURIComponent('https://evil.example/')}`);
+    expect(away.status).toBe(200);
+    expect(away.headers.location).toBeUndefined();
+  });
+
+  it('caps the size of a response and refuses what is not base64 XML', async () => {
+    const person = new SsoBrowser(t);
+    await person.start('email=someone@customer.test');
+    const big = await person.post({ action: `http://127.0.0.1:8080${acs}`, SAMLResponse: 'A'.repeat(300 * 1024), RelayState: '' }, idp.origin);
+    expect(big.status).toBe(413);
+    for (const SAMLResponse of ['', 'not base64!', Buffer.from('<notxml').toString('base64'), Buffer.from('<a/>').toString('base64')]) {
+      const res = await person.post({ action: `http://127.0.0.1:8080${acs}`, SAMLResponse, RelayState: '' }, idp.origin);
+      expect([SAMLResponse.slice(0, 10), res.status]).toEqual([SAMLResponse.slice(0, 10), 403]);
+    }
+  });
+
+  it("never lets one organization's connection log into another's", async () => {
+    const rival = await new Browser(t.app).login('rick');
+    expect((await rival.post('/auth/orgs', { name: 'Rival', slug: 'rival' })).status).toBe(201);
+    const theirs = await rival.post('/auth/orgs/rival/sso/connections', { kind: 'saml', name: 'Same IdP', metadataXml: idp.metadata });
+    expect(theirs.status).toBe(201);
+    // Acme's answer posted to the rival's ACS.
+    const person = new SsoBrowser(t);
+    const started = await person.start('email=someone@customer.test');
+    const form = await idp.follow(started.headers.location as string);
+    const res = await person.post({ ...form, action: theirs.body.serviceProvider.acsUrl }, idp.origin);
+    expect([res.status, res.body.code]).toEqual([403, 'saml_invalid']);
+    expect(((await rival.get('/auth/orgs/rival/members')).body as unknown[]).length).toBe(1);
+  });
+
+  it('changes to connections need org:update and a fresh login, and fire events', async () => {
+    const member = await new Browser(t.app).login('mia');
+    expect((await member.get('/auth/orgs/acme/sso/connections')).status).toBe(404);
+    setClock(Math.floor(Date.now() / 1000) + 11 * 60);
+    const stale = await t.owner.patch(`/auth/orgs/acme/sso/connections/${connectionId}`, { enabled: false });
+    expect([stale.status, stale.body.code]).toEqual([403, 'step_up_required']);
+    const gone = await t.owner.delete(`/auth/orgs/acme/sso/connections/${connectionId}`);
+    expect(gone.status).toBe(403);
+    jest.useRealTimers();
+    expect((await t.owner.patch(`/auth/orgs/acme/sso/connections/${connectionId}`, { enabled: false })).status).toBe(200);
+    const disabled = await new SsoBrowser(t).start(`connection=${connectionId}`);
+    expect([disabled.status, disabled.body.code]).toEqual([404, 'sso_not_found']);
+    expect((await t.owner.delete(`/auth/orgs/acme/sso/connections/${connectionId}`)).status).toBe(200);
+    await t.auth.events.flush();
+    const { events } = await t.auth.events.list({ types: ['sso.connection.created', 'sso.connection.updated', 'sso.connection.deleted'] });
+    expect(events.map((e) => e.type).sort()).toEqual(['sso.connection.created', 'sso.connection.deleted', 'sso.connection.updated']);
+    expect(events.every((e) => e.data.connection === connectionId && e.data.org === t.orgId)).toBe(true);
+    expect((await request(t.app).get(`/auth/sso/metadata/${connectionId}`)).status).toBe(404);
+  });
+});

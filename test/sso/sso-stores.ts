@@ -1,0 +1,38 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
+import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
+
+/** A fresh store of one kind for one test, and how to remove it. */
+export type StoreMaker = () => Promise<{ uri: string; cleanup(): Promise<void> }>;
+
+const postgres = sharedServer(startPostgres);
+const mariadb = sharedServer(startMysql);
+
+/** Runs `suite` on every database the plugin's families live on: memory, level, PostgreSQL, SQLite, MariaDB, the MongoDB stand-in. */
+export function onEveryStore(suite: (name: string, describeFn: jest.Describe, store: StoreMaker) => void): void {
+  suite('memory', describe, async () => ({ uri: 'memory://', cleanup: async () => undefined }));
+  suite('level', describe, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'authgate-sso-'));
+    return { uri: `level://${dir}`, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  });
+  suite('postgres', describePostgres, async () => {
+    const server = await postgres();
+    const schema = `sso_${randomBytes(6).toString('hex')}`;
+    return { uri: `${server.url}?schema=${schema}`, cleanup: () => dropSchema(server.url, schema) };
+  });
+  suite('SQLite', describe, async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'authgate-sso-sqlite-'));
+    return { uri: `sqlite://${join(dir, 'auth.db')}`, cleanup: () => rm(dir, { recursive: true, force: true }) };
+  });
+  suite('MySQL (MariaDB)', describeMysql, async () => {
+    const fresh = await freshMysqlDatabase((await mariadb()).url);
+    return { uri: fresh.uri, cleanup: fresh.drop };
+  });
+  suite('mongo', describeMongo, async () => {
+    const { uri, db } = await freshMongoUri('org');
+    return { uri, cleanup: () => dropMongoDb(db) };
+  });
+}
