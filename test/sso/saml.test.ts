@@ -2,7 +2,7 @@ import { startDnsPeer, type DnsPeer } from '../support/dns-server';
 import { startSamlIdp, type SamlIdpPeer } from '../support/saml-idp';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { onEveryStore } from './sso-stores';
-import { samlConnection, SsoBrowser, ssoApp, type SsoApp } from './sso-helpers';
+import { enableTwoFactor, samlConnection, SsoBrowser, ssoApp, type SsoApp } from './sso-helpers';
 
 let smtp: SmtpPeer;
 let dns: DnsPeer;
@@ -77,3 +77,28 @@ onEveryStore((name, describeFn, store) =>
     });
   }),
 );
+
+describe('SAML logins and two-factor', () => {
+  let t: SsoApp;
+  beforeEach(async () => {
+    idp.encrypt = false;
+    idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
+    t = await ssoApp(smtp, dns, 'memory://', { privateOrigins: [idp.origin] }, { twoFactor: { key: 'test-two-factor-key-0123456789abcdef' } });
+  });
+  afterEach(() => t.auth.close());
+
+  it("waits for the app's second factor unless the IdP's authentication context is one the connection counts as two", async () => {
+    const { id } = await samlConnection(t, idp);
+    const person = new SsoBrowser(t);
+    expect((await person.login(idp)).status).toBe(200);
+    await enableTwoFactor(person);
+    idp.user.authnContext = 'urn:oasis:names:tc:SAML:2.0:ac:classes:MobileTwoFactorContract';
+    const held = await new SsoBrowser(t).login(idp);
+    expect([held.status, held.body.status]).toEqual([202, 'second factor required']);
+    expect((await t.owner.patch(`/auth/orgs/acme/sso/connections/${id}`, { mfaContexts: ['urn:oasis:names:tc:SAML:2.0:ac:classes:MobileTwoFactorContract'] })).status).toBe(200);
+    expect((await new SsoBrowser(t).login(idp)).status).toBe(200);
+    // Another context (a password alone) still waits.
+    idp.user.authnContext = 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport';
+    expect((await new SsoBrowser(t).login(idp)).status).toBe(202);
+  });
+});

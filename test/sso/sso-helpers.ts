@@ -6,6 +6,7 @@ import type { SamlIdpPeer, PostedForm, Tamper } from '../support/saml-idp';
 import type { SmtpPeer } from '../support/smtp-peer';
 import { Browser, orgApp, type OrgApp } from '../organizations/org-helpers';
 import { CookieJar } from '../support/cookie-jar';
+import { awayFromStepEdge, codeNow } from '../support/totp-code';
 
 /** The key every SSO test seals with. */
 export const SSO_KEY = 'test-sso-key-0123456789abcdef0123456789';
@@ -47,6 +48,11 @@ export class SsoBrowser {
 
   constructor(private readonly t: OrgApp) {}
 
+  /** The app this browser talks to. */
+  get app(): OrgApp['app'] {
+    return this.t.app;
+  }
+
   /** `GET /auth/sso/login?...`: the redirect to the IdP. */
   async start(query: string): Promise<Response> {
     return this.jar.keep(await this.jar.on(request(this.t.app).get(`/auth/sso/login?${query}`)));
@@ -68,4 +74,13 @@ export class SsoBrowser {
   get(path: string): Promise<Response> {
     return this.jar.on(request(this.t.app).get(path)).then((r) => this.jar.keep(r));
   }
+}
+
+/** Turns two-factor on for the person signed in through `browser` (enrol, confirm with a code). */
+export async function enableTwoFactor(browser: SsoBrowser): Promise<void> {
+  const enrolled = await browser.jar.on(request(browser.app).post('/auth/2fa/enroll'));
+  expect(enrolled.status).toBe(200);
+  await awayFromStepEdge();
+  const confirmed = await browser.jar.on(request(browser.app).post('/auth/2fa/confirm')).send({ code: codeNow(enrolled.body.secret as string) });
+  expect(confirmed.status).toBe(200);
 }

@@ -17,6 +17,12 @@ export interface OidcPeerOptions {
   clientJwks?: { keys: unknown[] };
   signingKeys?: unknown[];
   postLogoutRedirectUris?: string[];
+  /** The account's address is `<id>@<emailDomain>`. @default 'example.com' */
+  emailDomain?: string;
+  /** A `groups` claim (profile scope). */
+  groups?: string[];
+  /** The `amr` of the login. */
+  amr?: string[];
 }
 
 /** Starts oidc-provider on 127.0.0.1 with one client allowed to redirect to `redirectUris`. */

@@ -2,7 +2,8 @@
 // tests. Started as a child process (oidc-provider is ESM-only); prints "READY <issuer>".
 // Argument: JSON { redirectUris: string[], clientId, clientSecret, accountId, and optionally
 // issuer (when a proxy stands in front), port, tokenEndpointAuthMethod, clientJwks (public keys
-// for private_key_jwt), signingKeys (private JWKs that sign id_tokens), postLogoutRedirectUris }.
+// for private_key_jwt), signingKeys (private JWKs that sign id_tokens), postLogoutRedirectUris,
+// emailDomain (the account's address is <id>@<emailDomain>), groups and amr (claims of the login) }.
 import http from 'node:http';
 import Provider from 'oidc-provider';
 
@@ -25,13 +26,20 @@ const provider = new Provider(issuer, {
   ],
   ...(config.signingKeys ? { jwks: { keys: config.signingKeys } } : {}),
   pkce: { required: () => true },
-  claims: { openid: ['sub'], profile: ['name', 'picture', 'preferred_username'], email: ['email', 'email_verified'] },
+  claims: { openid: ['sub', 'amr'], profile: ['name', 'picture', 'preferred_username', 'groups'], email: ['email', 'email_verified'] },
   features: { devInteractions: { enabled: false }, rpInitiatedLogout: { enabled: true } },
   interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
   cookies: { keys: ['authgate-test-cookie-key'] },
   findAccount: async (_ctx, id) => ({
     accountId: id,
-    claims: async () => ({ sub: id, name: 'Alice Liddell', preferred_username: id, email: `${id}@example.com`, email_verified: true }),
+    claims: async () => ({
+      sub: id,
+      name: 'Alice Liddell',
+      preferred_username: id,
+      email: `${id}@${config.emailDomain ?? 'example.com'}`,
+      email_verified: true,
+      ...(config.groups ? { groups: config.groups } : {}),
+    }),
   }),
   // A grant for every scope asked for, so no consent prompt interrupts the test.
   loadExistingGrant: async (ctx) => {
@@ -48,7 +56,7 @@ server.on('request', async (req, res) => {
   if (!match) return provider.callback()(req, res);
   try {
     // The "user" logs in at once as the configured account.
-    await provider.interactionFinished(req, res, { login: { accountId: config.accountId } }, { mergeWithLastSubmission: false });
+    await provider.interactionFinished(req, res, { login: { accountId: config.accountId, ...(config.amr ? { amr: config.amr } : {}) } }, { mergeWithLastSubmission: false });
   } catch (err) {
     res.statusCode = 500;
     res.end(String(err));

@@ -126,6 +126,10 @@ export async function startSamlIdp(options: { signatureAlgorithm?: string; keys?
   const server: Server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', origin);
+      if (url.pathname === '/metadata') {
+        res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(peer.metadata);
+        return;
+      }
       if (url.pathname !== '/sso' || !sp) {
         res.writeHead(404).end();
         return;

@@ -2,6 +2,7 @@ import { createHash, X509Certificate } from 'node:crypto';
 import { AuthError } from '../../core/errors';
 import type { User } from '../../core/token/user';
 import { randomId } from '../../internal/random';
+import { OidcDiscovery } from '../../providers/oidc/oidc-discovery';
 import { safeFetch } from '../../internal/safe-fetch';
 import type { SecretBox } from '../../internal/secret-box';
 import type { PluginEvents } from '../../plugin-api/core-api';
@@ -131,6 +132,15 @@ export class SsoConnections {
     }
   }
 
+  /** Reads the issuer's discovery document now, through the SSRF guard: a wrong issuer is the admin's 400, not a user's failed login. */
+  private async checkIssuer(issuer: string): Promise<void> {
+    try {
+      await new OidcDiscovery(issuer, 0, 10_000, { allowedPrivateOrigins: this.limits.privateOrigins }).metadata();
+    } catch {
+      throw new AuthError('bad_request', `the issuer's discovery document (${issuer}/.well-known/openid-configuration) could not be read: it must be public, answer within 10 s and name this issuer`);
+    }
+  }
+
   private async settings(
     body: Record<string, unknown>,
     roles: readonly string[],
@@ -147,6 +157,7 @@ export class SsoConnections {
     }
     const beforeOidc = before?.oidc ? { ...before.oidc, clientSecret: this.box.open(before.oidc.clientSecret) } : undefined;
     const oidc = oidcSettings(body, this.limits.privateOrigins, beforeOidc);
+    if (oidc.issuer !== before?.oidc?.issuer) await this.checkIssuer(oidc.issuer);
     return { ...common, roles: mapping, oidc: { ...oidc, clientSecret: this.box.seal(oidc.clientSecret) } };
   }
 
