@@ -72,6 +72,15 @@ export interface UserEventHandlers {
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- extended by the plugins
 export interface PluginServices {}
 
+/** A way of signing in that takes an address: a password, a link mailed to it, a new account. */
+export type SignInMethod = 'password' | 'link' | 'signup';
+
+/**
+ * Refuses a way of signing in for an address (throws an AuthError, e.g. 403 `sso_required` for
+ * a domain whose organization signs in through its identity provider); resolves when allowed.
+ */
+export type SignInPolicy = (address: string, method: SignInMethod) => Promise<void>;
+
 /** What a plugin adds to the service; every part is optional. */
 export interface PluginContribution {
   /**
@@ -96,6 +105,12 @@ export interface PluginContribution {
   bearer?: BearerResolver;
   /** Services it offers other plugins, by name (see {@link PluginContext.service}). */
   services?: Readonly<Record<string, unknown>>;
+  /**
+   * Asked before a password is checked, a sign-in link is mailed or an account is made for an
+   * address (by the core's direct and verify providers, and by plugins that take addresses
+   * through {@link PluginContext.checkSignIn}); every plugin's policy must allow it.
+   */
+  signInPolicy?: SignInPolicy;
   /** Stops what the plugin runs and closes what it opened. */
   close?(): Promise<void>;
 }
@@ -140,6 +155,8 @@ export interface PluginContext {
   userIdChanged(from: string, to: User): Promise<void>;
   /** Tells every plugin that the owner took the account back; returns what was removed. */
   credentialsReset(userId: string): Promise<string[]>;
+  /** Asks every plugin's {@link PluginContribution.signInPolicy} whether `address` may sign in by `method`; throws the refusal. */
+  checkSignIn(address: string, method: SignInMethod): Promise<void>;
   /**
    * Opens a store of the plugin's own (given as an object or a URI, made by `create`), guarded as
    * the core's are: a call that fails or hangs past `storeTimeout` rejects as unavailable (503).

@@ -70,6 +70,8 @@ export class DirectProvider implements Provider {
     if (hasUnusableChars(typed)) throw new AuthError('bad_request', 'user must not contain control characters');
     const user = this.normalizeUser(typed);
     await kit.rateLimit('loginPerIp', req.ip);
+    // Before the password is checked: a refusal says nothing about it.
+    await kit.checkSignIn(user, 'password');
     let ok: boolean;
     let subject = user;
     let email: string | undefined;

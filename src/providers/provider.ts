@@ -99,6 +99,11 @@ export interface ProviderKit {
   isCrossSite(req: LoginRequest): boolean;
   /** Records a security event (`auth.events`), with the request's client when given; never waits. */
   event(event: NewAuthEvent, req?: LoginRequest): void;
+  /**
+   * Asks the plugins whether `address` may sign in by `method` (`'password'`, `'link'`,
+   * `'signup'`); throws their refusal (403 `sso_required` for a domain that signs in through SSO).
+   */
+  checkSignIn(address: string, method: 'password' | 'link' | 'signup'): Promise<void>;
 }
 
 /** A route of a provider besides login, callback and logout: `/<name>/<action>` and `/<name>/<action>/<arg>`. */

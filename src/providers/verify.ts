@@ -65,6 +65,7 @@ export class VerifyProvider implements Provider {
     const address = canonicalEmail(typed) ?? typed;
     if (user.includes(SEPARATOR)) throw new AuthError('bad_request', 'user is not usable');
     if (this.sender.validateAddress && !this.sender.validateAddress(address)) throw new AuthError('bad_request', 'address is not usable');
+    await kit.checkSignIn(address, 'link');
     await kit.rateLimit('verifyPerIp', req.ip);
     await kit.rateLimit('verifyPerAddress', `${this.name}:${identityKey(address)}`);
     const aud = kit.resolveAudience(loginAudience(req));

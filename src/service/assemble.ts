@@ -151,6 +151,7 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
     isCrossSite: (req) => resolved.crossSite.isCrossSite(req.raw),
     notifyCredentialChange: (user, change) => notices.notify(user, change),
     event: (event, req) => events.emit(event, req && clientOf(req)),
+    checkSignIn: (address, method) => plugins.checkSignIn(address, method),
   };
   return { resolved, providers, tokens, avatars, sessions, everyRequest, links, plugins, users, completer, limiter, authenticator, kit, events, countHit };
 }
@@ -196,5 +197,6 @@ export function pluginContext(core: Core): PluginContext {
     openStore: (given, create, what) => openGuarded(given, create, what, resolved.storeTimeout),
     storeUri: (family) => familyUri(resolved.database, family) ?? 'memory://',
     service: ((name: string) => plugins.service(name)) as PluginContext['service'],
+    checkSignIn: (address, method) => plugins.checkSignIn(address, method),
   };
 }

@@ -4,7 +4,7 @@ import { AUTH_EVENT_TYPES } from '../core/audit/auth-event';
 import type { RateLimitRule } from '../core/limits/rate-limiter';
 import type { BearerResolver, GuardFactory } from '../core/middleware/authenticator';
 import type { RouteTable } from './route-table';
-import { LOGIN_PHASES, type AuthPlugin, type LoginPhases, type PluginContext, type PluginContribution, type PluginServices } from '../plugin-api/plugin';
+import { LOGIN_PHASES, type AuthPlugin, type LoginPhases, type PluginContext, type PluginContribution, type PluginServices, type SignInMethod } from '../plugin-api/plugin';
 
 /**
  * Checks a list of plugins: each made by a factory (a name and `setup`), no name twice.
@@ -148,6 +148,11 @@ export class PluginHost {
   service(name: string): unknown {
     for (const { parts } of this.contributions) if (parts.services && Object.hasOwn(parts.services, name)) return parts.services[name];
     return undefined;
+  }
+
+  /** Asks every plugin's sign-in policy; the first refusal is thrown. */
+  async checkSignIn(address: string, method: SignInMethod): Promise<void> {
+    for (const { parts } of this.contributions) await parts.signInPolicy?.(address, method);
   }
 
   /** Runs every plugin's `userDeleted`. */

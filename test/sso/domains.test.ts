@@ -54,6 +54,7 @@ function domainFlow(name: string, describeFn: jest.Describe, storeUri: StoreMake
       expect(claimed.body).toEqual({
         domain: 'acme.example',
         verified: false,
+        enforce: false,
         record: { type: 'TXT', name: '_authgate-challenge.acme.example', value: expect.stringMatching(/^authgate-domain-verification=[0-9a-f]{48}$/) },
       });
       expect((await owner.post('/auth/orgs/acme/sso/domains', { domain: 'acme.example' })).status).toBe(200);

@@ -154,6 +154,11 @@ export interface LoginSessions {
    */
   sessionUser?(req: IncomingMessage, res: ServerResponse): Promise<User>;
   /**
+   * Whether an address may sign up, get a password token or reset its password (the plugins'
+   * sign-in policy: an SSO-enforced domain answers 403 `sso_required`). @default all may
+   */
+  checkSignIn?(address: string, method: 'password' | 'link' | 'signup'): Promise<void>;
+  /**
    * Told of each account event (`account.created`, `account.activated`, `password.changed`,
    * `password.reset`, `email.changed`, `account.deleted`) with the user id of the account's login
    * and whether the owner or a manager did it. The accounts plugin records them as security events.

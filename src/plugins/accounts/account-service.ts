@@ -139,6 +139,7 @@ export class AccountService {
    */
   async signup(body: Record<string, unknown>): Promise<void> {
     const email = this.email(body);
+    await this.settings.loginSessions?.checkSignIn?.(email, 'signup');
     const pwd = stringField(body, 'Pwd');
     if (pwd !== stringField(body, 'PwdRepeat')) throw new AuthError('bad_request', 'Pwd and PwdRepeat differ', { reason: 'password_mismatch' });
     this.settings.checkPassword(pwd, email);
@@ -263,6 +264,7 @@ export class AccountService {
       );
     const email = stringField(fields, 'email');
     const password = stringField(fields, 'password');
+    await this.settings.loginSessions?.checkSignIn?.(email, 'password');
     const account = await this.checkCredentials(email, password, ip);
     if (!account) throw new AuthError('unauthorized', 'wrong e-mail or password', { reason: 'invalid_credential' });
     if (!account.Approved) throw new AuthError('forbidden', 'the account is not activated', { reason: 'invalid_credential' });

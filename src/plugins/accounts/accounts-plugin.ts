@@ -72,6 +72,7 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
         onUserDeleted: (userId) => ctx.userDeleted(userId),
         onUserIdChanged: (from, to) => ctx.userIdChanged(from, to),
         onCredentialsReset: (userId) => ctx.credentialsReset(userId),
+        checkSignIn: (address, method) => ctx.checkSignIn(address, method),
       };
       const built = createAccountRouter(
         { ...routerOptions, store: routerOptions.store ?? ctx.storeUri('accounts'), loginSessions },

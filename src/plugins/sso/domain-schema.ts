@@ -15,6 +15,8 @@ export interface DomainClaim {
   createdBy: string;
   /** When DNS showed the record (ms); absent while pending. */
   verified?: number | undefined;
+  /** Its addresses sign in only through the organization's connections (password, links and sign-up refused). */
+  enforce?: boolean | undefined;
 }
 
 /** The id of an organization's claim of `domain`. */

@@ -193,6 +193,7 @@ export class SsoConnections {
     const before = await this.own(org.id, id);
     if (body.kind !== undefined && body.kind !== before.kind) throw new AuthError('bad_request', 'a connection keeps its kind: create another one');
     const settings = await this.settings(body, org.roles, before.kind, before);
+    if (before.enabled && !settings.enabled) await this.keepsOneEnforced(org.id, id);
     const saved = await this.repo.connections.update(id, (c) => ({ ...c, ...settings, updated: Date.now() }));
     if (saved === undefined) throw notFound();
     this.events.emit({ type: 'sso.connection.updated', userId: user.id, actor: { kind: 'user', id: user.id }, data: { org: org.id, connection: id, fields: Object.keys(body).slice(0, 20) } }, client);
@@ -202,9 +203,17 @@ export class SsoConnections {
   /** Deletes a connection: its logins stop at once (sessions it made live on until they end or are revoked). */
   async remove(ref: string, user: User, id: string, client: { ip?: string; userAgent?: string | undefined }): Promise<void> {
     const org = await this.orgOf(ref, user);
-    await this.own(org.id, id);
+    const before = await this.own(org.id, id);
+    if (before.enabled) await this.keepsOneEnforced(org.id, id);
     if ((await this.repo.connections.delete(id)) === undefined) throw notFound();
     this.events.emit({ type: 'sso.connection.deleted', userId: user.id, actor: { kind: 'user', id: user.id }, data: { org: org.id, connection: id } }, client);
+  }
+
+  /** An organization that enforces SSO keeps an enabled connection besides `leaving`: else its people could not sign in at all. */
+  private async keepsOneEnforced(orgId: string, leaving: string): Promise<void> {
+    if (!(await this.repo.enforcesAny(orgId))) return;
+    if ((await this.enabledOf(orgId)).some((c) => c.id !== leaving)) return;
+    throw new AuthError('conflict', 'this is the last enabled connection of a domain that enforces single sign-on: turn enforcement off first');
   }
 
   /** A connection by id, for a login (any organization). */

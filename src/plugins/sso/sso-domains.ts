@@ -12,6 +12,8 @@ import { claimId, type DomainClaim } from './domain-schema';
 export interface DomainView {
   domain: string;
   verified: boolean;
+  /** Its addresses sign in only through SSO. */
+  enforce: boolean;
   /** When it was verified (ms). */
   verifiedAt?: number;
   /** The DNS record that proves it. */
@@ -24,6 +26,7 @@ export const SSO_PERMISSION = 'org:update';
 const view = (c: DomainClaim): DomainView => ({
   domain: c.domain,
   verified: c.verified !== undefined,
+  enforce: c.enforce === true,
   ...(c.verified === undefined ? {} : { verifiedAt: c.verified }),
   record: { type: 'TXT', name: proofName(c.domain), value: proofValue(c.token) },
 });
@@ -101,6 +104,37 @@ export class SsoDomains {
     const domain = domainOf(input);
     if (!(await this.repo.delete(claimId(orgId, domain)))) throw noClaim();
     this.events.emit({ type: 'sso.domain.removed', userId: user.id, actor: { kind: 'user', id: user.id }, data: { org: orgId, domain } }, client);
+  }
+
+  /**
+   * Turns enforcement on or off for a verified domain: on, its addresses sign in only through the
+   * organization's connections (which must have one enabled, or nobody of the domain could sign in).
+   */
+  async enforce(
+    ref: string,
+    user: User,
+    input: unknown,
+    enforce: unknown,
+    hasConnection: (orgId: string) => Promise<boolean>,
+    client: { ip?: string; userAgent?: string | undefined },
+  ): Promise<DomainView> {
+    if (typeof enforce !== 'boolean') throw new AuthError('bad_request', 'enforce must be true or false');
+    const orgId = await this.orgOf(ref, user);
+    const domain = domainOf(input);
+    const claim = await this.repo.get(claimId(orgId, domain));
+    if (claim === undefined) throw noClaim();
+    if (claim.verified === undefined) throw new AuthError('bad_request', 'verify the domain before enforcing single sign-on for it', { reason: 'domain_unverified' });
+    if (enforce && !(await hasConnection(orgId))) throw new AuthError('conflict', 'enable a connection first: with none, nobody of this domain could sign in');
+    const saved = await this.repo.setEnforce(claim.id, enforce);
+    if (saved === undefined) throw noClaim();
+    if ((claim.enforce === true) !== enforce) this.events.emit({ type: 'sso.domain.enforced', userId: user.id, actor: { kind: 'user', id: user.id }, data: { org: orgId, domain, enforce } }, client);
+    return view(saved);
+  }
+
+  /** The organization that enforces SSO for `domain`, if one does. */
+  async enforcedBy(domain: string): Promise<string | undefined> {
+    const claim = await this.repo.verifiedClaim(domain);
+    return claim?.enforce === true ? claim.orgId : undefined;
   }
 
   /** The organization that verified `domain`, if one did. */

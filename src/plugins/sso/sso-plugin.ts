@@ -1,4 +1,5 @@
-import { configError } from '../../core/errors';
+import { AuthError, configError } from '../../core/errors';
+import { domainOf } from './dns-proof';
 import { ORGANIZATIONS_SERVICE } from '../../plugin-api/org-keys';
 import type { AuthPlugin } from '../../plugin-api/plugin';
 import { openDatabase } from '../../stores/open-database';
@@ -16,7 +17,7 @@ import { ssoRouteList } from './sso-routes';
 export const SSO_ERROR_CODES = ['domain_unverified', 'domain_taken', 'saml_invalid', 'sso_required', 'sso_not_found', 'connection_disabled'] as const;
 
 /** The events the SSO plugin fires. */
-export const SSO_EVENT_TYPES = ['sso.domain.verified', 'sso.domain.removed', 'sso.connection.created', 'sso.connection.updated', 'sso.connection.deleted'] as const;
+export const SSO_EVENT_TYPES = ['sso.domain.verified', 'sso.domain.removed', 'sso.connection.created', 'sso.connection.updated', 'sso.connection.deleted', 'sso.domain.enforced'] as const;
 
 declare module '../../core/errors' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the SSO reasons join the registry
@@ -75,7 +76,20 @@ export function sso(options: SsoOptions): SsoPlugin {
         await madeConnections.orgDeleted(e.data.org);
       });
       const provider = new SsoProvider({ connections: madeConnections, domains: madeDomains, orgs, users: ctx.users, privateOrigins: checked.privateOrigins, skewMs: checked.clockSkewMs });
+      const signInPolicy = async (address: string): Promise<void> => {
+        const at = address.lastIndexOf('@');
+        if (at <= 0) return;
+        let domain: string;
+        try {
+          domain = domainOf(address.slice(at + 1));
+        } catch {
+          return;
+        }
+        if ((await madeDomains.enforcedBy(domain)) === undefined) return;
+        throw new AuthError('forbidden', `${domain} signs in through its organization's identity provider: start at /sso/login?email=<address> of the auth routes`, { reason: 'sso_required' });
+      };
       return {
+        signInPolicy,
         providers: [provider],
         routes: ssoRouteList({ domains: madeDomains, connections: madeConnections, url: ctx.url, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
         close: () => repo.close(),

@@ -76,6 +76,8 @@ export class SsoProvider implements Provider {
 
   /** @inheritdoc */
   async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
+    // Counted as logins are: discovery tells which domains sign in through SSO.
+    await kit.rateLimit('loginPerIp', req.ip);
     const connection = await this.discover(req);
     if (connection.kind === 'oidc') return this.oidcProvider(connection).login(req, res, kit);
     const sp = this.deps.connections.serviceProvider(connection, kit.authRouteUrl(req));
@@ -97,6 +99,7 @@ export class SsoProvider implements Provider {
 
   /** The assertion consumer service of connection `id` (HTTP-POST binding). */
   private async acs(req: LoginRequest, res: ServerResponse, kit: ProviderKit, id: string | undefined): Promise<void> {
+    await kit.rateLimit('loginPerIp', req.ip);
     const connection = await this.deps.connections.byId(id ?? '');
     if (connection?.kind !== 'saml') throw notFound('connection of that id');
     if (!connection.enabled || !connection.saml) throw new AuthError('forbidden', 'this connection is disabled', { reason: 'connection_disabled' });

@@ -31,10 +31,20 @@ export class SsoRepository extends Repository<DomainClaim> {
     return (await this.docs.find('org', { prefix: `${orgId}\u0000`, limit: MAX_DOMAINS_PER_ORG + 1 })).docs;
   }
 
+  /** Whether the organization enforces SSO for one of its domains. */
+  async enforcesAny(orgId: string): Promise<boolean> {
+    return (await this.ofOrg(orgId)).some((c) => c.enforce === true && c.verified !== undefined);
+  }
+
   /** The claim verified for `domain`, whichever organization holds it. */
   async verifiedClaim(domain: string): Promise<DomainClaim | undefined> {
     const page = await this.docs.find('verified', { prefix: domain, limit: 2 });
     return page.docs.find((c) => c.domain === domain);
+  }
+
+  /** Sets whether a claim's domain signs in only through SSO; `undefined` when it is gone. */
+  setEnforce(id: string, enforce: boolean): Promise<DomainClaim | undefined> {
+    return this.docs.update(id, (c) => ({ ...c, enforce }));
   }
 
   /** Marks a claim verified at `at`; `undefined` when it is gone. A unique clash (another organization verified it) throws. */

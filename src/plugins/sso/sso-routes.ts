@@ -93,6 +93,15 @@ export function ssoRouteList(deps: SsoRouteDeps): PluginRoute[] {
       }),
     },
     {
+      method: 'PATCH',
+      path: '/orgs/:org/sso/domains/:domain',
+      handler: asyncHandler(async (req, res) => {
+        const user = await caller(req, res, true);
+        const hasConnection = async (orgId: string): Promise<boolean> => (await deps.connections.enabledOf(orgId)).length > 0;
+        sendJson(res, 200, await deps.domains.enforce(org(req), user, req.params.domain, objectBody(req).enforce, hasConnection, requestClient(req)));
+      }),
+    },
+    {
       method: 'DELETE',
       path: '/orgs/:org/sso/domains/:domain',
       handler: asyncHandler(async (req, res) => {

@@ -1,0 +1,90 @@
+import request from 'supertest';
+import { EmailSender, senderFunc } from '../../src';
+import { accounts } from '../../src/accounts';
+import { startDnsPeer, type DnsPeer } from '../support/dns-server';
+import { startSamlIdp, type SamlIdpPeer } from '../support/saml-idp';
+import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
+import { Browser } from '../organizations/org-helpers';
+import { samlConnection, SsoBrowser, ssoApp, type SsoApp } from './sso-helpers';
+
+let smtp: SmtpPeer;
+let dns: DnsPeer;
+let idp: SamlIdpPeer;
+beforeAll(async () => {
+  [smtp, dns, idp] = await Promise.all([startSmtpPeer(), startDnsPeer(), startSamlIdp()]);
+});
+afterAll(async () => {
+  await Promise.all([smtp.close(), dns.close(), idp.close()]);
+});
+
+describe('enforced SSO for a verified domain', () => {
+  let t: SsoApp;
+  let connectionId: string;
+  const mails: string[] = [];
+  beforeEach(async () => {
+    idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
+    const accountService = accounts({
+      store: 'memory://',
+      sender: new EmailSender({ host: '127.0.0.1', port: smtp.port, from: 'accounts@app.example', timeout: 5000 }),
+      baseUrl: 'http://127.0.0.1:8080/account',
+      bcryptRounds: 4,
+    });
+    t = await ssoApp(smtp, dns, 'memory://', { privateOrigins: [idp.origin] }, { plugins: [accountService] });
+    t.auth.addVerifyProvider(
+      'email',
+      'token {{.Token}}',
+      senderFunc((to) => void mails.push(to)),
+    );
+    t.app.use('/account', accountService.router);
+    ({ id: connectionId } = await samlConnection(t, idp));
+  });
+  afterEach(() => t.auth.close());
+
+  const passwordLogin = (user: string): Promise<request.Response> => request(t.app).post('/auth/local/login').send({ user, passwd: 'pw' });
+
+  it('refuses password, e-mail link and sign-up for its addresses with sso_required; SSO and other domains go on; sessions made before live on', async () => {
+    const before = new Browser(t.app);
+    before.jar.keep(await passwordLogin('someone@customer.test'));
+    expect((await before.get('/auth/user')).status).toBe(200);
+
+    const on = await t.owner.patch('/auth/orgs/acme/sso/domains/customer.test', { enforce: true });
+    expect([on.status, on.body.enforce]).toEqual([200, true]);
+
+    const refused = await passwordLogin('Someone@Customer.TEST');
+    expect([refused.status, refused.body.code]).toEqual([403, 'sso_required']);
+    expect(refused.body.error).toContain('/sso/login');
+    const link = await request(t.app).get('/auth/email/login?user=someone&address=someone@customer.test');
+    expect([link.status, link.body.code]).toEqual([403, 'sso_required']);
+    expect(mails).toEqual([]);
+    const signup = await request(t.app).post('/account/signup').send({ Email: 'new@customer.test', Pwd: 'a long password 123', PwdRepeat: 'a long password 123' });
+    expect(signup.status).toBe(403);
+    const token = await request(t.app).post('/account/tokens').send({ grant_type: 'password', email: 'new@customer.test', password: 'a long password 123' });
+    expect(token.status).toBe(403);
+
+    expect((await passwordLogin('someone@elsewhere.test')).status).toBe(200);
+    expect((await new SsoBrowser(t).login(idp)).status).toBe(200);
+    expect((await before.get('/auth/user')).status).toBe(200);
+
+    // The last enabled connection stays while enforcement is on.
+    const off = await t.owner.patch(`/auth/orgs/acme/sso/connections/${connectionId}`, { enabled: false });
+    expect(off.status).toBe(409);
+    expect((await t.owner.delete(`/auth/orgs/acme/sso/connections/${connectionId}`)).status).toBe(409);
+    expect((await t.owner.patch('/auth/orgs/acme/sso/domains/customer.test', { enforce: false })).status).toBe(200);
+    expect((await passwordLogin('someone@customer.test')).status).toBe(200);
+    await t.auth.events.flush();
+    const { events } = await t.auth.events.list({ types: ['sso.domain.enforced'] });
+    expect(events.map((e) => e.data.enforce)).toEqual([false, true]);
+  });
+
+  it('enforces only verified domains of an organization with an enabled connection, changed with a fresh login', async () => {
+    await t.owner.post('/auth/orgs/acme/sso/domains', { domain: 'pending.test' });
+    const pending = await t.owner.patch('/auth/orgs/acme/sso/domains/pending.test', { enforce: true });
+    expect([pending.status, pending.body.code]).toEqual([400, 'domain_unverified']);
+    expect((await t.owner.patch('/auth/orgs/acme/sso/domains/customer.test', { enforce: 'yes' })).status).toBe(400);
+    expect((await t.owner.patch(`/auth/orgs/acme/sso/connections/${connectionId}`, { enabled: false })).status).toBe(200);
+    expect((await t.owner.patch('/auth/orgs/acme/sso/domains/customer.test', { enforce: true })).status).toBe(409);
+    const rival = await new Browser(t.app).login('rick');
+    expect((await rival.patch('/auth/orgs/acme/sso/domains/customer.test', { enforce: true })).status).toBe(404);
+    expect((await passwordLogin('someone@customer.test')).status).toBe(200);
+  });
+});
