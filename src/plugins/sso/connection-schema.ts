@@ -58,12 +58,21 @@ export interface SsoConnection {
   /** ms since the epoch. */
   created: number;
   createdBy: string;
+  /**
+   * Who changed it last (its creator until then). A connection decides who may sign in, so it ends
+   * with its author's power: a reset of their credentials, a ban, or their removal from the
+   * organization disables it.
+   */
+  changedBy?: string | undefined;
   updated: number;
 }
 
-/** The connections family: by id; an organization's, by id. */
+/** The connections family: by id; an organization's, by id; those a user made or changed last. */
 export const SSO_CONNECTIONS: Schema<SsoConnection> = {
   family: 'sso_connections',
   id: (c) => c.id,
-  indexes: [{ name: 'org', values: (c) => [`${c.orgId}\u0000${c.id}`] }],
+  indexes: [
+    { name: 'org', values: (c) => [`${c.orgId}\u0000${c.id}`] },
+    { name: 'author', values: (c) => [`${c.changedBy ?? c.createdBy}\u0000${c.id}`] },
+  ],
 };

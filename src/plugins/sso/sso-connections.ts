@@ -1,5 +1,6 @@
 import { createHash, X509Certificate } from 'node:crypto';
 import { AuthError } from '../../core/errors';
+import { allDocs } from '../../core/storage/collection';
 import type { User } from '../../core/token/user';
 import { randomId } from '../../internal/random';
 import { OidcDiscovery } from '../../providers/oidc/oidc-discovery';
@@ -194,7 +195,7 @@ export class SsoConnections {
     if (body.kind !== undefined && body.kind !== before.kind) throw new AuthError('bad_request', 'a connection keeps its kind: create another one');
     const settings = await this.settings(body, org.roles, before.kind, before);
     if (before.enabled && !settings.enabled) await this.keepsOneEnforced(org.id, id);
-    const saved = await this.repo.connections.update(id, (c) => ({ ...c, ...settings, updated: Date.now() }));
+    const saved = await this.repo.connections.update(id, (c) => ({ ...c, ...settings, updated: Date.now(), changedBy: user.id }));
     if (saved === undefined) throw notFound();
     this.events.emit({ type: 'sso.connection.updated', userId: user.id, actor: { kind: 'user', id: user.id }, data: { org: org.id, connection: id, fields: Object.keys(body).slice(0, 20) } }, client);
     return this.view(saved, authBase);
@@ -235,6 +236,32 @@ export class SsoConnections {
   /** The client secret of an OpenID Connect connection, in clear. */
   clientSecret(c: SsoConnection): string {
     return this.box.open(c.oidc?.clientSecret ?? '');
+  }
+
+  /**
+   * The author's power is gone (`reason`: a credential reset, a ban, their removal from organization
+   * `orgId`): every enabled connection they made or changed last is disabled, and an organization
+   * left with none stops enforcing SSO (its people sign in as before). How many were disabled.
+   */
+  async endChangesBy(userId: string, reason: 'credentials_reset' | 'banned' | 'removed', orgId?: string): Promise<number> {
+    let disabled = 0;
+    for (const c of await allDocs(this.repo.connections, 'author', `${userId}\u0000`)) {
+      if (!c.enabled || (c.changedBy ?? c.createdBy) !== userId || (orgId !== undefined && c.orgId !== orgId)) continue;
+      const saved = await this.repo.connections.update(c.id, (now) => (now.enabled ? { ...now, enabled: false, updated: Date.now() } : undefined));
+      if (saved === undefined) continue;
+      disabled++;
+      this.events.emit({ type: 'sso.connection.disabled', userId, actor: { kind: 'system' }, data: { org: c.orgId, connection: c.id, reason } });
+      if ((await this.enabledOf(c.orgId)).length === 0) await this.stopEnforcing(c.orgId);
+    }
+    return disabled;
+  }
+
+  private async stopEnforcing(orgId: string): Promise<void> {
+    for (const claim of await this.repo.ofOrg(orgId)) {
+      if (claim.enforce !== true) continue;
+      await this.repo.setEnforce(claim.id, false);
+      this.events.emit({ type: 'sso.domain.enforced', actor: { kind: 'system' }, data: { org: orgId, domain: claim.domain, enforce: false } });
+    }
   }
 
   /** An organization is gone: its connections go. */

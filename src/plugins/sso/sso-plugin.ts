@@ -17,7 +17,7 @@ import { ssoRouteList } from './sso-routes';
 export const SSO_ERROR_CODES = ['domain_unverified', 'domain_taken', 'saml_invalid', 'sso_required', 'sso_not_found', 'connection_disabled'] as const;
 
 /** The events the SSO plugin fires. */
-export const SSO_EVENT_TYPES = ['sso.domain.verified', 'sso.domain.removed', 'sso.connection.created', 'sso.connection.updated', 'sso.connection.deleted', 'sso.domain.enforced'] as const;
+export const SSO_EVENT_TYPES = ['sso.domain.verified', 'sso.domain.removed', 'sso.connection.created', 'sso.connection.updated', 'sso.connection.deleted', 'sso.domain.enforced', 'sso.connection.disabled'] as const;
 
 declare module '../../core/errors' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the SSO reasons join the registry
@@ -70,6 +70,11 @@ export function sso(options: SsoOptions): SsoPlugin {
       const madeConnections = new SsoConnections(repo, orgs, new SecretBox(checked.key, 'sso'), ctx.events, { privateOrigins: checked.privateOrigins, skewMs: checked.clockSkewMs });
       domains = madeDomains;
       connections = madeConnections;
+      // A connection ends with its author's power (as keys, grants and invitations do).
+      ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await madeConnections.endChangesBy(e.userId, 'banned') : undefined));
+      ctx.events.on('org.member.removed', async (e) => {
+        if (e.userId !== undefined && typeof e.data.org === 'string') await madeConnections.endChangesBy(e.userId, 'removed', e.data.org);
+      });
       ctx.events.on('org.deleted', async (e) => {
         if (typeof e.data.org !== 'string') return;
         await madeDomains.orgDeleted(e.data.org);
@@ -91,6 +96,13 @@ export function sso(options: SsoOptions): SsoPlugin {
       return {
         signInPolicy,
         providers: [provider],
+        userEvents: {
+          credentialsReset: async (userId) => {
+            const n = await madeConnections.endChangesBy(userId, 'credentials_reset');
+            return n === 0 ? [] : [`${n} SSO connection${n === 1 ? '' : 's'} disabled`];
+          },
+          userDeleted: async (userId) => void (await madeConnections.endChangesBy(userId, 'removed')),
+        },
         routes: ssoRouteList({ domains: madeDomains, connections: madeConnections, url: ctx.url, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
         close: () => repo.close(),
       };
