@@ -12,6 +12,7 @@ import { identityProvider } from '../../src/idp';
 import { SECRET, makeApp } from '../support/auth-app';
 import { deepJson, jwtLike, Rng, send, type Sent } from '../support/fuzz';
 import { startDnsPeer, type DnsPeer } from '../support/dns-server';
+import { testKeys } from '../support/saml-idp';
 
 const FUZZ_CLIENT_SECRET = 'fuzz-web-client-secret-0123456789abcdef';
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
@@ -20,12 +21,13 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 function randomRequest(
   rng: Rng,
   route: string,
-  ctx: { jwt: string; xsrf: string; accountId: string; bearer: string; orgId: string; userId: string; apiKey: string; keyId: string; orgKey: string },
+  ctx: { jwt: string; xsrf: string; accountId: string; bearer: string; orgId: string; userId: string; apiKey: string; keyId: string; orgKey: string; connectionId: string },
 ): Sent {
   const method = rng.pick(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'GET', 'POST']);
   let path = route
     .replaceAll(':org', rng.pick([ctx.orgId, 'fuzz-org', 'org_missing', encodeURIComponent(rng.text(30))]))
     .replaceAll(':user', rng.pick([ctx.userId, 'local_x', encodeURIComponent(rng.text(30))]))
+    .replaceAll(':conn', rng.pick([ctx.connectionId, 'sso_000000000000000000000000', encodeURIComponent(rng.text(30)), '%2e%2e', 'a'.repeat(300)]))
     .replaceAll(':domain', rng.pick(['fuzz.example', 'xn--bcher-kva.example', 'localhost', '127.0.0.1', encodeURIComponent(rng.text(30)), '%2e%2e', 'a'.repeat(300)]))
     .replaceAll(':id', rng.pick([ctx.accountId, ctx.keyId, 'a'.repeat(24), encodeURIComponent(rng.text(30)), '..%2f..%2fetc', '%00']));
   if (rng.chance(0.5)) {
@@ -58,6 +60,10 @@ function randomRequest(
           'response_type',
           'scope',
           'code_challenge',
+          'org',
+          'connection',
+          'SAMLResponse',
+          'RelayState',
           'code_challenge_method',
           'prompt',
           'max_age',
@@ -188,6 +194,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
     it('answers every random request with a status below 500, never hangs (10 s), and changes no stored user or avatar', async () => {
       // A DNS server that knows no record: a domain's verification is a 4xx "not verified", not a lookup failure.
       dns = await startDnsPeer();
+      const ssoPlugin = sso({ key: 'fuzz-sso-key-0123456789abcdef0123456789', dns: { servers: [dns.server], timeoutMs: 1000 } });
       const orgs = organizations({ sender: senderFunc(() => undefined), roles: { billing: ['invoice:read'] } });
       const idp = identityProvider({
         key: 'fuzz-identity-provider-key-0123456789',
@@ -201,7 +208,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
           rateLimits: false,
           url: 'http://localhost:8080',
           twoFactor: { key: 'fuzz-two-factor-key-0123456789abcdef' },
-          plugins: [orgs, admin({ isAdmin: () => true }), apiKeys(), idp, sso({ key: 'fuzz-sso-key-0123456789abcdef0123456789', dns: { servers: [dns.server], timeoutMs: 1000 } })],
+          plugins: [orgs, admin({ isAdmin: () => true }), apiKeys(), idp, ssoPlugin],
         },
         (a) => {
           dev = a.addDevProvider({ port: 0 });
@@ -248,6 +255,13 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
       const orgId = (org.body as { id: string }).id;
       // A domain claim to verify: no TXT record answers, so verification is refused as unverified.
       await request(app).post(`/auth/orgs/${orgId}/sso/domains`).set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).send({ domain: 'fuzz.example' }).expect(201);
+      const idpKeys = await testKeys('fuzz IdP');
+      const connection = await request(app)
+        .post(`/auth/orgs/${orgId}/sso/connections`)
+        .set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`)
+        .set('X-XSRF-TOKEN', xsrf)
+        .send({ kind: 'saml', name: 'fuzz', idpEntityId: 'https://idp.fuzz.example', ssoUrl: 'https://idp.fuzz.example/sso', certificates: [idpKeys.certificate] })
+        .expect(201);
       const made = await request(app).post('/auth/api-keys').set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).send({ name: 'fuzz' }).expect(201);
       const ofOrg = await request(app)
         .post(`/auth/orgs/${orgId}/api-keys`)
@@ -265,6 +279,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         apiKey: made.body.key as string,
         keyId: ofOrg.body.id as string,
         orgKey: ofOrg.body.key as string,
+        connectionId: connection.body.id as string,
       };
       const before = {
         account: JSON.stringify(await accounts.store.get(stored.Id)),
@@ -312,6 +327,13 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         '/auth/orgs/:org/sso/domains',
         '/auth/orgs/:org/sso/domains/:domain',
         '/auth/orgs/:org/sso/domains/:domain/verify',
+        '/auth/orgs/:org/sso/connections',
+        '/auth/orgs/:org/sso/connections/:conn',
+        '/auth/sso/login',
+        '/auth/sso/acs/:conn',
+        '/auth/sso/metadata/:conn',
+        '/auth/sso/oidc/:conn',
+        '/auth/sso/nothing/:conn',
         '/auth/admin/',
         '/auth/admin/console.js',
         '/auth/admin/users',
@@ -420,6 +442,9 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
       // The organization may have been renamed by a valid random request, never left without its owner.
       const owned = await orgs.service.find(orgId, userId).catch(() => undefined);
       if (owned !== undefined) expect(owned.me.roles).toContain('owner');
+      // The connection may have been changed by a valid random request, never broken: its key still opens.
+      const kept = await ssoPlugin.connections.byId(ctx.connectionId);
+      if (kept !== undefined) expect(ssoPlugin.connections.serviceProvider(kept, 'http://localhost:8080/auth').metadata()).toContain('EntityDescriptor');
       // Nobody banned the session's own user (an admin cannot ban itself).
       expect((await auth.users.get(userId))?.status ?? 'active').toBe('active');
       console.log(`fuzz: ${total} requests over ${routes.length} routes, seed ${SEED}, slowest ${slowest} ms, ${earlyCloses} oversized bodies cut off by an early 413`);

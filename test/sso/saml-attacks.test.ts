@@ -215,4 +215,27 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
     expect(events.every((e) => e.data.connection === connectionId && e.data.org === t.orgId)).toBe(true);
     expect((await request(t.app).get(`/auth/sso/metadata/${connectionId}`)).status).toBe(404);
   });
+
+  it('refuses bad and hostile metadata with a 400 and stores nothing', async () => {
+    const laughs =
+      '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="&lol2;"/>';
+    const noCert = idp.metadata.replace(/<(\w+:)?KeyDescriptor[\s\S]*?<\/(\w+:)?KeyDescriptor>/g, '');
+    const badCert = idp.metadata.replace(/<(ds:)?X509Certificate>[^<]+</, '<$1X509Certificate>bm90IGEgY2VydGlmaWNhdGU=<');
+    const noSso = idp.metadata.replace(/<SingleSignOnService[\s\S]*?<\/SingleSignOnService>/g, '');
+    expect(noSso).not.toContain('SingleSignOnService');
+    for (const metadataXml of [laughs, '<not xml', '<a/>', noCert, badCert, noSso, `<!-- hi -->${idp.metadata}`, 'x'.repeat(600 * 1024), 42, ['x']]) {
+      const res = await t.owner.post('/auth/orgs/acme/sso/connections', { kind: 'saml', name: 'bad', metadataXml });
+      expect([String(metadataXml).slice(0, 40), res.status]).toEqual([String(metadataXml).slice(0, 40), typeof metadataXml === 'string' && metadataXml.length > 600_000 ? 413 : 400]);
+      expect(res.body.error).toEqual(expect.any(String));
+    }
+    for (const body of [
+      { kind: 'saml', name: 'bad' },
+      { kind: 'saml', name: 'bad', idpEntityId: 'e', ssoUrl: 'https://idp.example/sso', certificates: [] },
+      { kind: 'ldap', name: 'bad' },
+      { kind: 'saml', name: 'bad', metadataXml: idp.metadata, roles: { map: { g: 'owner' } } },
+    ]) {
+      expect((await t.owner.post('/auth/orgs/acme/sso/connections', body)).status).toBeGreaterThanOrEqual(400);
+    }
+    expect(((await t.owner.get('/auth/orgs/acme/sso/connections')).body as unknown[]).length).toBe(1);
+  });
 });

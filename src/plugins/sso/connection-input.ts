@@ -95,6 +95,8 @@ export function roleMapping(value: unknown, before?: RoleMapping): RoleMapping {
   if (entries.length > 100 || entries.some(([group, role]) => group === '' || group.length > 256 || group === '__proto__' || typeof role !== 'string' || !ROLE.test(role))) {
     throw bad('roles.map must map up to 100 group names to role names');
   }
+  // Owners are made in the app, by an owner: an IdP's group never makes one.
+  if (defaultRole === 'owner' || entries.some(([, role]) => role === 'owner')) throw bad('roles cannot map to owner');
   return { attribute, map: Object.fromEntries(entries) as Record<string, string>, defaultRole };
 }
 

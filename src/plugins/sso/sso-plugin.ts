@@ -17,7 +17,15 @@ import { ssoRouteList } from './sso-routes';
 export const SSO_ERROR_CODES = ['domain_unverified', 'domain_taken', 'saml_invalid', 'sso_required', 'sso_not_found', 'connection_disabled'] as const;
 
 /** The events the SSO plugin fires. */
-export const SSO_EVENT_TYPES = ['sso.domain.verified', 'sso.domain.removed', 'sso.connection.created', 'sso.connection.updated', 'sso.connection.deleted', 'sso.domain.enforced', 'sso.connection.disabled'] as const;
+export const SSO_EVENT_TYPES = [
+  'sso.domain.verified',
+  'sso.domain.removed',
+  'sso.connection.created',
+  'sso.connection.updated',
+  'sso.connection.deleted',
+  'sso.domain.enforced',
+  'sso.connection.disabled',
+] as const;
 
 declare module '../../core/errors' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the SSO reasons join the registry
