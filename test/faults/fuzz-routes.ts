@@ -333,6 +333,8 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         '/auth/sso/acs/:conn',
         '/auth/sso/metadata/:conn',
         '/auth/sso/oidc/:conn',
+        '/auth/sso/slo/:conn',
+        '/auth/sso/logout',
         '/auth/sso/nothing/:conn',
         '/auth/admin/',
         '/auth/admin/console.js',

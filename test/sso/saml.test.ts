@@ -102,3 +102,51 @@ describe('SAML logins and two-factor', () => {
     expect((await new SsoBrowser(t).login(idp)).status).toBe(202);
   });
 });
+
+describe('SAML single logout', () => {
+  let t: SsoApp;
+  beforeEach(async () => {
+    idp.encrypt = false;
+    idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
+    t = await ssoApp(smtp, dns, 'memory://', { privateOrigins: [idp.origin] });
+  });
+  afterEach(() => t.auth.close());
+
+  it("the IdP's signed logout request ends every session of the user and is answered; an unsigned or foreign one ends nothing", async () => {
+    const { id } = await samlConnection(t, idp);
+    const first = new SsoBrowser(t);
+    const second = new SsoBrowser(t);
+    expect((await first.login(idp)).status).toBe(200);
+    expect((await second.login(idp)).status).toBe(200);
+    const path = (url: string): string => `${new URL(url).pathname}${new URL(url).search}`;
+
+    const unsigned = await new SsoBrowser(t).get(path(idp.logoutRequest('someone@customer.test', { unsigned: true })));
+    expect([unsigned.status, unsigned.body.code]).toEqual([403, 'saml_invalid']);
+    const tampered = idp.logoutRequest('someone@customer.test').replace(/Signature=[^&]+/, `Signature=${encodeURIComponent(Buffer.alloc(256, 1).toString('base64'))}`);
+    expect((await new SsoBrowser(t).get(path(tampered))).status).toBe(403);
+
+    const userId = ((await first.get('/auth/user')).body as { id: string }).id;
+    expect(await t.auth.sessions.list(userId)).toHaveLength(2);
+    const answered = await new SsoBrowser(t).get(path(idp.logoutRequest('someone@customer.test')));
+    expect(answered.status).toBe(302);
+    expect(answered.headers.location).toMatch(new RegExp(`^${idp.origin}/slo\\?SAMLResponse=`));
+    // Revoked: gone from the list at once, and refused at the token's next refresh (or at once in 'every-request' mode).
+    expect(await t.auth.sessions.list(userId)).toEqual([]);
+    await t.auth.events.flush();
+    const { events } = await t.auth.events.list({ types: ['logout'], userId });
+    expect(events[0]?.data).toMatchObject({ provider: 'sso', connection: id, sessions: 2, by: 'idp' });
+  });
+
+  it('logging out of an SSO session ends it here and sends the browser to the IdP with a signed request, whose answer lands on the app', async () => {
+    await samlConnection(t, idp);
+    const person = new SsoBrowser(t);
+    expect((await person.login(idp)).status).toBe(200);
+    const out = await person.get('/auth/sso/logout');
+    expect(out.status).toBe(302);
+    expect(out.headers.location).toMatch(new RegExp(`^${idp.origin}/slo\\?SAMLRequest=.*&Signature=`));
+    expect((await person.get('/auth/user')).status).toBe(401);
+    const answer = new URL(await idp.followLogout(out.headers.location as string));
+    const landed = await person.get(`${answer.pathname}${answer.search}`);
+    expect([landed.status, landed.headers.location]).toEqual([302, 'http://127.0.0.1:8080/']);
+  });
+});

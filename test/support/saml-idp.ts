@@ -29,6 +29,10 @@ export interface SamlIdpPeer {
   trust(spMetadata: string): void;
   /** Follows an SP's redirect to the IdP as a browser would: the form the IdP answers with. */
   follow(location: string, tamper?: Tamper): Promise<PostedForm>;
+  /** The URL of a logout the IdP starts for `nameId` (single logout), signed unless `unsigned`. */
+  logoutRequest(nameId: string, options?: { sessionIndex?: string; unsigned?: boolean }): string;
+  /** Follows an SP's logout redirect to the IdP: the IdP checks the signed LogoutRequest and answers with the URL of its LogoutResponse. */
+  followLogout(location: string): Promise<string>;
   /** A response nobody asked for (IdP-initiated), to the trusted SP. */
   unsolicited(relayState?: string, tamper?: Tamper): Promise<PostedForm>;
   close(): Promise<void>;
@@ -111,6 +115,17 @@ export async function testKeys(name: string): Promise<{ privateKey: string; cert
   return { privateKey: `-----BEGIN PRIVATE KEY-----\n${pkcs8.match(/.{1,64}/g)!.join('\n')}\n-----END PRIVATE KEY-----\n`, certificate: Buffer.from(cert.rawData).toString('base64') };
 }
 
+/** The parameters of an HTTP-Redirect binding message: decoded (as samlify reads them), and the signed octet string as sent (still URL-encoded). */
+function redirectQuery(url: string): { query: Record<string, string>; octetString: string } {
+  const raw = url.split('?')[1] ?? '';
+  const encoded = Object.fromEntries(raw.split('&').map((p) => p.split('=') as [string, string]));
+  const octetString = ['SAMLRequest', 'SAMLResponse', 'RelayState', 'SigAlg']
+    .filter((k) => encoded[k] !== undefined)
+    .map((k) => `${k}=${encoded[k]}`)
+    .join('&');
+  return { query: Object.fromEntries(Object.entries(encoded).map(([k, v]) => [k, decodeURIComponent(v.replace(/\+/g, ' '))])), octetString };
+}
+
 let validatorSet = false;
 
 /** Starts a {@link SamlIdpPeer} on a free port; `signatureAlgorithm` is samlify's URI (SHA-256 by default). */
@@ -122,6 +137,7 @@ export async function startSamlIdp(options: { signatureAlgorithm?: string; keys?
   }
   const keys = options.keys ?? (await testKeys('test IdP'));
   let sp: ReturnType<typeof samlify.ServiceProvider> | undefined;
+  let unsignedSp: ReturnType<typeof samlify.ServiceProvider> | undefined;
   let pending: Tamper | undefined;
   const server: Server = createServer((req, res) => {
     void (async () => {
@@ -130,18 +146,22 @@ export async function startSamlIdp(options: { signatureAlgorithm?: string; keys?
         res.writeHead(200, { 'content-type': 'application/samlmetadata+xml' }).end(peer.metadata);
         return;
       }
+      if (url.pathname === '/slo' && sp) {
+        const { query, octetString } = redirectQuery(req.url ?? '');
+        try {
+          const parsed = await idp.parseLogoutRequest(sp, 'redirect', { query, octetString } as never);
+          const answer = idp.createLogoutResponse(sp, parsed as never, 'redirect', query.RelayState ?? '');
+          res.writeHead(302, { location: (answer as { context: string }).context }).end();
+        } catch (err) {
+          res.writeHead(400, { 'content-type': 'text/plain' }).end(`refused: ${(err as Error).message}`);
+        }
+        return;
+      }
       if (url.pathname !== '/sso' || !sp) {
         res.writeHead(404).end();
         return;
       }
-      const raw = (req.url ?? '').split('?')[1] ?? '';
-      // The signature covers the parameters as sent (still URL-encoded); samlify reads them decoded, as Express gives them.
-      const encoded = Object.fromEntries(raw.split('&').map((p) => p.split('=') as [string, string]));
-      const octetString = ['SAMLRequest', 'RelayState', 'SigAlg']
-        .filter((k) => encoded[k] !== undefined)
-        .map((k) => `${k}=${encoded[k]}`)
-        .join('&');
-      const query = Object.fromEntries(Object.entries(encoded).map(([k, v]) => [k, decodeURIComponent(v.replace(/\+/g, ' '))]));
+      const { query, octetString } = redirectQuery(req.url ?? '');
       try {
         const parsed = await idp.parseLoginRequest(sp, 'redirect', { query, octetString } as never);
         const relayState = query.RelayState ?? '';
@@ -180,7 +200,8 @@ export async function startSamlIdp(options: { signatureAlgorithm?: string; keys?
     encrypt: false,
     signatureAlgorithm: settings.requestSignatureAlgorithm,
     trust(spMetadata) {
-      sp = samlify.ServiceProvider({ metadata: spMetadata });
+      sp = samlify.ServiceProvider({ metadata: spMetadata, wantLogoutRequestSigned: true });
+      unsignedSp = samlify.ServiceProvider({ metadata: spMetadata, wantLogoutRequestSigned: false });
     },
     async follow(location, tamper) {
       pending = tamper;
@@ -193,6 +214,17 @@ export async function startSamlIdp(options: { signatureAlgorithm?: string; keys?
       } finally {
         pending = undefined;
       }
+    },
+    logoutRequest(nameId, options = {}) {
+      if (!sp || !unsignedSp) throw new Error('the IdP trusts no SP yet');
+      const made = idp.createLogoutRequest(options.unsigned ? unsignedSp : sp, 'redirect', { logoutNameID: nameId, sessionIndex: options.sessionIndex ?? '' } as never);
+      return (made as { context: string }).context;
+    },
+    async followLogout(location) {
+      const res = await fetch(location, { redirect: 'manual' });
+      const text = await res.text();
+      if (res.status !== 302) throw new Error(`the IdP answered ${res.status}: ${text}`);
+      return res.headers.get('location') as string;
     },
     unsolicited(relayState = '', tamper) {
       return respond(undefined, relayState, tamper);

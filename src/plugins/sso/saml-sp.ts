@@ -1,5 +1,6 @@
 import { AuthError } from '../../core/errors';
 import { loadOptional } from '../../internal/optional';
+import { randomId } from '../../internal/random';
 import type { SamlSettings } from './connection-schema';
 import { checkAlgorithms, elements, parseForeignXml } from './saml-xml';
 import { certificatePem } from './sp-keys';
@@ -10,6 +11,9 @@ type NodeSamlXml = { decryptXml(xml: string, key: string | Buffer): Promise<stri
 
 const ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
 const PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
+
+/** The signature algorithms of the HTTP-Redirect binding a logout message may use. */
+const REDIRECT_SIGNATURES: ReadonlySet<string> = new Set(['http://www.w3.org/2001/04/xmldsig-more#rsa-sha256', 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha512']);
 
 /** The largest `SAMLResponse` accepted (base64 characters): a real one is a few kilobytes. */
 export const MAX_SAML_RESPONSE = 256 * 1024;
@@ -99,10 +103,62 @@ export class SamlServiceProvider {
     });
   }
 
+  /**
+   * Checks a logout message of the HTTP-Redirect binding (the IdP's LogoutRequest, or its answer
+   * to ours) against the IdP's certificates. A request must be signed (RSA-SHA256 or -SHA512):
+   * node-saml would take an unsigned one, and anyone could then log anyone out.
+   */
+  async validateLogout(query: Record<string, string>, rawQuery: string): Promise<{ nameId?: string | undefined; profile: unknown }> {
+    const isRequest = typeof query.SAMLRequest === 'string';
+    if (isRequest && (typeof query.Signature !== 'string' || !REDIRECT_SIGNATURES.has(query.SigAlg ?? ''))) throw refused('a logout request must be signed with RSA-SHA256 or RSA-SHA512');
+    // Only the parameters the signature covers, in order, and nothing a careless match could mistake for them.
+    const encoded = new Map(rawQuery.split('&').map((p) => [p.slice(0, Math.max(p.indexOf('='), 0)), p] as const));
+    const signed = [isRequest ? 'SAMLRequest' : 'SAMLResponse', 'RelayState', 'SigAlg', 'Signature'].flatMap((k) => (encoded.has(k) ? [encoded.get(k) as string] : [])).join('&');
+    try {
+      const { profile } = await this.saml(undefined).validateRedirectAsync(query, signed);
+      return { nameId: profile?.nameID, profile };
+    } catch (err) {
+      throw refused(((err as Error)?.message ?? 'invalid').slice(0, 160));
+    }
+  }
+
+  /** Checks a logout request of the HTTP-POST binding (signed inside the XML) and returns the user it names. */
+  async validateLogoutPost(body: Record<string, unknown>): Promise<{ nameId?: string | undefined; profile: unknown }> {
+    const message = typeof body.SAMLRequest === 'string' ? body.SAMLRequest : '';
+    if (message.length > MAX_SAML_RESPONSE) throw new AuthError('payload_too_large', 'the logout message is too large', { reason: 'saml_invalid' });
+    const doc = parseForeignXml(Buffer.from(message, 'base64').toString('utf8'), 'the logout request');
+    checkAlgorithms(doc);
+    try {
+      const { profile } = await this.saml(undefined).validatePostRequestAsync({ SAMLRequest: message });
+      return { nameId: profile?.nameID, profile };
+    } catch (err) {
+      throw refused(((err as Error)?.message ?? 'invalid').slice(0, 160));
+    }
+  }
+
+  /** Where to send the browser to answer the IdP's logout request. */
+  logoutResponseUrl(profile: unknown, relayState: string): Promise<string> {
+    return this.saml(undefined).getLogoutResponseUrlAsync(profile as never, relayState, {}, true);
+  }
+
+  /** Where to send the browser to log out at the IdP too (SP-initiated single logout). */
+  logoutUrl(user: { nameId: string; nameIdFormat?: string | undefined; sessionIndex?: string | undefined }, relayState: string): Promise<string> {
+    const profile = {
+      issuer: this.urls.entityId,
+      nameID: user.nameId,
+      nameIDFormat: user.nameIdFormat ?? 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified',
+      ...(user.sessionIndex ? { sessionIndex: user.sessionIndex } : {}),
+    };
+    return this.saml(`_${randomId(20)}`).getLogoutUrlAsync(profile, relayState, {});
+  }
+
   /** The SP's metadata, for the customer's IT. */
   metadata(): string {
     const cert = certificatePem(this.keys.certificate);
-    return this.saml(undefined).generateServiceProviderMetadata(cert, cert);
+    const xml = this.saml(undefined).generateServiceProviderMetadata(cert, cert);
+    // node-saml names only the HTTP-POST binding for logout; the Redirect one (what most IdPs use) is served too.
+    const redirect = `<SingleLogoutService Binding="urn:oasis:names:tc:SAML:2.0:bindings:HTTP-Redirect" Location="${this.urls.sloUrl}"/>`;
+    return xml.replace(/<SingleLogoutService /, `${redirect}<SingleLogoutService `);
   }
 
   /** Where to send the browser to log in: the IdP's SSO URL with a signed AuthnRequest of id `requestId`. */

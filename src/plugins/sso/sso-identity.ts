@@ -17,6 +17,8 @@ export interface SsoIdentity {
   groups: string[];
   /** The IdP's authentication contexts or `amr` values. */
   methods: string[];
+  /** What single logout names the user by (SAML): the NameID's format and the session index. */
+  logout?: { format?: string | undefined; session?: string | undefined } | undefined;
 }
 
 const EMAIL_ATTRIBUTES = ['email', 'mail', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress', 'urn:oid:0.9.2342.19200300.100.1.3'];
@@ -41,6 +43,7 @@ export function samlIdentity(connection: SsoConnection, assertion: SamlAssertion
     name: first(NAME_ATTRIBUTES) ?? ([given, surname].filter(Boolean).join(' ') || undefined),
     groups: list(assertion.attributes[connection.roles.attribute]),
     methods: [...assertion.authnContexts, ...(assertion.attributes[AMR_ATTRIBUTE] ?? [])],
+    logout: { format: assertion.nameIdFormat, session: assertion.sessionIndex },
   };
 }
 
@@ -80,7 +83,15 @@ export async function provisionUser(connection: SsoConnection, identity: SsoIden
   const email = identity.email !== undefined && (await ownsDomainOf(identity.email, connection.orgId, deps.domains)) ? identity.email.toLowerCase() : undefined;
   const mapped = identity.groups.flatMap((g) => (Object.hasOwn(connection.roles.map, g) ? [connection.roles.map[g] as string] : []));
   await deps.orgs.provision(connection.orgId, id, mapped.length > 0 ? mapped : [connection.roles.defaultRole], `sso:${connection.id}`);
-  const user: User = { id, name: identity.name ?? email ?? identity.subject, picture: '', attrs: { sso_org: connection.orgId, sso_connection: connection.id } };
+  const attrs: Record<string, string> = { sso_org: connection.orgId, sso_connection: connection.id };
+  // What a logout at the IdP names the user by (SAML single logout).
+  if (identity.logout)
+    Object.assign(attrs, {
+      sso_subject: identity.subject,
+      ...(identity.logout.format ? { sso_format: identity.logout.format } : {}),
+      ...(identity.logout.session ? { sso_session: identity.logout.session } : {}),
+    });
+  const user: User = { id, name: identity.name ?? email ?? identity.subject, picture: '', attrs };
   if (email !== undefined) user.email = email;
   return user;
 }

@@ -88,7 +88,15 @@ export function sso(options: SsoOptions): SsoPlugin {
         await madeDomains.orgDeleted(e.data.org);
         await madeConnections.orgDeleted(e.data.org);
       });
-      const provider = new SsoProvider({ connections: madeConnections, domains: madeDomains, orgs, users: ctx.users, privateOrigins: checked.privateOrigins, skewMs: checked.clockSkewMs });
+      const provider = new SsoProvider({
+        connections: madeConnections,
+        domains: madeDomains,
+        orgs,
+        users: ctx.users,
+        privateOrigins: checked.privateOrigins,
+        skewMs: checked.clockSkewMs,
+        revokeAll: (userId) => ctx.sessions.revokeAll(userId),
+      });
       const signInPolicy = async (address: string): Promise<void> => {
         const at = address.lastIndexOf('@');
         if (at <= 0) return;

@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { AuthError } from '../../core/errors';
 import { HANDSHAKE_DURATION_MS } from '../../core/token/token-service';
-import { sendRedirect } from '../../internal/http';
+import { sendJson, sendRedirect } from '../../internal/http';
+import { hashId } from '../../core/token/user';
 import { randomId, safeEqual } from '../../internal/random';
 import { loginAudience, loginField, loginFlag } from '../../providers/login-fields';
 import { OidcProvider } from '../../providers/oidc/oidc-provider';
@@ -27,6 +28,8 @@ export interface SsoLoginDeps extends ProvisionDeps {
   privateOrigins: readonly string[];
   /** Clock skew allowed on the IdP's times (ms). */
   skewMs: number;
+  /** Ends every session of a user (the IdP's single logout). */
+  revokeAll(userId: string): Promise<number>;
 }
 
 const notFound = (what: string): AuthError => new AuthError('not_found', `no single sign-on ${what}`, { reason: 'sso_not_found' });
@@ -49,6 +52,7 @@ export class SsoProvider implements Provider {
       acs: { methods: ['POST'], crossSite: true, bodyLimit: MAX_SAML_RESPONSE + 16 * 1024, handle: (req, res, kit, id) => this.acs(req, res, kit, id) },
       metadata: { methods: ['GET'], handle: (req, res, kit, id) => this.metadata(req, res, kit, id) },
       oidc: { methods: ['GET'], handle: (req, res, kit, id) => this.oidcCallback(req, res, kit, id) },
+      slo: { methods: ['GET', 'POST'], crossSite: true, handle: (req, res, kit, id) => this.singleLogout(req, res, kit, id) },
     };
   }
 
@@ -128,6 +132,43 @@ export class SsoProvider implements Provider {
       boundToBrowser: solicited,
       multiFactor: provesTwoFactors(connection, identity),
     });
+  }
+
+  /**
+   * Logging out of a session made through a SAML connection with single logout: the session ends
+   * here (the core did), then the browser goes to the IdP with a signed LogoutRequest.
+   */
+  async logout(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
+    const attrs = (await kit.tokens.read(req.raw).catch(() => undefined))?.claims.user?.attrs ?? {};
+    kit.tokens.reset(res);
+    const connection = typeof attrs.sso_connection === 'string' ? await this.deps.connections.byId(attrs.sso_connection) : undefined;
+    if (!connection?.saml?.sloUrl || typeof attrs.sso_subject !== 'string') return sendJson(res, 200, { status: 'logged out' });
+    const sp = this.deps.connections.serviceProvider(connection, kit.authRouteUrl(req));
+    const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+    sendRedirect(res, 302, await sp.logoutUrl({ nameId: attrs.sso_subject, nameIdFormat: text(attrs.sso_format), sessionIndex: text(attrs.sso_session) }, ''));
+  }
+
+  /**
+   * Single logout of connection `id` (HTTP-Redirect binding): the IdP's signed LogoutRequest ends
+   * every session of the user it names, and is answered; the IdP's answer to our request lands
+   * the browser on the app.
+   */
+  private async singleLogout(req: LoginRequest, res: ServerResponse, kit: ProviderKit, id: string | undefined): Promise<void> {
+    const connection = await this.deps.connections.byId(id ?? '');
+    if (connection?.kind !== 'saml') throw notFound('connection of that id');
+    const sp = this.deps.connections.serviceProvider(connection, kit.authRouteUrl(req));
+    const posted = req.method === 'POST' ? ((req.body ?? {}) as Record<string, unknown>) : undefined;
+    const query = posted ? Object.fromEntries(Object.entries(posted).filter((e): e is [string, string] => typeof e[1] === 'string')) : Object.fromEntries(req.query);
+    if (typeof query.SAMLRequest !== 'string' && typeof query.SAMLResponse !== 'string') throw new AuthError('bad_request', 'SAMLRequest or SAMLResponse is required', { reason: 'saml_invalid' });
+    if ((query.SAMLRequest ?? query.SAMLResponse ?? '').length > MAX_SAML_RESPONSE) throw new AuthError('payload_too_large', 'the logout message is too large', { reason: 'saml_invalid' });
+    // The IdP's answer to our logout request: the session ended already, the browser goes home.
+    if (typeof query.SAMLResponse === 'string') return sendRedirect(res, 302, kit.url.href);
+    const { nameId, profile } = posted ? await sp.validateLogoutPost(query) : await sp.validateLogout(query, (req.raw.url ?? '').split('?')[1] ?? '');
+    if (typeof nameId !== 'string' || nameId === '') throw refused('the logout request names no user');
+    const userId = hashId(SSO_PROVIDER, `${connection.id}:${nameId}`);
+    const ended = await this.deps.revokeAll(userId);
+    kit.event({ type: 'logout', userId, actor: { kind: 'system' }, data: { provider: SSO_PROVIDER, connection: connection.id, sessions: ended, by: 'idp' } }, req);
+    sendRedirect(res, 302, await sp.logoutResponseUrl(profile, query.RelayState ?? ''));
   }
 
   /** Where an IdP-initiated login lands: its RelayState when that is one of the connection's paths, else the first. */
