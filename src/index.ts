@@ -77,7 +77,7 @@ export { OidcProvider, defaultOidcUser } from './providers/oidc/oidc-provider';
 export { PASSKEY_COOKIE, PasskeyProvider } from './providers/passkey/passkey-provider';
 
 // Plugins (features of the identity core; each has its entry point: authgate/two-factor, authgate/passkeys, ...)
-export type { AuthPlugin, PluginContext, PluginContribution, PluginRoute, PluginServices, RouteMethod, LoginPhases, UserEventHandlers } from './plugin-api/plugin';
+export type { AuthPlugin, PluginContext, PluginContribution, PluginRoute, PluginServices, RouteMethod, LoginPhases, UserEventHandlers, SignInMethod, SignInPolicy } from './plugin-api/plugin';
 export type { PluginAuthenticator, PluginAvatars, PluginEvents, PluginLockout, PluginKit, PluginSessions, PluginTokens, PluginUsers } from './plugin-api/core-api';
 export { LOGIN_PHASES } from './plugin-api/plugin';
 export { twoFactor } from './plugins/two-factor/two-factor-plugin';
@@ -119,6 +119,7 @@ export type { SettledOptions } from './service/options';
 export type { StateEntry } from './core/state/base-state-store';
 export type { EventBusOptions } from './core/events/event-bus';
 export type { ResolvedOidcOptions } from './providers/oidc/oidc-options';
+export type { NetworkGuard } from './internal/json-client';
 export type { ResolvedPasskeyOptions } from './providers/passkey/passkey-options';
 export type { TokenOptions, ResolvedTokenOptions } from './core/token/token-options';
 export type { ServiceTokenOptions, ServiceTokenSigner } from './core/token/token-service';

@@ -47,9 +47,10 @@ export interface SsoPlugin extends AuthPlugin {
 
 /**
  * Enterprise single sign-on per organization: `createAuth({ plugins: [organizations({...}),
- * sso()] })`. This release brings verified domains: an organization's admins claim an e-mail
- * domain and prove it with a DNS TXT record (routes under `/orgs/:org/sso/domains`); a domain is
- * verified by one organization at most.
+ * sso({ key })] })`. An organization's admins verify e-mail domains by DNS (`/orgs/:org/sso/domains`)
+ * and connect their identity provider over SAML 2.0 or OpenID Connect
+ * (`/orgs/:org/sso/connections`); people sign in at `/sso/login?email=` and become members just in
+ * time. See the SSO guide for the routes, the checks and the IdP setup.
  */
 export function sso(options: SsoOptions): SsoPlugin {
   const checked = checkSsoOptions(options);
