@@ -5,7 +5,8 @@ import express, { type Express } from 'express';
 import { exampleSender } from './mail';
 import { consoleLogger, createAuth, getUser, hashId, loadApplePrivateKeyFromFile, mustGetUser, setAdmin, type AccountRouter, type Auth, type DevServer, type Logger } from '../../src';
 import { accounts } from '../../src/accounts';
-import { organizations, orgOf } from '../../src/organizations';
+import { organizations, orgOf, type OrganizationsPlugin } from '../../src/organizations';
+import { sso, type SsoPlugin } from '../../src/plugins/sso';
 import { admin } from '../../src/admin';
 import { apiKeyOf, apiKeys } from '../../src/api-keys';
 import { identityProvider } from '../../src/idp';
@@ -40,6 +41,16 @@ export interface ExampleConfig {
   twoFactorKey: string;
   /** Seals the identity provider's signing keys (`IDP_KEY`; by default derived from the secret). */
   idpKey: string;
+  /** Seals the SSO connections' keys (`SSO_KEY`; by default derived from the secret). */
+  ssoKey: string;
+  /** Where SSO domains and connections live: `SSO_STORE`, by default where the organizations are. */
+  ssoStore: string;
+  /** Port of the example's customer identity provider (`CUSTOMER_IDP_PORT`); 0 turns the SSO demo off. */
+  customerIdpPort: number;
+  /** The DNS server the SSO plugin asks for domain proofs (the demo's, on loopback); unset: the system's. */
+  ssoDns?: string | undefined;
+  /** The origin of the demo's customer IdP, once it runs (allowed past the SSRF guard). */
+  customerIdpOrigin?: string | undefined;
   /** The second example app, which signs in through this one's identity provider (`SECOND_APP_URL`, `SECOND_APP_SECRET`). */
   secondApp: { url: string; secret: string };
   /** An OpenID Connect provider (`OIDC_ISSUER`, `OIDC_CLIENT_ID`, `OIDC_CLIENT_SECRET`); the login `oidc` is on when all are set. */
@@ -58,7 +69,7 @@ export const SECOND_APP_SECRET = 'second-example-app-secret-change-me-0123';
 export const DEMO_USERS: Readonly<Record<string, string>> = { demo: 'demo-password', admin: 'admin-password' };
 
 /**
- * Reads PORT, AUTH_URL, AUTH_SECRET, IDP_KEY, SECOND_APP_URL, SECOND_APP_SECRET, DEV_AUTH_PORT, DEV_AUTH_URL, AVATAR_STORE, ACCOUNT_STORE, CREDENTIAL_STORE, USER_STORE, ORG_STORE, AUDIT_STORE, TWO_FACTOR_KEY, STATE_STORE, REVOCATION_CHECK, OIDC_*,
+ * Reads PORT, AUTH_URL, AUTH_SECRET, IDP_KEY, SSO_KEY, SSO_STORE, CUSTOMER_IDP_PORT, SECOND_APP_URL, SECOND_APP_SECRET, DEV_AUTH_PORT, DEV_AUTH_URL, AVATAR_STORE, ACCOUNT_STORE, CREDENTIAL_STORE, USER_STORE, ORG_STORE, AUDIT_STORE, TWO_FACTOR_KEY, STATE_STORE, REVOCATION_CHECK, OIDC_*,
  * DATABASE_URL, REDIS_URL, SMTP_URL, TELEGRAM_TOKEN and APPLE_* (see the README). DATABASE_URL
  * (PostgreSQL) is the default of the avatar, account, credential and state stores, REDIS_URL of the state store.
  * The default URL is `http://localhost:PORT`: passkeys need a host name (browsers refuse an IP address).
@@ -88,6 +99,10 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     // Without TWO_FACTOR_KEY the key follows AUTH_SECRET (a random secret makes enrolled codes unreadable after a restart; recovery codes still work).
     twoFactorKey: env.TWO_FACTOR_KEY ?? createHash('sha256').update(`two-factor:${secret}`).digest('hex'),
     idpKey: env.IDP_KEY ?? createHash('sha256').update(`identity-provider:${secret}`).digest('hex'),
+    ssoKey: env.SSO_KEY ?? createHash('sha256').update(`sso:${secret}`).digest('hex'),
+    // SSO domains and connections belong to organizations: they live where the organizations do.
+    ssoStore: env.SSO_STORE ?? env.ORG_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'sso')}`,
+    customerIdpPort: Number(env.CUSTOMER_IDP_PORT ?? 8085),
     secondApp: { url: (env.SECOND_APP_URL ?? 'http://localhost:8081').replace(/\/+$/, ''), secret: env.SECOND_APP_SECRET ?? SECOND_APP_SECRET },
     oidc: env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET ? { issuer: env.OIDC_ISSUER, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET } : undefined,
     telegramToken: env.TELEGRAM_TOKEN || undefined,
@@ -119,7 +134,7 @@ function accountMails(url: string): { resetTemplate: string; emailChangeTemplate
  * Builds the example app: auth and avatar routers, protected routes and the page at `/`.
  * `dev` is the development OAuth2 server: `await dev.start()` before logging in with it.
  */
-export function createExampleApp(config: ExampleConfig): { app: Express; auth: Auth; dev: DevServer; accounts: AccountRouter } {
+export function createExampleApp(config: ExampleConfig): { app: Express; auth: Auth; dev: DevServer; accounts: AccountRouter; orgs: OrganizationsPlugin; sso: SsoPlugin } {
   const sender = exampleSender(config.smtpUrl, config.logger);
   // The account service inside the core: a password change, reset or deletion ends the account's
   // sessions and removes what a stolen session could have added, with nothing to wire here.
@@ -132,6 +147,13 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   });
   // Organizations: invitations go through the same sender (to the log without SMTP_URL).
   const orgs = organizations({ sender, store: config.orgStore, roles: { billing: ['invoice:read'] } });
+  // Single sign-on: customers' identity providers (the demo's customer IdP runs beside the example).
+  const ssoPlugin = sso({
+    key: config.ssoKey,
+    store: config.ssoStore,
+    privateOrigins: config.customerIdpOrigin ? [config.customerIdpOrigin] : [],
+    ...(config.ssoDns ? { dns: { servers: [config.ssoDns] } } : {}),
+  });
   // The identity provider at <url>/oidc: the second example app (npm run example:second) signs in through it.
   const idp = identityProvider({
     key: config.idpKey,
@@ -150,7 +172,7 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     secret: config.secret,
     issuer: 'authgate-example',
     // The demo user "admin" (attrs.admin, below) opens the admin console at /auth/admin/.
-    plugins: [accountService, orgs, admin(), apiKeys(), idp],
+    plugins: [accountService, orgs, admin(), apiKeys(), idp, ssoPlugin],
     userStore: config.userStore ?? config.accountStore,
     avatarStore: config.avatarStore,
     stateStore: config.stateStore,
@@ -237,5 +259,5 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   app.get('/page.js', (_req, res) => {
     res.type('js').send(PAGE_SCRIPT);
   });
-  return { app, auth, dev, accounts: accountRouter };
+  return { app, auth, dev, accounts: accountRouter, orgs, sso: ssoPlugin };
 }

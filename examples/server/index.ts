@@ -1,12 +1,16 @@
 import { consoleLogger } from '../../src';
 import { createExampleApp, DEMO_USERS, readExampleConfig } from './app';
-import { checkStoreFolders, devServerProblem, listen } from './startup';
+import { SSO_DEMO, startSsoDemo } from './sso-demo';
+import { checkStoreFolders, customerIdpProblem, devServerProblem, listen } from './startup';
 
 /** Starts the example: stores checked, the dev OAuth2 server, then the app; any problem ends the process with a plain message. */
 async function main(): Promise<void> {
   const config = readExampleConfig();
   await checkStoreFolders(config);
-  const { app, dev, auth, accounts } = createExampleApp(config);
+  // The SSO demo's customer IdP and the DNS that proves its domain run beside the app.
+  const demo = config.customerIdpPort ? await startSsoDemo(config.customerIdpPort).catch((err: unknown) => Promise.reject(customerIdpProblem(err, config.customerIdpPort))) : undefined;
+  Object.assign(config, demo?.config);
+  const { app, dev, auth, accounts, orgs, sso } = createExampleApp(config);
   // Open the stores now (they open on first use): this process holds its folders from here on,
   // and a store that cannot open fails the start, not the first request.
   await Promise.all([accounts.store.get('0'.repeat(24)), auth.credentials.get('startup'), auth.options.stateStore.get('startup')]);
@@ -15,14 +19,25 @@ async function main(): Promise<void> {
   } catch (err) {
     throw devServerProblem(err, config.devAuthPort);
   }
+  // The demo is a convenience: if it cannot be set up (its domain held by another organization of
+  // an older store), the example runs without it and says why.
+  const ssoReady = await demo
+    ?.setUp({ orgs, sso }, `${config.url}/auth`)
+    .then(() => true)
+    .catch((err: unknown) => {
+      consoleLogger.logf('[WARN] the SSO demo is not set up: %s', (err as Error)?.message ?? String(err));
+      return false;
+    });
   const server = await listen(app, config.port, 'PORT').catch(async (err: unknown) => {
     await dev.stop();
     throw err;
   });
   consoleLogger.logf('example listening on %s', config.url);
   for (const [user, passwd] of Object.entries(DEMO_USERS)) consoleLogger.logf('demo login: user %s, password %s', user, passwd);
+  if (ssoReady) consoleLogger.logf('SSO demo: %s signs in through the customer IdP at %s/auth/sso/login?email=%s', SSO_DEMO.person, config.url, SSO_DEMO.person);
   const stop = (): void => {
     void dev.stop();
+    void demo?.close();
     server.close(() => void auth.close().finally(() => process.exit(0)));
   };
   process.on('SIGINT', stop);

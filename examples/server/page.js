@@ -32,7 +32,7 @@ const errorOf = async (res) => {
   return body.error || body.Description || 'failed: ' + res.status;
 };
 
-const ICONS = { dev: '⚙', github: 'GH', google: 'G', microsoft: 'MS', apple: 'A', telegram: 'TG', facebook: 'f', discord: 'D', oidc: 'ID' };
+const ICONS = { sso: 'SSO', dev: '⚙', github: 'GH', google: 'G', microsoft: 'MS', apple: 'A', telegram: 'TG', facebook: 'f', discord: 'D', oidc: 'ID' };
 
 // The account's access token lives in this tab only, and survives the redirects of linking a provider.
 let account = JSON.parse(sessionStorage.getItem('account') || 'null');
@@ -125,16 +125,40 @@ async function renderProviders() {
     let control;
     if (name === 'telegram') {
       control = telegramButton();
+    } else if (name === 'sso') {
+      control = ssoForm();
     } else {
       control = document.createElement('a');
       control.href = '/auth/' + encodeURIComponent(name) + '/login?from=' + encodeURIComponent(location.pathname + location.search);
       control.id = 'login-' + name;
       control.append('Continue with ' + name);
     }
-    control.classList.add('button', 'provider-login');
+    if (name !== 'sso') control.classList.add('button', 'provider-login');
     control.prepend(icon);
     box.appendChild(control);
   }
+}
+
+// Single sign-on: the work e-mail decides the organization and its identity provider.
+function ssoForm() {
+  const form = document.createElement('form');
+  form.id = 'sso-form';
+  const email = document.createElement('input');
+  email.type = 'email';
+  email.id = 'sso-email';
+  email.value = 'someone@customer.test';
+  email.setAttribute('aria-label', 'Work e-mail');
+  const go = document.createElement('button');
+  go.type = 'submit';
+  go.id = 'sso-login';
+  go.className = 'small';
+  go.textContent = 'Continue with SSO';
+  form.append(email, go);
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    location.href = '/auth/sso/login?email=' + encodeURIComponent(email.value) + '&from=' + encodeURIComponent(location.pathname + location.search);
+  });
+  return form;
 }
 
 function listItem(text, button) {
@@ -393,7 +417,7 @@ async function loadLogins() {
   const buttons = $('link-buttons');
   buttons.textContent = '';
   for (const name of await (await fetch('/auth/list')).json()) {
-    if (['accounts', 'local', 'email', 'telegram', 'passkey'].includes(name)) continue;
+    if (['accounts', 'local', 'email', 'telegram', 'passkey', 'sso'].includes(name)) continue;
     const button = smallButton('Link ' + name, '', async () => {
       clearMessages();
       const res = await api('/auth/' + encodeURIComponent(name) + '/link', { method: 'POST' });

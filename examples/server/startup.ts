@@ -17,6 +17,7 @@ function levelFolders(config: ExampleConfig): Array<[string, string]> {
     ['AUDIT_STORE', config.auditStore],
     ['AVATAR_STORE', config.avatarStore],
     ['STATE_STORE', config.stateStore],
+    ['SSO_STORE', config.ssoStore],
   ];
   return stores.filter((s): s is [string, string] => typeof s[1] === 'string' && s[1].startsWith('level://')).map(([name, uri]) => [name, decodeURIComponent(uri.slice('level://'.length))]);
 }
@@ -51,6 +52,13 @@ export function listen(app: Express, port: number, variable: string): Promise<Se
       reject(err.code === 'EADDRINUSE' ? new StartupError(`port ${port} is in use: set ${variable} to another port (PORT=8081 npm run example), or stop what uses it`) : err);
     });
   });
+}
+
+/** A start-up failure of the customer IdP of the SSO demo, told plainly. */
+export function customerIdpProblem(err: unknown, port: number): Error {
+  return (err as NodeJS.ErrnoException)?.code === 'EADDRINUSE'
+    ? new StartupError(`port ${port} (the SSO demo's customer IdP) is in use: set CUSTOMER_IDP_PORT to another port, or 0 to leave the SSO demo out`)
+    : (err as Error);
 }
 
 /** A start-up failure of the dev OAuth2 server, told plainly. */

@@ -11,13 +11,37 @@ describe('example in headless chromium', () => {
   let logLines: string[] = [];
 
   beforeAll(async () => {
-    example = await startBrowserExample('127.0.0.1', 'b'.repeat(32));
+    example = await startBrowserExample('127.0.0.1', 'b'.repeat(32), {}, { ssoDemo: true });
     if (example) ({ base, browser, logLines } = example);
   }, 60_000);
   afterAll(() => example?.close());
 
   const fromLog = (pattern: RegExp, after: number): Promise<string> => fromLog_(example!, pattern, after);
   const signUpAndActivate = (page: Page, email: string, pwd: string): Promise<void> => signUpAndActivate_(example!, page, email, pwd);
+
+  browserIt(
+    "signs someone@customer.test in through the customer's identity provider (SAML) with a work e-mail",
+    async () => {
+      const page = await (await browser.newContext()).newPage();
+      await page.goto(base);
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      expect(await page.inputValue('#sso-email')).toBe('someone@customer.test');
+      await page.click('#sso-login');
+      // The IdP's own page (another origin), then its form posts the answer back to the app.
+      await page.waitForSelector('#idp-sign-in');
+      expect(new URL(page.url()).pathname).toBe('/sso');
+      await page.fill('#idp-name', 'Sam Customer');
+      await page.click('#idp-sign-in');
+      await page.waitForSelector('#logged-in:not(.hidden)');
+      expect(page.url()).toBe(`${base}/`);
+      expect(await page.textContent('#user-name')).toBe('Sam Customer');
+      const orgs = await page.evaluate(async () => (await fetch('/auth/orgs', { headers: { 'X-XSRF-TOKEN': document.cookie.replace(/.*XSRF-TOKEN=([^;]+).*/, '$1') } })).json());
+      expect(orgs).toMatchObject([{ name: 'Customer Inc.', roles: ['member'] }]);
+      await page.screenshot({ path: join(SHOTS, 'sso-signed-in.png') });
+      await page.context().close();
+    },
+    60_000,
+  );
 
   browserIt(
     'logs in by an e-mail link; the mailed links of an e-mail change and a password reset fill in the page',

@@ -100,7 +100,15 @@ bothServers('one deployment: three example processes on one PostgreSQL and one R
     await dev.start();
     const proxyPort = await freePort();
     databaseUrl = `${pg.url}?schema=deploy_${randomBytes(4).toString('hex')}`;
-    const env = { AUTH_URL: `http://127.0.0.1:${proxyPort}`, AUTH_SECRET: 'd'.repeat(32), DATABASE_URL: databaseUrl, REDIS_URL: `${redis.url}?prefix=deploy:`, DEV_AUTH_URL: dev.url };
+    // One customer IdP cannot serve three instances' ports: the SSO demo stays out here.
+    const env = {
+      AUTH_URL: `http://127.0.0.1:${proxyPort}`,
+      AUTH_SECRET: 'd'.repeat(32),
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: `${redis.url}?prefix=deploy:`,
+      DEV_AUTH_URL: dev.url,
+      CUSTOMER_IDP_PORT: '0',
+    };
     // The first instance migrates the schema; the others start together.
     instances = [await startInstance(env)];
     instances.push(...(await Promise.all([startInstance(env), startInstance(env)])));

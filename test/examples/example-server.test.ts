@@ -40,6 +40,7 @@ describe('example server', () => {
       accountStore: 'memory://',
       credentialStore: 'memory://',
       orgStore: 'memory://',
+      ssoStore: 'memory://',
       auditStore: 'memory://',
       logger: loggerFunc((l) => lines.push(l)),
     };
@@ -58,7 +59,16 @@ describe('example server', () => {
     const peer = await startSmtpPeer();
     try {
       const config = readExampleConfig({ AUTH_SECRET: 'z'.repeat(32), SMTP_URL: `smtp://127.0.0.1:${peer.port}?from=login@example.org` }, noopLogger);
-      const { app } = createExampleApp({ ...config, avatarStore: dir, devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://', orgStore: 'memory://', auditStore: 'memory://' });
+      const { app } = createExampleApp({
+        ...config,
+        avatarStore: dir,
+        devAuthPort: 0,
+        accountStore: 'memory://',
+        credentialStore: 'memory://',
+        orgStore: 'memory://',
+        ssoStore: 'memory://',
+        auditStore: 'memory://',
+      });
       await request(app).get('/auth/email/login?user=mia&address=mia@example.com').expect(200);
       const mail = await peer.nextMail(0);
       expect(mail.from).toBe('login@example.org');
@@ -80,6 +90,7 @@ describe('example server', () => {
         accountStore: 'memory://',
         credentialStore: 'memory://',
         orgStore: 'memory://',
+        ssoStore: 'memory://',
         auditStore: 'memory://',
       });
       expect((await request(app).get('/auth/list').expect(200)).body).toContain('oidc');
@@ -102,6 +113,7 @@ describe('example server', () => {
       accountStore: 'memory://',
       credentialStore: 'memory://',
       orgStore: 'memory://',
+      ssoStore: 'memory://',
       auditStore: 'memory://',
     });
     expect(auth.options.avatarAllowedOrigins).toEqual([`http://127.0.0.1:${devPort}`]);
@@ -133,6 +145,7 @@ describe('example server', () => {
       accountStore: 'memory://',
       credentialStore: 'memory://',
       orgStore: 'memory://',
+      ssoStore: 'memory://',
       auditStore: 'memory://',
     });
     const page = await request(app).get('/').expect(200);

@@ -41,7 +41,15 @@ describe('example start-up problems are told plainly and end the process', () =>
     const taken = http.createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
     const busy = (taken.address() as { port: number }).port;
-    const base = { DEV_AUTH_PORT: String(await freePort()), AVATAR_STORE: join(dir, 'avatars'), CREDENTIAL_STORE: 'memory://' };
+    const base = {
+      DEV_AUTH_PORT: String(await freePort()),
+      CUSTOMER_IDP_PORT: String(await freePort()),
+      AVATAR_STORE: join(dir, 'avatars'),
+      CREDENTIAL_STORE: 'memory://',
+      ORG_STORE: 'memory://',
+      AUDIT_STORE: 'memory://',
+      SSO_STORE: `level://${join(dir, 'sso')}`,
+    };
     try {
       const run = runExample({ ...base, PORT: String(busy), ACCOUNT_STORE: 'memory://' });
       expect(await run.code).toBe(1);
@@ -55,7 +63,7 @@ describe('example start-up problems are told plainly and end the process', () =>
     const first = runExample({ ...base, PORT: String(await freePort()), ACCOUNT_STORE: `level://${folder}` });
     try {
       await first.listening;
-      const second = runExample({ ...base, DEV_AUTH_PORT: String(await freePort()), PORT: String(await freePort()), ACCOUNT_STORE: `level://${folder}` });
+      const second = runExample({ ...base, DEV_AUTH_PORT: String(await freePort()), CUSTOMER_IDP_PORT: String(await freePort()), PORT: String(await freePort()), ACCOUNT_STORE: `level://${folder}` });
       expect(await second.code).toBe(1);
       expect(second.output()).toContain(`the store folder ${folder} (ACCOUNT_STORE) is in use by another process`);
       expect(second.output()).not.toContain('example listening');

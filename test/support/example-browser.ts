@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { loggerFunc } from '../../src';
 import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
+import { startSsoDemo } from '../../examples/server/sso-demo';
+import { freePort } from './ports';
 import { browserRequired, browserUnavailableReason, launchChromium, SHOTS } from './browser';
 
 /** The example app on 127.0.0.1 and headless chromium, for the browser tests. */
@@ -30,7 +32,7 @@ export const browserIt: jest.It = unavailable && !browserRequired ? it.skip : it
  * an IP address as a relying party); `env` adds to the example's environment. `undefined` when the
  * browser tests are skipped.
  */
-export async function startBrowserExample(host: '127.0.0.1' | 'localhost', secret: string, env: NodeJS.ProcessEnv = {}): Promise<BrowserExample | undefined> {
+export async function startBrowserExample(host: '127.0.0.1' | 'localhost', secret: string, env: NodeJS.ProcessEnv = {}, options: { ssoDemo?: boolean } = {}): Promise<BrowserExample | undefined> {
   if (unavailable && !browserRequired) return undefined;
   if (unavailable) throw new Error(`AUTHGATE_REQUIRE_BROWSER=1 but ${unavailable}`);
   const dir = await mkdtemp(join(tmpdir(), 'authgate-browser-'));
@@ -45,8 +47,20 @@ export async function startBrowserExample(host: '127.0.0.1' | 'localhost', secre
     ),
     avatarStore: dir,
   };
-  const example = createExampleApp({ ...config, devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://', orgStore: 'memory://', auditStore: 'memory://' });
+  // The SSO demo: its customer IdP and DNS on free ports, set up as the example's start does.
+  const demo = options.ssoDemo ? await startSsoDemo(await freePort(), join(dir, 'customer-idp.json')) : undefined;
+  const example = createExampleApp({
+    ...config,
+    ...demo?.config,
+    devAuthPort: 0,
+    accountStore: 'memory://',
+    credentialStore: 'memory://',
+    orgStore: 'memory://',
+    ssoStore: 'memory://',
+    auditStore: 'memory://',
+  });
   await example.dev.start();
+  await demo?.setUp(example, `${base}/auth`);
   server.on('request', example.app);
   const browser = await launchChromium();
   await mkdir(SHOTS, { recursive: true });
@@ -57,6 +71,7 @@ export async function startBrowserExample(host: '127.0.0.1' | 'localhost', secre
     close: async () => {
       await browser.close();
       await example.dev.stop();
+      await demo?.close();
       await new Promise((resolve) => server.close(resolve));
       await rm(dir, { recursive: true, force: true });
     },
