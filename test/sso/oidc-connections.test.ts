@@ -115,4 +115,17 @@ describe('OpenID Connect connections (oidc-provider as the customer IdP)', () =>
     expect((await t.owner.patch(`/auth/orgs/acme/sso/connections/${id}`, { mfaContexts: ['mfa'] })).status).toBe(200);
     expect((await login(new SsoBrowser(t))).status).toBe(200);
   });
+
+  it("tests a connection for an admin: the verified claims and what a login would make of them, no session, the admin's kept", async () => {
+    const { id } = await connect({ groups: ['admins'], extra: { roles: { map: { admins: 'admin' } } } });
+    const admin = new SsoBrowser(t);
+    for (const name of ['JWT', 'XSRF-TOKEN']) admin.jar.set(name, t.owner.jar.get(name)!);
+    const started = await admin.start(`connection=${id}&test=1`);
+    expect(started.status).toBe(302);
+    const back = await followToApp(new URL(started.headers.location as string), APP);
+    const report = await admin.get(`${back.pathname}${back.search}`);
+    expect(report.body).toMatchObject({ status: 'ok', connection: id, subject: 'someone', email: 'someone@customer.test', emailKept: true, groups: ['admins'], roles: ['admin'] });
+    expect(((await admin.get('/auth/user')).body as { id: string }).id).toBe(t.owner.id);
+    expect(((await t.owner.get('/auth/orgs/acme/members')).body as unknown[]).length).toBe(1);
+  });
 });

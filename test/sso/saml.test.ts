@@ -1,6 +1,7 @@
 import { startDnsPeer, type DnsPeer } from '../support/dns-server';
 import { startSamlIdp, type SamlIdpPeer } from '../support/saml-idp';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
+import { Browser } from '../organizations/org-helpers';
 import { onEveryStore } from './sso-stores';
 import { enableTwoFactor, samlConnection, SsoBrowser, ssoApp, type SsoApp } from './sso-helpers';
 
@@ -148,5 +149,46 @@ describe('SAML single logout', () => {
     const answer = new URL(await idp.followLogout(out.headers.location as string));
     const landed = await person.get(`${answer.pathname}${answer.search}`);
     expect([landed.status, landed.headers.location]).toEqual([302, 'http://127.0.0.1:8080/']);
+  });
+});
+
+describe('testing a connection', () => {
+  let t: SsoApp;
+  beforeEach(async () => {
+    idp.encrypt = false;
+    idp.user = { nameId: 'tester@customer.test', attributes: { email: ['tester@customer.test'], displayName: ['Tess'], groups: ['Engineering'] } };
+    t = await ssoApp(smtp, dns, 'memory://', { privateOrigins: [idp.origin] });
+  });
+  afterEach(() => t.auth.close());
+
+  it("shows an admin what the IdP sends, even before the connection is enabled, without a session or a member; the admin's own session stays", async () => {
+    const { id } = await samlConnection(t, idp, { enabled: false, roles: { map: { Engineering: 'admin' } } });
+    const admin = new SsoBrowser(t);
+    for (const name of ['JWT', 'XSRF-TOKEN']) admin.jar.set(name, t.owner.jar.get(name)!);
+    const started = await admin.start(`connection=${id}&test=1`);
+    expect(started.status).toBe(302);
+    const report = await admin.post(await idp.follow(started.headers.location as string), idp.origin);
+    expect(report.status).toBe(200);
+    expect(report.body).toEqual({
+      status: 'ok',
+      connection: id,
+      subject: 'tester@customer.test',
+      name: 'Tess',
+      email: 'tester@customer.test',
+      emailKept: true,
+      groups: ['Engineering'],
+      roles: ['admin'],
+      methods: ['urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport'],
+      twoFactors: false,
+    });
+    expect(((await t.owner.get('/auth/orgs/acme/members')).body as unknown[]).length).toBe(1);
+    expect(((await admin.get('/auth/user')).body as { id: string }).id).toBe(t.owner.id);
+    // A person cannot use a disabled connection; a test is for the organization's admins only.
+    expect((await new SsoBrowser(t).start(`connection=${id}`)).status).toBe(404);
+    expect((await new SsoBrowser(t).start(`connection=${id}&test=1`)).status).toBe(401);
+    const stranger = new SsoBrowser(t);
+    const other = await new Browser(t.app).login('stranger');
+    for (const name of ['JWT', 'XSRF-TOKEN']) stranger.jar.set(name, other.jar.get(name)!);
+    expect((await stranger.start(`connection=${id}&test=1`)).status).toBe(404);
   });
 });

@@ -337,9 +337,12 @@ export class TokenService {
    * after) in the JWT cookie as a session cookie, valid for `durationMs`. No XSRF cookie: it
    * carries no user. `crossSite` makes it SameSite=None; Secure, for providers that come back
    * with a cross-site POST (Apple's form_post); the session cookie keeps its own SameSite.
+   * `cookie` puts it in a cookie of its own instead, leaving the session as it is (a login that
+   * only tests a connection).
    */
-  async sendHandshake(res: ServerResponse, provider: string, claims: Claims, options: { durationMs?: number; crossSite?: boolean } = {}): Promise<void> {
-    await this.sendShortLivedCookie(res, this.options.jwtCookieName, { ...claims, auth_provider: { name: provider } }, { durationMs: HANDSHAKE_DURATION_MS, ...options });
+  async sendHandshake(res: ServerResponse, provider: string, claims: Claims, options: { durationMs?: number; crossSite?: boolean; cookie?: string | undefined } = {}): Promise<void> {
+    const { cookie, ...rest } = options;
+    await this.sendShortLivedCookie(res, cookie ?? this.options.jwtCookieName, { ...claims, auth_provider: { name: provider } }, { durationMs: HANDSHAKE_DURATION_MS, ...rest });
   }
 
   /**
@@ -386,9 +389,10 @@ export class TokenService {
    * The unexpired handshake token of the request's JWT cookie; `undefined` when there is none.
    * @throws AuthError 403 when the login in progress was started at another provider than `provider`
    * (its callback must not complete it).
+   * `cookie` reads one kept apart from the session (see {@link TokenService.sendHandshake}).
    */
-  async readHandshake(req: IncomingMessage, provider: string): Promise<Claims | undefined> {
-    const claims = await this.readShortLivedCookie(req, this.options.jwtCookieName);
+  async readHandshake(req: IncomingMessage, provider: string, cookie?: string): Promise<Claims | undefined> {
+    const claims = await this.readShortLivedCookie(req, cookie ?? this.options.jwtCookieName);
     if (claims?.handshake === undefined || claims.user !== undefined) return undefined;
     if (claims.auth_provider?.name !== provider) throw new AuthError('forbidden', 'the login in progress was started at another provider: start the login again');
     return claims;

@@ -96,7 +96,8 @@ export async function provisionUser(connection: SsoConnection, identity: SsoIden
   return user;
 }
 
-async function ownsDomainOf(email: string, orgId: string, domains: SsoDomains): Promise<boolean> {
+/** Whether `email`'s domain is one organization `orgId` verified. */
+export async function ownsDomainOf(email: string, orgId: string, domains: SsoDomains): Promise<boolean> {
   const at = email.lastIndexOf('@');
   if (at <= 0) return false;
   try {

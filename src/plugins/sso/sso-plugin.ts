@@ -1,3 +1,5 @@
+import type { Request } from 'express';
+import type { User } from '../../core/token/user';
 import { AuthError, configError } from '../../core/errors';
 import { domainOf } from './dns-proof';
 import { ORGANIZATIONS_SERVICE } from '../../plugin-api/org-keys';
@@ -97,6 +99,7 @@ export function sso(options: SsoOptions): SsoPlugin {
         privateOrigins: checked.privateOrigins,
         skewMs: checked.clockSkewMs,
         revokeAll: (userId) => ctx.sessions.revokeAll(userId),
+        navigationUser: async (req, res) => (await ctx.authenticator.navigationClaims(req.raw as Request, res)).user as User,
       });
       const signInPolicy = async (address: string): Promise<void> => {
         const at = address.lastIndexOf('@');

@@ -14,7 +14,11 @@ import { domainOf } from './dns-proof';
 import { MAX_SAML_RESPONSE } from './saml-sp';
 import type { SsoConnections } from './sso-connections';
 import type { SsoDomains } from './sso-domains';
-import { oidcIdentity, provesTwoFactors, provisionUser, samlIdentity, type ProvisionDeps } from './sso-identity';
+import { oidcIdentity, ownsDomainOf, provesTwoFactors, provisionUser, samlIdentity, type ProvisionDeps, type SsoIdentity } from './sso-identity';
+import { ConnectionTested, sendTestReport, testReport, type ConnectionTestReport } from './test-report';
+import { SSO_PERMISSION } from './sso-domains';
+import type { User } from '../../core/token/user';
+import type { Claims } from '../../core/token/claims';
 
 /** The name of the SSO plugin's provider: its routes are `/sso/login`, `/sso/acs/:id`, `/sso/metadata/:id`, `/sso/oidc/:id`. */
 export const SSO_PROVIDER = 'sso';
@@ -30,7 +34,12 @@ export interface SsoLoginDeps extends ProvisionDeps {
   skewMs: number;
   /** Ends every session of a user (the IdP's single logout). */
   revokeAll(userId: string): Promise<number>;
+  /** The user of the session cookie of a page the browser navigates to (a test of a connection); a 401 AuthError without one. */
+  navigationUser(req: LoginRequest, res: ServerResponse): Promise<User>;
 }
+
+/** The cookie a test of a connection keeps its login in, so the admin's own session stays. */
+const TEST_COOKIE = 'sso_test';
 
 const notFound = (what: string): AuthError => new AuthError('not_found', `no single sign-on ${what}`, { reason: 'sso_not_found' });
 const refused = (why: string): AuthError => new AuthError('forbidden', why, { reason: 'saml_invalid' });
@@ -57,13 +66,15 @@ export class SsoProvider implements Provider {
   }
 
   /** The connection a login asks for: by id, by organization, or by the domain of an e-mail address. */
-  private async discover(req: LoginRequest): Promise<SsoConnection> {
+  private async discover(req: LoginRequest, test: boolean): Promise<SsoConnection> {
     const id = loginField(req, 'connection');
     if (id) {
       const found = await this.deps.connections.byId(id);
-      if (found === undefined || !found.enabled) throw notFound('connection of that id');
+      // A test may try a connection before it is enabled.
+      if (found === undefined || (!found.enabled && !test)) throw notFound('connection of that id');
       return found;
     }
+    if (test) throw new AuthError('bad_request', 'a test names its connection: connection=<id>');
     const orgRef = loginField(req, 'org');
     const email = loginField(req, 'email');
     let orgId: string | undefined;
@@ -82,8 +93,11 @@ export class SsoProvider implements Provider {
   async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
     // Counted as logins are: discovery tells which domains sign in through SSO.
     await kit.rateLimit('loginPerIp', req.ip);
-    const connection = await this.discover(req);
-    if (connection.kind === 'oidc') return this.oidcProvider(connection).login(req, res, kit);
+    const test = loginFlag(req, 'test');
+    const connection = await this.discover(req, test);
+    // A test is for the organization's admins: it shows what the IdP sends, without a login.
+    if (test) await this.deps.orgs.authorize(connection.orgId, (await this.deps.navigationUser(req, res)).id, SSO_PERMISSION);
+    if (connection.kind === 'oidc') return this.oidcProvider(connection, test).login(req, res, kit);
     const sp = this.deps.connections.serviceProvider(connection, kit.authRouteUrl(req));
     const requestId = `_${randomId(20)}`;
     const relayState = randomId(16);
@@ -92,11 +106,11 @@ export class SsoProvider implements Provider {
       SSO_PROVIDER,
       {
         aud: kit.resolveAudience(loginAudience(req)),
-        handshake: { state: relayState, id: `${connection.id}.${requestId}`, from: loginField(req, 'from') || undefined },
+        handshake: { state: relayState, id: `${connection.id}.${requestId}${test ? '.test' : ''}`, from: loginField(req, 'from') || undefined },
         sess_only: loginFlag(req, 'session', 'sess') || undefined,
       },
       // The IdP posts the answer from its own site: the cookie must come along (https only).
-      { crossSite: kit.url.protocol === 'https:' },
+      { crossSite: kit.url.protocol === 'https:', cookie: test ? TEST_COOKIE : undefined },
     );
     sendRedirect(res, 302, await sp.loginUrl(requestId, relayState));
   }
@@ -105,13 +119,14 @@ export class SsoProvider implements Provider {
   private async acs(req: LoginRequest, res: ServerResponse, kit: ProviderKit, id: string | undefined): Promise<void> {
     await kit.rateLimit('loginPerIp', req.ip);
     const connection = await this.deps.connections.byId(id ?? '');
-    if (connection?.kind !== 'saml') throw notFound('connection of that id');
-    if (!connection.enabled || !connection.saml) throw new AuthError('forbidden', 'this connection is disabled', { reason: 'connection_disabled' });
+    if (connection?.kind !== 'saml' || !connection.saml) throw notFound('connection of that id');
     const body = (req.body ?? {}) as Record<string, unknown>;
     const relayState = typeof body.RelayState === 'string' ? body.RelayState.slice(0, 512) : '';
-    const handshake = await kit.tokens.readHandshake(req.raw, SSO_PROVIDER).catch(() => undefined);
-    const [startedAt, requestId] = (handshake?.handshake?.id ?? '').split('.');
+    const handshake = await this.handshakeOf(req, kit, (claims) => claims.handshake?.id?.startsWith(`${connection.id}.`) === true);
+    const [startedAt, requestId, mode] = (handshake?.handshake?.id ?? '').split('.');
     const solicited = handshake !== undefined && startedAt === connection.id && requestId !== undefined && relayState !== '' && safeEqual(relayState, handshake.handshake?.state ?? '');
+    const test = solicited && mode === 'test';
+    if (!connection.enabled && !test) throw new AuthError('forbidden', 'this connection is disabled', { reason: 'connection_disabled' });
     if (!solicited && !connection.saml.allowIdpInitiated)
       throw refused('this response answers no login started in this browser (IdP-initiated logins are off for this connection): start the login again');
     const assertion = await this.deps.connections.serviceProvider(connection, kit.authRouteUrl(req)).validate(body.SAMLResponse, solicited ? requestId : undefined);
@@ -120,6 +135,10 @@ export class SsoProvider implements Provider {
     const ttl = Math.max(assertion.notOnOrAfter - Date.now() + this.deps.skewMs, 1000);
     if (assertion.assertionId === '' || !(await kit.useOnce(`sso:assertion:${connection.id}:${assertion.assertionId}`, ttl))) throw refused('this assertion was used already');
     const identity = samlIdentity(connection, assertion);
+    if (test) {
+      kit.tokens.clearCookie(res, TEST_COOKIE);
+      return sendTestReport(res, req.raw.headers.accept, await this.report(connection, identity));
+    }
     const user = await provisionUser(connection, identity, this.deps);
     await kit.completeLogin(req, res, {
       provider: SSO_PROVIDER,
@@ -187,17 +206,27 @@ export class SsoProvider implements Provider {
     res.end(xml);
   }
 
-  private oidcProvider(connection: SsoConnection): OidcProvider {
+  private async report(connection: SsoConnection, identity: SsoIdentity): Promise<ConnectionTestReport> {
+    return testReport(connection, identity, identity.email !== undefined && (await ownsDomainOf(identity.email, connection.orgId, this.deps.domains)));
+  }
+
+  private oidcProvider(connection: SsoConnection, test = false): OidcProvider {
     const oidc = connection.oidc;
     if (!oidc) throw notFound('connection of that id');
     const resolved = resolveOidcOptions(SSO_PROVIDER, { issuer: oidc.issuer, clientId: oidc.clientId, clientSecret: this.deps.connections.clientSecret(connection) });
     return new OidcProvider(SSO_PROVIDER, {
       ...resolved,
-      statePrefix: `${connection.id}.`,
+      statePrefix: `${connection.id}.${test ? 'test.' : ''}`,
+      handshakeCookie: test ? TEST_COOKIE : undefined,
       callbackPath: `/${SSO_PROVIDER}/oidc/${connection.id}`,
       guard: { allowedPrivateOrigins: this.deps.privateOrigins },
       clockSkewMs: this.deps.skewMs,
-      mapUser: (claims) => provisionUser(connection, oidcIdentity(connection, claims), this.deps),
+      mapUser: async (claims) => {
+        const identity = oidcIdentity(connection, claims);
+        // A test ends here, the id_token verified: the report instead of a login.
+        if (test) throw new ConnectionTested(await this.report(connection, identity));
+        return provisionUser(connection, identity, this.deps);
+      },
       multiFactor: (claims) => provesTwoFactors(connection, oidcIdentity(connection, claims)),
     });
   }
@@ -206,9 +235,24 @@ export class SsoProvider implements Provider {
   private async oidcCallback(req: LoginRequest, res: ServerResponse, kit: ProviderKit, id: string | undefined): Promise<void> {
     const connection = await this.deps.connections.byId(id ?? '');
     if (connection?.kind !== 'oidc') throw notFound('connection of that id');
-    if (!connection.enabled) throw new AuthError('forbidden', 'this connection is disabled', { reason: 'connection_disabled' });
-    const handshake = await kit.tokens.readHandshake(req.raw, SSO_PROVIDER);
-    if (!handshake?.handshake?.state?.startsWith(`${connection.id}.`)) throw new AuthError('forbidden', 'no login through this connection in progress: start the login again');
-    await this.oidcProvider(connection).callback(req, res, kit);
+    const handshake = await this.handshakeOf(req, kit, (claims) => claims.handshake?.state?.startsWith(`${connection.id}.test.`) === true);
+    const state = handshake?.handshake?.state ?? '';
+    if (!state.startsWith(`${connection.id}.`)) throw new AuthError('forbidden', 'no login through this connection in progress: start the login again');
+    const test = state.startsWith(`${connection.id}.test.`);
+    if (!connection.enabled && !test) throw new AuthError('forbidden', 'this connection is disabled', { reason: 'connection_disabled' });
+    try {
+      await this.oidcProvider(connection, test).callback(req, res, kit);
+    } catch (err) {
+      if (!(err instanceof ConnectionTested)) throw err;
+      kit.tokens.clearCookie(res, TEST_COOKIE);
+      return sendTestReport(res, req.raw.headers.accept, err.report);
+    }
+  }
+
+  /** The login in progress: a test's (its own cookie) when `isTest` says it is one for this connection, else the session cookie's. */
+  private async handshakeOf(req: LoginRequest, kit: ProviderKit, isTest: (claims: Claims) => boolean): Promise<Claims | undefined> {
+    const tested = await kit.tokens.readHandshake(req.raw, SSO_PROVIDER, TEST_COOKIE).catch(() => undefined);
+    if (tested !== undefined && isTest(tested)) return tested;
+    return kit.tokens.readHandshake(req.raw, SSO_PROVIDER).catch(() => undefined);
   }
 }

@@ -63,6 +63,8 @@ export interface ResolvedOidcOptions extends Omit<
   timeoutMs: number;
   userInfo: boolean;
   authParams: Record<string, string>;
+  /** The cookie the login in progress is kept in. @default the session cookie */
+  handshakeCookie?: string | undefined;
   /** Starts every `state` (the SSO plugin puts the connection there, so a callback checks it came back to the same one). @default '' */
   statePrefix?: string | undefined;
   /** The callback's path below the auth router. @default `/<name>/callback` */

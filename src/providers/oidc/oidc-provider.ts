@@ -82,18 +82,23 @@ export class OidcProvider implements Provider {
       code_challenge_method: 'S256',
     };
     for (const [k, v] of Object.entries(params)) target.searchParams.set(k, v);
-    await kit.tokens.sendHandshake(res, this.name, {
-      aud,
-      handshake: { state, id: nonce, pkce: verifier, from: loginField(req, 'from') || undefined },
-      sess_only: loginFlag(req, 'session', 'sess') || undefined,
-      'no-ava': loginFlag(req, 'noava') || undefined,
-    });
+    await kit.tokens.sendHandshake(
+      res,
+      this.name,
+      {
+        aud,
+        handshake: { state, id: nonce, pkce: verifier, from: loginField(req, 'from') || undefined },
+        sess_only: loginFlag(req, 'session', 'sess') || undefined,
+        'no-ava': loginFlag(req, 'noava') || undefined,
+      },
+      { cookie: this.options.handshakeCookie },
+    );
     sendRedirect(res, 302, target.href);
   }
 
   /** @inheritdoc */
   async callback(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
-    const claims = await kit.tokens.readHandshake(req.raw, this.name);
+    const claims = await kit.tokens.readHandshake(req.raw, this.name, this.options.handshakeCookie);
     const handshake = claims?.handshake;
     if (!claims || !handshake?.state || !handshake.id || !handshake.pkce) throw refused('no login in progress: start the login again');
     const error = req.query.get('error');
