@@ -44,6 +44,51 @@ describe('example in headless chromium', () => {
   );
 
   browserIt(
+    "the organization's admin sets SSO up on its page: the domain and its DNS record, the connection's values, a claim, a test that signs nobody in",
+    async () => {
+      const page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
+      await page.goto(base);
+      await page.fill('#user', 'admin');
+      await page.fill('#passwd', DEMO_USERS.admin!);
+      await page.click('#direct-login');
+      await page.waitForSelector('#logged-in:not(.hidden)');
+      const opened = await page.goto(`${base}/auth/orgs/customer/sso`);
+      expect(opened?.headers()['content-security-policy']).toContain("script-src 'self'");
+      await page.locator('#domains tr[data-domain="customer.test"]', { hasText: 'verified' }).waitFor();
+      const connection = page.locator('#connections .connection').first();
+      await connection.waitFor();
+      expect(await connection.textContent()).toContain(`${base}/auth/sso/acs/`);
+      expect(await connection.textContent()).toContain('Customer IdP (example)');
+      await page.fill('#domain', 'branch.customer.test');
+      await page.click('#add-domain');
+      await page.locator('#domains tr[data-domain="branch.customer.test"]', { hasText: '_authgate-challenge.branch.customer.test' }).waitFor();
+      expect(await page.textContent('#message')).toContain('authgate-domain-verification=');
+      await page.screenshot({ path: join(SHOTS, 'sso-setup.png'), fullPage: true });
+
+      await connection.locator('a.test').click();
+      await page.waitForSelector('#idp-sign-in');
+      await page.click('#idp-sign-in');
+      await page.locator('h1', { hasText: 'The connection works' }).waitFor();
+      expect(await page.textContent('body')).toContain('someone@customer.test');
+      // The admin is still the admin: the test made no session.
+      await page.goto(base);
+      await page.waitForSelector('#logged-in:not(.hidden)');
+      expect(await page.textContent('#user-name')).toBe('admin');
+      // The admin console lists every organization's domains and connections.
+      await page.goto(`${base}/auth/admin/`);
+      await page.locator('#sso-list li', { hasText: 'Customer Inc.: ' }).waitFor();
+      expect(await page.textContent('#sso-list')).toContain('customer.test (verified)');
+      expect(await page.textContent('#sso-list')).toContain('Customer IdP (example) [saml]');
+      // Signed out again: the other tests count the admin's sessions.
+      await page.goto(base);
+      await page.click('#logout');
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      await page.context().close();
+    },
+    60_000,
+  );
+
+  browserIt(
     'logs in by an e-mail link; the mailed links of an e-mail change and a password reset fill in the page',
     async () => {
       const page = await (await browser.newContext()).newPage();

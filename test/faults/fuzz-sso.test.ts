@@ -1,3 +1,3 @@
 import { describeFuzz } from './fuzz-routes';
 
-describeFuzz('the SSO routes', (route) => route.includes('/sso/'));
+describeFuzz('the SSO routes', (route) => route.includes('/sso'));

@@ -3,6 +3,8 @@ import type { User } from '../../core/token/user';
 import { AuthError, configError } from '../../core/errors';
 import { domainOf } from './dns-proof';
 import { ORGANIZATIONS_SERVICE } from '../../plugin-api/org-keys';
+import { ADMIN_SERVICE } from '../../plugin-api/admin-authority';
+import { adminSsoRoutes } from './admin-sso-routes';
 import type { AuthPlugin } from '../../plugin-api/plugin';
 import { openDatabase } from '../../stores/open-database';
 import { SsoRepository } from './sso-repository';
@@ -62,6 +64,7 @@ export function sso(options: SsoOptions): SsoPlugin {
   return {
     name: 'sso',
     requires: ['organizations'],
+    optional: ['admin'],
     errorCodes: SSO_ERROR_CODES,
     eventTypes: SSO_EVENT_TYPES,
     rateLimits: { ssoRoutesPerUser: { limit: 60, windowMs: 60_000 } },
@@ -123,7 +126,10 @@ export function sso(options: SsoOptions): SsoPlugin {
           },
           userDeleted: async (userId) => void (await madeConnections.endChangesBy(userId, 'removed')),
         },
-        routes: ssoRouteList({ domains: madeDomains, connections: madeConnections, url: ctx.url, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
+        routes: [
+          ...ssoRouteList({ domains: madeDomains, connections: madeConnections, url: ctx.url, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
+          ...adminSsoRoutes(ctx.service(ADMIN_SERVICE), repo, orgs, ctx.authenticator),
+        ],
         close: () => repo.close(),
       };
     },

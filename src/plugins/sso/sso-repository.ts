@@ -31,6 +31,12 @@ export class SsoRepository extends Repository<DomainClaim> {
     return (await this.docs.find('org', { prefix: `${orgId}\u0000`, limit: MAX_DOMAINS_PER_ORG + 1 })).docs;
   }
 
+  /** Every organization's claims and connections, for the admin console (bounded: it reads at most `limit` of each). */
+  async everything(limit: number): Promise<{ domains: DomainClaim[]; connections: SsoConnection[] }> {
+    const [domains, connections] = await Promise.all([this.docs.find('org', { prefix: '', limit }), this.connections.find('org', { prefix: '', limit })]);
+    return { domains: domains.docs, connections: connections.docs };
+  }
+
   /** Whether the organization enforces SSO for one of its domains. */
   async enforcesAny(orgId: string): Promise<boolean> {
     return (await this.ofOrg(orgId)).some((c) => c.enforce === true && c.verified !== undefined);

@@ -9,6 +9,8 @@ import type { PluginRoute } from '../../plugin-api/plugin';
 import { routeCaller } from '../../plugin-api/route-caller';
 import type { SsoConnections } from './sso-connections';
 import type { SsoDomains } from './sso-domains';
+import { SETUP_CSP, SETUP_HTML, SETUP_SCRIPT, SETUP_STYLE } from './setup/setup-assets';
+import { escapeHtml } from '../../internal/html';
 import { MAX_METADATA } from './connection-input';
 
 /** What the SSO routes need. */
@@ -33,6 +35,18 @@ export function ssoRouteList(deps: SsoRouteDeps): PluginRoute[] {
   const authBase = (req: Request): string => `${deps.url.href.replace(/\/+$/, '')}${req.baseUrl}`;
   const connection = (req: Request): string => param(req.params.id, 'connection');
   return [
+    {
+      method: 'GET',
+      path: '/orgs/:org/sso',
+      handler: (req, res) => {
+        // The page holds no data (its script asks the routes, which check everything).
+        const html = SETUP_HTML.replaceAll('{{ORG}}', escapeHtml(org(req))).replaceAll('{{BASE}}', escapeHtml(req.baseUrl));
+        res.setHeader('Content-Security-Policy', SETUP_CSP);
+        res.status(200).type('html').send(html);
+      },
+    },
+    { method: 'GET', path: '/sso/setup.js', handler: (_req, res) => void res.setHeader('Cache-Control', 'no-cache').type('js').send(SETUP_SCRIPT) },
+    { method: 'GET', path: '/sso/setup.css', handler: (_req, res) => void res.setHeader('Cache-Control', 'no-cache').type('css').send(SETUP_STYLE) },
     {
       method: 'GET',
       path: '/orgs/:org/sso/connections',

@@ -27,6 +27,7 @@ export const CONSOLE_HTML = `<!doctype html>
   <table id="users"><thead><tr><th scope="col">User</th><th scope="col">Status</th><th scope="col">Last login</th><th scope="col">Sessions</th></tr></thead><tbody></tbody></table>
   <button type="button" id="more" class="secondary hidden">More</button>
 </section>
+<section id="sso-box" class="card only-console hidden"><h2>Single sign-on</h2><ul id="sso-list"></ul></section>
 <section id="user-box" class="card only-console hidden" aria-labelledby="user-title">
   <h2 id="user-title"></h2>
   <dl id="user-facts"></dl>
@@ -218,5 +219,24 @@ $('impersonate').addEventListener('click', async () => {
   }
 });
 $('user-title').tabIndex = -1;
-if (document.body.dataset.state === 'console') search(false);
+
+// The organizations' domains and connections, when the SSO plugin is on (its admin route answers).
+async function showSso() {
+  let orgs;
+  try {
+    orgs = await call('sso');
+  } catch {
+    return;
+  }
+  $('sso-box').classList.toggle('hidden', orgs.length === 0);
+  for (const o of orgs) {
+    const domains = o.domains.map((d) => d.domain + (d.verified ? (d.enforce ? ' (verified, enforced)' : ' (verified)') : ' (pending)')).join(', ') || 'no domain';
+    const connections = o.connections.map((c) => c.name + ' [' + c.kind + (c.enabled ? '' : ', disabled') + ']').join(', ') || 'no connection';
+    item($('sso-list'), o.name + ': ' + domains + '; ' + connections);
+  }
+}
+if (document.body.dataset.state === 'console') {
+  search(false);
+  showSso();
+}
 `;

@@ -1,0 +1,45 @@
+import { AuthError } from '../../core/errors';
+import type { User } from '../../core/token/user';
+import { asyncHandler } from '../../internal/async-handler';
+import { sendJson } from '../../internal/http';
+import type { AdminAuthority } from '../../plugin-api/admin-authority';
+import type { PluginAuthenticator } from '../../plugin-api/core-api';
+import type { OrgAuthority } from '../../plugin-api/org-keys';
+import type { PluginRoute } from '../../plugin-api/plugin';
+import type { SsoRepository } from './sso-repository';
+
+/** The most organizations the admin console's SSO list shows. */
+const LISTED = 500;
+
+/** One organization's SSO, as the admin console lists it. */
+export interface OrgSsoSummary {
+  org: string;
+  name: string;
+  domains: Array<{ domain: string; verified: boolean; enforce: boolean }>;
+  connections: Array<{ id: string; name: string; kind: 'saml' | 'oidc'; enabled: boolean }>;
+}
+
+/**
+ * `GET /admin/sso` for the admin console: every organization's domains and connections (no
+ * secret), for the app's admins. Only when the admin plugin is on.
+ */
+export function adminSsoRoutes(admin: AdminAuthority | undefined, repo: SsoRepository, orgs: OrgAuthority, authenticator: PluginAuthenticator): PluginRoute[] {
+  if (admin === undefined) return [];
+  return [
+    {
+      method: 'GET',
+      path: '/admin/sso',
+      handler: asyncHandler(async (req, res) => {
+        const claims = await authenticator.tokenClaims(req, res);
+        if (!admin.isAdmin(claims.user as User, claims)) throw new AuthError('forbidden', 'admin access required');
+        const { domains, connections } = await repo.everything(LISTED);
+        const byOrg = new Map<string, OrgSsoSummary>();
+        const of = (orgId: string): OrgSsoSummary => byOrg.get(orgId) ?? byOrg.set(orgId, { org: orgId, name: orgId, domains: [], connections: [] }).get(orgId)!;
+        for (const d of domains) of(d.orgId).domains.push({ domain: d.domain, verified: d.verified !== undefined, enforce: d.enforce === true });
+        for (const c of connections) of(c.orgId).connections.push({ id: c.id, name: c.name, kind: c.kind, enabled: c.enabled });
+        for (const summary of byOrg.values()) summary.name = (await orgs.lookup(summary.org))?.name ?? summary.org;
+        sendJson(res, 200, [...byOrg.values()]);
+      }),
+    },
+  ];
+}
