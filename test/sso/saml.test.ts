@@ -1,5 +1,8 @@
 import { startDnsPeer, type DnsPeer } from '../support/dns-server';
-import { startSamlIdp, type SamlIdpPeer } from '../support/saml-idp';
+import request from 'supertest';
+import { admin } from '../../src/admin';
+import { rootIsAdmin } from '../admin/admin-helpers';
+import { startSamlIdp, testKeys, type SamlIdpPeer } from '../support/saml-idp';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { Browser } from '../organizations/org-helpers';
 import { onEveryStore } from './sso-stores';
@@ -190,5 +193,42 @@ describe('testing a connection', () => {
     const other = await new Browser(t.app).login('stranger');
     for (const name of ['JWT', 'XSRF-TOKEN']) stranger.jar.set(name, other.jar.get(name)!);
     expect((await stranger.start(`connection=${id}&test=1`)).status).toBe(404);
+  });
+});
+
+describe('SAML connections: rotation, discovery by organization, bans', () => {
+  let t: SsoApp;
+  beforeEach(async () => {
+    idp.encrypt = false;
+    idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
+    t = await ssoApp(smtp, dns, 'memory://', { privateOrigins: [idp.origin] }, { plugins: [admin()], claimsUpdater: rootIsAdmin });
+  });
+  afterEach(() => t.auth.close());
+
+  it("accepts any of the connection's certificates (a rotation sends old and new), and none besides", async () => {
+    const other = await testKeys('another IdP');
+    const parts = { kind: 'saml', name: 'parts', idpEntityId: idp.entityId, ssoUrl: `${idp.origin}/sso` };
+    const made = await t.owner.post('/auth/orgs/acme/sso/connections', { ...parts, certificates: [other.certificate] });
+    expect(made.status).toBe(201);
+    idp.trust((await request(t.app).get(`/auth/sso/metadata/${made.body.id}`)).text);
+    const refused = await new SsoBrowser(t).login(idp, `connection=${made.body.id}`);
+    expect([refused.status, refused.body.code]).toEqual([403, 'saml_invalid']);
+    const rotated = await t.owner.patch(`/auth/orgs/acme/sso/connections/${made.body.id}`, {
+      certificates: [other.certificate, `-----BEGIN CERTIFICATE-----\n${idp.certificate}\n-----END CERTIFICATE-----`],
+    });
+    expect(rotated.body.saml.certificates).toHaveLength(2);
+    expect((await new SsoBrowser(t).login(idp, `connection=${made.body.id}`)).status).toBe(200);
+  });
+
+  it('finds the connection by organization (org=), and refuses a banned SSO user', async () => {
+    await samlConnection(t, idp);
+    const first = await new SsoBrowser(t).login(idp, 'org=acme');
+    expect(first.status).toBe(200);
+    expect((await new SsoBrowser(t).start('org=nobody')).body.code).toBe('sso_not_found');
+    expect((await new SsoBrowser(t).start('email=someone@elsewhere.test')).body.code).toBe('sso_not_found');
+    const root = await new Browser(t.app).login('root');
+    expect((await root.post(`/auth/admin/users/${first.body.id}/ban`, { reason: 'left the company' })).status).toBe(200);
+    const banned = await new SsoBrowser(t).login(idp, 'org=acme');
+    expect([banned.status, banned.body.code]).toEqual([403, 'banned']);
   });
 });
