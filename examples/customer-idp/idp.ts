@@ -1,9 +1,8 @@
-import 'reflect-metadata';
-import { randomBytes, webcrypto } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { dirname } from 'node:path';
-import * as x509 from '@peculiar/x509';
+import { redirectQuery, selfSignedKeys, type PartyKeys } from './saml-kit';
 import * as samlify from 'samlify';
 
 /**
@@ -23,16 +22,9 @@ export interface CustomerIdp {
 
 const html = (s: string): string => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-async function keysIn(file: string): Promise<{ privateKey: string; certificate: string }> {
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as { privateKey: string; certificate: string };
-  const alg = { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256', publicExponent: new Uint8Array([1, 0, 1]), modulusLength: 2048 };
-  const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
-  const cert = await x509.X509CertificateGenerator.createSelfSigned(
-    { name: 'CN=Customer IdP (authgate example)', keys, notAfter: new Date(Date.now() + 10 * 365 * 86400_000), signingAlgorithm: alg },
-    webcrypto as unknown as Crypto,
-  );
-  const pkcs8 = Buffer.from(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)).toString('base64');
-  const made = { privateKey: `-----BEGIN PRIVATE KEY-----\n${pkcs8.match(/.{1,64}/g)!.join('\n')}\n-----END PRIVATE KEY-----\n`, certificate: Buffer.from(cert.rawData).toString('base64') };
+async function keysIn(file: string): Promise<PartyKeys> {
+  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as PartyKeys;
+  const made = await selfSignedKeys('Customer IdP (authgate example)', 3650);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(made), { mode: 0o600 });
   return made;
@@ -49,17 +41,6 @@ const PAGE = (pending: string, error = ''): string => `<!doctype html><html lang
 const POST_BACK = (acs: string, response: string, relayState: string): string => `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Signing you in…</title></head>
 <body onload="document.forms[0].submit()"><form method="post" action="${html(acs)}"><input type="hidden" name="SAMLResponse" value="${html(response)}"><input type="hidden" name="RelayState" value="${html(relayState)}">
 <noscript><button type="submit">Continue</button></noscript></form></body></html>`;
-
-/** An HTTP-Redirect message's parameters, decoded, and the octet string its signature covers (as sent). */
-function redirectQuery(url: string): { query: Record<string, string>; octetString: string } {
-  const raw = url.split('?')[1] ?? '';
-  const encoded = Object.fromEntries(raw.split('&').map((p) => p.split('=') as [string, string]));
-  const octetString = ['SAMLRequest', 'SAMLResponse', 'RelayState', 'SigAlg']
-    .filter((k) => encoded[k] !== undefined)
-    .map((k) => `${k}=${encoded[k]}`)
-    .join('&');
-  return { query: Object.fromEntries(Object.entries(encoded).map(([k, v]) => [k, decodeURIComponent((v ?? '').replace(/\+/g, ' '))])), octetString };
-}
 
 /** Starts the customer IdP on 127.0.0.1:`port`, keeping its key in `keysFile`. */
 export async function startCustomerIdp(port: number, keysFile: string): Promise<CustomerIdp> {

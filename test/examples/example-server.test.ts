@@ -5,6 +5,7 @@ import request from 'supertest';
 import { loggerFunc, noopLogger } from '../../src';
 import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
 import { setCookies } from '../support/cookies';
+import { IN_MEMORY } from '../support/example-browser';
 import { startSmtpPeer } from '../support/smtp-peer';
 import { callback, startLogin } from '../support/oauth-flow';
 import { followToApp, startOidcPeer } from '../support/oidc-peer';
@@ -36,12 +37,7 @@ describe('example server', () => {
     const config = {
       ...readExampleConfig({ AUTH_SECRET: 'y'.repeat(32) }, noopLogger),
       avatarStore: dir,
-      devAuthPort: 0,
-      accountStore: 'memory://',
-      credentialStore: 'memory://',
-      orgStore: 'memory://',
-      ssoStore: 'memory://',
-      auditStore: 'memory://',
+      ...IN_MEMORY,
       logger: loggerFunc((l) => lines.push(l)),
     };
     const { app } = createExampleApp(config);
@@ -62,12 +58,7 @@ describe('example server', () => {
       const { app } = createExampleApp({
         ...config,
         avatarStore: dir,
-        devAuthPort: 0,
-        accountStore: 'memory://',
-        credentialStore: 'memory://',
-        orgStore: 'memory://',
-        ssoStore: 'memory://',
-        auditStore: 'memory://',
+        ...IN_MEMORY,
       });
       await request(app).get('/auth/email/login?user=mia&address=mia@example.com').expect(200);
       const mail = await peer.nextMail(0);
@@ -86,12 +77,7 @@ describe('example server', () => {
       const { app, auth } = createExampleApp({
         ...readExampleConfig(env, noopLogger),
         avatarStore: dir,
-        devAuthPort: 0,
-        accountStore: 'memory://',
-        credentialStore: 'memory://',
-        orgStore: 'memory://',
-        ssoStore: 'memory://',
-        auditStore: 'memory://',
+        ...IN_MEMORY,
       });
       expect((await request(app).get('/auth/list').expect(200)).body).toContain('oidc');
       const { location, handshake } = await startLogin(app, 'oidc');
@@ -110,11 +96,9 @@ describe('example server', () => {
     const { app, dev, auth } = createExampleApp({
       ...readExampleConfig({ AUTH_SECRET: 'h'.repeat(32), AUTH_URL: url, DEV_AUTH_PORT: String(devPort) }, noopLogger),
       avatarStore: dir,
-      accountStore: 'memory://',
-      credentialStore: 'memory://',
-      orgStore: 'memory://',
-      ssoStore: 'memory://',
-      auditStore: 'memory://',
+      ...IN_MEMORY,
+      // This test's dev server is on its own port (the picture's origin is checked).
+      devAuthPort: devPort,
     });
     expect(auth.options.avatarAllowedOrigins).toEqual([`http://127.0.0.1:${devPort}`]);
     const moved = await request(app).get('/some/page?x=1').set('Host', '127.0.0.1:9191').set('Accept', 'text/html').expect(307);
@@ -141,12 +125,7 @@ describe('example server', () => {
     const { app } = createExampleApp({
       ...readExampleConfig({ AUTH_SECRET: 'x'.repeat(32) }, noopLogger),
       avatarStore: dir,
-      devAuthPort: 0,
-      accountStore: 'memory://',
-      credentialStore: 'memory://',
-      orgStore: 'memory://',
-      ssoStore: 'memory://',
-      auditStore: 'memory://',
+      ...IN_MEMORY,
     });
     const page = await request(app).get('/').expect(200);
     expect(page.text).toContain('id="direct-form"');

@@ -1,42 +1,31 @@
 import request from 'supertest';
 import { EmailSender, senderFunc } from '../../src';
 import { accounts } from '../../src/accounts';
-import { startDnsPeer, type DnsPeer } from '../support/dns-server';
-import { startSamlIdp, type SamlIdpPeer } from '../support/saml-idp';
-import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { Browser } from '../organizations/org-helpers';
-import { samlConnection, SsoBrowser, ssoApp, type SsoApp } from './sso-helpers';
+import { samlConnection, SsoBrowser, ssoApp, type SsoApp, ssoPeers } from './sso-helpers';
 
-let smtp: SmtpPeer;
-let dns: DnsPeer;
-let idp: SamlIdpPeer;
-beforeAll(async () => {
-  [smtp, dns, idp] = await Promise.all([startSmtpPeer(), startDnsPeer(), startSamlIdp()]);
-});
-afterAll(async () => {
-  await Promise.all([smtp.close(), dns.close(), idp.close()]);
-});
+const peers = ssoPeers();
 
 describe('enforced SSO for a verified domain', () => {
   let t: SsoApp;
   let connectionId: string;
   const mails: string[] = [];
   beforeEach(async () => {
-    idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
+    peers.idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
     const accountService = accounts({
       store: 'memory://',
-      sender: new EmailSender({ host: '127.0.0.1', port: smtp.port, from: 'accounts@app.example', timeout: 5000 }),
+      sender: new EmailSender({ host: '127.0.0.1', port: peers.smtp.port, from: 'accounts@app.example', timeout: 5000 }),
       baseUrl: 'http://127.0.0.1:8080/account',
       bcryptRounds: 4,
     });
-    t = await ssoApp(smtp, dns, 'memory://', { privateOrigins: [idp.origin] }, { plugins: [accountService] });
+    t = await ssoApp(peers.smtp, peers.dns, 'memory://', { privateOrigins: [peers.idp.origin] }, { plugins: [accountService] });
     t.auth.addVerifyProvider(
       'email',
       'token {{.Token}}',
       senderFunc((to) => void mails.push(to)),
     );
     t.app.use('/account', accountService.router);
-    ({ id: connectionId } = await samlConnection(t, idp));
+    ({ id: connectionId } = await samlConnection(t, peers.idp));
   });
   afterEach(() => t.auth.close());
 
@@ -62,7 +51,7 @@ describe('enforced SSO for a verified domain', () => {
     expect(token.status).toBe(403);
 
     expect((await passwordLogin('someone@elsewhere.test')).status).toBe(200);
-    expect((await new SsoBrowser(t).login(idp)).status).toBe(200);
+    expect((await new SsoBrowser(t).login(peers.idp)).status).toBe(200);
     expect((await before.get('/auth/user')).status).toBe(200);
 
     // The last enabled connection stays while enforcement is on.

@@ -1,23 +1,12 @@
 import request from 'supertest';
-import { startDnsPeer, type DnsPeer } from '../support/dns-server';
 import { followToApp, startOidcPeer, type OidcPeer } from '../support/oidc-peer';
 import { freePort } from '../support/ports';
-import { startSamlIdp, type SamlIdpPeer } from '../support/saml-idp';
-import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
-import { enableTwoFactor, SsoBrowser, ssoApp, type SsoApp } from './sso-helpers';
+import { enableTwoFactor, SsoBrowser, ssoApp, type SsoApp, ssoPeers } from './sso-helpers';
 
 const APP = 'http://127.0.0.1:8080';
 const TWO_FACTOR_KEY = 'test-two-factor-key-0123456789abcdef';
 
-let smtp: SmtpPeer;
-let dns: DnsPeer;
-let idp: SamlIdpPeer;
-beforeAll(async () => {
-  [smtp, dns, idp] = await Promise.all([startSmtpPeer(), startDnsPeer(), startSamlIdp()]);
-});
-afterAll(async () => {
-  await Promise.all([smtp.close(), dns.close(), idp.close()]);
-});
+const peers = ssoPeers();
 
 describe('OpenID Connect connections (oidc-provider as the customer IdP)', () => {
   let t: SsoApp;
@@ -25,7 +14,7 @@ describe('OpenID Connect connections (oidc-provider as the customer IdP)', () =>
   let issuer: string;
   beforeEach(async () => {
     issuer = `http://127.0.0.1:${await freePort()}`;
-    t = await ssoApp(smtp, dns, 'memory://', { privateOrigins: [issuer, idp.origin] }, { twoFactor: { key: TWO_FACTOR_KEY } });
+    t = await ssoApp(peers.smtp, peers.dns, 'memory://', { privateOrigins: [issuer, peers.idp.origin] }, { twoFactor: { key: TWO_FACTOR_KEY } });
   });
   afterEach(async () => {
     await peer?.stop();
@@ -92,17 +81,17 @@ describe('OpenID Connect connections (oidc-provider as the customer IdP)', () =>
       { kind: 'saml', name: 'x', metadataUrl: 'http://169.254.169.254/latest/meta-data' },
       { kind: 'saml', name: 'x', metadataUrl: 'https://169.254.169.254/latest/meta-data' },
       { kind: 'saml', name: 'x', metadataUrl: 'https://localhost:1/metadata' },
-      { kind: 'saml', name: 'x', metadataUrl: `${idp.origin.replace('127.0.0.1', 'localhost')}/metadata` },
-      { kind: 'saml', name: 'x', idpEntityId: 'e', ssoUrl: 'http://10.0.0.1/sso', certificates: [idp.certificate] },
-      { kind: 'saml', name: 'x', idpEntityId: 'e', ssoUrl: 'javascript:alert(1)', certificates: [idp.certificate] },
+      { kind: 'saml', name: 'x', metadataUrl: `${peers.idp.origin.replace('127.0.0.1', 'localhost')}/metadata` },
+      { kind: 'saml', name: 'x', idpEntityId: 'e', ssoUrl: 'http://10.0.0.1/sso', certificates: [peers.idp.certificate] },
+      { kind: 'saml', name: 'x', idpEntityId: 'e', ssoUrl: 'javascript:alert(1)', certificates: [peers.idp.certificate] },
     ]) {
       const res = await t.owner.post('/auth/orgs/acme/sso/connections', body);
       expect([JSON.stringify(body).slice(0, 80), res.status, res.body.code]).toEqual([JSON.stringify(body).slice(0, 80), 400, 'bad_request']);
     }
     expect((await t.owner.get('/auth/orgs/acme/sso/connections')).body).toEqual([]);
     // The IdP's own origin is allowed: its metadata is fetched.
-    const fetched = await t.owner.post('/auth/orgs/acme/sso/connections', { kind: 'saml', name: 'fetched', metadataUrl: `${idp.origin}/metadata` });
-    expect([fetched.status, fetched.body.saml?.idpEntityId]).toEqual([201, idp.entityId]);
+    const fetched = await t.owner.post('/auth/orgs/acme/sso/connections', { kind: 'saml', name: 'fetched', metadataUrl: `${peers.idp.origin}/metadata` });
+    expect([fetched.status, fetched.body.saml?.idpEntityId]).toEqual([201, peers.idp.entityId]);
   });
 
   it("counts the IdP's amr as two factors only when the connection says so", async () => {

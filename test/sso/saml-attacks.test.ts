@@ -1,21 +1,11 @@
 import request from 'supertest';
 import type { Response } from 'supertest';
 import { setClock } from '../support/clock';
-import { startDnsPeer, type DnsPeer } from '../support/dns-server';
-import { startSamlIdp, type SamlIdpPeer, type Tamper } from '../support/saml-idp';
-import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
+import type { Tamper } from '../support/saml-idp';
 import { Browser } from '../organizations/org-helpers';
-import { samlConnection, SsoBrowser, ssoApp, type SsoApp } from './sso-helpers';
+import { samlConnection, SsoBrowser, ssoApp, type SsoApp, ssoPeers } from './sso-helpers';
 
-let smtp: SmtpPeer;
-let dns: DnsPeer;
-let idp: SamlIdpPeer;
-beforeAll(async () => {
-  [smtp, dns, idp] = await Promise.all([startSmtpPeer(), startDnsPeer(), startSamlIdp()]);
-});
-afterAll(async () => {
-  await Promise.all([smtp.close(), dns.close(), idp.close()]);
-});
+const peers = ssoPeers();
 
 const SIGNED_ASSERTION = /<saml:Assertion[\s\S]*<\/saml:Assertion>/;
 
@@ -28,11 +18,11 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
   let connectionId: string;
 
   beforeEach(async () => {
-    idp.encrypt = false;
-    idp.signatureAlgorithm = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
-    idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
-    t = await ssoApp(smtp, dns, 'memory://', { privateOrigins: [idp.origin] });
-    ({ id: connectionId, acs } = await samlConnection(t, idp));
+    peers.idp.encrypt = false;
+    peers.idp.signatureAlgorithm = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+    peers.idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
+    t = await ssoApp(peers.smtp, peers.dns, 'memory://', { privateOrigins: [peers.idp.origin] });
+    ({ id: connectionId, acs } = await samlConnection(t, peers.idp));
   });
   afterEach(async () => {
     jest.useRealTimers();
@@ -45,7 +35,7 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
   async function refused(tamper: Tamper, status: number, message?: RegExp): Promise<Response> {
     const before = await members();
     const person = new SsoBrowser(t);
-    const res = await person.login(idp, 'email=someone@customer.test', tamper);
+    const res = await person.login(peers.idp, 'email=someone@customer.test', tamper);
     expect([res.status, res.body.code]).toEqual([status, 'saml_invalid']);
     if (message) expect(res.body.error).toMatch(message);
     expect(person.jar.get('XSRF-TOKEN')).toBeUndefined();
@@ -55,7 +45,7 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
   }
 
   it('the untampered answer logs in (the attacks below change one thing each)', async () => {
-    expect((await new SsoBrowser(t).login(idp)).status).toBe(200);
+    expect((await new SsoBrowser(t).login(peers.idp)).status).toBe(200);
   });
 
   it('refuses an unsigned response', async () => {
@@ -107,7 +97,7 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
   });
 
   it('refuses SHA-1 signatures and digests', async () => {
-    idp.signatureAlgorithm = 'http://www.w3.org/2000/09/xmldsig#rsa-sha1';
+    peers.idp.signatureAlgorithm = 'http://www.w3.org/2000/09/xmldsig#rsa-sha1';
     await refused({}, 400, /not allowed/);
   });
 
@@ -125,7 +115,7 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
     await refused({ values: { NotOnOrAfter: at(-90_000) } }, 403, /expired|NotOnOrAfter|subject confirmation/i);
     await refused({ values: { NotBefore: at(90_000) } }, 403, /not yet valid|NotBefore/i);
     // Within the skew: accepted.
-    expect((await new SsoBrowser(t).login(idp, 'email=someone@customer.test', { values: { NotOnOrAfter: at(-30_000) } })).status).toBe(200);
+    expect((await new SsoBrowser(t).login(peers.idp, 'email=someone@customer.test', { values: { NotOnOrAfter: at(-30_000) } })).status).toBe(200);
   });
 
   it('binds InResponseTo to the request this browser sent, once', async () => {
@@ -134,39 +124,39 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
     const victim = new SsoBrowser(t);
     const attacker = new SsoBrowser(t);
     const started = await attacker.start('email=someone@customer.test');
-    const form = await idp.follow(started.headers.location as string);
+    const form = await peers.idp.follow(started.headers.location as string);
     await victim.start('email=someone@customer.test');
-    expect((await victim.post(form, idp.origin)).status).toBe(403);
+    expect((await victim.post(form, peers.idp.origin)).status).toBe(403);
     // The answer, replayed in the browser that asked for it after it was used: refused.
-    expect((await attacker.post(form, idp.origin)).status).toBe(200);
+    expect((await attacker.post(form, peers.idp.origin)).status).toBe(200);
     const replay = new SsoBrowser(t);
     replay.jar.set('JWT', started.headers['set-cookie']![0]!.split(';')[0]!.slice(4));
-    const again = await replay.post(form, idp.origin);
+    const again = await replay.post(form, peers.idp.origin);
     expect([again.status, again.body.code]).toEqual([403, 'saml_invalid']);
   });
 
   it('refuses IdP-initiated logins unless the connection allows them, and lands those only on its paths', async () => {
     const before = await members();
-    const res = await new SsoBrowser(t).post(await idp.unsolicited('/dashboard'), idp.origin);
+    const res = await new SsoBrowser(t).post(await peers.idp.unsolicited('/dashboard'), peers.idp.origin);
     expect([res.status, res.body.code]).toEqual([403, 'saml_invalid']);
     expect(await members()).toBe(before);
 
     expect((await t.owner.patch(`/auth/orgs/acme/sso/connections/${connectionId}`, { allowIdpInitiated: true, idpInitiatedPaths: ['/app', '/welcome'] })).status).toBe(200);
-    const landed = await new SsoBrowser(t).post(await idp.unsolicited('/welcome'), idp.origin);
+    const landed = await new SsoBrowser(t).post(await peers.idp.unsolicited('/welcome'), peers.idp.origin);
     expect([landed.status, landed.headers.location]).toEqual([303, 'http://127.0.0.1:8080/welcome']);
-    const elsewhere = await new SsoBrowser(t).post(await idp.unsolicited('https://evil.example/steal'), idp.origin);
+    const elsewhere = await new SsoBrowser(t).post(await peers.idp.unsolicited('https://evil.example/steal'), peers.idp.origin);
     expect([elsewhere.status, elsewhere.headers.location]).toEqual([303, 'http://127.0.0.1:8080/app']);
     // Its assertion is good once: a replay is refused.
-    const form = await idp.unsolicited('/app');
-    expect((await new SsoBrowser(t).post(form, idp.origin)).status).toBe(303);
-    const replayed = await new SsoBrowser(t).post(form, idp.origin);
+    const form = await peers.idp.unsolicited('/app');
+    expect((await new SsoBrowser(t).post(form, peers.idp.origin)).status).toBe(303);
+    const replayed = await new SsoBrowser(t).post(form, peers.idp.origin);
     expect([replayed.status, replayed.body.error]).toEqual([403, 'this assertion was used already']);
   });
 
   it('sends the browser afterwards only to allowed hosts', async () => {
-    const home = await new SsoBrowser(t).login(idp, `email=someone@customer.test&from=${encodeURIComponent('http://127.0.0.1:8080/home')}`);
+    const home = await new SsoBrowser(t).login(peers.idp, `email=someone@customer.test&from=${encodeURIComponent('http://127.0.0.1:8080/home')}`);
     expect([home.status, home.headers.location]).toEqual([303, 'http://127.0.0.1:8080/home']);
-    const away = await new SsoBrowser(t).login(idp, `email=someone@customer.test&from=${encodeURIComponent('https://evil.example/')}`);
+    const away = await new SsoBrowser(t).login(peers.idp, `email=someone@customer.test&from=${encodeURIComponent('https://evil.example/')}`);
     expect(away.status).toBe(200);
     expect(away.headers.location).toBeUndefined();
   });
@@ -174,10 +164,10 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
   it('caps the size of a response and refuses what is not base64 XML', async () => {
     const person = new SsoBrowser(t);
     await person.start('email=someone@customer.test');
-    const big = await person.post({ action: `http://127.0.0.1:8080${acs}`, SAMLResponse: 'A'.repeat(300 * 1024), RelayState: '' }, idp.origin);
+    const big = await person.post({ action: `http://127.0.0.1:8080${acs}`, SAMLResponse: 'A'.repeat(300 * 1024), RelayState: '' }, peers.idp.origin);
     expect(big.status).toBe(413);
     for (const SAMLResponse of ['', 'not base64!', Buffer.from('<notxml').toString('base64'), Buffer.from('<a/>').toString('base64')]) {
-      const res = await person.post({ action: `http://127.0.0.1:8080${acs}`, SAMLResponse, RelayState: '' }, idp.origin);
+      const res = await person.post({ action: `http://127.0.0.1:8080${acs}`, SAMLResponse, RelayState: '' }, peers.idp.origin);
       expect([SAMLResponse.slice(0, 10), res.status]).toEqual([SAMLResponse.slice(0, 10), 403]);
     }
   });
@@ -185,13 +175,13 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
   it("never lets one organization's connection log into another's", async () => {
     const rival = await new Browser(t.app).login('rick');
     expect((await rival.post('/auth/orgs', { name: 'Rival', slug: 'rival' })).status).toBe(201);
-    const theirs = await rival.post('/auth/orgs/rival/sso/connections', { kind: 'saml', name: 'Same IdP', metadataXml: idp.metadata });
+    const theirs = await rival.post('/auth/orgs/rival/sso/connections', { kind: 'saml', name: 'Same IdP', metadataXml: peers.idp.metadata });
     expect(theirs.status).toBe(201);
     // Acme's answer posted to the rival's ACS.
     const person = new SsoBrowser(t);
     const started = await person.start('email=someone@customer.test');
-    const form = await idp.follow(started.headers.location as string);
-    const res = await person.post({ ...form, action: theirs.body.serviceProvider.acsUrl }, idp.origin);
+    const form = await peers.idp.follow(started.headers.location as string);
+    const res = await person.post({ ...form, action: theirs.body.serviceProvider.acsUrl }, peers.idp.origin);
     expect([res.status, res.body.code]).toEqual([403, 'saml_invalid']);
     expect(((await rival.get('/auth/orgs/rival/members')).body as unknown[]).length).toBe(1);
   });
@@ -219,20 +209,20 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
   it('refuses bad and hostile metadata with a 400 and stores nothing', async () => {
     const laughs =
       '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="&lol2;"/>';
-    const noCert = idp.metadata.replace(/<(\w+:)?KeyDescriptor[\s\S]*?<\/(\w+:)?KeyDescriptor>/g, '');
-    const badCert = idp.metadata.replace(/<(ds:)?X509Certificate>[^<]+</, '<$1X509Certificate>bm90IGEgY2VydGlmaWNhdGU=<');
-    const noSso = idp.metadata.replace(/<SingleSignOnService[\s\S]*?<\/SingleSignOnService>/g, '');
+    const noCert = peers.idp.metadata.replace(/<(\w+:)?KeyDescriptor[\s\S]*?<\/(\w+:)?KeyDescriptor>/g, '');
+    const badCert = peers.idp.metadata.replace(/<(ds:)?X509Certificate>[^<]+</, '<$1X509Certificate>bm90IGEgY2VydGlmaWNhdGU=<');
+    const noSso = peers.idp.metadata.replace(/<SingleSignOnService[\s\S]*?<\/SingleSignOnService>/g, '');
     expect(noSso).not.toContain('SingleSignOnService');
-    for (const metadataXml of [laughs, '<not xml', '<a/>', noCert, badCert, noSso, `<!-- hi -->${idp.metadata}`, 'x'.repeat(600 * 1024), 42, ['x']]) {
+    for (const metadataXml of [laughs, '<not xml', '<a/>', noCert, badCert, noSso, `<!-- hi -->${peers.idp.metadata}`, 'x'.repeat(600 * 1024), 42, ['x']]) {
       const res = await t.owner.post('/auth/orgs/acme/sso/connections', { kind: 'saml', name: 'bad', metadataXml });
       expect([String(metadataXml).slice(0, 40), res.status]).toEqual([String(metadataXml).slice(0, 40), typeof metadataXml === 'string' && metadataXml.length > 600_000 ? 413 : 400]);
       expect(res.body.error).toEqual(expect.any(String));
     }
     for (const body of [
       { kind: 'saml', name: 'bad' },
-      { kind: 'saml', name: 'bad', idpEntityId: 'e', ssoUrl: 'https://idp.example/sso', certificates: [] },
+      { kind: 'saml', name: 'bad', idpEntityId: 'e', ssoUrl: 'https://peers.idp.example/sso', certificates: [] },
       { kind: 'ldap', name: 'bad' },
-      { kind: 'saml', name: 'bad', metadataXml: idp.metadata, roles: { map: { g: 'owner' } } },
+      { kind: 'saml', name: 'bad', metadataXml: peers.idp.metadata, roles: { map: { g: 'owner' } } },
     ]) {
       expect((await t.owner.post('/auth/orgs/acme/sso/connections', body)).status).toBeGreaterThanOrEqual(400);
     }

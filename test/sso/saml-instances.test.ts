@@ -1,21 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { sso } from '../../src/plugins/sso';
-import { startDnsPeer, type DnsPeer } from '../support/dns-server';
-import { startSamlIdp, type SamlIdpPeer } from '../support/saml-idp';
 import { describePostgres, describeRedis, dropSchema, sharedServer, startPostgres, startRedis } from '../support/servers';
-import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { orgApp } from '../organizations/org-helpers';
-import { samlConnection, SSO_KEY, SsoBrowser, ssoApp } from './sso-helpers';
+import { samlConnection, SSO_KEY, SsoBrowser, ssoApp, ssoPeers } from './sso-helpers';
 
-let smtp: SmtpPeer;
-let dns: DnsPeer;
-let idp: SamlIdpPeer;
-beforeAll(async () => {
-  [smtp, dns, idp] = await Promise.all([startSmtpPeer(), startDnsPeer(), startSamlIdp()]);
-});
-afterAll(async () => {
-  await Promise.all([smtp.close(), dns.close(), idp.close()]);
-});
+const peers = ssoPeers();
 
 const postgres = sharedServer(startPostgres);
 const redis = sharedServer(startRedis);
@@ -27,25 +16,25 @@ describeBoth('SAML logins on two instances (PostgreSQL store, Redis state)', () 
     const schema = `ssoi_${randomBytes(6).toString('hex')}`;
     const store = `${server.url}?schema=${schema}`;
     const stateStore = (await redis()).url;
-    const a = await ssoApp(smtp, dns, store, { privateOrigins: [idp.origin] }, { stateStore });
-    const b = orgApp(smtp, store, { stateStore, plugins: [sso({ key: SSO_KEY, store, privateOrigins: [idp.origin] })] });
+    const a = await ssoApp(peers.smtp, peers.dns, store, { privateOrigins: [peers.idp.origin] }, { stateStore });
+    const b = orgApp(peers.smtp, store, { stateStore, plugins: [sso({ key: SSO_KEY, store, privateOrigins: [peers.idp.origin] })] });
     try {
-      const { id } = await samlConnection(a, idp);
+      const { id } = await samlConnection(a, peers.idp);
       // A login started and completed on A; its answer (with the handshake cookie) replayed on B.
       const person = new SsoBrowser(a);
       const started = await person.start('email=someone@customer.test');
-      const form = await idp.follow(started.headers.location as string);
-      expect((await person.post(form, idp.origin)).status).toBe(200);
+      const form = await peers.idp.follow(started.headers.location as string);
+      expect((await person.post(form, peers.idp.origin)).status).toBe(200);
       const thief = new SsoBrowser(b);
       thief.jar.set('JWT', started.headers['set-cookie']![0]!.split(';')[0]!.slice(4));
-      const replay = await thief.post(form, idp.origin);
+      const replay = await thief.post(form, peers.idp.origin);
       expect([replay.status, replay.body.error]).toEqual([403, 'this login was already completed: start the login again']);
 
       // An IdP-initiated answer: its assertion id is remembered on every instance until it expires.
       expect((await a.owner.patch(`/auth/orgs/acme/sso/connections/${id}`, { allowIdpInitiated: true })).status).toBe(200);
-      const unsolicited = await idp.unsolicited('/');
-      expect((await new SsoBrowser(b).post(unsolicited, idp.origin)).status).toBe(303);
-      const again = await new SsoBrowser(a).post(unsolicited, idp.origin);
+      const unsolicited = await peers.idp.unsolicited('/');
+      expect((await new SsoBrowser(b).post(unsolicited, peers.idp.origin)).status).toBe(303);
+      const again = await new SsoBrowser(a).post(unsolicited, peers.idp.origin);
       expect([again.status, again.body.error]).toEqual([403, 'this assertion was used already']);
     } finally {
       await Promise.all([a.auth.close(), b.auth.close()]);

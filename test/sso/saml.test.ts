@@ -1,33 +1,23 @@
-import { startDnsPeer, type DnsPeer } from '../support/dns-server';
 import request from 'supertest';
 import { admin } from '../../src/admin';
 import { rootIsAdmin } from '../admin/admin-helpers';
-import { startSamlIdp, testKeys, type SamlIdpPeer } from '../support/saml-idp';
-import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
+import { testKeys } from '../support/saml-idp';
 import { Browser } from '../organizations/org-helpers';
 import { onEveryStore } from './sso-stores';
-import { enableTwoFactor, samlConnection, SsoBrowser, ssoApp, type SsoApp } from './sso-helpers';
+import { enableTwoFactor, samlConnection, SsoBrowser, ssoApp, type SsoApp, ssoPeers } from './sso-helpers';
 
-let smtp: SmtpPeer;
-let dns: DnsPeer;
-let idp: SamlIdpPeer;
-beforeAll(async () => {
-  [smtp, dns, idp] = await Promise.all([startSmtpPeer(), startDnsPeer(), startSamlIdp()]);
-});
-afterAll(async () => {
-  await Promise.all([smtp.close(), dns.close(), idp.close()]);
-});
+const peers = ssoPeers();
 
 onEveryStore((name, describeFn, store) =>
   describeFn(`SAML connections (${name} store)`, () => {
     let t: SsoApp;
     let cleanup: () => Promise<void>;
     beforeEach(async () => {
-      idp.encrypt = false;
-      idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'], displayName: ['Some One'], groups: ['Engineering'] } };
+      peers.idp.encrypt = false;
+      peers.idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'], displayName: ['Some One'], groups: ['Engineering'] } };
       const made = await store();
       cleanup = made.cleanup;
-      t = await ssoApp(smtp, dns, made.uri, { privateOrigins: [idp.origin] });
+      t = await ssoApp(peers.smtp, peers.dns, made.uri, { privateOrigins: [peers.idp.origin] });
     });
     afterEach(async () => {
       await t.auth.close();
@@ -35,15 +25,20 @@ onEveryStore((name, describeFn, store) =>
     });
 
     it('logs a person of the verified domain in through the IdP: a session, a member of the organization, roles from groups', async () => {
-      const { id, view } = await samlConnection(t, idp, { roles: { map: { Engineering: 'admin' } } });
+      const { id, view } = await samlConnection(t, peers.idp, { roles: { map: { Engineering: 'admin' } } });
       expect(view).toMatchObject({
         kind: 'saml',
         enabled: true,
-        saml: { idpEntityId: idp.entityId, ssoUrl: `${idp.origin}/sso`, allowIdpInitiated: false, certificates: [{ fingerprint: expect.stringMatching(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/) }] },
+        saml: {
+          idpEntityId: peers.idp.entityId,
+          ssoUrl: `${peers.idp.origin}/sso`,
+          allowIdpInitiated: false,
+          certificates: [{ fingerprint: expect.stringMatching(/^([0-9A-F]{2}:){31}[0-9A-F]{2}$/) }],
+        },
         serviceProvider: { entityId: `http://127.0.0.1:8080/auth/sso/metadata/${id}`, acsUrl: `http://127.0.0.1:8080/auth/sso/acs/${id}` },
       });
       const person = new SsoBrowser(t);
-      const done = await person.login(idp);
+      const done = await person.login(peers.idp);
       expect(done.status).toBe(200);
       expect(done.body).toMatchObject({ id: expect.stringMatching(/^sso_[0-9a-f]{40}$/), name: 'Some One', email: 'someone@customer.test', attrs: { sso_org: t.orgId, sso_connection: id } });
       const me = await person.get('/auth/user');
@@ -52,24 +47,24 @@ onEveryStore((name, describeFn, store) =>
       expect(orgs.body).toMatchObject([{ id: t.orgId, roles: ['admin'] }]);
 
       // A second login is the same user; changed groups change the roles.
-      idp.user.attributes.groups = ['Sales'];
-      const again = await new SsoBrowser(t).login(idp);
+      peers.idp.user.attributes.groups = ['Sales'];
+      const again = await new SsoBrowser(t).login(peers.idp);
       expect(again.body.id).toBe(done.body.id);
       expect((await person.get('/auth/orgs')).body).toMatchObject([{ roles: ['member'] }]);
     });
 
     it('accepts encrypted assertions', async () => {
-      await samlConnection(t, idp);
-      idp.encrypt = true;
-      const done = await new SsoBrowser(t).login(idp);
+      await samlConnection(t, peers.idp);
+      peers.idp.encrypt = true;
+      const done = await new SsoBrowser(t).login(peers.idp);
       expect(done.status).toBe(200);
       expect(done.body.email).toBe('someone@customer.test');
     });
 
     it("keeps an e-mail only in a domain the organization verified, and lists the connection's values without secrets", async () => {
-      const { id } = await samlConnection(t, idp);
-      idp.user = { nameId: 'boss', attributes: { email: ['ceo@bank.example'] } };
-      const done = await new SsoBrowser(t).login(idp);
+      const { id } = await samlConnection(t, peers.idp);
+      peers.idp.user = { nameId: 'boss', attributes: { email: ['ceo@bank.example'] } };
+      const done = await new SsoBrowser(t).login(peers.idp);
       expect(done.status).toBe(200);
       expect(done.body.email).toBeUndefined();
       expect(done.body.name).toBe('boss');
@@ -85,55 +80,55 @@ onEveryStore((name, describeFn, store) =>
 describe('SAML logins and two-factor', () => {
   let t: SsoApp;
   beforeEach(async () => {
-    idp.encrypt = false;
-    idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
-    t = await ssoApp(smtp, dns, 'memory://', { privateOrigins: [idp.origin] }, { twoFactor: { key: 'test-two-factor-key-0123456789abcdef' } });
+    peers.idp.encrypt = false;
+    peers.idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
+    t = await ssoApp(peers.smtp, peers.dns, 'memory://', { privateOrigins: [peers.idp.origin] }, { twoFactor: { key: 'test-two-factor-key-0123456789abcdef' } });
   });
   afterEach(() => t.auth.close());
 
   it("waits for the app's second factor unless the IdP's authentication context is one the connection counts as two", async () => {
-    const { id } = await samlConnection(t, idp);
+    const { id } = await samlConnection(t, peers.idp);
     const person = new SsoBrowser(t);
-    expect((await person.login(idp)).status).toBe(200);
+    expect((await person.login(peers.idp)).status).toBe(200);
     await enableTwoFactor(person);
-    idp.user.authnContext = 'urn:oasis:names:tc:SAML:2.0:ac:classes:MobileTwoFactorContract';
-    const held = await new SsoBrowser(t).login(idp);
+    peers.idp.user.authnContext = 'urn:oasis:names:tc:SAML:2.0:ac:classes:MobileTwoFactorContract';
+    const held = await new SsoBrowser(t).login(peers.idp);
     expect([held.status, held.body.status]).toEqual([202, 'second factor required']);
     expect((await t.owner.patch(`/auth/orgs/acme/sso/connections/${id}`, { mfaContexts: ['urn:oasis:names:tc:SAML:2.0:ac:classes:MobileTwoFactorContract'] })).status).toBe(200);
-    expect((await new SsoBrowser(t).login(idp)).status).toBe(200);
+    expect((await new SsoBrowser(t).login(peers.idp)).status).toBe(200);
     // Another context (a password alone) still waits.
-    idp.user.authnContext = 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport';
-    expect((await new SsoBrowser(t).login(idp)).status).toBe(202);
+    peers.idp.user.authnContext = 'urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport';
+    expect((await new SsoBrowser(t).login(peers.idp)).status).toBe(202);
   });
 });
 
 describe('SAML single logout', () => {
   let t: SsoApp;
   beforeEach(async () => {
-    idp.encrypt = false;
-    idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
-    t = await ssoApp(smtp, dns, 'memory://', { privateOrigins: [idp.origin] });
+    peers.idp.encrypt = false;
+    peers.idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
+    t = await ssoApp(peers.smtp, peers.dns, 'memory://', { privateOrigins: [peers.idp.origin] });
   });
   afterEach(() => t.auth.close());
 
   it("the IdP's signed logout request ends every session of the user and is answered; an unsigned or foreign one ends nothing", async () => {
-    const { id } = await samlConnection(t, idp);
+    const { id } = await samlConnection(t, peers.idp);
     const first = new SsoBrowser(t);
     const second = new SsoBrowser(t);
-    expect((await first.login(idp)).status).toBe(200);
-    expect((await second.login(idp)).status).toBe(200);
+    expect((await first.login(peers.idp)).status).toBe(200);
+    expect((await second.login(peers.idp)).status).toBe(200);
     const path = (url: string): string => `${new URL(url).pathname}${new URL(url).search}`;
 
-    const unsigned = await new SsoBrowser(t).get(path(idp.logoutRequest('someone@customer.test', { unsigned: true })));
+    const unsigned = await new SsoBrowser(t).get(path(peers.idp.logoutRequest('someone@customer.test', { unsigned: true })));
     expect([unsigned.status, unsigned.body.code]).toEqual([403, 'saml_invalid']);
-    const tampered = idp.logoutRequest('someone@customer.test').replace(/Signature=[^&]+/, `Signature=${encodeURIComponent(Buffer.alloc(256, 1).toString('base64'))}`);
+    const tampered = peers.idp.logoutRequest('someone@customer.test').replace(/Signature=[^&]+/, `Signature=${encodeURIComponent(Buffer.alloc(256, 1).toString('base64'))}`);
     expect((await new SsoBrowser(t).get(path(tampered))).status).toBe(403);
 
     const userId = ((await first.get('/auth/user')).body as { id: string }).id;
     expect(await t.auth.sessions.list(userId)).toHaveLength(2);
-    const answered = await new SsoBrowser(t).get(path(idp.logoutRequest('someone@customer.test')));
+    const answered = await new SsoBrowser(t).get(path(peers.idp.logoutRequest('someone@customer.test')));
     expect(answered.status).toBe(302);
-    expect(answered.headers.location).toMatch(new RegExp(`^${idp.origin}/slo\\?SAMLResponse=`));
+    expect(answered.headers.location).toMatch(new RegExp(`^${peers.idp.origin}/slo\\?SAMLResponse=`));
     // Revoked: gone from the list at once, and refused at the token's next refresh (or at once in 'every-request' mode).
     expect(await t.auth.sessions.list(userId)).toEqual([]);
     await t.auth.events.flush();
@@ -142,14 +137,14 @@ describe('SAML single logout', () => {
   });
 
   it('logging out of an SSO session ends it here and sends the browser to the IdP with a signed request, whose answer lands on the app', async () => {
-    await samlConnection(t, idp);
+    await samlConnection(t, peers.idp);
     const person = new SsoBrowser(t);
-    expect((await person.login(idp)).status).toBe(200);
+    expect((await person.login(peers.idp)).status).toBe(200);
     const out = await person.get('/auth/sso/logout');
     expect(out.status).toBe(302);
-    expect(out.headers.location).toMatch(new RegExp(`^${idp.origin}/slo\\?SAMLRequest=.*&Signature=`));
+    expect(out.headers.location).toMatch(new RegExp(`^${peers.idp.origin}/slo\\?SAMLRequest=.*&Signature=`));
     expect((await person.get('/auth/user')).status).toBe(401);
-    const answer = new URL(await idp.followLogout(out.headers.location as string));
+    const answer = new URL(await peers.idp.followLogout(out.headers.location as string));
     const landed = await person.get(`${answer.pathname}${answer.search}`);
     expect([landed.status, landed.headers.location]).toEqual([302, 'http://127.0.0.1:8080/']);
   });
@@ -158,19 +153,19 @@ describe('SAML single logout', () => {
 describe('testing a connection', () => {
   let t: SsoApp;
   beforeEach(async () => {
-    idp.encrypt = false;
-    idp.user = { nameId: 'tester@customer.test', attributes: { email: ['tester@customer.test'], displayName: ['Tess'], groups: ['Engineering'] } };
-    t = await ssoApp(smtp, dns, 'memory://', { privateOrigins: [idp.origin] });
+    peers.idp.encrypt = false;
+    peers.idp.user = { nameId: 'tester@customer.test', attributes: { email: ['tester@customer.test'], displayName: ['Tess'], groups: ['Engineering'] } };
+    t = await ssoApp(peers.smtp, peers.dns, 'memory://', { privateOrigins: [peers.idp.origin] });
   });
   afterEach(() => t.auth.close());
 
   it("shows an admin what the IdP sends, even before the connection is enabled, without a session or a member; the admin's own session stays", async () => {
-    const { id } = await samlConnection(t, idp, { enabled: false, roles: { map: { Engineering: 'admin' } } });
+    const { id } = await samlConnection(t, peers.idp, { enabled: false, roles: { map: { Engineering: 'admin' } } });
     const admin = new SsoBrowser(t);
     for (const name of ['JWT', 'XSRF-TOKEN']) admin.jar.set(name, t.owner.jar.get(name)!);
     const started = await admin.start(`connection=${id}&test=1`);
     expect(started.status).toBe(302);
-    const report = await admin.post(await idp.follow(started.headers.location as string), idp.origin);
+    const report = await admin.post(await peers.idp.follow(started.headers.location as string), peers.idp.origin);
     expect(report.status).toBe(200);
     expect(report.body).toEqual({
       status: 'ok',
@@ -199,36 +194,36 @@ describe('testing a connection', () => {
 describe('SAML connections: rotation, discovery by organization, bans', () => {
   let t: SsoApp;
   beforeEach(async () => {
-    idp.encrypt = false;
-    idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
-    t = await ssoApp(smtp, dns, 'memory://', { privateOrigins: [idp.origin] }, { plugins: [admin()], claimsUpdater: rootIsAdmin });
+    peers.idp.encrypt = false;
+    peers.idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
+    t = await ssoApp(peers.smtp, peers.dns, 'memory://', { privateOrigins: [peers.idp.origin] }, { plugins: [admin()], claimsUpdater: rootIsAdmin });
   });
   afterEach(() => t.auth.close());
 
   it("accepts any of the connection's certificates (a rotation sends old and new), and none besides", async () => {
     const other = await testKeys('another IdP');
-    const parts = { kind: 'saml', name: 'parts', idpEntityId: idp.entityId, ssoUrl: `${idp.origin}/sso` };
+    const parts = { kind: 'saml', name: 'parts', idpEntityId: peers.idp.entityId, ssoUrl: `${peers.idp.origin}/sso` };
     const made = await t.owner.post('/auth/orgs/acme/sso/connections', { ...parts, certificates: [other.certificate] });
     expect(made.status).toBe(201);
-    idp.trust((await request(t.app).get(`/auth/sso/metadata/${made.body.id}`)).text);
-    const refused = await new SsoBrowser(t).login(idp, `connection=${made.body.id}`);
+    peers.idp.trust((await request(t.app).get(`/auth/sso/metadata/${made.body.id}`)).text);
+    const refused = await new SsoBrowser(t).login(peers.idp, `connection=${made.body.id}`);
     expect([refused.status, refused.body.code]).toEqual([403, 'saml_invalid']);
     const rotated = await t.owner.patch(`/auth/orgs/acme/sso/connections/${made.body.id}`, {
-      certificates: [other.certificate, `-----BEGIN CERTIFICATE-----\n${idp.certificate}\n-----END CERTIFICATE-----`],
+      certificates: [other.certificate, `-----BEGIN CERTIFICATE-----\n${peers.idp.certificate}\n-----END CERTIFICATE-----`],
     });
     expect(rotated.body.saml.certificates).toHaveLength(2);
-    expect((await new SsoBrowser(t).login(idp, `connection=${made.body.id}`)).status).toBe(200);
+    expect((await new SsoBrowser(t).login(peers.idp, `connection=${made.body.id}`)).status).toBe(200);
   });
 
   it('finds the connection by organization (org=), and refuses a banned SSO user', async () => {
-    await samlConnection(t, idp);
-    const first = await new SsoBrowser(t).login(idp, 'org=acme');
+    await samlConnection(t, peers.idp);
+    const first = await new SsoBrowser(t).login(peers.idp, 'org=acme');
     expect(first.status).toBe(200);
     expect((await new SsoBrowser(t).start('org=nobody')).body.code).toBe('sso_not_found');
     expect((await new SsoBrowser(t).start('email=someone@elsewhere.test')).body.code).toBe('sso_not_found');
     const root = await new Browser(t.app).login('root');
     expect((await root.post(`/auth/admin/users/${first.body.id}/ban`, { reason: 'left the company' })).status).toBe(200);
-    const banned = await new SsoBrowser(t).login(idp, 'org=acme');
+    const banned = await new SsoBrowser(t).login(peers.idp, 'org=acme');
     expect([banned.status, banned.body.code]).toEqual([403, 'banned']);
   });
 });

@@ -1,12 +1,31 @@
 import request from 'supertest';
 import type { Response } from 'supertest';
 import { sso, type SsoOptions, type SsoPlugin } from '../../src/plugins/sso';
-import type { DnsPeer } from '../support/dns-server';
-import type { SamlIdpPeer, PostedForm, Tamper } from '../support/saml-idp';
-import type { SmtpPeer } from '../support/smtp-peer';
+import { startDnsPeer, type DnsPeer } from '../support/dns-server';
+import { startSamlIdp, type SamlIdpPeer, type PostedForm, type Tamper } from '../support/saml-idp';
+import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { Browser, orgApp, type OrgApp } from '../organizations/org-helpers';
 import { CookieJar } from '../support/cookie-jar';
 import { awayFromStepEdge, codeNow } from '../support/totp-code';
+
+/** The peers of the SSO suites: an SMTP server (invitations), a DNS server (domain proofs) and a SAML IdP. */
+export interface SsoPeers {
+  smtp: SmtpPeer;
+  dns: DnsPeer;
+  idp: SamlIdpPeer;
+}
+
+/** Starts the {@link SsoPeers} before the file's tests and stops them after; read them inside tests. */
+export function ssoPeers(): SsoPeers {
+  const peers = {} as SsoPeers;
+  beforeAll(async () => {
+    [peers.smtp, peers.dns, peers.idp] = await Promise.all([startSmtpPeer(), startDnsPeer(), startSamlIdp()]);
+  });
+  afterAll(async () => {
+    await Promise.all([peers.smtp?.close(), peers.dns?.close(), peers.idp?.close()]);
+  });
+  return peers;
+}
 
 /** The key every SSO test seals with. */
 export const SSO_KEY = 'test-sso-key-0123456789abcdef0123456789';

@@ -26,6 +26,9 @@ if (unavailable && !browserRequired) console.warn(`browser tests skipped: ${unav
 /** `it`, or `it.skip` when chromium is missing and not required (CI requires it). */
 export const browserIt: jest.It = unavailable && !browserRequired ? it.skip : it;
 
+/** The example's stores kept in memory and its dev server on a free port: what an in-process test starts it with. */
+export const IN_MEMORY = { devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://', orgStore: 'memory://', ssoStore: 'memory://', auditStore: 'memory://' } as const;
+
 /**
  * Starts the example (memory account and credential stores, a dev server on a free port) and
  * chromium. `host` is the name the page is opened by: `localhost` for passkeys (browsers refuse
@@ -52,12 +55,7 @@ export async function startBrowserExample(host: '127.0.0.1' | 'localhost', secre
   const example = createExampleApp({
     ...config,
     ...demo?.config,
-    devAuthPort: 0,
-    accountStore: 'memory://',
-    credentialStore: 'memory://',
-    orgStore: 'memory://',
-    ssoStore: 'memory://',
-    auditStore: 'memory://',
+    ...IN_MEMORY,
   });
   await example.dev.start();
   await demo?.setUp(example, `${base}/auth`);
