@@ -17,17 +17,19 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
   let acs: string;
   let connectionId: string;
 
-  beforeEach(async () => {
-    peers.idp.encrypt = false;
-    peers.idp.signatureAlgorithm = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
-    peers.idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
+  // One app and connection for the whole file (each test leaves them as it found them; the last
+  // one deletes the connection): the attacks differ in what the IdP sends, not in the app.
+  beforeAll(async () => {
     t = await ssoApp(peers.smtp, peers.dns, 'memory://', { privateOrigins: [peers.idp.origin] });
     ({ id: connectionId, acs } = await samlConnection(t, peers.idp));
   });
-  afterEach(async () => {
-    jest.useRealTimers();
-    await t.auth.close();
+  afterAll(() => t.auth.close());
+  beforeEach(() => {
+    peers.idp.encrypt = false;
+    peers.idp.signatureAlgorithm = 'http://www.w3.org/2001/04/xmldsig-more#rsa-sha256';
+    peers.idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
   });
+  afterEach(() => jest.useRealTimers());
 
   const members = async (): Promise<number> => ((await t.owner.get('/auth/orgs/acme/members')).body as unknown[]).length;
 
@@ -151,6 +153,7 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
     expect((await new SsoBrowser(t).post(form, peers.idp.origin)).status).toBe(303);
     const replayed = await new SsoBrowser(t).post(form, peers.idp.origin);
     expect([replayed.status, replayed.body.error]).toEqual([403, 'this assertion was used already']);
+    expect((await t.owner.patch(`/auth/orgs/acme/sso/connections/${connectionId}`, { allowIdpInitiated: false })).status).toBe(200);
   });
 
   it('sends the browser afterwards only to allowed hosts', async () => {
@@ -186,26 +189,6 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
     expect(((await rival.get('/auth/orgs/rival/members')).body as unknown[]).length).toBe(1);
   });
 
-  it('changes to connections need org:update and a fresh login, and fire events', async () => {
-    const member = await new Browser(t.app).login('mia');
-    expect((await member.get('/auth/orgs/acme/sso/connections')).status).toBe(404);
-    setClock(Math.floor(Date.now() / 1000) + 11 * 60);
-    const stale = await t.owner.patch(`/auth/orgs/acme/sso/connections/${connectionId}`, { enabled: false });
-    expect([stale.status, stale.body.code]).toEqual([403, 'step_up_required']);
-    const gone = await t.owner.delete(`/auth/orgs/acme/sso/connections/${connectionId}`);
-    expect(gone.status).toBe(403);
-    jest.useRealTimers();
-    expect((await t.owner.patch(`/auth/orgs/acme/sso/connections/${connectionId}`, { enabled: false })).status).toBe(200);
-    const disabled = await new SsoBrowser(t).start(`connection=${connectionId}`);
-    expect([disabled.status, disabled.body.code]).toEqual([404, 'sso_not_found']);
-    expect((await t.owner.delete(`/auth/orgs/acme/sso/connections/${connectionId}`)).status).toBe(200);
-    await t.auth.events.flush();
-    const { events } = await t.auth.events.list({ types: ['sso.connection.created', 'sso.connection.updated', 'sso.connection.deleted'] });
-    expect(events.map((e) => e.type).sort()).toEqual(['sso.connection.created', 'sso.connection.deleted', 'sso.connection.updated']);
-    expect(events.every((e) => e.data.connection === connectionId && e.data.org === t.orgId)).toBe(true);
-    expect((await request(t.app).get(`/auth/sso/metadata/${connectionId}`)).status).toBe(404);
-  });
-
   it('refuses bad and hostile metadata with a 400 and stores nothing', async () => {
     const laughs =
       '<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="&lol2;"/>';
@@ -227,5 +210,27 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
       expect((await t.owner.post('/auth/orgs/acme/sso/connections', body)).status).toBeGreaterThanOrEqual(400);
     }
     expect(((await t.owner.get('/auth/orgs/acme/sso/connections')).body as unknown[]).length).toBe(1);
+  });
+
+  it('changes to connections need org:update and a fresh login, and fire events', async () => {
+    const member = await new Browser(t.app).login('mia');
+    expect((await member.get('/auth/orgs/acme/sso/connections')).status).toBe(404);
+    setClock(Math.floor(Date.now() / 1000) + 11 * 60);
+    const stale = await t.owner.patch(`/auth/orgs/acme/sso/connections/${connectionId}`, { enabled: false });
+    expect([stale.status, stale.body.code]).toEqual([403, 'step_up_required']);
+    const gone = await t.owner.delete(`/auth/orgs/acme/sso/connections/${connectionId}`);
+    expect(gone.status).toBe(403);
+    jest.useRealTimers();
+    expect((await t.owner.patch(`/auth/orgs/acme/sso/connections/${connectionId}`, { enabled: false })).status).toBe(200);
+    const disabled = await new SsoBrowser(t).start(`connection=${connectionId}`);
+    expect([disabled.status, disabled.body.code]).toEqual([404, 'sso_not_found']);
+    expect((await t.owner.delete(`/auth/orgs/acme/sso/connections/${connectionId}`)).status).toBe(200);
+    await t.auth.events.flush();
+    const { events } = await t.auth.events.list({ types: ['sso.connection.created', 'sso.connection.updated', 'sso.connection.deleted'] });
+    // This connection's: made, changed by the tests above and here, deleted; newest first.
+    const ours = events.filter((e) => e.data.connection === connectionId);
+    expect(ours.every((e) => e.data.org === t.orgId)).toBe(true);
+    expect([ours[0]?.type, ours[1]?.data.fields, ours.at(-1)?.type]).toEqual(['sso.connection.deleted', ['enabled'], 'sso.connection.created']);
+    expect((await request(t.app).get(`/auth/sso/metadata/${connectionId}`)).status).toBe(404);
   });
 });

@@ -10,7 +10,7 @@ import { openDatabase } from '../../stores/open-database';
 import { SsoRepository } from './sso-repository';
 import { SsoDomains } from './sso-domains';
 import { SsoConnections } from './sso-connections';
-import { SsoProvider } from './sso-provider';
+import { SSO_LOGIN_LIMIT, SsoProvider } from './sso-provider';
 import { SAML_PACKAGES } from './saml-xml';
 import { SecretBox } from '../../internal/secret-box';
 import { requirePackages } from '../../internal/optional';
@@ -67,7 +67,8 @@ export function sso(options: SsoOptions): SsoPlugin {
     optional: ['admin'],
     errorCodes: SSO_ERROR_CODES,
     eventTypes: SSO_EVENT_TYPES,
-    rateLimits: { ssoRoutesPerUser: { limit: 60, windowMs: 60_000 } },
+    // A company signs in from few addresses: its morning rush is many people behind one IP.
+    rateLimits: { ssoRoutesPerUser: { limit: 60, windowMs: 60_000 }, [SSO_LOGIN_LIMIT]: { limit: 300, windowMs: 60_000 } },
     get domains(): SsoDomains {
       if (domains === undefined) throw configError('sso(): its domains exist once createAuth({ plugins: [...] }) has set the plugin up');
       return domains;
@@ -102,6 +103,7 @@ export function sso(options: SsoOptions): SsoPlugin {
         privateOrigins: checked.privateOrigins,
         skewMs: checked.clockSkewMs,
         revokeAll: (userId) => ctx.sessions.revokeAll(userId),
+        rateLimit: (name, identity) => ctx.rateLimit(name, identity),
         navigationUser: async (req, res) => (await ctx.authenticator.navigationClaims(req.raw as Request, res)).user as User,
       });
       const signInPolicy = async (address: string): Promise<void> => {

@@ -32,11 +32,16 @@ export interface SsoLoginDeps extends ProvisionDeps {
   privateOrigins: readonly string[];
   /** Clock skew allowed on the IdP's times (ms). */
   skewMs: number;
+  /** Counts a hit against one of the plugin's rate limits (429 past it). */
+  rateLimit(name: string, identity: string): Promise<void>;
   /** Ends every session of a user (the IdP's single logout). */
   revokeAll(userId: string): Promise<number>;
   /** The user of the session cookie of a page the browser navigates to (a test of a connection); a 401 AuthError without one. */
   navigationUser(req: LoginRequest, res: ServerResponse): Promise<User>;
 }
+
+/** The rate limit of SSO sign-ins per client IP (discovery and answers), declared by the plugin. */
+export const SSO_LOGIN_LIMIT = 'ssoLoginPerIp';
 
 /** The cookie a test of a connection keeps its login in, so the admin's own session stays. */
 const TEST_COOKIE = 'sso_test';
@@ -91,8 +96,8 @@ export class SsoProvider implements Provider {
 
   /** @inheritdoc */
   async login(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
-    // Counted as logins are: discovery tells which domains sign in through SSO.
-    await kit.rateLimit('loginPerIp', req.ip);
+    // Counted: discovery tells which domains sign in through SSO.
+    await this.deps.rateLimit(SSO_LOGIN_LIMIT, req.ip);
     const test = loginFlag(req, 'test');
     const connection = await this.discover(req, test);
     // A test is for the organization's admins: it shows what the IdP sends, without a login.
@@ -117,7 +122,8 @@ export class SsoProvider implements Provider {
 
   /** The assertion consumer service of connection `id` (HTTP-POST binding). */
   private async acs(req: LoginRequest, res: ServerResponse, kit: ProviderKit, id: string | undefined): Promise<void> {
-    await kit.rateLimit('loginPerIp', req.ip);
+    // Counted: each answer costs a signature check (and a decryption).
+    await this.deps.rateLimit(SSO_LOGIN_LIMIT, req.ip);
     const connection = await this.deps.connections.byId(id ?? '');
     if (connection?.kind !== 'saml' || !connection.saml) throw notFound('connection of that id');
     const body = (req.body ?? {}) as Record<string, unknown>;
