@@ -36,13 +36,23 @@ async function setUpSsoDemo(options: { orgs: OrganizationsPlugin; sso: SsoPlugin
   options.dns.txt.set(claim.record.name, claim.record.value);
   if (!claim.verified) await sso.domains.verify(SSO_DEMO.org, owner, SSO_DEMO.domain, {});
   const client = {};
-  const known = (await sso.connections.list(SSO_DEMO.org, owner, authBase)).find((c) => c.name === SSO_DEMO.connection);
   const settings = { name: SSO_DEMO.connection, metadataXml: idp.metadata, roles: { defaultRole: 'member' } };
+  let known = (await sso.connections.list(SSO_DEMO.org, owner, authBase)).find((c) => c.name === SSO_DEMO.connection);
+  const stored = known && (await sso.connections.byId(known.id));
+  if (known && stored) {
+    try {
+      sso.connections.serviceProvider(stored, authBase);
+    } catch {
+      // Sealed with an earlier start's key (AUTH_SECRET is random unless set): made again.
+      await sso.connections.remove(SSO_DEMO.org, owner, known.id, client);
+      known = undefined;
+    }
+  }
   const connection = known
     ? await sso.connections.update(SSO_DEMO.org, owner, known.id, settings, authBase, client)
     : await sso.connections.create(SSO_DEMO.org, owner, { kind: 'saml', ...settings }, authBase, client);
-  const stored = await sso.connections.byId(connection.id);
-  if (stored) idp.trust(sso.connections.serviceProvider(stored, authBase).metadata());
+  const current = await sso.connections.byId(connection.id);
+  if (current) idp.trust(sso.connections.serviceProvider(current, authBase).metadata());
 }
 
 /** The SSO demo's parts that run beside the app: the customer IdP and the DNS proving its domain. */

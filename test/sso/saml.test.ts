@@ -1,8 +1,12 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import request from 'supertest';
+import { sso } from '../../src/plugins/sso';
 import { admin } from '../../src/admin';
 import { rootIsAdmin } from '../admin/admin-helpers';
 import { testKeys } from '../support/saml-idp';
-import { Browser } from '../organizations/org-helpers';
+import { Browser, orgApp } from '../organizations/org-helpers';
 import { onEveryStore } from './sso-stores';
 import { enableTwoFactor, samlConnection, SsoBrowser, ssoApp, type SsoApp, ssoPeers } from './sso-helpers';
 
@@ -211,6 +215,25 @@ describe('SAML connections: rotation, discovery by organization, bans', () => {
     });
     expect(rotated.body.saml.certificates).toHaveLength(2);
     expect((await new SsoBrowser(t).login(peers.idp, `connection=${made.body.id}`)).status).toBe(200);
+  });
+
+  it('tells plainly when the stored keys were sealed with another sso({ key })', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'authgate-sso-key-'));
+    try {
+      const first = await ssoApp(peers.smtp, peers.dns, `level://${dir}`, { privateOrigins: [peers.idp.origin] });
+      const { id } = await samlConnection(first, peers.idp);
+      await first.auth.close();
+      const other = orgApp(peers.smtp, `level://${dir}`, { plugins: [sso({ key: 'another-sso-key-0123456789abcdef0123', store: `level://${dir}` })] });
+      try {
+        const res = await request(other.app).get(`/auth/sso/metadata/${id}`);
+        expect([res.status, res.body.code]).toEqual([503, 'unavailable']);
+        expect(res.body.error).toContain('sealed with another sso({ key })');
+      } finally {
+        await other.auth.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('finds the connection by organization (org=), and refuses a banned SSO user', async () => {

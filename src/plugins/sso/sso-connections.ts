@@ -156,7 +156,7 @@ export class SsoConnections {
       const fetched = body.metadataUrl === undefined ? undefined : await this.fetchMetadata(body.metadataUrl);
       return { ...common, roles: mapping, saml: samlSettings(body, fetched, this.limits.privateOrigins, before?.saml) };
     }
-    const beforeOidc = before?.oidc ? { ...before.oidc, clientSecret: this.box.open(before.oidc.clientSecret) } : undefined;
+    const beforeOidc = before?.oidc ? { ...before.oidc, clientSecret: this.unseal(before.oidc.clientSecret) } : undefined;
     const oidc = oidcSettings(body, this.limits.privateOrigins, beforeOidc);
     if (oidc.issuer !== before?.oidc?.issuer) await this.checkIssuer(oidc.issuer);
     return { ...common, roles: mapping, oidc: { ...oidc, clientSecret: this.box.seal(oidc.clientSecret) } };
@@ -230,12 +230,12 @@ export class SsoConnections {
   /** The SAML service provider of a connection, below `authBase`. */
   serviceProvider(c: SsoConnection, authBase: string): SamlServiceProvider {
     if (!c.saml || !c.sp) throw new AuthError('bad_request', 'this connection is not a SAML connection');
-    return new SamlServiceProvider(c.saml, { privateKey: this.box.open(c.sp.key), certificate: c.sp.certificate }, spUrls(authBase, c.id), this.limits.skewMs);
+    return new SamlServiceProvider(c.saml, { privateKey: this.unseal(c.sp.key), certificate: c.sp.certificate }, spUrls(authBase, c.id), this.limits.skewMs);
   }
 
   /** The client secret of an OpenID Connect connection, in clear. */
   clientSecret(c: SsoConnection): string {
-    return this.box.open(c.oidc?.clientSecret ?? '');
+    return this.unseal(c.oidc?.clientSecret ?? '');
   }
 
   /**
@@ -261,6 +261,15 @@ export class SsoConnections {
       if (claim.enforce !== true) continue;
       await this.repo.setEnforce(claim.id, false);
       this.events.emit({ type: 'sso.domain.enforced', actor: { kind: 'system' }, data: { org: orgId, domain: claim.domain, enforce: false } });
+    }
+  }
+
+  /** A sealed key or secret in clear; a 503 that says why when it was sealed with another `sso({ key })`. */
+  private unseal(sealed: string): string {
+    try {
+      return this.box.open(sealed);
+    } catch (err) {
+      throw new AuthError('unavailable', "this connection's keys were sealed with another sso({ key }): start with the key it was made with, or make the connection again", { cause: err });
     }
   }
 
