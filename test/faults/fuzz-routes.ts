@@ -13,6 +13,7 @@ import { SECRET, makeApp } from '../support/auth-app';
 import { deepJson, jwtLike, Rng, send, type Sent } from '../support/fuzz';
 import { startDnsPeer, type DnsPeer } from '../support/dns-server';
 import { testKeys } from '../support/saml-idp';
+import { scim } from '../../src/plugins/scim';
 
 const FUZZ_CLIENT_SECRET = 'fuzz-web-client-secret-0123456789abcdef';
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
@@ -21,7 +22,7 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 function randomRequest(
   rng: Rng,
   route: string,
-  ctx: { jwt: string; xsrf: string; accountId: string; bearer: string; orgId: string; userId: string; apiKey: string; keyId: string; orgKey: string; connectionId: string },
+  ctx: { jwt: string; xsrf: string; accountId: string; bearer: string; orgId: string; userId: string; apiKey: string; keyId: string; orgKey: string; connectionId: string; scimToken: string },
 ): Sent {
   const method = rng.pick(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'GET', 'POST']);
   let path = route
@@ -97,6 +98,8 @@ function randomRequest(
       `Bearer ${ctx.bearer}`,
       `Bearer ${ctx.apiKey}`,
       `Bearer ${ctx.orgKey}`,
+      `Bearer ${ctx.scimToken}`,
+      `Bearer scim_${encodeURIComponent(rng.text(64))}`,
       `Bearer agk_${encodeURIComponent(rng.text(50))}`,
       `Bearer ${ctx.apiKey.slice(0, -1)}x`,
       `Bearer ${encodeURIComponent(rng.text(30))}`,
@@ -208,7 +211,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
           rateLimits: false,
           url: 'http://localhost:8080',
           twoFactor: { key: 'fuzz-two-factor-key-0123456789abcdef' },
-          plugins: [orgs, admin({ isAdmin: () => true }), apiKeys(), idp, ssoPlugin],
+          plugins: [orgs, admin({ isAdmin: () => true }), apiKeys(), idp, ssoPlugin, scim()],
         },
         (a) => {
           dev = a.addDevProvider({ port: 0 });
@@ -262,6 +265,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         .set('X-XSRF-TOKEN', xsrf)
         .send({ kind: 'saml', name: 'fuzz', idpEntityId: 'https://idp.fuzz.example', ssoUrl: 'https://idp.fuzz.example/sso', certificates: [idpKeys.certificate] })
         .expect(201);
+      const scimToken = await request(app).post(`/auth/orgs/${orgId}/scim/tokens`).set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).send({ name: 'fuzz' }).expect(201);
       const made = await request(app).post('/auth/api-keys').set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).send({ name: 'fuzz' }).expect(201);
       const ofOrg = await request(app)
         .post(`/auth/orgs/${orgId}/api-keys`)
@@ -280,6 +284,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         keyId: ofOrg.body.id as string,
         orgKey: ofOrg.body.key as string,
         connectionId: connection.body.id as string,
+        scimToken: scimToken.body.token as string,
       };
       const before = {
         account: JSON.stringify(await accounts.store.get(stored.Id)),
@@ -339,6 +344,14 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         '/auth/sso/slo/:conn',
         '/auth/sso/logout',
         '/auth/sso/nothing/:conn',
+        '/auth/orgs/:org/scim/tokens',
+        '/auth/orgs/:org/scim/tokens/:id',
+        '/auth/scim/v2/ServiceProviderConfig',
+        '/auth/scim/v2/ResourceTypes',
+        '/auth/scim/v2/ResourceTypes/:id',
+        '/auth/scim/v2/Schemas',
+        '/auth/scim/v2/Schemas/:id',
+        '/auth/scim/v2/Users',
         '/auth/admin/',
         '/auth/admin/console.js',
         '/auth/admin/users',

@@ -72,6 +72,7 @@ import { apiKeys, apiKeyOf } from 'authgate/api-keys';
 import { admin } from 'authgate/admin';
 import { identityProvider } from 'authgate/idp';
 import { sso } from 'authgate/sso';
+import { scim } from 'authgate/scim';
 
 const found: Record<string, string> = {
   createAuth: typeof createAuth, EmailSender: typeof EmailSender, createAccountRouter: typeof createAccountRouter,
@@ -79,7 +80,7 @@ const found: Record<string, string> = {
   createLocalOAuthServer: typeof createLocalOAuthServer, LevelStateStore: typeof LevelStateStore, MongoStateStore: typeof MongoStateStore,
   organizations: typeof organizations, orgOf: typeof orgOf, twoFactor: typeof twoFactor, passkeys: typeof passkeys,
   apiKeys: typeof apiKeys, apiKeyOf: typeof apiKeyOf, admin: typeof admin, identityProvider: typeof identityProvider,
-  sso: typeof sso,
+  sso: typeof sso, scim: typeof scim,
 };
 let missing = '';
 try {

@@ -1,5 +1,5 @@
 import { sso, type SsoPlugin } from '../../src/plugins/sso';
-import { onEveryStore, type StoreMaker } from './sso-stores';
+import { onEveryStore, type StoreMaker } from '../support/every-store';
 import { SSO_KEY } from './sso-helpers';
 import { startDnsPeer, type DnsPeer } from '../support/dns-server';
 import { setClock } from '../support/clock';

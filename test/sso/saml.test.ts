@@ -7,7 +7,7 @@ import { admin } from '../../src/admin';
 import { rootIsAdmin } from '../admin/admin-helpers';
 import { testKeys } from '../support/saml-idp';
 import { Browser, orgApp } from '../organizations/org-helpers';
-import { onEveryStore } from './sso-stores';
+import { onEveryStore } from '../support/every-store';
 import { enableTwoFactor, samlConnection, SsoBrowser, ssoApp, type SsoApp, ssoPeers } from './sso-helpers';
 
 const peers = ssoPeers();

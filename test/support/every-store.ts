@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
-import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
+import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from './servers';
+import { describeMongo, dropMongoDb, freshMongoUri } from './mongo';
 
 /** A fresh store of one kind for one test, and how to remove it. */
 export type StoreMaker = () => Promise<{ uri: string; cleanup(): Promise<void> }>;
@@ -11,7 +11,7 @@ export type StoreMaker = () => Promise<{ uri: string; cleanup(): Promise<void> }
 const postgres = sharedServer(startPostgres);
 const mariadb = sharedServer(startMysql);
 
-/** Runs `suite` on every database the plugin's families live on: memory, level, PostgreSQL, SQLite, MariaDB, the MongoDB stand-in. */
+/** Runs `suite` on every database a plugin's families live on: memory, level, PostgreSQL, SQLite, MariaDB, the MongoDB stand-in. */
 export function onEveryStore(suite: (name: string, describeFn: jest.Describe, store: StoreMaker) => void): void {
   suite('memory', describe, async () => ({ uri: 'memory://', cleanup: async () => undefined }));
   suite('level', describe, async () => {

@@ -1,0 +1,90 @@
+import type { Request, Response } from 'express';
+import { requestClient } from '../../core/events/event-bus';
+import { asyncHandler } from '../../internal/async-handler';
+import { sendJson } from '../../internal/http';
+import { objectBody } from '../../internal/router-shell';
+import { param } from '../../internal/text';
+import type { PluginAuthenticator } from '../../plugin-api/core-api';
+import type { PluginRoute } from '../../plugin-api/plugin';
+import { routeCaller } from '../../plugin-api/route-caller';
+import { listResponse, resourceTypes, schemas, serviceProviderConfig } from './scim-discovery';
+import { ScimError, sendScim, sendScimError } from './scim-errors';
+import type { ScimTokens } from './scim-tokens';
+import { tokenId } from './token-schema';
+
+/** The SCIM base path below the auth router. */
+export const SCIM_BASE = '/scim/v2';
+
+/** What the SCIM routes need. */
+export interface ScimRouteDeps {
+  tokens: ScimTokens;
+  authenticator: PluginAuthenticator;
+  /** The app's public URL. */
+  url: URL;
+  rateLimit(name: string, identity: string): Promise<void>;
+}
+
+/** The organization of the request's SCIM token (`Authorization: Bearer scim_…`), counted against its rate limit; a SCIM 401 otherwise. */
+async function organizationOf(req: Request, deps: ScimRouteDeps): Promise<string> {
+  const [scheme, token] = (req.headers.authorization ?? '').split(' ');
+  const orgId = scheme?.toLowerCase() === 'bearer' && token ? await deps.tokens.organizationOf(token) : undefined;
+  if (orgId === undefined) throw new ScimError(401, 'a SCIM token of the organization is required: Authorization: Bearer scim_…');
+  await deps.rateLimit('scimPerToken', tokenId(token as string));
+  return orgId;
+}
+
+/**
+ * The organization's SCIM tokens (`GET`, `POST {name}`, `DELETE /:id` under `/orgs/:org/scim/tokens`,
+ * for its admins with a fresh login), and the SCIM service at `/scim/v2` for its directory:
+ * `ServiceProviderConfig`, `ResourceTypes`, `Schemas`. Every SCIM answer is `application/scim+json`,
+ * errors in RFC 7644's shape.
+ */
+export function scimRouteList(deps: ScimRouteDeps): PluginRoute[] {
+  const caller = routeCaller(deps.authenticator, deps.rateLimit, 'scimRoutesPerUser');
+  const org = (req: Request): string => param(req.params.org, 'organization');
+  const base = (req: Request): string => `${deps.url.href.replace(/\/+$/, '')}${req.baseUrl}${SCIM_BASE}`;
+  const scim =
+    (answer: (req: Request, res: Response, orgId: string) => unknown) =>
+    async (req: Request, res: Response): Promise<void> => {
+      try {
+        const orgId = await organizationOf(req, deps);
+        sendScim(res, 200, await answer(req, res, orgId));
+      } catch (err) {
+        sendScimError(res, err);
+      }
+    };
+  const one = (list: (base: string) => Array<Record<string, unknown>>, key: 'id') => (req: Request) => {
+    const found = list(base(req)).find((r) => r[key] === req.params.id);
+    if (found === undefined) throw new ScimError(404, 'no such resource');
+    return found;
+  };
+  return [
+    {
+      method: 'GET',
+      path: '/orgs/:org/scim/tokens',
+      handler: asyncHandler(async (req, res) => sendJson(res, 200, await deps.tokens.list(org(req), await caller(req, res, false)))),
+    },
+    {
+      method: 'POST',
+      path: '/orgs/:org/scim/tokens',
+      handler: asyncHandler(async (req, res) => {
+        const user = await caller(req, res, true);
+        sendJson(res, 201, { ...(await deps.tokens.create(org(req), user, objectBody(req).name, requestClient(req))), baseUrl: base(req) });
+      }),
+    },
+    {
+      method: 'DELETE',
+      path: '/orgs/:org/scim/tokens/:id',
+      handler: asyncHandler(async (req, res) => {
+        const user = await caller(req, res, true);
+        await deps.tokens.revoke(org(req), user, param(req.params.id, 'token'), requestClient(req));
+        sendJson(res, 200, { status: 'revoked' });
+      }),
+    },
+    { method: 'GET', path: `${SCIM_BASE}/ServiceProviderConfig`, handler: scim((req) => serviceProviderConfig(base(req))) },
+    { method: 'GET', path: `${SCIM_BASE}/ResourceTypes`, handler: scim((req) => listResponse(resourceTypes(base(req)))) },
+    { method: 'GET', path: `${SCIM_BASE}/ResourceTypes/:id`, handler: scim(one(resourceTypes, 'id')) },
+    { method: 'GET', path: `${SCIM_BASE}/Schemas`, handler: scim((req) => listResponse(schemas(base(req)))) },
+    { method: 'GET', path: `${SCIM_BASE}/Schemas/:id`, handler: scim(one(schemas, 'id')) },
+  ];
+}
