@@ -138,6 +138,22 @@ describe('SAML single logout', () => {
     expect(events[0]?.data).toMatchObject({ provider: 'sso', connection: id, sessions: 2, by: 'idp' });
   });
 
+  it("the IdP's logout request by the HTTP-POST binding (signed inside the XML) ends the sessions too; a tampered one ends nothing", async () => {
+    await samlConnection(t, peers.idp);
+    const person = new SsoBrowser(t);
+    const userId = ((await person.login(peers.idp)).body as { id: string }).id;
+    const posted = peers.idp.logoutPost('someone@customer.test');
+    const slo = `/auth/sso/slo/${((await t.owner.get('/auth/orgs/acme/sso/connections')).body as Array<{ id: string }>)[0]!.id}`;
+    const tampered = Buffer.from(Buffer.from(posted, 'base64').toString('utf8').replace('someone@customer.test', 'other@customer.test')).toString('base64');
+    const refused = await request(t.app).post(slo).set('Origin', peers.idp.origin).type('form').send({ SAMLRequest: tampered });
+    expect([refused.status, refused.body.code]).toEqual([403, 'saml_invalid']);
+    expect(await t.auth.sessions.list(userId)).toHaveLength(1);
+    const done = await request(t.app).post(slo).set('Origin', peers.idp.origin).type('form').send({ SAMLRequest: posted });
+    expect(done.status).toBe(302);
+    expect(done.headers.location).toMatch(new RegExp(`^${peers.idp.origin}/slo\\?SAMLResponse=`));
+    expect(await t.auth.sessions.list(userId)).toEqual([]);
+  });
+
   it('logging out of an SSO session ends it here and sends the browser to the IdP with a signed request, whose answer lands on the app', async () => {
     await samlConnection(t, peers.idp);
     const person = new SsoBrowser(t);

@@ -30,6 +30,8 @@ export interface SamlIdpPeer {
   follow(location: string, tamper?: Tamper): Promise<PostedForm>;
   /** The URL of a logout the IdP starts for `nameId` (single logout), signed unless `unsigned`. */
   logoutRequest(nameId: string, options?: { sessionIndex?: string; unsigned?: boolean }): string;
+  /** A logout the IdP starts for `nameId` by the HTTP-POST binding (the XML signed inside), as the form field `SAMLRequest`. */
+  logoutPost(nameId: string): string;
   /** Follows an SP's logout redirect to the IdP: the IdP checks the signed LogoutRequest and answers with the URL of its LogoutResponse. */
   followLogout(location: string): Promise<string>;
   /** A response nobody asked for (IdP-initiated), to the trusted SP. */
@@ -198,6 +200,10 @@ export async function startSamlIdp(options: { signatureAlgorithm?: string; keys?
       if (!sp || !unsignedSp) throw new Error('the IdP trusts no SP yet');
       const made = idp.createLogoutRequest(options.unsigned ? unsignedSp : sp, 'redirect', { logoutNameID: nameId, sessionIndex: options.sessionIndex ?? '' } as never);
       return (made as { context: string }).context;
+    },
+    logoutPost(nameId) {
+      if (!sp) throw new Error('the IdP trusts no SP yet');
+      return (idp.createLogoutRequest(sp, 'post', { logoutNameID: nameId } as never) as { context: string }).context;
     },
     async followLogout(location) {
       const res = await fetch(location, { redirect: 'manual' });
