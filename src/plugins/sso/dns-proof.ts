@@ -57,3 +57,14 @@ export function domainOf(value: unknown): string {
   if (labels.length < 2 || labels.some((l) => l.length === 0 || l.length > 63) || /^[0-9.]+$/.test(host) || host.startsWith('[')) return refuse();
   return host;
 }
+
+/** The domain of an e-mail address (as {@link domainOf} keeps it); `undefined` when it has none usable. */
+export function domainOfAddress(address: string): string | undefined {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return undefined;
+  try {
+    return domainOf(address.slice(at + 1));
+  } catch {
+    return undefined;
+  }
+}

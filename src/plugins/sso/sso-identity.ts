@@ -3,7 +3,7 @@ import { hashId, type User } from '../../core/token/user';
 import type { PluginUsers } from '../../plugin-api/core-api';
 import type { OrgAuthority } from '../../plugin-api/org-keys';
 import type { SsoConnection } from './connection-schema';
-import { domainOf } from './dns-proof';
+import { domainOfAddress } from './dns-proof';
 import type { SamlAssertion } from './saml-sp';
 import type { SsoDomains } from './sso-domains';
 
@@ -98,11 +98,6 @@ export async function provisionUser(connection: SsoConnection, identity: SsoIden
 
 /** Whether `email`'s domain is one organization `orgId` verified. */
 export async function ownsDomainOf(email: string, orgId: string, domains: SsoDomains): Promise<boolean> {
-  const at = email.lastIndexOf('@');
-  if (at <= 0) return false;
-  try {
-    return (await domains.verifiedOwner(domainOf(email.slice(at + 1)))) === orgId;
-  } catch {
-    return false;
-  }
+  const domain = domainOfAddress(email);
+  return domain !== undefined && (await domains.verifiedOwner(domain)) === orgId;
 }

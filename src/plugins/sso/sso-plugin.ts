@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { User } from '../../core/token/user';
 import { AuthError, configError } from '../../core/errors';
-import { domainOf } from './dns-proof';
+import { domainOfAddress } from './dns-proof';
 import { ORGANIZATIONS_SERVICE } from '../../plugin-api/org-keys';
 import { ADMIN_SERVICE } from '../../plugin-api/admin-authority';
 import { adminSsoRoutes } from './admin-sso-routes';
@@ -107,14 +107,8 @@ export function sso(options: SsoOptions): SsoPlugin {
         navigationUser: async (req, res) => (await ctx.authenticator.navigationClaims(req.raw as Request, res)).user as User,
       });
       const signInPolicy = async (address: string): Promise<void> => {
-        const at = address.lastIndexOf('@');
-        if (at <= 0) return;
-        let domain: string;
-        try {
-          domain = domainOf(address.slice(at + 1));
-        } catch {
-          return;
-        }
+        const domain = domainOfAddress(address);
+        if (domain === undefined) return;
         if ((await madeDomains.enforcedBy(domain)) === undefined) return;
         throw new AuthError('forbidden', `${domain} signs in through its organization's identity provider: start at /sso/login?email=<address> of the auth routes`, { reason: 'sso_required' });
       };

@@ -10,7 +10,7 @@ import { resolveOidcOptions } from '../../providers/oidc/oidc-options';
 import type { LoginRequest, Provider, ProviderAction, ProviderKit } from '../../providers/provider';
 import type { OrgAuthority } from '../../plugin-api/org-keys';
 import type { SsoConnection } from './connection-schema';
-import { domainOf } from './dns-proof';
+import { domainOfAddress } from './dns-proof';
 import { MAX_SAML_RESPONSE } from './saml-sp';
 import type { SsoConnections } from './sso-connections';
 import type { SsoDomains } from './sso-domains';
@@ -85,9 +85,9 @@ export class SsoProvider implements Provider {
     let orgId: string | undefined;
     if (orgRef) orgId = (await this.deps.orgs.lookup(orgRef.slice(0, 64)))?.id;
     else if (email) {
-      const at = email.lastIndexOf('@');
-      if (at <= 0 || email.length > 320) throw new AuthError('bad_request', 'email must be an e-mail address');
-      orgId = await this.deps.domains.verifiedOwner(domainOf(email.slice(at + 1)));
+      const domain = email.length <= 320 ? domainOfAddress(email) : undefined;
+      if (domain === undefined) throw new AuthError('bad_request', 'email must be an e-mail address');
+      orgId = await this.deps.domains.verifiedOwner(domain);
     } else throw new AuthError('bad_request', 'say who signs in: email=, org= or connection=');
     const [first] = orgId === undefined ? [] : await this.deps.connections.enabledOf(orgId);
     if (first === undefined) throw notFound(email ? 'for that e-mail domain' : 'for that organization');
