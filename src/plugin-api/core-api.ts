@@ -78,6 +78,8 @@ export interface PluginUsers {
   isBanned(id: string): Promise<boolean>;
   /** A page of users, by name or id. */
   list(options?: UserListOptions): Promise<UserList>;
+  /** Records a user a directory provisioned before any login (creates the record without logins, or updates its name and e-mail); its record. */
+  provision(user: { id: string; name: string; email?: string | undefined }): Promise<UserRecord>;
   /** Links another login to the user; its record, or `undefined` when unknown. */
   addLogin(id: string, login: UserLogin): Promise<UserRecord | undefined>;
   /** Changes the user's record (`undefined` from `change`: no change); the new record. */

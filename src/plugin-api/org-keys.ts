@@ -27,9 +27,17 @@ export interface OrgAuthority {
    * The organization's directory says `userId` is a member with `roles` (an SSO login, a SCIM
    * push): adds the membership, or sets the roles of a member; an owner keeps being one. Fires
    * `org.member.added` or `org.member.role_changed` with `actor` (a `system` actor naming the
-   * source). 404 when the organization is gone, 409 `limit_reached` when it is full.
+   * source). 404 when the organization is gone, 409 `limit_reached` when it is full. With
+   * `keepRoles`, a member keeps the roles it has (the directory says nothing of roles).
    */
-  provision(orgId: string, userId: string, roles: readonly string[], source: string): Promise<'added' | 'changed' | 'unchanged'>;
+  provision(orgId: string, userId: string, roles: readonly string[], source: string, options?: { keepRoles?: boolean }): Promise<'added' | 'changed' | 'unchanged'>;
+  /**
+   * The organization's directory says `userId` is no member any more (a SCIM deactivation or
+   * deletion): removes the membership and the invitations the member sent, and fires
+   * `org.member.removed` with a `system` actor naming the source. The last owner stays a member
+   * (`'kept_owner'`): an organization is never left without one. `'absent'` when it was none.
+   */
+  deprovision(orgId: string, userId: string, source: string): Promise<'removed' | 'kept_owner' | 'absent'>;
   /** The user's organizations, with the user's roles there (the admin console shows them). */
   mine(userId: string): Promise<Array<{ id: string; name: string; slug: string; roles: string[] }>>;
 }

@@ -52,6 +52,12 @@ export interface PluginRoute {
    * @default the auth router's `bodyLimit`
    */
   bodyLimit?: number;
+  /**
+   * Answers the errors of its requests in a shape of its own (SCIM's): a body the parsers refused
+   * (400, 413, 415), another method on its path (405), any error its handlers pass on.
+   * @default the auth router's JSON `{ error, code }`
+   */
+  answerError?(res: ServerResponse, status: number, message: string, err: unknown): void;
 }
 
 /** What happened to a user that plugins keeping data about users must follow. */

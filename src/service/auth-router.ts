@@ -68,6 +68,8 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     // A person whose browser lands on a failed callback (a stale tab, another host name)
     // gets a page with a way to start again; API clients get the JSON.
     const req = res.req;
+    const own = req && table.errorAnswerFor(req.method, req.path);
+    if (own !== undefined) return own(res, status, message, err);
     const step = req && req.method === 'GET' && wantsHtml(req.headers.accept) && status < 500 ? /^\/([^/]+)\/callback$/.exec(req.path) : null;
     if (step && providers.has(step[1] as string)) {
       // No sandbox here: a sandboxed top-level page cannot follow its own link; scripts stay off.

@@ -12,6 +12,14 @@ export interface ClaimedRoute {
   path: string;
 }
 
+/** What a route given as data declared for itself beyond its handlers. */
+interface OwnSettings {
+  method: RouteMethod;
+  pattern: RegExp;
+  limit?: number | undefined;
+  answerError?: PluginRoute['answerError'];
+}
+
 const ROUTER_METHODS = ['get', 'post', 'put', 'patch', 'delete', 'all'] as const;
 
 /** How Express matches a path by default (not case-sensitive, a trailing slash optional), with parameter names left out. */
@@ -44,8 +52,8 @@ export class RouteTable {
   private readonly list: ClaimedRoute[] = [];
   /** The paths of routes given as data, by match key: other methods there answer 405. */
   private readonly declared = new Map<string, string>();
-  /** Routes with a body limit of their own: method, how their path matches, the limit. */
-  private readonly limits: Array<{ method: RouteMethod; pattern: RegExp; limit: number }> = [];
+  /** Routes with a body limit or an error answer of their own: method, how their path matches, what they declared. */
+  private readonly own: OwnSettings[] = [];
 
   /** @param core - the routes the core's router has before the plugins' (`/logout`...). */
   constructor(core: ReadonlyArray<{ method: RouteMethod; path: string }> = []) {
@@ -81,7 +89,8 @@ export class RouteTable {
         handlers.unshift((req: Request, _res: Response, next: NextFunction) => {
           rateLimit(limit, clientIp(req)).then(() => next(), next);
         });
-      if (route.bodyLimit !== undefined) this.limits.push({ method: route.method, pattern: pathPattern(route.path), limit: route.bodyLimit });
+      if (route.bodyLimit !== undefined || route.answerError !== undefined)
+        this.own.push({ method: route.method, pattern: pathPattern(route.path), limit: route.bodyLimit, answerError: route.answerError?.bind(route) });
       router[route.method === 'ALL' ? 'all' : (route.method.toLowerCase() as Lowercase<Exclude<RouteMethod, 'ALL'>>)](route.path, ...handlers);
       this.declared.set(matchKey(route.path), route.path);
     }
@@ -89,7 +98,16 @@ export class RouteTable {
 
   /** The body limit of the route a request goes to, when it declared one. */
   bodyLimitFor(method: string, path: string): number | undefined {
-    return this.limits.find((l) => (l.method === 'ALL' || l.method === method.toUpperCase()) && l.pattern.test(path))?.limit;
+    return this.ownOf(method, path, 'limit');
+  }
+
+  /** How the route a request goes to answers errors, when it declared its own way (any method on its path: a 405 too). */
+  errorAnswerFor(method: string, path: string): PluginRoute['answerError'] {
+    return this.ownOf(method, path, 'answerError') ?? this.own.find((o) => o.answerError !== undefined && o.pattern.test(path))?.answerError;
+  }
+
+  private ownOf<K extends 'limit' | 'answerError'>(method: string, path: string, what: K): OwnSettings[K] {
+    return this.own.find((o) => o[what] !== undefined && (o.method === 'ALL' || o.method === method.toUpperCase()) && o.pattern.test(path))?.[what];
   }
 
   /**
@@ -101,8 +119,10 @@ export class RouteTable {
       const methods = [...new Set(this.list.filter((c) => matchKey(c.path) === key).map((c) => c.method))];
       if (methods.includes('ALL')) continue;
       const allow = methods.join(', ');
-      router.all(path, (_req: Request, res: Response) => {
+      router.all(path, (req: Request, res: Response) => {
         res.setHeader('Allow', allow);
+        const own = this.errorAnswerFor(req.method, req.path);
+        if (own !== undefined) return own(res, 405, `use ${allow}`, undefined);
         sendJson(res, 405, { error: `use ${allow}`, code: 'method_not_allowed' });
       });
     }

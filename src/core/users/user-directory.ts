@@ -152,6 +152,23 @@ export class UserDirectory {
     throw new AuthError('unavailable', 'the user directory kept changing under this login, try again');
   }
 
+  /**
+   * Records a user a directory provisioned before any login of it (SCIM): creates the record
+   * without logins, or updates its name and e-mail. A ban stays as it is.
+   */
+  async provision(user: { id: string; name: string; email?: string | undefined }, at = Date.now()): Promise<UserRecord> {
+    const email = typeof user.email === 'string' ? canonicalEmail(user.email) : undefined;
+    const refresh = (current: UserRecord): UserRecord | undefined =>
+      current.name === user.name && (email === undefined || current.email === email) ? undefined : { ...current, name: user.name, ...(email ? { email } : {}) };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const updated = await this.store.update(user.id, refresh);
+      if (updated) return updated;
+      const created: UserRecord = { id: user.id, name: user.name, ...(email ? { email } : {}), logins: [], created: at, lastLogin: 0, status: 'active' };
+      if (await this.store.add(created)) return created;
+    }
+    throw new AuthError('unavailable', 'the user directory kept changing under this change, try again');
+  }
+
   /** Adds `login` to the logins of user `id` (a login linked to it); `undefined` when there is no such user. */
   addLogin(id: string, login: UserLogin): Promise<UserRecord | undefined> {
     return this.store.update(id, (current) =>

@@ -268,6 +268,16 @@ export class ApiKeys implements BearerResolver {
     return [...words(own.length, 'API key'), ...words(made.length, 'organization API key')];
   }
 
+  /** Deletes the keys the user made for organization `orgId` (its directory deprovisioned the user); how many went. */
+  async removeMadeFor(userId: string, orgId: string): Promise<number> {
+    const made = (await this.keysOf(orgKeyHolder(orgId))).filter((k) => dataOf(k).createdBy === userId);
+    for (const k of made) {
+      await this.ctx.credentials.delete(k.id);
+      await this.announce(`key:${k.id}`);
+    }
+    return made.length;
+  }
+
   /** The keys a user made for its organizations follow a change of its id. */
   async userIdChanged(from: string, to: string): Promise<void> {
     for (const k of await this.orgKeysMadeBy(from)) await this.ctx.credentials.update(k.id, (c) => ({ ...c, data: { ...c.data, createdBy: to } }));

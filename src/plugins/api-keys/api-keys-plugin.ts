@@ -6,6 +6,8 @@ import type { AuthPlugin } from '../../plugin-api/plugin';
 import { apiKeyRouteList } from './api-key-routes';
 import { ApiKeys, orgKeyHolder } from './api-key-service';
 import { apiKeyOf } from '../../plugin-api/api-key-use';
+// The directory's deprovisioning event (org.member.deprovisioned) joins the event types.
+import '../../plugin-api/org-directory';
 
 /** Options of the API keys plugin: `apiKeys({ ... })`. */
 export interface ApiKeysOptions {
@@ -77,6 +79,10 @@ export function apiKeys(options: ApiKeysOptions = {}): ApiKeysPlugin {
       // A deleted organization's keys go (they stop at once anyway: the organization is checked with them).
       ctx.events.on('org.deleted', async (e) => {
         if (typeof e.data.org === 'string') await keys.removeHeldBy(orgKeyHolder(e.data.org));
+      });
+      // A person the organization's directory deprovisioned loses the keys it made there, on every instance.
+      ctx.events.on('org.member.deprovisioned', async (e) => {
+        if (e.userId !== undefined && typeof e.data.org === 'string') await keys.removeMadeFor(e.userId, e.data.org);
       });
       return {
         routes: apiKeyRouteList({ keys, authenticator: ctx.authenticator, orgs: keys.orgs, rateLimit: (name, id) => ctx.rateLimit(name, id) }),

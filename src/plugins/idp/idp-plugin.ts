@@ -26,6 +26,8 @@ import type { OidcProviderLike, OidcProviderModule } from './oidc-types';
 import { serviceTokenSigner } from './service-tokens';
 import { KEY_RELOAD_MS, loadSigningKeys, type SigningJwk } from './signing-keys';
 import { StateAdapter } from './state-adapter';
+// The directory's deprovisioning event (org.member.deprovisioned) joins the event types.
+import '../../plugin-api/org-directory';
 
 /** The identity provider plugin: its router serves the issuer. */
 export interface IdentityProviderPlugin extends AuthPlugin {
@@ -273,7 +275,8 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
         revokeSessionGrants(ctx.stateStore, h).catch((err: unknown) => ctx.logger.logf('[ERROR] the grants of an ended session were not revoked: %s', (err as Error).message)),
       );
       // A ban ends every grant of the user, whichever session made it (its tokens stop at once anyway: see mayHoldGrants).
-      ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await revokeGrants(ctx.stateStore, e.userId) : undefined));
+      for (const type of ['user.banned', 'org.member.deprovisioned'] as const)
+        ctx.events.on(type, async (e) => void (e.userId !== undefined ? await revokeGrants(ctx.stateStore, e.userId) : undefined));
       const appNames = async (clientIds: string[]): Promise<string[]> => {
         if (clientIds.length === 0) return [];
         const names = await Promise.all(clientIds.map(async (id) => (await clientOf(id))?.name ?? id));

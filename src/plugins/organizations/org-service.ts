@@ -132,7 +132,7 @@ export class OrgService implements OrgAuthority {
   }
 
   /** @inheritdoc */
-  async provision(orgId: string, userId: string, roles: readonly string[], source: string): Promise<'added' | 'changed' | 'unchanged'> {
+  async provision(orgId: string, userId: string, roles: readonly string[], source: string, options: { keepRoles?: boolean } = {}): Promise<'added' | 'changed' | 'unchanged'> {
     const known = roles.filter((r) => this.roles.has(r) && r !== OWNER);
     const wanted = known.length > 0 ? [...new Set(known)] : ['member'];
     const before = (await this.store.get(orgId))?.members.find((m) => m.userId === userId);
@@ -146,7 +146,7 @@ export class OrgService implements OrgAuthority {
         return { ...current, members: [...current.members, { userId, roles: wanted, teams: [], joined: Date.now() }] };
       }
       // The directory manages what it granted; an owner was made one in the app, and stays one.
-      if (member.roles.includes(OWNER) || member.roles.join() === wanted.join()) return undefined;
+      if (options.keepRoles === true || member.roles.includes(OWNER) || member.roles.join() === wanted.join()) return undefined;
       result.outcome = 'changed';
       return { ...current, members: current.members.map((m) => (m.userId === userId ? { ...m, roles: wanted } : m)) };
     });
@@ -155,6 +155,24 @@ export class OrgService implements OrgAuthority {
     if (outcome === 'added') this.deps.events.emit({ type: 'org.member.added', userId, actor, data: { org: saved.id, roles: wanted, source } });
     if (outcome === 'changed') this.deps.events.emit({ type: 'org.member.role_changed', userId, actor, data: { org: saved.id, from: before?.roles ?? [], to: wanted, source } });
     return outcome;
+  }
+
+  /** @inheritdoc */
+  async deprovision(orgId: string, userId: string, source: string): Promise<'removed' | 'kept_owner' | 'absent'> {
+    const result: { outcome: 'removed' | 'kept_owner' | 'absent' } = { outcome: 'absent' };
+    const saved = await this.change(orgId, (current) => {
+      const member = current.members.find((m) => m.userId === userId);
+      if (member === undefined) return ((result.outcome = 'absent'), undefined);
+      const members = current.members.filter((m) => m.userId !== userId);
+      if (!members.some((m) => m.roles.includes(OWNER))) return ((result.outcome = 'kept_owner'), undefined);
+      result.outcome = 'removed';
+      return { ...current, members };
+    });
+    if (result.outcome === 'removed') {
+      await this.dropInvitationsBy(saved, userId, true);
+      this.deps.events.emit({ type: 'org.member.removed', userId, actor: { kind: 'system' }, data: { org: saved.id, left: false, source } });
+    }
+    return result.outcome;
   }
 
   /** How a key of organization `orgId` acts there: its roles while the organization exists, `null` once it is gone (synchronous when memory can tell). */

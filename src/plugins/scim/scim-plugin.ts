@@ -1,13 +1,15 @@
 import { configError } from '../../core/errors';
+import { DIRECTORY_EVENT_TYPES, ORG_DIRECTORY_SERVICE, VERIFIED_DOMAINS_SERVICE } from '../../plugin-api/org-directory';
 import { ORGANIZATIONS_SERVICE } from '../../plugin-api/org-keys';
 import type { AuthPlugin } from '../../plugin-api/plugin';
 import { openDatabase } from '../../stores/open-database';
 import { ScimRepository } from './scim-repository';
 import { scimRouteList } from './scim-routes';
 import { ScimTokens } from './scim-tokens';
+import { ScimUsers } from './scim-users';
 
 /** The events the SCIM plugin fires. */
-export const SCIM_EVENT_TYPES = ['scim.token.created', 'scim.token.revoked'] as const;
+export const SCIM_EVENT_TYPES = ['scim.token.created', 'scim.token.revoked', 'scim.user.created', 'scim.user.updated', 'scim.user.deactivated', 'scim.user.reactivated', 'scim.user.deleted'] as const;
 
 declare module '../../core/audit/auth-event' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the SCIM events join the registry
@@ -24,26 +26,34 @@ export interface ScimOptions {
 export interface ScimPlugin extends AuthPlugin {
   /** The organizations' SCIM tokens, for the app's own code; throws before `createAuth` ran. */
   readonly tokens: ScimTokens;
+  /** The people the organizations' directories provisioned, for the app's own code; throws before `createAuth` ran. */
+  readonly users: ScimUsers;
 }
 
 /**
  * SCIM 2.0 provisioning per organization: `createAuth({ plugins: [organizations({...}), scim()] })`.
  * An organization's admins make SCIM tokens (`/orgs/:org/scim/tokens`); its directory (Okta, Entra
- * ID) calls the SCIM service at `<auth mount>/scim/v2` with one. This release: the tokens and the
- * discovery endpoints (`ServiceProviderConfig`, `ResourceTypes`, `Schemas`).
+ * ID) calls the SCIM service at `<auth mount>/scim/v2` with one. It answers the discovery endpoints
+ * (`ServiceProviderConfig`, `ResourceTypes`, `Schemas`) and `Users`: each user is an authgate user
+ * and, while active, a member of the token's organization.
  */
 export function scim(options: ScimOptions = {}): ScimPlugin {
   if (options === null || typeof options !== 'object') throw configError('scim() takes an options object (or nothing)');
   if (options.store !== undefined && (typeof options.store !== 'string' || options.store === '')) throw configError('scim: store must be a database URI');
   let tokens: ScimTokens | undefined;
+  let provisioned: ScimUsers | undefined;
   return {
     name: 'scim',
     requires: ['organizations'],
-    eventTypes: SCIM_EVENT_TYPES,
+    eventTypes: [...SCIM_EVENT_TYPES, ...DIRECTORY_EVENT_TYPES],
     rateLimits: { scimRoutesPerUser: { limit: 60, windowMs: 60_000 }, scimPerToken: { limit: 600, windowMs: 60_000 } },
     get tokens(): ScimTokens {
       if (tokens === undefined) throw configError('scim(): its tokens exist once createAuth({ plugins: [...] }) has set the plugin up');
       return tokens;
+    },
+    get users(): ScimUsers {
+      if (provisioned === undefined) throw configError('scim(): its users exist once createAuth({ plugins: [...] }) has set the plugin up');
+      return provisioned;
     },
     setup(ctx) {
       const orgs = ctx.service(ORGANIZATIONS_SERVICE);
@@ -51,14 +61,20 @@ export function scim(options: ScimOptions = {}): ScimPlugin {
       const repo = ctx.openStore(options.store ?? ctx.storeUri('scim'), (uri) => new ScimRepository(openDatabase(uri, 'SCIM')), 'SCIM store');
       const made = new ScimTokens(repo, orgs, ctx.events);
       tokens = made;
+      const users = new ScimUsers({ repo: repo.users, orgs, users: ctx.users, sessions: ctx.sessions, events: ctx.events, domains: () => ctx.service(VERIFIED_DOMAINS_SERVICE) });
+      provisioned = users;
       // A token ends with its author's power, as every grant of access does.
       ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await made.endTokensBy(e.userId, 'banned') : undefined));
       ctx.events.on('org.member.removed', async (e) => {
         if (e.userId !== undefined && typeof e.data.org === 'string') await made.endTokensBy(e.userId, 'removed', e.data.org);
       });
-      ctx.events.on('org.deleted', async (e) => void (typeof e.data.org === 'string' ? await made.orgDeleted(e.data.org) : undefined));
+      ctx.events.on('org.deleted', async (e) => {
+        if (typeof e.data.org !== 'string') return;
+        await made.orgDeleted(e.data.org);
+        await users.orgDeleted(e.data.org);
+      });
       return {
-        routes: scimRouteList({ tokens: made, authenticator: ctx.authenticator, url: ctx.url, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
+        routes: scimRouteList({ tokens: made, users, authenticator: ctx.authenticator, url: ctx.url, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
         userEvents: {
           credentialsReset: async (userId) => {
             const n = await made.endTokensBy(userId, 'credentials_reset');
@@ -66,6 +82,7 @@ export function scim(options: ScimOptions = {}): ScimPlugin {
           },
           userDeleted: async (userId) => void (await made.endTokensBy(userId, 'removed')),
         },
+        services: { [ORG_DIRECTORY_SERVICE]: users },
         close: () => repo.close(),
       };
     },

@@ -1,6 +1,7 @@
 import { allDocs } from '../../core/storage/collection';
 import type { Database } from '../../core/storage/database';
 import { Repository } from '../../core/storage/repository';
+import { ScimUserRepository } from './scim-user-repository';
 import { SCIM_TOKENS, type ScimToken } from './token-schema';
 
 /** The most SCIM tokens an organization holds at once (rotation needs two). */
@@ -8,9 +9,13 @@ export const MAX_TOKENS_PER_ORG = 5;
 
 /** Where the SCIM plugin keeps its tokens, on the app's database. */
 export class ScimRepository extends Repository<ScimToken> {
-  /** @param database - where the family lives. */
+  /** The people the organizations' directories provisioned, on the same database (closed with it). */
+  readonly users: ScimUserRepository;
+
+  /** @param database - where the families live. */
   constructor(database: Database) {
     super(database, SCIM_TOKENS);
+    this.users = new ScimUserRepository(database);
   }
 
   /** The organization's tokens. */

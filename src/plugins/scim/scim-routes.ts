@@ -5,11 +5,13 @@ import { sendJson } from '../../internal/http';
 import { objectBody } from '../../internal/router-shell';
 import { param } from '../../internal/text';
 import type { PluginAuthenticator } from '../../plugin-api/core-api';
-import type { PluginRoute } from '../../plugin-api/plugin';
+import type { PluginRoute, RouteMethod } from '../../plugin-api/plugin';
 import { routeCaller } from '../../plugin-api/route-caller';
 import { listResponse, resourceTypes, schemas, serviceProviderConfig } from './scim-discovery';
 import { ScimError, sendScim, sendScimError } from './scim-errors';
 import type { ScimTokens } from './scim-tokens';
+import { answerScimError, SCIM_BODY_LIMIT, scimUserRoutes, type ScimHandler } from './scim-user-routes';
+import type { ScimUsers } from './scim-users';
 import { tokenId } from './token-schema';
 
 /** The SCIM base path below the auth router. */
@@ -18,6 +20,7 @@ export const SCIM_BASE = '/scim/v2';
 /** What the SCIM routes need. */
 export interface ScimRouteDeps {
   tokens: ScimTokens;
+  users: ScimUsers;
   authenticator: PluginAuthenticator;
   /** The app's public URL. */
   url: URL;
@@ -36,24 +39,29 @@ async function organizationOf(req: Request, deps: ScimRouteDeps): Promise<string
 /**
  * The organization's SCIM tokens (`GET`, `POST {name}`, `DELETE /:id` under `/orgs/:org/scim/tokens`,
  * for its admins with a fresh login), and the SCIM service at `/scim/v2` for its directory:
- * `ServiceProviderConfig`, `ResourceTypes`, `Schemas`. Every SCIM answer is `application/scim+json`,
+ * `ServiceProviderConfig`, `ResourceTypes`, `Schemas`, `Users`. Every SCIM answer is `application/scim+json`,
  * errors in RFC 7644's shape.
  */
 export function scimRouteList(deps: ScimRouteDeps): PluginRoute[] {
   const caller = routeCaller(deps.authenticator, deps.rateLimit, 'scimRoutesPerUser');
   const org = (req: Request): string => param(req.params.org, 'organization');
   const base = (req: Request): string => `${deps.url.href.replace(/\/+$/, '')}${req.baseUrl}${SCIM_BASE}`;
-  const scim =
-    (answer: (req: Request, res: Response, orgId: string) => unknown) =>
-    async (req: Request, res: Response): Promise<void> => {
+  const route = (method: RouteMethod, path: string, handler: ScimHandler): PluginRoute => ({
+    method,
+    path,
+    bodyLimit: SCIM_BODY_LIMIT,
+    answerError: answerScimError,
+    handler: async (req: Request, res: Response): Promise<void> => {
       try {
         const orgId = await organizationOf(req, deps);
-        sendScim(res, 200, await answer(req, res, orgId));
+        const body = await handler(req, res, orgId);
+        if (body !== undefined) sendScim(res, 200, body);
       } catch (err) {
         sendScimError(res, err);
       }
-    };
-  const one = (list: (base: string) => Array<Record<string, unknown>>, key: 'id') => (req: Request) => {
+    },
+  });
+  const one = (list: (base: string) => Array<Record<string, unknown>>, key: 'id') => async (req: Request) => {
     const found = list(base(req)).find((r) => r[key] === req.params.id);
     if (found === undefined) throw new ScimError(404, 'no such resource');
     return found;
@@ -81,10 +89,11 @@ export function scimRouteList(deps: ScimRouteDeps): PluginRoute[] {
         sendJson(res, 200, { status: 'revoked' });
       }),
     },
-    { method: 'GET', path: `${SCIM_BASE}/ServiceProviderConfig`, handler: scim((req) => serviceProviderConfig(base(req))) },
-    { method: 'GET', path: `${SCIM_BASE}/ResourceTypes`, handler: scim((req) => listResponse(resourceTypes(base(req)))) },
-    { method: 'GET', path: `${SCIM_BASE}/ResourceTypes/:id`, handler: scim(one(resourceTypes, 'id')) },
-    { method: 'GET', path: `${SCIM_BASE}/Schemas`, handler: scim((req) => listResponse(schemas(base(req)))) },
-    { method: 'GET', path: `${SCIM_BASE}/Schemas/:id`, handler: scim(one(schemas, 'id')) },
+    route('GET', `${SCIM_BASE}/ServiceProviderConfig`, async (req) => serviceProviderConfig(base(req))),
+    route('GET', `${SCIM_BASE}/ResourceTypes`, async (req) => listResponse(resourceTypes(base(req)))),
+    route('GET', `${SCIM_BASE}/ResourceTypes/:id`, one(resourceTypes, 'id')),
+    route('GET', `${SCIM_BASE}/Schemas`, async (req) => listResponse(schemas(base(req)))),
+    route('GET', `${SCIM_BASE}/Schemas/:id`, one(schemas, 'id')),
+    ...scimUserRoutes(`${SCIM_BASE}/Users`, { users: deps.users, base, route }),
   ];
 }

@@ -1,6 +1,7 @@
 import { AuthError } from '../../core/errors';
 import { hashId, type User } from '../../core/token/user';
 import type { PluginUsers } from '../../plugin-api/core-api';
+import type { OrgDirectory } from '../../plugin-api/org-directory';
 import type { OrgAuthority } from '../../plugin-api/org-keys';
 import type { SsoConnection } from './connection-schema';
 import { domainOfAddress } from './dns-proof';
@@ -69,20 +70,26 @@ export interface ProvisionDeps {
   orgs: OrgAuthority;
   domains: SsoDomains;
   users: PluginUsers;
+  /** The organization's directory of provisioned people (the SCIM plugin), when it is on. */
+  directory(): OrgDirectory | undefined;
 }
 
 /**
  * The user of an SSO login, made a member of the connection's organization (just in time) with
  * the roles its groups map to. The user is the connection's own (`sso_<hash of connection and
  * subject>`): an IdP never logs into an account it did not make. Its e-mail is kept only in a
- * domain the organization verified, so an IdP cannot claim an address of another company.
+ * domain the organization verified, so an IdP cannot claim an address of another company. When the
+ * organization's directory (SCIM) provisioned the person, the login is that person's user and the
+ * directory owns the membership: a person it deactivated cannot sign in (403 `member_suspended`).
  */
 export async function provisionUser(connection: SsoConnection, identity: SsoIdentity, deps: ProvisionDeps): Promise<User> {
-  const id = hashId('sso', `${connection.id}:${identity.subject}`);
-  if (await deps.users.isBanned(id)) throw new AuthError('forbidden', 'this user is banned', { reason: 'banned' });
   const email = identity.email !== undefined && (await ownsDomainOf(identity.email, connection.orgId, deps.domains)) ? identity.email.toLowerCase() : undefined;
+  const person = await deps.directory()?.match(connection.orgId, { subject: identity.subject, email });
+  if (person?.active === false) throw new AuthError('forbidden', "your organization's directory has deactivated you: ask its administrator", { reason: 'member_suspended' });
+  const id = person?.userId ?? hashId('sso', `${connection.id}:${identity.subject}`);
+  if (await deps.users.isBanned(id)) throw new AuthError('forbidden', 'this user is banned', { reason: 'banned' });
   const mapped = identity.groups.flatMap((g) => (Object.hasOwn(connection.roles.map, g) ? [connection.roles.map[g] as string] : []));
-  await deps.orgs.provision(connection.orgId, id, mapped.length > 0 ? mapped : [connection.roles.defaultRole], `sso:${connection.id}`);
+  if (person === undefined) await deps.orgs.provision(connection.orgId, id, mapped.length > 0 ? mapped : [connection.roles.defaultRole], `sso:${connection.id}`);
   const attrs: Record<string, string> = { sso_org: connection.orgId, sso_connection: connection.id };
   // What a logout at the IdP names the user by (SAML single logout).
   if (identity.logout)

@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import type { User } from '../../core/token/user';
 import { AuthError, configError } from '../../core/errors';
 import { domainOfAddress } from './dns-proof';
+import { ORG_DIRECTORY_SERVICE, VERIFIED_DOMAINS_SERVICE } from '../../plugin-api/org-directory';
 import { ORGANIZATIONS_SERVICE } from '../../plugin-api/org-keys';
 import { ADMIN_SERVICE } from '../../plugin-api/admin-authority';
 import { adminSsoRoutes } from './admin-sso-routes';
@@ -18,7 +19,7 @@ import { checkSsoOptions, type SsoOptions } from './sso-options';
 import { ssoRouteList } from './sso-routes';
 
 /** The error codes the SSO plugin answers with (besides the core's). */
-export const SSO_ERROR_CODES = ['domain_unverified', 'domain_taken', 'saml_invalid', 'sso_required', 'sso_not_found', 'connection_disabled'] as const;
+export const SSO_ERROR_CODES = ['domain_unverified', 'domain_taken', 'saml_invalid', 'sso_required', 'sso_not_found', 'connection_disabled', 'member_suspended'] as const;
 
 /** The events the SSO plugin fires. */
 export const SSO_EVENT_TYPES = [
@@ -100,6 +101,7 @@ export function sso(options: SsoOptions): SsoPlugin {
         domains: madeDomains,
         orgs,
         users: ctx.users,
+        directory: () => ctx.service(ORG_DIRECTORY_SERVICE),
         privateOrigins: checked.privateOrigins,
         skewMs: checked.clockSkewMs,
         revokeAll: (userId) => ctx.sessions.revokeAll(userId),
@@ -115,6 +117,7 @@ export function sso(options: SsoOptions): SsoPlugin {
       return {
         signInPolicy,
         providers: [provider],
+        services: { [VERIFIED_DOMAINS_SERVICE]: madeDomains },
         userEvents: {
           credentialsReset: async (userId) => {
             const n = await madeConnections.endChangesBy(userId, 'credentials_reset');

@@ -1,0 +1,201 @@
+import { randomUUID } from 'node:crypto';
+import { UniqueTakenError } from '../../core/storage/collection';
+import { hashId } from '../../core/token/user';
+import type { PluginEvents, PluginSessions, PluginUsers } from '../../plugin-api/core-api';
+import type { DirectoryPerson, OrgDirectory, VerifiedDomains } from '../../plugin-api/org-directory';
+import type { OrgAuthority } from '../../plugin-api/org-keys';
+import { ScimError } from './scim-errors';
+import { equalityOn, matches, parseFilter } from './scim-filter';
+import { applyPatch, type PatchOperation } from './scim-patch';
+import type { ScimUserRepository } from './scim-user-repository';
+import { addressesOf, personName, readUserFields, userAttributes } from './user-resource';
+import type { ScimUser, ScimUserFields } from './user-schema';
+
+/** The most users an organization's directory may provision. */
+export const MAX_SCIM_USERS = 100_000;
+
+/** Paths compared with case in filters (RFC 7643: `id`, `externalId` are case-exact). */
+const CASE_EXACT = new Set(['id', 'externalid']);
+/** Multi-valued attributes of a user: `add` appends to them. */
+const USER_LISTS = new Set(['emails']);
+/** Where a SCIM change comes from, in events and on memberships. */
+const SOURCE = 'scim';
+
+/** What the SCIM users need of the core and of other plugins. */
+export interface ScimUserDeps {
+  repo: ScimUserRepository;
+  orgs: OrgAuthority;
+  users: PluginUsers;
+  sessions: PluginSessions;
+  events: PluginEvents;
+  /** The SSO plugin's verified domains, when it is on: only there is a person linked to a member by e-mail. */
+  domains(): VerifiedDomains | undefined;
+}
+
+/** A page of a list: the users matched, from `startIndex` (1-based). */
+export interface ScimPage<T> {
+  total: number;
+  startIndex: number;
+  items: T[];
+}
+
+const notFound = (): ScimError => new ScimError(404, 'no such user in this organization');
+
+/**
+ * The people an organization's directory provisions through SCIM: each is an authgate user and,
+ * while active, a member of the organization. Deactivating or deleting one ends the membership,
+ * the user's sessions, and (through `org.member.deprovisioned`) what other plugins granted.
+ */
+export class ScimUsers implements OrgDirectory {
+  /**
+   * @param deps - the repository, the organizations' authority, the core's users, sessions and events.
+   * @internal
+   */
+  constructor(private readonly deps: ScimUserDeps) {}
+
+  /** A user of the organization; a 404 for another organization's id. */
+  async get(orgId: string, id: string): Promise<ScimUser> {
+    const user = await this.deps.repo.get(id);
+    if (user === undefined || user.orgId !== orgId) throw notFound();
+    return user;
+  }
+
+  /** The users matching `filter` (all without one), `count` from `startIndex`. */
+  async list(orgId: string, query: { filter?: string | undefined; startIndex: number; count: number }): Promise<ScimPage<ScimUser>> {
+    const filter = query.filter === undefined ? undefined : parseFilter(query.filter);
+    let found: ScimUser[];
+    const userName = filter && equalityOn(filter, 'username');
+    const externalId = filter && equalityOn(filter, 'externalid');
+    // The questions directories ask most (`userName eq`, `externalId eq`) are one index read.
+    if (userName !== undefined) found = [await this.deps.repo.byUnique(orgId, 'user_name', userName)].filter((u): u is ScimUser => u !== undefined);
+    else if (externalId !== undefined) found = [await this.deps.repo.byUnique(orgId, 'external_id', externalId)].filter((u): u is ScimUser => u !== undefined);
+    else if (filter === undefined && query.count === 0) return { total: await this.deps.repo.countOf(orgId), startIndex: query.startIndex, items: [] };
+    else found = await this.deps.repo.ofOrg(orgId);
+    const matched = filter === undefined ? found : found.filter((u) => matches({ id: u.id, ...userAttributes(u) }, filter, CASE_EXACT));
+    return { total: matched.length, startIndex: query.startIndex, items: matched.slice(query.startIndex - 1, query.startIndex - 1 + query.count) };
+  }
+
+  /** Provisions a person: a new SCIM user, its directory record, and (when active) its membership. 409 `uniqueness` for a taken `userName` or `externalId`. */
+  async create(orgId: string, body: Record<string, unknown>): Promise<ScimUser> {
+    const fields = readUserFields(body);
+    if ((await this.deps.repo.countOf(orgId)) >= MAX_SCIM_USERS) throw new ScimError(400, `an organization's directory may provision at most ${MAX_SCIM_USERS} users`, 'tooMany');
+    const id = randomUUID();
+    const now = Date.now();
+    const linked = await this.linkedMember(orgId, fields);
+    const user: ScimUser = { ...fields, id, orgId, userId: linked ?? hashId('scim', `${orgId}:${id}`), created: now, modified: now, version: 1 };
+    const taken = await this.deps.repo.insert(user);
+    if (taken !== undefined)
+      throw new ScimError(409, taken === 'user' ? 'this person is provisioned already' : `${taken === 'external_id' ? 'externalId' : 'userName'} is taken in this organization`, 'uniqueness');
+    await this.applied(undefined, user);
+    this.deps.events.emit({ type: 'scim.user.created', userId: user.userId, actor: { kind: 'system' }, data: { org: orgId, scimId: id, userName: user.userName, active: user.active } });
+    return user;
+  }
+
+  /** Replaces a user's attributes (`PUT`); `ifMatch` (an `ETag`) refuses a stale change with 412. */
+  replace(orgId: string, id: string, body: Record<string, unknown>, ifMatch?: string): Promise<ScimUser> {
+    return this.change(orgId, id, () => readUserFields(body), ifMatch);
+  }
+
+  /** Applies PATCH operations (`add`, `replace`, `remove`, with paths and value filters) as one change. */
+  patch(orgId: string, id: string, operations: PatchOperation[], ifMatch?: string): Promise<ScimUser> {
+    return this.change(orgId, id, (current) => readUserFields(applyPatch(userAttributes(current), operations, USER_LISTS)), ifMatch);
+  }
+
+  /** Deprovisions a person for good: the membership, the sessions and every grant end; the SCIM user goes. */
+  async delete(orgId: string, id: string): Promise<void> {
+    const user = await this.get(orgId, id);
+    if (!(await this.deps.repo.delete(id))) throw notFound();
+    await this.deprovision(user, 'deleted');
+    this.deps.events.emit({ type: 'scim.user.deleted', userId: user.userId, actor: { kind: 'system' }, data: { org: orgId, scimId: id, userName: user.userName } });
+  }
+
+  /** @inheritdoc */
+  async match(orgId: string, person: { subject: string; email?: string | undefined }): Promise<DirectoryPerson | undefined> {
+    const byName = await this.deps.repo.byUnique(orgId, 'user_name', person.subject);
+    const found =
+      byName ??
+      (await this.deps.repo.byUnique(orgId, 'external_id', person.subject)) ??
+      (person.email === undefined ? undefined : await this.deps.repo.byUnique(orgId, 'user_name', person.email)) ??
+      (person.email === undefined ? undefined : (await this.deps.repo.ofOrg(orgId)).find((u) => addressesOf(u).includes((person.email as string).toLowerCase())));
+    return found === undefined ? undefined : { userId: found.userId, active: found.active };
+  }
+
+  /** The users of a deleted organization go (their memberships went with it). */
+  async orgDeleted(orgId: string): Promise<void> {
+    for (const user of await this.deps.repo.ofOrg(orgId)) await this.deps.repo.delete(user.id);
+  }
+
+  private async change(orgId: string, id: string, next: (current: ScimUser) => ScimUserFields, ifMatch: string | undefined): Promise<ScimUser> {
+    const before = await this.get(orgId, id);
+    if (ifMatch !== undefined && ifMatch !== '*' && !ifMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === `"${before.version}"`))
+      throw new ScimError(412, 'the user changed since you read it: read it again');
+    const fields = next(before);
+    const seen = { stale: false };
+    let after: ScimUser | undefined;
+    try {
+      after = await this.deps.repo.update(id, (current) => {
+        seen.stale = current.version !== before.version;
+        return seen.stale ? undefined : { ...current, ...clearMissing(current, fields), modified: Date.now(), version: current.version + 1 };
+      });
+    } catch (err) {
+      if (err instanceof UniqueTakenError) throw new ScimError(409, `${err.index === 'external_id' ? 'externalId' : 'userName'} is taken in this organization`, 'uniqueness');
+      throw err;
+    }
+    if (after === undefined || after.orgId !== orgId) throw notFound();
+    // Another change landed between the read and the write: a PATCH applies to what is stored now.
+    if (seen.stale) {
+      if (ifMatch !== undefined) throw new ScimError(412, 'the user changed since you read it: read it again');
+      return this.change(orgId, id, next, undefined);
+    }
+    await this.applied(before, after);
+    const type = before.active === after.active ? 'scim.user.updated' : after.active ? 'scim.user.reactivated' : 'scim.user.deactivated';
+    this.deps.events.emit({ type, userId: after.userId, actor: { kind: 'system' }, data: { org: orgId, scimId: id, userName: after.userName } });
+    return after;
+  }
+
+  /** Makes the organization and the directory record say what the SCIM user says. */
+  private async applied(before: ScimUser | undefined, after: ScimUser): Promise<void> {
+    const domains = this.deps.domains();
+    const owned = await Promise.all(addressesOf(after).map(async (a) => ((await domains?.verifiedOwner(a.slice(a.lastIndexOf('@') + 1))) === after.orgId ? a : undefined)));
+    // An address is kept on the user only in a domain the organization proved it owns.
+    await this.deps.users.provision({ id: after.userId, name: personName(after), email: owned.find((a) => a !== undefined) });
+    if (after.active) await this.deps.orgs.provision(after.orgId, after.userId, ['member'], SOURCE, { keepRoles: true });
+    else if (before === undefined || before.active) await this.deprovision(after, 'suspended');
+  }
+
+  /** Ends what a person had through the organization: membership, sessions, and (by the event) keys made for it and app grants. */
+  private async deprovision(user: ScimUser, reason: 'suspended' | 'deleted'): Promise<void> {
+    await this.deps.orgs.deprovision(user.orgId, user.userId, SOURCE);
+    const sessions = await this.deps.sessions.revokeAll(user.userId);
+    this.deps.events.emit({ type: 'org.member.deprovisioned', userId: user.userId, actor: { kind: 'system' }, data: { org: user.orgId, source: SOURCE, reason, sessions } });
+  }
+
+  /**
+   * The member a new SCIM user is, when the organization verified the domain of one of its
+   * addresses and a member of the organization has that address: a directory turned on after
+   * people joined (by invitation, by SSO) takes them over instead of making strangers of them.
+   */
+  private async linkedMember(orgId: string, fields: ScimUserFields): Promise<string | undefined> {
+    const domains = this.deps.domains();
+    if (domains === undefined) return undefined;
+    for (const address of addressesOf(fields)) {
+      if ((await domains.verifiedOwner(address.slice(address.lastIndexOf('@') + 1))) !== orgId) continue;
+      const { users } = await this.deps.users.list({ query: address, limit: 20 });
+      for (const record of users.filter((u) => u.email === address)) {
+        if (!(await this.deps.orgs.idsOf(record.id)).includes(orgId)) continue;
+        if ((await this.deps.repo.byUnique(orgId, 'user', record.id)) === undefined) return record.id;
+      }
+    }
+    return undefined;
+  }
+}
+
+/** A replacement clears the optional attributes it does not name. */
+function clearMissing(current: ScimUser, fields: ScimUserFields): ScimUserFields {
+  const cleared = Object.fromEntries(
+    Object.keys(current)
+      .filter((k) => !['id', 'orgId', 'userId', 'created', 'modified', 'version'].includes(k))
+      .map((k) => [k, undefined]),
+  );
+  return { ...cleared, ...fields } as ScimUserFields;
+}

@@ -1,0 +1,167 @@
+import { scim } from '../../src/plugins/scim';
+import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
+import { Browser, orgApp, type OrgApp } from '../organizations/org-helpers';
+import { onEveryStore, type StoreMaker } from '../support/every-store';
+import { Directory, ENTERPRISE, ERROR, USER } from './scim-helpers';
+
+let smtp: SmtpPeer;
+beforeAll(async () => {
+  smtp = await startSmtpPeer();
+});
+afterAll(() => smtp.close());
+
+function usersSuite(name: string, describeFn: jest.Describe, store: StoreMaker): void {
+  describeFn(`SCIM users (${name} store)`, () => {
+    let t: OrgApp;
+    let cleanup: () => Promise<void>;
+    let owner: Browser;
+    let directory: Directory;
+    beforeEach(async () => {
+      const made = await store();
+      cleanup = made.cleanup;
+      t = orgApp(smtp, made.uri, { plugins: [scim({ store: made.uri })] });
+      owner = await new Browser(t.app).login('olga');
+      expect((await owner.post('/auth/orgs', { name: 'Acme', slug: 'acme' })).status).toBe(201);
+      directory = await Directory.of(t.app, owner, 'acme');
+    });
+    afterEach(async () => {
+      await t.auth.close();
+      await cleanup();
+    });
+
+    const memberIds = async (): Promise<string[]> => ((await owner.get('/auth/orgs/acme/members')).body as Array<{ userId: string }>).map((m) => m.userId).sort();
+
+    it('creates, reads, lists with filters and pages, replaces, patches, deactivates and deletes users; each is a member while active', async () => {
+      const alice = await directory.createUser('alice@example.com', { externalId: 'ext-alice', displayName: 'Alice Doe', [ENTERPRISE]: { department: 'Sales', manager: { value: 'm-1' } } });
+      expect(alice.status).toBe(201);
+      expect(alice.headers['content-type']).toMatch(/^application\/scim\+json/);
+      expect(alice.headers.etag).toBe('W/"1"');
+      expect(alice.headers.location).toBe(`http://127.0.0.1:8080/auth/scim/v2/Users/${alice.body.id}`);
+      expect(alice.body).toMatchObject({
+        schemas: [USER, ENTERPRISE],
+        userName: 'alice@example.com',
+        externalId: 'ext-alice',
+        active: true,
+        emails: [{ value: 'alice@example.com', type: 'work', primary: true }],
+        [ENTERPRISE]: { department: 'Sales', manager: { value: 'm-1' } },
+        groups: [],
+        meta: { resourceType: 'User', version: 'W/"1"', location: alice.headers.location },
+      });
+      const bob = await directory.createUser('bob@example.com', { externalId: 'ext-bob' });
+      const carol = await directory.createUser('carol@example.org', { active: 'False' });
+      expect([bob.status, carol.status, carol.body.active]).toEqual([201, 201, false]);
+
+      for (const [body, taken] of [
+        [{ userName: 'ALICE@example.com' }, 'userName'],
+        [{ userName: 'dave@example.com', externalId: 'ext-bob' }, 'externalId'],
+      ] as const) {
+        const refused = await directory.send('post', '/Users', { schemas: [USER], ...body });
+        expect([refused.status, refused.body]).toEqual([409, { schemas: [ERROR], status: '409', scimType: 'uniqueness', detail: expect.stringContaining(taken) }]);
+      }
+
+      expect((await directory.send('get', `/Users/${bob.body.id}`)).body.userName).toBe('bob@example.com');
+      const missing = await directory.send('get', '/Users/no-such-id');
+      expect([missing.status, missing.body.schemas, missing.body.status]).toEqual([404, [ERROR], '404']);
+
+      const all = await directory.send('get', '/Users');
+      expect(all.body).toMatchObject({ schemas: ['urn:ietf:params:scim:api:messages:2.0:ListResponse'], totalResults: 3, startIndex: 1, itemsPerPage: 3 });
+      const paged = await directory.send('get', '/Users?startIndex=3&count=2');
+      expect([paged.body.totalResults, paged.body.startIndex, paged.body.itemsPerPage]).toEqual([3, 3, 1]);
+      const counted = await directory.send('get', '/Users?count=0');
+      expect([counted.body.totalResults, counted.body.Resources]).toEqual([3, []]);
+      const names = async (filter: string): Promise<string[]> => {
+        const res = await directory.filterUsers(filter);
+        expect(res.status).toBe(200);
+        return (res.body.Resources as Array<{ userName: string }>).map((u) => u.userName).sort();
+      };
+      expect(await names('userName eq "ALICE@example.com"')).toEqual(['alice@example.com']);
+      expect(await names('externalId eq "ext-bob"')).toEqual(['bob@example.com']);
+      expect(await names('externalId eq "EXT-BOB"')).toEqual([]);
+      expect(await names('emails.value co "carol"')).toEqual(['carol@example.org']);
+      expect(await names('userName sw "b" or userName sw "c"')).toEqual(['bob@example.com', 'carol@example.org']);
+      expect(await names('emails[type eq "work" and value ew "example.com"]')).toEqual(['alice@example.com', 'bob@example.com']);
+      expect(await names('displayName eq "Alice Doe" and not (active eq false)')).toEqual(['alice@example.com']);
+      expect(await names('active eq false')).toEqual(['carol@example.org']);
+      const badFilter = await directory.filterUsers('userName eq');
+      expect([badFilter.status, badFilter.body.scimType]).toEqual([400, 'invalidFilter']);
+
+      // The owner, alice and bob; carol was provisioned inactive.
+      expect(await memberIds()).toContain(owner.id);
+      expect((await memberIds()).length).toBe(3);
+
+      const stale = await directory.send('put', `/Users/${bob.body.id}`, { schemas: [USER], userName: 'bob@example.com', title: 'Engineer' }, { 'If-Match': 'W/"7"' });
+      expect([stale.status, stale.body.status]).toEqual([412, '412']);
+      const replaced = await directory.send('put', `/Users/${bob.body.id}`, { schemas: [USER], userName: 'bob@example.com', title: 'Engineer' }, { 'If-Match': 'W/"1"' });
+      expect(replaced.status).toBe(200);
+      expect(replaced.body).toMatchObject({ title: 'Engineer', meta: { version: 'W/"2"' } });
+      // A replacement clears what it does not name.
+      expect(replaced.body.externalId).toBeUndefined();
+      expect(replaced.body.emails).toEqual([]);
+
+      const patched = await directory.patchUser(
+        alice.body.id,
+        { op: 'Replace', path: 'emails[type eq "work"].value', value: 'alice.doe@example.com' },
+        { op: 'Replace', path: 'name.familyName', value: 'Smith' },
+        { op: 'Add', path: `${ENTERPRISE}:manager`, value: 'm-2' },
+        { op: 'remove', path: 'displayName' },
+      );
+      expect(patched.status).toBe(200);
+      expect(patched.body).toMatchObject({
+        emails: [{ value: 'alice.doe@example.com', type: 'work', primary: true }],
+        name: { familyName: 'Smith' },
+        [ENTERPRISE]: { department: 'Sales', manager: { value: 'm-2' } },
+      });
+      expect(patched.body.displayName).toBeUndefined();
+      const broken = await directory.patchUser(alice.body.id, { op: 'remove', path: 'userName' });
+      expect([broken.status, broken.body.scimType]).toEqual([400, 'invalidValue']);
+      expect((await directory.send('get', `/Users/${alice.body.id}`)).body.meta.version).toBe('W/"2"');
+
+      const off = await directory.patchUser(alice.body.id, { op: 'replace', value: { active: false } });
+      expect([off.status, off.body.active]).toEqual([200, false]);
+      expect((await memberIds()).length).toBe(2);
+      const on = await directory.patchUser(alice.body.id, { op: 'replace', path: 'active', value: 'True' });
+      expect([on.status, on.body.active]).toEqual([200, true]);
+      expect((await memberIds()).length).toBe(3);
+
+      expect((await directory.send('delete', `/Users/${bob.body.id}`)).status).toBe(204);
+      expect((await directory.send('get', `/Users/${bob.body.id}`)).status).toBe(404);
+      expect((await directory.send('delete', `/Users/${bob.body.id}`)).status).toBe(404);
+      expect((await memberIds()).length).toBe(2);
+
+      await t.auth.events.flush();
+      const { events } = await t.auth.events.list({
+        types: ['scim.user.created', 'scim.user.updated', 'scim.user.deactivated', 'scim.user.reactivated', 'scim.user.deleted', 'org.member.deprovisioned'],
+      });
+      expect(events.map((e) => e.type).reverse()).toEqual([
+        'scim.user.created',
+        'scim.user.created',
+        'org.member.deprovisioned',
+        'scim.user.created',
+        'scim.user.updated',
+        'scim.user.updated',
+        'org.member.deprovisioned',
+        'scim.user.deactivated',
+        'scim.user.reactivated',
+        'org.member.deprovisioned',
+        'scim.user.deleted',
+      ]);
+    });
+
+    it("keeps organizations apart: another organization's token neither reads, lists nor changes a user", async () => {
+      const alice = await directory.createUser('alice@example.com');
+      expect((await owner.post('/auth/orgs', { name: 'Globex', slug: 'globex' })).status).toBe(201);
+      const other = await Directory.of(t.app, owner, 'globex');
+      expect((await other.send('get', `/Users/${alice.body.id}`)).status).toBe(404);
+      expect((await other.send('get', '/Users')).body.totalResults).toBe(0);
+      expect((await other.filterUsers('userName eq "alice@example.com"')).body.totalResults).toBe(0);
+      expect((await other.patchUser(alice.body.id, { op: 'replace', path: 'active', value: false })).status).toBe(404);
+      expect((await other.send('delete', `/Users/${alice.body.id}`)).status).toBe(404);
+      // The same person may be provisioned by both directories, each its own.
+      expect((await other.createUser('alice@example.com')).status).toBe(201);
+      const mine = await directory.send('get', `/Users/${alice.body.id}`);
+      expect([mine.status, mine.body.active]).toEqual([200, true]);
+    });
+  });
+}
+
+onEveryStore(usersSuite);
