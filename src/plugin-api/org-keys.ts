@@ -38,6 +38,20 @@ export interface OrgAuthority {
    * (`'kept_owner'`): an organization is never left without one. `'absent'` when it was none.
    */
   deprovision(orgId: string, userId: string, source: string): Promise<'removed' | 'kept_owner' | 'absent'>;
+  /**
+   * The organization's directory has a group: makes its team (`teamId` undefined, or a team the
+   * app deleted since) or renames it; the team's id. 404 when the organization is gone, 409
+   * `limit_reached` past `maxTeams`.
+   */
+  directoryTeam(orgId: string, teamId: string | undefined, name: string): Promise<string>;
+  /** The directory's group is gone: its team goes (members stay in the organization). */
+  removeDirectoryTeam(orgId: string, teamId: string): Promise<void>;
+  /**
+   * Puts a member in the directory's teams `wanted` (of the teams the directory manages,
+   * `managed`; the member's other teams stay), and, when given, gives it `roles` (an owner keeps
+   * being one). Fires `org.member.role_changed` when the roles changed. Nothing for a non-member.
+   */
+  placeMember(orgId: string, userId: string, placement: { managed: readonly string[]; wanted: readonly string[]; roles?: readonly string[] | undefined }, source: string): Promise<void>;
   /** The user's organizations, with the user's roles there (the admin console shows them). */
   mine(userId: string): Promise<Array<{ id: string; name: string; slug: string; roles: string[] }>>;
 }

@@ -60,6 +60,10 @@ export class Browser {
     return this.send(request(this.app).post(path), body ?? {});
   }
 
+  put(path: string, body: unknown): Promise<Response> {
+    return this.send(request(this.app).put(path), body);
+  }
+
   patch(path: string, body: unknown): Promise<Response> {
     return this.send(request(this.app).patch(path), body);
   }

@@ -147,6 +147,64 @@ function usersSuite(name: string, describeFn: jest.Describe, store: StoreMaker):
       ]);
     });
 
+    it('groups are teams of the organization: members, renames, removals and deletion follow; a mapping of group names gives roles', async () => {
+      const [ann, ben] = await Promise.all(['ann@example.com', 'ben@example.com'].map(async (u) => (await directory.createUser(u)).body as { id: string }));
+      const userIdOf = async (scimId: string): Promise<string> =>
+        ((await t.auth.events.list({ types: ['scim.user.created'] })).events.find((e) => e.data.scimId === scimId) as { userId: string }).userId;
+      await t.auth.events.flush();
+      const [annId, benId] = [await userIdOf(ann!.id), await userIdOf(ben!.id)];
+      const member = async (userId: string): Promise<{ roles: string[]; teams: string[] }> =>
+        ((await owner.get('/auth/orgs/acme/members')).body as Array<{ userId: string; roles: string[]; teams: string[] }>).find((m) => m.userId === userId)!;
+      const teams = async (): Promise<Array<{ id: string; name: string }>> => (await owner.get('/auth/orgs/acme')).body.teams;
+
+      const made = await directory.send('post', '/Groups', {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
+        displayName: 'Engineering',
+        externalId: 'g-eng',
+        members: [{ value: ann!.id }],
+      });
+      expect(made.status).toBe(201);
+      expect(made.body).toMatchObject({ displayName: 'Engineering', externalId: 'g-eng', members: [{ value: ann!.id }], meta: { resourceType: 'Group', version: 'W/"1"' } });
+      const [team] = await teams();
+      expect(team).toEqual({ id: expect.any(String), name: 'Engineering' });
+      expect((await member(annId)).teams).toEqual([team!.id]);
+      expect((await directory.send('get', `/Users/${ann!.id}`)).body.groups).toEqual([{ value: made.body.id, display: 'Engineering', $ref: expect.stringContaining(`/Groups/${made.body.id}`) }]);
+      const dup = await directory.send('post', '/Groups', { displayName: 'ENGINEERING' });
+      expect([dup.status, dup.body.scimType]).toEqual([409, 'uniqueness']);
+      const foreign = await directory.send('post', '/Groups', { displayName: 'Ops', members: [{ value: 'no-such-user' }] });
+      expect([foreign.status, foreign.body.scimType]).toEqual([400, 'invalidValue']);
+      expect(await teams()).toHaveLength(1);
+
+      // Entra ID's membership changes: add a list, remove by value filter; Okta's rename without a path.
+      const gid = made.body.id as string;
+      expect((await directory.send('patch', `/Groups/${gid}`, { Operations: [{ op: 'Add', path: 'members', value: [{ value: ben!.id }] }] })).status).toBe(200);
+      expect((await member(benId)).teams).toEqual([team!.id]);
+      expect((await directory.send('patch', `/Groups/${gid}`, { Operations: [{ op: 'Remove', path: `members[value eq "${ann!.id}"]` }] })).status).toBe(200);
+      expect((await member(annId)).teams).toEqual([]);
+      const renamed = await directory.send('patch', `/Groups/${gid}`, { Operations: [{ op: 'replace', value: { id: gid, displayName: 'Platform' } }] });
+      expect([renamed.status, renamed.body.displayName, renamed.body.members]).toEqual([200, 'Platform', [{ value: ben!.id, $ref: expect.any(String) }]]);
+      expect(await teams()).toEqual([{ id: team!.id, name: 'Platform' }]);
+      const slim = await directory.send('get', `/Groups?filter=${encodeURIComponent('displayName eq "platform"')}&excludedAttributes=members`);
+      expect([slim.body.totalResults, slim.body.Resources[0].members]).toEqual([1, undefined]);
+      expect((await directory.send('patch', `/Groups/${gid}`, { Operations: [{ op: 'remove', path: 'members', value: [{ value: ben!.id }] }] })).body.members).toEqual([]);
+      expect((await directory.send('put', `/Groups/${gid}`, { displayName: 'Platform', members: [{ value: ann!.id }, { value: ben!.id }] })).status).toBe(200);
+
+      // The organization maps group names to roles: the directory then decides its users' roles.
+      expect((await member(annId)).roles).toEqual(['member']);
+      const mapped = await owner.put('/auth/orgs/acme/scim/settings', { groupRoles: { platform: 'billing' } });
+      expect([mapped.status, mapped.body.groupRoles]).toEqual([200, { platform: 'billing' }]);
+      expect((await member(annId)).roles).toEqual(['billing']);
+      expect((await directory.send('patch', `/Groups/${gid}`, { Operations: [{ op: 'remove', path: `members[value eq "${ben!.id}"]` }] })).status).toBe(200);
+      expect((await member(benId)).roles).toEqual(['member']);
+      const ownerMapped = await owner.put('/auth/orgs/acme/scim/settings', { groupRoles: { platform: 'owner' } });
+      expect(ownerMapped.status).toBe(400);
+
+      expect((await directory.send('delete', `/Groups/${gid}`)).status).toBe(204);
+      expect(await teams()).toEqual([]);
+      expect((await member(annId)).roles).toEqual(['member']);
+      expect((await directory.send('get', `/Groups/${gid}`)).status).toBe(404);
+    });
+
     it("keeps organizations apart: another organization's token neither reads, lists nor changes a user", async () => {
       const alice = await directory.createUser('alice@example.com');
       expect((await owner.post('/auth/orgs', { name: 'Globex', slug: 'globex' })).status).toBe(201);

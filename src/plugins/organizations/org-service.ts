@@ -175,6 +175,53 @@ export class OrgService implements OrgAuthority {
     return result.outcome;
   }
 
+  /** @inheritdoc */
+  async directoryTeam(orgId: string, teamId: string | undefined, name: string): Promise<string> {
+    const made = { id: `team_${randomBytes(9).toString('base64url')}`, name };
+    const result = { id: made.id };
+    await this.change(orgId, (current) => {
+      const existing = teamId === undefined ? undefined : current.teams.find((t) => t.id === teamId);
+      if (existing !== undefined) {
+        result.id = existing.id;
+        return existing.name === name ? undefined : { ...current, teams: current.teams.map((t) => (t.id === existing.id ? { ...t, name } : t)) };
+      }
+      result.id = made.id;
+      if (current.teams.length >= this.options.maxTeams) throw refuse('conflict', `an organization may have at most ${this.options.maxTeams} teams`, 'limit_reached');
+      return { ...current, teams: [...current.teams, made] };
+    });
+    return result.id;
+  }
+
+  /** @inheritdoc */
+  async removeDirectoryTeam(orgId: string, teamId: string): Promise<void> {
+    await this.change(orgId, (current) =>
+      current.teams.some((t) => t.id === teamId)
+        ? { ...current, teams: current.teams.filter((t) => t.id !== teamId), members: current.members.map((m) => ({ ...m, teams: m.teams.filter((t) => t !== teamId) })) }
+        : undefined,
+    );
+  }
+
+  /** @inheritdoc */
+  async placeMember(orgId: string, userId: string, placement: { managed: readonly string[]; wanted: readonly string[]; roles?: readonly string[] | undefined }, source: string): Promise<void> {
+    const roles = placement.roles?.filter((r) => this.roles.has(r) && r !== OWNER);
+    const seen: { from?: string[]; to?: string[] } = {};
+    const saved = await this.change(orgId, (current) => {
+      const member = current.members.find((m) => m.userId === userId);
+      if (member === undefined) return undefined;
+      const known = new Set(current.teams.map((t) => t.id));
+      const teams = [...new Set([...member.teams.filter((t) => !placement.managed.includes(t)), ...placement.wanted.filter((t) => known.has(t))])];
+      const nextRoles = roles === undefined || member.roles.includes(OWNER) ? member.roles : roles.length > 0 ? [...new Set(roles)] : ['member'];
+      if (teams.join() === member.teams.join() && nextRoles.join() === member.roles.join()) return undefined;
+      seen.from = member.roles;
+      seen.to = nextRoles;
+      return { ...current, members: current.members.map((m) => (m.userId === userId ? { ...m, teams, roles: nextRoles } : m)) };
+    });
+    if (seen.from !== undefined && seen.to !== undefined && seen.from.join() !== seen.to.join()) {
+      await this.dropInvitationsBy(saved, userId, false);
+      this.deps.events.emit({ type: 'org.member.role_changed', userId, actor: { kind: 'system' }, data: { org: saved.id, from: seen.from, to: seen.to, source } });
+    }
+  }
+
   /** How a key of organization `orgId` acts there: its roles while the organization exists, `null` once it is gone (synchronous when memory can tell). */
   keyMembership(orgId: string, key: { id: string; roles: readonly string[] }): Membership | null | Promise<Membership | null> {
     return this.cache.lookup(orgId, { key: key.id, roles: key.roles });

@@ -76,7 +76,7 @@ const SCHEMAS = [
   },
 ];
 
-/** `ServiceProviderConfig`: PATCH and filters yes; bulk, sorting, password changes and ETags no; bearer tokens. */
+/** `ServiceProviderConfig`: PATCH, filters and ETags yes; bulk, sorting and password changes no; bearer tokens. */
 export function serviceProviderConfig(base: string): Record<string, unknown> {
   return {
     schemas: [`${CORE}:ServiceProviderConfig`],
@@ -85,7 +85,7 @@ export function serviceProviderConfig(base: string): Record<string, unknown> {
     filter: { supported: true, maxResults: MAX_RESULTS },
     changePassword: { supported: false },
     sort: { supported: false },
-    etag: { supported: false },
+    etag: { supported: true },
     authenticationSchemes: [
       { type: 'oauthbearertoken', name: 'OAuth Bearer Token', description: 'A SCIM token of the organization (made on its SSO and SCIM settings), in Authorization: Bearer', primary: true },
     ],

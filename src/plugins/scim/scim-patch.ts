@@ -95,7 +95,11 @@ function applyOne(resource: Json, operation: PatchOperation, multiValued: Readon
   const key = keyOf(parent, last);
   if (target.filter === undefined) {
     const isMulti = multiValued.has(target.attr.join('.'));
-    if (op === 'remove') delete parent[key];
+    // Entra ID and Okta remove members by listing them: `{op: remove, path: members, value: [{value}]}`.
+    if (op === 'remove' && isMulti && Array.isArray(value) && Array.isArray(parent[key])) {
+      const gone = new Set(value.map((v: unknown) => (v !== null && typeof v === 'object' ? (v as Json).value : v)));
+      parent[key] = (parent[key] as unknown[]).filter((item) => !gone.has(item !== null && typeof item === 'object' ? (item as Json).value : item));
+    } else if (op === 'remove') delete parent[key];
     else if (op === 'add' && isMulti) parent[key] = [...(Array.isArray(parent[key]) ? (parent[key] as unknown[]) : []), ...(Array.isArray(value) ? value : [value])];
     else if (op === 'add' && value !== null && typeof value === 'object' && !Array.isArray(value) && typeof parent[key] === 'object' && parent[key] !== null)
       parent[key] = { ...(parent[key] as Json), ...(value as Json) };

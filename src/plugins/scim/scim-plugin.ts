@@ -7,9 +7,22 @@ import { ScimRepository } from './scim-repository';
 import { scimRouteList } from './scim-routes';
 import { ScimTokens } from './scim-tokens';
 import { ScimUsers } from './scim-users';
+import { ScimGroups } from './scim-groups';
 
 /** The events the SCIM plugin fires. */
-export const SCIM_EVENT_TYPES = ['scim.token.created', 'scim.token.revoked', 'scim.user.created', 'scim.user.updated', 'scim.user.deactivated', 'scim.user.reactivated', 'scim.user.deleted'] as const;
+export const SCIM_EVENT_TYPES = [
+  'scim.token.created',
+  'scim.token.revoked',
+  'scim.user.created',
+  'scim.user.updated',
+  'scim.user.deactivated',
+  'scim.user.reactivated',
+  'scim.user.deleted',
+  'scim.group.created',
+  'scim.group.updated',
+  'scim.group.deleted',
+  'scim.settings.changed',
+] as const;
 
 declare module '../../core/audit/auth-event' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the SCIM events join the registry
@@ -28,20 +41,24 @@ export interface ScimPlugin extends AuthPlugin {
   readonly tokens: ScimTokens;
   /** The people the organizations' directories provisioned, for the app's own code; throws before `createAuth` ran. */
   readonly users: ScimUsers;
+  /** The organizations' directory groups, for the app's own code; throws before `createAuth` ran. */
+  readonly groups: ScimGroups;
 }
 
 /**
  * SCIM 2.0 provisioning per organization: `createAuth({ plugins: [organizations({...}), scim()] })`.
  * An organization's admins make SCIM tokens (`/orgs/:org/scim/tokens`); its directory (Okta, Entra
  * ID) calls the SCIM service at `<auth mount>/scim/v2` with one. It answers the discovery endpoints
- * (`ServiceProviderConfig`, `ResourceTypes`, `Schemas`) and `Users`: each user is an authgate user
- * and, while active, a member of the token's organization.
+ * (`ServiceProviderConfig`, `ResourceTypes`, `Schemas`), `Users` and `Groups`: each user is an
+ * authgate user and, while active, a member of the token's organization; each group a team of
+ * it, and (as the organization maps group names) a role.
  */
 export function scim(options: ScimOptions = {}): ScimPlugin {
   if (options === null || typeof options !== 'object') throw configError('scim() takes an options object (or nothing)');
   if (options.store !== undefined && (typeof options.store !== 'string' || options.store === '')) throw configError('scim: store must be a database URI');
   let tokens: ScimTokens | undefined;
   let provisioned: ScimUsers | undefined;
+  let grouped: ScimGroups | undefined;
   return {
     name: 'scim',
     requires: ['organizations'],
@@ -55,14 +72,29 @@ export function scim(options: ScimOptions = {}): ScimPlugin {
       if (provisioned === undefined) throw configError('scim(): its users exist once createAuth({ plugins: [...] }) has set the plugin up');
       return provisioned;
     },
+    get groups(): ScimGroups {
+      if (grouped === undefined) throw configError('scim(): its groups exist once createAuth({ plugins: [...] }) has set the plugin up');
+      return grouped;
+    },
     setup(ctx) {
       const orgs = ctx.service(ORGANIZATIONS_SERVICE);
       if (orgs === undefined) throw configError('scim() needs the organizations plugin');
       const repo = ctx.openStore(options.store ?? ctx.storeUri('scim'), (uri) => new ScimRepository(openDatabase(uri, 'SCIM')), 'SCIM store');
       const made = new ScimTokens(repo, orgs, ctx.events);
       tokens = made;
-      const users = new ScimUsers({ repo: repo.users, orgs, users: ctx.users, sessions: ctx.sessions, events: ctx.events, domains: () => ctx.service(VERIFIED_DOMAINS_SERVICE) });
+      const groups = new ScimGroups({ repo, orgs, events: ctx.events });
+      const users = new ScimUsers({
+        place: (user) => groups.place(user),
+        leaveGroups: (user) => groups.leaveGroups(user),
+        repo: repo.users,
+        orgs,
+        users: ctx.users,
+        sessions: ctx.sessions,
+        events: ctx.events,
+        domains: () => ctx.service(VERIFIED_DOMAINS_SERVICE),
+      });
       provisioned = users;
+      grouped = groups;
       // A token ends with its author's power, as every grant of access does.
       ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await made.endTokensBy(e.userId, 'banned') : undefined));
       ctx.events.on('org.member.removed', async (e) => {
@@ -72,9 +104,10 @@ export function scim(options: ScimOptions = {}): ScimPlugin {
         if (typeof e.data.org !== 'string') return;
         await made.orgDeleted(e.data.org);
         await users.orgDeleted(e.data.org);
+        await groups.orgDeleted(e.data.org);
       });
       return {
-        routes: scimRouteList({ tokens: made, users, authenticator: ctx.authenticator, url: ctx.url, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
+        routes: scimRouteList({ tokens: made, users, groups, orgs, authenticator: ctx.authenticator, url: ctx.url, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
         userEvents: {
           credentialsReset: async (userId) => {
             const n = await made.endTokensBy(userId, 'credentials_reset');

@@ -1,7 +1,10 @@
 import { allDocs } from '../../core/storage/collection';
 import type { Database } from '../../core/storage/database';
 import { Repository } from '../../core/storage/repository';
-import { ScimUserRepository } from './scim-user-repository';
+import type { Collection } from '../../core/storage/collection';
+import { ResourceRepository } from './resource-repository';
+import { SCIM_GROUPS, SCIM_SETTINGS, type ScimGroup, type ScimSettings } from './group-schema';
+import { SCIM_USERS, type ScimUser } from './user-schema';
 import { SCIM_TOKENS, type ScimToken } from './token-schema';
 
 /** The most SCIM tokens an organization holds at once (rotation needs two). */
@@ -10,12 +13,18 @@ export const MAX_TOKENS_PER_ORG = 5;
 /** Where the SCIM plugin keeps its tokens, on the app's database. */
 export class ScimRepository extends Repository<ScimToken> {
   /** The people the organizations' directories provisioned, on the same database (closed with it). */
-  readonly users: ScimUserRepository;
+  readonly users: ResourceRepository<ScimUser>;
+  /** The organizations' directory groups. */
+  readonly groups: ResourceRepository<ScimGroup>;
+  /** Each organization's mapping of groups to roles. */
+  readonly settings: Collection<ScimSettings>;
 
   /** @param database - where the families live. */
   constructor(database: Database) {
     super(database, SCIM_TOKENS);
-    this.users = new ScimUserRepository(database);
+    this.users = new ResourceRepository(database, SCIM_USERS, ['user_name']);
+    this.groups = new ResourceRepository(database, SCIM_GROUPS, ['display_name']);
+    this.settings = database.collection(SCIM_SETTINGS);
   }
 
   /** The organization's tokens. */

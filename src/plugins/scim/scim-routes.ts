@@ -12,6 +12,10 @@ import { ScimError, sendScim, sendScimError } from './scim-errors';
 import type { ScimTokens } from './scim-tokens';
 import { answerScimError, SCIM_BODY_LIMIT, scimUserRoutes, type ScimHandler } from './scim-user-routes';
 import type { ScimUsers } from './scim-users';
+import type { ScimGroups } from './scim-groups';
+import { scimGroupRoutes } from './scim-group-routes';
+import { scimSettingsRoutes } from './scim-settings-routes';
+import type { OrgAuthority } from '../../plugin-api/org-keys';
 import { tokenId } from './token-schema';
 
 /** The SCIM base path below the auth router. */
@@ -21,6 +25,8 @@ export const SCIM_BASE = '/scim/v2';
 export interface ScimRouteDeps {
   tokens: ScimTokens;
   users: ScimUsers;
+  groups: ScimGroups;
+  orgs: OrgAuthority;
   authenticator: PluginAuthenticator;
   /** The app's public URL. */
   url: URL;
@@ -94,6 +100,8 @@ export function scimRouteList(deps: ScimRouteDeps): PluginRoute[] {
     route('GET', `${SCIM_BASE}/ResourceTypes/:id`, one(resourceTypes, 'id')),
     route('GET', `${SCIM_BASE}/Schemas`, async (req) => listResponse(schemas(base(req)))),
     route('GET', `${SCIM_BASE}/Schemas/:id`, one(schemas, 'id')),
-    ...scimUserRoutes(`${SCIM_BASE}/Users`, { users: deps.users, base, route }),
+    ...scimUserRoutes(`${SCIM_BASE}/Users`, { users: deps.users, groups: (orgId) => deps.groups.membership(orgId), base, route }),
+    ...scimGroupRoutes(`${SCIM_BASE}/Groups`, deps.groups, { base, route }),
+    ...scimSettingsRoutes({ groups: deps.groups, orgs: deps.orgs, caller }),
   ];
 }

@@ -43,9 +43,11 @@ export function scimBody(req: Request): Record<string, unknown> {
   return body as Record<string, unknown>;
 }
 
+type GroupsOf = Map<string, Array<{ value: string; display: string }>>;
+
 /** The user as an answer: its resource, with `ETag` and (on a create) `Location`. */
-function sendUser(res: Response, status: number, user: ScimUser, base: string): void {
-  const resource = userResource(user, base);
+function sendUser(res: Response, status: number, user: ScimUser, base: string, groups: GroupsOf): void {
+  const resource = userResource(user, base, groups.get(user.id));
   res.setHeader('ETag', versionTag(user.version));
   if (status === 201) res.setHeader('Location', (resource.meta as { location: string }).location);
   sendScim(res, status, resource);
@@ -54,21 +56,24 @@ function sendUser(res: Response, status: number, user: ScimUser, base: string): 
 /** What the user routes need: the users, the SCIM base URL of a request, and the wrapper that finds the token's organization. */
 export interface ScimUserRouteDeps {
   users: ScimUsers;
+  /** The groups of each user of an organization. */
+  groups(orgId: string): Promise<GroupsOf>;
   base(req: Request): string;
   route(method: RouteMethod, path: string, handler: ScimHandler): PluginRoute;
 }
 
 /** `GET`, `POST /Users`; `GET`, `PUT`, `PATCH`, `DELETE /Users/:id`, each on the token's organization only. */
 export function scimUserRoutes(path: string, deps: ScimUserRouteDeps): PluginRoute[] {
-  const { users, base, route } = deps;
+  const { users, base, route, groups } = deps;
   const ifMatch = (req: Request): string | undefined => (typeof req.headers['if-match'] === 'string' ? req.headers['if-match'] : undefined);
   const id = (req: Request): string => String(req.params.id ?? '');
-  const answered = (res: Response, status: number, user: ScimUser, req: Request): undefined => void sendUser(res, status, user, base(req));
+  const answered = async (res: Response, status: number, user: ScimUser, req: Request): Promise<undefined> => void sendUser(res, status, user, base(req), await groups(user.orgId));
   return [
     route('GET', path, async (req, _res, orgId) => {
       const page = await users.list(orgId, { filter: filterOf(req.query), ...pageOf(req.query) });
+      const of = await groups(orgId);
       return listResponse(
-        page.items.map((u) => userResource(u, base(req))),
+        page.items.map((u) => userResource(u, base(req), of.get(u.id))),
         page.total,
         page.startIndex,
       );

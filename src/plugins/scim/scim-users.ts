@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { UniqueTakenError } from '../../core/storage/collection';
 import { hashId } from '../../core/token/user';
 import type { PluginEvents, PluginSessions, PluginUsers } from '../../plugin-api/core-api';
 import type { DirectoryPerson, OrgDirectory, VerifiedDomains } from '../../plugin-api/org-directory';
@@ -7,7 +6,7 @@ import type { OrgAuthority } from '../../plugin-api/org-keys';
 import { ScimError } from './scim-errors';
 import { equalityOn, matches, parseFilter } from './scim-filter';
 import { applyPatch, type PatchOperation } from './scim-patch';
-import type { ScimUserRepository } from './scim-user-repository';
+import type { ResourceRepository } from './resource-repository';
 import { addressesOf, personName, readUserFields, userAttributes } from './user-resource';
 import type { ScimUser, ScimUserFields } from './user-schema';
 
@@ -19,17 +18,25 @@ const CASE_EXACT = new Set(['id', 'externalid']);
 /** Multi-valued attributes of a user: `add` appends to them. */
 const USER_LISTS = new Set(['emails']);
 /** Where a SCIM change comes from, in events and on memberships. */
-const SOURCE = 'scim';
+export const SCIM_SOURCE = 'scim';
+const SOURCE = SCIM_SOURCE;
+/** The attribute a unique index of users holds. */
+const USER_ATTRIBUTES: Record<string, string> = { user_name: 'userName', external_id: 'externalId', user: 'this person' };
+const attributeOf = (index: string): string => USER_ATTRIBUTES[index] ?? index;
 
 /** What the SCIM users need of the core and of other plugins. */
 export interface ScimUserDeps {
-  repo: ScimUserRepository;
+  repo: ResourceRepository<ScimUser>;
   orgs: OrgAuthority;
   users: PluginUsers;
   sessions: PluginSessions;
   events: PluginEvents;
   /** The SSO plugin's verified domains, when it is on: only there is a person linked to a member by e-mail. */
   domains(): VerifiedDomains | undefined;
+  /** Puts an active user in the teams and roles of its groups. */
+  place(user: ScimUser): Promise<void>;
+  /** A deleted user leaves its groups. */
+  leaveGroups(user: ScimUser): Promise<void>;
 }
 
 /** A page of a list: the users matched, from `startIndex` (1-based). */
@@ -83,9 +90,7 @@ export class ScimUsers implements OrgDirectory {
     const now = Date.now();
     const linked = await this.linkedMember(orgId, fields);
     const user: ScimUser = { ...fields, id, orgId, userId: linked ?? hashId('scim', `${orgId}:${id}`), created: now, modified: now, version: 1 };
-    const taken = await this.deps.repo.insert(user);
-    if (taken !== undefined)
-      throw new ScimError(409, taken === 'user' ? 'this person is provisioned already' : `${taken === 'external_id' ? 'externalId' : 'userName'} is taken in this organization`, 'uniqueness');
+    await this.deps.repo.insert(user, attributeOf);
     await this.applied(undefined, user);
     this.deps.events.emit({ type: 'scim.user.created', userId: user.userId, actor: { kind: 'system' }, data: { org: orgId, scimId: id, userName: user.userName, active: user.active } });
     return user;
@@ -105,6 +110,7 @@ export class ScimUsers implements OrgDirectory {
   async delete(orgId: string, id: string): Promise<void> {
     const user = await this.get(orgId, id);
     if (!(await this.deps.repo.delete(id))) throw notFound();
+    await this.deps.leaveGroups(user);
     await this.deprovision(user, 'deleted');
     this.deps.events.emit({ type: 'scim.user.deleted', userId: user.userId, actor: { kind: 'system' }, data: { org: orgId, scimId: id, userName: user.userName } });
   }
@@ -130,20 +136,10 @@ export class ScimUsers implements OrgDirectory {
     if (ifMatch !== undefined && ifMatch !== '*' && !ifMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === `"${before.version}"`))
       throw new ScimError(412, 'the user changed since you read it: read it again');
     const fields = next(before);
-    const seen = { stale: false };
-    let after: ScimUser | undefined;
-    try {
-      after = await this.deps.repo.update(id, (current) => {
-        seen.stale = current.version !== before.version;
-        return seen.stale ? undefined : { ...current, ...clearMissing(current, fields), modified: Date.now(), version: current.version + 1 };
-      });
-    } catch (err) {
-      if (err instanceof UniqueTakenError) throw new ScimError(409, `${err.index === 'external_id' ? 'externalId' : 'userName'} is taken in this organization`, 'uniqueness');
-      throw err;
-    }
-    if (after === undefined || after.orgId !== orgId) throw notFound();
+    const after = await this.deps.repo.change(id, before.version, (current) => ({ ...current, ...clearMissing(current, fields), modified: Date.now(), version: current.version + 1 }), attributeOf);
+    if (after === undefined) throw notFound();
     // Another change landed between the read and the write: a PATCH applies to what is stored now.
-    if (seen.stale) {
+    if (after === 'stale') {
       if (ifMatch !== undefined) throw new ScimError(412, 'the user changed since you read it: read it again');
       return this.change(orgId, id, next, undefined);
     }
@@ -159,8 +155,10 @@ export class ScimUsers implements OrgDirectory {
     const owned = await Promise.all(addressesOf(after).map(async (a) => ((await domains?.verifiedOwner(a.slice(a.lastIndexOf('@') + 1))) === after.orgId ? a : undefined)));
     // An address is kept on the user only in a domain the organization proved it owns.
     await this.deps.users.provision({ id: after.userId, name: personName(after), email: owned.find((a) => a !== undefined) });
-    if (after.active) await this.deps.orgs.provision(after.orgId, after.userId, ['member'], SOURCE, { keepRoles: true });
-    else if (before === undefined || before.active) await this.deprovision(after, 'suspended');
+    if (after.active) {
+      await this.deps.orgs.provision(after.orgId, after.userId, ['member'], SOURCE, { keepRoles: true });
+      await this.deps.place(after);
+    } else if (before === undefined || before.active) await this.deprovision(after, 'suspended');
   }
 
   /** Ends what a person had through the organization: membership, sessions, and (by the event) keys made for it and app grants. */
