@@ -22,7 +22,21 @@ const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
 function randomRequest(
   rng: Rng,
   route: string,
-  ctx: { jwt: string; xsrf: string; accountId: string; bearer: string; orgId: string; userId: string; apiKey: string; keyId: string; orgKey: string; connectionId: string; scimToken: string },
+  ctx: {
+    jwt: string;
+    xsrf: string;
+    accountId: string;
+    bearer: string;
+    orgId: string;
+    userId: string;
+    apiKey: string;
+    keyId: string;
+    orgKey: string;
+    connectionId: string;
+    scimToken: string;
+    scimUser: string;
+    scimGroup: string;
+  },
 ): Sent {
   const method = rng.pick(['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'GET', 'POST']);
   let path = route
@@ -30,7 +44,7 @@ function randomRequest(
     .replaceAll(':user', rng.pick([ctx.userId, 'local_x', encodeURIComponent(rng.text(30))]))
     .replaceAll(':conn', rng.pick([ctx.connectionId, 'sso_000000000000000000000000', encodeURIComponent(rng.text(30)), '%2e%2e', 'a'.repeat(300)]))
     .replaceAll(':domain', rng.pick(['fuzz.example', 'xn--bcher-kva.example', 'localhost', '127.0.0.1', encodeURIComponent(rng.text(30)), '%2e%2e', 'a'.repeat(300)]))
-    .replaceAll(':id', rng.pick([ctx.accountId, ctx.keyId, 'a'.repeat(24), encodeURIComponent(rng.text(30)), '..%2f..%2fetc', '%00']));
+    .replaceAll(':id', rng.pick([ctx.accountId, ctx.keyId, ctx.scimUser, ctx.scimGroup, 'a'.repeat(24), encodeURIComponent(rng.text(30)), '..%2f..%2fetc', '%00']));
   if (rng.chance(0.5)) {
     const params = new URLSearchParams();
     for (let i = rng.int(5); i > 0; i--)
@@ -158,6 +172,27 @@ function randomRequest(
             rng.text(20),
             { id: rng.text(20), type: 'public-key', response: { clientDataJSON: rng.text(40), authenticatorData: rng.text(40), signature: rng.text(40), attestationObject: rng.text(40) } },
           ]),
+          schemas: rng.pick([['urn:ietf:params:scim:schemas:core:2.0:User'], ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], rng.text(10)]),
+          userName: rng.pick([`${rng.text(8)}@fuzz.example`, rng.text(300), '', 7, null]),
+          externalId: rng.pick([rng.text(20), 5, null]),
+          displayName: rng.pick([rng.text(20), rng.text(300), '', null]),
+          active: rng.pick([true, false, 'False', 'yes', 1, null]),
+          emails: rng.pick([[{ value: `${rng.text(5)}@fuzz.example`, type: 'work', primary: true }], [{ value: rng.text(10) }], 'x', [null], Array(20).fill({ value: 'a@b.c' })]),
+          members: rng.pick([[{ value: ctx.scimUser }], [{ value: rng.text(36) }], [ctx.scimUser], 'x', [{}]]),
+          Operations: rng.pick([
+            [
+              {
+                op: rng.pick(['add', 'Replace', 'remove', 'move']),
+                path: rng.pick(['active', 'emails[type eq "work"].value', 'members', `members[value eq "${ctx.scimUser}"]`, 'name.givenName', rng.text(30), 'emails[', '']),
+                value: rng.pick([false, 'x', [{ value: ctx.scimUser }], { active: false }, null]),
+              },
+            ],
+            [{ op: 'replace', value: { active: rng.pick([true, 'False']), displayName: rng.text(10) } }],
+            [],
+            'x',
+            Array(1200).fill({ op: 'add', path: 'title', value: 'x' }),
+          ]),
+          groupRoles: rng.pick([{ [rng.text(10)]: 'billing' }, { x: 'owner' }, 'x', { [rng.text(10)]: 5 }]),
           [rng.text(5)]: rng.pick([null, [], {}, 1e308, true]),
         }),
       );
@@ -173,6 +208,7 @@ function randomRequest(
       'application/json; charset=latin1',
       'multipart/form-data; boundary=x',
       'application/vnd.api+json',
+      'application/scim+json',
       encodeURIComponent(rng.text(10)),
     ]);
     headers['content-length'] = String(body.length);
@@ -266,6 +302,13 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         .send({ kind: 'saml', name: 'fuzz', idpEntityId: 'https://idp.fuzz.example', ssoUrl: 'https://idp.fuzz.example/sso', certificates: [idpKeys.certificate] })
         .expect(201);
       const scimToken = await request(app).post(`/auth/orgs/${orgId}/scim/tokens`).set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).send({ name: 'fuzz' }).expect(201);
+      const scimPost = (path: string, body: unknown): request.Test =>
+        request(app)
+          .post(`/auth/scim/v2${path}`)
+          .set('Authorization', `Bearer ${scimToken.body.token as string}`)
+          .send(body as object);
+      const scimUser = await scimPost('/Users', { userName: 'fuzz@fuzz.example' }).expect(201);
+      const scimGroup = await scimPost('/Groups', { displayName: 'Fuzzers', members: [{ value: scimUser.body.id }] }).expect(201);
       const made = await request(app).post('/auth/api-keys').set('Cookie', `JWT=${jwt}; XSRF-TOKEN=${xsrf}`).set('X-XSRF-TOKEN', xsrf).send({ name: 'fuzz' }).expect(201);
       const ofOrg = await request(app)
         .post(`/auth/orgs/${orgId}/api-keys`)
@@ -285,6 +328,8 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         orgKey: ofOrg.body.key as string,
         connectionId: connection.body.id as string,
         scimToken: scimToken.body.token as string,
+        scimUser: scimUser.body.id as string,
+        scimGroup: scimGroup.body.id as string,
       };
       const before = {
         account: JSON.stringify(await accounts.store.get(stored.Id)),
@@ -352,6 +397,11 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         '/auth/scim/v2/Schemas',
         '/auth/scim/v2/Schemas/:id',
         '/auth/scim/v2/Users',
+        '/auth/scim/v2/Users/:id',
+        '/auth/scim/v2/Groups',
+        '/auth/scim/v2/Groups/:id',
+        '/auth/scim/v2/Nothing',
+        '/auth/orgs/:org/scim/settings',
         '/auth/admin/',
         '/auth/admin/console.js',
         '/auth/admin/users',
