@@ -3,6 +3,8 @@ import request from 'supertest';
 import { hashId, senderFunc } from '../../src';
 import { accounts } from '../../src/accounts';
 import { admin } from '../../src/admin';
+import { organizations } from '../../src/organizations';
+import { scim } from '../../src/plugins/scim';
 import { rootIsAdmin } from '../admin/admin-helpers';
 import { setClock } from '../support/clock';
 import { authorizeIn, Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
@@ -38,7 +40,8 @@ describe('identity-provider grants follow the credential policy', () => {
         ],
       },
       {
-        plugins: [accountService, admin()],
+        // Organizations and SCIM: a directory's deprovisioning (org.member.deprovisioned) takes the grants too.
+        plugins: [accountService, admin(), organizations({ sender: senderFunc(() => undefined) }), scim()],
         claimsUpdater: rootIsAdmin,
       },
     );
@@ -183,6 +186,15 @@ describe('identity-provider grants follow the credential policy', () => {
     await expect(client.fetchUserInfo(await discover('wiki', SECRET), stolen.access_token, client.skipSubjectCheck)).rejects.toBeDefined();
     const notice = mails.filter((m) => m.to === email).at(-1)?.text ?? '';
     expect(notice).toContain('the access of 1 app (Team Wiki)');
+  });
+
+  it("an organization's directory deprovisioning the user takes its grants away (the SCIM plugin's event)", async () => {
+    const yves = await new Navigator().login(idp, 'yves');
+    const tokens = await wikiTokens(yves);
+    expect((await client.tokenIntrospection(await discover('wiki', SECRET), tokens.access_token)).active).toBe(true);
+    idp.auth.events.emit({ type: 'org.member.deprovisioned', userId: hashId('local', 'yves'), actor: { kind: 'system' }, data: { org: 'org_directory', source: 'scim', reason: 'suspended' } });
+    await idp.auth.events.flush();
+    expect(await stillWorks(tokens)).toEqual({ refresh: false, active: false });
   });
 
   it('a ban stops the tokens at once (introspection inactive, userinfo refused) and takes the grants away', async () => {
