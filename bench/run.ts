@@ -15,6 +15,7 @@ import { protectedRoute } from './protected-route';
 import { sessionsBench } from './sessions';
 import { idpBench } from './idp';
 import { storeTrips } from './store-trips';
+import { scimBench } from './scim';
 
 const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<string>> = {
   protected: protectedRoute,
@@ -30,6 +31,7 @@ const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<str
   sessions: sessionsBench,
   idp: idpBench,
   trips: storeTrips,
+  scim: scimBench,
 };
 
 async function main(): Promise<void> {

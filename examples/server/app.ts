@@ -7,6 +7,7 @@ import { consoleLogger, createAuth, getUser, hashId, loadApplePrivateKeyFromFile
 import { accounts } from '../../src/accounts';
 import { organizations, orgOf, type OrganizationsPlugin } from '../../src/organizations';
 import { sso, type SsoPlugin } from '../../src/plugins/sso';
+import { scim } from '../../src/plugins/scim';
 import { admin } from '../../src/admin';
 import { apiKeyOf, apiKeys } from '../../src/api-keys';
 import { identityProvider } from '../../src/idp';
@@ -45,6 +46,8 @@ export interface ExampleConfig {
   ssoKey: string;
   /** Where SSO domains and connections live: `SSO_STORE`, by default where the organizations are. */
   ssoStore: string;
+  /** Where SCIM tokens and the directories' users and groups live: `SCIM_STORE`, by default where the organizations are. */
+  scimStore: string;
   /** Port of the example's customer identity provider (`CUSTOMER_IDP_PORT`); 0 turns the SSO demo off. */
   customerIdpPort: number;
   /** The DNS server the SSO plugin asks for domain proofs (the demo's, on loopback); unset: the system's. */
@@ -69,7 +72,7 @@ export const SECOND_APP_SECRET = 'second-example-app-secret-change-me-0123';
 export const DEMO_USERS: Readonly<Record<string, string>> = { demo: 'demo-password', admin: 'admin-password' };
 
 /**
- * Reads PORT, AUTH_URL, AUTH_SECRET, IDP_KEY, SSO_KEY, SSO_STORE, CUSTOMER_IDP_PORT, SECOND_APP_URL, SECOND_APP_SECRET, DEV_AUTH_PORT, DEV_AUTH_URL, AVATAR_STORE, ACCOUNT_STORE, CREDENTIAL_STORE, USER_STORE, ORG_STORE, AUDIT_STORE, TWO_FACTOR_KEY, STATE_STORE, REVOCATION_CHECK, OIDC_*,
+ * Reads PORT, AUTH_URL, AUTH_SECRET, IDP_KEY, SSO_KEY, SSO_STORE, SCIM_STORE, CUSTOMER_IDP_PORT, SECOND_APP_URL, SECOND_APP_SECRET, DEV_AUTH_PORT, DEV_AUTH_URL, AVATAR_STORE, ACCOUNT_STORE, CREDENTIAL_STORE, USER_STORE, ORG_STORE, AUDIT_STORE, TWO_FACTOR_KEY, STATE_STORE, REVOCATION_CHECK, OIDC_*,
  * DATABASE_URL, REDIS_URL, SMTP_URL, TELEGRAM_TOKEN and APPLE_* (see the README). DATABASE_URL
  * (PostgreSQL) is the default of the avatar, account, credential and state stores, REDIS_URL of the state store.
  * The default URL is `http://localhost:PORT`: passkeys need a host name (browsers refuse an IP address).
@@ -102,6 +105,7 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
     ssoKey: env.SSO_KEY ?? createHash('sha256').update(`sso:${secret}`).digest('hex'),
     // SSO domains and connections belong to organizations: they live where the organizations do.
     ssoStore: env.SSO_STORE ?? env.ORG_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'sso')}`,
+    scimStore: env.SCIM_STORE ?? env.ORG_STORE ?? env.DATABASE_URL ?? `level://${join(process.cwd(), 'var', 'scim')}`,
     customerIdpPort: Number(env.CUSTOMER_IDP_PORT ?? 8085),
     secondApp: { url: (env.SECOND_APP_URL ?? 'http://localhost:8081').replace(/\/+$/, ''), secret: env.SECOND_APP_SECRET ?? SECOND_APP_SECRET },
     oidc: env.OIDC_ISSUER && env.OIDC_CLIENT_ID && env.OIDC_CLIENT_SECRET ? { issuer: env.OIDC_ISSUER, clientId: env.OIDC_CLIENT_ID, clientSecret: env.OIDC_CLIENT_SECRET } : undefined,
@@ -172,7 +176,8 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
     secret: config.secret,
     issuer: 'authgate-example',
     // The demo user "admin" (attrs.admin, below) opens the admin console at /auth/admin/.
-    plugins: [accountService, orgs, admin(), apiKeys(), idp, ssoPlugin],
+    // SCIM: an organization's directory (Okta, Entra ID) adds and removes its people (the organization card makes a token).
+    plugins: [accountService, orgs, admin(), apiKeys(), idp, ssoPlugin, scim({ store: config.scimStore })],
     userStore: config.userStore ?? config.accountStore,
     avatarStore: config.avatarStore,
     stateStore: config.stateStore,

@@ -513,8 +513,55 @@ async function loadOrgs() {
   const active = orgs.find((o) => o.active);
   $('org-detail').classList.toggle('hidden', !active);
   if (active) await loadMembers(active);
+  if (active) await loadScimTokens(active);
   await loadApiKeys();
 }
+
+// Directory sync: the active organization's SCIM tokens (for its owners and admins) and the curl
+// lines a directory would send with a new one.
+const canSync = (org) => org.permissions.includes('*') || org.permissions.includes('org:update');
+async function loadScimTokens(org) {
+  $('scim-box').classList.toggle('hidden', !canSync(org));
+  if (!canSync(org)) return;
+  const list = $('scim-tokens');
+  list.textContent = '';
+  for (const token of (await orgCall('/auth/orgs/' + org.id + '/scim/tokens', 'GET')) || []) {
+    list.appendChild(
+      listItem(
+        token.name + ' (' + token.prefix + '…)',
+        smallButton('Revoke', 'revoke-scim-token', async () => {
+          if (await orgCall('/auth/orgs/' + org.id + '/scim/tokens/' + token.id, 'DELETE')) notice('orgs', 'The SCIM token was revoked.');
+          $('scim-made').classList.add('hidden');
+          await loadScimTokens(org);
+        }),
+      ),
+    );
+  }
+}
+function scimCurlLines(base, token) {
+  const auth = "-H 'Authorization: Bearer " + token + "' -H 'Content-Type: application/scim+json'";
+  return [
+    '# add a person (the answer has its "id")',
+    'curl -s -X POST ' + base + '/Users ' + auth + ' \\',
+    '  -d \'{"userName": "pat@example.com", "name": {"givenName": "Pat", "familyName": "Lee"}, "emails": [{"value": "pat@example.com", "primary": true}]}\'',
+    '# deactivate them: the membership, their sessions and keys end',
+    'curl -s -X PATCH ' + base + '/Users/<id> ' + auth + ' \\',
+    '  -d \'{"schemas": ["urn:ietf:params:scim:api:messages:2.0:PatchOp"], "Operations": [{"op": "replace", "path": "active", "value": false}]}\'',
+  ].join('\n');
+}
+$('make-scim-token').addEventListener('click', async () => {
+  const orgs = (await orgCall('/auth/orgs', 'GET')) || [];
+  const active = orgs.find((o) => o.active);
+  if (!active) return;
+  const made = await orgCall('/auth/orgs/' + active.id + '/scim/tokens', 'POST', { name: 'Directory' });
+  if (!made) return;
+  $('scim-base').textContent = made.baseUrl;
+  $('scim-token').textContent = made.token;
+  $('scim-curl').textContent = scimCurlLines(made.baseUrl, made.token);
+  $('scim-made').classList.remove('hidden');
+  notice('orgs', 'A SCIM token was made: copy it now, it is not shown again.');
+  await loadScimTokens(active);
+});
 async function loadMembers(org) {
   $('org-title').textContent = 'Members of ' + org.name;
   $('org-invite').classList.toggle('hidden', !canManage(org));

@@ -18,6 +18,7 @@ function levelFolders(config: ExampleConfig): Array<[string, string]> {
     ['AVATAR_STORE', config.avatarStore],
     ['STATE_STORE', config.stateStore],
     ['SSO_STORE', config.ssoStore],
+    ['SCIM_STORE', config.scimStore],
   ];
   return stores.filter((s): s is [string, string] => typeof s[1] === 'string' && s[1].startsWith('level://')).map(([name, uri]) => [name, decodeURIComponent(uri.slice('level://'.length))]);
 }

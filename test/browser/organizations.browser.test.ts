@@ -84,4 +84,45 @@ describe('organizations on the example page in headless chromium', () => {
     },
     90_000,
   );
+
+  browserIt(
+    "makes a SCIM token on the organization card; the card's curl lines add a person, who appears among the members, and deactivate them",
+    async () => {
+      const owner = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+      await signInOnPage(owner, base, 'admin');
+      await owner.fill('#org-name', 'Directory Co');
+      await owner.click('#create-org');
+      await owner.waitForSelector('#scim-box:not(.hidden)');
+      await owner.click('#make-scim-token');
+      await owner.waitForSelector('#scim-made:not(.hidden)');
+      const token = (await owner.textContent('#scim-token')) as string;
+      const scimBase = (await owner.textContent('#scim-base')) as string;
+      expect(token).toMatch(/^scim_[0-9a-f]{64}$/);
+      expect(scimBase).toBe(`${base}/auth/scim/v2`);
+      await owner.waitForFunction("document.getElementById('scim-tokens').textContent.includes('Directory (scim_')");
+      await owner.screenshot({ path: join(SHOTS, 'organization-scim-token.png'), fullPage: true });
+      // The lines the card shows, sent as a directory sends them.
+      const lines = ((await owner.textContent('#scim-curl')) as string).split('\n');
+      const bodyOf = (index: number): string => /-d '(.*)'$/.exec(lines[index] as string)?.[1] as string;
+      const send = (method: string, url: string, body: string): Promise<Response> =>
+        fetch(url, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/scim+json' }, body });
+      expect(lines[1]).toContain(`curl -s -X POST ${scimBase}/Users`);
+      const added = await send('POST', `${scimBase}/Users`, bodyOf(2));
+      expect(added.status).toBe(201);
+      const id = ((await added.json()) as { id: string }).id;
+      await owner.reload();
+      await owner.waitForFunction("document.getElementById('members').textContent.includes('Pat Lee: member')");
+      expect(lines[4]).toContain(`curl -s -X PATCH ${scimBase}/Users/<id>`);
+      expect((await send('PATCH', `${scimBase}/Users/${id}`, bodyOf(5))).status).toBe(200);
+      await owner.reload();
+      await owner.waitForFunction("document.getElementById('members').textContent.includes('admin: owner (you)')");
+      expect(await owner.textContent('#members')).not.toContain('Pat Lee');
+      await owner.screenshot({ path: join(SHOTS, 'organization-scim.png'), fullPage: true });
+      await owner.click('#scim-tokens button.revoke-scim-token');
+      await owner.waitForFunction("document.getElementById('orgs-notice').textContent.includes('The SCIM token was revoked')");
+      expect((await send('POST', `${scimBase}/Users`, bodyOf(2))).status).toBe(401);
+      await owner.context().close();
+    },
+    90_000,
+  );
 });

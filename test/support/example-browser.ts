@@ -27,7 +27,15 @@ if (unavailable && !browserRequired) console.warn(`browser tests skipped: ${unav
 export const browserIt: jest.It = unavailable && !browserRequired ? it.skip : it;
 
 /** The example's stores kept in memory and its dev server on a free port: what an in-process test starts it with. */
-export const IN_MEMORY = { devAuthPort: 0, accountStore: 'memory://', credentialStore: 'memory://', orgStore: 'memory://', ssoStore: 'memory://', auditStore: 'memory://' } as const;
+export const IN_MEMORY = {
+  devAuthPort: 0,
+  accountStore: 'memory://',
+  credentialStore: 'memory://',
+  orgStore: 'memory://',
+  ssoStore: 'memory://',
+  scimStore: 'memory://',
+  auditStore: 'memory://',
+} as const;
 
 /**
  * Starts the example (memory account and credential stores, a dev server on a free port) and
