@@ -114,6 +114,8 @@ describe('a directory deprovisions a person: membership, sessions, keys and invi
       ['an unknown op', directory.patchUser(id, { op: 'move', path: 'userName', value: 'x' }), 400, 'invalidSyntax'],
       ['a bad path', directory.patchUser(id, { op: 'replace', path: 'emails[type eq', value: 'x' }), 400, 'invalidPath'],
       ['no target', directory.patchUser(id, { op: 'replace', path: 'emails[type co "home"]', value: { value: 'x@y.z' } }), 400, 'noTarget'],
+      ['a read-only path', directory.patchUser(id, { op: 'replace', path: 'id', value: 'mine' }), 400, 'mutability'],
+      ['groups set on a user', directory.patchUser(id, { op: 'add', path: 'groups', value: [{ value: 'x' }] }), 400, 'mutability'],
       ['no operations', directory.send('patch', `/Users/${id}`, { Operations: [] }), 400, 'invalidSyntax'],
       ['a deep filter', directory.filterUsers(`${'('.repeat(40)}userName eq "x"${')'.repeat(40)}`), 400, 'invalidFilter'],
       ['a bad count', directory.send('get', '/Users?count=lots'), 400, 'invalidValue'],

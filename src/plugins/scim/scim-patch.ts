@@ -77,15 +77,20 @@ function parentOf(resource: Json, attr: string[], make: boolean): Json | undefin
 
 const caseless = new Set<string>();
 
-function applyOne(resource: Json, operation: PatchOperation, multiValued: ReadonlySet<string>): void {
+/** What a PATCH path may never name, besides the resource type's own read-only attributes. */
+const ALWAYS_READ_ONLY = ['id', 'meta', 'schemas'];
+
+function applyOne(resource: Json, operation: PatchOperation, multiValued: ReadonlySet<string>, readOnly: ReadonlySet<string>): void {
   const { op, value } = operation;
   if (operation.path === undefined) {
     // No path: the value is an object of attributes, each added or replaced in turn.
     if (value === null || typeof value !== 'object' || Array.isArray(value)) throw bad(`${op} without a path needs an object value`, 'invalidValue');
-    for (const [name, v] of Object.entries(value as Json)) applyOne(resource, { op, path: name, value: v }, multiValued);
+    // Okta names the resource's own id beside what it changes: what is read-only is skipped here.
+    for (const [name, v] of Object.entries(value as Json)) if (!readOnly.has(name.toLowerCase())) applyOne(resource, { op, path: name, value: v }, multiValued, readOnly);
     return;
   }
   const target = readPath(operation.path);
+  if (readOnly.has(target.attr[0] as string)) throw new ScimError(400, `${target.attr[0]} is read-only`, 'mutability');
   const parent = parentOf(resource, target.attr, op !== 'remove');
   const last = target.attr[target.attr.length - 1] as string;
   if (parent === undefined) {
@@ -134,10 +139,12 @@ function applyOne(resource: Json, operation: PatchOperation, multiValued: Readon
 /**
  * Applies PATCH operations to a copy of a resource's attributes and returns it; the caller checks
  * the result as it checks a replacement, so a PATCH can never store what a PUT could not.
- * `multiValued` names the lower-case paths of lists (`emails`, `members`): `add` appends there.
+ * `multiValued` names the lower-case paths of lists (`emails`, `members`): `add` appends there;
+ * a path naming `readOnly` (and `id`, `meta`, `schemas`) answers 400 `mutability`.
  */
-export function applyPatch(resource: Json, operations: PatchOperation[], multiValued: ReadonlySet<string>): Json {
+export function applyPatch(resource: Json, operations: PatchOperation[], multiValued: ReadonlySet<string>, readOnly: readonly string[] = []): Json {
   const copy = structuredClone(resource);
-  for (const operation of operations) applyOne(copy, operation, multiValued);
+  const fixed = new Set([...ALWAYS_READ_ONLY, ...readOnly]);
+  for (const operation of operations) applyOne(copy, operation, multiValued, fixed);
   return copy;
 }

@@ -103,7 +103,7 @@ export class ScimUsers implements OrgDirectory {
 
   /** Applies PATCH operations (`add`, `replace`, `remove`, with paths and value filters) as one change. */
   patch(orgId: string, id: string, operations: PatchOperation[], ifMatch?: string): Promise<ScimUser> {
-    return this.change(orgId, id, (current) => readUserFields(applyPatch(userAttributes(current), operations, USER_LISTS)), ifMatch);
+    return this.change(orgId, id, (current) => readUserFields(applyPatch(userAttributes(current), operations, USER_LISTS, ['groups'])), ifMatch);
   }
 
   /** Deprovisions a person for good: the membership, the sessions and every grant end; the SCIM user goes. */
