@@ -1,7 +1,8 @@
 import { GROUP_SCHEMA } from './scim-discovery';
 import { ScimError } from './scim-errors';
 import type { ScimGroup } from './group-schema';
-import { field, optionalText, versionTag } from './user-resource';
+import { field, optionalText } from './user-resource';
+import { resourceMeta } from './versions';
 
 type Json = Record<string, unknown>;
 
@@ -45,12 +46,6 @@ export function groupResource(group: ScimGroup, base: string, options: { members
     displayName: group.displayName,
     ...(group.externalId !== undefined ? { externalId: group.externalId } : {}),
     ...(options.members ? { members: group.members.map((value) => ({ value, $ref: `${base}/Users/${value}`, ...(options.display?.has(value) ? { display: options.display.get(value) } : {}) })) } : {}),
-    meta: {
-      resourceType: 'Group',
-      created: new Date(group.created).toISOString(),
-      lastModified: new Date(group.modified).toISOString(),
-      location: `${base}/Groups/${group.id}`,
-      version: versionTag(group.version),
-    },
+    meta: resourceMeta('Group', group, base),
   };
 }

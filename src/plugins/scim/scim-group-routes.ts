@@ -7,7 +7,7 @@ import type { ScimGroups } from './scim-groups';
 import { filterOf, pageOf, scimBody, type ScimUserRouteDeps } from './scim-user-routes';
 import { groupResource } from './group-resource';
 import type { ScimGroup } from './group-schema';
-import { versionTag } from './user-resource';
+import { ifMatchOf as ifMatch, versionTag } from './versions';
 
 /** Whether the request leaves members out (`excludedAttributes=members`, as Entra ID asks). */
 function withMembers(req: Request): boolean {
@@ -18,7 +18,6 @@ function withMembers(req: Request): boolean {
 /** `GET`, `POST /Groups`; `GET`, `PUT`, `PATCH`, `DELETE /Groups/:id`, each on the token's organization only. */
 export function scimGroupRoutes(path: string, groups: ScimGroups, deps: Omit<ScimUserRouteDeps, 'users' | 'groups'>): PluginRoute[] {
   const { base, route } = deps;
-  const ifMatch = (req: Request): string | undefined => (typeof req.headers['if-match'] === 'string' ? req.headers['if-match'] : undefined);
   const id = (req: Request): string => String(req.params.id ?? '');
   const answered = (req: Request, res: Response, status: number, group: ScimGroup): undefined => {
     const resource = groupResource(group, base(req), { members: withMembers(req) });

@@ -5,6 +5,7 @@ import { readGroupFields, groupAttributes, type ScimGroupFields } from './group-
 import type { ScimGroup, ScimSettings } from './group-schema';
 import type { ScimRepository } from './scim-repository';
 import { ScimError } from './scim-errors';
+import { checkVersion } from './versions';
 import { equalityOn, matches, parseFilter } from './scim-filter';
 import { applyPatch, type PatchOperation } from './scim-patch';
 import { SCIM_SOURCE, type ScimPage } from './scim-users';
@@ -144,8 +145,7 @@ export class ScimGroups {
 
   private async change(orgId: string, id: string, next: (current: ScimGroup) => ScimGroupFields, ifMatch: string | undefined, check = true): Promise<ScimGroup> {
     const before = await this.get(orgId, id);
-    if (ifMatch !== undefined && ifMatch !== '*' && !ifMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === `"${before.version}"`))
-      throw new ScimError(412, 'the group changed since you read it: read it again');
+    checkVersion(ifMatch, before.version, 'group');
     const fields = check ? await this.checked(orgId, next(before), before.members) : next(before);
     const after = await this.deps.repo.groups.change(
       id,
@@ -155,7 +155,7 @@ export class ScimGroups {
     );
     if (after === undefined) throw notFound();
     if (after === 'stale') {
-      if (ifMatch !== undefined) throw new ScimError(412, 'the group changed since you read it: read it again');
+      checkVersion(ifMatch, -1, 'group'); // the version read is gone: only `*` goes on
       return this.change(orgId, id, next, undefined, check);
     }
     if (after.displayName !== before.displayName) await this.deps.orgs.directoryTeam(orgId, after.teamId, after.displayName);

@@ -5,7 +5,8 @@ import { listResponse, MAX_RESULTS } from './scim-discovery';
 import { ScimError, sendScim, sendScimError } from './scim-errors';
 import { readPatch } from './scim-patch';
 import type { ScimUsers } from './scim-users';
-import { userResource, versionTag } from './user-resource';
+import { userResource } from './user-resource';
+import { ifMatchOf as ifMatch, versionTag } from './versions';
 import type { ScimUser } from './user-schema';
 
 /** The largest SCIM request body (a user with its addresses, a PATCH of a group's members). */
@@ -65,7 +66,6 @@ export interface ScimUserRouteDeps {
 /** `GET`, `POST /Users`; `GET`, `PUT`, `PATCH`, `DELETE /Users/:id`, each on the token's organization only. */
 export function scimUserRoutes(path: string, deps: ScimUserRouteDeps): PluginRoute[] {
   const { users, base, route, groups } = deps;
-  const ifMatch = (req: Request): string | undefined => (typeof req.headers['if-match'] === 'string' ? req.headers['if-match'] : undefined);
   const id = (req: Request): string => String(req.params.id ?? '');
   const answered = async (res: Response, status: number, user: ScimUser, req: Request): Promise<undefined> => void sendUser(res, status, user, base(req), await groups(user.orgId));
   return [

@@ -4,6 +4,7 @@ import type { PluginEvents, PluginSessions, PluginUsers } from '../../plugin-api
 import type { DirectoryPerson, OrgDirectory, VerifiedDomains } from '../../plugin-api/org-directory';
 import type { OrgAuthority } from '../../plugin-api/org-keys';
 import { ScimError } from './scim-errors';
+import { checkVersion } from './versions';
 import { equalityOn, matches, parseFilter } from './scim-filter';
 import { applyPatch, type PatchOperation } from './scim-patch';
 import type { ResourceRepository } from './resource-repository';
@@ -133,14 +134,13 @@ export class ScimUsers implements OrgDirectory {
 
   private async change(orgId: string, id: string, next: (current: ScimUser) => ScimUserFields, ifMatch: string | undefined): Promise<ScimUser> {
     const before = await this.get(orgId, id);
-    if (ifMatch !== undefined && ifMatch !== '*' && !ifMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === `"${before.version}"`))
-      throw new ScimError(412, 'the user changed since you read it: read it again');
+    checkVersion(ifMatch, before.version, 'user');
     const fields = next(before);
     const after = await this.deps.repo.change(id, before.version, (current) => ({ ...current, ...clearMissing(current, fields), modified: Date.now(), version: current.version + 1 }), attributeOf);
     if (after === undefined) throw notFound();
     // Another change landed between the read and the write: a PATCH applies to what is stored now.
     if (after === 'stale') {
-      if (ifMatch !== undefined) throw new ScimError(412, 'the user changed since you read it: read it again');
+      checkVersion(ifMatch, -1, 'user'); // the version read is gone: only `*` goes on
       return this.change(orgId, id, next, undefined);
     }
     await this.applied(before, after);

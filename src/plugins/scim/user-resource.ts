@@ -1,4 +1,5 @@
 import { ScimError } from './scim-errors';
+import { resourceMeta } from './versions';
 import { ENTERPRISE_USER_SCHEMA, USER_SCHEMA } from './scim-discovery';
 import type { EnterpriseFields, ScimEmail, ScimUser, ScimUserFields } from './user-schema';
 
@@ -125,15 +126,6 @@ export function userResource(user: ScimUser, base: string, groups: Array<{ value
     id: user.id,
     ...userAttributes(user),
     groups: groups.map((g) => ({ ...g, $ref: `${base}/Groups/${g.value}` })),
-    meta: {
-      resourceType: 'User',
-      created: new Date(user.created).toISOString(),
-      lastModified: new Date(user.modified).toISOString(),
-      location: `${base}/Users/${user.id}`,
-      version: versionTag(user.version),
-    },
+    meta: resourceMeta('User', user, base),
   };
 }
-
-/** A resource version as an `ETag`. */
-export const versionTag = (version: number): string => `W/"${version}"`;
