@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import * as client from 'openid-client';
-import { hashId, MemoryUserStore, type UserStore } from '../../src';
+import { hashId, MemoryUserStore, senderFunc, type AuthOptions, type UserStore } from '../../src';
+import { organizations } from '../../src/organizations';
+import { scim } from '../../src/plugins/scim';
 import { rootIsAdmin } from '../admin/admin-helpers';
 import { admin } from '../../src/admin';
 import { authorizeIn, Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
@@ -29,9 +31,11 @@ function twoInstances(
       callback = `${rp.url}/callback`;
       const clients = [{ clientId: 'web', clientSecret: SECRET_OF_WEB, redirectUris: [callback], trusted: true }];
       const options = { stateStore: store.uri, userStore: store.users, claimsUpdater: rootIsAdmin };
-      a = await startIdpApp({ clients }, { ...options, plugins: [admin()] });
+      // Organizations and SCIM: a directory's deprovisioning (org.member.deprovisioned) ends grants too.
+      const plugins = (): AuthOptions['plugins'] => [admin(), organizations({ sender: senderFunc(() => undefined) }), scim()];
+      a = await startIdpApp({ clients }, { ...options, plugins: plugins() });
       // B serves the same issuer (A's URL) from its own port: what a load balancer in front of both does.
-      b = await startIdpApp({ clients, issuer: a.issuer }, { ...options, url: a.url, plugins: [admin()] });
+      b = await startIdpApp({ clients, issuer: a.issuer }, { ...options, url: a.url, plugins: plugins() });
     });
     afterAll(async () => {
       await a?.close();
@@ -78,6 +82,20 @@ function twoInstances(
       expect(await client.tokenIntrospection(onB, tokens.access_token)).toMatchObject({ active: false });
       await expect(client.fetchUserInfo(onB, tokens.access_token, client.skipSubjectCheck)).rejects.toBeDefined();
       await expect(client.refreshTokenGrant(onB, tokens.refresh_token as string)).rejects.toMatchObject({ error: 'invalid_grant' });
+    });
+
+    it("an organization's directory deprovisioning the user on A stops its tokens on B within a second", async () => {
+      const browser = await new Navigator().login(b, 'dora');
+      const onB = await configOn(b);
+      const ended = await authorizeIn(browser, onB, callback, { scope: 'openid offline_access', prompt: 'consent' });
+      const tokens = await client.authorizationCodeGrant(onB, ended.url as URL, { pkceCodeVerifier: ended.verifier });
+      expect(await client.tokenIntrospection(onB, tokens.access_token)).toMatchObject({ active: true });
+      a.auth.events.emit({ type: 'org.member.deprovisioned', userId: hashId('local', 'dora'), actor: { kind: 'system' }, data: { org: 'org_directory', source: 'scim', reason: 'deleted' } });
+      const emitted = Date.now();
+      await a.auth.events.flush();
+      expect(await client.tokenIntrospection(onB, tokens.access_token)).toMatchObject({ active: false });
+      await expect(client.refreshTokenGrant(onB, tokens.refresh_token as string)).rejects.toMatchObject({ error: 'invalid_grant' });
+      expect(Date.now() - emitted).toBeLessThan(1000);
     });
 
     it('a refresh token raced on A and B is rotated once: one answer has tokens, the other invalid_grant, and the family is revoked', async () => {

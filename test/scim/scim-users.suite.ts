@@ -1,35 +1,39 @@
 import { scim } from '../../src/plugins/scim';
-import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
+import type { SmtpPeer } from '../support/smtp-peer';
 import { Browser, orgApp, type OrgApp } from '../organizations/org-helpers';
-import { onEveryStore, type StoreMaker } from '../support/every-store';
+import type { StoreMaker } from '../support/every-store';
 import { Directory, ENTERPRISE, ERROR, USER } from './scim-helpers';
 
-let smtp: SmtpPeer;
-beforeAll(async () => {
-  smtp = await startSmtpPeer();
-});
-afterAll(() => smtp.close());
-
-function usersSuite(name: string, describeFn: jest.Describe, store: StoreMaker): void {
+/** The suite on one store; `peers.smtp` is read inside its tests. */
+export function usersSuite(name: string, describeFn: jest.Describe, store: StoreMaker, peers: { smtp: SmtpPeer }): void {
   describeFn(`SCIM users (${name} store)`, () => {
     let t: OrgApp;
     let cleanup: () => Promise<void>;
     let owner: Browser;
     let directory: Directory;
-    beforeEach(async () => {
-      const made = await store();
-      cleanup = made.cleanup;
-      t = orgApp(smtp, made.uri, { plugins: [scim({ store: made.uri })] });
+    let slug: string;
+    let orgId: string;
+    let made = 0;
+    // One app per store (a fresh database costs seconds on some); a fresh organization per test.
+    beforeAll(async () => {
+      const opened = await store();
+      cleanup = opened.cleanup;
+      t = orgApp(peers.smtp, opened.uri, { plugins: [scim({ store: opened.uri })] });
       owner = await new Browser(t.app).login('olga');
-      expect((await owner.post('/auth/orgs', { name: 'Acme', slug: 'acme' })).status).toBe(201);
-      directory = await Directory.of(t.app, owner, 'acme');
     });
-    afterEach(async () => {
-      await t.auth.close();
-      await cleanup();
+    beforeEach(async () => {
+      slug = `acme-${++made}`;
+      const org = await owner.post('/auth/orgs', { name: 'Acme', slug });
+      expect(org.status).toBe(201);
+      orgId = org.body.id as string;
+      directory = await Directory.of(t.app, owner, slug);
+    });
+    afterAll(async () => {
+      await t?.auth.close();
+      await cleanup?.();
     });
 
-    const memberIds = async (): Promise<string[]> => ((await owner.get('/auth/orgs/acme/members')).body as Array<{ userId: string }>).map((m) => m.userId).sort();
+    const memberIds = async (): Promise<string[]> => ((await owner.get(`/auth/orgs/${slug}/members`)).body as Array<{ userId: string }>).map((m) => m.userId).sort();
 
     it('creates, reads, lists with filters and pages, replaces, patches, deactivates and deletes users; each is a member while active', async () => {
       const alice = await directory.createUser('alice@example.com', { externalId: 'ext-alice', displayName: 'Alice Doe', [ENTERPRISE]: { department: 'Sales', manager: { value: 'm-1' } } });
@@ -132,7 +136,12 @@ function usersSuite(name: string, describeFn: jest.Describe, store: StoreMaker):
       const { events } = await t.auth.events.list({
         types: ['scim.user.created', 'scim.user.updated', 'scim.user.deactivated', 'scim.user.reactivated', 'scim.user.deleted', 'org.member.deprovisioned'],
       });
-      expect(events.map((e) => e.type).reverse()).toEqual([
+      expect(
+        events
+          .filter((e) => e.data.org === orgId)
+          .map((e) => e.type)
+          .reverse(),
+      ).toEqual([
         'scim.user.created',
         'scim.user.created',
         'org.member.deprovisioned',
@@ -154,8 +163,8 @@ function usersSuite(name: string, describeFn: jest.Describe, store: StoreMaker):
       await t.auth.events.flush();
       const [annId, benId] = [await userIdOf(ann!.id), await userIdOf(ben!.id)];
       const member = async (userId: string): Promise<{ roles: string[]; teams: string[] }> =>
-        ((await owner.get('/auth/orgs/acme/members')).body as Array<{ userId: string; roles: string[]; teams: string[] }>).find((m) => m.userId === userId)!;
-      const teams = async (): Promise<Array<{ id: string; name: string }>> => (await owner.get('/auth/orgs/acme')).body.teams;
+        ((await owner.get(`/auth/orgs/${slug}/members`)).body as Array<{ userId: string; roles: string[]; teams: string[] }>).find((m) => m.userId === userId)!;
+      const teams = async (): Promise<Array<{ id: string; name: string }>> => (await owner.get(`/auth/orgs/${slug}`)).body.teams;
 
       const made = await directory.send('post', '/Groups', {
         schemas: ['urn:ietf:params:scim:schemas:core:2.0:Group'],
@@ -191,12 +200,12 @@ function usersSuite(name: string, describeFn: jest.Describe, store: StoreMaker):
 
       // The organization maps group names to roles: the directory then decides its users' roles.
       expect((await member(annId)).roles).toEqual(['member']);
-      const mapped = await owner.put('/auth/orgs/acme/scim/settings', { groupRoles: { platform: 'billing' } });
+      const mapped = await owner.put(`/auth/orgs/${slug}/scim/settings`, { groupRoles: { platform: 'billing' } });
       expect([mapped.status, mapped.body.groupRoles]).toEqual([200, { platform: 'billing' }]);
       expect((await member(annId)).roles).toEqual(['billing']);
       expect((await directory.send('patch', `/Groups/${gid}`, { Operations: [{ op: 'remove', path: `members[value eq "${ben!.id}"]` }] })).status).toBe(200);
       expect((await member(benId)).roles).toEqual(['member']);
-      const ownerMapped = await owner.put('/auth/orgs/acme/scim/settings', { groupRoles: { platform: 'owner' } });
+      const ownerMapped = await owner.put(`/auth/orgs/${slug}/scim/settings`, { groupRoles: { platform: 'owner' } });
       expect(ownerMapped.status).toBe(400);
 
       expect((await directory.send('delete', `/Groups/${gid}`)).status).toBe(204);
@@ -207,8 +216,8 @@ function usersSuite(name: string, describeFn: jest.Describe, store: StoreMaker):
 
     it("keeps organizations apart: another organization's token neither reads, lists nor changes a user", async () => {
       const alice = await directory.createUser('alice@example.com');
-      expect((await owner.post('/auth/orgs', { name: 'Globex', slug: 'globex' })).status).toBe(201);
-      const other = await Directory.of(t.app, owner, 'globex');
+      expect((await owner.post('/auth/orgs', { name: 'Globex', slug: `${slug}-globex` })).status).toBe(201);
+      const other = await Directory.of(t.app, owner, `${slug}-globex`);
       expect((await other.send('get', `/Users/${alice.body.id}`)).status).toBe(404);
       expect((await other.send('get', '/Users')).body.totalResults).toBe(0);
       expect((await other.filterUsers('userName eq "alice@example.com"')).body.totalResults).toBe(0);
@@ -221,5 +230,3 @@ function usersSuite(name: string, describeFn: jest.Describe, store: StoreMaker):
     });
   });
 }
-
-onEveryStore(usersSuite);

@@ -1,22 +1,11 @@
 import { sso, type SsoPlugin } from '../../src/plugins/sso';
-import { onEveryStore, type StoreMaker } from '../support/every-store';
-import { SSO_KEY } from './sso-helpers';
-import { startDnsPeer, type DnsPeer } from '../support/dns-server';
+import type { StoreMaker } from '../support/every-store';
+import { SSO_KEY, type SsoPeers } from './sso-helpers';
 import { setClock } from '../support/clock';
-import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { Browser, orgApp, tokenOf, type OrgApp } from '../organizations/org-helpers';
 
-let smtp: SmtpPeer;
-let dns: DnsPeer;
-beforeAll(async () => {
-  [smtp, dns] = await Promise.all([startSmtpPeer(), startDnsPeer()]);
-});
-afterAll(async () => {
-  await Promise.all([smtp.close(), dns.close()]);
-});
-
 /** Two organizations, each with an owner; `acme` also has a plain member. */
-async function twoOrgs(t: OrgApp): Promise<{ owner: Browser; rival: Browser; member: Browser }> {
+async function twoOrgs(t: OrgApp, smtp: SsoPeers['smtp']): Promise<{ owner: Browser; rival: Browser; member: Browser }> {
   const owner = await new Browser(t.app).login('olga');
   const rival = await new Browser(t.app).login('rick');
   const member = await new Browser(t.app).login('mia');
@@ -28,7 +17,8 @@ async function twoOrgs(t: OrgApp): Promise<{ owner: Browser; rival: Browser; mem
   return { owner, rival, member };
 }
 
-function domainFlow(name: string, describeFn: jest.Describe, storeUri: StoreMaker): void {
+/** The verified-domain suite on one store; the peers are read inside its tests. */
+export function domainFlow(name: string, describeFn: jest.Describe, storeUri: StoreMaker, peers: SsoPeers): void {
   describeFn(`SSO verified domains (${name} store)`, () => {
     let t: OrgApp;
     let plugin: SsoPlugin;
@@ -36,9 +26,9 @@ function domainFlow(name: string, describeFn: jest.Describe, storeUri: StoreMake
     beforeEach(async () => {
       const store = await storeUri();
       cleanup = store.cleanup;
-      plugin = sso({ key: SSO_KEY, store: store.uri, dns: { servers: [dns.server], timeoutMs: 1000 } });
-      t = orgApp(smtp, store.uri, { plugins: [plugin] });
-      dns.txt.clear();
+      plugin = sso({ key: SSO_KEY, store: store.uri, dns: { servers: [peers.dns.server], timeoutMs: 1000 } });
+      t = orgApp(peers.smtp, store.uri, { plugins: [plugin] });
+      peers.dns.txt.clear();
     });
     afterEach(async () => {
       jest.useRealTimers();
@@ -47,7 +37,7 @@ function domainFlow(name: string, describeFn: jest.Describe, storeUri: StoreMake
     });
 
     it('claims a domain, shows the TXT record, verifies it once DNS has it, and one organization at most holds it', async () => {
-      const { owner, rival } = await twoOrgs(t);
+      const { owner, rival } = await twoOrgs(t, peers.smtp);
       const claimed = await owner.post('/auth/orgs/acme/sso/domains', { domain: 'Acme.EXAMPLE' });
       expect(claimed.status).toBe(201);
       const record = claimed.body.record as { type: string; name: string; value: string };
@@ -68,9 +58,9 @@ function domainFlow(name: string, describeFn: jest.Describe, storeUri: StoreMake
       expect(rivalClaim.status).toBe(201);
       expect(rivalClaim.body.record.value).not.toBe(record.value);
       // Another text, and a part of the value, prove nothing.
-      dns.txt.set(record.name, ['unrelated text', record.value.slice(0, 40)]);
+      peers.dns.txt.set(record.name, ['unrelated text', record.value.slice(0, 40)]);
       expect((await owner.post('/auth/orgs/acme/sso/domains/acme.example/verify')).status).toBe(400);
-      dns.txt.set(record.name, ['v=spf1 -all', record.value, rivalClaim.body.record.value]);
+      peers.dns.txt.set(record.name, ['v=spf1 -all', record.value, rivalClaim.body.record.value]);
 
       const verified = await owner.post('/auth/orgs/acme/sso/domains/acme.example/verify');
       expect(verified.status).toBe(200);
@@ -93,7 +83,7 @@ function domainFlow(name: string, describeFn: jest.Describe, storeUri: StoreMake
     });
 
     it('refuses members without org:update, stale logins, other organizations, bad domains and broken DNS, storing nothing', async () => {
-      const { owner, rival, member } = await twoOrgs(t);
+      const { owner, rival, member } = await twoOrgs(t, peers.smtp);
       expect((await member.get('/auth/orgs/acme/sso/domains')).status).toBe(403);
       expect((await member.post('/auth/orgs/acme/sso/domains', { domain: 'acme.example' })).status).toBe(403);
       expect((await rival.post('/auth/orgs/acme/sso/domains', { domain: 'acme.example' })).status).toBe(404);
@@ -104,11 +94,11 @@ function domainFlow(name: string, describeFn: jest.Describe, storeUri: StoreMake
       const claimed = await owner.post('/auth/orgs/acme/sso/domains', { domain: 'acme.example' });
       expect((await rival.post('/auth/orgs/rival/sso/domains/acme.example/verify')).status).toBe(404);
       expect((await rival.delete('/auth/orgs/rival/sso/domains/acme.example')).status).toBe(404);
-      dns.failing.add('_authgate-challenge.acme.example');
+      peers.dns.failing.add('_authgate-challenge.acme.example');
       const broken = await owner.post('/auth/orgs/acme/sso/domains/acme.example/verify');
       expect([broken.status, broken.body.code]).toEqual([502, 'bad_gateway']);
-      dns.failing.clear();
-      dns.txt.set(claimed.body.record.name, [claimed.body.record.value]);
+      peers.dns.failing.clear();
+      peers.dns.txt.set(claimed.body.record.name, [claimed.body.record.value]);
 
       setClock(Math.floor(Date.now() / 1000) + 11 * 60);
       const stale = await owner.post('/auth/orgs/acme/sso/domains/acme.example/verify');
@@ -117,9 +107,9 @@ function domainFlow(name: string, describeFn: jest.Describe, storeUri: StoreMake
     });
 
     it("an organization's deletion removes its domains", async () => {
-      const { owner } = await twoOrgs(t);
+      const { owner } = await twoOrgs(t, peers.smtp);
       const claimed = await owner.post('/auth/orgs/acme/sso/domains', { domain: 'gone.example' });
-      dns.txt.set(claimed.body.record.name, [claimed.body.record.value]);
+      peers.dns.txt.set(claimed.body.record.name, [claimed.body.record.value]);
       expect((await owner.post('/auth/orgs/acme/sso/domains/gone.example/verify')).status).toBe(200);
       expect((await owner.delete('/auth/orgs/acme')).status).toBe(200);
       await t.auth.events.flush();
@@ -127,5 +117,3 @@ function domainFlow(name: string, describeFn: jest.Describe, storeUri: StoreMake
     });
   });
 }
-
-onEveryStore(domainFlow);
