@@ -11,6 +11,11 @@ import { PgNames } from './internal/postgres';
 import { uriScheme } from './internal/store-uri';
 import { loggerFunc } from './core/logger';
 import { ORG_INVITATIONS, ORGS } from './plugins/organizations/org-schema';
+import { SSO_DOMAINS } from './plugins/sso/domain-schema';
+import { SSO_CONNECTIONS } from './plugins/sso/connection-schema';
+import { SCIM_TOKENS } from './plugins/scim/token-schema';
+import { SCIM_USERS } from './plugins/scim/user-schema';
+import { SCIM_GROUPS, SCIM_SETTINGS } from './plugins/scim/group-schema';
 import { createStateStore } from './stores/create-state-store';
 import { STATE } from './core/state/collection-state-store';
 import { postgresStateSteps } from './stores/postgres/postgres-state-store';
@@ -42,6 +47,8 @@ function storesOf(scheme: string, write: (line: string) => void): Array<{ store:
     { store: 'accounts', schemas: [accountSchema(logger), ACCOUNT_TOKENS, ACCOUNT_LOGINS] as Array<Schema<unknown>> },
     { store: 'audit', schemas: [AUDIT] },
     { store: 'organizations', schemas: [ORGS, ORG_INVITATIONS] as Array<Schema<unknown>> },
+    { store: 'sso', schemas: [SSO_DOMAINS, SSO_CONNECTIONS] as Array<Schema<unknown>> },
+    { store: 'scim', schemas: [SCIM_TOKENS, SCIM_USERS, SCIM_GROUPS, SCIM_SETTINGS] as Array<Schema<unknown>> },
   ];
   // On MySQL and SQLite the state store and avatars are families too; elsewhere they have stores of their own.
   if (scheme === 'mysql' || scheme === 'sqlite') stores.push({ store: 'state', schemas: [STATE as Schema<unknown>] }, { store: 'avatars', schemas: [AVATARS as Schema<unknown>] });

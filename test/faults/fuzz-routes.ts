@@ -17,7 +17,7 @@ import { scim } from '../../src/plugins/scim';
 
 const FUZZ_CLIENT_SECRET = 'fuzz-web-client-secret-0123456789abcdef';
 const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
-const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 120);
 
 function randomRequest(
   rng: Rng,

@@ -56,7 +56,17 @@ describe('npx authgate migrate (issue 42)', () => {
       const versions = (file.prepare('SELECT count(*) AS n FROM authgate_migrations').get() as { n: number }).n;
       file.close();
       expect(tables).toEqual(
-        expect.arrayContaining(['authgate_accounts_doc', 'authgate_audit_idx', 'authgate_org_invitations_uniq', 'authgate_state_doc', 'authgate_avatars_doc', 'authgate_migrations']),
+        expect.arrayContaining([
+          'authgate_accounts_doc',
+          'authgate_audit_idx',
+          'authgate_org_invitations_uniq',
+          'authgate_sso_connections_doc',
+          'authgate_scim_users_uniq',
+          'authgate_scim_settings_doc',
+          'authgate_state_doc',
+          'authgate_avatars_doc',
+          'authgate_migrations',
+        ]),
       );
       expect((await cli('migrate', '--database', uri)).code).toBe(0);
       const again = new Sqlite(join(dir, 'auth.db'));
