@@ -10,6 +10,7 @@ import type { Membership, MembershipCache } from './membership-cache';
 import type { ResolvedOrganizationOptions } from './org-options';
 import { type OrgInvitation, type OrgMember, type OrgRecord, type OrgStore } from './org-store';
 import { ORG_PERMISSIONS, OWNER } from './roles';
+import { DirectorySync } from './directory-sync';
 
 /** Who asks, as the service sees it: the user, and how to demand a fresh login for the gravest changes. */
 export interface OrgCaller {
@@ -82,7 +83,19 @@ export class OrgService implements OrgAuthority {
     private readonly cache: MembershipCache,
     private readonly options: ResolvedOrganizationOptions,
     private readonly deps: { url: URL; users: PluginUsers; logger: Logger; events: PluginEvents },
-  ) {}
+  ) {
+    this.sync = new DirectorySync({
+      store,
+      options,
+      events: deps.events,
+      change: (orgId, change) => this.change(orgId, change),
+      countOrgs: (userId) => this.countOrgs(userId),
+      dropInvitationsBy: (org, inviterId, all) => this.dropInvitationsBy(org, inviterId, all),
+    });
+  }
+
+  /** What the organization's directory and SSO change. */
+  private readonly sync: DirectorySync;
 
   private get roles(): ResolvedOrganizationOptions['roles'] {
     return this.options.roles;
@@ -132,94 +145,28 @@ export class OrgService implements OrgAuthority {
   }
 
   /** @inheritdoc */
-  async provision(orgId: string, userId: string, roles: readonly string[], source: string, options: { keepRoles?: boolean } = {}): Promise<'added' | 'changed' | 'unchanged'> {
-    const known = roles.filter((r) => this.roles.has(r) && r !== OWNER);
-    const wanted = known.length > 0 ? [...new Set(known)] : ['member'];
-    const before = (await this.store.get(orgId))?.members.find((m) => m.userId === userId);
-    if (before === undefined) await this.countOrgs(userId);
-    const result: { outcome: 'added' | 'changed' | 'unchanged' } = { outcome: 'unchanged' };
-    const saved = await this.change(orgId, (current) => {
-      const member = current.members.find((m) => m.userId === userId);
-      if (member === undefined) {
-        if (current.members.length >= this.options.maxMembers) throw refuse('conflict', `an organization may have at most ${this.options.maxMembers} members`, 'limit_reached');
-        result.outcome = 'added';
-        return { ...current, members: [...current.members, { userId, roles: wanted, teams: [], joined: Date.now() }] };
-      }
-      // The directory manages what it granted; an owner was made one in the app, and stays one.
-      if (options.keepRoles === true || member.roles.includes(OWNER) || member.roles.join() === wanted.join()) return undefined;
-      result.outcome = 'changed';
-      return { ...current, members: current.members.map((m) => (m.userId === userId ? { ...m, roles: wanted } : m)) };
-    });
-    const { outcome } = result;
-    const actor = { kind: 'system' as const };
-    if (outcome === 'added') this.deps.events.emit({ type: 'org.member.added', userId, actor, data: { org: saved.id, roles: wanted, source } });
-    if (outcome === 'changed') this.deps.events.emit({ type: 'org.member.role_changed', userId, actor, data: { org: saved.id, from: before?.roles ?? [], to: wanted, source } });
-    return outcome;
+  provision(orgId: string, userId: string, roles: readonly string[], source: string, options?: { keepRoles?: boolean }): Promise<'added' | 'changed' | 'unchanged'> {
+    return this.sync.provision(orgId, userId, roles, source, options);
   }
 
   /** @inheritdoc */
-  async deprovision(orgId: string, userId: string, source: string): Promise<'removed' | 'kept_owner' | 'absent'> {
-    const result: { outcome: 'removed' | 'kept_owner' | 'absent' } = { outcome: 'absent' };
-    const saved = await this.change(orgId, (current) => {
-      const member = current.members.find((m) => m.userId === userId);
-      if (member === undefined) return ((result.outcome = 'absent'), undefined);
-      const members = current.members.filter((m) => m.userId !== userId);
-      if (!members.some((m) => m.roles.includes(OWNER))) return ((result.outcome = 'kept_owner'), undefined);
-      result.outcome = 'removed';
-      return { ...current, members };
-    });
-    if (result.outcome === 'removed') {
-      await this.dropInvitationsBy(saved, userId, true);
-      this.deps.events.emit({ type: 'org.member.removed', userId, actor: { kind: 'system' }, data: { org: saved.id, left: false, source } });
-    }
-    return result.outcome;
+  deprovision(orgId: string, userId: string, source: string): Promise<'removed' | 'kept_owner' | 'absent'> {
+    return this.sync.deprovision(orgId, userId, source);
   }
 
   /** @inheritdoc */
-  async directoryTeam(orgId: string, teamId: string | undefined, name: string): Promise<string> {
-    const made = { id: `team_${randomBytes(9).toString('base64url')}`, name };
-    const result = { id: made.id };
-    await this.change(orgId, (current) => {
-      const existing = teamId === undefined ? undefined : current.teams.find((t) => t.id === teamId);
-      if (existing !== undefined) {
-        result.id = existing.id;
-        return existing.name === name ? undefined : { ...current, teams: current.teams.map((t) => (t.id === existing.id ? { ...t, name } : t)) };
-      }
-      result.id = made.id;
-      if (current.teams.length >= this.options.maxTeams) throw refuse('conflict', `an organization may have at most ${this.options.maxTeams} teams`, 'limit_reached');
-      return { ...current, teams: [...current.teams, made] };
-    });
-    return result.id;
+  directoryTeam(orgId: string, teamId: string | undefined, name: string): Promise<string> {
+    return this.sync.directoryTeam(orgId, teamId, name);
   }
 
   /** @inheritdoc */
-  async removeDirectoryTeam(orgId: string, teamId: string): Promise<void> {
-    await this.change(orgId, (current) =>
-      current.teams.some((t) => t.id === teamId)
-        ? { ...current, teams: current.teams.filter((t) => t.id !== teamId), members: current.members.map((m) => ({ ...m, teams: m.teams.filter((t) => t !== teamId) })) }
-        : undefined,
-    );
+  removeDirectoryTeam(orgId: string, teamId: string): Promise<void> {
+    return this.sync.removeDirectoryTeam(orgId, teamId);
   }
 
   /** @inheritdoc */
-  async placeMember(orgId: string, userId: string, placement: { managed: readonly string[]; wanted: readonly string[]; roles?: readonly string[] | undefined }, source: string): Promise<void> {
-    const roles = placement.roles?.filter((r) => this.roles.has(r) && r !== OWNER);
-    const seen: { from?: string[]; to?: string[] } = {};
-    const saved = await this.change(orgId, (current) => {
-      const member = current.members.find((m) => m.userId === userId);
-      if (member === undefined) return undefined;
-      const known = new Set(current.teams.map((t) => t.id));
-      const teams = [...new Set([...member.teams.filter((t) => !placement.managed.includes(t)), ...placement.wanted.filter((t) => known.has(t))])];
-      const nextRoles = roles === undefined || member.roles.includes(OWNER) ? member.roles : roles.length > 0 ? [...new Set(roles)] : ['member'];
-      if (teams.join() === member.teams.join() && nextRoles.join() === member.roles.join()) return undefined;
-      seen.from = member.roles;
-      seen.to = nextRoles;
-      return { ...current, members: current.members.map((m) => (m.userId === userId ? { ...m, teams, roles: nextRoles } : m)) };
-    });
-    if (seen.from !== undefined && seen.to !== undefined && seen.from.join() !== seen.to.join()) {
-      await this.dropInvitationsBy(saved, userId, false);
-      this.deps.events.emit({ type: 'org.member.role_changed', userId, actor: { kind: 'system' }, data: { org: saved.id, from: seen.from, to: seen.to, source } });
-    }
+  placeMember(orgId: string, userId: string, placement: { managed: readonly string[]; wanted: readonly string[]; roles?: readonly string[] | undefined }, source: string): Promise<void> {
+    return this.sync.placeMember(orgId, userId, placement, source);
   }
 
   /** How a key of organization `orgId` acts there: its roles while the organization exists, `null` once it is gone (synchronous when memory can tell). */
