@@ -120,12 +120,17 @@ describe('a directory deprovisions a person: membership, sessions, keys and invi
       ['a deep filter', directory.filterUsers(`${'('.repeat(40)}userName eq "x"${')'.repeat(40)}`), 400, 'invalidFilter'],
       ['a bad count', directory.send('get', '/Users?count=lots'), 400, 'invalidValue'],
       ['another method', directory.send('post', `/Users/${id}`, { userName: 'x' }), 405, undefined],
+      ['another method on a list', directory.send('put', '/Groups', { displayName: 'x' }), 405, undefined],
+      ['no such endpoint', directory.send('get', '/Nothing'), 404, undefined],
+      ['no such endpoint with an id', directory.send('delete', '/ServiceProviderConfig/x'), 404, undefined],
     ];
     for (const [what, answer, status, scimType] of cases) {
       const res = await answer;
       expect([what, res.status, res.headers['content-type']]).toEqual([what, status, expect.stringMatching(/^application\/scim\+json/)]);
       expect([what, res.body]).toEqual([what, { schemas: [ERROR], status: String(status), detail: expect.any(String), ...(scimType ? { scimType } : {}) }]);
     }
+    expect((await directory.send('patch', '/Users')).headers.allow).toBe('GET, POST');
+    expect((await directory.send('get', '/Nothing')).headers.allow).toBeUndefined();
     expect((await directory.send('get', `/Users/${id}`)).body).toEqual(before);
     expect((await directory.send('get', '/Users')).body.totalResults).toBe(1);
   });

@@ -33,6 +33,25 @@ export interface ScimRouteDeps {
   rateLimit(name: string, identity: string): Promise<void>;
 }
 
+/** The methods each SCIM endpoint answers, by its lower-case name: without an id, and with one. */
+const METHODS: Readonly<Record<string, readonly [string, string]>> = {
+  serviceproviderconfig: ['GET', ''],
+  resourcetypes: ['GET', 'GET'],
+  schemas: ['GET', 'GET'],
+  users: ['GET, POST', 'GET, PUT, PATCH, DELETE'],
+  groups: ['GET, POST', 'GET, PUT, PATCH, DELETE'],
+};
+
+/** Answers a request no SCIM route took: 405 with `Allow` for another method of an endpoint, else 404. */
+function elsewhere(withId: boolean): ScimHandler {
+  return async (req, res) => {
+    const allowed = METHODS[String(req.params.resource).toLowerCase()]?.[withId ? 1 : 0];
+    if (!allowed) throw new ScimError(404, 'no such SCIM endpoint: see /ResourceTypes');
+    res.setHeader('Allow', allowed);
+    throw new ScimError(405, `use ${allowed}`);
+  };
+}
+
 /** The organization of the request's SCIM token (`Authorization: Bearer scim_…`), counted against its rate limit; a SCIM 401 otherwise. */
 async function organizationOf(req: Request, deps: ScimRouteDeps): Promise<string> {
   const [scheme, token] = (req.headers.authorization ?? '').split(' ');
@@ -103,5 +122,8 @@ export function scimRouteList(deps: ScimRouteDeps): PluginRoute[] {
     ...scimUserRoutes(`${SCIM_BASE}/Users`, { users: deps.users, groups: (orgId) => deps.groups.membership(orgId), base, route }),
     ...scimGroupRoutes(`${SCIM_BASE}/Groups`, deps.groups, { base, route }),
     ...scimSettingsRoutes({ groups: deps.groups, orgs: deps.orgs, caller }),
+    // Last: what no route above answered gets SCIM's 404 or 405, not the auth router's JSON.
+    route('ALL', `${SCIM_BASE}/:resource`, elsewhere(false)),
+    route('ALL', `${SCIM_BASE}/:resource/:id`, elsewhere(true)),
   ];
 }
