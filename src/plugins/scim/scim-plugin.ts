@@ -29,6 +29,12 @@ declare module '../../core/audit/auth-event' {
   interface AuthEventTypes extends Record<(typeof SCIM_EVENT_TYPES)[number], true> {}
 }
 
+/** What `setup` made, once it ran; a configuration error before. */
+function setUp<T>(made: T | undefined, what: string): T {
+  if (made === undefined) throw configError(`scim(): its ${what} exist once createAuth({ plugins: [...] }) has set the plugin up`);
+  return made;
+}
+
 /** Options of the SCIM plugin: `scim({ ... })`. */
 export interface ScimOptions {
   /** Where SCIM tokens are kept: a database URI. @default the `database` of `createAuth`, else 'memory://' */
@@ -65,16 +71,13 @@ export function scim(options: ScimOptions = {}): ScimPlugin {
     eventTypes: [...SCIM_EVENT_TYPES, ...DIRECTORY_EVENT_TYPES],
     rateLimits: { scimRoutesPerUser: { limit: 60, windowMs: 60_000 }, scimPerToken: { limit: 600, windowMs: 60_000 } },
     get tokens(): ScimTokens {
-      if (tokens === undefined) throw configError('scim(): its tokens exist once createAuth({ plugins: [...] }) has set the plugin up');
-      return tokens;
+      return setUp(tokens, 'tokens');
     },
     get users(): ScimUsers {
-      if (provisioned === undefined) throw configError('scim(): its users exist once createAuth({ plugins: [...] }) has set the plugin up');
-      return provisioned;
+      return setUp(provisioned, 'users');
     },
     get groups(): ScimGroups {
-      if (grouped === undefined) throw configError('scim(): its groups exist once createAuth({ plugins: [...] }) has set the plugin up');
-      return grouped;
+      return setUp(grouped, 'groups');
     },
     setup(ctx) {
       const orgs = ctx.service(ORGANIZATIONS_SERVICE);
