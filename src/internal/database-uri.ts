@@ -39,6 +39,10 @@ export function familyUri(database: string | undefined, family: StoreFamily | (s
       return database;
     case 'redis':
     case 'rediss':
+    case 'redis+sentinel':
+    case 'rediss+sentinel':
+    case 'redis+cluster':
+    case 'rediss+cluster':
       throw configError('database: Redis keeps only the state store; set database to PostgreSQL, MySQL, SQLite or MongoDB (or a level folder) and stateStore to the redis:// URI');
     default:
       throw configError(`database must be a URI: ${DATABASE_SCHEMES.join(', ')}; got ${JSON.stringify(String(database).slice(0, 80))}`);

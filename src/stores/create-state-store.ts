@@ -9,12 +9,26 @@ import { RedisStateStore } from './redis/redis-state-store';
 import type { StateStore } from '../core/state/state-store';
 
 /** The URI schemes {@link createStateStore} accepts. */
-export const STATE_STORE_SCHEMES = ['memory://', 'level://', 'redis://', 'rediss://', 'postgres://', 'postgresql://', 'mysql://', 'sqlite://', 'mongodb://', 'mongodb+srv://'] as const;
+export const STATE_STORE_SCHEMES = [
+  'memory://',
+  'level://',
+  'redis://',
+  'rediss://',
+  'redis+sentinel://',
+  'redis+cluster://',
+  'postgres://',
+  'postgresql://',
+  'mysql://',
+  'sqlite://',
+  'mongodb://',
+  'mongodb+srv://',
+] as const;
 
 /**
  * Makes a state store from a URI: `memory://` (one process), `level:///path` (embedded, survives
- * restarts), `sqlite:///path/file.db`; shared by several instances: `redis://host:6379/0?prefix=app:`
- * (`rediss://` for TLS), `postgres://user@host/db?schema=app`, `mysql://user@host/db`,
+ * restarts), `sqlite:///path/file.db`; shared by several instances: `redis://host:6379/0?prefix=app:`,
+ * `redis+sentinel://s1:26379,s2:26379/mymaster`, `redis+cluster://n1:6379,n2:6379` (`rediss` for
+ * TLS), `postgres://user@host/db?schema=app` (`postgres://h1,h2/db` finds the primary), `mysql://user@host/db`,
  * `mongodb://host/db?state_db=&state_coll=`. MySQL, SQLite and MongoDB have no announcements
  * (caches read through).
  * @throws AuthError (`config`) naming the accepted schemes for anything else.
@@ -29,6 +43,10 @@ export function createStateStore(uri: string): StateStore {
     level: () => new LevelStateStore(uriPath(uri, 'level:///var/lib/app/state')),
     redis,
     rediss: redis,
+    'redis+sentinel': redis,
+    'rediss+sentinel': redis,
+    'redis+cluster': redis,
+    'rediss+cluster': redis,
     postgres,
     postgresql: postgres,
     mysql: onDatabase,

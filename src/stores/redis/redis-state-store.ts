@@ -1,8 +1,8 @@
-import type { RedisClientType } from '@redis/client';
-import { acquireRedisConnection, createRedisClient, parseRedisUri, type RedisConnection } from '../../internal/redis';
+import { acquireRedisConnection, createRedisClient, parseRedisUri, type RedisCommands, type RedisConnection, type RedisTarget } from '../../internal/redis';
 import type { Lease } from '../../internal/shared-handles';
 import type { Subscription } from '../../core/state/state-store';
 import { BaseStateStore, type StateEntry } from '../../core/state/base-state-store';
+import { probedSubscription } from './probed-subscription';
 
 /** INCR that starts a missing counter with its time to live, in one step on the server. */
 const INCREMENT = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n";
@@ -17,36 +17,44 @@ const RESUBSCRIBE_SETTLE_MS = 100;
 const packMember = (entry: StateEntry): string => `${entry.until} ${entry.value}`;
 
 /**
- * State in Redis, shared by every instance: `redis://host:6379/0?prefix=app:` (`rediss://` for
- * TLS). Redis expires entries itself; `setIfAbsent` is `SET NX PX`, `take` is `GETDEL`, counters
- * are `INCR` + `PEXPIRE` in one script; a group is a hash. Every command touches one key, so it
- * runs on Redis Cluster. `publish`/`subscribe` are Redis pub/sub, on a connection of their own.
+ * State in Redis, shared by every instance: one server (`redis://host:6379/0?prefix=app:`), a
+ * master found through Sentinel (`redis+sentinel://s1:26379,s2:26379/mymaster`) or a Cluster
+ * (`redis+cluster://n1:6379,n2:6379`); `rediss` for TLS. Redis expires entries itself;
+ * `setIfAbsent` is `SET NX PX`, `take` is `GETDEL`, counters are `INCR` + `PEXPIRE` in one script;
+ * a group is a hash. Every command touches one key, so nothing has to share a Cluster slot.
+ * `publish`/`subscribe` are Redis pub/sub (sharded on a Cluster), on a connection of their own.
+ * A command is never sent twice, and never after its deadline: a failover answers 503 meanwhile.
  */
 export class RedisStateStore extends BaseStateStore {
   private readonly connection: Lease<RedisConnection>;
   private readonly prefix: string;
-  private readonly clientUri: string;
+  private readonly target: RedisTarget;
   private readonly subscriptions = new Set<Subscription>();
 
-  /** @param uri - `redis://` or `rediss://` with an optional `prefix` (default `authgate:`). */
+  /** @param uri - `redis://`, `redis+sentinel://` or `redis+cluster://` (`rediss` for TLS) with an optional `prefix` (default `authgate:`); every parameter is in the stores guide. */
   constructor(uri: string) {
     super();
-    const target = parseRedisUri(uri);
-    this.prefix = target.prefix;
-    this.clientUri = target.clientUri;
-    this.connection = acquireRedisConnection(target.clientUri);
+    this.target = parseRedisUri(uri);
+    this.prefix = this.target.prefix;
+    this.connection = acquireRedisConnection(this.target);
   }
 
-  private ready(): Promise<RedisClientType> {
-    return this.connection.handle.ready();
+  private ready(): Promise<RedisCommands> {
+    return this.connection.handle.commands();
   }
 
   private ttl(entry: StateEntry, now: number): number {
     return Math.max(1, Math.ceil(entry.until - now));
   }
 
+  /** Waits for the replicas to have a write to `fullKey` (see {@link RedisConnection.confirm}). */
+  private confirm(fullKey: string): Promise<void> {
+    return this.connection.handle.confirm(fullKey);
+  }
+
   protected override async write(key: string, entry: StateEntry): Promise<void> {
     await (await this.ready()).set(this.prefix + key, entry.value, { expiration: { type: 'PX', value: this.ttl(entry, Date.now()) } });
+    await this.confirm(this.prefix + key);
   }
 
   protected override async read(key: string): Promise<StateEntry | undefined> {
@@ -56,11 +64,13 @@ export class RedisStateStore extends BaseStateStore {
 
   protected override async writeIfAbsent(key: string, entry: StateEntry, now: number): Promise<boolean> {
     const reply = await (await this.ready()).set(this.prefix + key, entry.value, { condition: 'NX', expiration: { type: 'PX', value: this.ttl(entry, now) } });
+    if (reply === 'OK') await this.confirm(this.prefix + key);
     return reply === 'OK';
   }
 
   protected override async remove(key: string): Promise<StateEntry | undefined> {
     const value = await (await this.ready()).getDel(this.prefix + key);
+    if (value !== null) await this.confirm(this.prefix + key);
     return value === null ? undefined : { value: String(value), until: Number.POSITIVE_INFINITY };
   }
 
@@ -77,6 +87,7 @@ export class RedisStateStore extends BaseStateStore {
   protected override async writeMember(group: string, member: string, entry: StateEntry): Promise<void> {
     const now = Date.now();
     await (await this.ready()).eval(SET_MEMBER, { keys: [this.groupKey(group)], arguments: [member, packMember(entry), String(this.ttl(entry, now))] });
+    await this.confirm(this.groupKey(group));
   }
 
   protected override async readMembers(group: string, now: number): Promise<Array<[string, StateEntry]>> {
@@ -96,26 +107,44 @@ export class RedisStateStore extends BaseStateStore {
 
   protected override async removeMember(group: string, member: string): Promise<void> {
     await (await this.ready()).hDel(this.groupKey(group), member);
+    await this.confirm(this.groupKey(group));
   }
 
-  /** PUBLISH on the prefixed channel. */
+  /** PUBLISH on the prefixed channel (SPUBLISH on a Cluster). */
   override async publish(channel: string, message: string): Promise<void> {
     this.checkKey(channel);
-    await (await this.ready()).publish(this.prefix + channel, message);
+    await this.connection.handle.publish(this.prefix + channel, message);
   }
 
   /**
-   * SUBSCRIBE on a connection of its own (a subscribed connection runs no other command). The
-   * client reconnects and subscribes again by itself; `onGap` runs when the connection is lost and
-   * when it is back.
+   * SUBSCRIBE on a connection of its own (a subscribed connection runs no other command); on
+   * Sentinel and Cluster, a subscription proven live by probe messages on its own channel.
+   * The clients reconnect and subscribe again by themselves; `onGap` runs when the subscription is
+   * lost and when it is back.
    */
   override subscribe(channel: string, onMessage: (message: string) => void, onGap: () => void): Subscription {
     this.checkKey(channel);
+    const subscription =
+      this.target.layout === 'server' ? this.subscribeOnServer(channel, onMessage, onGap) : probedSubscription(this.connection.handle.pubSub(), this.prefix + channel, onMessage, onGap);
+    this.subscriptions.add(subscription);
+    return {
+      get live() {
+        return subscription.live;
+      },
+      close: async () => {
+        this.subscriptions.delete(subscription);
+        await subscription.close();
+      },
+    };
+  }
+
+  /** One server: SUBSCRIBE on a client of its own, trusted again a moment after each reconnect. */
+  private subscribeOnServer(channel: string, onMessage: (message: string) => void, onGap: () => void): Subscription {
     let live = false;
     let closed = false;
     let connectedOnce = false;
     // A client of its own: it reconnects (and subscribes again) once it has connected, whatever the store's client does.
-    const subscriber = createRedisClient(this.clientUri, () => connectedOnce && !closed);
+    const subscriber = createRedisClient(this.target.clientUri, () => connectedOnce && !closed);
     subscriber.on('error', () => {
       if (live) onGap();
       live = false;
@@ -149,19 +178,16 @@ export class RedisStateStore extends BaseStateStore {
         );
     };
     start();
-    const subscription: Subscription = {
+    return {
       get live() {
         return live && subscriber.isReady;
       },
       close: async () => {
         closed = true;
         live = false;
-        this.subscriptions.delete(subscription);
         if (subscriber.isOpen) await subscriber.close().catch(() => subscriber.destroy());
       },
     };
-    this.subscriptions.add(subscription);
-    return subscription;
   }
 
   protected override async release(): Promise<void> {
