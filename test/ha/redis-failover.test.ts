@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createStateStore } from '../../src';
+import { createStateStore, type StateStore } from '../../src';
 import { eventually } from '../support/eventually';
 import { runFailoverLoad, type FailoverReport } from '../support/failover-load';
 import { startRedisCluster, startSentinelSet, type RedisClusterSet, type SentinelSet } from '../support/redis-topologies';
@@ -12,6 +12,23 @@ function print(what: string, report: FailoverReport): void {
   console.log(
     `${what}: ${report.requests} requests, ${report.unavailable} answered 503, recovered in ${report.recoveryMs} ms, ${report.lostSessions} sessions lost, ${report.violations.length} violations`,
   );
+}
+
+/** A subscription of `store` goes live (its probe heard) and hears what `other` publishes. */
+async function heardAcross(store: StateStore, other: StateStore): Promise<void> {
+  const heard: string[] = [];
+  const subscription = store.subscribe!(
+    'ha',
+    (m) => heard.push(m),
+    () => undefined,
+  );
+  try {
+    await eventually(async () => expect(subscription.live).toBe(true));
+    await other.publish!('ha', 'hello');
+    await eventually(async () => expect(heard).toEqual(['hello']));
+  } finally {
+    await subscription.close();
+  }
 }
 
 describeRedis('high availability: Redis Sentinel (a master, a replica, three sentinels)', () => {
@@ -29,16 +46,7 @@ describeRedis('high availability: Redis Sentinel (a master, a replica, three sen
       expect(await other.get('k')).toEqual({ v: 1 });
       expect(await store.take('k')).toEqual({ v: 1 });
       expect(await other.take('k')).toBeUndefined();
-      const heard: string[] = [];
-      const subscription = store.subscribe!(
-        'ha',
-        (m) => heard.push(m),
-        () => undefined,
-      );
-      await eventually(async () => expect(subscription.live).toBe(true));
-      await other.publish!('ha', 'hello');
-      await eventually(async () => expect(heard).toEqual(['hello']));
-      await subscription.close();
+      await heardAcross(store, other);
     } finally {
       await Promise.all([store.close(), other.close()]);
     }
@@ -49,7 +57,8 @@ describeRedis('high availability: Redis Sentinel (a master, a replica, three sen
     print('Redis Sentinel, master killed', report);
     expect(report.violations).toEqual([]);
     expect(await set.masterPort()).not.toBe(set.master.port);
-    expect(report.recoveryMs).toBeLessThan(15_000);
+    // Redis's own agreement and promotion is most of it; a busy machine slows both.
+    expect(report.recoveryMs).toBeLessThan(20_000);
   }, 90_000);
 });
 
@@ -70,16 +79,7 @@ describeRedis('high availability: Redis Cluster (three masters, a replica each)'
       expect(await store.increment('n', 60_000)).toBe(2);
       await store.setMember('g', 'a', 1, 60_000);
       expect(await other.members('g')).toEqual([{ member: 'a', value: 1 }]);
-      const heard: string[] = [];
-      const subscription = store.subscribe!(
-        'ha',
-        (m) => heard.push(m),
-        () => undefined,
-      );
-      await eventually(async () => expect(subscription.live).toBe(true));
-      await other.publish!('ha', 'hello');
-      await eventually(async () => expect(heard).toEqual(['hello']));
-      await subscription.close();
+      await heardAcross(store, other);
     } finally {
       await Promise.all([store.close(), other.close()]);
     }
@@ -92,6 +92,7 @@ describeRedis('high availability: Redis Cluster (three masters, a replica each)'
     const report = await runFailoverLoad(`${cluster.uri}?prefix=${p}`, () => victim.kill());
     print('Redis Cluster, a master killed', report);
     expect(report.violations).toEqual([]);
-    expect(report.recoveryMs).toBeLessThan(15_000);
+    // Redis's own agreement and promotion is most of it; a busy machine slows both.
+    expect(report.recoveryMs).toBeLessThan(20_000);
   }, 90_000);
 });
