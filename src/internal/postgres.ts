@@ -1,7 +1,9 @@
 import type { Client, Pool, PoolClient, QueryResultRow } from 'pg';
 import type { Subscription } from './subscription';
 import { configError } from '../core/errors';
+import { parseHostList, type HostPort } from './host-list';
 import { loadOptional } from './optional';
+import { FailoverPool, type PgPool, type TargetSessionAttrs } from './pg-primary';
 import { SharedHandles, type Lease } from './shared-handles';
 
 /** A `postgres://` URI split into what the driver gets and authgate's own parameters. */
@@ -14,6 +16,10 @@ export interface PgTarget {
   poolMax: number;
   /** The longest a statement may run, in ms (the server cancels it). */
   statementTimeout: number;
+  /** The hosts of the URI, in order (one, or several of a primary and its standbys). */
+  hosts: HostPort[];
+  /** What a host must be to be used when there are several (libpq's `target_session_attrs`). */
+  targetSessionAttrs: TargetSessionAttrs;
 }
 
 const NAME = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -26,23 +32,32 @@ function whole(params: URLSearchParams, name: string, fallback: number, max: num
   return n;
 }
 
+const SESSION_ATTRS: readonly string[] = ['read-write', 'primary'];
+
 /**
  * Reads `postgres://user:pass@host:5432/db?schema=app&pool_max=10&statement_timeout=5000`
  * (also `postgresql://`). `schema` (default `public`), `pool_max` (default 10) and
  * `statement_timeout` in ms (default 5000) are authgate's and removed before the driver sees the URI.
+ * Several hosts (`postgres://h1:5432,h2:5432/db`, as libpq writes them) are a primary and its
+ * standbys: the one used is the first that takes writes (`target_session_attrs=read-write`, the
+ * default) or is not in recovery (`primary`), found again after a failover.
  */
 export function parsePgUri(uri: string): PgTarget {
   let url: URL;
+  let hosts: HostPort[];
   try {
-    url = new URL(uri);
+    ({ hosts, first: url } = parseHostList(uri, 'postgres store URI', 5432));
   } catch {
     throw configError(`postgres store URI ${JSON.stringify(uri.slice(0, 80))} is malformed; use postgres://user@host:5432/db?schema=app`);
   }
+  const attrs = url.searchParams.get('target_session_attrs') ?? 'read-write';
+  if (!SESSION_ATTRS.includes(attrs)) throw configError('postgres store URI: target_session_attrs is read-write or primary (authgate writes)');
+  url.searchParams.delete('target_session_attrs');
   const schema = url.searchParams.get('schema') ?? 'public';
   if (!NAME.test(schema)) throw configError('postgres store URI: schema must be a lower-case SQL name (letters, digits, _)');
   const target = { schema, poolMax: whole(url.searchParams, 'pool_max', 10, 1000), statementTimeout: whole(url.searchParams, 'statement_timeout', 5000, 3_600_000) };
   for (const name of ['schema', 'pool_max', 'statement_timeout']) url.searchParams.delete(name);
-  return { clientUri: url.toString(), ...target };
+  return { clientUri: url.toString(), ...target, hosts, targetSessionAttrs: attrs as TargetSessionAttrs };
 }
 
 /** A query on the connection of a {@link PgDatabase.transaction}. */
@@ -61,7 +76,7 @@ function queryOn(client: PoolClient): PgQuery {
 
 /** A pool shared by every store on one database, and the migrations run through it. */
 interface SharedPool {
-  pool: Pool;
+  pool: PgPool;
   /** By `<schema>:<family>`: each family's migrations run once per pool. */
   migrated: Map<string, Promise<void>>;
 }
@@ -69,12 +84,14 @@ interface SharedPool {
 /** One pool per database URI (with its pool size and statement timeout), whatever the families and schemas on it. */
 const pools = new SharedHandles<SharedPool>((shared) => shared.pool.end());
 
-function openPool({ clientUri, poolMax, statementTimeout }: PgTarget): SharedPool {
-  const { Pool: PgPool } = loadOptional<typeof import('pg')>('pg', 'a postgres:// store');
-  const pool = new PgPool({ connectionString: clientUri, max: poolMax, statement_timeout: statementTimeout, connectionTimeoutMillis: 5000 });
+function openPool({ clientUri, poolMax, statementTimeout, hosts, targetSessionAttrs }: PgTarget): SharedPool {
+  const config = { max: poolMax, statement_timeout: statementTimeout, connectionTimeoutMillis: 5000 };
+  if (hosts.length > 1) return { pool: new FailoverPool(new URL(clientUri), hosts, targetSessionAttrs, config), migrated: new Map() };
+  const { Pool: PgPoolClass } = loadOptional<typeof import('pg')>('pg', 'a postgres:// store');
+  const pool: Pool = new PgPoolClass({ ...config, connectionString: clientUri });
   // A connection lost while idle is dropped by the pool; the next query gets a fresh one.
   pool.on('error', () => undefined);
-  return { pool, migrated: new Map() };
+  return { pool: Object.assign(pool, { currentUri: async () => clientUri }), migrated: new Map() };
 }
 
 /** How many PostgreSQL pools are open in this process (one per database URI in use). */
@@ -113,7 +130,7 @@ export class PgNames {
  * together do not race.
  */
 export class PgDatabase extends PgNames {
-  private readonly pool: Pool;
+  private readonly pool: PgPool;
   private readonly lease: Lease<SharedPool>;
   private readonly target: PgTarget;
 
@@ -213,8 +230,9 @@ export class PgDatabase extends PgNames {
   }
 
   /**
-   * LISTENs on channel `name` on a connection of its own, outside the pool. A lost connection
-   * calls `onGap` and is made again (every second until it works), then `onGap` runs once more.
+   * LISTENs on channel `name` on a connection of its own, outside the pool (on the primary, when
+   * the URI names several hosts). A lost connection calls `onGap` and is made again (every second
+   * until it works), then `onGap` runs once more.
    */
   listen(name: string, onMessage: (message: string) => void, onGap: () => void): Subscription {
     const { Client: PgClient } = loadOptional<typeof import('pg')>('pg', 'a postgres:// store');
@@ -233,21 +251,30 @@ export class PgDatabase extends PgNames {
       if (!closed) retry = setTimeout(connect, 1000).unref();
     };
     const connect = (): void => {
-      const next = new PgClient({ connectionString: this.target.clientUri, connectionTimeoutMillis: 5000 });
-      client = next;
-      next.on('error', lost);
-      next.on('end', lost);
-      next.on('notification', (n) => {
-        if (n.channel === channel && n.payload !== undefined) onMessage(n.payload);
-      });
-      next
-        .connect()
-        .then(() => next.query(`LISTEN "${channel}"`))
-        .then(() => {
-          if (closed || client !== next) return;
-          live = true;
-          onGap();
-        }, lost);
+      // On the primary of the moment (the same host as the pool's, for one host).
+      this.pool.currentUri().then(
+        (uri) => {
+          if (closed) return;
+          const next = new PgClient({ connectionString: uri, connectionTimeoutMillis: 5000 });
+          client = next;
+          next.on('error', lost);
+          next.on('end', lost);
+          next.on('notification', (n) => {
+            if (n.channel === channel && n.payload !== undefined) onMessage(n.payload);
+          });
+          next
+            .connect()
+            .then(() => next.query(`LISTEN "${channel}"`))
+            .then(() => {
+              if (closed || client !== next) return;
+              live = true;
+              onGap();
+            }, lost);
+        },
+        () => {
+          if (!closed) retry = setTimeout(connect, 1000).unref();
+        },
+      );
     };
     connect();
     return {

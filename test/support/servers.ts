@@ -136,6 +136,47 @@ export async function startPostgres(): Promise<TestServer> {
   };
 }
 
+/** A streaming standby of a {@link startPostgres} server, which can be promoted to primary. */
+export interface StandbyServer extends TestServer {
+  /** `pg_ctl promote`: the standby leaves recovery and takes writes. */
+  promote(): Promise<void>;
+}
+
+/**
+ * Starts a streaming standby of the private PostgreSQL at `primaryUrl`: a copy made by
+ * `pg_basebackup -R` (which writes the replication settings), on a free port of its own.
+ */
+export async function startStandby(primaryUrl: string): Promise<StandbyServer> {
+  const primary = new URL(primaryUrl);
+  const dir = await mkdtemp(join(tmpdir(), 'authgate-pg-standby-'));
+  await toPostgresUser(dir);
+  const data = join(dir, 'data');
+  await asPostgres(join(PG_BIN, 'pg_basebackup'), ['-h', primary.hostname, '-p', primary.port, '-U', 'postgres', '-D', data, '-R', '-X', 'stream', '--no-sync']);
+  const port = await freePort();
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
+  let forget: () => void = () => undefined;
+  const start = async (): Promise<void> => {
+    await asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', 'start']);
+    const pid = Number((await readFile(join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    forget = remember(pid, `postgres -D ${data}`, false);
+  };
+  const stop = async (): Promise<void> => {
+    await asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+    forget();
+  };
+  await start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop,
+    restart: start,
+    promote: async () => void (await asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-w', 'promote'])),
+    destroy: async () => {
+      await stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Starts `command` and waits until it prints `ready` (on stdout or stderr); a child that exits or stays silent for `ms` fails, with what it said. */
 export async function startChild(command: string, args: readonly string[], ready: string, what: string, ms = 30_000): Promise<TrackedChild> {
   const running = spawnTracked(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });

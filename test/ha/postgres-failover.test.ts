@@ -1,0 +1,57 @@
+import { Client } from 'pg';
+import { createStateStore } from '../../src';
+import { eventually } from '../support/eventually';
+import { runFailoverLoad } from '../support/failover-load';
+import { describePostgres, startPostgres, startStandby, type StandbyServer, type TestServer } from '../support/servers';
+
+async function sql(url: string, text: string): Promise<unknown[]> {
+  const client = new Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+const hostsOf = (...urls: string[]): string => urls.map((u) => new URL(u).host).join(',');
+
+describePostgres('high availability: a PostgreSQL primary and a streaming standby, promoted when the primary dies', () => {
+  let primary: TestServer;
+  let standby: StandbyServer;
+  beforeEach(async () => {
+    primary = await startPostgres();
+    standby = await startStandby(primary.url);
+    // Synchronous replication: a commit is answered once the standby has it, so a promotion loses nothing acknowledged.
+    await sql(primary.url, "ALTER SYSTEM SET synchronous_standby_names = '*'");
+    await sql(primary.url, 'SELECT pg_reload_conf()');
+    await eventually(async () => expect(await sql(primary.url, "SELECT 1 FROM pg_stat_replication WHERE sync_state = 'sync'")).toHaveLength(1));
+  }, 120_000);
+  afterEach(async () => {
+    await Promise.all([primary?.destroy(), standby?.destroy()]);
+  });
+
+  it('uses the host that takes writes, whatever the order of the list, and refuses a target_session_attrs it cannot honour', async () => {
+    const store = createStateStore(`postgres://postgres@${hostsOf(standby.url, primary.url)}/postgres?schema=ha_order`);
+    try {
+      await store.set('k', 1, 60_000);
+      expect(await sql(primary.url, 'SELECT value FROM ha_order.authgate_state')).toEqual([{ value: '1' }]);
+    } finally {
+      await store.close();
+    }
+    expect(() => createStateStore(`postgres://postgres@${hostsOf(standby.url, primary.url)}/postgres?target_session_attrs=any`)).toThrow(/target_session_attrs/);
+  });
+
+  it('stops the primary under load and promotes the standby: authgate follows, LISTEN comes back, revoked sessions stay revoked', async () => {
+    const uri = `postgres://postgres@${hostsOf(primary.url, standby.url)}/postgres?schema=ha_load`;
+    const report = await runFailoverLoad(uri, async () => {
+      await primary.stop();
+      await standby.promote();
+    });
+    console.log(
+      `PostgreSQL, primary stopped and standby promoted: ${report.requests} requests, ${report.unavailable} answered 503, recovered in ${report.recoveryMs} ms, ${report.lostSessions} sessions lost, ${report.violations.length} violations`,
+    );
+    expect(report.violations).toEqual([]);
+    expect(report.recoveryMs).toBeLessThan(20_000);
+  }, 90_000);
+});
