@@ -47,3 +47,38 @@ describePostgres('refresh across instances sharing PostgreSQL', () => {
     await refreshOnceAcrossInstances(`${server.url}?schema=r_${randomBytes(4).toString('hex')}`);
   });
 });
+
+describe('a refresh whose claimant failed before it handed out a token', () => {
+  it('is made by a later request (after the wait for the claimant), once: the session is not lost', async () => {
+    let fail = false;
+    let updates = 0;
+    const { app, auth } = makeApp({
+      tokenDuration: 1000,
+      claimsUpdater: (claims) => {
+        updates++;
+        if (fail) throw new Error('the user directory is down');
+        return claims;
+      },
+    });
+    try {
+      const first = await request(app).post('/auth/local/login').send({ user: 'alice', passwd: 'pw' }).expect(200);
+      updates = 0;
+      const { JWT: token, 'XSRF-TOKEN': xsrf } = setCookies(first);
+      const cookie = `JWT=${token!.value}; XSRF-TOKEN=${xsrf!.value}`;
+      await new Promise((r) => setTimeout(r, 1100));
+      fail = true;
+      const failed = await request(app).get('/private').set('Cookie', cookie).set('X-XSRF-TOKEN', xsrf!.value);
+      expect(failed.status).toBeGreaterThanOrEqual(500);
+      expect(failed.status).not.toBe(200);
+      fail = false;
+      // Within the claimant's wait, the claim stands; after it, one request makes the refresh.
+      await new Promise((r) => setTimeout(r, 3100));
+      const [a, b] = await Promise.all([0, 1].map(() => request(app).get('/private').set('Cookie', cookie).set('X-XSRF-TOKEN', xsrf!.value)));
+      expect([a!.status, b!.status]).toEqual([200, 200]);
+      expect(setCookies(a!).JWT?.value).toBe(setCookies(b!).JWT?.value);
+      expect(updates).toBe(2);
+    } finally {
+      await auth.close();
+    }
+  }, 20_000);
+});

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { senderFunc, type AuthOptions } from '../../src';
+import { createStateStore, senderFunc, type AuthOptions } from '../../src';
+import { eventually } from './eventually';
 import { makeApp, type TestApp } from './auth-app';
 
 /** What a load-and-fault run measured. */
@@ -13,6 +14,8 @@ export interface FailoverReport {
   recoveryMs: number;
   /** Sessions whose login was answered 200 but that were refused later without a logout (a write the failover lost). */
   lostSessions: number;
+  /** Whether a subscription made before the fault was live again, and heard a message, after it. */
+  resubscribed: boolean;
   /** Broken promises: a 500 or other 5xx than 503, a hang, a revoked session accepted, a one-shot token used twice. Must be empty. */
   violations: string[];
 }
@@ -66,7 +69,15 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
   const settings: Partial<AuthOptions> = { stateStore, storeTimeout: 2000, revocationCheck: 'every-request', tokenDuration: 1000, rateLimits: false, ...options };
   const apps = [makeApp(settings, setup), makeApp(settings, setup)];
   const servers = await Promise.all(apps.map((a) => listen(a.app)));
-  const report: FailoverReport = { requests: 0, unavailable: 0, recoveryMs: Number.NaN, lostSessions: 0, violations: [] };
+  const report: FailoverReport = { requests: 0, unavailable: 0, recoveryMs: Number.NaN, lostSessions: 0, resubscribed: false, violations: [] };
+  // A subscription of its own, made before the fault: it must come back by itself.
+  const [listener, publisher] = [createStateStore(stateStore), createStateStore(stateStore)];
+  const heard: string[] = [];
+  const subscription = listener.subscribe!(
+    'failover-check',
+    (m) => heard.push(m),
+    () => undefined,
+  );
   const sessions: Session[] = [];
   const tokensAccepted = new Map<string, number>();
   let phase: 'before' | 'fault' | 'after' = 'before';
@@ -133,6 +144,9 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
     while (!until()) await round();
   };
   try {
+    await eventually(async () => {
+      if (!subscription.live) throw new Error('the subscription is not live before the fault');
+    });
     let faultAt = 0;
     let recoveredAt = 0;
     let stop = false;
@@ -148,6 +162,12 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
     }
     report.recoveryMs = recoveredAt === 0 ? Number.NaN : recoveredAt - faultAt;
     if (recoveredAt === 0) report.violations.push(`not recovered within ${plan.recoverWithinMs ?? 20_000} ms`);
+    report.resubscribed = await eventually(async () => {
+      await publisher.publish!('failover-check', 'after');
+      if (!subscription.live || !heard.includes('after')) throw new Error('not heard');
+      return true;
+    }).catch(() => false);
+    if (!report.resubscribed) report.violations.push('a subscription made before the fault did not come back');
     phase = 'after';
     await new Promise((r) => setTimeout(r, plan.afterMs ?? 1500));
     stop = true;
@@ -163,5 +183,7 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
   } finally {
     await Promise.all(servers.map((s) => new Promise((r) => s.server.close(r))));
     await Promise.all(apps.map((a) => a.auth.close()));
+    await subscription.close();
+    await Promise.all([listener.close(), publisher.close()]);
   }
 }

@@ -359,7 +359,9 @@ export class Authenticator {
   private async refreshSession(read: ReadToken, h: string): Promise<RefreshedToken> {
     const exp = read.claims.exp as number;
     const registry = this.sessions.registry;
-    const claim = await registry.claimRefresh(h, exp);
+    let claim = await registry.claimRefresh(h, exp);
+    // A claim left unfinished (its claimant failed, say on a store outage) would end the session for good.
+    if (!claim.won && !claim.done && Date.now() - claim.claimedAt > REFRESH_WAIT_MS) claim = await registry.takeOverRefresh(h, exp, claim.claimedAt);
     if (!claim.won) {
       const done = claim.done || Date.now() - claim.claimedAt > REFRESH_WAIT_MS;
       const cached = done ? await this.options.refreshCache.get(read.token) : await this.awaitRefresh(read.token, () => registry.refreshDone(h, exp));

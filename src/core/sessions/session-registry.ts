@@ -220,6 +220,18 @@ export class SessionRegistry implements Sessions {
     return { won: false, claimedAt: claim?.at ?? 0, done: claim?.done ?? true };
   }
 
+  /**
+   * Claims a refresh whose claimant never finished (its claim, made at `staleAt`, is not done):
+   * it failed or died before it handed out a token (a token is handed out only after the claim
+   * says done), so exactly one caller in any instance may make the refresh instead.
+   */
+  async takeOverRefresh(h: string, exp: number, staleAt: number): Promise<{ won: boolean; claimedAt: number; done: boolean }> {
+    const now = Date.now();
+    if (!(await this.store.setIfAbsent(`${refreshKey(h, exp)}:after:${staleAt}`, 1, this.lifetimeMs))) return { won: false, claimedAt: now, done: false };
+    await this.store.set(refreshKey(h, exp), { at: now, done: false }, this.lifetimeMs);
+    return { won: true, claimedAt: now, done: false };
+  }
+
   /** Whether the claimed refresh of the token that expires at `exp` is done. */
   async refreshDone(h: string, exp: number): Promise<boolean> {
     return (await this.store.get<{ done: boolean }>(refreshKey(h, exp)))?.done ?? true;

@@ -8,6 +8,17 @@ const PROBE = '\u0000probe ';
 /** How often a live subscription proves itself, and how often one that is not live tries again, in ms. */
 export const PROBE_EVERY_MS = 2000;
 const RETRY_EVERY_MS = 250;
+/** The longest one pub/sub call of a probe may take: a call on a connection to a dead master can wait for it forever. */
+const CALL_LIMIT_MS = 1000;
+
+/** `call`, failed when it takes longer than {@link CALL_LIMIT_MS}. */
+function limited<T>(call: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('pub/sub call took too long')), CALL_LIMIT_MS);
+  });
+  return Promise.race([call, late]).finally(() => clearTimeout(timer));
+}
 
 /**
  * A subscription on Sentinel or Cluster, whose clients re-subscribe by themselves after a failover
@@ -44,7 +55,7 @@ export function probedSubscription(pubSub: RedisPubSub, channel: string, onMessa
     if (subscribed && unheard >= 2) {
       subscribed = false;
       unheard = 0;
-      await pubSub.unsubscribe(channel, listener).catch(() => undefined);
+      await limited(pubSub.unsubscribe(channel, listener)).catch(() => undefined);
     }
     if (!subscribed)
       subscribed = await pubSub.subscribe(channel, listener).then(
@@ -58,7 +69,7 @@ export function probedSubscription(pubSub: RedisPubSub, channel: string, onMessa
       become(false);
     });
     pending = `${PROBE}${randomId(12)}`;
-    await pubSub.publish(channel, pending).catch(() => become(false));
+    await limited(pubSub.publish(channel, pending)).catch(() => become(false));
   };
   const tick = (): void => {
     void probe().finally(() => {
@@ -75,7 +86,7 @@ export function probedSubscription(pubSub: RedisPubSub, channel: string, onMessa
       live = false;
       clearTimeout(timer);
       stopTrouble?.();
-      if (subscribed) await pubSub.unsubscribe(channel, listener).catch(() => undefined);
+      if (subscribed) await limited(pubSub.unsubscribe(channel, listener)).catch(() => undefined);
     },
   };
 }
