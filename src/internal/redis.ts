@@ -139,6 +139,7 @@ interface TopologyClient extends RedisCommands {
   off(event: string, listener: (...args: unknown[]) => void): unknown;
   withCommandOptions(options: { abortSignal: AbortSignal }): RedisCommands & Pick<RedisClientType, 'publish' | 'wait'> & { sPublish: RedisClientType['publish'] };
   getNodeClientForKey(key: string): Promise<RedisClientType>;
+  getMasterNode(): HostPort | undefined;
   subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
   unsubscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
   sSubscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
@@ -162,6 +163,10 @@ export class RedisConnection {
   private everConnected = false;
   /** Until when writes are not confirmed, after one that too few replicas confirmed. */
   private unconfirmedUntil = 0;
+  /** Sentinel: each subscription's own client on the master of the moment, by listener. */
+  private readonly subscribers = new Map<(message: string) => void, RedisClientType>();
+  /** Told when a subscriber's connection fails (Sentinel). */
+  private readonly troubled = new Set<() => void>();
 
   /** @param target - as {@link parseRedisUri} gives it. */
   constructor(readonly target: RedisTarget) {}
@@ -250,7 +255,43 @@ export class RedisConnection {
     else await this.pubSub().publish(channel, message);
   }
 
-  /** Pub/sub on a Sentinel's master or a Cluster (sharded: a channel lives on its slot's master). */
+  /**
+   * Sentinel: subscribes `listener` on a client of its own, connected to the master the sentinels
+   * name now and never reconnected (a lost connection ends it; the subscription subscribes anew,
+   * on whichever master is current then).
+   */
+  private async subscribeOnMaster(channel: string, listener: (message: string) => void): Promise<void> {
+    const master = ((await this.ready()) as TopologyClient).getMasterNode();
+    if (master === undefined) throw new Error('no Redis master is known');
+    const { createClient } = loadOptional<typeof import('@redis/client')>('@redis/client', 'a redis:// store');
+    const { username, password, database, tls } = this.target.node;
+    const client = createClient({
+      username,
+      password,
+      database,
+      socket: { host: master.host, port: master.port, connectTimeout: 5000, ...(tls ? { tls: true } : {}), reconnectStrategy: false },
+    }) as unknown as RedisClientType;
+    client.on('error', () => {
+      for (const told of this.troubled) told();
+    });
+    await this.unsubscribeOnMaster(listener);
+    this.subscribers.set(listener, client);
+    try {
+      await client.connect();
+      await client.subscribe(channel, listener);
+    } catch (err) {
+      await this.unsubscribeOnMaster(listener);
+      throw err;
+    }
+  }
+
+  private async unsubscribeOnMaster(listener: (message: string) => void): Promise<void> {
+    const client = this.subscribers.get(listener);
+    this.subscribers.delete(listener);
+    if (client !== undefined) await Promise.resolve(client.destroy()).catch(() => undefined);
+  }
+
+  /** Pub/sub on a Sentinel's master (a client per subscription) or a Cluster (sharded: a channel lives on its slot's master). */
   pubSub(): RedisPubSub {
     const sharded = this.target.layout === 'cluster';
     return {
@@ -259,20 +300,18 @@ export class RedisConnection {
         const commands = view.withCommandOptions({ abortSignal: AbortSignal.timeout(this.target.commandTimeout) });
         return sharded ? commands.sPublish(channel, message) : commands.publish(channel, message);
       },
-      subscribe: async (channel, listener) => {
-        const client = (await this.ready()) as TopologyClient;
-        return sharded ? client.sSubscribe(channel, listener) : client.subscribe(channel, listener);
-      },
+      subscribe: async (channel, listener) => (sharded ? ((await this.ready()) as TopologyClient).sSubscribe(channel, listener) : this.subscribeOnMaster(channel, listener)),
       unsubscribe: async (channel, listener) => {
-        if (this.client === undefined) return;
-        const client = this.client as TopologyClient;
-        return sharded ? client.sUnsubscribe(channel, listener) : client.unsubscribe(channel, listener);
+        if (!sharded) return this.unsubscribeOnMaster(listener);
+        if (this.client !== undefined) await (this.client as TopologyClient).sUnsubscribe(channel, listener);
       },
       onTrouble: (listener) => {
         const client = this.client as TopologyClient | undefined;
         for (const event of TROUBLE_EVENTS) client?.on(event, listener);
+        this.troubled.add(listener);
         return () => {
           for (const event of TROUBLE_EVENTS) client?.off(event, listener);
+          this.troubled.delete(listener);
         };
       },
     };
@@ -280,9 +319,12 @@ export class RedisConnection {
 
   /** Closes the client, if it ever connected. */
   async close(): Promise<void> {
+    await Promise.all([...this.subscribers.keys()].map((listener) => this.unsubscribeOnMaster(listener)));
     const client = this.client;
     if (this.connected === undefined || client === undefined) return;
     this.client = undefined;
+    // A Sentinel or Cluster client still reconnecting to a dead node would wait for it to close: its commands have failed already.
+    if (this.target.layout !== 'server') return void (await Promise.resolve(client.destroy()).catch(() => undefined));
     await client.close().catch(() => client.destroy());
   }
 }

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import { createStateStore } from '../../src';
 import { eventually } from '../support/eventually';
-import { runFailoverLoad } from '../support/failover-load';
+import { describeReport, runFailoverLoad } from '../support/failover-load';
 import { describePostgres, startPostgres, startStandby, type StandbyServer, type TestServer } from '../support/servers';
 
 async function sql(url: string, text: string): Promise<unknown[]> {
@@ -48,9 +48,7 @@ describePostgres('high availability: a PostgreSQL primary and a streaming standb
       await primary.stop();
       await standby.promote();
     });
-    console.log(
-      `PostgreSQL, primary stopped and standby promoted: ${report.requests} requests, ${report.unavailable} answered 503, recovered in ${report.recoveryMs} ms, ${report.lostSessions} sessions lost, ${report.violations.length} violations`,
-    );
+    console.log(describeReport('PostgreSQL, primary stopped and standby promoted', report));
     expect(report.violations).toEqual([]);
     expect(report.recoveryMs).toBeLessThan(20_000);
   }, 90_000);

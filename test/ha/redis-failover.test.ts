@@ -1,18 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { createStateStore, type StateStore } from '../../src';
 import { eventually } from '../support/eventually';
-import { runFailoverLoad, type FailoverReport } from '../support/failover-load';
+import { describeReport, runFailoverLoad, type FailoverReport } from '../support/failover-load';
 import { startRedisCluster, startSentinelSet, type RedisClusterSet, type SentinelSet } from '../support/redis-topologies';
 import { describeRedis } from '../support/servers';
 
 const prefix = (): string => `ha${randomBytes(3).toString('hex')}:`;
 
-/** The figures of a run, printed for the closing note and the docs. */
-function print(what: string, report: FailoverReport): void {
-  console.log(
-    `${what}: ${report.requests} requests, ${report.unavailable} answered 503, recovered in ${report.recoveryMs} ms, ${report.lostSessions} sessions lost, ${report.violations.length} violations`,
-  );
-}
+const print = (what: string, report: FailoverReport): void => console.log(describeReport(what, report));
 
 /** A subscription of `store` goes live (its probe heard) and hears what `other` publishes. */
 async function heardAcross(store: StateStore, other: StateStore): Promise<void> {

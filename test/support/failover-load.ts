@@ -14,10 +14,19 @@ export interface FailoverReport {
   recoveryMs: number;
   /** Sessions whose login was answered 200 but that were refused later without a logout (a write the failover lost). */
   lostSessions: number;
+  /** For each lost session: when (ms from the fault, negative before it) and the refusal's code. */
+  lostDetails: string[];
+  /** Wrong passwords of one user that were checked (not refused with 429), over the run. */
+  guessesChecked: number;
   /** Whether a subscription made before the fault was live again, and heard a message, after it. */
   resubscribed: boolean;
   /** Broken promises: a 500 or other 5xx than 503, a hang, a revoked session accepted, a one-shot token used twice. Must be empty. */
   violations: string[];
+}
+
+/** One line of a run's figures, printed for the closing note and the docs. */
+export function describeReport(what: string, r: FailoverReport): string {
+  return `${what}: ${r.requests} requests, ${r.unavailable} answered 503, recovered in ${r.recoveryMs} ms, ${r.lostSessions} sessions lost${r.lostDetails.length > 0 ? ` (${r.lostDetails.join('; ')})` : ''}, ${r.guessesChecked} wrong passwords checked (allowance ${GUESSES}), ${r.violations.length} violations`;
 }
 
 /** How long the load runs before the fault and after the recovery, and the most a recovery may take. */
@@ -31,10 +40,13 @@ interface Session {
   cookie: string;
   xsrf: string;
   /** `revoked` only once a logout was answered 200; `unknown` after a logout answered 503. */
-  state: 'live' | 'revoked' | 'unknown';
+  state: 'live' | 'ending' | 'revoked' | 'unknown';
+  madeAt: number;
 }
 
 const HANG_MS = 10_000;
+/** The guesser's allowance of wrong passwords; a failover may forget the counts of its last moments, never more than one allowance. */
+const GUESSES = 20;
 
 function cookiesOf(res: Response): Record<string, string> {
   const out: Record<string, string> = {};
@@ -66,10 +78,12 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
       'token {{.Token}} ',
       senderFunc((_to, text) => void mailed.push(/token (\S+)/.exec(text)![1]!)),
     );
-  const settings: Partial<AuthOptions> = { stateStore, storeTimeout: 2000, revocationCheck: 'every-request', tokenDuration: 1000, rateLimits: false, ...options };
+  // Rate limits on: a guesser's wrong passwords are counted in the store across the failover.
+  const rateLimits = { loginPerIp: { limit: 1_000_000, windowMs: 600_000 }, loginPerUser: { limit: GUESSES, windowMs: 600_000 }, verifyPerIp: false, verifyPerAddress: false } as const;
+  const settings: Partial<AuthOptions> = { stateStore, storeTimeout: 2000, revocationCheck: 'every-request', tokenDuration: 1000, rateLimits, ...options };
   const apps = [makeApp(settings, setup), makeApp(settings, setup)];
   const servers = await Promise.all(apps.map((a) => listen(a.app)));
-  const report: FailoverReport = { requests: 0, unavailable: 0, recoveryMs: Number.NaN, lostSessions: 0, resubscribed: false, violations: [] };
+  const report: FailoverReport = { requests: 0, unavailable: 0, recoveryMs: Number.NaN, lostSessions: 0, lostDetails: [], guessesChecked: 0, resubscribed: false, violations: [] };
   // A subscription of its own, made before the fault: it must come back by itself.
   const [listener, publisher] = [createStateStore(stateStore), createStateStore(stateStore)];
   const heard: string[] = [];
@@ -81,6 +95,9 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
   const sessions: Session[] = [];
   const tokensAccepted = new Map<string, number>();
   let phase: 'before' | 'fault' | 'after' = 'before';
+  let faultAt = Date.now() + 3_600_000;
+  /** What the last round that did not work failed on. */
+  let whyNot = '';
 
   const send = async (instance: number, path: string, init: RequestInit = {}): Promise<Response | undefined> => {
     report.requests++;
@@ -107,8 +124,11 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
     const login = await send(here, '/auth/local/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: `u${report.requests}`, passwd: 'pw' }) });
     if (login?.status === 200) {
       const c = cookiesOf(login);
-      sessions.push({ cookie: `JWT=${c.JWT}; XSRF-TOKEN=${c['XSRF-TOKEN']}`, xsrf: c['XSRF-TOKEN']!, state: 'live' });
-    } else worked = false;
+      sessions.push({ cookie: `JWT=${c.JWT}; XSRF-TOKEN=${c['XSRF-TOKEN']}`, xsrf: c['XSRF-TOKEN']!, state: 'live', madeAt: Date.now() });
+    } else {
+      worked = false;
+      whyNot = `login ${login?.status}`;
+    }
     const used = pick(sessions);
     if (used !== undefined) {
       const res = await send(other(here), '/private', withSession(used));
@@ -119,24 +139,37 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
       } else if (res?.status === 401 && used.state === 'live') {
         used.state = 'unknown';
         report.lostSessions++;
-      } else if (used.state === 'live') worked = false;
+        report.lostDetails.push(`${phase} ${Date.now() - faultAt} ms: ${((await res.json()) as { code?: string }).code} (session of ${used.madeAt - faultAt} ms)`);
+      } else if (used.state === 'live') {
+        worked = false;
+        whyNot = `request ${res?.status}`;
+      }
     }
     const ending = pick(sessions.filter((s) => s.state === 'live'));
     if (ending !== undefined) {
+      // Until the answer comes, a request of another round may already be refused: not a lost session.
+      ending.state = 'ending';
       const res = await send(here, '/auth/logout', withSession(ending));
       if (res?.status === 200) ending.state = 'revoked';
       else {
         ending.state = 'unknown';
         worked = false;
+        whyNot = `logout ${res?.status}`;
       }
     }
+    const guess = await send(here, '/auth/local/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ user: 'guesser', passwd: 'wrong' }) });
+    if (guess !== undefined && guess.status !== 429 && guess.status !== 503) report.guessesChecked++;
     const asked = await send(here, `/auth/email/login?user=m${report.requests}&address=m@example.com`);
     const token = asked?.status === 200 ? mailed.pop() : undefined;
-    if (token === undefined) return false;
+    if (token === undefined) {
+      whyNot = `one-shot token ${asked?.status}`;
+      return false;
+    }
     const tries = await Promise.all([0, 1].map((i) => send(i, `/auth/email/login?token=${token}`)));
     const accepted = tries.filter((r) => r?.status === 200).length;
     tokensAccepted.set(token, accepted);
     if (accepted > 1) report.violations.push('a one-shot token was accepted twice');
+    if (accepted !== 1) whyNot = `one-shot token accepted ${accepted} times: ${tries.map((r) => r?.status).join(', ')}`;
     return worked && accepted === 1;
   };
 
@@ -147,7 +180,6 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
     await eventually(async () => {
       if (!subscription.live) throw new Error('the subscription is not live before the fault');
     });
-    let faultAt = 0;
     let recoveredAt = 0;
     let stop = false;
     const workers = [0, 1, 2].map(() => worker(() => stop));
@@ -161,7 +193,7 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
       else await new Promise((r) => setTimeout(r, 100));
     }
     report.recoveryMs = recoveredAt === 0 ? Number.NaN : recoveredAt - faultAt;
-    if (recoveredAt === 0) report.violations.push(`not recovered within ${plan.recoverWithinMs ?? 20_000} ms`);
+    if (recoveredAt === 0) report.violations.push(`not recovered within ${plan.recoverWithinMs ?? 20_000} ms (last: ${whyNot})`);
     report.resubscribed = await eventually(async () => {
       await publisher.publish!('failover-check', 'after');
       if (!subscription.live || !heard.includes('after')) throw new Error('not heard');
@@ -172,6 +204,7 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
     await new Promise((r) => setTimeout(r, plan.afterMs ?? 1500));
     stop = true;
     await Promise.all(workers);
+    if (report.guessesChecked > 2 * GUESSES) report.violations.push(`${report.guessesChecked} wrong passwords checked against an allowance of ${GUESSES}`);
     // Afterwards, on both instances: every session whose logout was answered 200 stays refused.
     for (const s of sessions.filter((x) => x.state === 'revoked')) {
       for (const i of [0, 1]) {
