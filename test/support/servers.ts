@@ -101,19 +101,14 @@ async function toPostgresUser(dir: string): Promise<void> {
   await chown(dir, Number(stdout.trim()), Number(gid.trim()));
 }
 
-/** Starts a private PostgreSQL: a fresh data folder (a copy of this run's initdb) in a temporary folder, a free port, trust auth on 127.0.0.1 only. */
-export async function startPostgres(): Promise<TestServer> {
-  const dir = await mkdtemp(join(tmpdir(), 'authgate-pg-'));
-  await toPostgresUser(dir);
-  const data = join(dir, 'data');
-  await fromTemplate('postgres', data, async (folder) => {
-    await mkdir(folder);
-    await toPostgresUser(folder);
-    await asPostgres(join(PG_BIN, 'initdb'), ['-D', folder, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
-  });
+/**
+ * Runs the PostgreSQL data folder `data` (in `dir`) with pg_ctl on a free port, trust auth on
+ * 127.0.0.1 only. pg_ctl leaves the server running on its own: it is recorded by the pid it
+ * writes, until stopped.
+ */
+async function runPgData(dir: string, data: string): Promise<TestServer> {
   const port = await freePort();
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
-  // pg_ctl leaves the server running on its own: it is recorded by the pid it writes, until stopped.
   let forget: () => void = () => undefined;
   const start = async (): Promise<void> => {
     await asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', 'start']);
@@ -127,13 +122,26 @@ export async function startPostgres(): Promise<TestServer> {
   await start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop: async () => void (await stop()),
-    restart: async () => void (await start()),
+    stop,
+    restart: start,
     destroy: async () => {
       await stop();
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Starts a private PostgreSQL: a fresh data folder (a copy of this run's initdb) in a temporary folder, a free port, trust auth on 127.0.0.1 only. */
+export async function startPostgres(): Promise<TestServer> {
+  const dir = await mkdtemp(join(tmpdir(), 'authgate-pg-'));
+  await toPostgresUser(dir);
+  const data = join(dir, 'data');
+  await fromTemplate('postgres', data, async (folder) => {
+    await mkdir(folder);
+    await toPostgresUser(folder);
+    await asPostgres(join(PG_BIN, 'initdb'), ['-D', folder, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  });
+  return runPgData(dir, data);
 }
 
 /** A streaming standby of a {@link startPostgres} server, which can be promoted to primary. */
@@ -152,29 +160,8 @@ export async function startStandby(primaryUrl: string): Promise<StandbyServer> {
   await toPostgresUser(dir);
   const data = join(dir, 'data');
   await asPostgres(join(PG_BIN, 'pg_basebackup'), ['-h', primary.hostname, '-p', primary.port, '-U', 'postgres', '-D', data, '-R', '-X', 'stream', '--no-sync']);
-  const port = await freePort();
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
-  let forget: () => void = () => undefined;
-  const start = async (): Promise<void> => {
-    await asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', 'start']);
-    const pid = Number((await readFile(join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]);
-    forget = remember(pid, `postgres -D ${data}`, false);
-  };
-  const stop = async (): Promise<void> => {
-    await asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
-    forget();
-  };
-  await start();
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    stop,
-    restart: start,
-    promote: async () => void (await asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-w', 'promote'])),
-    destroy: async () => {
-      await stop();
-      await rm(dir, { recursive: true, force: true });
-    },
-  };
+  const server = await runPgData(dir, data);
+  return { ...server, promote: async () => void (await asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-w', 'promote'])) };
 }
 
 /** Starts `command` and waits until it prints `ready` (on stdout or stderr); a child that exits or stays silent for `ms` fails, with what it said. */
