@@ -29,6 +29,9 @@ export function describeReport(what: string, r: FailoverReport): string {
   return `${what}: ${r.requests} requests, ${r.unavailable} answered 503, recovered in ${r.recoveryMs} ms, ${r.lostSessions} sessions lost${r.lostDetails.length > 0 ? ` (${r.lostDetails.join('; ')})` : ''}, ${r.guessesChecked} wrong passwords checked (allowance ${GUESSES}), ${r.violations.length} violations`;
 }
 
+/** How long the load runs before the fault and after the recovery by default: `HA_LOAD_MS` (test:long runs 10 s). */
+const LOAD_MS = Number(process.env.HA_LOAD_MS ?? 1500);
+
 /** How long the load runs before the fault and after the recovery, and the most a recovery may take. */
 export interface FailoverPlan {
   beforeMs?: number;
@@ -183,7 +186,7 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
     let recoveredAt = 0;
     let stop = false;
     const workers = [0, 1, 2].map(() => worker(() => stop));
-    await new Promise((r) => setTimeout(r, plan.beforeMs ?? 1500));
+    await new Promise((r) => setTimeout(r, plan.beforeMs ?? LOAD_MS));
     phase = 'fault';
     faultAt = Date.now();
     await fault();
@@ -201,7 +204,7 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
     }).catch(() => false);
     if (!report.resubscribed) report.violations.push('a subscription made before the fault did not come back');
     phase = 'after';
-    await new Promise((r) => setTimeout(r, plan.afterMs ?? 1500));
+    await new Promise((r) => setTimeout(r, plan.afterMs ?? LOAD_MS));
     stop = true;
     await Promise.all(workers);
     if (report.guessesChecked > 2 * GUESSES) report.violations.push(`${report.guessesChecked} wrong passwords checked against an allowance of ${GUESSES}`);
