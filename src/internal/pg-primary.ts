@@ -12,6 +12,8 @@ export interface PgPool {
   end(): Promise<void>;
   /** The URI of the host in use now (the primary, for several hosts). */
   currentUri(): Promise<string>;
+  /** NOTIFY `channel` with `message` (for several hosts: only while the host in use is still the primary). */
+  notify(channel: string, message: string): Promise<void>;
 }
 
 /**
@@ -63,6 +65,11 @@ export class FailoverPool implements PgPool {
     return withHost(this.base, host).toString();
   }
 
+  /** SQL that is true on a host {@link TargetSessionAttrs} accepts. */
+  private get qualifying(): string {
+    return this.attrs === 'primary' ? 'NOT pg_is_in_recovery()' : "current_setting('transaction_read_only') = 'off'";
+  }
+
   /** Whether the server at `host` is what {@link TargetSessionAttrs} asks for. */
   private async qualifies(host: HostPort): Promise<boolean> {
     const { Client } = loadOptional<typeof import('pg')>('pg', 'a postgres:// store');
@@ -70,9 +77,8 @@ export class FailoverPool implements PgPool {
     client.on('error', () => undefined);
     try {
       await client.connect();
-      const sql = this.attrs === 'primary' ? 'SELECT pg_is_in_recovery() AS standby' : "SELECT current_setting('transaction_read_only') = 'on' AS standby";
-      const { rows } = await client.query<{ standby: boolean }>(sql);
-      return rows[0]?.standby === false;
+      const { rows } = await client.query<{ ok: boolean }>(`SELECT ${this.qualifying} AS ok`);
+      return rows[0]?.ok === true;
     } catch (err) {
       this.lastFailure = err;
       return false;
@@ -140,6 +146,19 @@ export class FailoverPool implements PgPool {
       return result instanceof Promise ? result.catch((err: unknown) => this.noticed(pool, err)) : result;
     };
     return client;
+  }
+
+  /**
+   * Also the check that the host in use is still the primary: a primary turned read-only while it
+   * keeps answering (a switchover) still takes a NOTIFY, which its listeners would hear while the
+   * new primary's writers announce elsewhere. So the NOTIFY is sent only where the host qualifies,
+   * and otherwise fails as a lost primary (25006) and sends the next query to the search. The
+   * subscriptions' probes call this every two seconds, which bounds how long a switchover goes unseen.
+   */
+  async notify(channel: string, message: string): Promise<void> {
+    const pool = await this.primary();
+    const { rowCount } = await pool.query(`SELECT pg_notify($1, $2) WHERE ${this.qualifying}`, [channel, message]).catch((err: unknown) => this.noticed(pool, err));
+    if (rowCount !== 1) this.noticed(pool, Object.assign(new Error('the PostgreSQL host in use is no longer the primary'), { code: '25006' }));
   }
 
   /** @inheritdoc */

@@ -3,6 +3,7 @@ import type { Subscription } from './subscription';
 import { configError } from '../core/errors';
 import { parseHostList, type HostPort } from './host-list';
 import { loadOptional } from './optional';
+import { listenOnPrimary } from './pg-listen';
 import { FailoverPool, type PgPool, type TargetSessionAttrs } from './pg-primary';
 import { SharedHandles, type Lease } from './shared-handles';
 
@@ -91,7 +92,8 @@ function openPool({ clientUri, poolMax, statementTimeout, hosts, targetSessionAt
   const pool: Pool = new PgPoolClass({ ...config, connectionString: clientUri });
   // A connection lost while idle is dropped by the pool; the next query gets a fresh one.
   pool.on('error', () => undefined);
-  return { pool: Object.assign(pool, { currentUri: async () => clientUri }), migrated: new Map() };
+  const notify = async (channel: string, message: string): Promise<void> => void (await pool.query('SELECT pg_notify($1, $2)', [channel, message]));
+  return { pool: Object.assign(pool, { currentUri: async () => clientUri, notify }), migrated: new Map() };
 }
 
 /** How many PostgreSQL pools are open in this process (one per database URI in use). */
@@ -226,17 +228,19 @@ export class PgDatabase extends PgNames {
 
   /** Sends `message` to every {@link PgDatabase.listen}er of channel `name` (NOTIFY, delivered when sent). */
   async notify(name: string, message: string): Promise<void> {
-    await this.pool.query('SELECT pg_notify($1, $2)', [this.channel(name), message]);
+    await this.pool.notify(this.channel(name), message);
   }
 
   /**
-   * LISTENs on channel `name` on a connection of its own, outside the pool (on the primary, when
-   * the URI names several hosts). A lost connection calls `onGap` and is made again (every second
-   * until it works), then `onGap` runs once more.
+   * LISTENs on channel `name` on a connection of its own, outside the pool. A lost connection calls
+   * `onGap` and is made again (every second until it works), then `onGap` runs once more. When the
+   * URI names several hosts, the connection is on the primary of the moment and the subscription is
+   * probed ({@link listenOnPrimary}): a primary can lose its rank and keep its connections.
    */
   listen(name: string, onMessage: (message: string) => void, onGap: () => void): Subscription {
-    const { Client: PgClient } = loadOptional<typeof import('pg')>('pg', 'a postgres:// store');
     const channel = this.channel(name);
+    if (this.pool instanceof FailoverPool) return listenOnPrimary(this.pool, channel, onMessage, onGap);
+    const { Client: PgClient } = loadOptional<typeof import('pg')>('pg', 'a postgres:// store');
     let client: Client | undefined;
     let live = false;
     let closed = false;
@@ -251,7 +255,6 @@ export class PgDatabase extends PgNames {
       if (!closed) retry = setTimeout(connect, 1000).unref();
     };
     const connect = (): void => {
-      // On the primary of the moment (the same host as the pool's, for one host).
       this.pool.currentUri().then(
         (uri) => {
           if (closed) return;

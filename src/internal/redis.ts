@@ -2,6 +2,7 @@ import type { RedisClientType } from '@redis/client';
 import { configError } from '../core/errors';
 import { parseHostList, type HostPort } from './host-list';
 import { loadOptional } from './optional';
+import type { MovablePubSub } from './probed-subscription';
 import { SharedHandles, type Lease } from './shared-handles';
 
 /** How the Redis of a URI is laid out: one server, a master found through Sentinel, or a Cluster. */
@@ -120,15 +121,6 @@ export function createRedisClient(clientUri: string, reconnect: () => boolean): 
 
 /** The commands the state store sends, each on one key (so each runs on a Cluster). */
 export type RedisCommands = Pick<RedisClientType, 'set' | 'get' | 'getDel' | 'eval' | 'hGetAll' | 'hDel'>;
-
-/** What a Sentinel or Cluster connection offers a subscription: pub/sub on the right node and word of trouble. */
-export interface RedisPubSub {
-  publish(channel: string, message: string): Promise<unknown>;
-  subscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
-  unsubscribe(channel: string, listener: (message: string) => void): Promise<unknown>;
-  /** Calls `listener` when a connection of the client reports an error or a reconnect; returns the unsubscribe. */
-  onTrouble(listener: () => void): () => void;
-}
 
 /** The part of a Sentinel or Cluster client authgate uses. */
 interface TopologyClient extends RedisCommands {
@@ -292,7 +284,7 @@ export class RedisConnection {
   }
 
   /** Pub/sub on a Sentinel's master (a client per subscription) or a Cluster (sharded: a channel lives on its slot's master). */
-  pubSub(): RedisPubSub {
+  pubSub(): MovablePubSub {
     const sharded = this.target.layout === 'cluster';
     return {
       publish: async (channel, message) => {

@@ -52,4 +52,19 @@ describePostgres('high availability: a PostgreSQL primary and a streaming standb
     expect(report.violations).toEqual([]);
     expect(report.recoveryMs).toBeLessThan(20_000);
   }, 90_000);
+
+  it('turns the primary read-only while it keeps answering and promotes the standby (a switchover): authgate moves, LISTEN moves with it', async () => {
+    const uri = `postgres://postgres@${hostsOf(primary.url, standby.url)}/postgres?schema=ha_switch`;
+    const report = await runFailoverLoad(uri, async () => {
+      // What a managed switchover does first: the old primary refuses writes (25006) but stays up.
+      await sql(primary.url, 'ALTER SYSTEM SET default_transaction_read_only = on');
+      await sql(primary.url, "ALTER SYSTEM SET synchronous_standby_names = ''");
+      await sql(primary.url, 'SELECT pg_reload_conf()');
+      await standby.promote();
+    });
+    console.log(describeReport('PostgreSQL, primary turned read-only and standby promoted', report));
+    expect(report.violations).toEqual([]);
+    expect(report.recoveryMs).toBeLessThan(20_000);
+    expect(await sql(standby.url, 'SELECT count(*)::int AS n FROM ha_switch.authgate_state')).not.toEqual([{ n: 0 }]);
+  }, 90_000);
 });

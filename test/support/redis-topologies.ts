@@ -176,3 +176,15 @@ export async function startRedisCluster(options: { masters?: number; replicasPer
     },
   };
 }
+
+/**
+ * Starts a topology on first use and stops it after the file's tests (call at the top of a test file):
+ * the contract and the failover suites of one file share one set of processes.
+ */
+export function sharedTopology<T extends RedisTopology>(start: () => Promise<T>): () => Promise<T> {
+  let started: Promise<T> | undefined;
+  afterAll(async () => {
+    if (started) await (await started).destroy();
+  });
+  return () => (started ??= start());
+}

@@ -2,7 +2,7 @@ import { acquireRedisConnection, createRedisClient, parseRedisUri, type RedisCom
 import type { Lease } from '../../internal/shared-handles';
 import type { Subscription } from '../../core/state/state-store';
 import { BaseStateStore, type StateEntry } from '../../core/state/base-state-store';
-import { probedSubscription } from './probed-subscription';
+import { probedSubscription } from '../../internal/probed-subscription';
 
 /** INCR that starts a missing counter with its time to live, in one step on the server. */
 const INCREMENT = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n";
