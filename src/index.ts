@@ -10,6 +10,7 @@ export { createAuth, type Auth, type AuthHandlers } from './service/service';
 export { resolveOptions, type AuthOptions, type ResolvedOptions, type SameSite } from './service/options';
 export type { BasicAuthChecker, ClaimsUpdater, MaybePromise, SecretReader, UserUpdater, Validator } from './core/token/hooks';
 export { AuthError, type AuthErrorCode, type AuthErrorReason, type AuthErrorReasons } from './core/errors';
+export { breachedPasswordCheck, type BreachedPasswordOptions } from './core/credentials/breached-passwords';
 export { consoleLogger, noopLogger, warningsLogger, loggerFunc, type Logger } from './core/logger';
 
 // Users, claims and tokens

@@ -41,7 +41,8 @@ const statusByCode: Record<AuthErrorCode, number> = {
  * `session_expired` (older than `sessionMaxAge`), `token_rejected` (the `validator` said no),
  * `credentials_rejected` (a wrong password, basic auth), `not_activated` (an account not activated
  * yet), `cross_site` (a write from another site), `step_up_required` (a credential change needs a
- * fresh login), `banned` (an admin banned the user: no login, no refresh).
+ * fresh login), `banned` (an admin banned the user: no login, no refresh), `password_breached` (a new
+ * password known from breaches, see `BreachedPasswordOptions`).
  */
 export interface AuthErrorReasons {
   token_missing: true;
@@ -58,6 +59,7 @@ export interface AuthErrorReasons {
   cross_site: true;
   step_up_required: true;
   banned: true;
+  password_breached: true;
 }
 
 /**

@@ -10,6 +10,8 @@ export const ACCOUNT_ERROR_CODES = {
   invalid_credential: [1.2, 'InvalidCredential'],
   password_mismatch: [1.3, 'PwdMismatch'],
   invalid_password: [1.4, 'InvalidPwd'],
+  // Still 1.4 (an invalid password) for WebAuth's clients; the label says why.
+  password_breached: [1.4, 'PwdBreached'],
   email_taken: [1.5, 'DupEmail'],
   invalid_email: [1.6, 'InvalidEmail'],
   invalid_id: [1.7, 'InvalidId'],

@@ -6,7 +6,7 @@ import { canonicalEmail } from '../../internal/email-address';
 import { positiveMs } from '../../internal/option-checks';
 import { requirePackages } from '../../internal/optional';
 import { resolveIpv6Prefix, type AccountRateLimit, type RateLimitRule } from '../../core/limits/rate-limiter';
-import type { Logger } from '../../core/logger';
+import { warningsLogger, type Logger } from '../../core/logger';
 import type { Sender } from '../../core/senders/sender';
 import type { StateStore } from '../../core/state/state-store';
 import type { Sessions } from '../../core/sessions/session-registry';
@@ -223,7 +223,7 @@ export interface ResolvedAccountOptions {
   concealExistingAccounts: boolean;
   loginSessions: LoginSessions | undefined;
   maxLinkedLogins: number;
-  checkPassword(password: string, email: string): void;
+  checkPassword(password: string, email: string): Promise<void>;
   lockout: LockoutRule | false;
   ipv6RateLimitPrefix: number;
 }
@@ -278,7 +278,7 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
     concealExistingAccounts: options.concealExistingAccounts ?? false,
     loginSessions: options.loginSessions,
     maxLinkedLogins,
-    checkPassword: passwordChecker(options.passwordPolicy),
+    checkPassword: passwordChecker(options.passwordPolicy, options.logger ?? warningsLogger),
     lockout: resolveLockout(options.lockout),
     ipv6RateLimitPrefix: resolveIpv6Prefix(options.ipv6RateLimitPrefix),
   };

@@ -43,7 +43,7 @@ export interface AccountServiceSettings {
   /** Growing delays after wrong passwords; absent: none. */
   lockout: PluginLockout | undefined;
   /** Throws 400 1.4 for a password the policy refuses. */
-  checkPassword(password: string, email: string): void;
+  checkPassword(password: string, email: string): Promise<void>;
   loginSessions: LoginSessions | undefined;
   maxLinkedLogins: number;
 }
@@ -142,7 +142,7 @@ export class AccountService {
     await this.settings.loginSessions?.checkSignIn?.(email, 'signup');
     const pwd = stringField(body, 'Pwd');
     if (pwd !== stringField(body, 'PwdRepeat')) throw new AuthError('bad_request', 'Pwd and PwdRepeat differ', { reason: 'password_mismatch' });
-    this.settings.checkPassword(pwd, email);
+    await this.settings.checkPassword(pwd, email);
     const hash = await hashPassword(pwd, this.settings.bcryptRounds);
     const { code, stored } = this.pendingCode(hash);
     const now = new Date().toISOString();
@@ -420,7 +420,7 @@ export class AccountService {
     const own = actor.account.Id === id;
     const next = stringField(body, 'NewPwd');
     if (next !== stringField(body, 'NewPwdRepeat')) throw new AuthError('bad_request', 'NewPwd and NewPwdRepeat differ', { reason: 'password_mismatch' });
-    this.settings.checkPassword(next, account.Email);
+    await this.settings.checkPassword(next, account.Email);
     if (own && !(await verifyPassword(stringField(body, 'Pwd'), account.Pwd, this.dummyHash))) {
       throw new AuthError('forbidden', 'the current password is wrong', { reason: 'invalid_password' });
     }
@@ -601,7 +601,7 @@ export class AccountService {
     const code = stringField(body, 'Code');
     const next = stringField(body, 'NewPwd');
     if (next !== stringField(body, 'NewPwdRepeat')) throw new AuthError('bad_request', 'NewPwd and NewPwdRepeat differ', { reason: 'password_mismatch' });
-    this.settings.checkPassword(next, email);
+    await this.settings.checkPassword(next, email);
     const account = await this.settings.store.getByEmail(email);
     const stored = account?.ConfirmCodes[RESET];
     if (!account || !stored || Date.parse(stored.Expires) <= Date.now() || !safeEqual(sha256(code), stored.Hash)) throw badResetCode();
