@@ -78,7 +78,20 @@ export { OidcProvider, defaultOidcUser } from './providers/oidc/oidc-provider';
 export { PASSKEY_COOKIE, PasskeyProvider } from './providers/passkey/passkey-provider';
 
 // Plugins (features of the identity core; each has its entry point: authgate/two-factor, authgate/passkeys, ...)
-export type { AuthPlugin, PluginContext, PluginContribution, PluginRoute, PluginServices, RouteMethod, LoginPhases, UserEventHandlers, SignInMethod, SignInPolicy } from './plugin-api/plugin';
+export type {
+  AuthPlugin,
+  PluginContext,
+  PluginContribution,
+  PluginRoute,
+  PluginServices,
+  RouteMethod,
+  LoginPhases,
+  UserEventHandlers,
+  SignInMethod,
+  SignInPolicy,
+  GuardedAction,
+  ActionGuard,
+} from './plugin-api/plugin';
 export type { PluginAuthenticator, PluginAvatars, PluginEvents, PluginLockout, PluginKit, PluginSessions, PluginTokens, PluginUsers } from './plugin-api/core-api';
 export { LOGIN_PHASES } from './plugin-api/plugin';
 export { twoFactor } from './plugins/two-factor/two-factor-plugin';

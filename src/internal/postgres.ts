@@ -235,7 +235,7 @@ export class PgDatabase extends PgNames {
    * LISTENs on channel `name` on a connection of its own, outside the pool. A lost connection calls
    * `onGap` and is made again (every second until it works), then `onGap` runs once more. When the
    * URI names several hosts, the connection is on the primary of the moment and the subscription is
-   * probed ({@link listenOnPrimary}): a primary can lose its rank and keep its connections.
+   * probed (see `listenOnPrimary`): a primary can lose its rank and keep its connections.
    */
   listen(name: string, onMessage: (message: string) => void, onGap: () => void): Subscription {
     const channel = this.channel(name);

@@ -87,6 +87,24 @@ export type SignInMethod = 'password' | 'link' | 'signup';
  */
 export type SignInPolicy = (address: string, method: SignInMethod) => Promise<void>;
 
+/**
+ * What a person does that a bot would do too, and a plugin may guard (a CAPTCHA): a password login
+ * (`login`, every direct provider, the account bridge's included), a sign-up (`signup`), asking for
+ * a password reset (`password-reset`), asking for an e-mail sign-in link (`email-link`), accepting an
+ * organization's invitation (`invitation-accept`).
+ */
+export type GuardedAction = 'login' | 'signup' | 'password-reset' | 'email-link' | 'invitation-accept';
+
+/**
+ * Guards the {@link GuardedAction}s: `check` runs before anything is checked, stored or mailed and
+ * throws an AuthError to refuse; `failed` hears of a failed attempt (a wrong password), for a guard
+ * that only asks after some.
+ */
+export interface ActionGuard {
+  check(action: GuardedAction, req: LoginRequest): Promise<void>;
+  failed?(action: GuardedAction, req: LoginRequest): Promise<void>;
+}
+
 /** What a plugin adds to the service; every part is optional. */
 export interface PluginContribution {
   /**
@@ -117,6 +135,8 @@ export interface PluginContribution {
    * through {@link PluginContext.checkSignIn}); every plugin's policy must allow it.
    */
   signInPolicy?: SignInPolicy;
+  /** Guards actions bots aim at (see {@link GuardedAction}); every plugin's guard must allow it. */
+  actionGuard?: ActionGuard;
   /** Stops what the plugin runs and closes what it opened. */
   close?(): Promise<void>;
 }
@@ -163,6 +183,10 @@ export interface PluginContext {
   credentialsReset(userId: string): Promise<string[]>;
   /** Asks every plugin's {@link PluginContribution.signInPolicy} whether `address` may sign in by `method`; throws the refusal. */
   checkSignIn(address: string, method: SignInMethod): Promise<void>;
+  /** Asks every plugin's {@link ActionGuard} whether the request may do `action`; throws the refusal. */
+  checkAction(action: GuardedAction, req: LoginRequest): Promise<void>;
+  /** Tells every plugin's {@link ActionGuard} that an attempt at `action` failed. */
+  actionFailed(action: GuardedAction, req: LoginRequest): Promise<void>;
   /**
    * Opens a store of the plugin's own (given as an object or a URI, made by `create`), guarded as
    * the core's are: a call that fails or hangs past `storeTimeout` rejects as unavailable (503).

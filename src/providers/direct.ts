@@ -70,6 +70,7 @@ export class DirectProvider implements Provider {
     if (hasUnusableChars(typed)) throw new AuthError('bad_request', 'user must not contain control characters');
     const user = this.normalizeUser(typed);
     await kit.rateLimit('loginPerIp', req.ip);
+    await kit.checkAction('login', req);
     // Before the password is checked: a refusal says nothing about it.
     await kit.checkSignIn(user, 'password');
     let ok: boolean;
@@ -95,6 +96,7 @@ export class DirectProvider implements Provider {
     if (!ok) {
       // Failures only: strangers' wrong guesses must not keep the owner out (429 past the limit).
       kit.event({ type: 'login.failed', userId: hashId(this.name, user), actor: { kind: 'user' }, data: { provider: this.name, identity: identityKey(user), reason: 'credentials_rejected' } }, req);
+      await kit.actionFailed('login', req);
       await kit.rateLimit('loginPerUser', `${this.name}:${identityKey(user)}`);
       throw new AuthError('forbidden', 'incorrect user or password', { reason: 'credentials_rejected' });
     }

@@ -104,6 +104,10 @@ export interface ProviderKit {
    * `'signup'`); throws their refusal (403 `sso_required` for a domain that signs in through SSO).
    */
   checkSignIn(address: string, method: 'password' | 'link' | 'signup'): Promise<void>;
+  /** Asks the plugins' action guards (a CAPTCHA) whether the request may do `action`; throws the refusal. */
+  checkAction(action: 'login' | 'email-link', req: LoginRequest): Promise<void>;
+  /** Tells the plugins' action guards that an attempt failed (a wrong password). */
+  actionFailed(action: 'login', req: LoginRequest): Promise<void>;
 }
 
 /** A route of a provider besides login, callback and logout: `/<name>/<action>` and `/<name>/<action>/<arg>`. */

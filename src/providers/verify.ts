@@ -67,6 +67,7 @@ export class VerifyProvider implements Provider {
     if (this.sender.validateAddress && !this.sender.validateAddress(address)) throw new AuthError('bad_request', 'address is not usable');
     await kit.checkSignIn(address, 'link');
     await kit.rateLimit('verifyPerIp', req.ip);
+    await kit.checkAction('email-link', req);
     await kit.rateLimit('verifyPerAddress', `${this.name}:${identityKey(address)}`);
     const aud = kit.resolveAudience(loginAudience(req));
     const confirmation = await kit.tokens.signShortLived(

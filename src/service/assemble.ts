@@ -152,6 +152,8 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
     notifyCredentialChange: (user, change) => notices.notify(user, change),
     event: (event, req) => events.emit(event, req && clientOf(req)),
     checkSignIn: (address, method) => plugins.checkSignIn(address, method),
+    checkAction: (action, req) => plugins.checkAction(action, req),
+    actionFailed: (action, req) => plugins.actionFailed(action, req),
   };
   return { resolved, providers, tokens, avatars, sessions, everyRequest, links, plugins, users, completer, limiter, authenticator, kit, events, countHit };
 }
@@ -198,5 +200,7 @@ export function pluginContext(core: Core): PluginContext {
     storeUri: (family) => familyUri(resolved.database, family) ?? 'memory://',
     service: ((name: string) => plugins.service(name)) as PluginContext['service'],
     checkSignIn: (address, method) => plugins.checkSignIn(address, method),
+    checkAction: (action, req) => plugins.checkAction(action, req),
+    actionFailed: (action, req) => plugins.actionFailed(action, req),
   };
 }

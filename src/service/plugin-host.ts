@@ -4,7 +4,8 @@ import { AUTH_EVENT_TYPES } from '../core/audit/auth-event';
 import type { RateLimitRule } from '../core/limits/rate-limiter';
 import type { BearerResolver, GuardFactory } from '../core/middleware/authenticator';
 import type { RouteTable } from './route-table';
-import { LOGIN_PHASES, type AuthPlugin, type LoginPhases, type PluginContext, type PluginContribution, type PluginServices, type SignInMethod } from '../plugin-api/plugin';
+import { LOGIN_PHASES, type AuthPlugin, type LoginPhases, type PluginContext, type PluginContribution, type PluginServices, type SignInMethod, type GuardedAction } from '../plugin-api/plugin';
+import type { LoginRequest } from '../providers/provider';
 
 /**
  * Checks a list of plugins: each made by a factory (a name and `setup`), no name twice.
@@ -153,6 +154,16 @@ export class PluginHost {
   /** Asks every plugin's sign-in policy; the first refusal is thrown. */
   async checkSignIn(address: string, method: SignInMethod): Promise<void> {
     for (const { parts } of this.contributions) await parts.signInPolicy?.(address, method);
+  }
+
+  /** Asks every plugin's action guard; the first refusal is thrown. */
+  async checkAction(action: GuardedAction, req: LoginRequest): Promise<void> {
+    for (const { parts } of this.contributions) await parts.actionGuard?.check(action, req);
+  }
+
+  /** Tells every plugin's action guard of a failed attempt. */
+  async actionFailed(action: GuardedAction, req: LoginRequest): Promise<void> {
+    for (const { parts } of this.contributions) await parts.actionGuard?.failed?.(action, req);
   }
 
   /** Runs every plugin's `userDeleted`. */

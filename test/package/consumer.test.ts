@@ -73,6 +73,7 @@ import { admin } from 'authgate/admin';
 import { identityProvider } from 'authgate/idp';
 import { sso } from 'authgate/sso';
 import { scim } from 'authgate/scim';
+import { captcha } from 'authgate/captcha';
 
 const found: Record<string, string> = {
   createAuth: typeof createAuth, EmailSender: typeof EmailSender, createAccountRouter: typeof createAccountRouter,
@@ -80,7 +81,7 @@ const found: Record<string, string> = {
   createLocalOAuthServer: typeof createLocalOAuthServer, LevelStateStore: typeof LevelStateStore, MongoStateStore: typeof MongoStateStore,
   organizations: typeof organizations, orgOf: typeof orgOf, twoFactor: typeof twoFactor, passkeys: typeof passkeys,
   apiKeys: typeof apiKeys, apiKeyOf: typeof apiKeyOf, admin: typeof admin, identityProvider: typeof identityProvider,
-  sso: typeof sso, scim: typeof scim,
+  sso: typeof sso, scim: typeof scim, captcha: typeof captcha,
 };
 let missing = '';
 try {

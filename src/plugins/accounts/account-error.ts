@@ -35,6 +35,11 @@ export interface AccountErrorBody {
   Code: number;
   Message: string;
   Description: string;
+  /**
+   * The stable reason of a refusal another plugin made (`sso_required`, `captcha_required`...),
+   * which has no `Code` of its own in WebAuth's table. @default absent
+   */
+  code?: string;
 }
 
 /**
@@ -46,6 +51,8 @@ export function accountErrorBody(status: number, message: string, err: unknown):
   if (status === 429) return { Code: 1.0, Message: 'TooManyRequests', Description: message };
   if (status >= 500) return { Code: 1.0, Message: 'Unavailable', Description: 'the account service is unavailable, try again' };
   const reason = err instanceof AuthError ? err.reason : undefined;
-  const [code, label] = reason !== undefined && Object.hasOwn(ACCOUNT_ERROR_CODES, reason) ? ACCOUNT_ERROR_CODES[reason as keyof typeof ACCOUNT_ERROR_CODES] : ACCOUNT_ERROR_CODES.bad_request;
-  return { Code: code, Message: label, Description: message };
+  const own = reason !== undefined && Object.hasOwn(ACCOUNT_ERROR_CODES, reason);
+  const [code, label] = own ? ACCOUNT_ERROR_CODES[reason as keyof typeof ACCOUNT_ERROR_CODES] : ACCOUNT_ERROR_CODES.bad_request;
+  const foreign = reason !== undefined && !own && err instanceof AuthError && reason !== err.code;
+  return { Code: code, Message: label, Description: message, ...(foreign ? { code: reason } : {}) };
 }

@@ -159,6 +159,13 @@ export interface LoginSessions {
    */
   checkSignIn?(address: string, method: 'password' | 'link' | 'signup'): Promise<void>;
   /**
+   * Whether the request may sign up, ask for a reset code or get a password token (the plugins'
+   * action guards: a CAPTCHA); the accounts plugin passes the core's. @default all may
+   */
+  checkAction?(action: 'login' | 'signup' | 'password-reset', req: IncomingMessage): Promise<void>;
+  /** Told of a wrong password at `/tokens` (for a guard that asks only after failures). @default undefined */
+  actionFailed?(action: 'login', req: IncomingMessage): Promise<void>;
+  /**
    * Told of each account event (`account.created`, `account.activated`, `password.changed`,
    * `password.reset`, `email.changed`, `account.deleted`) with the user id of the account's login
    * and whether the owner or a manager did it. The accounts plugin records them as security events.

@@ -117,12 +117,14 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
     }
   };
   const ip = clientIp;
+  const guard = options.loginSessions;
 
   router.post(
     '/signup',
     asyncHandler(async (req, res) => {
       const body = objectBody(req);
       await limit(['signupPerIp', ip(req)], ['signupPerEmail', body.Email]);
+      await guard?.checkAction?.('signup', req);
       await service.signup(body);
       res.status(202).json({ Message: 'Account created: open the link in the activation mail to activate it' });
     }),
@@ -155,11 +157,16 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
       });
       return void res.json(await service.issueSessionToken(user));
     }
+    await guard?.checkAction?.('login', req);
     res.json(
       await failuresCounted(
         ['tokensPerEmail', given.email],
         (err) => err.status === 401,
-        () => service.issueToken(given, ip(req)),
+        () =>
+          service.issueToken(given, ip(req)).catch(async (err: unknown) => {
+            if (err instanceof AuthError && err.status === 401) await guard?.actionFailed?.('login', req);
+            throw err;
+          }),
       ),
     );
   });
@@ -237,6 +244,7 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
     asyncHandler(async (req, res) => {
       const body = objectBody(req);
       await limit(['forgotPerIp', ip(req)], ['forgotPerEmail', body.Email]);
+      await guard?.checkAction?.('password-reset', req);
       await service.forgotPassword(body);
       res.status(202).json({ Message: 'If an activated account has this e-mail, a reset code is on its way' });
     }),

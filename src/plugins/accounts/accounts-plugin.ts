@@ -73,6 +73,8 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
         onUserIdChanged: (from, to) => ctx.userIdChanged(from, to),
         onCredentialsReset: (userId) => ctx.credentialsReset(userId),
         checkSignIn: (address, method) => ctx.checkSignIn(address, method),
+        checkAction: (action, req) => ctx.checkAction(action, ctx.toLoginRequest(req as Request)),
+        actionFailed: (action, req) => ctx.actionFailed(action, ctx.toLoginRequest(req as Request)),
       };
       const built = createAccountRouter(
         { ...routerOptions, store: routerOptions.store ?? ctx.storeUri('accounts'), loginSessions },

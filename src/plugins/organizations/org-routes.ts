@@ -20,6 +20,8 @@ export interface OrgRouteDeps {
   authenticator: PluginAuthenticator;
   /** Counts a hit against one of the plugin's rate limits. */
   rateLimit(name: string, identity: string): Promise<void>;
+  /** The plugins' action guards (a CAPTCHA) on accepting an invitation. */
+  checkAction(action: 'invitation-accept', req: Request): Promise<void>;
 }
 
 type Handler = (req: Request, res: Response, caller: OrgCaller & { user: User; claims: Claims }) => Promise<void>;
@@ -74,6 +76,7 @@ export function addOrgRoutes(router: Router, deps: OrgRouteDeps): void {
     route(async (req, res, caller) => {
       const token = tokenField(objectBody(req).token);
       await limit('orgAcceptPerIp', clientIp(req));
+      await deps.checkAction('invitation-accept', req);
       sendJson(res, 200, await orgs.accept(caller.user, token));
     }),
   );

@@ -76,7 +76,12 @@ export function organizations(options: OrganizationOptions): OrganizationsPlugin
             authMount ??= req.baseUrl;
             next();
           });
-          addOrgRoutes(router, { orgs, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id) });
+          addOrgRoutes(router, {
+            orgs,
+            authenticator: ctx.authenticator,
+            rateLimit: (name, id) => ctx.rateLimit(name, id),
+            checkAction: (action, req) => ctx.checkAction(action, ctx.toLoginRequest(req)),
+          });
         },
         guards: orgGuards(cache, checked.roles, () => authMount ?? '<auth mount>'),
         userEvents: {

@@ -1,0 +1,109 @@
+import { createHash } from 'node:crypto';
+import { AuthError } from '../../core/errors';
+import { safeFetch } from '../../internal/safe-fetch';
+import type { AuthPlugin, GuardedAction, PluginContext } from '../../plugin-api/plugin';
+import type { LoginRequest } from '../../providers/provider';
+import { resolveCaptchaOptions, type CaptchaOptions, type ResolvedCaptcha } from './captcha-options';
+import { readAnswer, SERVICES, siteverifyForm } from './captcha-verifiers';
+
+/** The error codes the plugin answers with (403), besides the core's. */
+export const CAPTCHA_ERROR_CODES = ['captcha_required', 'captcha_invalid'] as const;
+
+declare module '../../core/errors' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the CAPTCHA's reasons join the registry
+  interface AuthErrorReasons extends Record<(typeof CAPTCHA_ERROR_CODES)[number], true> {}
+}
+
+/** Longer than any service's token (Turnstile's are at most 2,048 characters). */
+const MAX_TOKEN_CHARS = 4096;
+/** How long a used token is remembered: longer than any service keeps one valid (Turnstile 300 s, reCAPTCHA 120 s). */
+const USED_TOKEN_MS = 10 * 60_000;
+
+const invalid = (why: string): AuthError => new AuthError('forbidden', `the CAPTCHA answer was not accepted: ${why}`, { reason: 'captcha_invalid' });
+
+/** The token a request carries: the header, else the body field the service's widget posts. */
+function tokenOf(req: LoginRequest, settings: ResolvedCaptcha): string | undefined {
+  const header = req.raw.headers[settings.header];
+  if (typeof header === 'string' && header !== '') return header;
+  const body = req.body as Record<string, unknown> | undefined;
+  const field = body !== null && typeof body === 'object' ? body[settings.field] : undefined;
+  return typeof field === 'string' && field !== '' ? field : undefined;
+}
+
+/** Asks the service about `token`; throws `captcha_invalid`, or `unavailable` when it cannot be asked (unless `failOpen`). */
+async function verify(ctx: PluginContext, settings: ResolvedCaptcha, hostnames: readonly string[] | false, token: string, action: GuardedAction, ip: string): Promise<void> {
+  if (token.length > MAX_TOKEN_CHARS) throw invalid('the token is too long');
+  // One use, on every instance: a solved challenge buys one attempt, whatever the service remembers.
+  if (!(await ctx.kit.useOnce(`captcha:${createHash('sha256').update(token).digest('hex')}`, USED_TOKEN_MS))) throw invalid('this answer was used already');
+  let answer;
+  try {
+    const body = await safeFetch(settings.verifyUrl, {
+      post: { body: siteverifyForm(settings.secret, token, ip, settings.siteKey), contentType: 'application/x-www-form-urlencoded' },
+      accept: 'application/json',
+      timeoutMs: settings.timeoutMs,
+      maxBytes: 64 * 1024,
+      // The endpoint comes from the app's configuration, never from a request.
+      allowPrivateNetworks: true,
+    });
+    answer = readAnswer(body);
+    if (answer === undefined) throw new Error('the answer is not a siteverify answer');
+  } catch (err) {
+    ctx.logger.logf(
+      '[WARN] captcha: %s did not answer (%s); the request was %s',
+      new URL(settings.verifyUrl).host,
+      (err as Error)?.name ?? 'error',
+      settings.failOpen ? 'let through (failOpen)' : 'refused',
+    );
+    if (settings.failOpen) return;
+    throw new AuthError('unavailable', 'the CAPTCHA cannot be checked now; try again in a moment');
+  }
+  if (!answer.success) throw invalid((answer['error-codes'] ?? []).join(', ') || 'the service said no');
+  if (hostnames !== false && (answer.hostname === undefined || !hostnames.includes(answer.hostname))) throw invalid('it was solved on another site');
+  // reCAPTCHA and Turnstile action names allow letters, digits and _ (not -).
+  const expected = action.replace(/-/g, '_');
+  const scored = SERVICES[settings.service].scored;
+  if ((scored || (answer.action ?? '') !== '') && answer.action !== expected) throw invalid(`it was solved for another action than ${expected}`);
+  if (scored && !((answer.score ?? 0) >= settings.minScore)) throw invalid('the score is too low');
+}
+
+/**
+ * A CAPTCHA on the actions bots aim at: `createAuth({ plugins: [captcha({ service: 'turnstile',
+ * secret })] })`. Cloudflare Turnstile, hCaptcha or reCAPTCHA v3, verified on the server before a
+ * password is checked, an account made or a mail sent; each answer is used once on every instance.
+ * An action can ask only after some failed attempts from an IP, so real users rarely see it.
+ * Refusals: 403 `captcha_required` (no token) and `captcha_invalid`.
+ */
+export function captcha(options: CaptchaOptions): AuthPlugin {
+  const settings = resolveCaptchaOptions(options);
+  return {
+    name: 'captcha',
+    errorCodes: CAPTCHA_ERROR_CODES,
+    setup(ctx) {
+      const hostnames = settings.hostnames === undefined ? [ctx.url.hostname] : settings.hostnames;
+      const counter = (action: GuardedAction, ip: string): string => `captcha:seen:${action}:${ip}`;
+      return {
+        actionGuard: {
+          async check(action, req) {
+            const when = settings.actions.get(action);
+            if (when === undefined) return;
+            if (when !== 'always') {
+              const key = counter(action, req.ip);
+              const seen = Number((await ctx.stateStore.get(key)) ?? 0);
+              // Actions without a failure (a sign-up, a mailed link) count every attempt.
+              if (action !== 'login') await ctx.stateStore.increment(key, when.windowMs);
+              if (seen < when.after) return;
+            }
+            const token = tokenOf(req, settings);
+            if (token === undefined)
+              throw new AuthError('forbidden', `a CAPTCHA answer is required: send the ${settings.service} token in ${settings.header} or ${settings.field}`, { reason: 'captcha_required' });
+            await verify(ctx, settings, hostnames, token, action, req.ip);
+          },
+          async failed(action, req) {
+            const when = settings.actions.get(action);
+            if (when !== undefined && when !== 'always') await ctx.stateStore.increment(counter(action, req.ip), when.windowMs);
+          },
+        },
+      };
+    },
+  };
+}
