@@ -1,3 +1,3 @@
 /** `authgate/idp`: authgate as an OpenID Connect provider for your other apps, native apps and CLIs, as a plugin. */
 export { identityProvider, IDP_EVENT_TYPES, type IdentityProviderPlugin } from './plugins/idp/idp-plugin';
-export type { IdentityProviderOptions, IdpClient } from './plugins/idp/idp-options';
+export type { IdentityProviderOptions, IdpClient, IdpResource } from './plugins/idp/idp-options';

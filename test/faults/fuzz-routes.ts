@@ -428,6 +428,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         '/oidc/me',
         '/oidc/token/revocation',
         '/oidc/token/introspection',
+        '/oidc/request',
         '/oidc/device/auth',
         '/oidc/device',
         '/oidc/session/end',

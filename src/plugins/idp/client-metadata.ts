@@ -20,5 +20,7 @@ export function clientMetadata(client: IdpClient, alg: string): Record<string, u
     application_type: client.applicationType ?? 'web',
     id_token_signed_response_alg: alg,
     require_auth_time: true,
+    ...(client.dpopRequired ? { dpop_bound_access_tokens: true } : {}),
+    ...(client.requirePushedAuthorizationRequests ? { require_pushed_authorization_requests: true } : {}),
   };
 }

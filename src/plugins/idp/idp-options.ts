@@ -25,6 +25,26 @@ export interface IdpClient {
   deviceFlow?: boolean;
   /** `native` for an app on a device (custom-scheme or loopback redirect URIs). @default 'web' */
   applicationType?: 'web' | 'native';
+  /**
+   * Its access tokens must be bound to a key it holds (DPoP, RFC 9449): a token request without a
+   * DPoP proof is refused. Any client may use DPoP; this makes it required.
+   * @default false
+   */
+  dpopRequired?: boolean;
+  /** It must push its authorization requests first (PAR, RFC 9126): a plain authorization request is refused. @default false */
+  requirePushedAuthorizationRequests?: boolean;
+  /** The APIs (ids of the provider's `resources`) it may ask access tokens for with `resource` (RFC 8707). @default [] */
+  resources?: string[];
+}
+
+/** An API that takes this issuer's access tokens (a resource server, RFC 8707). */
+export interface IdpResource {
+  /** Its resource indicator: an absolute URL without a fragment, the `aud` of its tokens (`https://api.example.com`). */
+  id: string;
+  /** The scopes it knows (`read`, `write`...); a client gets those it asks for and the user grants. */
+  scopes: string[];
+  /** How long its access tokens last, in ms. @default the provider's `ttl.accessToken` */
+  accessTokenTtl?: number;
 }
 
 /** Options of the identity provider plugin: `identityProvider({ ... })`. */
@@ -62,6 +82,16 @@ export interface IdentityProviderOptions {
   };
   /** Trust `X-Forwarded-Proto` and `X-Forwarded-Host` (the app runs behind a TLS-terminating proxy). @default false */
   trustProxy?: boolean;
+  /**
+   * The APIs this issuer gives access tokens for (resource indicators, RFC 8707): a client that
+   * names one with `resource` (and may: its own `resources`) gets a JWT access token whose `aud`
+   * is it, signed with the provider's key. Without `resource`, access tokens stay opaque and serve
+   * userinfo only.
+   * @default []
+   */
+  resources?: IdpResource[];
+  /** DPoP proofs must carry a fresh nonce of this server (RFC 9449 section 8): a proof made ahead of time is refused. @default false */
+  dpopNonce?: boolean;
 }
 
 /** The options once checked, with defaults. */
@@ -73,6 +103,9 @@ export interface ResolvedIdpOptions {
   keyRotationMs: number;
   ttlSeconds: { accessToken: number; idToken: number; refreshToken: number; authorizationCode: number; deviceCode: number };
   trustProxy: boolean;
+  /** By id. */
+  resources: ReadonlyMap<string, { scopes: string[]; ttlSeconds: number }>;
+  dpopNonce: boolean;
 }
 
 const DAY = 86_400_000;
@@ -104,6 +137,8 @@ function checkClient(client: IdpClient, seen: Set<string>): IdpClient {
   if (client.clientSecret !== undefined && client.jwks !== undefined) throw configError(`identityProvider: ${where}: give clientSecret or jwks, not both`);
   if (client.jwks !== undefined && !Array.isArray(client.jwks?.keys)) throw configError(`identityProvider: ${where}: jwks must be { keys: [...] }`);
   if (client.applicationType !== undefined && !['web', 'native'].includes(client.applicationType)) throw configError(`identityProvider: ${where}: applicationType is 'web' or 'native'`);
+  if (client.resources !== undefined && (!Array.isArray(client.resources) || client.resources.some((r) => typeof r !== 'string')))
+    throw configError(`identityProvider: ${where}: resources must be a list of resource ids`);
   return client;
 }
 
@@ -111,6 +146,21 @@ function positive(value: number | undefined, fallback: number, what: string): nu
   const ms = value ?? fallback;
   if (!Number.isFinite(ms) || ms < 1000) throw configError(`identityProvider: ${what} must be at least 1000 ms`);
   return Math.round(ms / 1000);
+}
+
+const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/;
+
+function checkResources(given: IdpResource[], defaultTtlSeconds: number): Map<string, { scopes: string[]; ttlSeconds: number }> {
+  if (!Array.isArray(given)) throw configError('identityProvider: resources must be a list of { id, scopes }');
+  const resources = new Map<string, { scopes: string[]; ttlSeconds: number }>();
+  for (const r of given) {
+    const id = uri(r?.id, 'a resource id');
+    if (resources.has(id)) throw configError(`identityProvider: two resources have the id ${id}`);
+    if (!Array.isArray(r.scopes) || r.scopes.length === 0 || r.scopes.some((s) => typeof s !== 'string' || !SCOPE.test(s)))
+      throw configError(`identityProvider: resource ${id} needs scopes: words of printable characters without spaces, quotes or backslashes`);
+    resources.set(id, { scopes: [...r.scopes], ttlSeconds: r.accessTokenTtl === undefined ? defaultTtlSeconds : positive(r.accessTokenTtl, 0, `resource ${id}: accessTokenTtl`) });
+  }
+  return resources;
 }
 
 /** Checks the options at start-up (a mistake names its fix) and fills in the defaults. */
@@ -127,6 +177,9 @@ export function checkIdpOptions(options: IdentityProviderOptions, appUrl: URL): 
   if (!Number.isFinite(keyRotation) || keyRotation < DAY) throw configError('identityProvider: keyRotation must be at least a day (in ms)');
   const ttl = options.ttl ?? {};
   const base = appUrl.href.replace(/\/+$/, '');
+  const accessTokenSeconds = positive(ttl.accessToken, 10 * 60_000, 'ttl.accessToken');
+  const resources = checkResources(options.resources ?? [], accessTokenSeconds);
+  for (const c of clients) for (const r of c.resources ?? []) if (!resources.has(r)) throw configError(`identityProvider: client ${c.clientId} names resource ${r}, which is not in resources`);
   return {
     clients,
     issuer,
@@ -134,12 +187,14 @@ export function checkIdpOptions(options: IdentityProviderOptions, appUrl: URL): 
     signingAlg: options.signingAlg ?? 'ES256',
     keyRotationMs: keyRotation,
     ttlSeconds: {
-      accessToken: positive(ttl.accessToken, 10 * 60_000, 'ttl.accessToken'),
+      accessToken: accessTokenSeconds,
       idToken: positive(ttl.idToken, 10 * 60_000, 'ttl.idToken'),
       refreshToken: positive(ttl.refreshToken, 30 * DAY, 'ttl.refreshToken'),
       authorizationCode: positive(ttl.authorizationCode, 60_000, 'ttl.authorizationCode'),
       deviceCode: positive(ttl.deviceCode, 10 * 60_000, 'ttl.deviceCode'),
     },
     trustProxy: options.trustProxy === true,
+    resources,
+    dpopNonce: options.dpopNonce === true,
   };
 }

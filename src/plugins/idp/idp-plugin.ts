@@ -89,6 +89,25 @@ async function guardedPost(url: string, init: { method?: string; body?: unknown 
   return new globalThis.Response(null, { status: 200 });
 }
 
+/**
+ * RFC 8707 on the provider: a `resource` names one of the options' `resources`, which the client
+ * must be allowed; its access token is a JWT whose `aud` is the resource, with the scopes asked and
+ * granted among the resource's. No `resource`: the opaque token of userinfo, as before.
+ */
+function resourceIndicators(lib: OidcProviderModule, options: ResolvedIdpOptions): Record<string, unknown> {
+  const allowed = new Map(options.clients.map((c) => [c.clientId, new Set(c.resources ?? [])]));
+  return {
+    enabled: true,
+    defaultResource: (_octx: unknown, _client: unknown, oneOf?: string[]) => oneOf?.[0],
+    useGrantedResource: () => true,
+    getResourceServerInfo: (_octx: unknown, indicator: string, client: { clientId: string }) => {
+      const resource = options.resources.get(indicator);
+      if (resource === undefined || !allowed.get(client.clientId)?.has(indicator)) throw new lib.errors.InvalidTarget();
+      return { scope: resource.scopes.join(' '), audience: indicator, accessTokenTTL: resource.ttlSeconds, accessTokenFormat: 'jwt', jwt: { sign: { alg: options.signingAlg } } };
+    },
+  };
+}
+
 /** `acr` of a login with a second factor, and of one without. */
 export const ACR = { twoFactors: 'urn:authgate:acr:2fa', oneFactor: 'urn:authgate:acr:1fa' } as const;
 
@@ -144,6 +163,10 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
       introspection: { enabled: true, allowedPolicy: ownToken },
       backchannelLogout: { enabled: true },
       rpInitiatedLogout: { enabled: true, logoutSource: pages.logoutSource, postLogoutSuccessSource: pages.postLogoutSuccessSource },
+      // Proofs' jti are remembered through the adapter (the state store): a proof replayed on another instance is refused.
+      dPoP: { enabled: true, nonceSecret: createHmac('sha256', key).update('idp-dpop-nonce').digest(), requireNonce: () => options.dpopNonce },
+      pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: false, allowUnregisteredRedirectUris: false },
+      resourceIndicators: resourceIndicators(lib, options),
     },
     renderError: pages.renderError,
     // Its only outgoing calls are back-channel logouts: through the guarded client (private

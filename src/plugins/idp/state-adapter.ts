@@ -21,6 +21,8 @@ const CONSUMABLE = new Set(['AuthorizationCode', 'RefreshToken', 'DeviceCode', '
 /** Records without an expiry (oidc-provider gives none) live this long at most. */
 const LONGEST_MS = 400 * 86_400_000;
 const PREFIX = 'idp:';
+/** How long a claimed replay id is kept before oidc-provider's save gives it its own expiry: longer than any proof is accepted. */
+const REPLAY_CLAIM_MS = 10 * 60_000;
 
 /** What a lookup key may be: ids from requests are looked up only when they could have been issued (printable ASCII). */
 const LOOKUP = /^[\x21-\x7e]{1,512}$/;
@@ -72,6 +74,9 @@ export class StateAdapter implements OidcAdapter {
   /** @inheritdoc */
   async find(id: string): Promise<Payload | undefined> {
     if (typeof id !== 'string' || !LOOKUP.test(id)) return undefined;
+    // oidc-provider's replay check (a DPoP proof's or a client assertion's jti) looks, then saves: two
+    // instances could both find nothing. Here the look claims the id, so of two one finds it taken.
+    if (this.model === 'ReplayDetection') return (await this.state.setIfAbsent(this.key(id), { claimed: true }, REPLAY_CLAIM_MS)) ? undefined : { claimed: true };
     const payload = await this.state.get<Payload>(this.key(id));
     if (payload !== undefined && this.mayHold !== undefined && typeof payload.accountId === 'string' && !(await this.mayHold(payload.accountId))) return undefined;
     if (payload === undefined || !CONSUMABLE.has(this.model)) return payload;
