@@ -241,6 +241,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
           { clientId: 'fuzz-web', clientSecret: FUZZ_CLIENT_SECRET, redirectUris: ['http://localhost:8080/cb'], trusted: true },
           { clientId: 'fuzz-cli', redirectUris: ['http://127.0.0.1/cb'], applicationType: 'native', deviceFlow: true },
         ],
+        registration: { redirectUris: ['http://127.0.0.1:*/cb'] },
       });
       const { app, auth } = makeApp(
         {
@@ -429,6 +430,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         '/oidc/token/revocation',
         '/oidc/token/introspection',
         '/oidc/request',
+        '/oidc/reg',
         '/oidc/device/auth',
         '/oidc/device',
         '/oidc/session/end',

@@ -66,6 +66,9 @@ describe('the identity provider as a modern authorization server: PAR, DPoP, res
     const meta = (await discover('web', SECRET)).serverMetadata();
     expect(meta.pushed_authorization_request_endpoint).toBe(`${a.issuer}/request`);
     expect(meta.dpop_signing_alg_values_supported).toEqual(expect.arrayContaining(['ES256']));
+    // Clients register themselves only where registration is given.
+    expect(meta.registration_endpoint).toBeUndefined();
+    expect((await fetch(`${a.issuer}/reg`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).status).toBe(404);
   });
 
   it('PAR: a client that must push is refused a plain authorization request and logs in with a pushed one', async () => {

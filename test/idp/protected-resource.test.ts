@@ -32,6 +32,8 @@ async function startApi(port: number, options: ProtectedResourceOptions): Promis
   };
 }
 
+const INITIAL_ACCESS_TOKEN = 'initial-access-token-0123456789abcdef';
+
 describe('protectedResource: an API that takes the identity provider access tokens (RFC 9068, 9728, 9449)', () => {
   let idp: IdpApp;
   let rp: { url: string; close(): Promise<void> };
@@ -56,8 +58,9 @@ describe('protectedResource: an API that takes the identity provider access toke
           { id: S, scopes: ['read'] },
         ],
         clients: [{ clientId: 'agent', redirectUris: [callback], applicationType: 'web', trusted: true, resources: [A, B, S] }],
+        registration: { redirectUris: [`${rp.url}/*`], initialAccessTokens: [INITIAL_ACCESS_TOKEN], resources: [A] },
       },
-      {},
+      { rateLimits: { idpRegistrationPerIp: { limit: 6, windowMs: 3_600_000 } } },
       idpPort,
     );
     // API A runs on two instances that share where used proofs are remembered; the second is reached under the first one's name.
@@ -149,6 +152,55 @@ describe('protectedResource: an API that takes the identity provider access toke
     const call = (): Promise<Response> => client.fetchProtectedResource(config, token, new URL(`${strict.url}/data`), 'GET', undefined, undefined, { DPoP: handle });
     const first = await call().catch(() => undefined);
     expect((first?.status === 200 ? first : await call()).status).toBe(200);
+  });
+
+  it('an MCP client with no setup: from the 401 to a registration of its own, consent, a token for the API and a call', async () => {
+    const first = await fetch(`${apiA.url}/data`);
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(first.headers.get('www-authenticate') ?? '')?.[1] as string;
+    const {
+      authorization_servers: [issuer],
+    } = (await (await fetch(metadataUrl)).json()) as { authorization_servers: string[] };
+    const meta = (await (await fetch(`${issuer}/.well-known/openid-configuration`)).json()) as { registration_endpoint: string };
+    expect(meta.registration_endpoint).toBe(`${issuer}/reg`);
+    const register = (body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Response> =>
+      fetch(meta.registration_endpoint, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    const asAgent = { client_name: 'Research Agent', redirect_uris: [`${rp.url}/agent-callback`], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], response_types: ['code'] };
+    const made = await register(asAgent);
+    expect([made.status, made.status === 201 ? '' : await made.clone().text()]).toEqual([201, '']);
+    const registered = (await made.json()) as { client_id: string; client_secret?: string };
+    expect(registered.client_id).toMatch(/^dyn_/);
+    expect(registered.client_secret).toBeUndefined();
+
+    // The policy: redirect URIs elsewhere, other grants, and confidential clients without an initial access token are refused.
+    expect(await (await register({ ...asAgent, redirect_uris: ['https://evil.example/cb'] })).json()).toMatchObject({ error: 'invalid_redirect_uri' });
+    expect((await register({ ...asAgent, grant_types: ['client_credentials'] })).status).toBe(400);
+    const secretless = await register({ ...asAgent, token_endpoint_auth_method: 'client_secret_basic' });
+    expect(await secretless.json()).toMatchObject({ error: 'invalid_client_metadata', error_description: expect.stringContaining('initial access token') });
+    const confidential = await register({ ...asAgent, token_endpoint_auth_method: 'client_secret_basic' }, { authorization: `Bearer ${INITIAL_ACCESS_TOKEN}` });
+    expect(confidential.status).toBe(201);
+    expect(((await confidential.json()) as { client_secret: string }).client_secret).toEqual(expect.any(String));
+
+    const config = await client.discovery(new URL(issuer as string), registered.client_id, undefined, client.None(), { execute: [client.allowInsecureRequests] });
+    const browser = await new Navigator().login(idp, 'max');
+    const agentCallback = `${rp.url}/agent-callback`;
+    const asked = await authorizeIn(browser, config, agentCallback, { scope: 'read', resource: apiA.url, state: 'm' });
+    const page = await (asked.page as Response).text();
+    expect(page).toContain('Research Agent');
+    const allowed = await browser.follow(`${idp.url}${/action="([^"]+)"/.exec(page)?.[1] as string}`, agentCallback, {
+      method: 'POST',
+      form: { csrf: /name="csrf" value="([^"]+)"/.exec(page)?.[1] as string, decision: 'allow' },
+    });
+    const tokens = await client.authorizationCodeGrant(config, allowed.url as URL, { pkceCodeVerifier: asked.verifier, expectedState: 'm' }, { resource: apiA.url });
+    const call = await fetch(`${apiA.url}/data`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
+    expect(call.status).toBe(200);
+    expect(await call.json()).toMatchObject({ client: registered.client_id });
+    // A registered client asks only for the resources the policy names.
+    const other = await authorizeIn(browser, config, agentCallback, { scope: 'read', resource: apiB.url, state: 'n' });
+    expect(other.url?.searchParams.get('error')).toBe('invalid_target');
+    // Registrations are limited per address (idpRegistrationPerIp, 6 an hour here).
+    const statuses: number[] = [];
+    for (let i = 0; i < 8; i++) statuses.push((await register(asAgent)).status);
+    expect(statuses.slice(-2)).toEqual([429, 429]);
   });
 
   it('answers hostile Authorization and DPoP headers with 401 JSON, never a 500', async () => {

@@ -6,6 +6,7 @@ import type { IdpClient } from './idp-options';
 import type { OidcProviderLike } from './oidc-types';
 import { revokeClientGrants } from './grants';
 import { StateAdapter } from './state-adapter';
+import { REGISTERED_PREFIX } from './registration-policy';
 
 /** A client an admin registered, as admins see it (never its secret). */
 export interface RegisteredClient {
@@ -94,6 +95,18 @@ export class ClientRegistry {
   async info(clientId: string): Promise<RegisteredClient | undefined> {
     if (this.staticIds.has(clientId) || !/^app_[A-Za-z0-9_-]{16}$/.test(clientId)) return undefined;
     return this.state.get<RegisteredClient>(infoKey(clientId));
+  }
+
+  /**
+   * A client that registered itself (RFC 7591): what the consent page shows of it. Its name is its
+   * own claim, so the page says the app registered itself.
+   */
+  async selfRegistered(clientId: string): Promise<IdpClient | undefined> {
+    if (!clientId.startsWith(REGISTERED_PREFIX)) return undefined;
+    const metadata = (await this.clients.find(clientId)) as { client_name?: unknown; redirect_uris?: unknown } | undefined;
+    if (metadata === undefined) return undefined;
+    const name = typeof metadata.client_name === 'string' && metadata.client_name !== '' ? metadata.client_name.slice(0, 80) : clientId;
+    return { clientId, name: `${name} (an app that registered itself)`, redirectUris: Array.isArray(metadata.redirect_uris) ? (metadata.redirect_uris as string[]) : [] };
   }
 
   /** Removes a registered client: its next token request and refresh fail, and every grant it held goes. */

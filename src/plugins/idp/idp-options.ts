@@ -1,3 +1,4 @@
+import { resolveRegistration, type RegistrationPolicy, type ResolvedRegistration } from './registration-policy';
 import { configError } from '../../core/errors';
 
 /** A relying party the identity provider serves: another app, a native app, a CLI. */
@@ -90,6 +91,13 @@ export interface IdentityProviderOptions {
    * @default []
    */
   resources?: IdpResource[];
+  /**
+   * Lets clients register themselves (RFC 7591, `POST <issuer>/reg`), within a policy: allowed
+   * redirect URIs, public clients unless an initial access token is sent, the resources they may
+   * ask for; rate limited per IP (`idpRegistrationPerIp`). Registered clients get a consent page.
+   * @default off
+   */
+  registration?: RegistrationPolicy;
   /** DPoP proofs must carry a fresh nonce of this server (RFC 9449 section 8): a proof made ahead of time is refused. @default false */
   dpopNonce?: boolean;
 }
@@ -106,6 +114,7 @@ export interface ResolvedIdpOptions {
   /** By id. */
   resources: ReadonlyMap<string, { scopes: string[]; ttlSeconds: number }>;
   dpopNonce: boolean;
+  registration: ResolvedRegistration | undefined;
 }
 
 const DAY = 86_400_000;
@@ -196,5 +205,6 @@ export function checkIdpOptions(options: IdentityProviderOptions, appUrl: URL): 
     trustProxy: options.trustProxy === true,
     resources,
     dpopNonce: options.dpopNonce === true,
+    registration: options.registration === undefined ? undefined : resolveRegistration(options.registration, new Set(resources.keys())),
   };
 }

@@ -26,6 +26,7 @@ import type { OidcProviderLike, OidcProviderModule } from './oidc-types';
 import { serviceTokenSigner } from './service-tokens';
 import { KEY_RELOAD_MS, loadSigningKeys, type SigningJwk } from './signing-keys';
 import { StateAdapter } from './state-adapter';
+import { REGISTERED_PREFIX, type ResolvedRegistration } from './registration-policy';
 // The directory's deprovisioning event (org.member.deprovisioned) joins the event types.
 import '../../plugin-api/org-directory';
 
@@ -102,8 +103,31 @@ function resourceIndicators(lib: OidcProviderModule, options: ResolvedIdpOptions
     useGrantedResource: () => true,
     getResourceServerInfo: (_octx: unknown, indicator: string, client: { clientId: string }) => {
       const resource = options.resources.get(indicator);
-      if (resource === undefined || !allowed.get(client.clientId)?.has(indicator)) throw new lib.errors.InvalidTarget();
+      const may = client.clientId.startsWith(REGISTERED_PREFIX) ? options.registration?.resources : allowed.get(client.clientId);
+      if (resource === undefined || !may?.has(indicator)) throw new lib.errors.InvalidTarget();
       return { scope: resource.scopes.join(' '), audience: indicator, accessTokenTTL: resource.ttlSeconds, accessTokenFormat: 'jwt', jwt: { sign: { alg: options.signingAlg } } };
+    },
+  };
+}
+
+/**
+ * The registration policy, as oidc-provider's hook on client metadata (it runs for every client,
+ * and acts on registrations only): allowed redirect URIs, the code flow only, and a public client
+ * unless the request carries an initial access token.
+ */
+function registrationChecks(lib: OidcProviderModule, policy: ResolvedRegistration): Record<string, unknown> {
+  type Registering = { oidc?: { route?: string }; get(header: string): string };
+  return {
+    properties: ['authgate_registered'],
+    validator: (octx: Registering | undefined, _key: string, _value: unknown, metadata: Record<string, unknown>) => {
+      if (octx?.oidc?.route !== 'registration') return;
+      const refused = policy.refuseRedirects(metadata.redirect_uris);
+      if (refused !== undefined) throw new lib.errors.InvalidClientMetadata(`redirect_uris: ${refused}`);
+      const grants = Array.isArray(metadata.grant_types) ? metadata.grant_types : [];
+      if (grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))
+        throw new lib.errors.InvalidClientMetadata('registered clients use the code flow (grant_types authorization_code, refresh_token)');
+      if (metadata.token_endpoint_auth_method !== 'none' && !policy.hasInitialAccessToken(octx.get('authorization')))
+        throw new lib.errors.InvalidClientMetadata('without an initial access token only public clients register (token_endpoint_auth_method: none, with PKCE)');
     },
   };
 }
@@ -167,7 +191,14 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
       dPoP: { enabled: true, nonceSecret: createHmac('sha256', key).update('idp-dpop-nonce').digest(), requireNonce: () => options.dpopNonce },
       pushedAuthorizationRequests: { enabled: true, requirePushedAuthorizationRequests: false, allowUnregisteredRedirectUris: false },
       resourceIndicators: resourceIndicators(lib, options),
+      registration:
+        options.registration === undefined
+          ? { enabled: false }
+          : { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false, idFactory: (options.registration as ResolvedRegistration).newClientId },
     },
+    ...(options.registration === undefined ? {} : { extraClientMetadata: registrationChecks(lib, options.registration) }),
+    // What a registered client gets when it says nothing: the provider's one signing algorithm, the code flow.
+    clientDefaults: { id_token_signed_response_alg: options.signingAlg, grant_types: ['authorization_code'], response_types: ['code'] },
     renderError: pages.renderError,
     // Its only outgoing calls are back-channel logouts: through the guarded client (private
     // addresses only for the static clients' own endpoints, 5 s, no redirects, small answers).
@@ -257,7 +288,7 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
     name: 'idp',
     eventTypes: IDP_EVENT_TYPES,
     optional: ['two-factor', 'admin'],
-    rateLimits: { idpClientRoutesPerUser: { limit: 60, windowMs: 60_000 }, idpDeviceCodePerIp: { limit: 30, windowMs: 10 * 60_000 } },
+    rateLimits: { idpClientRoutesPerUser: { limit: 60, windowMs: 60_000 }, idpDeviceCodePerIp: { limit: 30, windowMs: 10 * 60_000 }, idpRegistrationPerIp: { limit: 10, windowMs: 3_600_000 } },
     router,
     ready: () => provider().then(() => undefined),
     reloadKeys: () => (reloadKeys ? reloadKeys() : Promise.reject(new AuthError('unavailable', 'identityProvider(): add it to createAuth({ plugins: [...] }) first'))),
@@ -279,7 +310,7 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
       const logout = new IdpLogout(ctx.stateStore, provider, ctx.logger);
       const registry = new ClientRegistry(ctx.stateStore, provider, new Set(checked.clients.map((c) => c.clientId)), checked.signingAlg);
       const statics = new Map<string, IdpClient>(checked.clients.map((c) => [c.clientId, c]));
-      const clientOf = async (clientId: string): Promise<IdpClient | undefined> => statics.get(clientId) ?? (await registry.info(clientId));
+      const clientOf = async (clientId: string): Promise<IdpClient | undefined> => statics.get(clientId) ?? (await registry.info(clientId)) ?? (await registry.selfRegistered(clientId));
       const grantTtlMs = checked.ttlSeconds.refreshToken * 1000;
       addInteractionRoutes(router, {
         provider,
@@ -317,17 +348,21 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
           () => next(),
         );
       });
+      const perIp =
+        (limit: string, message: string) =>
+        (req: Request, res: Response, next: (err?: unknown) => void): void => {
+          ctx.rateLimit(limit, clientIp(req)).then(
+            () => next(),
+            (err: unknown) => {
+              if (!(err instanceof RateLimitError)) return next(err);
+              res.setHeader('Retry-After', String(err.retryAfter));
+              sendJson(res, 429, { error: message, code: 'rate_limited' });
+            },
+          );
+        };
       // A user code is short (8 letters): entering codes is limited per client IP.
-      router.post(`${path}/device`, (req, res, next) => {
-        ctx.rateLimit('idpDeviceCodePerIp', clientIp(req)).then(
-          () => next(),
-          (err: unknown) => {
-            if (!(err instanceof RateLimitError)) return next(err);
-            res.setHeader('Retry-After', String(err.retryAfter));
-            sendJson(res, 429, { error: 'too many codes entered: wait and try again', code: 'rate_limited' });
-          },
-        );
-      });
+      router.post(`${path}/device`, perIp('idpDeviceCodePerIp', 'too many codes entered: wait and try again'));
+      if (checked.registration !== undefined) router.post(`${path}/reg`, perIp('idpRegistrationPerIp', 'too many client registrations from this address: wait and try again'));
       router.use(path || '/', (req, res, next) => {
         provider().then(
           (p) => p.callback()(req, res),
