@@ -16,6 +16,7 @@ import { sessionsBench } from './sessions';
 import { idpBench } from './idp';
 import { storeTrips } from './store-trips';
 import { scimBench } from './scim';
+import { resourceServerBench } from './resource-server';
 
 const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<string>> = {
   protected: protectedRoute,
@@ -32,6 +33,7 @@ const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<str
   idp: idpBench,
   trips: storeTrips,
   scim: scimBench,
+  resource: resourceServerBench,
 };
 
 async function main(): Promise<void> {
