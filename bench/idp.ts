@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { BenchArgs } from './lib/args';
 import { startChild } from './lib/child';
-import { interleave, median, spread } from './lib/stats';
+import { measureRates } from './lib/rates';
 import { printTable, verdict } from './lib/table';
 
 interface Info {
@@ -11,21 +11,6 @@ interface Info {
   clientId: string;
   clientSecret: string;
   redirectUri: string;
-}
-
-/** Completed operations per second of `workers` loops each doing `once` for `seconds`. */
-async function rate(workers: number, seconds: number, once: (worker: number) => Promise<void>): Promise<number> {
-  const end = Date.now() + seconds * 1000;
-  let done = 0;
-  await Promise.all(
-    Array.from({ length: workers }, async (_, worker) => {
-      while (Date.now() < end) {
-        await once(worker);
-        done++;
-      }
-    }),
-  );
-  return done / seconds;
 }
 
 /** Cookies of a browser by name, kept across one flow. */
@@ -98,12 +83,7 @@ export async function idpBench(args: BenchArgs): Promise<string> {
         chains.set(worker, (await token({ grant_type: 'refresh_token', refresh_token: current })).refresh_token);
       },
     };
-    const seconds = args.quick ? 0.5 : 4;
-    const workers = 16;
-    for (const once of Object.values(variants)) await rate(workers, 0.3, once);
-    const runs = await interleave(Object.keys(variants), args.quick ? 3 : 5, (name) => rate(workers, seconds, variants[name]!));
-    const perSecond = (name: string): number => median(runs.get(name) as number[]);
-    const rows = Object.keys(variants).map((name) => [name, perSecond(name), `±${spread(runs.get(name) as number[]).toFixed(0)}%`]);
+    const { perSecond, rows } = await measureRates(variants, args);
     const flow = perSecond('direct login (POST JSON)') / perSecond('code flow of a signed-in browser (4 requests and the token)');
     const refresh = perSecond('direct login (POST JSON)') / perSecond('refresh (rotated)');
     return printTable('Identity provider: another app signing in, and a refresh, against the plain login (16 concurrent clients, memory stores)', ['variant', 'per second (median)', 'spread'], rows, [

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { importJWK, SignJWT, type JWK } from 'jose';
 import type { BenchArgs } from './lib/args';
 import { startChild } from './lib/child';
-import { interleave, median, spread } from './lib/stats';
+import { measureRates } from './lib/rates';
 import { printTable, verdict } from './lib/table';
 
 interface Info {
@@ -11,21 +11,6 @@ interface Info {
   bound: string;
   clientKey: JWK;
   clientPublic: JWK;
-}
-
-/** Completed calls per second of `workers` loops each doing `once` for `seconds`. */
-async function rate(workers: number, seconds: number, once: () => Promise<void>): Promise<number> {
-  const end = Date.now() + seconds * 1000;
-  let done = 0;
-  await Promise.all(
-    Array.from({ length: workers }, async () => {
-      while (Date.now() < end) {
-        await once();
-        done++;
-      }
-    }),
-  );
-  return done / seconds;
 }
 
 /**
@@ -52,12 +37,7 @@ export async function resourceServerBench(args: BenchArgs): Promise<string> {
         await call({ authorization: `DPoP ${info.bound}`, dpop: proof });
       },
     };
-    const seconds = args.quick ? 0.5 : 4;
-    const workers = 16;
-    for (const once of Object.values(variants)) await rate(workers, 0.3, once);
-    const runs = await interleave(Object.keys(variants), args.quick ? 3 : 5, (name) => rate(workers, seconds, variants[name]!));
-    const perSecond = (name: string): number => median(runs.get(name) as number[]);
-    const rows = Object.keys(variants).map((name) => [name, perSecond(name), `±${spread(runs.get(name) as number[]).toFixed(0)}%`]);
+    const { perSecond, rows } = await measureRates(variants, args);
     const ratio = perSecond('bearer JWT access token') / perSecond('DPoP-bound token with a fresh proof');
     return printTable('Resource server: a bearer call against a DPoP-bound call (16 concurrent clients; the client signs each proof)', ['variant', 'calls per second (median)', 'spread'], rows, [
       `cost of a DPoP-bound call / cost of a bearer call = ${ratio.toFixed(2)} (target <= 3: ${verdict(ratio <= 3)})`,
