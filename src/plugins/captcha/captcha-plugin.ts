@@ -34,7 +34,8 @@ function tokenOf(req: LoginRequest, settings: ResolvedCaptcha): string | undefin
 async function verify(ctx: PluginContext, settings: ResolvedCaptcha, hostnames: readonly string[] | false, token: string, action: GuardedAction, ip: string): Promise<void> {
   if (token.length > MAX_TOKEN_CHARS) throw invalid('the token is too long');
   // One use, on every instance: a solved challenge buys one attempt, whatever the service remembers.
-  if (!(await ctx.kit.useOnce(`captcha:${createHash('sha256').update(token).digest('hex')}`, USED_TOKEN_MS))) throw invalid('this answer was used already');
+  const used = `captcha:used:${createHash('sha256').update(token).digest('hex')}`;
+  if (!(await ctx.stateStore.setIfAbsent(used, 1, USED_TOKEN_MS))) throw invalid('this answer was used already');
   let answer;
   try {
     const body = await safeFetch(settings.verifyUrl, {
@@ -55,6 +56,8 @@ async function verify(ctx: PluginContext, settings: ResolvedCaptcha, hostnames: 
       settings.failOpen ? 'let through (failOpen)' : 'refused',
     );
     if (settings.failOpen) return;
+    // The service never judged it: the same answer may be tried again once the service is back.
+    await ctx.stateStore.delete(used).catch(() => undefined);
     throw new AuthError('unavailable', 'the CAPTCHA cannot be checked now; try again in a moment');
   }
   if (!answer.success) throw invalid((answer['error-codes'] ?? []).join(', ') || 'the service said no');
