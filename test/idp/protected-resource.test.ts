@@ -5,6 +5,7 @@ import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { createHash, randomUUID } from 'node:crypto';
 import { MemoryStateStore } from '../../src';
 import { accessTokenOf, protectedResource, type ProtectedResourceOptions } from '../../src/idp';
+import { eventually } from '../support/eventually';
 import { freePort } from '../support/ports';
 import { authorizeIn, Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
 
@@ -170,6 +171,10 @@ describe('protectedResource: an API that takes the identity provider access toke
     const registered = (await made.json()) as { client_id: string; client_secret?: string };
     expect(registered.client_id).toMatch(/^dyn_/);
     expect(registered.client_secret).toBeUndefined();
+    await eventually(async () => {
+      const { events } = await idp.auth.events.list({ types: ['idp.client.registered'] });
+      expect(events[0]).toMatchObject({ actor: { kind: 'system' }, data: { client: registered.client_id, name: 'Research Agent', type: 'public', selfRegistered: true } });
+    });
 
     // The policy: redirect URIs elsewhere, other grants, and confidential clients without an initial access token are refused.
     expect(await (await register({ ...asAgent, redirect_uris: ['https://evil.example/cb'] })).json()).toMatchObject({ error: 'invalid_redirect_uri' });

@@ -248,6 +248,19 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
       () => undefined,
     );
   });
+  // A client that registered itself is in the audit log as an admin-made one is, with who made it: nobody signed in.
+  provider.on('registration_create.success', (octx, client) => {
+    const made = client as { clientId: string; clientName?: string; tokenEndpointAuthMethod?: string };
+    const { req } = octx as { req: Request };
+    ctx.events.emit(
+      {
+        type: 'idp.client.registered',
+        actor: { kind: 'system' },
+        data: { client: made.clientId, name: made.clientName ?? '', type: made.tokenEndpointAuthMethod === 'none' ? 'public' : 'confidential', selfRegistered: true },
+      },
+      { ip: clientIp(req), userAgent: String(req.headers['user-agent'] ?? '') },
+    );
+  });
   provider.on('server_error', (_octx, err) => ctx.logger.logf('[ERROR] identity provider: %s', (err as Error | undefined)?.name ?? 'error'));
   return { provider, keys };
 }
