@@ -30,7 +30,7 @@ async function main(): Promise<void> {
   // Room for every proof of the run: each is remembered for its lifetime.
   const guard = protectedResource({ issuer, resource: base, replayStore: new MemoryStateStore(5_000_000) });
   const app = express();
-  app.get('/issuer/.well-known/openid-configuration', (_req, res) => res.json({ issuer, jwks_uri: `${issuer}/jwks` }));
+  app.get('/issuer/.well-known/openid-configuration', (_req, res) => res.json({ issuer, authorization_endpoint: `${issuer}/auth`, token_endpoint: `${issuer}/token`, jwks_uri: `${issuer}/jwks` }));
   app.get('/issuer/jwks', (_req, res) => res.json({ keys: [publicJwk] }));
   app.get('/data', guard.require('read'), (_req, res) => res.json({ ok: true }));
   server.on('request', app);

@@ -1,9 +1,12 @@
+import type { KeyObject } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { configError } from '../../core/errors';
 import type { StateStore } from '../../core/state/state-store';
 import { loadOptional, requirePackages } from '../../internal/optional';
 import { createStateStore } from '../../stores/create-state-store';
 import { MemoryStateStore } from '../../stores/memory/memory-state-store';
+import { JwksCache } from '../../providers/jwks-cache';
+import { OidcDiscovery } from '../../providers/oidc/oidc-discovery';
 import { DPOP_ALGS, DpopRefusal, DpopVerifier } from './dpop-proof';
 
 /** Options of {@link protectedResource}: an API that takes the identity provider's access tokens. */
@@ -57,8 +60,6 @@ export function accessTokenOf(req: Request): VerifiedAccessToken | undefined {
   return tokens.get(req);
 }
 
-type Jwks = ReturnType<typeof import('jose').createRemoteJWKSet>;
-
 class Refusal extends Error {
   constructor(
     readonly status: 401 | 403,
@@ -93,8 +94,16 @@ export function protectedResource(options: ProtectedResourceOptions): ProtectedR
   const resourceUrl = new URL(resource);
   const metadataPath = `/.well-known/oauth-protected-resource${resourceUrl.pathname === '/' ? '' : resourceUrl.pathname}`;
   const metadataUrl = `${resourceUrl.origin}${metadataPath}`;
-  let jwks: Promise<Jwks> | undefined;
-  const keys = (): Promise<Jwks> => (jwks ??= discoverJwks(issuer).catch((err: unknown) => ((jwks = undefined), Promise.reject(err))));
+  // The issuer's discovery and key set, kept as the OpenID Connect login keeps a provider's (time limit, size cap, one refetch per unknown kid at most every 10 s).
+  const discovery = new OidcDiscovery(issuer, 3_600_000, 5000);
+  let jwks: { uri: string; cache: JwksCache } | undefined;
+  const keyFor = async (kid: string | undefined): Promise<KeyObject> => {
+    const { jwks_uri: uri } = await discovery.metadata();
+    if (jwks?.uri !== uri) jwks = { uri, cache: new JwksCache(uri, 10_000, 5000) };
+    const key = await jwks.cache.key(kid);
+    if (key === undefined) throw new Error('signed by a key the issuer does not publish');
+    return key;
+  };
 
   const challenge = (refusal?: Refusal): string => {
     const detail = refusal === undefined ? '' : `, error="${refusal.error}", error_description="${refusal.message.replace(/"/g, "'")}"${refusal.scope ? `, scope="${refusal.scope}"` : ''}`;
@@ -118,7 +127,7 @@ export function protectedResource(options: ProtectedResourceOptions): ProtectedR
     const jose = loadOptional<typeof import('jose')>('jose', 'protectedResource (authgate/idp)');
     let claims: Record<string, unknown>;
     try {
-      ({ payload: claims } = await jose.jwtVerify(token, await keys(), { issuer, audience: resource, typ: 'at+jwt', algorithms: ['ES256', 'EdDSA'] }));
+      ({ payload: claims } = await jose.jwtVerify(token, (header) => keyFor(header.kid), { issuer, audience: resource, typ: 'at+jwt', algorithms: ['ES256', 'EdDSA'] }));
     } catch (err) {
       throw new Refusal(401, 'invalid_token', `the access token is not valid here (${(err as { code?: string }).code ?? (err as Error).name})`);
     }
@@ -183,14 +192,4 @@ function absolute(value: unknown, what: string): string {
   } catch {
     throw configError(`protectedResource: ${what} must be an absolute http(s) URL without a fragment`);
   }
-}
-
-/** The issuer's key set, through its discovery document (which must name the same issuer). */
-async function discoverJwks(issuer: string): Promise<Jwks> {
-  const jose = loadOptional<typeof import('jose')>('jose', 'protectedResource (authgate/idp)');
-  const answer = await fetch(`${issuer}/.well-known/openid-configuration`, { signal: AbortSignal.timeout(5000) });
-  if (!answer.ok) throw new Error(`discovery of ${issuer} answered ${answer.status}`);
-  const meta = (await answer.json()) as { issuer?: unknown; jwks_uri?: unknown };
-  if (meta.issuer !== issuer || typeof meta.jwks_uri !== 'string') throw new Error(`discovery of ${issuer} names another issuer or no jwks_uri`);
-  return jose.createRemoteJWKSet(new URL(meta.jwks_uri));
 }
