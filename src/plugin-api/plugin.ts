@@ -167,6 +167,8 @@ export interface PluginContext {
   readonly kit: PluginKit;
   /** A lockout of growing delays after wrong secrets, on the core's state store (`rule` defaults: 5 free failures, 1 s doubling up to 15 min, counted for a day). */
   lockout(rule?: Partial<LockoutRule>): PluginLockout;
+  /** The client of `ip` as the per-IP limits count it: an IPv6 address stands for its network (`ipv6RateLimitPrefix` bits). */
+  clientGroup(ip: string): string;
   /** Counts a hit against a rate limit (the core's or one a plugin declared); a 429 AuthError past it. */
   rateLimit(name: string, identity: string): Promise<void>;
   /** `true` once `kit.useOnce(key)` was called for `key`. */

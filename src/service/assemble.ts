@@ -1,3 +1,4 @@
+import { addressGroup } from '../internal/client-ip';
 import type { Request } from 'express';
 import { DEFAULT_LOCKOUT, Lockout } from '../core/limits/lockout';
 import { toLoginRequest } from './auth-router';
@@ -177,6 +178,7 @@ export function pluginContext(core: Core): PluginContext {
     kit,
     lockout: (rule) => new Lockout(resolved.stateStore, { ...DEFAULT_LOCKOUT, ...rule }, resolved.ipv6RateLimitPrefix),
     rateLimit: (name, identity) => core.countHit(name, identity),
+    clientGroup: (ip) => addressGroup(ip, resolved.ipv6RateLimitPrefix),
     wasUsed: (key) => stateCall(() => resolved.stateStore.get(`once:${key}`)).then((v) => v !== undefined),
     startSession: (req, res, login) => completer.startSession(req, res, login),
     toLoginRequest,

@@ -89,6 +89,11 @@ describe('captcha() plugin: Turnstile, hCaptcha and reCAPTCHA v3 verified on the
     await loginAs(a, 'pw', { 'X-Forwarded-For': '192.0.2.44' }).expect(200);
     await loginAs(a, 'pw', { ...bot, 'X-Captcha-Token': peer.issue('after-failures') }).expect(200);
     expect(peer.requests).toHaveLength(1);
+    // An IPv6 guesser counts by its /64, however many addresses of it it uses.
+    await loginAs(a, 'wrong', { 'X-Forwarded-For': '2001:db8:1:2::1' }).expect(403);
+    await loginAs(a, 'wrong', { 'X-Forwarded-For': '2001:db8:1:2::2' }).expect(403);
+    expect((await loginAs(a, 'pw', { 'X-Forwarded-For': '2001:db8:1:2::3' }).expect(403)).body.code).toBe('captcha_required');
+    await loginAs(a, 'pw', { 'X-Forwarded-For': '2001:db8:1:3::1' }).expect(200);
   });
 
   it('hCaptcha on sign-up and reset requests of the account service: the site key is sent, refusals carry the code', async () => {

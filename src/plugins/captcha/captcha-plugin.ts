@@ -83,7 +83,7 @@ export function captcha(options: CaptchaOptions): AuthPlugin {
     errorCodes: CAPTCHA_ERROR_CODES,
     setup(ctx) {
       const hostnames = settings.hostnames === undefined ? [ctx.url.hostname] : settings.hostnames;
-      const counter = (action: GuardedAction, ip: string): string => `captcha:seen:${action}:${ip}`;
+      const counter = (action: GuardedAction, ip: string): string => `captcha:seen:${action}:${ctx.clientGroup(ip)}`;
       return {
         actionGuard: {
           async check(action, req) {
