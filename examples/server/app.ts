@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
+import { clientScript } from './client-bundle';
 import { exampleSender } from './mail';
 import { consoleLogger, createAuth, getUser, hashId, loadApplePrivateKeyFromFile, mustGetUser, setAdmin, type AccountRouter, type Auth, type DevServer, type Logger } from '../../src';
 import { accounts } from '../../src/accounts';
@@ -121,6 +122,7 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
 const PAGE = readFileSync(join(__dirname, 'page.html'), 'utf8');
 const PAGE_SCRIPT = readFileSync(join(__dirname, 'page.js'), 'utf8');
 const LANDING = readFileSync(join(__dirname, 'landing.html'), 'utf8');
+const CLIENT_SCRIPT = clientScript();
 
 /** The mails of the account service: their codes also come as links to the page, in the fragment (never sent to a server). */
 function accountMails(url: string): { resetTemplate: string; emailChangeTemplate: string } {
@@ -263,6 +265,9 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   });
   app.get('/page.js', (_req, res) => {
     res.type('js').send(PAGE_SCRIPT);
+  });
+  app.get('/client.mjs', (_req, res) => {
+    res.type('js').send(CLIENT_SCRIPT);
   });
   return { app, auth, dev, accounts: accountRouter, orgs, sso: ssoPlugin };
 }

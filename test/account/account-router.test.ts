@@ -26,7 +26,7 @@ describe('account router: life cycle with mail through smtp-server', () => {
 
     // One canonical form (trim, NFC, lower case): every spelling is the same account.
     const early = await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'Ada@EXAMPLE.com', password: 'first-pass' }).expect(403);
-    expect(early.body).toEqual({ Code: 1.2, Message: 'InvalidCredential', Description: 'the account is not activated' });
+    expect(early.body).toEqual({ Code: 1.2, Message: 'InvalidCredential', Description: 'the account is not activated', code: 'invalid_credential' });
     expect(
       (
         await request(app)

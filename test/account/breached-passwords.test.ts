@@ -29,7 +29,7 @@ describe('breached passwords (a k-anonymity range API)', () => {
   it('refuses a breached password at sign-up, password change and reset, sending only 5 characters of its SHA-1', async () => {
     const { app, accounts } = makeAccountApp(peer, { rateLimits: false, lockout: false, passwordPolicy: { breached: { url: range.url } } });
     const refused = await signup(app, 'breach@example.com', BREACHED).expect(400);
-    expect(refused.body).toEqual({ Code: 1.4, Message: 'PwdBreached', Description: 'this password appears in a list of breached passwords; choose another' });
+    expect(refused.body).toEqual({ Code: 1.4, Message: 'PwdBreached', Description: 'this password appears in a list of breached passwords; choose another', code: 'password_breached' });
     expect(await accounts.store.getByEmail('breach@example.com')).toBeUndefined();
     // What left the process: the prefix, asked with padding; never the password or the rest of its hash.
     expect(range.requests).toEqual([{ path: `/range/${sha1(BREACHED).slice(0, 5)}`, padding: 'true' }]);

@@ -15,7 +15,7 @@ describe('password policy', () => {
     const { app, accounts } = makeAccountApp(peer, { rateLimits: false });
     for (const pwd of ['password1', 'PASSWORD1', 'qwertyuiop', 'iloveyou', '123456789']) {
       const res = await signup(app, 'common@example.com', pwd).expect(400);
-      expect(res.body).toEqual({ Code: 1.4, Message: 'InvalidPwd', Description: 'this password is one of the most common ones; choose another' });
+      expect(res.body).toEqual({ Code: 1.4, Message: 'InvalidPwd', Description: 'this password is one of the most common ones; choose another', code: 'invalid_password' });
     }
     const long = await signup(app, 'common@example.com', 'é'.repeat(257)).expect(400);
     expect(long.body.Description).toMatch(/8 to 256 characters/);
@@ -31,7 +31,7 @@ describe('password policy', () => {
     });
     await signup(app, 'otter@example.com', 'password1').expect(202);
     const own = await signup(app, 'lynx@example.com', 'lynx-lynx-lynx').expect(400);
-    expect(own.body).toEqual({ Code: 1.4, Message: 'InvalidPwd', Description: 'the password must not contain your name' });
+    expect(own.body).toEqual({ Code: 1.4, Message: 'InvalidPwd', Description: 'the password must not contain your name', code: 'invalid_password' });
     await accounts.close();
   });
 

@@ -41,7 +41,7 @@ describeOnEveryAccountStore('password reset', (ctx) => {
     await request(a.app).get('/private').set('Cookie', cookie).set('X-XSRF-TOKEN', xsrf).expect(401);
     expect(await auth.sessions.list(hashId('accounts', id))).toEqual([]);
     const again = await request(a.app).post('/account/password/reset').send({ Email: 'reset@example.com', Code: code, NewPwd: 'third-password', NewPwdRepeat: 'third-password' }).expect(400);
-    expect(again.body).toEqual({ Code: 2.0, Message: 'InvalidCode', Description: 'the reset code is wrong, used or expired' });
+    expect(again.body).toEqual({ Code: 2.0, Message: 'InvalidCode', Description: 'the reset code is wrong, used or expired', code: 'invalid_code' });
     await request(a.app).post('/account/tokens').send({ grant_type: 'password', email: 'reset@example.com', password: 'new-password' }).expect(200);
     await auth.close();
     await a.accounts.close();

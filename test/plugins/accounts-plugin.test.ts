@@ -261,7 +261,7 @@ describe('the accounts plugin', () => {
     await signup(b, 2).expect(202);
     await signup(a, 3).expect(202);
     const limited = await signup(b, 4).expect(429);
-    expect(limited.body).toEqual({ Code: 1, Message: 'TooManyRequests', Description: expect.stringMatching(/too many requests/) });
+    expect(limited.body).toEqual({ Code: 1, Message: 'TooManyRequests', Description: expect.stringMatching(/too many requests/), code: 'rate_limited' });
     expect(await accountStore.getByEmail('limit4@example.com')).toBeUndefined();
     // Past two free wrong passwords, the third (on either instance) makes the next attempt wait, on the other.
     const token = (server: Express): request.Test => request(server).post('/account/tokens').send({ grant_type: 'password', email: 'limit1@example.com', password: 'wrong horse' });

@@ -1,4 +1,4 @@
-import { AuthError } from '../../core/errors';
+import { errorBody, type AuthErrorReason } from '../../core/errors';
 
 /**
  * The reasons of the account service's refusals and the `Code` and `Message` its answers carry
@@ -36,23 +36,23 @@ export interface AccountErrorBody {
   Message: string;
   Description: string;
   /**
-   * The stable reason of a refusal another plugin made (`sso_required`, `captcha_required`...),
-   * which has no `Code` of its own in WebAuth's table. @default absent
+   * The stable reason, as every authgate answer carries it (`invalid_credential`, `rate_limited`,
+   * and those of other plugins, `sso_required`, `captcha_required`..., which have no `Code` of
+   * their own in WebAuth's table). WebAuth's clients ignore it.
    */
-  code?: string;
+  code: AuthErrorReason;
 }
 
 /**
- * The one place where an error becomes the account service's wire format: an {@link AuthError}
+ * The one place where an error becomes the account service's wire format: an `AuthError`
  * of an account reason its `Code` and `Message`, a rate limit `TooManyRequests`, a failure of the
  * service `Unavailable` (its message never sent), anything else `InvalidInput` (1.0).
  */
 export function accountErrorBody(status: number, message: string, err: unknown): AccountErrorBody {
-  if (status === 429) return { Code: 1.0, Message: 'TooManyRequests', Description: message };
-  if (status >= 500) return { Code: 1.0, Message: 'Unavailable', Description: 'the account service is unavailable, try again' };
-  const reason = err instanceof AuthError ? err.reason : undefined;
-  const own = reason !== undefined && Object.hasOwn(ACCOUNT_ERROR_CODES, reason);
+  const reason = errorBody(status, message, err).code;
+  if (status === 429) return { Code: 1.0, Message: 'TooManyRequests', Description: message, code: reason };
+  if (status >= 500) return { Code: 1.0, Message: 'Unavailable', Description: 'the account service is unavailable, try again', code: reason };
+  const own = Object.hasOwn(ACCOUNT_ERROR_CODES, reason);
   const [code, label] = own ? ACCOUNT_ERROR_CODES[reason as keyof typeof ACCOUNT_ERROR_CODES] : ACCOUNT_ERROR_CODES.bad_request;
-  const foreign = reason !== undefined && !own && err instanceof AuthError && reason !== err.code;
-  return { Code: code, Message: label, Description: message, ...(foreign ? { code: reason } : {}) };
+  return { Code: code, Message: label, Description: message, code: reason };
 }
