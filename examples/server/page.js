@@ -1,9 +1,10 @@
-// The example page: every call goes to the authgate routes; errors are shown next to the control
+// The example page, built on authgate/client: every call goes through the client (the XSRF header,
+// typed errors by code, the session shared with other tabs). Errors are shown next to the control
 // that caused them (and read out by screen readers through the live region #error).
+import { createAuthClient } from '/client.mjs';
+
+const auth = createAuthClient();
 const $ = (id) => document.getElementById(id);
-const xsrf = () => (document.cookie.split('; ').find((c) => c.startsWith('XSRF-TOKEN=')) || '').slice('XSRF-TOKEN='.length);
-const api = (path, init = {}) => fetch(path, { ...init, credentials: 'same-origin', headers: { 'X-XSRF-TOKEN': xsrf(), ...(init.headers || {}) } });
-const postJson = (path, body) => api(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 const show = (value) => {
   $('output').textContent = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
 };
@@ -14,47 +15,40 @@ function clearMessages() {
   $('error').textContent = '';
   $('output').textContent = '';
 }
-function fail(where, message) {
-  $(where + '-error').textContent = message;
-  $('error').textContent = message;
+function fail(where, err) {
+  // A credential change that needs a fresh login: offer the ways to step up.
+  if (err.code === 'step_up_required') {
+    $('step-up').classList.remove('hidden');
+    $('step-up-code').focus();
+  }
+  $(where + '-error').textContent = err.message;
+  $('error').textContent = err.message;
 }
 function notice(where, message) {
   const el = $(where + '-notice');
   if (el) el.textContent = message;
 }
-const errorOf = async (res) => {
-  const body = await res.json().catch(() => ({}));
-  // A credential change that needs a fresh login: offer the ways to step up.
-  if (body.code === 'step_up_required') {
-    $('step-up').classList.remove('hidden');
-    $('step-up-code').focus();
+// Runs an action of a control: its error goes next to it; the answer, or undefined on failure.
+async function attempt(where, action) {
+  clearMessages();
+  try {
+    return await action();
+  } catch (err) {
+    fail(where, err);
+    return undefined;
   }
-  return body.error || body.Description || 'failed: ' + res.status;
-};
+}
+// A route of the app, shown as it answered (the buttons that call /private, /admin, /workspace).
+async function showCall(method, path) {
+  try {
+    show({ status: 200, body: await auth.request(method, path) });
+  } catch (err) {
+    show({ status: err.status, body: { error: err.message, code: err.code } });
+  }
+}
 
 const ICONS = { sso: 'SSO', dev: '⚙', github: 'GH', google: 'G', microsoft: 'MS', apple: 'A', telegram: 'TG', facebook: 'f', discord: 'D', oidc: 'ID' };
-
-// The account's access token lives in this tab only, and survives the redirects of linking a provider.
-let account = JSON.parse(sessionStorage.getItem('account') || 'null');
-function keepAccount(value) {
-  account = value;
-  if (value) sessionStorage.setItem('account', JSON.stringify(value));
-  else sessionStorage.removeItem('account');
-}
-// Whatever the login (password, passkey, a linked provider), a session of an account trades for
-// the account's access token: no password and no second code asked again.
-let accountAskedFor = null;
-async function accountFromSession(userId) {
-  if (account || accountAskedFor === userId) return;
-  accountAskedFor = userId;
-  const res = await postJson('/account/tokens', { grant_type: 'session' });
-  if (res.ok) keepAccount(await res.json());
-  // 403: the session is an account's, but its login is too old to mint a credential (step-up).
-  $('account-hint').textContent =
-    res.status === 403
-      ? 'Sign in again to open this account here: its profile needs a recent login.'
-      : 'This login is not an account. Sign in with an account (e-mail and password), or link this login to one, to see its profile here.';
-}
+const NOT_REDIRECTS = ['local', 'email', 'accounts', 'passkey'];
 
 // An app of the team signing in through the identity provider sent the browser here
 // (?return_to=<the provider's interaction>): once signed in, it goes back there. With fresh=1 the
@@ -70,54 +64,64 @@ function idpReturn() {
   }
 }
 
+// The page is drawn for a session: by refresh() after an action, and by the subscription at the end
+// whenever the session changes (here, in another tab, or by an admin: a ban shows when this tab
+// comes back into view). Each change is drawn once.
+let drawn = 0;
+let shown = null;
+let leaving = false;
+const keyOf = (session) => session.status + ':' + (session.user ? session.user.id : '');
+
 async function refresh() {
+  const before = drawn;
+  const session = await auth.refresh();
+  if (drawn === before) await render(session);
+}
+
+async function render(session) {
+  drawn++;
+  shown = keyOf(session);
+  const loggedIn = session.status === 'signed-in';
   const returnTo = idpReturn();
-  const fresh = new URLSearchParams(location.search).get('fresh') === '1';
-  if (returnTo && fresh && sessionStorage.getItem('idp-fresh') !== returnTo) {
-    sessionStorage.setItem('idp-fresh', returnTo);
-    await api('/auth/logout');
-  }
-  const res = await api('/auth/user');
-  const loggedIn = res.ok;
   if (loggedIn && returnTo) {
-    sessionStorage.removeItem('idp-fresh');
-    location.assign(returnTo);
+    // Once: the app's interaction is used up by the first visit.
+    if (!leaving) {
+      leaving = true;
+      sessionStorage.removeItem('idp-fresh');
+      location.assign(returnTo);
+    }
     return;
   }
   $('idp-login').classList.toggle('hidden', !returnTo);
-  const twoFactor = await (await api('/auth/2fa')).json().catch(() => ({}));
   $('logged-in').classList.toggle('hidden', !loggedIn);
   $('logged-out').classList.toggle('hidden', loggedIn);
-  $('second-factor').classList.toggle('hidden', loggedIn || !twoFactor.pending);
-  if (!loggedIn && twoFactor.pending) $('second-factor-code').focus();
+  $('second-factor').classList.toggle('hidden', session.status !== 'second-factor');
+  if (session.status === 'second-factor') $('second-factor-code').focus();
   $('passkey-hint').classList.toggle('hidden', !/^[\d.]+$|^\[/.test(location.hostname));
   if (loggedIn) {
-    const user = await res.json();
+    const user = session.user;
     $('status').textContent = 'Signed in as ' + user.name;
     $('user-name').textContent = user.name;
     $('user-id').textContent = user.id;
     $('avatar').src = user.picture || '';
     $('avatar').alt = 'Avatar of ' + user.name;
-    $('two-factor-status').textContent = twoFactor.enabled ? 'On (' + twoFactor.recoveryCodesLeft + ' recovery codes left).' : 'Off.';
-    $('enroll-2fa').classList.toggle('hidden', !!twoFactor.enabled);
-    $('disable-box').classList.toggle('hidden', !twoFactor.enabled);
     $('admin-console').classList.toggle('hidden', !(user.attrs && user.attrs.admin === true));
-    await Promise.all([loadSessions(), loadPasskeys(), loadOrgs(), loadImpersonation(), loadActivity(), loadApps(), accountFromSession(user.id)]);
+    await Promise.all([loadTwoFactor(), loadSessions(), loadPasskeys(), loadOrgs(), loadImpersonation(), loadActivity(), loadApps(), loadProfile(user)]);
   } else {
-    accountAskedFor = null;
     $('impersonation').classList.add('hidden');
-    $('status').textContent = twoFactor.pending ? 'Almost signed in.' : 'Not signed in.';
+    $('status').textContent = session.status === 'second-factor' ? 'Almost signed in.' : 'Not signed in.';
+    $('profile-form').classList.add('hidden');
+    $('links-box').classList.add('hidden');
   }
   await renderProviders();
-  await loadProfile();
 }
 
 async function renderProviders() {
-  const providers = await (await fetch('/auth/list')).json();
+  const providers = await auth.providers();
   const box = $('other-providers');
   box.textContent = '';
   for (const name of providers) {
-    if (['local', 'email', 'accounts', 'passkey'].includes(name)) continue;
+    if (NOT_REDIRECTS.includes(name)) continue;
     const icon = document.createElement('span');
     icon.className = 'provider-icon';
     icon.setAttribute('aria-hidden', 'true');
@@ -129,7 +133,7 @@ async function renderProviders() {
       control = ssoForm();
     } else {
       control = document.createElement('a');
-      control.href = '/auth/' + encodeURIComponent(name) + '/login?from=' + encodeURIComponent(location.pathname + location.search);
+      control.href = auth.signIn.url(name);
       control.id = 'login-' + name;
       control.append('Continue with ' + name);
     }
@@ -156,7 +160,7 @@ function ssoForm() {
   form.append(email, go);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    location.href = '/auth/sso/login?email=' + encodeURIComponent(email.value) + '&from=' + encodeURIComponent(location.pathname + location.search);
+    auth.signIn.sso({ email: email.value });
   });
   return form;
 }
@@ -177,144 +181,126 @@ function smallButton(text, className, onClick) {
   button.addEventListener('click', onClick);
   return button;
 }
+// Fills a list after its data came (never between awaits, so two renders cannot interleave).
+function fillList(id, items) {
+  $(id).replaceChildren(...items);
+}
+const quietly = (promise, fallback) => promise.catch(() => fallback);
+
+async function loadTwoFactor() {
+  const state = await quietly(auth.twoFactor.status(), {});
+  $('two-factor-status').textContent = state.enabled ? 'On (' + state.recoveryCodesLeft + ' recovery codes left).' : 'Off.';
+  $('enroll-2fa').classList.toggle('hidden', !!state.enabled);
+  $('disable-box').classList.toggle('hidden', !state.enabled);
+}
 
 async function loadSessions() {
-  const res = await api('/auth/sessions');
-  const list = $('sessions');
-  list.textContent = '';
-  if (!res.ok) return;
-  for (const s of await res.json()) {
-    const item = listItem(
-      s.userAgent +
-        (s.impersonatedBy ? ', an admin (' + s.impersonatedBy.name + ') acting as you' : ' via ' + s.provider) +
-        ', since ' +
-        new Date(s.created).toLocaleString() +
-        (s.current ? ' (this one) ' : ' '),
-      smallButton('Sign out', 'revoke-session', async () => {
-        const done = await api('/auth/sessions/' + encodeURIComponent(s.id) + '/revoke', { method: 'POST' });
-        show({ status: done.status, body: await done.json() });
-        await (s.current ? refresh() : loadSessions());
-      }),
-    );
-    item.classList.add('session');
-    list.appendChild(item);
-  }
+  const sessions = await quietly(auth.sessions.list(), []);
+  fillList(
+    'sessions',
+    sessions.map((s) => {
+      const item = listItem(
+        s.userAgent +
+          (s.impersonatedBy ? ', an admin (' + s.impersonatedBy.name + ') acting as you' : ' via ' + s.provider) +
+          ', since ' +
+          new Date(s.created).toLocaleString() +
+          (s.current ? ' (this one) ' : ' '),
+        smallButton('Sign out', 'revoke-session', async () => {
+          const done = await attempt('passkey', () => auth.sessions.revoke(s.id));
+          if (done) show({ status: 200, body: done });
+          await (s.current ? refresh() : loadSessions());
+        }),
+      );
+      item.classList.add('session');
+      return item;
+    }),
+  );
 }
 $('revoke-others').addEventListener('click', async () => {
-  const res = await api('/auth/sessions/revoke-others', { method: 'POST' });
-  show({ status: res.status, body: await res.json() });
+  const done = await attempt('passkey', () => auth.sessions.revokeOthers());
+  if (done) show({ status: 200, body: done });
   await loadSessions();
 });
 
 async function loadPasskeys() {
-  const res = await api('/auth/passkey/credentials');
-  const list = $('passkeys');
-  list.textContent = '';
-  if (!res.ok) return;
-  for (const key of await res.json()) {
-    const item = listItem(
-      key.label + ', added ' + new Date(key.created).toLocaleDateString() + (key.lastUsed ? ', last used ' + new Date(key.lastUsed).toLocaleString() : ''),
-      smallButton('Delete', 'delete-passkey', async () => {
-        const done = await api('/auth/passkey/credentials/' + encodeURIComponent(key.id), { method: 'DELETE' });
-        show({ status: done.status, body: await done.json() });
-        await loadPasskeys();
-      }),
-    );
-    item.classList.add('passkey');
-    list.appendChild(item);
-  }
+  const keys = await quietly(auth.passkeys.list(), []);
+  fillList(
+    'passkeys',
+    keys.map((key) => {
+      const item = listItem(
+        key.label + ', added ' + new Date(key.created).toLocaleDateString() + (key.lastUsed ? ', last used ' + new Date(key.lastUsed).toLocaleString() : ''),
+        smallButton('Delete', 'delete-passkey', async () => {
+          const done = await attempt('passkey', () => auth.passkeys.remove(key.id));
+          if (done) show({ status: 200, body: done });
+          await loadPasskeys();
+        }),
+      );
+      item.classList.add('passkey');
+      return item;
+    }),
+  );
 }
 $('add-passkey').addEventListener('click', async () => {
-  clearMessages();
-  try {
-    const options = await postJson('/auth/passkey/register', {});
-    if (!options.ok) return fail('passkey', await errorOf(options));
-    const response = await SimpleWebAuthnBrowser.startRegistration({ optionsJSON: await options.json() });
-    const done = await postJson('/auth/passkey/register', { response, label: navigator.platform || 'this device' });
-    if (!done.ok) return fail('passkey', await errorOf(done));
-    show(await done.json());
-    await loadPasskeys();
-  } catch (err) {
-    fail('passkey', String(err));
-  }
+  const made = await attempt('passkey', () => auth.passkeys.register({ label: navigator.platform || 'this device' }));
+  if (made) show(made);
+  await loadPasskeys();
 });
 $('passkey-login').addEventListener('click', async () => {
-  clearMessages();
-  try {
-    const options = await postJson('/auth/passkey/login', {});
-    if (!options.ok) return fail('passkey-login', await errorOf(options));
-    const response = await SimpleWebAuthnBrowser.startAuthentication({ optionsJSON: await options.json() });
-    const done = await postJson('/auth/passkey/login', { response });
-    if (!done.ok) return fail('passkey-login', await errorOf(done));
-    show(await done.json());
-    await refresh();
-  } catch (err) {
-    fail('passkey-login', String(err));
-  }
+  const result = await attempt('passkey-login', () => auth.signIn.passkey());
+  if (result) show(result.user ?? result);
+  await refresh();
 });
 
 $('step-up-confirm').addEventListener('click', async () => {
-  clearMessages();
-  const res = await postJson('/auth/2fa/step-up', { code: $('step-up-code').value });
-  if (!res.ok) return fail('step-up', await errorOf(res));
+  if (!(await attempt('step-up', () => auth.twoFactor.stepUp($('step-up-code').value)))) return;
   $('step-up-code').value = '';
   $('step-up').classList.add('hidden');
   show('Confirmed: try the change again.');
 });
 
 $('enroll-2fa').addEventListener('click', async () => {
-  clearMessages();
-  const res = await postJson('/auth/2fa/enroll', {});
-  if (!res.ok) return fail('two-factor', await errorOf(res));
-  const body = await res.json();
-  $('totp-secret').textContent = body.secret;
-  $('totp-qr').src = body.qr;
+  const enrolment = await attempt('two-factor', () => auth.twoFactor.enroll());
+  if (!enrolment) return;
+  $('totp-secret').textContent = enrolment.secret;
+  $('totp-qr').src = enrolment.qr;
   $('enrolment').classList.remove('hidden');
   $('enroll-2fa').classList.add('hidden');
   $('totp-code').focus();
 });
 $('confirm-2fa').addEventListener('click', async () => {
-  clearMessages();
-  const res = await postJson('/auth/2fa/confirm', { code: $('totp-code').value });
-  if (!res.ok) return fail('two-factor', await errorOf(res));
-  const body = await res.json();
+  const on = await attempt('two-factor', () => auth.twoFactor.confirm($('totp-code').value));
+  if (!on) return;
   $('enrolment').classList.add('hidden');
-  $('recovery-codes').textContent = 'Recovery codes (each works once; keep them safe):\n' + body.recoveryCodes.join('\n');
+  $('recovery-codes').textContent = 'Recovery codes (each works once; keep them safe):\n' + on.recoveryCodes.join('\n');
   $('recovery-codes').classList.remove('hidden');
   await refresh();
 });
 $('disable-2fa').addEventListener('click', async () => {
-  clearMessages();
-  const res = await postJson('/auth/2fa/disable', { code: $('disable-code').value });
-  if (!res.ok) return fail('two-factor', await errorOf(res));
-  show(await res.json());
+  const off = await attempt('two-factor', () => auth.twoFactor.disable($('disable-code').value));
+  if (off) show(off);
   await refresh();
 });
 $('second-factor-form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  clearMessages();
-  const res = await postJson('/auth/2fa/verify', { code: $('second-factor-code').value });
-  if (!res.ok) return fail('second-factor', await errorOf(res));
-  show(await res.json());
+  const result = await attempt('second-factor', () => auth.twoFactor.verify($('second-factor-code').value));
+  if (!result) return;
+  show(result.user);
   await refresh();
 });
 
 $('direct-form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  clearMessages();
-  const res = await postJson('/auth/local/login', { user: $('user').value, passwd: $('passwd').value, session: $('session').checked ? '1' : '' });
-  if (!res.ok) return fail('direct', await errorOf(res));
-  show(await res.json());
+  const result = await attempt('direct', () => auth.signIn.direct({ user: $('user').value, password: $('passwd').value, sessionOnly: $('session').checked }));
+  if (!result) return;
+  // The password has done its work: it does not wait in the field through the second factor.
+  $('passwd').value = '';
+  show(result.user ?? 'A second factor is asked: enter the code of your authenticator app.');
   await refresh();
 });
 $('email-form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  clearMessages();
-  const q = new URLSearchParams({ user: $('email-user').value, address: $('email-address').value, from: '/' });
-  const res = await fetch('/auth/email/login?' + q);
-  if (!res.ok) return fail('email', await errorOf(res));
-  const body = await res.json();
-  notice('email', 'A sign-in link was sent to ' + body.address + ' (see the server log when SMTP_URL is not set).');
+  const sent = await attempt('email', () => auth.signIn.emailLink({ user: $('email-user').value, address: $('email-address').value, from: '/' }));
+  if (sent) notice('email', 'A sign-in link was sent to ' + sent.address + ' (see the server log when SMTP_URL is not set).');
 });
 function telegramButton() {
   const button = document.createElement('button');
@@ -322,221 +308,194 @@ function telegramButton() {
   button.id = 'login-telegram';
   button.append('Continue with Telegram');
   button.addEventListener('click', async () => {
-    clearMessages();
-    const start = await (await fetch('/auth/telegram/login')).json();
-    if (!start.token) return fail('passkey-login', start.error || 'telegram login failed');
+    const start = await attempt('passkey-login', () => auth.request('GET', '/auth/telegram/login'));
+    if (!start) return;
     window.open(start.https_link, '_blank', 'noopener');
     show('Press Start in the chat with @' + start.bot + ', then come back here.');
     for (let i = 0; i < 120; i++) {
       await new Promise((r) => setTimeout(r, 2000));
-      const res = await fetch('/auth/telegram/login?token=' + encodeURIComponent(start.token));
-      if (res.ok) {
-        show(await res.json());
+      const user = await quietly(auth.request('GET', '/auth/telegram/login?token=' + encodeURIComponent(start.token)), null);
+      if (user) {
+        show(user);
         await refresh();
         return;
       }
     }
-    fail('passkey-login', 'telegram login timed out');
+    fail('passkey-login', new Error('telegram login timed out'));
   });
   return button;
 }
 
 $('signup-form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  clearMessages();
-  const pwd = $('signup-pwd').value;
-  const res = await fetch('/account/signup', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ Email: $('signup-email').value, Pwd: pwd, PwdRepeat: pwd }) });
-  if (!res.ok) return fail('signup', await errorOf(res));
-  const body = await res.json();
-  notice('signup', body.Message + ' (without SMTP_URL the mail is in the server log).');
-  show(body.Message + ' (without SMTP_URL the activation mail is in the server log)');
+  const done = await attempt('signup', () => auth.signUp.create({ email: $('signup-email').value, password: $('signup-pwd').value }));
+  if (!done) return;
+  notice('signup', done.Message + ' (without SMTP_URL the mail is in the server log).');
+  show(done.Message + ' (without SMTP_URL the activation mail is in the server log)');
 });
 $('account-form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  clearMessages();
-  const email = $('account-email').value,
-    password = $('account-pwd').value;
-  const login = await postJson('/auth/accounts/login', { user: email, passwd: password });
-  if (!login.ok) return fail('account', await errorOf(login));
-  keepAccount(null);
+  if (!(await attempt('account', () => auth.signIn.account({ email: $('account-email').value, password: $('account-pwd').value })))) return;
+  $('account-pwd').value = '';
   await refresh();
 });
 
-async function loadProfile() {
-  const signedIn = !$('logged-in').classList.contains('hidden');
-  $('profile-form').classList.toggle('hidden', !account || !signedIn);
-  $('account-hint').classList.toggle('hidden', !!account);
-  $('links-box').classList.toggle('hidden', !account);
-  if (!account || !signedIn) return;
-  const res = await fetch('/account/profile/' + account.User.Id + '/info', { headers: { Authorization: 'Bearer ' + account.AccessToken } });
-  if (!res.ok) {
-    keepAccount(null);
-    return loadProfile();
+// The account service's profile, for a session of an account (its own login or a linked one, whose
+// user is the account's); other logins are no account, so they are not asked.
+const isAccount = (user) => user.id.startsWith('accounts_');
+async function loadProfile(user) {
+  let profile;
+  if (isAccount(user)) {
+    try {
+      profile = await auth.account.profile();
+    } catch (err) {
+      // 403: the login is too old to open the account here (a step-up).
+      $('account-hint').textContent = err.status === 403 ? 'Sign in again to open this account here: its profile needs a recent login.' : err.message;
+    }
+  } else {
+    $('account-hint').textContent = 'This login is not an account. Sign in with an account (e-mail and password), or link this login to one, to see its profile here.';
   }
-  const profile = await res.json();
+  $('profile-form').classList.toggle('hidden', !profile);
+  $('account-hint').classList.toggle('hidden', !!profile);
+  $('links-box').classList.toggle('hidden', !profile);
+  if (!profile) return;
   $('first-name').value = profile.FirstName || '';
   $('last-name').value = profile.LastName || '';
   await loadLogins();
 }
-async function accountCall(where, path, method, body) {
-  clearMessages();
-  const res = await fetch(path, { method, headers: { 'Content-Type': 'application/json', ...(account ? { Authorization: 'Bearer ' + account.AccessToken } : {}) }, body: JSON.stringify(body) });
-  if (!res.ok) {
-    fail(where, await errorOf(res));
-    return false;
-  }
-  const answer = await res.json();
+// An account call of a form: its answer shown, its message as the form's notice.
+async function accountCall(where, action) {
+  const answer = await attempt(where, action);
+  if (!answer) return false;
   show(answer);
   if (answer.Message) notice(where, answer.Message);
   return true;
 }
 async function loadLogins() {
-  const res = await fetch('/account/profile/' + account.User.Id + '/logins', { headers: { Authorization: 'Bearer ' + account.AccessToken } });
-  const list = $('logins');
-  list.textContent = '';
-  if (!res.ok) return;
-  const logins = (await res.json()).Items;
+  const logins = await quietly(auth.links.list(), []);
   // Back from a provider's login started by "Link ...": say whether the link took.
   const linking = sessionStorage.getItem('linking');
   if (linking) {
     sessionStorage.removeItem('linking');
     const linked = logins.find((l) => l.Provider === linking && !l.Primary);
     if (linked) notice('links', 'Linked ' + linking + ' (' + linked.Name + '): it now signs in as this account.');
-    else fail('links', 'The ' + linking + ' login was not linked.');
+    else fail('links', new Error('The ' + linking + ' login was not linked.'));
   }
-  for (const login of logins) {
-    const unlink = login.Primary
-      ? undefined
-      : smallButton('Unlink', 'unlink', async () => {
-          if (await accountCall('links', '/account/profile/' + account.User.Id + '/logins/' + encodeURIComponent(login.UserId), 'DELETE', {})) await refresh();
+  const providers = await auth.providers();
+  fillList(
+    'logins',
+    logins.map((login) => {
+      const unlink = login.Primary
+        ? undefined
+        : smallButton('Unlink', 'unlink', async () => {
+            if (await accountCall('links', () => auth.links.unlink(login.UserId))) await refresh();
+          });
+      const item = listItem(login.Provider + ': ' + login.Name + (login.Primary ? ' (the account itself)' : ''), unlink);
+      item.classList.add('linked-login');
+      return item;
+    }),
+  );
+  fillList(
+    'link-buttons',
+    providers
+      .filter((name) => !['accounts', 'local', 'email', 'telegram', 'passkey', 'sso'].includes(name))
+      .map((name) => {
+        const button = smallButton('Link ' + name, '', async () => {
+          sessionStorage.setItem('linking', name);
+          if (!(await attempt('links', () => auth.links.start(name, { from: location.pathname })))) sessionStorage.removeItem('linking');
         });
-    const item = listItem(login.Provider + ': ' + login.Name + (login.Primary ? ' (the account itself)' : ''), unlink);
-    item.classList.add('linked-login');
-    list.appendChild(item);
-  }
-  const buttons = $('link-buttons');
-  buttons.textContent = '';
-  for (const name of await (await fetch('/auth/list')).json()) {
-    if (['accounts', 'local', 'email', 'telegram', 'passkey', 'sso'].includes(name)) continue;
-    const button = smallButton('Link ' + name, '', async () => {
-      clearMessages();
-      const res = await api('/auth/' + encodeURIComponent(name) + '/link', { method: 'POST' });
-      if (!res.ok) return fail('links', await errorOf(res));
-      sessionStorage.setItem('linking', name);
-      location.href = '/auth/' + encodeURIComponent(name) + '/login?from=' + encodeURIComponent(location.pathname);
-    });
-    button.id = 'link-' + name;
-    buttons.appendChild(button);
-  }
+        button.id = 'link-' + name;
+        return button;
+      }),
+  );
 }
 $('link-local').addEventListener('click', async () => {
-  clearMessages();
-  const start = await api('/auth/local/link', { method: 'POST' });
-  if (!start.ok) return fail('links', await errorOf(start));
-  const res = await postJson('/auth/local/login', { user: $('link-local-user').value, passwd: $('link-local-pwd').value });
-  if (!res.ok) return fail('links', await errorOf(res));
+  const linked = await attempt('links', async () => {
+    await auth.links.start('local', { navigate: false });
+    return auth.signIn.direct({ user: $('link-local-user').value, password: $('link-local-pwd').value });
+  });
+  if (!linked) return;
   sessionStorage.setItem('linking', 'local');
   await refresh();
 });
 
 $('forgot-form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  await accountCall('forgot', '/account/password/forgot', 'POST', { Email: $('forgot-email').value });
+  await accountCall('forgot', () => auth.password.forgot($('forgot-email').value));
 });
 $('reset-form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  const pwd = $('reset-pwd').value;
-  await accountCall('reset', '/account/password/reset', 'POST', { Email: $('forgot-email').value, Code: $('reset-code').value, NewPwd: pwd, NewPwdRepeat: pwd });
+  await accountCall('reset', () => auth.password.reset({ email: $('forgot-email').value, code: $('reset-code').value, password: $('reset-pwd').value }));
 });
-$('change-email').addEventListener('click', () =>
-  accountCall('profile', '/account/profile/' + account.User.Id + '/email', 'POST', { NewEmail: $('new-email').value, Pwd: $('account-action-pwd').value }),
-);
+$('change-email').addEventListener('click', () => accountCall('profile', () => auth.account.changeEmail({ email: $('new-email').value, password: $('account-action-pwd').value })));
 // The move ends the sessions of the old address: say so, and have the new one ready to sign in with.
 $('confirm-email').addEventListener('click', async () => {
-  clearMessages();
-  const res = await fetch('/account/profile/' + account.User.Id + '/email/confirm', {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + account.AccessToken },
-    body: JSON.stringify({ Code: $('email-code').value }),
-  });
-  if (!res.ok) return fail('profile', await errorOf(res));
-  const { Email } = await res.json();
-  keepAccount(null);
+  const profile = await attempt('profile', () => auth.account.confirmEmail($('email-code').value));
+  if (!profile) return;
   for (const id of ['new-email', 'email-code', 'account-action-pwd']) $(id).value = '';
   await refresh();
-  $('account-email').value = Email;
+  $('account-email').value = profile.Email;
   $('account-pwd').focus();
-  notice('account', 'Your e-mail is now ' + Email + '. That ended the sessions of the old address: sign in again with the new one.');
+  notice('account', 'Your e-mail is now ' + profile.Email + '. That ended the sessions of the old address: sign in again with the new one.');
 });
 $('delete-account').addEventListener('click', async () => {
-  if (!(await accountCall('profile', '/account/profile/' + account.User.Id, 'DELETE', { Pwd: $('account-action-pwd').value }))) return;
-  keepAccount(null);
-  await refresh();
+  if (await accountCall('profile', () => auth.account.remove($('account-action-pwd').value))) await refresh();
 });
 $('profile-form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  if (await accountCall('profile', '/account/profile/' + account.User.Id + '/info', 'PUT', { FirstName: $('first-name').value, LastName: $('last-name').value })) notice('profile', 'Profile saved.');
+  if (await accountCall('profile', () => auth.account.updateProfile({ FirstName: $('first-name').value, LastName: $('last-name').value }))) notice('profile', 'Profile saved.');
 });
 
 // Organizations: the caller's list (activate one to act in it), the active one's members (managed by
 // its owners and admins), invitations by mail, and the invitation link of a mail (#invitation=<token>).
 const canManage = (org) => org.permissions.includes('*') || org.permissions.includes('member:update');
-async function orgCall(path, method, body) {
-  // Reads keep the notice of the change that caused them.
-  if (method !== 'GET') clearMessages();
-  const res = await api(path, { method, headers: { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-  if (!res.ok) {
-    fail('orgs', await errorOf(res));
-    return undefined;
-  }
-  return res.json();
-}
+const canSync = (org) => org.permissions.includes('*') || org.permissions.includes('org:update');
+const activeOrg = async () => (await quietly(auth.orgs.list(), [])).find((o) => o.active);
 async function loadOrgs() {
-  $('invitation-box').classList.toggle('hidden', !sessionStorage.getItem('invitation'));
-  const res = await api('/auth/orgs');
-  const list = $('orgs');
-  list.textContent = '';
-  if (!res.ok) return;
-  const orgs = await res.json();
-  for (const org of orgs) {
-    const text = org.name + ' (' + org.slug + '), ' + org.role + (org.active ? ', active' : '');
-    const button = org.active
-      ? null
-      : smallButton('Act in it', 'activate-org', async () => {
-          if (await orgCall('/auth/orgs/' + org.id + '/activate', 'POST')) notice('orgs', 'You now act in ' + org.name + '.');
-          await loadOrgs();
-        });
-    const item = listItem(text, button);
-    item.classList.add('org');
-    list.appendChild(item);
-  }
+  const invitation = sessionStorage.getItem('invitation');
+  $('invitation-box').classList.toggle('hidden', !invitation);
+  const orgs = await quietly(auth.orgs.list(), []);
+  fillList(
+    'orgs',
+    orgs.map((org) => {
+      const text = org.name + ' (' + org.slug + '), ' + org.role + (org.active ? ', active' : '');
+      const button = org.active
+        ? null
+        : smallButton('Act in it', 'activate-org', async () => {
+            if (await attempt('orgs', () => auth.orgs.activate(org.id))) notice('orgs', 'You now act in ' + org.name + '.');
+            await loadOrgs();
+          });
+      const item = listItem(text, button);
+      item.classList.add('org');
+      return item;
+    }),
+  );
   const active = orgs.find((o) => o.active);
   $('org-detail').classList.toggle('hidden', !active);
-  if (active) await loadMembers(active);
-  if (active) await loadScimTokens(active);
-  await loadApiKeys();
+  if (active) await Promise.all([loadMembers(active), loadScimTokens(active)]);
+  await loadApiKeys(orgs);
 }
 
 // Directory sync: the active organization's SCIM tokens (for its owners and admins) and the curl
 // lines a directory would send with a new one.
-const canSync = (org) => org.permissions.includes('*') || org.permissions.includes('org:update');
+const scimTokens = (org) => '/auth/orgs/' + encodeURIComponent(org.id) + '/scim/tokens';
 async function loadScimTokens(org) {
   $('scim-box').classList.toggle('hidden', !canSync(org));
   if (!canSync(org)) return;
-  const list = $('scim-tokens');
-  list.textContent = '';
-  for (const token of (await orgCall('/auth/orgs/' + org.id + '/scim/tokens', 'GET')) || []) {
-    list.appendChild(
+  const tokens = await quietly(auth.request('GET', scimTokens(org)), []);
+  fillList(
+    'scim-tokens',
+    tokens.map((token) =>
       listItem(
         token.name + ' (' + token.prefix + '…)',
         smallButton('Revoke', 'revoke-scim-token', async () => {
-          if (await orgCall('/auth/orgs/' + org.id + '/scim/tokens/' + token.id, 'DELETE')) notice('orgs', 'The SCIM token was revoked.');
+          if (await attempt('orgs', () => auth.request('DELETE', scimTokens(org) + '/' + encodeURIComponent(token.id)))) notice('orgs', 'The SCIM token was revoked.');
           $('scim-made').classList.add('hidden');
           await loadScimTokens(org);
         }),
       ),
-    );
-  }
+    ),
+  );
 }
 function scimCurlLines(base, token) {
   const auth = "-H 'Authorization: Bearer " + token + "' -H 'Content-Type: application/scim+json'";
@@ -550,10 +509,9 @@ function scimCurlLines(base, token) {
   ].join('\n');
 }
 $('make-scim-token').addEventListener('click', async () => {
-  const orgs = (await orgCall('/auth/orgs', 'GET')) || [];
-  const active = orgs.find((o) => o.active);
+  const active = await activeOrg();
   if (!active) return;
-  const made = await orgCall('/auth/orgs/' + active.id + '/scim/tokens', 'POST', { name: 'Directory' });
+  const made = await attempt('orgs', () => auth.request('POST', scimTokens(active), { name: 'Directory' }));
   if (!made) return;
   $('scim-base').textContent = made.baseUrl;
   $('scim-token').textContent = made.token;
@@ -565,152 +523,141 @@ $('make-scim-token').addEventListener('click', async () => {
 async function loadMembers(org) {
   $('org-title').textContent = 'Members of ' + org.name;
   $('org-invite').classList.toggle('hidden', !canManage(org));
-  const list = $('members');
-  list.textContent = '';
-  const members = (await orgCall('/auth/orgs/' + org.id + '/members', 'GET')) || [];
+  const members = await quietly(auth.orgs.members(org.id), []);
   const me = $('user-id').textContent;
-  for (const member of members) {
-    const item = listItem((member.name || member.userId) + ': ' + member.roles.join(', ') + (member.userId === me ? ' (you)' : ''));
-    item.classList.add('member');
-    if (canManage(org) && member.userId !== me && !member.roles.includes('owner')) {
-      const next = member.roles.includes('admin') ? 'member' : 'admin';
-      const controls = document.createElement('span');
-      controls.appendChild(
-        smallButton('Make ' + next, 'change-role', async () => {
-          if (await orgCall('/auth/orgs/' + org.id + '/members/' + encodeURIComponent(member.userId), 'PATCH', { role: next })) notice('orgs', (member.name || 'The member') + ' is now ' + next + '.');
-          await loadMembers(org);
-        }),
-      );
-      controls.appendChild(
-        smallButton('Remove', 'remove-member', async () => {
-          if (await orgCall('/auth/orgs/' + org.id + '/members/' + encodeURIComponent(member.userId), 'DELETE')) notice('orgs', (member.name || 'The member') + ' was removed.');
-          await loadMembers(org);
-        }),
-      );
-      item.appendChild(controls);
-    }
-    list.appendChild(item);
-  }
+  const changed = (member, what) => notice('orgs', (member.name || 'The member') + what);
+  fillList(
+    'members',
+    members.map((member) => {
+      const item = listItem((member.name || member.userId) + ': ' + member.roles.join(', ') + (member.userId === me ? ' (you)' : ''));
+      item.classList.add('member');
+      if (canManage(org) && member.userId !== me && !member.roles.includes('owner')) {
+        const next = member.roles.includes('admin') ? 'member' : 'admin';
+        const controls = document.createElement('span');
+        controls.appendChild(
+          smallButton('Make ' + next, 'change-role', async () => {
+            if (await attempt('orgs', () => auth.orgs.updateMember(org.id, member.userId, { role: next }))) changed(member, ' is now ' + next + '.');
+            await loadMembers(org);
+          }),
+        );
+        controls.appendChild(
+          smallButton('Remove', 'remove-member', async () => {
+            if (await attempt('orgs', () => auth.orgs.removeMember(org.id, member.userId))) changed(member, ' was removed.');
+            await loadMembers(org);
+          }),
+        );
+        item.appendChild(controls);
+      }
+      return item;
+    }),
+  );
 }
 $('org-create').addEventListener('submit', async (event) => {
   event.preventDefault();
-  const created = await orgCall('/auth/orgs', 'POST', { name: $('org-name').value });
+  const created = await attempt('orgs', async () => {
+    const org = await auth.orgs.create({ name: $('org-name').value });
+    await auth.orgs.activate(org.id);
+    return org;
+  });
   if (!created) return;
-  await orgCall('/auth/orgs/' + created.id + '/activate', 'POST');
   $('org-name').value = '';
   notice('orgs', created.name + ' was created; you act in it now.');
   await loadOrgs();
 });
 $('org-invite').addEventListener('submit', async (event) => {
   event.preventDefault();
-  const orgs = (await orgCall('/auth/orgs', 'GET')) || [];
-  const active = orgs.find((o) => o.active);
+  const active = await activeOrg();
   if (!active) return;
-  const sent = await orgCall('/auth/orgs/' + active.id + '/invitations', 'POST', { email: $('invite-email').value, role: $('invite-role').value });
-  if (sent) {
-    $('invite-email').value = '';
-    notice('orgs', 'An invitation was mailed to ' + sent.email + '.');
-  }
+  const sent = await attempt('orgs', () => auth.orgs.invite(active.id, { email: $('invite-email').value, role: $('invite-role').value }));
+  if (!sent) return;
+  $('invite-email').value = '';
+  notice('orgs', 'An invitation was mailed to ' + sent.email + '.');
 });
 $('accept-invitation').addEventListener('click', async () => {
-  const accepted = await orgCall('/auth/orgs/invitations/accept', 'POST', { token: sessionStorage.getItem('invitation') });
+  const token = sessionStorage.getItem('invitation');
   sessionStorage.removeItem('invitation');
-  if (accepted) {
-    await orgCall('/auth/orgs/' + accepted.org.id + '/activate', 'POST');
-    notice('orgs', 'You joined ' + accepted.org.name + ' as ' + accepted.role + '.');
-  }
+  const accepted = await attempt('orgs', async () => {
+    const joined = await auth.orgs.accept(token);
+    await auth.orgs.activate(joined.org.id);
+    return joined;
+  });
+  if (accepted) notice('orgs', 'You joined ' + accepted.org.name + ' as ' + accepted.role + '.');
   await loadOrgs();
 });
-$('call-workspace').addEventListener('click', async () => {
-  const res = await api('/workspace');
-  show({ status: res.status, body: await res.json() });
-});
+$('call-workspace').addEventListener('click', () => showCall('GET', '/workspace'));
 
 // API keys: made with a fresh login, shown once (copy it then), listed by prefix, deleted. Yours, and
 // those of the organizations you manage (api-key:manage), which act as the organization.
-async function managedOrgs() {
-  const res = await api('/auth/orgs');
-  if (!res.ok) return [];
-  return (await res.json()).filter((o) => o.permissions.includes('*') || o.permissions.includes('api-key:manage'));
-}
-async function loadApiKeys() {
-  const orgs = await managedOrgs();
+async function loadApiKeys(orgs) {
+  const managed = orgs.filter((o) => o.permissions.includes('*') || o.permissions.includes('api-key:manage'));
   const holder = $('api-key-holder');
   const chosen = holder.value;
-  holder.textContent = '';
-  for (const [value, text] of [['', 'you'], ...orgs.map((o) => [o.id, o.name])]) holder.appendChild(new Option(text, value, false, value === chosen));
-  const list = $('api-keys');
-  list.textContent = '';
-  for (const owner of [null, ...orgs]) {
-    const base = owner ? '/auth/orgs/' + owner.id + '/api-keys' : '/auth/api-keys';
-    const res = await api(base);
-    if (!res.ok) continue;
-    for (const k of await res.json()) {
-      const item = listItem(
-        k.name +
-          ' (' +
-          k.prefix +
-          '…)' +
-          (owner ? ', for ' + owner.name + ' as ' + k.roles.join(', ') : '') +
-          ', ' +
-          (k.lastUsed ? 'last used ' + new Date(k.lastUsed).toLocaleString() : 'never used'),
-        smallButton('Delete', 'delete-api-key', async () => {
-          clearMessages();
-          const done = await api(base + '/' + encodeURIComponent(k.id), { method: 'DELETE' });
-          if (!done.ok) return fail('api-keys', await errorOf(done));
-          notice('api-keys', 'The key ' + k.name + ' was deleted.');
-          await loadApiKeys();
-        }),
-      );
-      item.classList.add('api-key');
-      list.appendChild(item);
-    }
-  }
+  holder.replaceChildren(...[['', 'you'], ...managed.map((o) => [o.id, o.name])].map(([value, text]) => new Option(text, value, false, value === chosen)));
+  const owners = [null, ...managed];
+  const lists = await Promise.all(owners.map((owner) => quietly(auth.apiKeys.list(owner?.id), [])));
+  fillList(
+    'api-keys',
+    owners.flatMap((owner, i) =>
+      lists[i].map((k) => {
+        const item = listItem(
+          k.name +
+            ' (' +
+            k.prefix +
+            '…)' +
+            (owner ? ', for ' + owner.name + ' as ' + k.roles.join(', ') : '') +
+            ', ' +
+            (k.lastUsed ? 'last used ' + new Date(k.lastUsed).toLocaleString() : 'never used'),
+          smallButton('Delete', 'delete-api-key', async () => {
+            if (!(await attempt('api-keys', () => auth.apiKeys.remove(k.id, owner?.id)))) return;
+            notice('api-keys', 'The key ' + k.name + ' was deleted.');
+            await loadApiKeys(await quietly(auth.orgs.list(), []));
+          }),
+        );
+        item.classList.add('api-key');
+        return item;
+      }),
+    ),
+  );
 }
 $('api-key-form').addEventListener('submit', async (event) => {
   event.preventDefault();
-  clearMessages();
   const org = $('api-key-holder').value;
-  const res = await postJson(org ? '/auth/orgs/' + encodeURIComponent(org) + '/api-keys' : '/auth/api-keys', { name: $('api-key-name').value });
-  if (!res.ok) return fail('api-keys', await errorOf(res));
-  const made = await res.json();
+  const made = await attempt('api-keys', () => auth.apiKeys.create({ name: $('api-key-name').value, org: org || undefined }));
+  if (!made) return;
   $('new-api-key').classList.remove('hidden');
   $('new-api-key-value').textContent = made.key;
   $('api-key-curl').textContent = 'curl -H "Authorization: Bearer ' + made.key + '" ' + location.origin + (org ? '/workspace' : '/api/whoami');
   $('api-key-name').value = '';
   notice('api-keys', 'Copy the key now: it is not shown again.');
-  await loadApiKeys();
+  await loadApiKeys(await quietly(auth.orgs.list(), []));
 });
 $('copy-api-key').addEventListener('click', async () => {
   await navigator.clipboard.writeText($('new-api-key-value').textContent).catch(() => undefined);
   notice('api-keys', 'Copied.');
 });
 
-// Apps you let in through the identity provider (GET /auth/apps): each can be taken back.
+// Apps you let in through the identity provider: each can be taken back.
 async function loadApps() {
-  const res = await api('/auth/apps');
-  const list = $('apps');
-  list.textContent = '';
-  if (!res.ok) return;
-  const apps = await res.json();
+  const apps = await quietly(auth.apps.list(), []);
   $('apps-none').classList.toggle('hidden', apps.length > 0);
-  for (const app of apps) {
-    const item = listItem(
-      app.name + ': ' + app.scopes.join(', '),
-      smallButton('Take back', 'revoke-app', async () => {
-        clearMessages();
-        const done = await api('/auth/apps/' + encodeURIComponent(app.clientId), { method: 'DELETE' });
-        if (!done.ok) return fail('apps', await errorOf(done));
-        notice('apps', app.name + ' can no longer act for you.');
-        await loadApps();
-      }),
-    );
-    item.classList.add('app');
-    list.appendChild(item);
-  }
+  fillList(
+    'apps',
+    apps.map((app) => {
+      const item = listItem(
+        app.name + ': ' + app.scopes.join(', '),
+        smallButton('Take back', 'revoke-app', async () => {
+          if (!(await attempt('apps', () => auth.apps.revoke(app.clientId)))) return;
+          notice('apps', app.name + ' can no longer act for you.');
+          await loadApps();
+        }),
+      );
+      item.classList.add('app');
+      return item;
+    }),
+  );
 }
 
-// Recent activity: the caller's own security events (GET /auth/events).
+// Recent activity: the caller's own security events.
 const EVENT_WORDS = {
   'login.succeeded': 'Signed in',
   'login.failed': 'A sign-in failed',
@@ -726,45 +673,35 @@ const EVENT_WORDS = {
   'impersonation.stopped': 'An admin stopped acting as you',
 };
 async function loadActivity() {
-  const res = await api('/auth/events?limit=10');
-  const list = $('activity');
-  list.textContent = '';
-  if (!res.ok) return;
-  for (const e of (await res.json()).events) {
-    const what = (EVENT_WORDS[e.type] || e.type) + (e.data.kind ? ' ' + e.data.kind : '') + (e.data.provider ? ' via ' + e.data.provider : '') + (e.userAgent ? ', ' + e.userAgent : '');
-    const item = listItem(new Date(e.time).toLocaleString() + ': ' + what);
-    item.classList.add('activity');
-    list.appendChild(item);
-  }
+  const { events } = await quietly(auth.events({ limit: 10 }), { events: [] });
+  fillList(
+    'activity',
+    events.map((e) => {
+      const what = (EVENT_WORDS[e.type] || e.type) + (e.data.kind ? ' ' + e.data.kind : '') + (e.data.provider ? ' via ' + e.data.provider : '') + (e.userAgent ? ', ' + e.userAgent : '');
+      const item = listItem(new Date(e.time).toLocaleString() + ': ' + what);
+      item.classList.add('activity');
+      return item;
+    }),
+  );
 }
 
 // An admin acting as this user (from the admin console): a banner that says so, and the way back.
 async function loadImpersonation() {
-  const res = await api('/auth/admin/impersonation');
-  const state = res.ok ? await res.json() : { active: false };
+  const state = await quietly(auth.request('GET', '/auth/admin/impersonation'), { active: false });
   $('impersonation').classList.toggle('hidden', !state.active);
   if (state.active) {
     $('impersonation-text').textContent = state.admin.name + ', you act as ' + $('user-name').textContent + ' until ' + new Date(state.expires).toLocaleTimeString() + '.';
   }
 }
 $('stop-impersonation').addEventListener('click', async () => {
-  const res = await api('/auth/admin/impersonation/stop', { method: 'POST' });
-  show({ status: res.status, body: await res.json() });
+  await showCall('POST', '/auth/admin/impersonation/stop');
   await refresh();
 });
 
-$('call-private').addEventListener('click', async () => {
-  const res = await api('/private');
-  show({ status: res.status, body: await res.json() });
-});
-$('call-admin').addEventListener('click', async () => {
-  const res = await api('/admin');
-  show({ status: res.status, body: await res.json() });
-});
+$('call-private').addEventListener('click', () => showCall('GET', '/private'));
+$('call-admin').addEventListener('click', () => showCall('GET', '/admin'));
 $('logout').addEventListener('click', async () => {
-  if (account) await fetch('/account/tokens', { method: 'DELETE', headers: { Authorization: 'Bearer ' + account.AccessToken } });
-  keepAccount(null);
-  await api('/auth/logout');
+  await auth.signOut().catch(() => undefined);
   show('signed out');
   await refresh();
 });
@@ -794,6 +731,18 @@ function fromFragment() {
 }
 fromFragment();
 window.addEventListener('hashchange', fromFragment);
-refresh().catch((err) => {
-  $('error').textContent = String(err);
+const showError = (err) => ($('error').textContent = String(err));
+auth.subscribe((session) => {
+  if (session.status !== 'loading' && keyOf(session) !== shown) render(session).catch(showError);
 });
+// Opened by an app of the identity provider that asked for a new login: a session that was here ends first (once).
+async function start() {
+  const returnTo = idpReturn();
+  const fresh = new URLSearchParams(location.search).get('fresh') === '1';
+  if (returnTo && fresh && sessionStorage.getItem('idp-fresh') !== returnTo) {
+    sessionStorage.setItem('idp-fresh', returnTo);
+    await auth.signOut().catch(() => undefined);
+  }
+  await refresh();
+}
+start().catch(showError);

@@ -187,6 +187,8 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
       },
     },
     signOut: async (input: { everywhere?: boolean } = {}): Promise<void> => {
+      const held = accountToken;
+      if (held) await call('DELETE', accountPath + '/tokens', undefined, { Authorization: 'Bearer ' + held.AccessToken }).catch(() => undefined);
       await auth('POST', input.everywhere ? '/sessions/revoke-all' : '/logout');
       session.set({ status: 'signed-out', user: null }, true);
     },

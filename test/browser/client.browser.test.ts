@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_USERS } from '../../examples/server/app';
 import { codeInPage, clientPage, okInPage } from '../support/client-page';
-import { browserIt, fromLog, startBrowserExample, virtualAuthenticator, type BrowserExample } from '../support/example-browser';
+import { browserIt, fromLog, signInOnPage, startBrowserExample, virtualAuthenticator, type BrowserExample } from '../support/example-browser';
 import { codeNow } from '../support/totp-code';
 
 describe('authgate/client in headless chromium against the example server', () => {
@@ -46,6 +46,28 @@ describe('authgate/client in headless chromium against the example server', () =
     await other.waitForFunction("changes.at(-1) === 'signed-out'");
     expect(await page.evaluate('changes.at(-1)')).toBe('signed-out');
     expect(await codeInPage(page, "c.request('GET', '/private')")).toBe('token_missing');
+    await context.close();
+  });
+
+  browserIt("the example page is built on the client: a sign-out in one tab signs the page out in the other, and an admin's ban shows when the tab comes back", async () => {
+    const context = await browser.newContext();
+    const first = await context.newPage();
+    await signInOnPage(first, base, 'demo');
+    const second = await context.newPage();
+    await second.goto(base);
+    await second.waitForSelector('#logged-in:not(.hidden)');
+    await first.click('#logout');
+    await second.waitForSelector('#logged-out:not(.hidden)');
+    expect(await second.textContent('#status')).toBe('Not signed in.');
+
+    // An admin bans the user from elsewhere; the page learns it when it is looked at again.
+    await signInOnPage(first, base, 'demo');
+    const admin = await signedIn(await browser.newContext(), 'admin');
+    const demoId = await first.textContent('#user-id');
+    await okInPage(admin, `c.request('POST', '/auth/admin/users/${demoId}/ban', { reason: 'test' })`);
+    await first.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
+    await first.waitForSelector('#logged-out:not(.hidden)');
+    await okInPage(admin, `c.request('POST', '/auth/admin/users/${demoId}/unban')`);
     await context.close();
   });
 
