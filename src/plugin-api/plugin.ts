@@ -1,3 +1,4 @@
+import type { MessagesByLocale, Translations } from '../core/i18n/translations';
 import type { Request, RequestHandler, Router } from 'express';
 import type { ServerResponse } from 'node:http';
 import type { CredentialStore } from '../core/credentials/credential-store';
@@ -147,6 +148,8 @@ export interface PluginContext {
   /** The app's URL and the hosts a login may send the browser to (`allowedRedirectHosts`). */
   readonly redirects: RedirectPolicy;
   readonly logger: Logger;
+  /** The languages of answers and mails: `translations.text('mail.x')` in the request's language (see `TranslationOptions`). */
+  readonly translations: Translations;
   /** Tokens and cookies. */
   readonly tokens: PluginTokens;
   /** The session registry. */
@@ -216,6 +219,13 @@ export interface AuthPlugin {
   readonly rateLimits?: Readonly<Record<string, RateLimitRule | false>>;
   /** The `code`s of the errors it answers with (documented in its guide; typed by extending `AuthErrorReasons`). */
   readonly errorCodes?: readonly string[];
+  /**
+   * Its words in each language it ships (`error.<code>` for each of its `errorCodes`, `mail.<name>`
+   * for its mails, `page.<name>`), merged into `createAuth`'s translations; English is required
+   * for every key, and the test suite checks each shipped language has them all.
+   * @default none
+   */
+  readonly messages?: MessagesByLocale;
   /**
    * The types of the events it fires (typed by extending `AuthEventTypes`): webhooks and
    * audit queries accept them.

@@ -6,6 +6,8 @@ import { AvatarProxy } from '../core/avatar/proxy';
 import { createAvatarStore } from '../stores/create-avatar-store';
 import { CREDENTIAL_KIND_CODES, CredentialNotices } from '../core/credentials/credential-notices';
 import { Notifications, type NotificationOptions } from '../core/events/notifications';
+import { CORE_MESSAGES } from '../core/i18n/core-messages';
+import { Translations } from '../core/i18n/translations';
 import { createCredentialStore } from '../stores/create-credential-store';
 import { deleteCredentials, deletePasskeys, moveCredentials } from '../core/credentials/user-credentials';
 import { openGuarded } from '../internal/guarded-store';
@@ -50,6 +52,8 @@ export interface Core {
   authenticator: Authenticator;
   kit: ProviderKit;
   events: EventBus;
+  /** The words of answers and mails in each language. */
+  translations: Translations;
   /** Counts a hit against a rate limit (a 429 AuthError past it, recorded as an event). */
   countHit(name: string, identity: string): Promise<void>;
 }
@@ -111,6 +115,7 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
   );
   const links = new LinkFlow(tokens, sessions, useOnce, resolved, notices);
   const plugins = new PluginHost([linkedLogins(links), ...resolved.plugins]);
+  const translations = new Translations(resolved.translations, [CORE_MESSAGES, ...plugins.messages()]);
   const users = new UserDirectory(resolved.userStore);
   if (notifications !== undefined) new Notifications(notifications, { events, users, state: resolved.stateStore, logger: resolved.logger });
   const completer = new LoginCompleter(tokens, avatars, sessions, plugins.phases, users, resolved, events);
@@ -156,7 +161,7 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
     checkAction: (action, req) => plugins.checkAction(action, req),
     actionFailed: (action, req) => plugins.actionFailed(action, req),
   };
-  return { resolved, providers, tokens, avatars, sessions, everyRequest, links, plugins, users, completer, limiter, authenticator, kit, events, countHit };
+  return { resolved, providers, tokens, avatars, sessions, everyRequest, links, plugins, users, completer, limiter, authenticator, kit, events, countHit, translations };
 }
 
 /** What plugins get from the core (see {@link PluginContext}). */
@@ -166,6 +171,7 @@ export function pluginContext(core: Core): PluginContext {
     url: resolved.url,
     redirects: resolved,
     logger: resolved.logger,
+    translations: core.translations,
     tokens,
     sessions,
     users,

@@ -1,6 +1,6 @@
 import { clientIp } from '../internal/client-ip';
 import type { Request, Router } from 'express';
-import { AuthError, errorBody } from '../core/errors';
+import { AuthError } from '../core/errors';
 import { RateLimitError } from '../core/limits/rate-limiter';
 import type { CrossSitePolicy } from '../internal/cross-origin';
 import { asyncHandler } from '../internal/async-handler';
@@ -13,6 +13,7 @@ import type { TokenService } from '../core/token/token-service';
 import type { Claims } from '../core/token/claims';
 import { jtiHash } from '../core/sessions/session-registry';
 import { RouteTable } from './route-table';
+import type { Translations } from '../core/i18n/translations';
 
 /** What the auth router needs from the service. */
 export interface AuthRouterDeps {
@@ -25,6 +26,7 @@ export interface AuthRouterDeps {
   addPluginRoutes(router: Router, table: RouteTable): void;
   bodyLimit: number;
   logger: Logger;
+  translations: Translations;
 }
 
 /** The auth router's own routes before the plugins' (the provider routes come after them, so plugins shadow no provider action). */
@@ -63,7 +65,7 @@ function actionOf(provider: Provider | undefined, action: string | undefined): P
  * Every answer carries nosniff and a strict CSP; every error is `{"error": "...", "code": "<reason>"}`.
  */
 export function createAuthRouter(deps: AuthRouterDeps): Router {
-  const { providers, tokens, authenticator, kit, logger } = deps;
+  const { providers, tokens, authenticator, kit, logger, translations } = deps;
   const answer: ErrorAnswer = (res, status, message, err) => {
     // A person whose browser lands on a failed callback (a stale tab, another host name)
     // gets a page with a way to start again; API clients get the JSON.
@@ -76,10 +78,11 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       res.setHeader('Content-Security-Policy', "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
       return sendHtmlPage(res, status, { title: 'The login did not complete', message: message, link: { href: `${req.baseUrl}/${step[1]}/login`, text: 'Start the login again' } });
     }
-    sendJson(res, status, errorBody(status, message, err));
+    sendJson(res, status, translations.errorBody(req, status, message, err));
   };
   const table = new RouteTable(CORE_ROUTES);
   const router = routerShell({
+    translations,
     // A cross-site GET may start a login or come back from a provider, but not log out; logins that
     // a cross-site request would complete are refused where every login ends (the LoginCompleter).
     refuseCrossSite: (req) => {
@@ -113,7 +116,7 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
         sendJson(res, 200, (await authenticator.login(req, res)).user);
       } catch (err) {
         if (!(err instanceof AuthError) || err.status >= 500 || err instanceof RateLimitError) throw err;
-        sendJson(res, 401, errorBody(401, err.message, err));
+        sendJson(res, 401, translations.errorBody(req, 401, err.message, err));
       }
     }),
   );
@@ -142,25 +145,25 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     const name = String(req.params.provider);
     const action = String(req.params.action);
     const provider = providers.get(name);
-    if (provider === undefined) return sendJson(res, 404, errorBody(404, `provider ${name.slice(0, 64)} not supported`));
+    if (provider === undefined) return sendJson(res, 404, translations.errorBody(req, 404, `provider ${name.slice(0, 64)} not supported`));
     const extra = actionOf(provider, action);
     if (extra !== undefined) {
       if (!extra.methods.includes(req.method.toUpperCase())) {
         res.setHeader('Allow', extra.methods.join(', '));
-        return sendJson(res, 405, errorBody(405, `use ${extra.methods.join(' or ')}`));
+        return sendJson(res, 405, translations.errorBody(req, 405, `use ${extra.methods.join(' or ')}`));
       }
       return extra.handle(toLoginRequest(req), res, kit, req.params.arg === undefined ? undefined : String(req.params.arg));
     }
-    if (!ACTIONS.has(action) || req.params.arg !== undefined) return sendJson(res, 404, errorBody(404, `unknown action ${action.slice(0, 64)}`));
+    if (!ACTIONS.has(action) || req.params.arg !== undefined) return sendJson(res, 404, translations.errorBody(req, 404, `unknown action ${action.slice(0, 64)}`));
     const allowed = action === 'logout' ? undefined : action === 'link' ? LINK_METHODS : (provider.methods?.[action as 'login' | 'callback'] ?? DEFAULT_METHODS);
     if (allowed !== undefined && !allowed.includes(req.method.toUpperCase())) {
       res.setHeader('Allow', allowed.join(', '));
-      return sendJson(res, 405, errorBody(405, `use ${allowed.join(' or ')}`));
+      return sendJson(res, 405, translations.errorBody(req, 405, `use ${allowed.join(' or ')}`));
     }
     const loginReq = toLoginRequest(req);
     if (action === 'login') return provider.login(loginReq, res, kit);
     if (action === 'callback') {
-      if (!provider.callback) return sendJson(res, 404, errorBody(404, `provider ${name} has no callback`));
+      if (!provider.callback) return sendJson(res, 404, translations.errorBody(req, 404, `provider ${name} has no callback`));
       return provider.callback(loginReq, res, kit);
     }
     loggedOut(req, await authenticator.endSession(req));

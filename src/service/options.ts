@@ -12,6 +12,7 @@ import type { StateStore } from '../core/state/state-store';
 import type { CredentialStore } from '../core/credentials/credential-store';
 import type { AuditStore } from '../core/audit/audit-store';
 import type { NotificationOptions } from '../core/events/notifications';
+import type { TranslationOptions } from '../core/i18n/translations';
 import { checkWebhooks, WEBHOOK_BACKOFF_MS, type WebhookOptions } from '../core/events/webhooks';
 import type { UserStore } from '../core/users/user-store';
 import type { TwoFactorOptions } from '../plugins/two-factor/two-factor-options';
@@ -100,6 +101,12 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
    * @default undefined (no mail)
    */
   notifications?: NotificationOptions;
+  /**
+   * The language of error messages, mails and pages: each request's (`Accept-Language`, or your
+   * `locale(req)`), with English, German, French and Spanish shipped; add or change words with
+   * `messages`. Templates you give (`resetTemplate`...) are used as given. @default on, English by default
+   */
+  translations?: TranslationOptions;
   /** Two-factor authentication (TOTP): routes under `/2fa`, and logins that wait for the second factor; the same as `plugins: [twoFactor(options)]`. @default undefined (off) */
   twoFactor?: TwoFactorOptions;
   /**
@@ -160,6 +167,8 @@ export interface SettledOptions extends ResolvedTokenOptions, ResolvedMiddleware
   /** The event types of the core and the plugins. */
   eventTypes: ReadonlySet<string>;
   webhookBackoff: readonly number[];
+  /** As given. */
+  translations: TranslationOptions;
   /** The plugins given, and those options turn on (`twoFactor`), checked. */
   plugins: AuthPlugin[];
   /** As given, or absent. */
@@ -241,6 +250,7 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
     webhooks: checkWebhooks(options.webhooks, eventTypes),
     eventTypes,
     webhookBackoff: checkBackoff(options.webhookBackoff),
+    translations: options.translations ?? {},
     plugins,
     refreshCache: options.refreshCache,
   };

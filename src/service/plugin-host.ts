@@ -1,3 +1,4 @@
+import type { MessagesByLocale } from '../core/i18n/translations';
 import type { Router } from 'express';
 import { configError } from '../core/errors';
 import { AUTH_EVENT_TYPES } from '../core/audit/auth-event';
@@ -84,6 +85,11 @@ export class PluginHost {
   /** Whether a plugin of this name is on. */
   has(name: string): boolean {
     return this.plugins.some((p) => p.name === name);
+  }
+
+  /** The catalogs of the plugins' words. */
+  messages(): MessagesByLocale[] {
+    return this.plugins.flatMap((p) => (p.messages ? [p.messages] : []));
   }
 
   /** The error codes the plugins declare. */

@@ -22,6 +22,7 @@ import { TelegramProvider, type TelegramProviderOptions } from '../providers/tel
 import type { Sender } from '../core/senders/sender';
 import { configError } from '../core/errors';
 import { createCore, pluginContext } from './assemble';
+import type { Translations } from '../core/i18n/translations';
 import { checkNotifications, fromCredentialNotices } from '../core/events/notifications';
 import { providerRegistrations } from './provider-registrations';
 import type { BuiltinProviderOptions } from '../providers/builtin/spec';
@@ -107,6 +108,12 @@ export interface Auth {
   readonly users: UserDirectory;
   /** The security events: `auth.events.on(type | '*', handler)`, and the audit log (`list`). */
   readonly events: EventBus;
+  /**
+   * The words of answers, mails and pages in each language (the core's, the plugins', the
+   * `translations` option's): `auth.translations.text('error.banned', 'de')`, or `localeOf(req)`
+   * for the language of a request.
+   */
+  readonly translations: Translations;
   /** The login sessions: list them, revoke one or all of a user (see `revocationCheck`). */
   readonly sessions: Sessions;
   /** The resolved options. */
@@ -137,6 +144,7 @@ export function createAuth(options: AuthOptions): Auth {
     sessions,
     users,
     events,
+    translations: core.translations,
     options: resolved,
     ...providerRegistrations(core, () => auth),
     addCustomHandler(provider) {
@@ -158,13 +166,14 @@ export function createAuth(options: AuthOptions): Auth {
           bodyLimit: resolved.bodyLimit,
           logger: resolved.logger,
           crossSite: resolved.crossSite,
+          translations: core.translations,
         }),
         avatarRouter: createAvatarRouter(resolved.avatarStore, resolved.logger),
       };
       return handlers;
     },
     middleware() {
-      middleware ??= createMiddleware(authenticator, resolved, plugins.guards());
+      middleware ??= createMiddleware(authenticator, resolved, plugins.guards(), core.translations);
       return middleware;
     },
     async close() {

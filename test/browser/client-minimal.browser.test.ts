@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { clientScript } from '../../examples/server/client-bundle';
 import { makeApp } from '../support/auth-app';
 import { browserUnavailableReason, browserRequired, launchChromium } from '../support/browser';
-import { codeInPage, clientPage, okInPage } from '../support/client-page';
+import { codeInPage, clientPage, inPage, okInPage } from '../support/client-page';
 import { setClock } from '../support/clock';
 import { codeNow } from '../support/totp-code';
 
@@ -69,6 +69,15 @@ run('authgate/client and authgate/react against a minimal app (direct login and 
     expect(await okInPage(page, 'c.sessions.list()')).toHaveLength(1);
     const dead = await page.evaluate("run(() => m.createAuthClient({ baseUrl: 'http://127.0.0.1:9' }).providers())");
     expect(dead).toMatchObject({ error: { code: 'network_error', status: 0, name: 'AuthClientError' } });
+    await context.close();
+  });
+
+  it("gives the server's message in the browser's language, with the same code", async () => {
+    const context = await browser.newContext({ locale: 'de-DE' });
+    const page = await clientPage(context, base);
+    expect(await inPage(page, "c.signIn.direct({ user: 'alice', password: 'wrong' })")).toMatchObject({
+      error: { code: 'credentials_rejected', status: 403, message: 'Benutzername oder Passwort ist falsch.' },
+    });
     await context.close();
   });
 

@@ -7,8 +7,8 @@ import { ROOT } from './consumer-project';
 export interface DocSample {
   /** Where it is, e.g. `docs/accounts.md:12`. */
   where: string;
-  /** `ts` (server code) or `js` (code for a browser page). */
-  kind: 'ts' | 'js';
+  /** `ts` (server code), `js` (code for a browser page) or `tsx` (a React component of a page). */
+  kind: 'ts' | 'js' | 'tsx';
   /** Checked as an ES module only (the comment before it says why). */
   esmOnly: boolean;
   code: string;
@@ -33,7 +33,7 @@ export async function docSamples(): Promise<DocSample[]> {
     const text = await readFile(join(ROOT, file), 'utf8');
     for (const match of text.matchAll(FENCE)) {
       const lang = match[2] ?? '';
-      const kind = lang === 'ts' || lang === 'typescript' ? 'ts' : lang === 'js' || lang === 'javascript' ? 'js' : undefined;
+      const kind = lang === 'ts' || lang === 'typescript' ? 'ts' : lang === 'js' || lang === 'javascript' ? 'js' : lang === 'tsx' ? 'tsx' : undefined;
       if (!kind) continue;
       const before = text.slice(0, match.index).trimEnd().split('\n').pop() ?? '';
       if (/^<!-- sample: skip \(.+\) -->$/.test(before.trim())) continue;
@@ -117,15 +117,26 @@ export async function writeSamples(project: string, folders: { commonjs: string;
   await writeFile(
     join(browser, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { ...compilerOptions, noEmit: true, strict: false, module: 'esnext', moduleResolution: 'bundler', lib: ['ES2022', 'DOM'], types: [], allowJs: true, checkJs: true },
-      include: ['*.js', '*.ts'],
+      compilerOptions: {
+        ...compilerOptions,
+        noEmit: true,
+        strict: false,
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        lib: ['ES2022', 'DOM'],
+        types: [],
+        allowJs: true,
+        checkJs: true,
+        jsx: 'react-jsx',
+      },
+      include: ['*.js', '*.ts', '*.tsx'],
     }),
   );
   await writeFile(join(browser, 'globals.d.ts'), BROWSER_GLOBALS);
-  for (const sample of samples.filter((x) => x.kind === 'js')) {
-    await writeFile(join(browser, `${sampleName(sample)}.js`), `// ${sample.where}\n${sample.code}\nexport {};\n`);
+  for (const sample of samples.filter((x) => x.kind !== 'ts')) {
+    await writeFile(join(browser, `${sampleName(sample)}.${sample.kind}`), `// ${sample.where}\n${sample.code}\nexport {};\n`);
   }
 }
 
 /** Whether a file in a samples folder is one of the manual's samples. */
-export const isSampleFile = (name: string): boolean => /^(README|docs)_.*\.(ts|js)$/.test(name);
+export const isSampleFile = (name: string): boolean => /^(README|docs)_.*\.(ts|js|tsx)$/.test(name);

@@ -1,3 +1,4 @@
+import type { Translations } from '../i18n/translations';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AuthError, configError } from '../errors';
 import { StoreUnavailableError } from '../../internal/guarded-store';
@@ -38,9 +39,9 @@ export function announceGuards(plugin: string, names: readonly string[]): void {
   for (const name of names) guardOwners.set(name, plugin);
 }
 
-/** Builds the middleware set on an {@link Authenticator}, with the guards plugins contribute by name (`org`, `can`). */
-export function createMiddleware(authenticator: Authenticator, options: AuthenticatorOptions, guards: ReadonlyMap<string, GuardFactory> = new Map()): Middleware {
-  const reject = (req: Request, res: Response, err: AuthError): void => rejectRequest(req, res, err, options.errorHandler);
+/** Builds the middleware set on an {@link Authenticator}, with the guards plugins contribute by name (`org`, `can`); refusals speak the request's language with `translations`. */
+export function createMiddleware(authenticator: Authenticator, options: AuthenticatorOptions, guards: ReadonlyMap<string, GuardFactory> = new Map(), translations?: Translations): Middleware {
+  const reject = (req: Request, res: Response, err: AuthError): void => rejectRequest(req, res, err, options.errorHandler, translations);
   /** Whether a failure was answered (an AuthError, a store that failed: 503); else it goes to `next`. */
   const asAuthError = (caught: unknown): unknown => (caught instanceof StoreUnavailableError ? new AuthError('unavailable', 'a store is unavailable, try again', { cause: caught }) : caught);
 

@@ -190,26 +190,6 @@ export interface LoginSessions {
   onCredentialsReset?(userId: string): Promise<string[]>;
 }
 
-const DEFAULT_TEMPLATE =
-  'Welcome! Activate your account by opening this link within a day:\n{{.Link}}\n\n' +
-  'If you did not sign up, ignore this mail: nothing is activated without this link. ' +
-  'A later sign-up with this address replaces this one and makes this link void.\n';
-const DEFAULT_EXISTING_TEMPLATE =
-  'Someone tried to sign up with {{.Email}}, or to move another account to it, and it already has an account. ' +
-  'If it was you, log in with your password instead. If it was not, you can ignore this mail: nothing changed.\n';
-
-const DEFAULT_RESET_TEMPLATE =
-  'Someone asked to reset the password of the account {{.Email}}. The code is:\n{{.Code}}\n\n' +
-  'It works once, within 30 minutes. If it was not you, ignore this mail: the password stays as it is.\n';
-
-const DEFAULT_RESET_NOTICE =
-  'The password of the account {{.Email}} was reset, and every session was signed out. Also removed: {{.Removed}}. ' + 'If it was not you, reset the password again at once and check your mailbox.\n';
-
-const DEFAULT_EMAIL_CHANGE_TEMPLATE =
-  'Someone asked to move the account {{.Email}} to this address. The code that confirms it is:\n{{.Code}}\n\n' + 'It works once, within a day. If it was not you, ignore this mail: nothing changes.\n';
-const DEFAULT_EMAIL_CHANGE_NOTICE =
-  'Someone asked to move your account {{.Email}} to {{.NewEmail}}. It moves only when the code mailed there is used. ' + 'If it was not you, change your password now.\n';
-
 /** {@link AccountRouterOptions} checked, with defaults filled in (stores not opened yet). */
 export interface ResolvedAccountOptions {
   baseUrl: URL;
@@ -218,14 +198,20 @@ export interface ResolvedAccountOptions {
   onlineThreshold: number;
   codeTtl: number;
   resetCodeTtl: number;
-  resetTemplate: string;
-  resetNoticeTemplate: string;
+  /** As given; absent: the mail of the request's language from the translations. */
+  resetTemplate: string | undefined;
+  /** As given; absent: the mail of the request's language from the translations. */
+  resetNoticeTemplate: string | undefined;
   keepCredentialsOnReset: boolean;
-  emailChangeTemplate: string;
-  emailChangeNoticeTemplate: string;
+  /** As given; absent: the mail of the request's language from the translations. */
+  emailChangeTemplate: string | undefined;
+  /** As given; absent: the mail of the request's language from the translations. */
+  emailChangeNoticeTemplate: string | undefined;
   bodyLimit: number;
-  activationTemplate: string;
-  existingAccountTemplate: string;
+  /** As given; absent: the mail of the request's language from the translations. */
+  activationTemplate: string | undefined;
+  /** As given; absent: the mail of the request's language from the translations. */
+  existingAccountTemplate: string | undefined;
   managers: ReadonlySet<string>;
   concealExistingAccounts: boolean;
   loginSessions: LoginSessions | undefined;
@@ -273,14 +259,14 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
     onlineThreshold,
     codeTtl,
     resetCodeTtl,
-    resetTemplate: options.resetTemplate ?? DEFAULT_RESET_TEMPLATE,
-    resetNoticeTemplate: options.resetNoticeTemplate ?? DEFAULT_RESET_NOTICE,
+    resetTemplate: options.resetTemplate,
+    resetNoticeTemplate: options.resetNoticeTemplate,
     keepCredentialsOnReset: options.keepCredentialsOnReset ?? false,
-    emailChangeTemplate: options.emailChangeTemplate ?? DEFAULT_EMAIL_CHANGE_TEMPLATE,
-    emailChangeNoticeTemplate: options.emailChangeNoticeTemplate ?? DEFAULT_EMAIL_CHANGE_NOTICE,
+    emailChangeTemplate: options.emailChangeTemplate,
+    emailChangeNoticeTemplate: options.emailChangeNoticeTemplate,
     bodyLimit,
-    activationTemplate: options.activationTemplate ?? DEFAULT_TEMPLATE,
-    existingAccountTemplate: options.existingAccountTemplate ?? DEFAULT_EXISTING_TEMPLATE,
+    activationTemplate: options.activationTemplate,
+    existingAccountTemplate: options.existingAccountTemplate,
     managers: new Set((options.managers ?? []).map((m) => canonicalEmail(m) as string)),
     concealExistingAccounts: options.concealExistingAccounts ?? false,
     loginSessions: options.loginSessions,

@@ -1,3 +1,6 @@
+import { CORE_MESSAGES } from '../../core/i18n/core-messages';
+import { Translations } from '../../core/i18n/translations';
+import { ACCOUNT_MESSAGES } from './account-messages';
 import { AuthError } from '../../core/errors';
 import { clientIp } from '../../internal/client-ip';
 import type { User } from '../../core/token/user';
@@ -63,6 +66,8 @@ export interface AccountCoreParts {
   rateLimit(name: AccountRateLimit, identity: string): Promise<void>;
   /** A lockout on the core's state store. */
   lockout(rule: LockoutRule): PluginLockout;
+  /** The core's languages (its catalogs and the plugins'). */
+  translations: Translations;
 }
 
 /** The account limits of a router on its own: its rules, counted in its own state store. */
@@ -93,11 +98,16 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
   // Inside the identity core the counts live in its state store (shared by its instances) under its limits; alone, in a store of the router's own.
   const ownState = core === undefined ? openGuarded(options.stateStore ?? 'memory://', createStateStore, 'state store', settled.storeTimeout) : undefined;
   const lockout = settled.lockout === false ? undefined : (core?.lockout(settled.lockout) ?? new Lockout(ownState as StateStore, settled.lockout, settled.ipv6RateLimitPrefix));
-  const service = new AccountService({ ...settled, lockout, store, sender: options.sender, baseUrl: settled.baseUrl.href.replace(/\/+$/, ''), logger });
+  // Alone, the router speaks the languages of its own words and the core's.
+  const translations = core?.translations ?? new Translations({}, [CORE_MESSAGES, ACCOUNT_MESSAGES]);
+  const service = new AccountService({ ...settled, lockout, store, sender: options.sender, baseUrl: settled.baseUrl.href.replace(/\/+$/, ''), logger, translations });
 
   const crossSite = new CrossSitePolicy(settled.baseUrl, options);
-  const answer: ErrorAnswer = (res, status, message, err) => void res.status(status >= 500 ? 503 : status).json(accountErrorBody(status, message, err));
-  const router = routerShell({ refuseCrossSite: (req) => crossSite.isCrossSiteWrite(req), bodyLimit: settled.bodyLimit, parameterLimit: 50, answer });
+  const answer: ErrorAnswer = (res, status, message, err) => {
+    const body = accountErrorBody(status, message, err);
+    void res.status(status >= 500 ? 503 : status).json(res.req ? { ...body, Description: translations.errorMessage(res.req, body.code, body.Description) } : body);
+  };
+  const router = routerShell({ refuseCrossSite: (req) => crossSite.isCrossSiteWrite(req), bodyLimit: settled.bodyLimit, parameterLimit: 50, answer, translations });
   const actor = (req: Request) => service.authenticate(req.headers.authorization);
   const hit = core?.rateLimit ?? ownLimits(ownState as StateStore, options.rateLimits, settled.ipv6RateLimitPrefix);
   const limit = async (...hits: Array<[AccountRateLimit, unknown]>): Promise<void> => {

@@ -8,6 +8,7 @@ import { AuthError } from '../../core/errors';
 import type { Logger } from '../../core/logger';
 import { describeSendFailure, type Sender } from '../../core/senders/sender';
 import { renderTemplate } from '../../core/senders/template';
+import type { Translations } from '../../core/i18n/translations';
 import { emptyProfile, isAccountId, PROFILE_FIELDS, publicAccount, type Account, type Profile, type PublicAccount, type StoredCode } from './account';
 import { DuplicateEmailError, type AccountStore } from './account-store';
 import { hashPassword, verifyPassword } from './passwords';
@@ -26,19 +27,19 @@ export interface AccountServiceSettings {
   store: AccountStore;
   sender: Sender;
   onlineThreshold: number;
-  activationTemplate: string;
+  activationTemplate: string | undefined;
   bcryptRounds: number;
   baseUrl: string;
   managers: ReadonlySet<string>;
   codeTtl: number;
   resetCodeTtl: number;
-  resetTemplate: string;
-  resetNoticeTemplate: string;
+  resetTemplate: string | undefined;
+  resetNoticeTemplate: string | undefined;
   keepCredentialsOnReset: boolean;
-  emailChangeTemplate: string;
-  emailChangeNoticeTemplate: string;
+  emailChangeTemplate: string | undefined;
+  emailChangeNoticeTemplate: string | undefined;
   concealExistingAccounts: boolean;
-  existingAccountTemplate: string;
+  existingAccountTemplate: string | undefined;
   logger: Logger;
   /** Growing delays after wrong passwords; absent: none. */
   lockout: PluginLockout | undefined;
@@ -46,6 +47,8 @@ export interface AccountServiceSettings {
   checkPassword(password: string, email: string): Promise<void>;
   loginSessions: LoginSessions | undefined;
   maxLinkedLogins: number;
+  /** The mails in the request's language when no template was given. */
+  translations: Translations;
 }
 
 /** The account bridge to a direct provider: `auth.addDirectProvider(name, accounts.credentialChecker())`. */
@@ -117,6 +120,11 @@ export class AccountService {
     this.dummyHash.catch(() => undefined);
   }
 
+  /** A mail's template: the app's when it gave one, else the catalog's in the request's language. */
+  private mail(option: 'activationTemplate' | 'existingAccountTemplate' | 'resetTemplate' | 'resetNoticeTemplate' | 'emailChangeTemplate' | 'emailChangeNoticeTemplate', name: string): string {
+    return this.settings[option] ?? this.settings.translations.text(`mail.${name}`) ?? '';
+  }
+
   private email(body: Record<string, unknown>, field = 'Email'): string {
     const raw = body[field];
     if (typeof raw !== 'string' || raw === '') throw required(body, field);
@@ -176,7 +184,12 @@ export class AccountService {
       });
       if (replaced && updated) return this.mailInBackground(updated, code);
       if (!this.settings.concealExistingAccounts) throw new AuthError('conflict', 'an account with this e-mail exists', { reason: 'email_taken' });
-      return this.send(email, renderTemplate(this.settings.existingAccountTemplate, { Email: email }, this.settings.sender.contentType === 'text/html'), existing.Id, 'notice of a sign-up attempt');
+      return this.send(
+        email,
+        renderTemplate(this.mail('existingAccountTemplate', 'existingAccount'), { Email: email }, this.settings.sender.contentType === 'text/html'),
+        existing.Id,
+        'notice of a sign-up attempt',
+      );
     }
     throw new AuthError('conflict', 'an account with this e-mail exists', { reason: 'email_taken' });
   }
@@ -198,7 +211,7 @@ export class AccountService {
 
   private mailInBackground(account: Account, code: string): void {
     const link = `${this.settings.baseUrl}/active/${account.Id}?code=${code}`;
-    const text = renderTemplate(this.settings.activationTemplate, { Email: account.Email, Id: account.Id, Code: code, Link: link }, this.settings.sender.contentType === 'text/html');
+    const text = renderTemplate(this.mail('activationTemplate', 'activation'), { Email: account.Email, Id: account.Id, Code: code, Link: link }, this.settings.sender.contentType === 'text/html');
     this.send(account.Email, text, account.Id, 'activation mail');
   }
 
@@ -448,14 +461,14 @@ export class AccountService {
     const html = this.settings.sender.contentType === 'text/html';
     if (taken) {
       // As for a free address, seen from the old one: its notice goes out; the taken address's owner gets a notice, no code.
-      this.send(next, renderTemplate(this.settings.existingAccountTemplate, { Email: next }, html), taken.Id, 'notice of an e-mail change attempt');
+      this.send(next, renderTemplate(this.mail('existingAccountTemplate', 'existingAccount'), { Email: next }, html), taken.Id, 'notice of an e-mail change attempt');
     } else {
       const code = randomBytes(16).toString('hex');
       const stored: StoredCode = { Hash: sha256(code), Expires: new Date(Date.now() + this.settings.codeTtl).toISOString(), For: next };
       await this.settings.store.update(id, (a) => ({ ...a, ConfirmCodes: { ...a.ConfirmCodes, [EMAIL_CHANGE]: stored } }));
-      this.send(next, renderTemplate(this.settings.emailChangeTemplate, { Email: account.Email, NewEmail: next, Code: code }, html), id, 'e-mail change code');
+      this.send(next, renderTemplate(this.mail('emailChangeTemplate', 'emailChange'), { Email: account.Email, NewEmail: next, Code: code }, html), id, 'e-mail change code');
     }
-    this.send(account.Email, renderTemplate(this.settings.emailChangeNoticeTemplate, { Email: account.Email, NewEmail: next }, html), id, 'e-mail change notice');
+    this.send(account.Email, renderTemplate(this.mail('emailChangeNoticeTemplate', 'emailChangeNotice'), { Email: account.Email, NewEmail: next }, html), id, 'e-mail change notice');
   }
 
   /**
@@ -587,7 +600,11 @@ export class AccountService {
     const target = account?.Approved ? account.Id : UNKNOWN_ID;
     const updated = await this.settings.store.update(target, (a) => (a.Approved ? { ...a, ConfirmCodes: { ...a.ConfirmCodes, [RESET]: stored } } : undefined));
     if (updated?.ConfirmCodes[RESET]?.Hash !== stored.Hash) return;
-    const text = renderTemplate(this.settings.resetTemplate, { Email: updated.Email, EmailParam: encodeURIComponent(updated.Email), Code: code }, this.settings.sender.contentType === 'text/html');
+    const text = renderTemplate(
+      this.mail('resetTemplate', 'reset'),
+      { Email: updated.Email, EmailParam: encodeURIComponent(updated.Email), Code: code },
+      this.settings.sender.contentType === 'text/html',
+    );
     this.send(updated.Email, text, updated.Id, 'password-reset mail');
   }
 
@@ -623,7 +640,11 @@ export class AccountService {
     const html = this.settings.sender.contentType === 'text/html';
     this.send(
       account.Email,
-      renderTemplate(this.settings.resetNoticeTemplate, { Email: account.Email, Removed: removed.length === 0 ? 'nothing else' : removed.join(' and ') }, html),
+      renderTemplate(
+        this.mail('resetNoticeTemplate', 'resetNotice'),
+        { Email: account.Email, Removed: removed.length === 0 ? (this.settings.translations.text('mail.resetNotice.nothing') ?? 'nothing else') : removed.join(' and ') },
+        html,
+      ),
       account.Id,
       'password-reset notice',
     );

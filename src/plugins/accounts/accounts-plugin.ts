@@ -1,3 +1,4 @@
+import { ACCOUNT_MESSAGES } from './account-messages';
 import { Router, type Request } from 'express';
 import { configError } from '../../core/errors';
 import type { AuthPlugin } from '../../plugin-api/plugin';
@@ -52,6 +53,7 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
     // Counted by the core, in its state store: these are defaults, createAuth({ rateLimits }) sets them with the others.
     rateLimits: resolveRules(ACCOUNT_RATE_LIMITS, routerOptions.rateLimits),
     errorCodes: ACCOUNT_ERROR_REASONS,
+    messages: ACCOUNT_MESSAGES,
     optional: ['two-factor', 'linked-logins'],
     router,
     get service(): AccountRouter {
@@ -78,7 +80,7 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
       };
       const built = createAccountRouter(
         { ...routerOptions, store: routerOptions.store ?? ctx.storeUri('accounts'), loginSessions },
-        { rateLimit: (name, identity) => ctx.rateLimit(name, identity), lockout: (rule) => ctx.lockout(rule) },
+        { rateLimit: (name, identity) => ctx.rateLimit(name, identity), lockout: (rule) => ctx.lockout(rule), translations: ctx.translations },
       );
       inner = built;
       if (linkLogins) ctx.service(LOGIN_LINKS_SERVICE)?.use(built.loginLinks());

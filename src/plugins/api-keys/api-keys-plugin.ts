@@ -1,3 +1,4 @@
+import { API_KEY_MESSAGES } from './api-key-messages';
 import { AuthError, configError } from '../../core/errors';
 import type { RateLimitRule } from '../../core/limits/rate-limiter';
 import type { RequestHandler } from 'express';
@@ -65,6 +66,7 @@ export function apiKeys(options: ApiKeysOptions = {}): ApiKeysPlugin {
   return {
     name: 'api-keys',
     errorCodes: API_KEY_ERROR_CODES,
+    messages: API_KEY_MESSAGES,
     optional: ['organizations'],
     rateLimits: { apiKeyRoutesPerUser: { limit: 60, windowMs: 60_000 }, ...(options.perKeyRateLimit ? { apiKeyRequests: options.perKeyRateLimit } : {}) },
     get service(): ApiKeys {

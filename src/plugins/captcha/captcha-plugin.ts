@@ -1,3 +1,4 @@
+import { CAPTCHA_MESSAGES } from './captcha-messages';
 import { createHash } from 'node:crypto';
 import { AuthError } from '../../core/errors';
 import { safeFetch } from '../../internal/safe-fetch';
@@ -81,6 +82,7 @@ export function captcha(options: CaptchaOptions): AuthPlugin {
   return {
     name: 'captcha',
     errorCodes: CAPTCHA_ERROR_CODES,
+    messages: CAPTCHA_MESSAGES,
     setup(ctx) {
       const hostnames = settings.hostnames === undefined ? [ctx.url.hostname] : settings.hostnames;
       const counter = (action: GuardedAction, ip: string): string => `captcha:seen:${action}:${ctx.clientGroup(ip)}`;

@@ -1,3 +1,4 @@
+import { ORG_MESSAGES } from './org-messages';
 import { configError } from '../../core/errors';
 import { positiveMs } from '../../internal/option-checks';
 import type { Sender } from '../../core/senders/sender';
@@ -48,9 +49,8 @@ export interface OrganizationOptions {
   maxTeams?: number;
 }
 
-/** The default of {@link OrganizationOptions.invitationTemplate}. */
-export const DEFAULT_INVITATION_TEMPLATE =
-  'You are invited to join {{.Org}} on {{.Site}} as {{.Role}}.\n\nOpen this link to accept (log in first if asked): {{.Link}}\n\nThe invitation expires on {{.Expires}}. If you did not expect it, ignore this mail.';
+/** The default of {@link OrganizationOptions.invitationTemplate} in English (other languages: the translations' `mail.invitation`). */
+export const DEFAULT_INVITATION_TEMPLATE: string = ORG_MESSAGES.en!['mail.invitation']!;
 
 /** {@link OrganizationOptions} checked, with defaults. */
 export interface ResolvedOrganizationOptions {
@@ -60,7 +60,8 @@ export interface ResolvedOrganizationOptions {
   roles: RoleBook;
   invitationTtl: number;
   invitationLink: ((token: string) => string) | undefined;
-  invitationTemplate: string;
+  /** As given; absent: the translations' `mail.invitation` in the inviter's language. */
+  invitationTemplate: string | undefined;
   allowCreate: ((user: User) => MaybePromise<boolean>) | undefined;
   maxMembers: number;
   maxOrgsPerUser: number;
@@ -97,7 +98,7 @@ export function checkOrganizationOptions(options: OrganizationOptions): Resolved
     roles: new RoleBook(options.roles),
     invitationTtl: positiveMs('organizations.invitationTtl', options.invitationTtl, 7 * 24 * 3_600_000),
     invitationLink: options.invitationLink,
-    invitationTemplate: options.invitationTemplate ?? DEFAULT_INVITATION_TEMPLATE,
+    invitationTemplate: options.invitationTemplate,
     allowCreate: options.allowCreate,
     maxMembers: limit('maxMembers', options.maxMembers, 1000),
     maxOrgsPerUser: limit('maxOrgsPerUser', options.maxOrgsPerUser, 100),

@@ -1,3 +1,4 @@
+import type { Translations } from '../../core/i18n/translations';
 import type { OrgAuthority } from '../../plugin-api/org-keys';
 import type { PluginEvents, PluginUsers } from '../../plugin-api/core-api';
 import { createHash, randomBytes } from 'node:crypto';
@@ -76,13 +77,13 @@ export class OrgService implements OrgAuthority {
    * @param store - where organizations live.
    * @param cache - the middleware's view, told of every change.
    * @param options - the plugin's options.
-   * @param deps - the app's URL (links), the user directory (names in member lists), the logger, the events (`org.member.*`).
+   * @param deps - the app's URL (links), the user directory (names in member lists), the logger, the events (`org.member.*`), the translations (the invitation mail).
    */
   constructor(
     private readonly store: OrgStore,
     private readonly cache: MembershipCache,
     private readonly options: ResolvedOrganizationOptions,
-    private readonly deps: { url: URL; users: PluginUsers; logger: Logger; events: PluginEvents },
+    private readonly deps: { url: URL; users: PluginUsers; logger: Logger; events: PluginEvents; translations: Translations },
   ) {
     this.sync = new DirectorySync({
       store,
@@ -373,8 +374,8 @@ export class OrgService implements OrgAuthority {
     await this.store.addInvitation(invitation);
     const link = this.options.invitationLink?.(token) ?? `${this.deps.url.href.replace(/\/+$/, '')}/#invitation=${token}`;
     const text = renderTemplate(
-      this.options.invitationTemplate,
-      { Org: org.name, Role: this.mainRole(input.roles), Link: link, Site: this.deps.url.host, Expires: new Date(invitation.expires).toUTCString() },
+      this.options.invitationTemplate ?? this.deps.translations.text('mail.invitation') ?? '',
+      { Org: org.name, Role: this.mainRole(input.roles), Link: link, Site: this.deps.url.host, Expires: this.deps.translations.dateTime(invitation.expires) },
       sender.contentType === 'text/html',
     );
     try {

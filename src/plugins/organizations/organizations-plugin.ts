@@ -1,3 +1,4 @@
+import { ORG_MESSAGES } from './org-messages';
 import { ORG_EVENT_TYPES, ORGANIZATIONS_SERVICE } from '../../plugin-api/org-keys';
 import type { RequestHandler } from 'express';
 import { announceGuards } from '../../core/middleware/middleware-set';
@@ -49,6 +50,7 @@ export function organizations(options: OrganizationOptions): OrganizationsPlugin
   return {
     name: 'organizations',
     errorCodes: ORG_ERROR_CODES,
+    messages: ORG_MESSAGES,
     eventTypes: ORG_EVENT_TYPES,
     rateLimits: {
       orgRequestsPerUser: { limit: 120, windowMs: 60_000 },
@@ -64,7 +66,7 @@ export function organizations(options: OrganizationOptions): OrganizationsPlugin
     setup(ctx) {
       const store = ctx.openStore(checked.store ?? ctx.storeUri('organizations'), createOrgStore, 'organization store');
       const cache = new MembershipCache(store, ctx.stateStore);
-      const orgs = new OrgService(store, cache, checked, { url: ctx.url, users: ctx.users, logger: ctx.logger, events: ctx.events });
+      const orgs = new OrgService(store, cache, checked, { url: ctx.url, users: ctx.users, logger: ctx.logger, events: ctx.events, translations: ctx.translations });
       service = orgs;
       // A banned member's invitations go with its sessions (accepting one checks the ban as well).
       ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await orgs.dropInvitationsOf(e.userId) : undefined));

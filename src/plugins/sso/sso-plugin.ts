@@ -1,3 +1,4 @@
+import { SSO_MESSAGES } from './sso-messages';
 import type { Request } from 'express';
 import type { User } from '../../core/token/user';
 import { AuthError, configError } from '../../core/errors';
@@ -67,6 +68,7 @@ export function sso(options: SsoOptions): SsoPlugin {
     requires: ['organizations'],
     optional: ['admin'],
     errorCodes: SSO_ERROR_CODES,
+    messages: SSO_MESSAGES,
     eventTypes: SSO_EVENT_TYPES,
     // A company signs in from few addresses: its morning rush is many people behind one IP.
     rateLimits: { ssoRoutesPerUser: { limit: 60, windowMs: 60_000 }, [SSO_LOGIN_LIMIT]: { limit: 300, windowMs: 60_000 } },

@@ -1,0 +1,136 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { IncomingMessage } from 'node:http';
+import { configError, errorBody, type AuthErrorReason } from '../errors';
+
+/**
+ * Messages of one language by key: `error.<code>` (the `message` of an error answer),
+ * `mail.<name>` (a mail's template, with `{{.Field}}` placeholders) and `page.<name>` (the words of
+ * a page authgate renders).
+ */
+export type Messages = Readonly<Record<string, string>>;
+
+/** Messages by language tag (`en`, `de`, `pt-br`...). */
+export type MessagesByLocale = Readonly<Record<string, Messages>>;
+
+/** The `translations` option of `createAuth`. */
+export interface TranslationOptions {
+  /**
+   * The language of a request: return a tag (`'de'`, from the user's profile or a cookie), or
+   * `undefined` to use the request's `Accept-Language`. @default undefined (`Accept-Language` only)
+   */
+  locale?: (req: IncomingMessage) => string | undefined;
+  /** The language when none of the request's is known. @default 'en' */
+  defaultLocale?: string;
+  /**
+   * More languages, or other words for shipped ones: merged over the shipped catalogs key by key
+   * (`{ de: { 'mail.reset': '...' }, nl: { ... } }`). A language needs only the keys it changes;
+   * the others fall back to English. @default {}
+   */
+  messages?: MessagesByLocale;
+  /** `false` answers and mails in English only, whatever the request asks. @default true */
+  enabled?: boolean;
+}
+
+const MAX_HEADER = 256;
+const MAX_TAGS = 12;
+const TAG = /^[a-z]{1,8}(?:-[a-z0-9]{1,8})*$/;
+
+/** The request's languages by preference: `de-DE,de;q=0.9,en;q=0.5` gives `de-de`, `de`, `en`. */
+export function acceptedLanguages(header: string | undefined): string[] {
+  if (!header || header.length > MAX_HEADER) return [];
+  const tags: { tag: string; q: number; at: number }[] = [];
+  for (const [at, part] of header.split(',').slice(0, MAX_TAGS).entries()) {
+    const [name = '', ...params] = part.trim().toLowerCase().split(';');
+    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    const q = qParam === undefined ? 1 : Number(qParam.slice(2));
+    if (TAG.test(name) && Number.isFinite(q) && q > 0) tags.push({ tag: name, q, at });
+  }
+  return tags.sort((a, b) => b.q - a.q || a.at - b.at).map((t) => t.tag);
+}
+
+/**
+ * The messages of every language in use (the core's, the plugins', the app's), the language of a
+ * request, and the language of the work a request started (mails sent after its answer, too).
+ */
+export class Translations {
+  private readonly catalogs = new Map<string, Record<string, string>>();
+  private readonly scope = new AsyncLocalStorage<string>();
+  private readonly defaultLocale: string;
+
+  /**
+   * @param options - the `translations` option.
+   * @param shipped - the catalogs of the core and of each plugin in use.
+   */
+  constructor(
+    private readonly options: TranslationOptions = {},
+    shipped: readonly MessagesByLocale[] = [],
+  ) {
+    for (const bundle of [...shipped, options.messages ?? {}]) {
+      for (const [locale, messages] of Object.entries(bundle)) {
+        const tag = locale.toLowerCase();
+        if (!TAG.test(tag)) throw configError(`translations: "${locale}" is not a language tag (such as "de" or "pt-br")`);
+        this.catalogs.set(tag, { ...this.catalogs.get(tag), ...messages });
+      }
+    }
+    this.defaultLocale = (options.defaultLocale ?? 'en').toLowerCase();
+    if (!this.catalogs.has(this.defaultLocale) && this.defaultLocale !== 'en') throw configError(`translations: defaultLocale "${options.defaultLocale}" has no messages`);
+  }
+
+  /** The languages with messages. */
+  get locales(): string[] {
+    return [...this.catalogs.keys()];
+  }
+
+  /** The catalog of one language as given (no fallback), for checks. */
+  catalog(locale: string): Messages {
+    return this.catalogs.get(locale) ?? {};
+  }
+
+  /** The language of a request: the app's choice, else the first of `Accept-Language` that has messages, else the default. */
+  localeOf(req: IncomingMessage): string {
+    if (this.options.enabled === false) return 'en';
+    const chosen = this.options.locale?.(req)?.toLowerCase();
+    for (const tag of [...(chosen ? [chosen] : []), ...acceptedLanguages(req.headers['accept-language'])]) {
+      if (this.catalogs.has(tag)) return tag;
+      const primary = tag.split('-')[0]!;
+      if (this.catalogs.has(primary)) return primary;
+    }
+    return this.defaultLocale;
+  }
+
+  /** Runs `work` (and what it starts) in the language of `req`. */
+  within<T>(req: IncomingMessage, work: () => T): T {
+    return this.scope.run(this.localeOf(req), work);
+  }
+
+  /** The language of the request being served, or the default outside one. */
+  current(): string {
+    return this.scope.getStore() ?? this.defaultLocale;
+  }
+
+  /** The text of `key` in `locale` (falling back to its primary language, then English); `undefined` when none has it. */
+  text(key: string, locale = this.current()): string | undefined {
+    return this.catalogs.get(locale)?.[key] ?? this.catalogs.get(locale.split('-')[0]!)?.[key] ?? this.catalogs.get('en')?.[key];
+  }
+
+  /**
+   * The `message` of an error answer: in English the words of the place that refused (they say
+   * the most), in another language the catalog's words for its `code`.
+   */
+  errorMessage(req: IncomingMessage, code: string, english: string): string {
+    const locale = this.localeOf(req);
+    if (locale === 'en') return english;
+    return this.catalogs.get(locale)?.[`error.${code}`] ?? this.catalogs.get(locale.split('-')[0]!)?.[`error.${code}`] ?? english;
+  }
+
+  /** The JSON of an error answer (`errorBody`) with its `message` in the request's language. */
+  errorBody(req: IncomingMessage | undefined, status: number, message: string, err?: unknown): { error: string; code: AuthErrorReason } {
+    const body = errorBody(status, message, err);
+    return req === undefined ? body : { ...body, error: this.errorMessage(req, body.code, body.error) };
+  }
+
+  /** Formats a time for a mail or a page in `locale` (`Intl`, UTC). */
+  dateTime(ms: number, locale = this.current()): string {
+    return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(ms) + ' UTC';
+  }
+}
