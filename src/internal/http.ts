@@ -27,12 +27,12 @@ export function wantsHtml(accept: string | undefined): boolean {
  * Sends a small HTML page for a person with one button that POSTs `fields` to `action` (a path of
  * this site): no script, and a policy that lets the form go only to this site.
  */
-export function sendHtmlForm(res: ServerResponse, page: { title: string; message: string; action: string; fields: Record<string, string>; button: string }): void {
+export function sendHtmlForm(res: ServerResponse, page: { title: string; message: string; action: string; fields: Record<string, string>; button: string; lang?: string }): void {
   const hidden = Object.entries(page.fields)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('');
   const html =
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(page.title)}</title></head>` +
+    `<!doctype html><html lang="${escapeHtml(page.lang ?? 'en')}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(page.title)}</title></head>` +
     `<body><h1>${escapeHtml(page.title)}</h1><p>${escapeHtml(page.message)}</p><form method="post" action="${escapeHtml(page.action)}">${hidden}<button type="submit">${escapeHtml(page.button)}</button></form></body></html>`;
   res.statusCode = 200;
   res.setHeader('Content-Security-Policy', "default-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'");
@@ -44,9 +44,9 @@ export function sendHtmlForm(res: ServerResponse, page: { title: string; message
 }
 
 /** Sends a small HTML page for a person: a title, a message and a link to go on. */
-export function sendHtmlPage(res: ServerResponse, status: number, page: { title: string; message: string; link: { href: string; text: string } }): void {
+export function sendHtmlPage(res: ServerResponse, status: number, page: { title: string; message: string; link: { href: string; text: string }; lang?: string }): void {
   const html =
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(page.title)}</title></head>` +
+    `<!doctype html><html lang="${escapeHtml(page.lang ?? 'en')}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(page.title)}</title></head>` +
     `<body><h1>${escapeHtml(page.title)}</h1><p>${escapeHtml(page.message)}</p><p><a href="${escapeHtml(page.link.href)}">${escapeHtml(page.link.text)}</a></p></body></html>`;
   res.statusCode = status;
   res.setHeader('Content-Type', 'text/html; charset=utf-8');

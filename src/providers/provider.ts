@@ -1,3 +1,4 @@
+import type { Translations } from '../core/i18n/translations';
 import type { CredentialChange } from '../core/credentials/credential-notices';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthRateLimit } from '../core/limits/rate-limiter';
@@ -69,6 +70,8 @@ export interface CompletedLogin {
 /** Services a provider gets from the auth service. */
 export interface ProviderKit {
   /** The token service (handshake tokens, cookies). */
+  /** The words of pages and mails in the language of the request being served. */
+  translations: Translations;
   tokens: TokenService;
   /** Saves the avatar, issues the session and answers (303 to an allowed `from`, or 200 user JSON). */
   completeLogin(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<void>;

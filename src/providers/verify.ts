@@ -103,12 +103,14 @@ export class VerifyProvider implements Provider {
     if (req.method === 'GET' && kit.isCrossSite(req)) {
       // Opened from another site (a webmail page, or an attacker's page with his own link: login
       // CSRF). Only a POST from this site's page completes it, and the token stays unused till then.
+      const words = kit.translations.page();
       return sendHtmlForm(res, {
-        title: 'Sign in?',
-        message: `Sign in as ${user} (${address})?`,
+        title: words.t('page.emailLink.title'),
+        message: words.t('page.emailLink.question', { User: user, Address: address }),
         action: `${req.baseUrl}/${this.name}/login`,
         fields: { token },
-        button: `Sign in as ${user}`,
+        button: words.t('page.emailLink.button', { User: user }),
+        lang: words.lang,
       });
     }
     if (!(await kit.useOnce(`verify:${claims.jti}`, VERIFY_TOKEN_TTL_MS))) throw new AuthError('forbidden', 'confirmation token was already used');

@@ -143,6 +143,7 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
       events.emit({ type: 'session.refresh_refused', userId: claims.user?.id, actor: { kind: 'system' }, session: typeof claims.jti === 'string' ? jtiHash(claims.jti) : undefined, data: { reason } }),
   });
   const kit: ProviderKit = {
+    translations,
     tokens,
     url: resolved.url,
     logger: resolved.logger,

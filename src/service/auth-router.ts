@@ -76,7 +76,9 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     if (step && providers.has(step[1] as string)) {
       // No sandbox here: a sandboxed top-level page cannot follow its own link; scripts stay off.
       res.setHeader('Content-Security-Policy', "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'");
-      return sendHtmlPage(res, status, { title: 'The login did not complete', message: message, link: { href: `${req.baseUrl}/${step[1]}/login`, text: 'Start the login again' } });
+      const words = translations.page(translations.localeOf(req));
+      const page = { title: words.t('page.loginFailed.title'), message: translations.errorBody(req, status, message, err).error, lang: words.lang };
+      return sendHtmlPage(res, status, { ...page, link: { href: `${req.baseUrl}/${step[1]}/login`, text: words.t('page.loginFailed.link') } });
     }
     sendJson(res, status, translations.errorBody(req, status, message, err));
   };

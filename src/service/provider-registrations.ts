@@ -61,7 +61,7 @@ export function providerRegistrations(core: Core, auth: () => Auth): ProviderReg
       return auth().addCustomHandler(createPassportProvider(name, strategy, mapProfile, providerOptions));
     },
     addDevProvider(devOptions = {}) {
-      const server = new DevServer({ host: '127.0.0.1', port: 8084, logger: resolved.logger, ...devOptions });
+      const server = new DevServer({ host: '127.0.0.1', port: 8084, logger: resolved.logger, translations: core.translations, ...devOptions });
       auth().addCustomHandler(createDevProvider('dev', server));
       return server;
     },

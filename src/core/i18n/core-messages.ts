@@ -1,6 +1,6 @@
 import type { MessagesByLocale } from './translations';
 
-/** The core's words: the `message` of each of its error codes, in every shipped language. */
+/** The core's words: the `message` of each of its error codes and the pages it renders, in every shipped language. */
 export const CORE_MESSAGES: MessagesByLocale = {
   en: {
     'error.unauthorized': 'Sign in to continue.',
@@ -30,6 +30,16 @@ export const CORE_MESSAGES: MessagesByLocale = {
     'error.step_up_required': 'Confirm it is you: sign in again or enter a code.',
     'error.banned': 'This account is suspended.',
     'error.password_breached': 'This password appears in known data breaches: choose another.',
+    'page.loginFailed.title': 'The login did not complete',
+    'page.loginFailed.link': 'Start the login again',
+    'page.emailLink.title': 'Sign in?',
+    'page.emailLink.question': 'Sign in as {{.User}} ({{.Address}})?',
+    'page.emailLink.button': 'Sign in as {{.User}}',
+    'page.dev.title': 'Dev login',
+    'page.dev.note': 'authgate development provider: for development only, any user name is accepted.',
+    'page.login.user': 'User name',
+    'page.login.password': 'Password',
+    'page.login.submit': 'Log in',
   },
   de: {
     'error.unauthorized': 'Bitte melden Sie sich an.',
@@ -59,6 +69,16 @@ export const CORE_MESSAGES: MessagesByLocale = {
     'error.step_up_required': 'Bestätigen Sie, dass Sie es sind: Melden Sie sich erneut an oder geben Sie einen Code ein.',
     'error.banned': 'Dieses Konto ist gesperrt.',
     'error.password_breached': 'Dieses Passwort ist aus bekannten Datenlecks bekannt: Bitte wählen Sie ein anderes.',
+    'page.loginFailed.title': 'Die Anmeldung wurde nicht abgeschlossen',
+    'page.loginFailed.link': 'Anmeldung neu starten',
+    'page.emailLink.title': 'Anmelden?',
+    'page.emailLink.question': 'Als {{.User}} ({{.Address}}) anmelden?',
+    'page.emailLink.button': 'Als {{.User}} anmelden',
+    'page.dev.title': 'Entwickler-Anmeldung',
+    'page.dev.note': 'authgate-Entwicklungsanbieter: nur für die Entwicklung, jeder Benutzername wird angenommen.',
+    'page.login.user': 'Benutzername',
+    'page.login.password': 'Passwort',
+    'page.login.submit': 'Anmelden',
   },
   fr: {
     'error.unauthorized': 'Connectez-vous pour continuer.',
@@ -88,6 +108,16 @@ export const CORE_MESSAGES: MessagesByLocale = {
     'error.step_up_required': "Confirmez qu'il s'agit bien de vous : reconnectez-vous ou saisissez un code.",
     'error.banned': 'Ce compte est suspendu.',
     'error.password_breached': 'Ce mot de passe figure dans des fuites de données connues : choisissez-en un autre.',
+    'page.loginFailed.title': "La connexion n'a pas abouti",
+    'page.loginFailed.link': 'Recommencer la connexion',
+    'page.emailLink.title': 'Se connecter ?',
+    'page.emailLink.question': 'Se connecter en tant que {{.User}} ({{.Address}}) ?',
+    'page.emailLink.button': 'Se connecter en tant que {{.User}}',
+    'page.dev.title': 'Connexion de développement',
+    'page.dev.note': "Fournisseur de développement d'authgate : pour le développement uniquement, tout nom d'utilisateur est accepté.",
+    'page.login.user': "Nom d'utilisateur",
+    'page.login.password': 'Mot de passe',
+    'page.login.submit': 'Se connecter',
   },
   es: {
     'error.unauthorized': 'Inicia sesión para continuar.',
@@ -117,5 +147,15 @@ export const CORE_MESSAGES: MessagesByLocale = {
     'error.step_up_required': 'Confirma que eres tú: vuelve a iniciar sesión o introduce un código.',
     'error.banned': 'Esta cuenta está suspendida.',
     'error.password_breached': 'Esta contraseña aparece en filtraciones de datos conocidas: elige otra.',
+    'page.loginFailed.title': 'El inicio de sesión no se completó',
+    'page.loginFailed.link': 'Volver a iniciar sesión',
+    'page.emailLink.title': '¿Iniciar sesión?',
+    'page.emailLink.question': '¿Iniciar sesión como {{.User}} ({{.Address}})?',
+    'page.emailLink.button': 'Iniciar sesión como {{.User}}',
+    'page.dev.title': 'Inicio de sesión de desarrollo',
+    'page.dev.note': 'Proveedor de desarrollo de authgate: solo para desarrollo, se acepta cualquier nombre de usuario.',
+    'page.login.user': 'Nombre de usuario',
+    'page.login.password': 'Contraseña',
+    'page.login.submit': 'Iniciar sesión',
   },
 };

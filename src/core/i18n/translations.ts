@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import { configError, errorBody, type AuthErrorReason } from '../errors';
+import { renderTemplate } from '../senders/template';
 
 /**
  * Messages of one language by key: `error.<code>` (the `message` of an error answer),
@@ -11,6 +12,12 @@ export type Messages = Readonly<Record<string, string>>;
 
 /** Messages by language tag (`en`, `de`, `pt-br`...). */
 export type MessagesByLocale = Readonly<Record<string, Messages>>;
+
+/** The words of a page in one language: `t(key, values)` is plain text (escape it for HTML); `lang` goes in `<html lang>`. */
+export interface PageWords {
+  lang: string;
+  t(key: string, values?: Readonly<Record<string, string>>): string;
+}
 
 /** The `translations` option of `createAuth`. */
 export interface TranslationOptions {
@@ -127,6 +134,11 @@ export class Translations {
   errorBody(req: IncomingMessage | undefined, status: number, message: string, err?: unknown): { error: string; code: AuthErrorReason } {
     const body = errorBody(status, message, err);
     return req === undefined ? body : { ...body, error: this.errorMessage(req, body.code, body.error) };
+  }
+
+  /** The words of a page in `locale` (the request's being served by default). */
+  page(locale = this.current()): PageWords {
+    return { lang: locale, t: (key, values = {}) => renderTemplate(this.text(key, locale) ?? key, values, false) };
   }
 
   /** Formats a time for a mail or a page in `locale` (`Intl`, UTC). */

@@ -1,3 +1,4 @@
+import { IDP_MESSAGES } from './idp-messages';
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ADMIN_SERVICE } from '../../plugin-api/admin-authority';
@@ -164,7 +165,7 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
   const privateOrigins = originsOf(options.clients.flatMap((c) => (c.backchannelLogoutUri ? [c.backchannelLogoutUri] : [])));
   const path = options.issuer.pathname === '/' ? '' : options.issuer.pathname;
   const ttl = options.ttlSeconds;
-  const pages = pageSources(originsOf(options.clients.flatMap((c) => c.postLogoutRedirectUris ?? [])));
+  const pages = pageSources(originsOf(options.clients.flatMap((c) => c.postLogoutRedirectUris ?? [])), ctx.translations);
   const provider = new lib.Provider(options.issuer.href.replace(/\/$/, ''), {
     adapter: (model: string) =>
       new StateAdapter(model, ctx.stateStore, (message) => new lib.errors.InvalidGrant(message), model === 'Grant' ? (accountId) => mayHoldGrants(ctx, accountId) : undefined),
@@ -300,6 +301,7 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
   return {
     name: 'idp',
     eventTypes: IDP_EVENT_TYPES,
+    messages: IDP_MESSAGES,
     optional: ['two-factor', 'admin'],
     rateLimits: { idpClientRoutesPerUser: { limit: 60, windowMs: 60_000 }, idpDeviceCodePerIp: { limit: 30, windowMs: 10 * 60_000 }, idpRegistrationPerIp: { limit: 10, windowMs: 3_600_000 } },
     router,
@@ -334,6 +336,7 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
         proof: (claims) => loginProof(ctx, claims),
         clientOf,
         granted: (sessionHash, grantId) => linkGrantToSession(ctx.stateStore, sessionHash, grantId, grantTtlMs),
+        translations: ctx.translations,
       });
       // Logging out of authgate ends the provider sessions its login made (the apps are told by back channel).
       ctx.events.on('logout', (e) => (e.session !== undefined ? logout.ended(e.session) : undefined));

@@ -7,6 +7,8 @@ import { jtiHash } from '../../core/sessions/session-registry';
 import type { Claims } from '../../core/token/claims';
 import type { User } from '../../core/token/user';
 import { consentPage, originsOf } from './pages';
+import { escapeHtml } from '../../internal/html';
+import type { PageWords, Translations } from '../../core/i18n/translations';
 import type { IdpLogout } from './idp-logout';
 import type { IdpClient, ResolvedIdpOptions } from './idp-options';
 import type { OidcProviderLike, InteractionDetails } from './oidc-types';
@@ -26,6 +28,8 @@ export interface InteractionDeps {
   clientOf(clientId: string): Promise<IdpClient | undefined>;
   /** The authgate session with this `jti` hash made (or added to) this grant: it ends with the session. */
   granted(sessionHash: string, grantId: string): Promise<void>;
+  /** The pages' words in the browser's language. */
+  translations: Translations;
 }
 
 /**
@@ -49,12 +53,12 @@ export function loginFits(claims: Claims, details: InteractionDetails, nowS = Ma
   return true;
 }
 
-function expiredPage(res: Response): void {
+function expiredPage(res: Response, words: PageWords): void {
   res.status(400).setHeader('Content-Security-Policy', "default-src 'none'; frame-ancestors 'none'");
   res
     .type('html')
     .send(
-      '<!doctype html><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign-in expired</title><p>This sign-in request has expired or was already used. Start again from the app.</p>',
+      `<!doctype html><html lang="${escapeHtml(words.lang)}"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(words.t('page.idpExpired.title'))}</title><p>${escapeHtml(words.t('page.idpExpired.text'))}</p>`,
     );
 }
 
@@ -67,6 +71,7 @@ function expiredPage(res: Response): void {
 export function addInteractionRoutes(router: Router, deps: InteractionDeps): void {
   const { options, authenticator } = deps;
   const path = options.issuer.pathname === '/' ? '' : options.issuer.pathname;
+  const wordsFor = (req: Request): PageWords => deps.translations.page(deps.translations.localeOf(req));
   const csrfOf = (uid: string): string => createHmac('sha256', deps.key).update(`idp-consent:${uid}`).digest('base64url');
 
   const details = async (req: Request, res: Response): Promise<{ provider: OidcProviderLike; details: InteractionDetails } | undefined> => {
@@ -74,7 +79,7 @@ export function addInteractionRoutes(router: Router, deps: InteractionDeps): voi
     try {
       return { provider, details: await provider.interactionDetails(req, res) };
     } catch {
-      expiredPage(res);
+      expiredPage(res, wordsFor(req));
       return undefined;
     }
   };
@@ -128,7 +133,7 @@ export function addInteractionRoutes(router: Router, deps: InteractionDeps): voi
       }
       const accountId = d.session?.accountId;
       const client = await deps.clientOf(String(d.params.client_id));
-      if (d.prompt.name !== 'consent' || accountId === undefined || client === undefined) return expiredPage(res);
+      if (d.prompt.name !== 'consent' || accountId === undefined || client === undefined) return expiredPage(res, wordsFor(req));
       const claims = await consentingSession(req, res, d);
       if (claims === undefined) return loginAgain(res, d);
       if (client.trusted === true) {
@@ -138,14 +143,17 @@ export function addInteractionRoutes(router: Router, deps: InteractionDeps): voi
       const scopes = String(d.params.scope ?? 'openid')
         .split(' ')
         .filter((s) => s !== '');
-      const page = consentPage({
-        app: client.name ?? client.clientId,
-        user: (claims.user as User).name,
-        scopes,
-        action: `${path}/interaction/${d.uid}/confirm`,
-        csrf: csrfOf(d.uid),
-        redirectOrigins: originsOf(client.redirectUris),
-      });
+      const page = consentPage(
+        {
+          app: client.name ?? client.clientId,
+          user: (claims.user as User).name,
+          scopes,
+          action: `${path}/interaction/${d.uid}/confirm`,
+          csrf: csrfOf(d.uid),
+          redirectOrigins: originsOf(client.redirectUris),
+        },
+        wordsFor(req),
+      );
       res.setHeader('Content-Security-Policy', page.csp);
       res.setHeader('X-Frame-Options', 'DENY');
       res.type('html').send(page.html);

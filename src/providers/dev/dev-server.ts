@@ -8,7 +8,8 @@ import { hasUnusableChars } from '../../internal/text';
 import type { Logger } from '../../core/logger';
 import { readForm } from '../../internal/read-form';
 import { SmallServer } from '../../internal/small-server';
-import { devLoginPage, loginPageHeaders, type AuthorizeParams } from './login-page';
+import { devLoginPage, devPageText, loginPageHeaders, type AuthorizeParams } from './login-page';
+import type { Translations } from '../../core/i18n/translations';
 
 /** Options of the development OAuth2 server. */
 export interface DevServerOptions {
@@ -26,6 +27,8 @@ export interface DevServerOptions {
    * @default undefined (this process runs it)
    */
   externalUrl?: string;
+  /** The words of its login page, in the language of the browser's `Accept-Language`. @default the auth service's translations (English alone) */
+  translations?: Translations;
 }
 
 interface Grant {
@@ -103,7 +106,7 @@ export class DevServer {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Cache-Control', 'no-store');
     const route = `${req.method} ${url.pathname}`;
-    if (route === 'GET /login/oauth/authorize') return this.loginPage(url.searchParams, res);
+    if (route === 'GET /login/oauth/authorize') return this.loginPage(url.searchParams, req, res);
     if (route === 'POST /login/oauth/authorize') return this.authorize(await readForm(req), res);
     if (route === 'POST /login/oauth/access_token') return this.token(await readForm(req), res);
     if (route === 'GET /user') return this.userInfo(req, res);
@@ -116,7 +119,7 @@ export class DevServer {
     return sendJson(res, 404, { error: 'not found' });
   }
 
-  private loginPage(query: URLSearchParams, res: ServerResponse): void {
+  private loginPage(query: URLSearchParams, req: IncomingMessage, res: ServerResponse): void {
     const redirect = httpUrl(query.get('redirect_uri') ?? '');
     if (!redirect) return sendJson(res, 400, { error: 'invalid_request', error_description: 'redirect_uri must be an http(s) URL' });
     const params: AuthorizeParams = {
@@ -125,7 +128,9 @@ export class DevServer {
       code_challenge: query.get('code_challenge') ?? '',
       code_challenge_method: query.get('code_challenge_method') ?? '',
     };
-    const html = devLoginPage(params);
+    const translations = this.options.translations;
+    const words = translations?.page(translations.localeOf(req));
+    const html = words ? devLoginPage(params, devPageText(words), undefined, words) : devLoginPage(params);
     res.writeHead(200, loginPageHeaders(html, redirect.origin));
     res.end(html);
   }

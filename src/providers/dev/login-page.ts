@@ -1,4 +1,6 @@
 import { escapeHtml } from '../../internal/html';
+import { CORE_MESSAGES } from '../../core/i18n/core-messages';
+import { Translations, type PageWords } from '../../core/i18n/translations';
 
 /** The hidden authorize parameters the dev login form carries along. */
 export interface AuthorizeParams {
@@ -16,19 +18,19 @@ export interface LoginPageText {
   withPassword: boolean;
 }
 
-const DEV_TEXT: LoginPageText = {
-  title: 'Dev login',
-  note: 'authgate development provider: for development only, any user name is accepted.',
-  withPassword: false,
-};
+// Without the service's translations (a server on its own): the English words.
+const ENGLISH = new Translations({}, [CORE_MESSAGES]).page('en');
 
-/** A login page posting the user name (and password) with the authorize parameters to `action`. */
-export function devLoginPage(params: AuthorizeParams, text: LoginPageText = DEV_TEXT, action = '/login/oauth/authorize'): string {
+/** The dev provider's wording, in the words' language. */
+export const devPageText = (words: PageWords): LoginPageText => ({ title: words.t('page.dev.title'), note: words.t('page.dev.note'), withPassword: false });
+
+/** A login page posting the user name (and password) with the authorize parameters to `action`; its labels in the language of `words`. */
+export function devLoginPage(params: AuthorizeParams, text: LoginPageText = devPageText(ENGLISH), action = '/login/oauth/authorize', words: PageWords = ENGLISH): string {
   const hidden = Object.entries(params)
     .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
     .join('\n      ');
   return `<!doctype html>
-<html lang="en">
+<html lang="${escapeHtml(words.lang)}">
 <head><meta charset="utf-8"><title>${escapeHtml(text.title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}
 input[type=text],input[type=password]{padding:.4rem;width:100%;box-sizing:border-box}button{margin-top:.8rem;padding:.4rem 1rem}
@@ -37,10 +39,10 @@ input[type=text],input[type=password]{padding:.4rem;width:100%;box-sizing:border
   <h1>${escapeHtml(text.title)}</h1>
   <p class="note">${escapeHtml(text.note)}</p>
   <form method="post" action="${escapeHtml(action)}">
-    <label>User name <input type="text" name="username" id="username" autofocus required maxlength="64"></label>
-    ${text.withPassword ? '<label>Password <input type="password" name="password" id="password" required maxlength="1024"></label>' : ''}
+    <label>${escapeHtml(words.t('page.login.user'))} <input type="text" name="username" id="username" autofocus required maxlength="64"></label>
+    ${text.withPassword ? `<label>${escapeHtml(words.t('page.login.password'))} <input type="password" name="password" id="password" required maxlength="1024"></label>` : ''}
       ${hidden}
-    <button type="submit" id="dev-login">Log in</button>
+    <button type="submit" id="dev-login">${escapeHtml(words.t('page.login.submit'))}</button>
   </form>
 </body>
 </html>`;
