@@ -11,7 +11,7 @@ export { resolveOptions, type AuthOptions, type ResolvedOptions, type SameSite }
 export type { BasicAuthChecker, ClaimsUpdater, MaybePromise, SecretReader, UserUpdater, Validator } from './core/token/hooks';
 export { AuthError, type AuthErrorCode, type AuthErrorReason, type AuthErrorReasons } from './core/errors';
 export { browserModules } from './browser-modules';
-export { Translations, acceptedLanguages, type TranslationOptions, type Messages, type MessagesByLocale } from './core/i18n/translations';
+export { Translations, acceptedLanguages, type TranslationOptions, type Messages, type MessagesByLocale, type PageWords } from './core/i18n/translations';
 export { breachedPasswordCheck, type BreachedPasswordOptions } from './core/credentials/breached-passwords';
 export { consoleLogger, noopLogger, warningsLogger, loggerFunc, type Logger } from './core/logger';
 
