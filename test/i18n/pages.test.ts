@@ -4,6 +4,7 @@ import { senderFunc } from '../../src';
 import { consentPage, pageSources } from '../../src/plugins/idp/pages';
 import { identityProvider } from '../../src/idp';
 import { makeApp } from '../support/auth-app';
+import { adminApp, Session } from '../admin/admin-helpers';
 
 const SHIPPED = ['en', 'de', 'fr', 'es'] as const;
 /** A page with a word missing shows its key (`page.consent.allow`): none may. */
@@ -59,6 +60,22 @@ describe('pages in the language of the browser', () => {
       await dev.stop();
       await auth.close();
     }
+  });
+
+  it('the admin console: the page and the words its script uses, in each shipped language', async () => {
+    const t = adminApp();
+    const root = new Session(t);
+    await root.login('root');
+    for (const lang of SHIPPED) {
+      const page = await root.jar.on(request(t.app).get('/auth/admin/').set('Accept-Language', lang)).expect(200);
+      expect(page.text).toContain(`<html lang="${lang}">`);
+      expect(keysLeft(page.text.slice(0, page.text.indexOf('<script type="application/json"')))).toEqual([]);
+      const words = JSON.parse(/<script type="application\/json" id="words">(.*?)<\/script>/s.exec(page.text)![1]!) as Record<string, string>;
+      expect(Object.keys(words).length).toBeGreaterThan(40);
+      expect(Object.entries(words).filter(([key, text]) => text === key)).toEqual([]);
+      expect(words['page.admin.search']).toBe({ en: 'Search', de: 'Suchen', fr: 'Rechercher', es: 'Buscar' }[lang]);
+    }
+    await t.auth.close();
   });
 
   it("the identity provider's pages (consent, errors, device flow, logout), with no word missing", async () => {

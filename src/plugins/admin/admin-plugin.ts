@@ -1,3 +1,4 @@
+import { ADMIN_MESSAGES } from './console/console-messages';
 import type { AuthPlugin } from '../../plugin-api/plugin';
 import { checkAdminOptions, type AdminOptions } from './admin-options';
 import { ADMIN_SERVICE } from '../../plugin-api/admin-authority';
@@ -22,6 +23,7 @@ export function admin(options: AdminOptions = {}): AdminPlugin {
   return {
     name: 'admin',
     errorCodes: ['banned'],
+    messages: ADMIN_MESSAGES,
     optional: ['organizations'],
     rateLimits: { adminRequestsPerUser: { limit: 300, windowMs: 60_000 } },
     get service(): AdminService {
@@ -32,7 +34,13 @@ export function admin(options: AdminOptions = {}): AdminPlugin {
       const adminService = new AdminService(ctx, checked);
       service = adminService;
       return {
-        routes: adminRouteList({ admin: adminService, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id), peek: (req) => ctx.tokens.peek(req) }),
+        routes: adminRouteList({
+          admin: adminService,
+          authenticator: ctx.authenticator,
+          rateLimit: (name, id) => ctx.rateLimit(name, id),
+          peek: (req) => ctx.tokens.peek(req),
+          translations: ctx.translations,
+        }),
         services: { [ADMIN_SERVICE]: adminService },
       };
     },

@@ -12,7 +12,8 @@ import type { User } from '../../core/token/user';
 import type { AdminService } from './admin-service';
 import { eventQuery } from '../../plugin-api/event-query';
 import { requestClient } from '../../core/events/event-bus';
-import { CONSOLE_CSP, CONSOLE_HTML, CONSOLE_SCRIPT, CONSOLE_STYLE } from './console/console-assets';
+import { CONSOLE_CSP, CONSOLE_SCRIPT, CONSOLE_STYLE, consoleHtml, type ConsoleState } from './console/console-assets';
+import type { Translations } from '../../core/i18n/translations';
 
 /** What the admin routes need. */
 export interface AdminRouteDeps {
@@ -22,6 +23,8 @@ export interface AdminRouteDeps {
   rateLimit(name: string, identity: string): Promise<void>;
   /** The claims of the request's token without the XSRF check (a page opened by a link sends no header); only to choose which page to send. */
   peek(req: Request): Promise<Claims | undefined>;
+  /** The console's words in the reader's language. */
+  translations: Translations;
 }
 
 function idParam(req: Request): string {
@@ -147,9 +150,16 @@ export function adminRouteList(deps: AdminRouteDeps): PluginRoute[] {
         if (!req.originalUrl.split('?')[0]?.endsWith('/')) return void res.redirect(301, `${req.baseUrl}/admin/`);
         // The page holds no data (its script asks the API, which checks everything): the cookie only picks the page.
         const claims = await deps.peek(req);
-        if (claims?.user === undefined || claims.handshake !== undefined) return page(res, 401, CONSOLE_HTML.replace('data-state="console"', 'data-state="login"'));
-        if (!admin.isAdmin(claims.user as User, claims)) return page(res, 403, CONSOLE_HTML.replace('data-state="console"', 'data-state="forbidden"'));
-        page(res, 200, CONSOLE_HTML);
+        const words = deps.translations.page(deps.translations.localeOf(req));
+        const scriptWords = Object.fromEntries(
+          Object.keys(deps.translations.catalog('en'))
+            .filter((k) => k.startsWith('page.admin.'))
+            .map((k) => [k, words.t(k)]),
+        );
+        const html = (state: ConsoleState): string => consoleHtml(words, state, scriptWords);
+        if (claims?.user === undefined || claims.handshake !== undefined) return page(res, 401, html('login'));
+        if (!admin.isAdmin(claims.user as User, claims)) return page(res, 403, html('forbidden'));
+        page(res, 200, html('console'));
       }),
     },
     {

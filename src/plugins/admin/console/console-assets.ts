@@ -1,57 +1,71 @@
+import { escapeHtml } from '../../../internal/html';
+import type { PageWords } from '../../../core/i18n/translations';
+
 /**
  * The admin console: one page, its script and its style, served by the auth router at
  * `<auth mount>/admin/` with a policy that allows only them (no inline code, no other origin).
  */
 export const CONSOLE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/** The page; `data-state` is `console`, `login` (nobody logged in) or `forbidden` (not an admin). */
-export const CONSOLE_HTML = `<!doctype html>
-<html lang="en">
+/** Where the page stands: `console`, `login` (nobody logged in) or `forbidden` (not an admin). */
+export type ConsoleState = 'console' | 'login' | 'forbidden';
+
+/**
+ * The page in the language of `words`; its script's words go with it as JSON (data, not code:
+ * the policy still allows only `console.js`).
+ */
+export function consoleHtml(words: PageWords, state: ConsoleState, scriptWords: Readonly<Record<string, string>>): string {
+  const t = (key: string): string => escapeHtml(words.t(key));
+  const data = JSON.stringify(scriptWords).replace(/</g, '\\u003c');
+  return `<!doctype html>
+<html lang="${escapeHtml(words.lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Admin console</title>
+<title>${t('page.admin.title')}</title>
 <link rel="stylesheet" href="console.css">
 </head>
-<body data-state="console">
-<header><h1>Admin console</h1><a href="/" id="home">Back to the app</a></header>
+<body data-state="${state}">
+<header><h1>${t('page.admin.title')}</h1><a href="/" id="home">${t('page.admin.home')}</a></header>
 <main>
 <p id="message" role="status" aria-live="polite"></p>
-<section id="login-needed" class="card only-login"><h2>Sign in first</h2><p>Sign in as an admin in the app, then open this page again.</p></section>
-<section id="not-admin" class="card only-forbidden"><h2>Admins only</h2><p>This account is not an admin.</p></section>
+<section id="login-needed" class="card only-login"><h2>${t('page.admin.loginTitle')}</h2><p>${t('page.admin.loginText')}</p></section>
+<section id="not-admin" class="card only-forbidden"><h2>${t('page.admin.forbiddenTitle')}</h2><p>${t('page.admin.forbiddenText')}</p></section>
 <section id="users-box" class="card only-console">
   <form id="search-form" role="search">
-    <label for="search">Search users by name or e-mail</label>
-    <div class="row"><input id="search" type="search" autocomplete="off" placeholder="name or e-mail"><button type="submit" id="search-button">Search</button></div>
+    <label for="search">${t('page.admin.searchLabel')}</label>
+    <div class="row"><input id="search" type="search" autocomplete="off" placeholder="${t('page.admin.searchPlaceholder')}"><button type="submit" id="search-button">${t('page.admin.search')}</button></div>
   </form>
-  <table id="users"><thead><tr><th scope="col">User</th><th scope="col">Status</th><th scope="col">Last login</th><th scope="col">Sessions</th></tr></thead><tbody></tbody></table>
-  <button type="button" id="more" class="secondary hidden">More</button>
+  <table id="users"><thead><tr><th scope="col">${t('page.admin.user')}</th><th scope="col">${t('page.admin.status')}</th><th scope="col">${t('page.admin.lastLogin')}</th><th scope="col">${t('page.admin.sessions')}</th></tr></thead><tbody></tbody></table>
+  <button type="button" id="more" class="secondary hidden">${t('page.admin.more')}</button>
 </section>
-<section id="sso-box" class="card only-console hidden"><h2>Single sign-on</h2><ul id="sso-list"></ul></section>
+<section id="sso-box" class="card only-console hidden"><h2>${t('page.admin.sso')}</h2><ul id="sso-list"></ul></section>
 <section id="user-box" class="card only-console hidden" aria-labelledby="user-title">
   <h2 id="user-title"></h2>
   <dl id="user-facts"></dl>
-  <h3>Logins</h3><ul id="user-logins"></ul>
-  <h3>Sessions</h3><ul id="user-sessions"></ul>
-  <h3>Credentials</h3><ul id="user-credentials"></ul>
-  <h3>Organizations</h3><ul id="user-orgs"></ul>
-  <h3>Recent events</h3><ul id="user-events"></ul>
+  <h3>${t('page.admin.logins')}</h3><ul id="user-logins"></ul>
+  <h3>${t('page.admin.sessions')}</h3><ul id="user-sessions"></ul>
+  <h3>${t('page.admin.credentials')}</h3><ul id="user-credentials"></ul>
+  <h3>${t('page.admin.organizations')}</h3><ul id="user-orgs"></ul>
+  <h3>${t('page.admin.events')}</h3><ul id="user-events"></ul>
   <div id="actions">
     <form id="ban-form">
-      <label for="ban-reason">Reason for the ban</label><input id="ban-reason" maxlength="500" autocomplete="off">
-      <label for="ban-until">Until (optional)</label><input id="ban-until" type="datetime-local">
-      <button type="submit" id="ban" class="danger">Ban</button>
+      <label for="ban-reason">${t('page.admin.banReason')}</label><input id="ban-reason" maxlength="500" autocomplete="off">
+      <label for="ban-until">${t('page.admin.banUntil')}</label><input id="ban-until" type="datetime-local">
+      <button type="submit" id="ban" class="danger">${t('page.admin.ban')}</button>
     </form>
-    <button type="button" id="unban" class="secondary">Unban</button>
-    <button type="button" id="revoke-all" class="secondary">End all sessions</button>
-    <button type="button" id="impersonate" class="secondary">Act as this user</button>
+    <button type="button" id="unban" class="secondary">${t('page.admin.unban')}</button>
+    <button type="button" id="revoke-all" class="secondary">${t('page.admin.revokeAll')}</button>
+    <button type="button" id="impersonate" class="secondary">${t('page.admin.impersonate')}</button>
   </div>
 </section>
 </main>
+<script type="application/json" id="words">${data}</script>
 <script src="console.js"></script>
 </body>
 </html>
 `;
+}
 
 /** The page's style: readable on a phone, visible focus. */
 export const CONSOLE_STYLE = `:root { --fg: #1d2330; --muted: #5b6475; --line: #dde2ea; --bg: #f5f7fb; --accent: #2f5bea; --bad: #b3261e; --good: #146c2e; }
@@ -84,6 +98,9 @@ body[data-state="console"] .only-login, body[data-state="console"] .only-forbidd
 /** The page's script: every call goes to the admin routes beside the page, with the XSRF header. */
 export const CONSOLE_SCRIPT = `'use strict';
 const $ = (id) => document.getElementById(id);
+// The page's words in the reader's language: w('page.admin.banned', { Name: 'ann', Count: '2' }).
+const WORDS = JSON.parse($('words').textContent);
+const w = (key, values) => (WORDS[key] || key).replace(/\\{\\{\\s*\\.(\\w+)\\s*\\}\\}/g, (field, name) => (values && name in values ? String(values[name]) : field));
 const xsrf = () => (document.cookie.split('; ').find((c) => c.startsWith('XSRF-TOKEN=')) || '').slice(11);
 let current = null;
 let next = null;
@@ -96,12 +113,12 @@ async function call(path, method, body) {
   const res = await fetch(path, { method: method || 'GET', credentials: 'same-origin', headers: { 'X-XSRF-TOKEN': decodeURIComponent(xsrf()), 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const hint = data.code === 'step_up_required' ? ' Sign out and in again in the app, then retry.' : '';
+    const hint = data.code === 'step_up_required' ? ' ' + w('page.admin.stepUpHint') : '';
     throw new Error((data.error || 'failed: ' + res.status) + hint);
   }
   return data;
 }
-const when = (ms) => (ms ? new Date(ms).toLocaleString() : 'never');
+const when = (ms) => (ms ? new Date(ms).toLocaleString(document.documentElement.lang) : w('page.admin.never'));
 function item(list, text) {
   const li = document.createElement('li');
   li.textContent = text;
@@ -131,14 +148,14 @@ async function search(more) {
       small.textContent = (user.email ? user.email + ' · ' : '') + user.id;
       cell.appendChild(small);
       const status = row.insertCell();
-      status.textContent = user.status;
+      status.textContent = w('page.admin.status.' + user.status);
       status.className = user.status;
       row.insertCell().textContent = when(user.lastLogin);
       row.insertCell().textContent = String(user.sessions);
     }
     next = page.next || null;
     $('more').classList.toggle('hidden', !next);
-    if (!more && page.users.length === 0) say('No user matches.');
+    if (!more && page.users.length === 0) say(w('page.admin.noMatch'));
   } catch (err) {
     say(err.message, true);
   }
@@ -159,21 +176,22 @@ async function openUser(id) {
       dd.textContent = v;
       facts.append(dt, dd);
     };
-    fact('Id', user.id);
-    fact('E-mail', user.email || '-');
-    fact('Status', user.status + (user.banReason ? ' (' + user.banReason + (user.bannedUntil ? ', until ' + when(user.bannedUntil) : '') + ')' : ''));
-    fact('First login', when(user.created));
-    fact('Last login', when(user.lastLogin));
+    fact(w('page.admin.id'), user.id);
+    fact(w('page.admin.email'), user.email || '-');
+    const until = user.bannedUntil ? ', ' + w('page.admin.bannedUntil', { When: when(user.bannedUntil) }) : '';
+    fact(w('page.admin.status'), w('page.admin.status.' + user.status) + (user.banReason ? ' (' + user.banReason + until + ')' : ''));
+    fact(w('page.admin.firstLogin'), when(user.created));
+    fact(w('page.admin.lastLogin'), when(user.lastLogin));
     for (const [list, rows, text] of [
       ['user-logins', user.logins, (l) => l.provider + ': ' + l.id],
-      ['user-sessions', user.sessions, (s) => s.userAgent + (s.impersonatedBy ? ', impersonated by admin ' + s.impersonatedBy.name : ' via ' + s.provider) + ', since ' + when(s.created)],
-      ['user-credentials', user.credentials, (c) => c.kind + ': ' + c.label + ', last used ' + when(c.lastUsed)],
+      ['user-sessions', user.sessions, (s) => (s.impersonatedBy ? w('page.admin.impersonatedLine', { Browser: s.userAgent, Admin: s.impersonatedBy.name, When: when(s.created) }) : w('page.admin.sessionLine', { Browser: s.userAgent, Provider: s.provider, When: when(s.created) }))],
+      ['user-credentials', user.credentials, (c) => w('page.admin.credentialLine', { Kind: c.kind, Label: c.label, When: when(c.lastUsed) })],
       ['user-orgs', user.organizations || [], (o) => o.name + ' (' + o.roles.join(', ') + ')'],
-      ['user-events', user.events || [], (e) => when(e.time) + ': ' + e.type + (e.actor.kind === 'admin' ? ' by admin ' + e.actor.id : '') + (e.data.provider ? ' via ' + e.data.provider : '') + (e.data.reason ? ' (' + e.data.reason + ')' : '')],
+      ['user-events', user.events || [], (e) => when(e.time) + ': ' + e.type + (e.actor.kind === 'admin' ? ' ' + w('page.admin.byAdmin', { Admin: e.actor.id }) : '') + (e.data.provider ? ' ' + w('page.admin.via', { Provider: e.data.provider }) : '') + (e.data.reason ? ' (' + e.data.reason + ')' : '')],
     ]) {
       $(list).textContent = '';
       for (const row of rows) item($(list), text(row));
-      if (rows.length === 0) item($(list), 'none');
+      if (rows.length === 0) item($(list), w('page.admin.none'));
     }
     const banned = user.status === 'banned';
     $('ban-form').classList.toggle('hidden', banned);
@@ -205,17 +223,17 @@ $('more').addEventListener('click', () => search(true));
 $('ban-form').addEventListener('submit', (e) => {
   e.preventDefault();
   const until = $('ban-until').value ? new Date($('ban-until').value).getTime() : undefined;
-  act('Ban', 'ban', { reason: $('ban-reason').value, until }, (r) => current.name + ' is banned; ' + r.revoked + ' sessions ended.');
+  act(w('page.admin.ban'), 'ban', { reason: $('ban-reason').value, until }, (r) => w('page.admin.banned', { Name: current.name, Count: r.revoked }));
 });
-$('unban').addEventListener('click', () => act('Unban', 'unban', {}, () => current.name + ' is no longer banned.'));
-$('revoke-all').addEventListener('click', () => act('End sessions', 'sessions/revoke-all', {}, (r) => r.revoked + ' sessions of ' + current.name + ' ended.'));
+$('unban').addEventListener('click', () => act(w('page.admin.unban'), 'unban', {}, () => w('page.admin.unbanned', { Name: current.name })));
+$('revoke-all').addEventListener('click', () => act(w('page.admin.revokeAll'), 'sessions/revoke-all', {}, (r) => w('page.admin.revoked', { Name: current.name, Count: r.revoked })));
 $('impersonate').addEventListener('click', async () => {
   if (!current) return;
   try {
     await call('users/' + encodeURIComponent(current.id) + '/impersonate', 'POST', {});
     location.href = $('home').getAttribute('href');
   } catch (err) {
-    say('Act as this user: ' + err.message, true);
+    say(w('page.admin.impersonate') + ': ' + err.message, true);
   }
 });
 $('user-title').tabIndex = -1;
@@ -230,8 +248,9 @@ async function showSso() {
   }
   $('sso-box').classList.toggle('hidden', orgs.length === 0);
   for (const o of orgs) {
-    const domains = o.domains.map((d) => d.domain + (d.verified ? (d.enforce ? ' (verified, enforced)' : ' (verified)') : ' (pending)')).join(', ') || 'no domain';
-    const connections = o.connections.map((c) => c.name + ' [' + c.kind + (c.enabled ? '' : ', disabled') + ']').join(', ') || 'no connection';
+    const state = (d) => w(d.verified ? (d.enforce ? 'page.admin.domainEnforced' : 'page.admin.domainVerified') : 'page.admin.domainPending');
+    const domains = o.domains.map((d) => d.domain + ' (' + state(d) + ')').join(', ') || w('page.admin.noDomain');
+    const connections = o.connections.map((c) => c.name + ' [' + c.kind + (c.enabled ? '' : ', ' + w('page.admin.disabled')) + ']').join(', ') || w('page.admin.noConnection');
     item($('sso-list'), o.name + ': ' + domains + '; ' + connections);
   }
 }
