@@ -7,6 +7,7 @@ import { createAvatarStore } from '../stores/create-avatar-store';
 import { CREDENTIAL_KIND_CODES, CredentialNotices } from '../core/credentials/credential-notices';
 import { Notifications, type NotificationOptions } from '../core/events/notifications';
 import { CORE_MESSAGES } from '../core/i18n/core-messages';
+import { NOTICE_MESSAGES } from '../core/i18n/notice-messages';
 import { Translations } from '../core/i18n/translations';
 import { createCredentialStore } from '../stores/create-credential-store';
 import { deleteCredentials, deletePasskeys, moveCredentials } from '../core/credentials/user-credentials';
@@ -115,9 +116,9 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
   );
   const links = new LinkFlow(tokens, sessions, useOnce, resolved, notices);
   const plugins = new PluginHost([linkedLogins(links), ...resolved.plugins]);
-  const translations = new Translations(resolved.translations, [CORE_MESSAGES, ...plugins.messages()]);
+  const translations = new Translations(resolved.translations, [CORE_MESSAGES, NOTICE_MESSAGES, ...plugins.messages()]);
   const users = new UserDirectory(resolved.userStore);
-  if (notifications !== undefined) new Notifications(notifications, { events, users, state: resolved.stateStore, logger: resolved.logger });
+  if (notifications !== undefined) new Notifications(notifications, { events, users, state: resolved.stateStore, logger: resolved.logger, translations });
   const completer = new LoginCompleter(tokens, avatars, sessions, plugins.phases, users, resolved, events);
   const limiter = new RateLimiter<string>(resolved.stateStore, resolved.rateLimits, resolved.ipv6RateLimitPrefix);
   // Told once per limit and identity while it lasts, so a flood of 429s cannot flood the audit log.

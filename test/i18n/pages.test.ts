@@ -1,8 +1,11 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import request from 'supertest';
 import { senderFunc } from '../../src';
 import { consentPage, pageSources } from '../../src/plugins/idp/pages';
 import { identityProvider } from '../../src/idp';
+import { organizations } from '../../src/organizations';
+import { sso } from '../../src/plugins/sso';
+import { sendTestReport } from '../../src/plugins/sso/test-report';
 import { makeApp } from '../support/auth-app';
 import { adminApp, Session } from '../admin/admin-helpers';
 
@@ -76,6 +79,30 @@ describe('pages in the language of the browser', () => {
       expect(words['page.admin.search']).toBe({ en: 'Search', de: 'Suchen', fr: 'Rechercher', es: 'Buscar' }[lang]);
     }
     await t.auth.close();
+  });
+
+  it('the SSO setup page (with the words its script uses) and the report of a test sign-in', async () => {
+    const { app, auth } = makeApp({ plugins: [organizations({ sender: senderFunc(async () => undefined) }), sso({ key: 'k'.repeat(32) })] });
+    for (const lang of SHIPPED) {
+      const page = await request(app).get('/auth/orgs/acme/sso').set('Accept-Language', lang).expect(200);
+      expect(page.text).toContain(`<html lang="${lang}">`);
+      expect(keysLeft(page.text.slice(0, page.text.indexOf('<script type="application/json"')))).toEqual([]);
+      const words = JSON.parse(/<script type="application\/json" id="words">(.*?)<\/script>/s.exec(page.text)![1]!) as Record<string, string>;
+      expect(Object.entries(words).filter(([key, text]) => text === key)).toEqual([]);
+      expect(page.text).toContain('<code id="login-url"></code>');
+      let html = '';
+      const res = { statusCode: 0, setHeader: () => undefined, end: (body: string) => void (html = body) } as unknown as ServerResponse;
+      sendTestReport(
+        res,
+        'text/html',
+        { status: 'ok', connection: 'c', subject: 's', emailKept: false, email: 'a@b.c', groups: [], roles: ['member'], methods: [], twoFactors: true },
+        auth.translations.page(lang),
+      );
+      expect(html).toContain(`<html lang="${lang}">`);
+      expect(keysLeft(html)).toEqual([]);
+      expect(html).toContain({ en: 'The connection works', de: 'Die Verbindung funktioniert', fr: 'La connexion fonctionne', es: 'La conexión funciona' }[lang]);
+    }
+    await auth.close();
   });
 
   it("the identity provider's pages (consent, errors, device flow, logout), with no word missing", async () => {

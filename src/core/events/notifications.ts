@@ -10,6 +10,7 @@ import type { UserDirectory } from '../users/user-directory';
 import type { AuthEvent } from '../audit/auth-event';
 import { CREDENTIAL_KIND_CODES, type CredentialNoticeOptions } from '../credentials/credential-notices';
 import type { EventBus } from './event-bus';
+import type { Translations } from '../i18n/translations';
 
 /** The notices a user may get: each can be turned off. */
 export const NOTICE_KINDS = ['new-device', 'password', 'email', 'credentials', 'banned'] as const;
@@ -33,26 +34,17 @@ export interface NotificationOptions {
   off?: readonly NoticeKind[];
 }
 
-const AFTER = 'If it was you, there is nothing to do. If it was not, reset your password, which signs out everywhere and removes what was added.\n';
-const DEFAULT_TEMPLATES: Record<NoticeKind, string> = {
-  'new-device': 'Hello {{.Name}}, your account was signed in to from a browser it had not been used with before: {{.Device}}, {{.When}}. ' + AFTER,
-  password: 'Hello {{.Name}}, on your account {{.What}} ({{.When}}). ' + AFTER,
-  email: 'Hello {{.Name}}, on your account {{.What}} ({{.When}}). ' + AFTER,
-  credentials: 'Hello {{.Name}}, on your account {{.What}}. ' + AFTER,
-  banned: 'Hello {{.Name}}, your account was suspended by an administrator ({{.When}}). Contact the site if you think this is a mistake.\n',
-};
-
 /** The browsers a user signed in with, remembered this long. */
 const KNOWN_DEVICE_MS = 365 * 86_400_000;
 
-/** What a credential change event says, in words (as the older `credentialNotices` put it). */
-function credentialWhat(event: AuthEvent): string {
+/** What a credential change event says, in words of `locale` ("a passkey (laptop) was added"). */
+function credentialWhat(event: AuthEvent, text: (key: string, values?: Record<string, string>) => string): string {
   const code = String(event.data.kind ?? 'credential');
-  const kind = Object.entries(CREDENTIAL_KIND_CODES).find(([, c]) => c === code)?.[0] ?? code;
   const detail = typeof event.data.detail === 'string' && event.data.detail !== '' ? ` (${event.data.detail})` : '';
   const added = event.type === 'credential.added';
-  if (kind === 'two-factor') return `two-factor authentication${detail} was turned ${added ? 'on' : 'off'}`;
-  return `a ${kind}${detail} was ${added ? 'added' : 'removed'}`;
+  if (code === CREDENTIAL_KIND_CODES['two-factor']) return text(added ? 'mail.notice.what.twoFactorOn' : 'mail.notice.what.twoFactorOff', { Kind: text('mail.notice.kind.totp') + detail });
+  const kind = (Object.values(CREDENTIAL_KIND_CODES) as string[]).includes(code) ? text(`mail.notice.kind.${code}`) : text('mail.notice.kind.other');
+  return text(added ? 'mail.notice.what.added' : 'mail.notice.what.removed', { Kind: kind + detail });
 }
 
 /** The older `credentialNotices` option as notifications: credential changes only, its template kept. */
@@ -89,15 +81,22 @@ export class Notifications {
    */
   constructor(
     private readonly options: NotificationOptions,
-    private readonly deps: { events: EventBus; users: UserDirectory; state: StateStore; logger: Logger },
+    private readonly deps: { events: EventBus; users: UserDirectory; state: StateStore; logger: Logger; translations: Translations },
   ) {
-    const on = (kind: NoticeKind, types: AuthEvent['type'][], what: (e: AuthEvent) => Promise<string | undefined> | string | undefined): void => {
+    // A notice speaks the language of the request its owner made; a ban (an admin's request) the default one.
+    type Text = (key: string, values?: Record<string, string>) => string;
+    const on = (kind: NoticeKind, types: AuthEvent['type'][], what: (e: AuthEvent, text: Text) => Promise<string | undefined> | string | undefined): void => {
       if (options.off?.includes(kind)) return;
-      for (const type of types) deps.events.on(type, async (e) => this.send(kind, e, await what(e)));
+      for (const type of types)
+        deps.events.on(type, async (e) => {
+          const locale = kind === 'banned' ? deps.translations.localeOf(undefined) : deps.translations.current();
+          const text: Text = (key, values = {}) => renderTemplate(deps.translations.text(key, locale) ?? key, values, false);
+          await this.send(kind, e, await what(e, text), locale, text);
+        });
     };
     on('new-device', ['login.succeeded'], (e) => this.newDevice(e));
-    on('password', ['password.changed', 'password.reset'], (e) => (e.type === 'password.reset' ? 'the password was reset' : 'the password was changed'));
-    on('email', ['email.changed'], () => 'the e-mail address was changed');
+    on('password', ['password.changed', 'password.reset'], (e, text) => text(e.type === 'password.reset' ? 'mail.notice.what.passwordReset' : 'mail.notice.what.passwordChanged'));
+    on('email', ['email.changed'], (_e, text) => text('mail.notice.what.emailChanged'));
     on('credentials', ['credential.added', 'credential.removed'], credentialWhat);
     on('banned', ['user.banned'], () => 'suspended');
   }
@@ -112,19 +111,19 @@ export class Notifications {
     return known.length > 0 && !known.some((m) => m.member === device) ? 'new device' : undefined;
   }
 
-  private async send(kind: NoticeKind, event: AuthEvent, what: string | undefined): Promise<void> {
+  private async send(kind: NoticeKind, event: AuthEvent, what: string | undefined, locale: string, text: (key: string) => string): Promise<void> {
     if (what === undefined || event.userId === undefined) return;
     try {
       const record = await this.deps.users.get(event.userId);
       const user: User = { id: event.userId, name: record?.name ?? event.userId, picture: '', ...(record?.email ? { email: record.email } : {}) };
       const address = this.options.addressOf ? await this.options.addressOf(user) : user.email;
       if (!address) return;
-      const text = renderTemplate(
-        this.options.templates?.[kind] ?? DEFAULT_TEMPLATES[kind],
-        { Name: user.name || user.id, What: what, Device: event.userAgent ?? 'an unknown browser', When: new Date(event.time).toUTCString() },
+      const mail = renderTemplate(
+        this.options.templates?.[kind] ?? text(`mail.notice.${kind}`),
+        { Name: user.name || user.id, What: what, Device: event.userAgent ?? text('mail.notice.unknownBrowser'), When: this.deps.translations.dateTime(event.time, locale) },
         this.options.sender.contentType === 'text/html',
       );
-      await this.options.sender.send(address, text);
+      await this.options.sender.send(address, mail);
     } catch (err) {
       this.deps.logger.logf('[WARN] a %s notice to user %s was not sent: %s', kind, event.userId, describeSendFailure(err));
     }

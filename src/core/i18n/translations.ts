@@ -38,6 +38,13 @@ export interface TranslationOptions {
   enabled?: boolean;
 }
 
+/** One catalog of several (a plugin's words kept in several files): later keys win. */
+export function mergeMessages(...bundles: MessagesByLocale[]): MessagesByLocale {
+  const merged: Record<string, Record<string, string>> = {};
+  for (const bundle of bundles) for (const [locale, messages] of Object.entries(bundle)) merged[locale] = { ...merged[locale], ...messages };
+  return merged;
+}
+
 const MAX_HEADER = 256;
 const MAX_TAGS = 12;
 const TAG = /^[a-z]{1,8}(?:-[a-z0-9]{1,8})*$/;
@@ -93,9 +100,10 @@ export class Translations {
     return this.catalogs.get(locale) ?? {};
   }
 
-  /** The language of a request: the app's choice, else the first of `Accept-Language` that has messages, else the default. */
-  localeOf(req: IncomingMessage): string {
+  /** The language of a request: the app's choice, else the first of `Accept-Language` that has messages, else the default (also without a request). */
+  localeOf(req: IncomingMessage | undefined): string {
     if (this.options.enabled === false) return 'en';
+    if (req === undefined) return this.defaultLocale;
     const chosen = this.options.locale?.(req)?.toLowerCase();
     for (const tag of [...(chosen ? [chosen] : []), ...acceptedLanguages(req.headers['accept-language'])]) {
       if (this.catalogs.has(tag)) return tag;

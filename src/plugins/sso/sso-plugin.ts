@@ -1,3 +1,5 @@
+import { mergeMessages } from '../../core/i18n/translations';
+import { SSO_SETUP_MESSAGES } from './setup/setup-messages';
 import { SSO_MESSAGES } from './sso-messages';
 import type { Request } from 'express';
 import type { User } from '../../core/token/user';
@@ -68,7 +70,7 @@ export function sso(options: SsoOptions): SsoPlugin {
     requires: ['organizations'],
     optional: ['admin'],
     errorCodes: SSO_ERROR_CODES,
-    messages: SSO_MESSAGES,
+    messages: mergeMessages(SSO_MESSAGES, SSO_SETUP_MESSAGES),
     eventTypes: SSO_EVENT_TYPES,
     // A company signs in from few addresses: its morning rush is many people behind one IP.
     rateLimits: { ssoRoutesPerUser: { limit: 60, windowMs: 60_000 }, [SSO_LOGIN_LIMIT]: { limit: 300, windowMs: 60_000 } },
@@ -128,7 +130,14 @@ export function sso(options: SsoOptions): SsoPlugin {
           userDeleted: async (userId) => void (await madeConnections.endChangesBy(userId, 'removed')),
         },
         routes: [
-          ...ssoRouteList({ domains: madeDomains, connections: madeConnections, url: ctx.url, authenticator: ctx.authenticator, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
+          ...ssoRouteList({
+            domains: madeDomains,
+            connections: madeConnections,
+            url: ctx.url,
+            authenticator: ctx.authenticator,
+            rateLimit: (name, id) => ctx.rateLimit(name, id),
+            translations: ctx.translations,
+          }),
           ...adminSsoRoutes(ctx.service(ADMIN_SERVICE), repo, orgs, ctx.authenticator),
         ],
         close: () => repo.close(),

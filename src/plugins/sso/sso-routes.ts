@@ -1,3 +1,4 @@
+import type { Translations } from '../../core/i18n/translations';
 import type { Request } from 'express';
 import { requestClient } from '../../core/events/event-bus';
 import { asyncHandler } from '../../internal/async-handler';
@@ -9,8 +10,7 @@ import type { PluginRoute } from '../../plugin-api/plugin';
 import { routeCaller } from '../../plugin-api/route-caller';
 import type { SsoConnections } from './sso-connections';
 import type { SsoDomains } from './sso-domains';
-import { SETUP_CSP, SETUP_HTML, SETUP_SCRIPT, SETUP_STYLE } from './setup/setup-assets';
-import { escapeHtml } from '../../internal/html';
+import { SETUP_CSP, setupHtml, SETUP_SCRIPT, SETUP_STYLE } from './setup/setup-assets';
 import { MAX_METADATA } from './connection-input';
 
 /** What the SSO routes need. */
@@ -21,6 +21,8 @@ export interface SsoRouteDeps {
   url: URL;
   authenticator: PluginAuthenticator;
   rateLimit(name: string, identity: string): Promise<void>;
+  /** The setup page's words in the reader's language. */
+  translations: Translations;
 }
 
 /**
@@ -40,7 +42,13 @@ export function ssoRouteList(deps: SsoRouteDeps): PluginRoute[] {
       path: '/orgs/:org/sso',
       handler: (req, res) => {
         // The page holds no data (its script asks the routes, which check everything).
-        const html = SETUP_HTML.replaceAll('{{ORG}}', escapeHtml(org(req))).replaceAll('{{BASE}}', escapeHtml(req.baseUrl));
+        const words = deps.translations.page(deps.translations.localeOf(req));
+        const scriptWords = Object.fromEntries(
+          Object.keys(deps.translations.catalog('en'))
+            .filter((k) => k.startsWith('page.ssoSetup.'))
+            .map((k) => [k, words.t(k)]),
+        );
+        const html = setupHtml(words, org(req), req.baseUrl, scriptWords);
         res.setHeader('Content-Security-Policy', SETUP_CSP);
         res.status(200).type('html').send(html);
       },

@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { AuthError } from '../../core/errors';
 import { escapeHtml } from '../../internal/html';
+import type { PageWords } from '../../core/i18n/translations';
 import { sendJson, wantsHtml } from '../../internal/http';
 import type { SsoConnection } from './connection-schema';
 import { provesTwoFactors, type SsoIdentity } from './sso-identity';
@@ -51,20 +52,22 @@ export function testReport(connection: SsoConnection, identity: SsoIdentity, ema
   };
 }
 
-/** Answers a test: a page for the admin's browser, JSON for anything else. */
-export function sendTestReport(res: ServerResponse, accept: string | undefined, report: ConnectionTestReport): void {
+/** Answers a test: a page for the admin's browser (in the language of `words`), JSON for anything else. */
+export function sendTestReport(res: ServerResponse, accept: string | undefined, report: ConnectionTestReport, words: PageWords): void {
   if (!wantsHtml(accept)) return sendJson(res, 200, report);
-  const row = (k: string, v: string): string => `<tr><th scope="row">${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>`;
+  const t = (key: string): string => words.t(`page.ssoSetup.report.${key}`);
+  const row = (k: string, v: string): string => `<tr><th scope="row">${escapeHtml(t(k))}</th><td>${escapeHtml(v)}</td></tr>`;
+  const none = t('none');
   const html =
-    '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>The connection works</title></head><body>' +
-    '<h1>The connection works</h1><p>The identity provider signed this in. No session was made and nobody was added to the organization.</p><table>' +
-    row('Subject (NameID / sub)', report.subject) +
-    row('Name', report.name ?? '(none)') +
-    row('E-mail', report.email === undefined ? '(none)' : `${report.email}${report.emailKept ? '' : ' (not kept: its domain is not verified by this organization)'}`) +
-    row('Groups', report.groups.join(', ') || '(none)') +
-    row('Roles it would get', report.roles.join(', ')) +
-    row('Authentication methods', report.methods.join(', ') || '(none)') +
-    row('Counts as two factors', report.twoFactors ? 'yes' : 'no') +
+    `<!doctype html><html lang="${escapeHtml(words.lang)}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(t('title'))}</title></head><body>` +
+    `<h1>${escapeHtml(t('title'))}</h1><p>${escapeHtml(t('text'))}</p><table>` +
+    row('subject', report.subject) +
+    `<tr><th scope="row">${escapeHtml(words.t('page.ssoSetup.name'))}</th><td>${escapeHtml(report.name ?? none)}</td></tr>` +
+    row('email', report.email === undefined ? none : `${report.email}${report.emailKept ? '' : ` (${t('notKept')})`}`) +
+    row('groups', report.groups.join(', ') || none) +
+    row('roles', report.roles.join(', ')) +
+    row('methods', report.methods.join(', ') || none) +
+    row('twoFactors', report.twoFactors ? t('yes') : t('no')) +
     '</table></body></html>';
   res.statusCode = 200;
   res.setHeader('Content-Type', 'text/html; charset=utf-8');

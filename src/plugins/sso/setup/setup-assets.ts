@@ -1,3 +1,6 @@
+import { escapeHtml } from '../../../internal/html';
+import type { PageWords } from '../../../core/i18n/translations';
+
 /**
  * The SSO setup page for an organization's admins (and the customer's IT at their side): one
  * page, its script and its style, served by the auth router at `<auth mount>/orgs/<org>/sso`
@@ -6,55 +9,64 @@
  */
 export const SETUP_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/** The page; the server fills `data-org` (the organization as the URL names it) and `data-base` (the auth mount), both escaped. */
-export const SETUP_HTML = `<!doctype html>
-<html lang="en">
+/**
+ * The page in the language of `words` for the organization `org` (as the URL names it) under the
+ * auth mount `base`; its script's words go with it as JSON (data, not code).
+ */
+export function setupHtml(words: PageWords, org: string, base: string, scriptWords: Readonly<Record<string, string>>): string {
+  const t = (key: string, values?: Record<string, string>): string => escapeHtml(words.t(key, values));
+  const data = JSON.stringify(scriptWords).replace(/</g, '\\u003c');
+  const [before, after] = words.t('page.ssoSetup.step3Text', { Url: '\u0000' }).split('\u0000') as [string, string | undefined];
+  return `<!doctype html>
+<html lang="${escapeHtml(words.lang)}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Single sign-on setup</title>
-<link rel="stylesheet" href="{{BASE}}/sso/setup.css">
-<script src="{{BASE}}/sso/setup.js" defer></script>
+<title>${t('page.ssoSetup.title')}</title>
+<link rel="stylesheet" href="${escapeHtml(base)}/sso/setup.css">
+<script src="${escapeHtml(base)}/sso/setup.js" defer></script>
 </head>
-<body data-org="{{ORG}}" data-base="{{BASE}}">
-<header><h1>Single sign-on for <span id="org-name">{{ORG}}</span></h1><a href="/" id="home">Back to the app</a></header>
+<body data-org="${escapeHtml(org)}" data-base="${escapeHtml(base)}">
+<header><h1>${t('page.ssoSetup.heading')} <span id="org-name">${escapeHtml(org)}</span></h1><a href="/" id="home">${t('page.ssoSetup.home')}</a></header>
 <main>
 <p id="message" role="status" aria-live="polite"></p>
 <section class="card">
-  <h2>1. Verify your e-mail domain</h2>
-  <p class="hint">Add the TXT record shown to your domain's DNS, then press Verify. A domain is verified by one organization at most.</p>
-  <table id="domains"><thead><tr><th scope="col">Domain</th><th scope="col">DNS record</th><th scope="col">Status</th><th scope="col"></th></tr></thead><tbody></tbody></table>
-  <form id="domain-form"><label for="domain">Domain</label><div class="row"><input id="domain" placeholder="example.com" autocomplete="off" required><button type="submit" id="add-domain">Claim</button></div></form>
+  <h2>${t('page.ssoSetup.step1')}</h2>
+  <p class="hint">${t('page.ssoSetup.step1Hint')}</p>
+  <table id="domains"><thead><tr><th scope="col">${t('page.ssoSetup.domain')}</th><th scope="col">${t('page.ssoSetup.dnsRecord')}</th><th scope="col">${t('page.ssoSetup.status')}</th><th scope="col"></th></tr></thead><tbody></tbody></table>
+  <form id="domain-form"><label for="domain">${t('page.ssoSetup.domain')}</label><div class="row"><input id="domain" placeholder="example.com" autocomplete="off" required><button type="submit" id="add-domain">${t('page.ssoSetup.claim')}</button></div></form>
 </section>
 <section class="card">
-  <h2>2. Connect your identity provider</h2>
+  <h2>${t('page.ssoSetup.step2')}</h2>
   <div id="connections"></div>
-  <details id="new-saml"><summary>New SAML 2.0 connection (Okta, Entra ID, Google Workspace, ADFS)</summary>
+  <details id="new-saml"><summary>${t('page.ssoSetup.newSaml')}</summary>
     <form id="saml-form">
-      <label for="saml-name">Name</label><input id="saml-name" value="SAML" required maxlength="100">
-      <label for="saml-metadata-url">IdP metadata URL</label><input id="saml-metadata-url" type="url" placeholder="https://idp.example.com/metadata" autocomplete="off">
-      <label for="saml-metadata">or paste the IdP metadata (XML)</label><textarea id="saml-metadata" rows="5" spellcheck="false"></textarea>
-      <button type="submit" id="create-saml">Create the connection</button>
+      <label for="saml-name">${t('page.ssoSetup.name')}</label><input id="saml-name" value="SAML" required maxlength="100">
+      <label for="saml-metadata-url">${t('page.ssoSetup.metadataUrl')}</label><input id="saml-metadata-url" type="url" placeholder="https://idp.example.com/metadata" autocomplete="off">
+      <label for="saml-metadata">${t('page.ssoSetup.metadataXml')}</label><textarea id="saml-metadata" rows="5" spellcheck="false"></textarea>
+      <button type="submit" id="create-saml">${t('page.ssoSetup.create')}</button>
     </form>
   </details>
-  <details id="new-oidc"><summary>New OpenID Connect connection</summary>
+  <details id="new-oidc"><summary>${t('page.ssoSetup.newOidc')}</summary>
     <form id="oidc-form">
-      <label for="oidc-name">Name</label><input id="oidc-name" value="OpenID Connect" required maxlength="100">
-      <label for="oidc-issuer">Issuer</label><input id="oidc-issuer" type="url" placeholder="https://login.example.com" required autocomplete="off">
-      <label for="oidc-client-id">Client id</label><input id="oidc-client-id" required autocomplete="off">
-      <label for="oidc-client-secret">Client secret</label><input id="oidc-client-secret" type="password" required autocomplete="off">
-      <button type="submit" id="create-oidc">Create the connection</button>
+      <label for="oidc-name">${t('page.ssoSetup.name')}</label><input id="oidc-name" value="OpenID Connect" required maxlength="100">
+      <label for="oidc-issuer">${t('page.ssoSetup.issuer')}</label><input id="oidc-issuer" type="url" placeholder="https://login.example.com" required autocomplete="off">
+      <label for="oidc-client-id">${t('page.ssoSetup.clientId')}</label><input id="oidc-client-id" required autocomplete="off">
+      <label for="oidc-client-secret">${t('page.ssoSetup.clientSecret')}</label><input id="oidc-client-secret" type="password" required autocomplete="off">
+      <button type="submit" id="create-oidc">${t('page.ssoSetup.create')}</button>
     </form>
   </details>
 </section>
 <section class="card">
-  <h2>3. Sign in</h2>
-  <p>People of a verified domain start at <code id="login-url"></code> with their work e-mail. "Test" runs a sign-in that shows what your identity provider sends, without signing anyone in.</p>
+  <h2>${t('page.ssoSetup.step3')}</h2>
+  <p>${escapeHtml(before)}<code id="login-url"></code>${escapeHtml(after ?? '')}</p>
 </section>
 </main>
+<script type="application/json" id="words">${data}</script>
 </body>
 </html>
 `;
+}
 
 /** The page's style. */
 export const SETUP_STYLE = `:root { --fg: #1d2330; --muted: #5b6475; --line: #dde2ea; --bg: #f5f7fb; --accent: #2f5bea; --bad: #b3261e; --good: #146c2e; }
@@ -87,6 +99,9 @@ details { margin: .5rem 0; } summary { cursor: pointer; font-weight: 600; }
 /** The page's script: every call goes to the SSO routes with the XSRF header; nothing is kept in the page. */
 export const SETUP_SCRIPT = `'use strict';
 const $ = (id) => document.getElementById(id);
+// The page's words in the reader's language: w('page.ssoSetup.isVerified', { Domain: 'example.com' }).
+const WORDS = JSON.parse($('words').textContent);
+const w = (key, values) => (WORDS[key] || key).replace(/\\{\\{\\s*\\.(\\w+)\\s*\\}\\}/g, (field, name) => (values && name in values ? String(values[name]) : field));
 const base = document.body.dataset.base;
 const org = document.body.dataset.org;
 const api = base + '/orgs/' + encodeURIComponent(org) + '/sso';
@@ -100,7 +115,7 @@ async function call(path, method, body) {
   const res = await fetch(api + path, { method: method || 'GET', credentials: 'same-origin', headers: { 'X-XSRF-TOKEN': xsrf(), 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
   const data = await res.json().catch(() => ({}));
   if (!res.ok) {
-    const hint = data.code === 'step_up_required' ? ' Sign out and in again in the app, then retry.' : res.status === 401 ? ' Sign in in the app first.' : '';
+    const hint = data.code === 'step_up_required' ? ' ' + w('page.ssoSetup.stepUpHint') : res.status === 401 ? ' ' + w('page.ssoSetup.signInHint') : '';
     throw new Error((data.error || 'failed: ' + res.status) + hint);
   }
   return data;
@@ -145,11 +160,11 @@ async function loadDomains() {
     row.insertCell().textContent = d.domain;
     const record = row.insertCell();
     record.append(el('div', 'TXT ' + d.record.name, 'value'), el('div', d.record.value, 'value'));
-    row.insertCell().append(el('span', d.verified ? (d.enforce ? 'verified, SSO enforced' : 'verified') : 'not verified yet', d.verified ? 'ok' : 'pending'));
+    row.insertCell().append(el('span', w(d.verified ? (d.enforce ? 'page.ssoSetup.verifiedEnforced' : 'page.ssoSetup.verified') : 'page.ssoSetup.notVerified'), d.verified ? 'ok' : 'pending'));
     const actions = row.insertCell();
-    if (!d.verified) actions.append(button('Verify', 'secondary verify', async () => { await call('/domains/' + encodeURIComponent(d.domain) + '/verify', 'POST'); say(d.domain + ' is verified.'); await loadDomains(); }));
-    else actions.append(button(d.enforce ? 'Stop enforcing' : 'Enforce SSO', 'secondary enforce', async () => { await call('/domains/' + encodeURIComponent(d.domain), 'PATCH', { enforce: !d.enforce }); await loadDomains(); }));
-    actions.append(button('Remove', 'danger', async () => { await call('/domains/' + encodeURIComponent(d.domain), 'DELETE'); await loadDomains(); }));
+    if (!d.verified) actions.append(button(w('page.ssoSetup.verify'), 'secondary verify', async () => { await call('/domains/' + encodeURIComponent(d.domain) + '/verify', 'POST'); say(w('page.ssoSetup.isVerified', { Domain: d.domain })); await loadDomains(); }));
+    else actions.append(button(w(d.enforce ? 'page.ssoSetup.stopEnforcing' : 'page.ssoSetup.enforce'), 'secondary enforce', async () => { await call('/domains/' + encodeURIComponent(d.domain), 'PATCH', { enforce: !d.enforce }); await loadDomains(); }));
+    actions.append(button(w('page.ssoSetup.remove'), 'danger', async () => { await call('/domains/' + encodeURIComponent(d.domain), 'DELETE'); await loadDomains(); }));
   }
 }
 
@@ -157,26 +172,26 @@ async function loadConnections() {
   const box = $('connections');
   box.textContent = '';
   const list = await call('/connections');
-  if (list.length === 0) box.append(el('p', 'No connection yet.', 'hint'));
+  if (list.length === 0) box.append(el('p', w('page.ssoSetup.noConnection'), 'hint'));
   for (const c of list) {
     const item = el('div', undefined, 'connection');
     item.dataset.id = c.id;
     const title = el('h3', c.name + ' (' + (c.kind === 'saml' ? 'SAML 2.0' : 'OpenID Connect') + ') ');
-    title.append(el('span', c.enabled ? 'enabled' : 'disabled', c.enabled ? 'ok' : 'off'));
+    title.append(el('span', w(c.enabled ? 'page.ssoSetup.enabled' : 'page.ssoSetup.disabled'), c.enabled ? 'ok' : 'off'));
     item.append(title);
     if (c.serviceProvider) {
-      item.append(el('p', 'Give these to your identity provider:', 'hint'));
-      item.append(facts([['Entity ID (audience)', c.serviceProvider.entityId], ['ACS URL (reply URL)', c.serviceProvider.acsUrl], ['Logout URL', c.serviceProvider.sloUrl], ['SP metadata URL', c.serviceProvider.metadataUrl]]));
-      item.append(facts([['IdP entity ID', c.saml.idpEntityId], ['IdP sign-in URL', c.saml.ssoUrl], ['IdP certificates', c.saml.certificates.map((x) => x.fingerprint + ' (until ' + x.notAfter.slice(0, 10) + ')').join(', ')]]));
+      item.append(el('p', w('page.ssoSetup.giveThese'), 'hint'));
+      item.append(facts([[w('page.ssoSetup.entityId'), c.serviceProvider.entityId], [w('page.ssoSetup.acsUrl'), c.serviceProvider.acsUrl], [w('page.ssoSetup.logoutUrl'), c.serviceProvider.sloUrl], [w('page.ssoSetup.spMetadataUrl'), c.serviceProvider.metadataUrl]]));
+      item.append(facts([[w('page.ssoSetup.idpEntityId'), c.saml.idpEntityId], [w('page.ssoSetup.idpSsoUrl'), c.saml.ssoUrl], [w('page.ssoSetup.idpCertificates'), c.saml.certificates.map((x) => x.fingerprint + ' (' + w('page.ssoSetup.certUntil', { Date: x.notAfter.slice(0, 10) }) + ')').join(', ')]]));
     } else {
-      item.append(el('p', 'Register this redirect URI at your provider:', 'hint'));
-      item.append(facts([['Redirect URI', c.redirectUri], ['Issuer', c.oidc.issuer], ['Client id', c.oidc.clientId]]));
+      item.append(el('p', w('page.ssoSetup.registerRedirect'), 'hint'));
+      item.append(facts([[w('page.ssoSetup.redirectUri'), c.redirectUri], [w('page.ssoSetup.issuer'), c.oidc.issuer], [w('page.ssoSetup.clientId'), c.oidc.clientId]]));
     }
-    const test = el('a', 'Test', 'button test');
+    const test = el('a', w('page.ssoSetup.test'), 'button test');
     test.href = base + '/sso/login?connection=' + encodeURIComponent(c.id) + '&test=1';
     item.append(test);
-    item.append(button(c.enabled ? 'Disable' : 'Enable', 'secondary toggle', async () => { await call('/connections/' + c.id, 'PATCH', { enabled: !c.enabled }); await loadConnections(); }));
-    item.append(button('Delete', 'danger', async () => { await call('/connections/' + c.id, 'DELETE'); await loadConnections(); }));
+    item.append(button(w(c.enabled ? 'page.ssoSetup.disable' : 'page.ssoSetup.enable'), 'secondary toggle', async () => { await call('/connections/' + c.id, 'PATCH', { enabled: !c.enabled }); await loadConnections(); }));
+    item.append(button(w('page.ssoSetup.delete'), 'danger', async () => { await call('/connections/' + c.id, 'DELETE'); await loadConnections(); }));
     box.append(item);
   }
 }
@@ -194,7 +209,7 @@ $('domain-form').addEventListener('submit', async (event) => {
   event.preventDefault();
   try {
     const d = await call('/domains', 'POST', { domain: $('domain').value.trim() });
-    say('Add the TXT record ' + d.record.name + ' with the value ' + d.record.value + ', then press Verify.');
+    say(w('page.ssoSetup.addRecord', { Name: d.record.name, Value: d.record.value }));
     $('domain').value = '';
     await loadDomains();
   } catch (err) {
@@ -208,7 +223,7 @@ $('saml-form').addEventListener('submit', async (event) => {
   else body.metadataXml = $('saml-metadata').value;
   try {
     await call('/connections', 'POST', body);
-    say('The connection is made: give its values to your identity provider, then test it.');
+    say(w('page.ssoSetup.samlMade'));
     $('new-saml').open = false;
     await loadConnections();
   } catch (err) {
@@ -220,7 +235,7 @@ $('oidc-form').addEventListener('submit', async (event) => {
   try {
     await call('/connections', 'POST', { kind: 'oidc', name: $('oidc-name').value, issuer: $('oidc-issuer').value.trim(), clientId: $('oidc-client-id').value.trim(), clientSecret: $('oidc-client-secret').value });
     $('oidc-client-secret').value = '';
-    say('The connection is made: register its redirect URI at your provider, then test it.');
+    say(w('page.ssoSetup.oidcMade'));
     $('new-oidc').open = false;
     await loadConnections();
   } catch (err) {
