@@ -79,14 +79,15 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
         body: body === undefined ? undefined : JSON.stringify(body),
       });
     } catch (err) {
-      throw new AuthClientError('network_error', `no answer from ${base + path}: ${String(err)}`);
+      // The path only: a query may hold a token.
+      throw new AuthClientError('network_error', `no answer from ${base + path.split('?')[0]}: ${String(err)}`);
     }
     const text = await res.text();
     let data: unknown;
     try {
       data = text === '' ? undefined : JSON.parse(text);
     } catch {
-      if (res.ok) throw new AuthClientError('invalid_response', `${path} did not answer JSON`, res.status);
+      if (res.ok) throw new AuthClientError('invalid_response', `${path.split('?')[0]} did not answer JSON`, res.status);
     }
     if (!res.ok) throw errorOfAnswer(res.status, data, res.headers.get('Retry-After'));
     return data as T;
@@ -173,7 +174,7 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
       emailLink: (input: { address: string; user?: string; provider?: string; from?: string }) =>
         auth<{ user: string; address: string }>(
           'GET',
-          `/${enc(input.provider ?? 'email')}/login?${new URLSearchParams({ user: input.user ?? input.address, address: input.address, from: input.from ?? '/' })}`,
+          `/${enc(input.provider ?? 'email')}/login?${new URLSearchParams({ user: input.user ?? input.address, address: input.address, ...(input.from ? { from: input.from } : {}) })}`,
         ),
       emailToken: (token: string, provider = 'email'): Promise<SignInResult> => loggedIn(auth('GET', `/${enc(provider)}/login?token=${enc(token)}`)),
       url: loginUrl,

@@ -32,7 +32,10 @@ export interface SignInApi {
   direct(input: { user: string; password: string; provider?: string; sessionOnly?: boolean }): Promise<SignInResult>;
   /** An account of the account service by e-mail and password (the `accounts` provider). */
   account(input: { email: string; password: string; sessionOnly?: boolean }): Promise<SignInResult>;
-  /** Mails a sign-in link (`GET /auth/<provider>/login?user=&address=`, provider `email` by default). */
+  /**
+   * Mails a sign-in link (`GET /auth/<provider>/login?user=&address=`, provider `email` by default).
+   * With `from`, opening the link lands there signed in; without, its answer is the user (for `emailToken`).
+   */
   emailLink(input: { address: string; user?: string; provider?: string; from?: string }): Promise<{ user: string; address: string }>;
   /** Completes a mailed link's token in this page instead of by navigation. */
   emailToken(token: string, provider?: string): Promise<SignInResult>;

@@ -153,6 +153,51 @@ describe('authgate/client in headless chromium against the example server', () =
     await context.close();
   });
 
+  browserIt('e-mail links, OAuth2 by redirect, members, one session or all of them', async () => {
+    const context = await browser.newContext();
+    const page = await clientPage(context, base);
+    // A mailed link completed in the page.
+    let mark = example!.logLines.length;
+    expect(await okInPage(page, "c.signIn.emailLink({ address: 'ella@example.com', user: 'ella' })")).toEqual({ user: 'ella', address: 'ella@example.com' });
+    const token = await fromLog(example!, /login\?token=([\w.-]+)/, mark);
+    expect(await okInPage(page, `c.signIn.emailToken(${JSON.stringify(token)})`)).toMatchObject({ status: 'signed-in', user: { name: 'ella' } });
+    expect(await codeInPage(page, `c.signIn.emailToken(${JSON.stringify(token)})`)).toBe('forbidden');
+    await okInPage(page, 'c.signOut()');
+
+    // The dev OAuth2 provider by redirect: the page leaves and comes back signed in.
+    expect(await page.evaluate("c.signIn.url('dev', { from: '/blank' })")).toBe('/auth/dev/login?from=%2Fblank');
+    await page.evaluate("c.signIn.redirect('dev', { from: '/blank' })");
+    await page.waitForSelector('#username');
+    await page.fill('#username', 'dev-client');
+    await page.click('#dev-login');
+    await page.waitForURL(`${base}/blank`);
+    const back = await clientPage(context, base);
+    expect(await okInPage(back, 'c.refresh()')).toMatchObject({ status: 'signed-in', user: { name: 'dev-client' } });
+
+    // An organization with a second member: roles changed and the member removed through the client.
+    const org = await okInPage<{ id: string }>(back, "c.orgs.create({ name: 'Members Co' })");
+    expect(await okInPage(back, `c.orgs.update('${org.id}', { name: 'Members Company' })`)).toMatchObject({ name: 'Members Company' });
+    mark = example!.logLines.length;
+    await okInPage(back, `c.orgs.invite('${org.id}', { email: 'member@example.com', role: 'member' })`);
+    const invitation = await fromLog(example!, /#invitation=([\w-]+)/, mark);
+    const member = await signedIn(await browser.newContext(), 'demo');
+    expect(await okInPage(member, `c.orgs.accept(${JSON.stringify(invitation)})`)).toMatchObject({ org: { id: org.id }, role: 'member' });
+    const memberId = (await okInPage<{ id: string }>(member, "c.request('GET', '/auth/user')")).id;
+    expect(await okInPage(back, `c.orgs.updateMember('${org.id}', '${memberId}', { role: 'admin' })`)).toMatchObject({ roles: ['admin'] });
+    expect(await okInPage(back, `c.orgs.get('${org.id}')`)).toMatchObject({ members: 2 });
+    await okInPage(back, `c.orgs.removeMember('${org.id}', '${memberId}')`);
+    expect(await codeInPage(member, `c.orgs.members('${org.id}')`)).toBe('not_found');
+
+    // Ending this session signs this browser out; "everywhere" ends the other browser's too.
+    const current = (await okInPage<{ id: string; current?: boolean }[]>(back, 'c.sessions.list()')).find((x) => x.current)!;
+    expect(await okInPage(back, `c.sessions.revoke('${current.id}')`)).toEqual({ revoked: 1 });
+    expect(await back.evaluate('c.session.status')).toBe('signed-out');
+    const again = await signedIn(await browser.newContext(), 'demo');
+    await okInPage(member, 'c.signOut({ everywhere: true })');
+    expect(await codeInPage(again, "c.request('GET', '/private')")).toBe('session_revoked');
+    await context.close();
+  });
+
   browserIt('the account service: sign-up, activation, account login, profile, linked logins, reset', async () => {
     const context = await browser.newContext();
     const page = await clientPage(context, base);
