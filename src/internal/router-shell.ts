@@ -1,6 +1,5 @@
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { AuthError, RateLimitError } from '../core/errors';
-import type { Translations } from '../core/i18n/translations';
 import type { Logger } from '../core/logger';
 import { StoreUnavailableError } from './guarded-store';
 import { privateAnswerHeaders } from './security-headers';
@@ -21,8 +20,6 @@ export interface RouterShellOptions {
   parameterLimit: number;
   /** Answers every error in the router's JSON shape. */
   answer: ErrorAnswer;
-  /** The language of the request, kept for everything it starts (its answer, the mails it sends). */
-  translations: Translations;
 }
 
 /**
@@ -32,7 +29,6 @@ export interface RouterShellOptions {
  */
 export function routerShell(options: RouterShellOptions): Router {
   const router = Router();
-  router.use((req, _res, next) => options.translations.within(req, next));
   router.use(privateAnswerHeaders);
   router.use((req, res, next) => {
     if (!options.refuseCrossSite(req)) return next();

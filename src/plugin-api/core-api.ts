@@ -123,7 +123,7 @@ export interface PluginKit {
   /** `true` the first time `key` is used within `ttlMs` (on every instance); `false` after. */
   useOnce(key: string, ttlMs: number): Promise<boolean>;
   /** Tells the user of a credential change (the credential notices). */
-  notifyCredentialChange(user: User, change: CredentialChange): void;
+  notifyCredentialChange(user: User, change: CredentialChange, client?: EventClient): void;
   /** Records an event of a login request. */
   event(event: NewAuthEvent, req?: LoginRequest): void;
 }

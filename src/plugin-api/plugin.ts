@@ -148,7 +148,7 @@ export interface PluginContext {
   /** The app's URL and the hosts a login may send the browser to (`allowedRedirectHosts`). */
   readonly redirects: RedirectPolicy;
   readonly logger: Logger;
-  /** The languages of answers and mails: `translations.text('mail.x')` in the request's language (see `TranslationOptions`). */
+  /** The languages of answers and mails: `translations.text('mail.x', translations.localeOf(req))` (see `TranslationOptions`). */
   readonly translations: Translations;
   /** Tokens and cookies. */
   readonly tokens: PluginTokens;

@@ -1,3 +1,4 @@
+import type { EventClient } from '../core/events/event-bus';
 import type { Translations } from '../core/i18n/translations';
 import type { CredentialChange } from '../core/credentials/credential-notices';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -97,7 +98,7 @@ export interface ProviderKit {
   /** Where passkeys and second factors live (`credentialStore`). */
   credentials: CredentialStore;
   /** Tells the owner of `user` that a credential changed (`credentialNotices`), without waiting. */
-  notifyCredentialChange(user: User, change: CredentialChange): void;
+  notifyCredentialChange(user: User, change: CredentialChange, client?: EventClient): void;
   /** Whether the request comes from another site (see `crossOriginProtection`); `false` when that protection is off. */
   isCrossSite(req: LoginRequest): boolean;
   /** Records a security event (`auth.events`), with the request's client when given; never waits. */

@@ -103,7 +103,7 @@ export class VerifyProvider implements Provider {
     if (req.method === 'GET' && kit.isCrossSite(req)) {
       // Opened from another site (a webmail page, or an attacker's page with his own link: login
       // CSRF). Only a POST from this site's page completes it, and the token stays unused till then.
-      const words = kit.translations.page();
+      const words = kit.translations.page(kit.translations.localeOf(req.raw));
       return sendHtmlForm(res, {
         title: words.t('page.emailLink.title'),
         message: words.t('page.emailLink.question', { User: user, Address: address }),

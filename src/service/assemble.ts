@@ -106,13 +106,16 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
   const sessions = new SessionRegistry(resolved.stateStore, { ...resolved, secretFor: (aud) => tokens.signingSecret(aud) });
   const everyRequest = resolved.revocationCheck === 'every-request' ? new RevocationCache(sessions, resolved.stateStore) : undefined;
   const useOnce = (key: string, ttlMs: number): Promise<boolean> => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs));
-  const notices = new CredentialNotices((user, change) =>
-    events.emit({
-      type: change.change === 'added' ? 'credential.added' : 'credential.removed',
-      userId: user.id,
-      actor: { kind: 'user', id: user.id },
-      data: { kind: CREDENTIAL_KIND_CODES[change.kind], detail: change.detail },
-    }),
+  const notices = new CredentialNotices((user, change, client) =>
+    events.emit(
+      {
+        type: change.change === 'added' ? 'credential.added' : 'credential.removed',
+        userId: user.id,
+        actor: { kind: 'user', id: user.id },
+        data: { kind: CREDENTIAL_KIND_CODES[change.kind], detail: change.detail },
+      },
+      client,
+    ),
   );
   const links = new LinkFlow(tokens, sessions, useOnce, resolved, notices);
   const plugins = new PluginHost([linkedLogins(links), ...resolved.plugins]);
@@ -157,7 +160,7 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
     steppedUp: (req, res) => authenticator.stepUpClaims(req.raw as Request, res),
     credentials: resolved.credentialStore,
     isCrossSite: (req) => resolved.crossSite.isCrossSite(req.raw),
-    notifyCredentialChange: (user, change) => notices.notify(user, change),
+    notifyCredentialChange: (user, change, client) => notices.notify(user, change, client),
     event: (event, req) => events.emit(event, req && clientOf(req)),
     checkSignIn: (address, method) => plugins.checkSignIn(address, method),
     checkAction: (action, req) => plugins.checkAction(action, req),

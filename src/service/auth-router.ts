@@ -84,7 +84,6 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
   };
   const table = new RouteTable(CORE_ROUTES);
   const router = routerShell({
-    translations,
     // A cross-site GET may start a login or come back from a provider, but not log out; logins that
     // a cross-site request would complete are refused where every login ends (the LoginCompleter).
     refuseCrossSite: (req) => {

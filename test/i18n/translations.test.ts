@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createAuth, type Auth } from '../../src';
+import { createAuth, renderTemplate, type Auth } from '../../src';
 import { accounts } from '../../src/accounts';
 import { apiKeys } from '../../src/api-keys';
 import { captcha } from '../../src/captcha';
@@ -46,6 +46,20 @@ describe('translations: every shipped language has every word', () => {
       for (const key of Object.keys(catalog)) if (!(key in english)) problems.push(`${locale}: ${key} is not an English key`);
     }
     expect(problems).toEqual([]);
+  });
+
+  it('renders every mail of every shipped language with all its fields filled', () => {
+    const english = auth.translations.catalog('en');
+    const mails = Object.keys(english).filter((k) => k.startsWith('mail.') && placeholders(english[k]!).length > 0);
+    expect(mails.length).toBeGreaterThanOrEqual(12);
+    for (const locale of SHIPPED) {
+      for (const key of mails) {
+        const values = Object.fromEntries(placeholders(english[key]!).map((field) => [field, `<${field}>`]));
+        const text = renderTemplate(auth.translations.text(key, locale)!, values, false);
+        expect(text).not.toMatch(/\{\{/);
+        for (const value of Object.values(values)) expect(text).toContain(value);
+      }
+    }
   });
 
   it('has a message for every error code the server answers with', () => {

@@ -6,16 +6,17 @@ const SRC = join(__dirname, '..', '..', 'src');
 /**
  * The floors of the source tree, bottom first, one folder each: shared helpers and the error and
  * logger types; the core's parts (tokens, state, limits, senders, credentials, users, avatars,
- * the storage contract) and the stores of each database; the contracts of providers and plugins,
+ * the storage contract, the translations) and the stores of each database; the contracts of providers and plugins,
  * sessions, middleware and events; the providers and the plugins; composition (`service/`) and the
  * entry files at the top of `src/`, one per subpath export.
  */
 function floorOf(file: string): number {
   const path = relative(SRC, file).split('\\').join('/');
   if (/^(internal\/|core\/errors\.ts$|core\/logger\.ts$)/.test(path)) return 0;
-  if (/^(core\/(token|state|limits|senders|credentials|users|avatar|audit|storage)\/|stores\/)/.test(path)) return 1;
+  if (/^(core\/(token|state|limits|senders|credentials|users|avatar|audit|storage|i18n)\/|stores\/)/.test(path)) return 1;
   if (/^(plugin-api\/|providers\/(provider|login-links|provider-name)\.ts|core\/(sessions|middleware|events)\/)/.test(path)) return 2;
-  if (/^(providers|plugins)\//.test(path)) return 3;
+  // The browser client and its React hooks import nothing of the server; they sit with the features.
+  if (/^(providers|plugins|client|react)\//.test(path)) return 3;
   if (/^service\//.test(path) || !path.includes('/')) return 4;
   throw new Error(`${path} is on no floor: put it in a folder of the layers`);
 }

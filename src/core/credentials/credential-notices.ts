@@ -32,6 +32,13 @@ export interface CredentialNoticeOptions {
   template?: string;
 }
 
+/** The request that made a change, as events record it (the shape of the event bus's `EventClient`). */
+export interface ChangeClient {
+  ip?: string | undefined;
+  userAgent?: string | undefined;
+  acceptLanguage?: string | undefined;
+}
+
 /**
  * Where credential changes are told: every passkey, linked login or second factor added or removed
  * becomes a security event (`credential.added`, `credential.removed`); the mails to the owner follow
@@ -39,10 +46,10 @@ export interface CredentialNoticeOptions {
  */
 export class CredentialNotices {
   /** @param recorded - told of every change. */
-  constructor(private readonly recorded: (user: User, change: CredentialChange) => void) {}
+  constructor(private readonly recorded: (user: User, change: CredentialChange, client?: ChangeClient) => void) {}
 
-  /** Tells of `change` to a credential of `user`, without waiting. */
-  notify(user: User, change: CredentialChange): void {
-    this.recorded(user, change);
+  /** Tells of `change` to a credential of `user`, without waiting; `client` is the request's that made it. */
+  notify(user: User, change: CredentialChange, client?: ChangeClient): void {
+    this.recorded(user, change, client);
   }
 }

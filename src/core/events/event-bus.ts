@@ -9,23 +9,31 @@ import { type AuthEvent, type AuthEventType, type NewAuthEvent } from '../audit/
 import { eventId, isEventId } from '../audit/event-ids';
 import type { WebhookQueue } from './webhooks';
 
+/** What a handler may know of the request behind an event, beyond the event: never kept or sent anywhere. */
+export interface EventOrigin {
+  /** The request's `Accept-Language` (a notice speaks it). */
+  acceptLanguage?: string | undefined;
+}
+
 /** A handler of events; what it returns or throws never reaches the request that caused the event. */
-export type EventHandler = (event: AuthEvent) => void | Promise<void>;
+export type EventHandler = (event: AuthEvent, origin: EventOrigin) => void | Promise<void>;
 
 /** Where an event happened: the client, as the request showed it (hashed and summarized before anything keeps it). */
 export interface EventClient {
   ip?: string | undefined;
   userAgent?: string | undefined;
+  /** Given to handlers only (see {@link EventOrigin}). */
+  acceptLanguage?: string | undefined;
 }
 
 /** The client of a login request, as events record it. */
 export function clientOf(req: { ip: string; raw: IncomingMessage }): EventClient {
-  return { ip: req.ip, userAgent: req.raw.headers['user-agent'] };
+  return { ip: req.ip, userAgent: req.raw.headers['user-agent'], acceptLanguage: req.raw.headers['accept-language'] };
 }
 
 /** The client of an Express request (the IP as `trust proxy` says), as events and sessions record it. */
-export function requestClient(req: AddressedRequest & IncomingMessage): { ip: string; userAgent: string | undefined } {
-  return { ip: clientIp(req), userAgent: req.headers['user-agent'] };
+export function requestClient(req: AddressedRequest & IncomingMessage): { ip: string; userAgent: string | undefined; acceptLanguage: string | undefined } {
+  return { ip: clientIp(req), userAgent: req.headers['user-agent'], acceptLanguage: req.headers['accept-language'] };
 }
 
 /** What {@link EventBus.list} takes. */
@@ -101,7 +109,7 @@ export class EventBus {
       }
       for (const handler of [...(this.handlers.get(full.type) ?? []), ...(this.handlers.get('*') ?? [])]) {
         try {
-          await handler(structuredClone(full));
+          await handler(structuredClone(full), { acceptLanguage: client?.acceptLanguage });
         } catch (err) {
           this.options.logger.logf('[WARN] a handler of %s failed: %s', full.type, (err as Error)?.name ?? typeof err);
         }

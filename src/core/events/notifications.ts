@@ -88,8 +88,8 @@ export class Notifications {
     const on = (kind: NoticeKind, types: AuthEvent['type'][], what: (e: AuthEvent, text: Text) => Promise<string | undefined> | string | undefined): void => {
       if (options.off?.includes(kind)) return;
       for (const type of types)
-        deps.events.on(type, async (e) => {
-          const locale = kind === 'banned' ? deps.translations.localeOf(undefined) : deps.translations.current();
+        deps.events.on(type, async (e, origin) => {
+          const locale = deps.translations.localeFor(kind === 'banned' ? undefined : origin.acceptLanguage);
           const text: Text = (key, values = {}) => renderTemplate(deps.translations.text(key, locale) ?? key, values, false);
           await this.send(kind, e, await what(e, text), locale, text);
         });

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { IncomingMessage } from 'node:http';
 import { configError, errorBody, type AuthErrorReason } from '../errors';
 import { renderTemplate } from '../senders/template';
@@ -63,12 +62,12 @@ export function acceptedLanguages(header: string | undefined): string[] {
 }
 
 /**
- * The messages of every language in use (the core's, the plugins', the app's), the language of a
- * request, and the language of the work a request started (mails sent after its answer, too).
+ * The messages of every language in use (the core's, the plugins', the app's) and the language of
+ * a request. The language is passed along explicitly, never kept in an async context: that would
+ * slow every promise of the process.
  */
 export class Translations {
   private readonly catalogs = new Map<string, Record<string, string>>();
-  private readonly scope = new AsyncLocalStorage<string>();
   private readonly defaultLocale: string;
 
   /**
@@ -102,10 +101,15 @@ export class Translations {
 
   /** The language of a request: the app's choice, else the first of `Accept-Language` that has messages, else the default (also without a request). */
   localeOf(req: IncomingMessage | undefined): string {
+    if (req === undefined) return this.localeFor(undefined);
+    return this.localeFor(req.headers['accept-language'], this.options.enabled === false ? undefined : this.options.locale?.(req));
+  }
+
+  /** The language for an `Accept-Language` header (and the app's choice, first): one with messages, else the default. */
+  localeFor(acceptLanguage: string | undefined, chosenTag?: string): string {
     if (this.options.enabled === false) return 'en';
-    if (req === undefined) return this.defaultLocale;
-    const chosen = this.options.locale?.(req)?.toLowerCase();
-    for (const tag of [...(chosen ? [chosen] : []), ...acceptedLanguages(req.headers['accept-language'])]) {
+    const chosen = chosenTag?.toLowerCase();
+    for (const tag of [...(chosen ? [chosen] : []), ...acceptedLanguages(acceptLanguage)]) {
       if (this.catalogs.has(tag)) return tag;
       const primary = tag.split('-')[0]!;
       if (this.catalogs.has(primary)) return primary;
@@ -113,18 +117,8 @@ export class Translations {
     return this.defaultLocale;
   }
 
-  /** Runs `work` (and what it starts) in the language of `req`. */
-  within<T>(req: IncomingMessage, work: () => T): T {
-    return this.scope.run(this.localeOf(req), work);
-  }
-
-  /** The language of the request being served, or the default outside one. */
-  current(): string {
-    return this.scope.getStore() ?? this.defaultLocale;
-  }
-
   /** The text of `key` in `locale` (falling back to its primary language, then English); `undefined` when none has it. */
-  text(key: string, locale = this.current()): string | undefined {
+  text(key: string, locale: string = this.defaultLocale): string | undefined {
     return this.catalogs.get(locale)?.[key] ?? this.catalogs.get(locale.split('-')[0]!)?.[key] ?? this.catalogs.get('en')?.[key];
   }
 
@@ -144,13 +138,13 @@ export class Translations {
     return req === undefined ? body : { ...body, error: this.errorMessage(req, body.code, body.error) };
   }
 
-  /** The words of a page in `locale` (the request's being served by default). */
-  page(locale = this.current()): PageWords {
+  /** The words of a page in `locale` (`localeOf(req)` of the request it answers). */
+  page(locale: string = this.defaultLocale): PageWords {
     return { lang: locale, t: (key, values = {}) => renderTemplate(this.text(key, locale) ?? key, values, false) };
   }
 
   /** Formats a time for a mail or a page in `locale` (`Intl`, UTC). */
-  dateTime(ms: number, locale = this.current()): string {
+  dateTime(ms: number, locale: string = this.defaultLocale): string {
     return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(ms) + ' UTC';
   }
 }

@@ -107,7 +107,7 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
     const body = accountErrorBody(status, message, err);
     void res.status(status >= 500 ? 503 : status).json(res.req ? { ...body, Description: translations.errorMessage(res.req, body.code, body.Description) } : body);
   };
-  const router = routerShell({ refuseCrossSite: (req) => crossSite.isCrossSiteWrite(req), bodyLimit: settled.bodyLimit, parameterLimit: 50, answer, translations });
+  const router = routerShell({ refuseCrossSite: (req) => crossSite.isCrossSiteWrite(req), bodyLimit: settled.bodyLimit, parameterLimit: 50, answer });
   const actor = (req: Request) => service.authenticate(req.headers.authorization);
   const hit = core?.rateLimit ?? ownLimits(ownState as StateStore, options.rateLimits, settled.ipv6RateLimitPrefix);
   const limit = async (...hits: Array<[AccountRateLimit, unknown]>): Promise<void> => {
@@ -135,7 +135,7 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
       const body = objectBody(req);
       await limit(['signupPerIp', ip(req)], ['signupPerEmail', body.Email]);
       await guard?.checkAction?.('signup', req);
-      await service.signup(body);
+      await service.signup(body, translations.localeOf(req));
       res.status(202).json({ Message: 'Account created: open the link in the activation mail to activate it' });
     }),
   );
@@ -144,7 +144,7 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
     asyncHandler(async (req, res) => {
       const body = objectBody(req);
       await limit(['resendPerIp', ip(req)], ['resendPerEmail', body.Email]);
-      await service.resend(body);
+      await service.resend(body, translations.localeOf(req));
       res.status(202).json({ Message: 'If a sign-up with this e-mail and password waits for activation, a new activation mail is on its way' });
     }),
   );
@@ -215,7 +215,7 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
     asyncHandler(async (req, res) => {
       const who = await actor(req);
       await limit(['emailChangePerId', req.params.id]);
-      await service.requestEmailChange(who, String(req.params.id), objectBody(req));
+      await service.requestEmailChange(who, String(req.params.id), objectBody(req), translations.localeOf(req));
       res.status(202).json({ Message: 'A code is on its way to the new address; the e-mail changes when it is used' });
     }),
   );
@@ -255,7 +255,7 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
       const body = objectBody(req);
       await limit(['forgotPerIp', ip(req)], ['forgotPerEmail', body.Email]);
       await guard?.checkAction?.('password-reset', req);
-      await service.forgotPassword(body);
+      await service.forgotPassword(body, translations.localeOf(req));
       res.status(202).json({ Message: 'If an activated account has this e-mail, a reset code is on its way' });
     }),
   );
@@ -267,7 +267,7 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
       await failuresCounted(
         ['resetPerEmail', body.Email],
         (err) => err.reason === 'invalid_code',
-        () => service.resetPassword(body, ip(req)),
+        () => service.resetPassword(body, ip(req), translations.localeOf(req)),
       );
       res.json({ Message: 'Password changed; every session was signed out' });
     }),

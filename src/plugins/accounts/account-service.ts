@@ -120,9 +120,13 @@ export class AccountService {
     this.dummyHash.catch(() => undefined);
   }
 
-  /** A mail's template: the app's when it gave one, else the catalog's in the request's language. */
-  private mail(option: 'activationTemplate' | 'existingAccountTemplate' | 'resetTemplate' | 'resetNoticeTemplate' | 'emailChangeTemplate' | 'emailChangeNoticeTemplate', name: string): string {
-    return this.settings[option] ?? this.settings.translations.text(`mail.${name}`) ?? '';
+  /** A mail's template: the app's when it gave one, else the catalog's in `locale` (the request's; absent: the default). */
+  private mail(
+    option: 'activationTemplate' | 'existingAccountTemplate' | 'resetTemplate' | 'resetNoticeTemplate' | 'emailChangeTemplate' | 'emailChangeNoticeTemplate',
+    name: string,
+    locale: string | undefined,
+  ): string {
+    return this.settings[option] ?? this.settings.translations.text(`mail.${name}`, locale) ?? '';
   }
 
   private email(body: Record<string, unknown>, field = 'Email'): string {
@@ -145,7 +149,7 @@ export class AccountService {
    * An activated e-mail gets 409 1.5, or with `concealExistingAccounts` a 202 and a notice mailed
    * to the owner. The mail goes out in the background.
    */
-  async signup(body: Record<string, unknown>): Promise<void> {
+  async signup(body: Record<string, unknown>, locale?: string): Promise<void> {
     const email = this.email(body);
     await this.settings.loginSessions?.checkSignIn?.(email, 'signup');
     const pwd = stringField(body, 'Pwd');
@@ -170,7 +174,7 @@ export class AccountService {
       try {
         await this.settings.store.create(fresh);
         this.accountEvent('account.created', fresh, 'owner');
-        return this.mailInBackground(fresh, code);
+        return this.mailInBackground(fresh, code, locale);
       } catch (err) {
         if (!(err instanceof DuplicateEmailError)) throw err;
       }
@@ -182,11 +186,11 @@ export class AccountService {
         replaced = true;
         return { ...a, Pwd: hash, OldPwd: [], ConfirmCodes: { [ACTIVATE]: stored }, Privilege: {}, Profile: emptyProfile(), JoinDay: now, LastActivity: now };
       });
-      if (replaced && updated) return this.mailInBackground(updated, code);
+      if (replaced && updated) return this.mailInBackground(updated, code, locale);
       if (!this.settings.concealExistingAccounts) throw new AuthError('conflict', 'an account with this e-mail exists', { reason: 'email_taken' });
       return this.send(
         email,
-        renderTemplate(this.mail('existingAccountTemplate', 'existingAccount'), { Email: email }, this.settings.sender.contentType === 'text/html'),
+        renderTemplate(this.mail('existingAccountTemplate', 'existingAccount', locale), { Email: email }, this.settings.sender.contentType === 'text/html'),
         existing.Id,
         'notice of a sign-up attempt',
       );
@@ -198,7 +202,7 @@ export class AccountService {
    * Mails a fresh code for a pending sign-up, only to whoever knows its password (`Pwd`): a stranger
    * cannot make the owner activate a password the owner did not choose. Answers the same in every case.
    */
-  async resend(body: Record<string, unknown>): Promise<void> {
+  async resend(body: Record<string, unknown>, locale?: string): Promise<void> {
     const email = this.email(body);
     const pwd = stringField(body, 'Pwd');
     const account = await this.settings.store.getByEmail(email);
@@ -206,12 +210,16 @@ export class AccountService {
     if (!(await verifyPassword(pwd, pending?.Pwd, this.dummyHash)) || !pending) return;
     const { code, stored } = this.pendingCode(pending.Pwd);
     const updated = await this.settings.store.update(pending.Id, (a) => (a.Approved || a.Pwd !== pending.Pwd ? undefined : { ...a, ConfirmCodes: { ...a.ConfirmCodes, [ACTIVATE]: stored } }));
-    if (updated && updated.ConfirmCodes[ACTIVATE]?.Hash === stored.Hash) this.mailInBackground(updated, code);
+    if (updated && updated.ConfirmCodes[ACTIVATE]?.Hash === stored.Hash) this.mailInBackground(updated, code, locale);
   }
 
-  private mailInBackground(account: Account, code: string): void {
+  private mailInBackground(account: Account, code: string, locale: string | undefined): void {
     const link = `${this.settings.baseUrl}/active/${account.Id}?code=${code}`;
-    const text = renderTemplate(this.mail('activationTemplate', 'activation'), { Email: account.Email, Id: account.Id, Code: code, Link: link }, this.settings.sender.contentType === 'text/html');
+    const text = renderTemplate(
+      this.mail('activationTemplate', 'activation', locale),
+      { Email: account.Email, Id: account.Id, Code: code, Link: link },
+      this.settings.sender.contentType === 'text/html',
+    );
     this.send(account.Email, text, account.Id, 'activation mail');
   }
 
@@ -449,7 +457,7 @@ export class AccountService {
    * one-shot code goes to the new address (valid `activationCodeTtl`; a new request voids the
    * earlier one) and a notice to the old one. Nothing moves until the code is used.
    */
-  async requestEmailChange(actor: Actor, id: string, body: Record<string, unknown>): Promise<void> {
+  async requestEmailChange(actor: Actor, id: string, body: Record<string, unknown>, locale?: string): Promise<void> {
     const account = await this.target(actor, id);
     if (actor.account.Id === id && !(await verifyPassword(stringField(body, 'Pwd'), account.Pwd, this.dummyHash))) {
       throw new AuthError('forbidden', 'the current password is wrong', { reason: 'invalid_password' });
@@ -461,14 +469,14 @@ export class AccountService {
     const html = this.settings.sender.contentType === 'text/html';
     if (taken) {
       // As for a free address, seen from the old one: its notice goes out; the taken address's owner gets a notice, no code.
-      this.send(next, renderTemplate(this.mail('existingAccountTemplate', 'existingAccount'), { Email: next }, html), taken.Id, 'notice of an e-mail change attempt');
+      this.send(next, renderTemplate(this.mail('existingAccountTemplate', 'existingAccount', locale), { Email: next }, html), taken.Id, 'notice of an e-mail change attempt');
     } else {
       const code = randomBytes(16).toString('hex');
       const stored: StoredCode = { Hash: sha256(code), Expires: new Date(Date.now() + this.settings.codeTtl).toISOString(), For: next };
       await this.settings.store.update(id, (a) => ({ ...a, ConfirmCodes: { ...a.ConfirmCodes, [EMAIL_CHANGE]: stored } }));
-      this.send(next, renderTemplate(this.mail('emailChangeTemplate', 'emailChange'), { Email: account.Email, NewEmail: next, Code: code }, html), id, 'e-mail change code');
+      this.send(next, renderTemplate(this.mail('emailChangeTemplate', 'emailChange', locale), { Email: account.Email, NewEmail: next, Code: code }, html), id, 'e-mail change code');
     }
-    this.send(account.Email, renderTemplate(this.mail('emailChangeNoticeTemplate', 'emailChangeNotice'), { Email: account.Email, NewEmail: next }, html), id, 'e-mail change notice');
+    this.send(account.Email, renderTemplate(this.mail('emailChangeNoticeTemplate', 'emailChangeNotice', locale), { Email: account.Email, NewEmail: next }, html), id, 'e-mail change notice');
   }
 
   /**
@@ -592,7 +600,7 @@ export class AccountService {
    * voids the earlier code) to an activated account. Answers the same whether the account exists
    * or not; the mail goes out in the background, and an unknown e-mail costs a store round trip too.
    */
-  async forgotPassword(body: Record<string, unknown>): Promise<void> {
+  async forgotPassword(body: Record<string, unknown>, locale?: string): Promise<void> {
     const email = this.email(body);
     const account = await this.settings.store.getByEmail(email);
     const code = randomBytes(16).toString('hex');
@@ -601,7 +609,7 @@ export class AccountService {
     const updated = await this.settings.store.update(target, (a) => (a.Approved ? { ...a, ConfirmCodes: { ...a.ConfirmCodes, [RESET]: stored } } : undefined));
     if (updated?.ConfirmCodes[RESET]?.Hash !== stored.Hash) return;
     const text = renderTemplate(
-      this.mail('resetTemplate', 'reset'),
+      this.mail('resetTemplate', 'reset', locale),
       { Email: updated.Email, EmailParam: encodeURIComponent(updated.Email), Code: code },
       this.settings.sender.contentType === 'text/html',
     );
@@ -613,7 +621,7 @@ export class AccountService {
    * saves the password (of two racing resets one wins); then every access token and every session
    * of the account's logins is revoked. Any bad code answers 400 2.0 and changes nothing.
    */
-  async resetPassword(body: Record<string, unknown>, ip: string): Promise<void> {
+  async resetPassword(body: Record<string, unknown>, ip: string, locale?: string): Promise<void> {
     const email = this.email(body);
     const code = stringField(body, 'Code');
     const next = stringField(body, 'NewPwd');
@@ -641,8 +649,8 @@ export class AccountService {
     this.send(
       account.Email,
       renderTemplate(
-        this.mail('resetNoticeTemplate', 'resetNotice'),
-        { Email: account.Email, Removed: removed.length === 0 ? (this.settings.translations.text('mail.resetNotice.nothing') ?? 'nothing else') : removed.join(' and ') },
+        this.mail('resetNoticeTemplate', 'resetNotice', locale),
+        { Email: account.Email, Removed: removed.length === 0 ? (this.settings.translations.text('mail.resetNotice.nothing', locale) ?? 'nothing else') : removed.join(' and ') },
         html,
       ),
       account.Id,

@@ -22,6 +22,8 @@ export interface OrgRouteDeps {
   rateLimit(name: string, identity: string): Promise<void>;
   /** The plugins' action guards (a CAPTCHA) on accepting an invitation. */
   checkAction(action: 'invitation-accept', req: Request): Promise<void>;
+  /** The language of a request (the invitation mail speaks the inviter's). */
+  localeOf(req: Request): string;
 }
 
 type Handler = (req: Request, res: Response, caller: OrgCaller & { user: User; claims: Claims }) => Promise<void>;
@@ -156,7 +158,7 @@ export function addOrgRoutes(router: Router, deps: OrgRouteDeps): void {
       const { org: found } = await orgs.find(org(req), caller.id);
       await limit('orgInvitesPerUser', caller.id);
       await limit('orgInvitesPerOrg', found.id);
-      sendJson(res, 201, await orgs.invite(found.id, caller, input));
+      sendJson(res, 201, await orgs.invite(found.id, caller, input, deps.localeOf(req)));
     }),
   );
   methods('/orgs/:org/invitations', 'GET, POST');

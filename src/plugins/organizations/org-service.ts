@@ -356,7 +356,7 @@ export class OrgService implements OrgAuthority {
   }
 
   /** Invites an address (`invitation:create`, only roles the caller may grant) and mails the one-shot link. */
-  async invite(ref: string, caller: OrgCaller, input: { email: string; roles: string[] }): Promise<Omit<OrgInvitation, 'orgId'>> {
+  async invite(ref: string, caller: OrgCaller, input: { email: string; roles: string[] }, locale?: string): Promise<Omit<OrgInvitation, 'orgId'>> {
     const { org, me } = await this.find(ref, caller.id);
     this.demand(me, 'invitation:create');
     this.checkGrantable(me.roles, input.roles);
@@ -374,8 +374,8 @@ export class OrgService implements OrgAuthority {
     await this.store.addInvitation(invitation);
     const link = this.options.invitationLink?.(token) ?? `${this.deps.url.href.replace(/\/+$/, '')}/#invitation=${token}`;
     const text = renderTemplate(
-      this.options.invitationTemplate ?? this.deps.translations.text('mail.invitation') ?? '',
-      { Org: org.name, Role: this.mainRole(input.roles), Link: link, Site: this.deps.url.host, Expires: this.deps.translations.dateTime(invitation.expires) },
+      this.options.invitationTemplate ?? this.deps.translations.text('mail.invitation', locale) ?? '',
+      { Org: org.name, Role: this.mainRole(input.roles), Link: link, Site: this.deps.url.host, Expires: this.deps.translations.dateTime(invitation.expires, locale) },
       sender.contentType === 'text/html',
     );
     try {

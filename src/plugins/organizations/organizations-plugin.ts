@@ -83,6 +83,7 @@ export function organizations(options: OrganizationOptions): OrganizationsPlugin
             authenticator: ctx.authenticator,
             rateLimit: (name, id) => ctx.rateLimit(name, id),
             checkAction: (action, req) => ctx.checkAction(action, ctx.toLoginRequest(req)),
+            localeOf: (req) => ctx.translations.localeOf(req),
           });
         },
         guards: orgGuards(cache, checked.roles, () => authMount ?? '<auth mount>'),

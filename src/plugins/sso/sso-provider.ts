@@ -143,7 +143,7 @@ export class SsoProvider implements Provider {
     const identity = samlIdentity(connection, assertion);
     if (test) {
       kit.tokens.clearCookie(res, TEST_COOKIE);
-      return sendTestReport(res, req.raw.headers.accept, await this.report(connection, identity), kit.translations.page());
+      return sendTestReport(res, req.raw.headers.accept, await this.report(connection, identity), kit.translations.page(kit.translations.localeOf(req.raw)));
     }
     const user = await provisionUser(connection, identity, this.deps);
     await kit.completeLogin(req, res, {
@@ -251,7 +251,7 @@ export class SsoProvider implements Provider {
     } catch (err) {
       if (!(err instanceof ConnectionTested)) throw err;
       kit.tokens.clearCookie(res, TEST_COOKIE);
-      return sendTestReport(res, req.raw.headers.accept, err.report, kit.translations.page());
+      return sendTestReport(res, req.raw.headers.accept, err.report, kit.translations.page(kit.translations.localeOf(req.raw)));
     }
   }
 

@@ -1,3 +1,4 @@
+import { requestClient, type EventClient } from '../../core/events/event-bus';
 import type { CredentialChange } from '../../core/credentials/credential-notices';
 import type { PluginAuthenticator } from '../../plugin-api/core-api';
 import { clientIp } from '../../internal/client-ip';
@@ -26,7 +27,7 @@ export interface TwoFactorRouteDeps {
   startSession(req: LoginRequest, res: Response, login: CompletedLogin): Promise<void>;
   toLoginRequest(req: Request): LoginRequest;
   /** Tells the owner that two-factor was turned on or off. */
-  notify(user: User, change: CredentialChange): void;
+  notify(user: User, change: CredentialChange, client?: EventClient): void;
   /** Records a security event with the request's client. */
   event(event: NewAuthEvent, req: LoginRequest): void;
 }
@@ -99,7 +100,7 @@ export function twoFactorRouteList(deps: TwoFactorRouteDeps): PluginRoute[] {
         await limit(req, user.id);
         noStore(res);
         const recoveryCodes = await twoFactor.confirm(user.id, code);
-        deps.notify(user, { kind: 'two-factor', change: 'added' });
+        deps.notify(user, { kind: 'two-factor', change: 'added' }, requestClient(req));
         sendJson(res, 200, { enabled: true, recoveryCodes });
       }),
     },
@@ -113,7 +114,7 @@ export function twoFactorRouteList(deps: TwoFactorRouteDeps): PluginRoute[] {
         const code = codeOf(req);
         await limit(req, user.id);
         await twoFactor.disable(user.id, code);
-        deps.notify(user, { kind: 'two-factor', change: 'removed' });
+        deps.notify(user, { kind: 'two-factor', change: 'removed' }, requestClient(req));
         sendJson(res, 200, { enabled: false });
       }),
     },

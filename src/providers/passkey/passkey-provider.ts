@@ -1,3 +1,4 @@
+import { clientOf } from '../../core/events/event-bus';
 import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
@@ -217,7 +218,7 @@ export class PasskeyProvider implements Provider {
     };
     const credential: Credential = { id: info.credential.id, userId: user.id, kind: 'passkey', label, created: Date.now(), lastUsed: 0, data: { ...data } };
     if (!(await kit.credentials.add(credential))) throw new AuthError('conflict', 'this passkey is registered already');
-    kit.notifyCredentialChange(user, { kind: 'passkey', change: 'added', detail: label });
+    kit.notifyCredentialChange(user, { kind: 'passkey', change: 'added', detail: label }, clientOf(req));
     sendJson(res, 200, publicView(credential));
   }
 
@@ -234,7 +235,7 @@ export class PasskeyProvider implements Provider {
     if (found?.kind !== 'passkey' || found.userId !== user.id) throw new AuthError('not_found', 'you have no such passkey');
     if (req.method === 'DELETE') {
       await kit.credentials.delete(id);
-      kit.notifyCredentialChange(user, { kind: 'passkey', change: 'removed', detail: found.label });
+      kit.notifyCredentialChange(user, { kind: 'passkey', change: 'removed', detail: found.label }, clientOf(req));
       return sendJson(res, 200, { deleted: id });
     }
     requireObjectBody(req);
