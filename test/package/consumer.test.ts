@@ -126,8 +126,7 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
       '@types/node@^20',
       `openid-client@${await versionOf('openid-client')}`,
       `@simplewebauthn/browser@${await versionOf('@simplewebauthn/browser')}`,
-      // The React samples of docs/client.md.
-      `react@${await versionOf('react')}`,
+      // The React samples of docs/client.md (types only: they are type-checked, not run).
       `@types/react@${await versionOf('@types/react')}`,
     ]);
     const quickStart = await readmeQuickStart();
