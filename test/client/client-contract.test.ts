@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
-import type { AuthErrorReason } from '../../src';
-import { createAuthClient, type ServerErrorCode } from '../../src/client';
+import type { AuthErrorReason, SessionInfo, User } from '../../src';
+import type { ApiKeyView } from '../../src/plugins/api-keys/api-key-service';
+import type { OrgView } from '../../src/plugins/organizations/org-service';
+import { createAuthClient, type ClientApiKey, type ClientOrganization, type ClientSession, type ClientUser, type ServerErrorCode } from '../../src/client';
 import { API_KEY_ERROR_CODES } from '../../src/api-keys';
 import { CAPTCHA_ERROR_CODES } from '../../src/captcha';
 import { ORG_ERROR_CODES } from '../../src/organizations';
@@ -16,6 +18,15 @@ import { SSO_ERROR_CODES } from '../../src/plugins/sso/sso-plugin';
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 // `plan_required` is the own code of the plugin of test/plugins/plugin-seam.test.ts, which is in this program too.
 const clientKnowsEveryServerCode: Same<ServerErrorCode, Exclude<AuthErrorReason, 'plan_required'>> = true;
+
+// The client's wire types are written out too (a front end sees no server type); the server's
+// records must fit them, so a field renamed on one side fails the type check here.
+export const serverRecordsFitTheClient: [ClientUser, ClientSession, ClientApiKey, ClientOrganization] = [
+  null as unknown as User,
+  null as unknown as SessionInfo & { current?: boolean },
+  null as unknown as ApiKeyView,
+  null as unknown as OrgView & { active?: boolean },
+];
 
 /** The client as an app's bundler ships it: one minified ES module. */
 function bundled(entry: string, external: string[]): Buffer {
