@@ -4,5 +4,5 @@ import { describeFuzz } from './fuzz-routes';
 describeFuzz(
   'the identity provider routes',
   (route) => route.startsWith('/oidc') || route.startsWith('/auth/apps') || route.startsWith('/auth/idp'),
-  Math.ceil(Number(process.env.FUZZ_RUNS ?? 120) / 2),
+  Math.ceil(Number(process.env.FUZZ_RUNS ?? 60) / 2),
 );
