@@ -1,3 +1,5 @@
+import { reasonOfStatus } from '../core/errors';
+
 /**
  * Every reason the server answers as `code`, by name: the core's kinds and reasons, the account
  * service's, and those of the plugins (API keys, organizations, SSO, CAPTCHA). Written out, so a
@@ -82,20 +84,6 @@ export type ClientOnlyErrorCode = 'network_error' | 'invalid_response' | 'webaut
  */
 export type AuthClientErrorCode = ServerErrorCode | ClientOnlyErrorCode;
 
-const codeByStatus: Readonly<Record<number, ServerErrorCode>> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  409: 'conflict',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  429: 'rate_limited',
-  502: 'bad_gateway',
-  503: 'unavailable',
-};
-
 /**
  * A refused or failed call of the client. Tell cases apart by `code` (stable), show `message`
  * (the server's words, in the user's language when translations are on).
@@ -131,7 +119,7 @@ export function isAuthClientError<C extends AuthClientErrorCode>(err: unknown, c
 /** The error of a refused answer: authgate's `{error, code}` or the account service's `{Code, Message, Description, code}`. */
 export function errorOfAnswer(status: number, body: unknown, retryAfter: string | null): AuthClientError {
   const answer = (typeof body === 'object' && body !== null ? body : {}) as { code?: unknown; error?: unknown; Description?: unknown; error_description?: unknown };
-  const code = typeof answer.code === 'string' ? (answer.code as ServerErrorCode) : (codeByStatus[status] ?? (status >= 500 ? 'internal' : 'bad_request'));
+  const code = (typeof answer.code === 'string' ? answer.code : reasonOfStatus(status)) as ServerErrorCode;
   const message = [answer.error_description, answer.error, answer.Description].find((m) => typeof m === 'string') as string | undefined;
   const seconds = Number(retryAfter);
   return new AuthClientError(code, message ?? `request failed with status ${status}`, status, retryAfter !== null && seconds >= 0 ? seconds : undefined);

@@ -111,9 +111,14 @@ const reasonByStatus: Readonly<Record<number, AuthErrorReason>> = {
   503: 'unavailable',
 };
 
+/** The reason an answer of `status` stands for when nothing more specific is known (the browser client reads answers with it too). */
+export function reasonOfStatus(status: number): AuthErrorReason {
+  return reasonByStatus[status] ?? (status >= 500 ? 'internal' : 'bad_request');
+}
+
 /** The JSON body of an error answer: `{"error": message, "code": reason}` (the reason of an {@link AuthError}, else the one of the status). */
 export function errorBody(status: number, message: string, err?: unknown): { error: string; code: AuthErrorReason } {
-  return { error: message, code: err instanceof AuthError ? err.reason : (reasonByStatus[status] ?? (status >= 500 ? 'internal' : 'bad_request')) };
+  return { error: message, code: err instanceof AuthError ? err.reason : reasonOfStatus(status) };
 }
 
 /** The error of every misuse caught at start-up (bad options, bad registrations): code `config`. */

@@ -143,6 +143,12 @@ export class Translations {
     return { lang: locale, t: (key, values = {}) => renderTemplate(this.text(key, locale) ?? key, values, false) };
   }
 
+  /** The words under `prefix` in `locale`, by key: what a page's script needs, sent with the page as JSON. */
+  wordsUnder(prefix: string, locale: string = this.defaultLocale): Record<string, string> {
+    const words = this.page(locale);
+    return Object.fromEntries(Object.keys(this.catalog('en')).flatMap((key) => (key.startsWith(prefix) ? [[key, words.t(key)]] : [])));
+  }
+
   /** Formats a time for a mail or a page in `locale` (`Intl`, UTC). */
   dateTime(ms: number, locale: string = this.defaultLocale): string {
     return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(ms) + ' UTC';

@@ -150,12 +150,9 @@ export function adminRouteList(deps: AdminRouteDeps): PluginRoute[] {
         if (!req.originalUrl.split('?')[0]?.endsWith('/')) return void res.redirect(301, `${req.baseUrl}/admin/`);
         // The page holds no data (its script asks the API, which checks everything): the cookie only picks the page.
         const claims = await deps.peek(req);
-        const words = deps.translations.page(deps.translations.localeOf(req));
-        const scriptWords = Object.fromEntries(
-          Object.keys(deps.translations.catalog('en'))
-            .filter((k) => k.startsWith('page.admin.'))
-            .map((k) => [k, words.t(k)]),
-        );
+        const locale = deps.translations.localeOf(req);
+        const words = deps.translations.page(locale);
+        const scriptWords = deps.translations.wordsUnder('page.admin.', locale);
         const html = (state: ConsoleState): string => consoleHtml(words, state, scriptWords);
         if (claims?.user === undefined || claims.handshake !== undefined) return page(res, 401, html('login'));
         if (!admin.isAdmin(claims.user as User, claims)) return page(res, 403, html('forbidden'));

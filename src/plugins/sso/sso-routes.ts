@@ -42,12 +42,9 @@ export function ssoRouteList(deps: SsoRouteDeps): PluginRoute[] {
       path: '/orgs/:org/sso',
       handler: (req, res) => {
         // The page holds no data (its script asks the routes, which check everything).
-        const words = deps.translations.page(deps.translations.localeOf(req));
-        const scriptWords = Object.fromEntries(
-          Object.keys(deps.translations.catalog('en'))
-            .filter((k) => k.startsWith('page.ssoSetup.'))
-            .map((k) => [k, words.t(k)]),
-        );
+        const locale = deps.translations.localeOf(req);
+        const words = deps.translations.page(locale);
+        const scriptWords = deps.translations.wordsUnder('page.ssoSetup.', locale);
         const html = setupHtml(words, org(req), req.baseUrl, scriptWords);
         res.setHeader('Content-Security-Policy', SETUP_CSP);
         res.status(200).type('html').send(html);
