@@ -9,6 +9,7 @@ import { AUDIT } from './core/audit/audit-schema';
 import { familyUri } from './internal/database-uri';
 import { PgNames } from './internal/postgres';
 import { uriScheme } from './internal/store-uri';
+import { displayUri } from './internal/guarded-store';
 import { loggerFunc } from './core/logger';
 import { ORG_INVITATIONS, ORGS } from './plugins/organizations/org-schema';
 import { SSO_DOMAINS } from './plugins/sso/domain-schema';
@@ -26,8 +27,9 @@ import { postgresNaming } from './stores/postgres/postgres-database';
 import { SQLITE_NAMING } from './stores/sqlite/sqlite-database';
 import { openDatabase } from './stores/open-database';
 import { USERS } from './core/users/user-schema';
+import { ADMIN_USAGE, parseAdminArgs, runAdminCommand, type AdminRequest } from './service/admin-command';
 
-const USAGE = `usage: npx authgate migrate [--database <uri>] [--print]
+const MIGRATE_USAGE = `usage: npx authgate migrate [--database <uri>] [--print]
 
 Makes the tables (or collections) of every authgate store on a database and copies what an older
 version stored there, once; authgate does the same at its first start, so this is for deployments
@@ -37,6 +39,8 @@ that migrate before they start (or with other rights).
                     level:///folder (default: the DATABASE_URL environment variable)
   --print           print the SQL instead of running it (PostgreSQL, MySQL, SQLite), for a
                     migration tool of your own; it connects to nothing`;
+
+const USAGE = `${MIGRATE_USAGE}\n\n${ADMIN_USAGE}`;
 
 /** Each store of `createAuth({ database })` (by its folder name under a level folder) and the families it holds. */
 function storesOf(scheme: string, write: (line: string) => void): Array<{ store: string; schemas: Array<Schema<unknown>> }> {
@@ -55,15 +59,11 @@ function storesOf(scheme: string, write: (line: string) => void): Array<{ store:
   return stores;
 }
 
-/** The URI with its password hidden, as it is shown. */
-function shown(uri: string): string {
-  return uri.replace(/\/\/([^:/@]*):[^@/]*@/, '//$1:***@');
-}
-
 /** What the arguments ask for. @throws AuthError (`bad_request`) with the usage for anything else. */
-function parse(argv: readonly string[], env: NodeJS.ProcessEnv): { help: true } | { help: false; database: string; print: boolean } {
+function parse(argv: readonly string[], env: NodeJS.ProcessEnv): { help: true } | { help: false; database: string; print: boolean } | { help: false; admin: AdminRequest } {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { help: true };
+  if (command === 'admin') return { help: false, admin: parseAdminArgs(rest, env) };
   if (command !== 'migrate') throw new AuthError('bad_request', `unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
   let database = env.DATABASE_URL;
   let print = false;
@@ -126,7 +126,7 @@ async function migrate(database: string, write: (line: string) => void): Promise
       await avatars.close();
     }
   }
-  write(`migrated: ${shown(database)}`);
+  write(`migrated: ${displayUri(database)}`);
 }
 
 /**
@@ -146,12 +146,13 @@ export async function runCli(argv: readonly string[], write: (line: string) => v
     return 0;
   }
   try {
-    if (request.print) script(request.database, write);
+    if ('admin' in request) await runAdminCommand(request.admin, write);
+    else if (request.print) script(request.database, write);
     else await migrate(request.database, write);
     return 0;
   } catch (err) {
     const code = err instanceof AuthError && (err.code === 'bad_request' || err.code === 'config') ? 2 : 1;
-    write(`authgate migrate failed: ${(err as Error).message ?? String(err)}`);
+    write(`authgate ${'admin' in request ? 'admin' : 'migrate'} failed: ${(err as Error).message ?? String(err)}`);
     return code;
   }
 }

@@ -8,7 +8,7 @@ export interface Logger {
   logf(format: string, ...args: unknown[]): void;
 }
 
-/** A logger that drops everything; the default of every option that takes a logger. */
+/** A logger that drops everything: `logger: noopLogger` silences authgate. */
 export const noopLogger: Logger = {
   logf(): void {
     /* intentionally empty */
@@ -38,8 +38,9 @@ export function loggerFunc(fn: (line: string) => void): Logger {
 }
 
 /**
- * Writes only warnings and errors (lines that start with `[WARN]` or `[ERROR]`) to `console.warn`:
- * the default of the account service, so that a mail that could not be sent is never silent.
+ * Writes only warnings and errors (lines that start with `[WARN]` or `[ERROR]`) to `console.warn`
+ * (stderr): the default of every option that takes a logger, so that a store that failed or a
+ * mail that could not be sent is never silent.
  */
 export const warningsLogger: Logger = {
   logf(format: string, ...args: unknown[]): void {

@@ -30,7 +30,7 @@ export function guardStore<T extends object>(store: T, what: string, timeoutMs: 
               },
               (err: unknown) => {
                 clearTimeout(timer);
-                reject(isExpected(err) ? err : new StoreUnavailableError(`${what} failed (${(err as Error)?.name ?? typeof err})`, { cause: err }));
+                reject(isExpected(err) ? err : new StoreUnavailableError(`${what} failed: ${causeOf(err)}`, { cause: err }));
               },
             );
           });
@@ -47,9 +47,56 @@ export function isClientError(err: unknown): boolean {
 }
 
 /**
+ * A store URI as a log line may show it: the password (and any query, which may hold one) removed.
+ * `postgres://app:pw@db/app?sslmode=require` gives `postgres://app@db/app`.
+ */
+export function displayUri(uri: string): string {
+  return uri.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^@/?#]*)@/i, (_all, scheme: string, auth: string) => `${scheme}${auth.split(':')[0]}@`).replace(/[?#].*$/s, '');
+}
+
+/** What an error of a backend says, for a log line: the code and message of it and its causes, one line, passwords removed from any URI in it. */
+function causeOf(err: unknown): string {
+  const parts: string[] = [];
+  // Duck-typed: a driver's errors may come from another realm, and a refused connection to a
+  // name with several addresses is an AggregateError whose own message is empty.
+  for (let e = err as ErrorLike | undefined, depth = 0; isErrorLike(e) && depth < 4; e = e.cause ?? e.errors?.[0], depth++) {
+    const said = `${typeof e.code === 'string' ? `${e.code}: ` : ''}${e.message || e.name}`.replace(/\s+/g, ' ');
+    if (!parts.includes(said)) parts.push(said);
+  }
+  return parts.length === 0 ? typeof err : displayUriIn(parts.join(' <- ')).slice(0, 400);
+}
+
+interface ErrorLike {
+  name?: string;
+  message?: string;
+  code?: unknown;
+  cause?: ErrorLike;
+  errors?: ErrorLike[];
+}
+
+function isErrorLike(e: unknown): e is ErrorLike {
+  return typeof e === 'object' && e !== null && typeof (e as ErrorLike).message === 'string';
+}
+
+const URI_WITH_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^:@/\s]*):[^@/\s]*@/gi;
+
+function displayUriIn(text: string): string {
+  return text.replace(URI_WITH_PASSWORD, '$1@');
+}
+
+/**
+ * How an error names a store: its family and where it lives, `the user store
+ * (postgres://app@db/app)` for a URI, `the user store (RedisUserStore)` for an object.
+ */
+function described(what: string, given: object | string): string {
+  const where = typeof given === 'string' ? displayUri(given) : (given.constructor?.name ?? 'a custom store');
+  return `the ${what} (${where})`;
+}
+
+/**
  * Opens a store given as an object or a URI (made by `create`) and guards it as
  * {@link guardStore} does: the one way every router and service gets its stores.
  */
 export function openGuarded<T extends object>(given: T | string, create: (uri: string) => T, what: string, timeoutMs: number, isExpected: (err: unknown) => boolean = isClientError): T {
-  return guardStore(typeof given === 'string' ? create(given) : given, what, timeoutMs, isExpected);
+  return guardStore(typeof given === 'string' ? create(given) : given, described(what, given), timeoutMs, isExpected);
 }

@@ -8,6 +8,13 @@ type LevelEncoding = 'json' | 'utf8' | 'view';
 
 const databases = new SharedHandles<{ db: Level<string, unknown>; encoding: LevelEncoding }>((open) => open.db.close());
 
+const openings = new WeakMap<object, Promise<void>>();
+
+/** Settles when a database of {@link openLevel} is open; rejects with the open's own error (`LEVEL_LOCKED` as its cause when another process holds the folder). */
+export function whenOpen(db: object): Promise<void> {
+  return openings.get(db) ?? Promise.resolve();
+}
+
 /**
  * Opens (lazily, on first use) an embedded LevelDB folder, shared by every store of this process
  * that names the same folder with the same value encoding (their keys have distinct prefixes:
@@ -23,7 +30,13 @@ export function openLevel<V>(path: string, valueEncoding: LevelEncoding): Lease<
   }
   const lease = databases.acquire(folder, () => {
     const { Level: LevelDb } = loadOptional<typeof import('level')>('level', 'a level:// store');
-    return { db: new LevelDb<string, unknown>(folder, { valueEncoding }), encoding: valueEncoding };
+    const db = new LevelDb<string, unknown>(folder, { valueEncoding });
+    // A failed open (a folder another process holds) leaves later calls with a bare "not open":
+    // the open's own error, with its cause, is kept for whenOpen to give.
+    const opening = db.open();
+    opening.catch(() => undefined);
+    openings.set(db, opening);
+    return { db, encoding: valueEncoding };
   });
   return { handle: lease.handle.db as Level<string, V>, release: lease.release };
 }

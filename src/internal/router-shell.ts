@@ -65,7 +65,9 @@ export function finishRouter(router: Router, options: { answer: ErrorAnswer; log
     if (err instanceof RateLimitError) res.setHeader('Retry-After', String(err.retryAfter));
     const status = (err as { status?: unknown } | null)?.status;
     if (err instanceof AuthError) {
-      if (err.status >= 500) options.logger.logf('[ERROR] %s (cause: %s)', err.message, (err.cause as Error | undefined)?.name ?? 'none');
+      // A store's own error is written to be logged (see guardStore); any other cause by name only.
+      if (err.status >= 500)
+        options.logger.logf('[ERROR] %s (cause: %s)', err.message, err.cause instanceof StoreUnavailableError ? err.cause.message : ((err.cause as Error | undefined)?.name ?? 'none'));
       return options.answer(res, err.status, err.message, err);
     }
     if (err instanceof StoreUnavailableError) {

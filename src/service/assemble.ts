@@ -20,6 +20,7 @@ import { StateRefreshCache } from '../core/middleware/state-refresh-cache';
 import type { ResolvedOptions, SettledOptions } from './options';
 import type { PluginContext } from '../plugin-api/plugin';
 import { PluginHost } from './plugin-host';
+import { PROBE_KEY, probeStore } from '../internal/store-probe';
 import { LoginCompleter } from './complete-login';
 import { LinkFlow } from '../providers/link-flow';
 import { linkedLogins } from '../plugins/linked-logins/linked-logins-plugin';
@@ -77,6 +78,17 @@ function openStores(settled: SettledOptions): ResolvedOptions {
 /** Makes the parts of a service from its checked options (stores opened here), plugins not set up yet. */
 export function createCore(settled: SettledOptions, notifications: NotificationOptions | undefined): Core {
   const resolved = openStores(settled);
+  // A wrong address or a level folder held by another process is said at start-up, not at the first login.
+  // One database under several families is probed (and reported) once.
+  const probed = new Set<unknown>();
+  for (const [given, probe] of [
+    [settled.stateStore, () => resolved.stateStore.get(PROBE_KEY)],
+    [settled.userStore, () => resolved.userStore.get(PROBE_KEY)],
+    [settled.credentialStore, () => resolved.credentialStore.get(PROBE_KEY)],
+  ] as const) {
+    if (!probed.has(given)) probeStore(given, probe, resolved.logger);
+    probed.add(given);
+  }
   const providers = new Map<string, Provider>();
   const tokens = new TokenService(resolved);
   const webhooks = new WebhookQueue(resolved.stateStore, resolved.webhooks, { logger: resolved.logger, backoffMs: resolved.webhookBackoff, pollMs: 1000 });

@@ -6,6 +6,7 @@ import type { CrossSitePolicy } from '../internal/cross-origin';
 import { asyncHandler } from '../internal/async-handler';
 import { sendHtmlPage, sendJson, wantsHtml } from '../internal/http';
 import { finishRouter, routerShell, type ErrorAnswer } from '../internal/router-shell';
+import { foreignHostWarning } from '../internal/host-check';
 import type { Logger } from '../core/logger';
 import type { Authenticator } from '../core/middleware/authenticator';
 import type { LoginRequest, Provider, ProviderAction, ProviderKit } from '../providers/provider';
@@ -101,6 +102,8 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     parameterLimit: 100,
     answer,
   });
+
+  router.use(foreignHostWarning(kit.url, logger));
 
   const loggedOut = (req: Request, claims: Claims | undefined): void => {
     const userId = claims?.user?.id;

@@ -11,6 +11,7 @@ import { clientOf, type EventBus } from '../core/events/event-bus';
 import type { LoginPhases } from '../plugin-api/plugin';
 import type { CompletedLogin, LoginRequest } from '../providers/provider';
 import type { UserDirectory } from '../core/users/user-directory';
+import { setAdmin } from '../core/token/user';
 
 /** What the end of a login needs to know of the service. */
 export interface LoginCompleterOptions extends RedirectPolicy {
@@ -18,6 +19,8 @@ export interface LoginCompleterOptions extends RedirectPolicy {
   audiences: readonly string[] | undefined;
   issuer: string;
   crossSite: CrossSitePolicy;
+  /** The ids of `createAuth({ admins })`. */
+  admins: ReadonlySet<string>;
 }
 
 /**
@@ -75,6 +78,8 @@ export class LoginCompleter {
   async startSession(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<void> {
     const aud = this.resolveAudience(login.aud);
     const { aud: _requested, ...user } = login.user;
+    // Before the claims updater, which sees the flag and may still change it.
+    if (this.options.admins.has(user.id) || (await this.users.get(user.id))?.adminGrant === true) setAdmin(user, true);
     user.picture = await this.avatars.put(user, login.noAva ?? false);
     const { token, claims } = await this.tokens.create({
       aud,

@@ -5,7 +5,7 @@ import { configError } from '../core/errors';
 import { CrossSitePolicy, type CrossSiteOptions } from '../internal/cross-origin';
 import { positiveMs } from '../internal/option-checks';
 import { AUTH_RATE_LIMITS, resolveRules, type AuthRateLimit, type RateLimitRule, resolveIpv6Prefix } from '../core/limits/rate-limiter';
-import { noopLogger, warningsLogger, type Logger } from '../core/logger';
+import { warningsLogger, type Logger } from '../core/logger';
 import { resolveMiddlewareOptions, type MiddlewareOptions, type ResolvedMiddlewareOptions } from '../core/middleware/middleware-options';
 import type { RefreshCache } from '../core/middleware/refresh-cache';
 import type { StateStore } from '../core/state/state-store';
@@ -40,6 +40,14 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
   url: string;
   /** Extra hosts (`host` or `host:port`) that `from` may redirect to. @default [] */
   allowedRedirectHosts?: string[];
+  /**
+   * User ids (as `GET /auth/user` shows them, e.g. `github_2b3c...`) whose logins are admins: their
+   * tokens get `attrs.admin`, which `m.admin` and the admin plugin honour. The claims updater sees
+   * the flag and may change it. Ids, not e-mail addresses: some providers let anyone claim an
+   * address; `npx authgate admin <e-mail or id>` grants by e-mail and shows whom it matched.
+   * @default []
+   */
+  admins?: string[];
   /**
    * One database for every store of the service and of its plugins (sessions and other state,
    * avatars, passkeys and second factors, the user directory, the audit log, organizations,
@@ -133,7 +141,12 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
   ipv6RateLimitPrefix?: number;
   /** How long a call to the avatar or state store may take before the request gets a 503. @default 5000 */
   storeTimeout?: number;
-  /** Where authgate logs. @default noopLogger */
+  /**
+   * Where authgate logs. The default writes warnings and errors (a store that failed, a request
+   * whose host is not `url`'s, a risky setting) to stderr; `consoleLogger` adds the rest, and
+   * `noopLogger` silences it.
+   * @default warningsLogger
+   */
   logger?: Logger;
 }
 
@@ -146,6 +159,7 @@ export interface SettledOptions extends ResolvedTokenOptions, ResolvedMiddleware
   /** As given (checked), or absent: plugins place their stores on it. */
   database: string | undefined;
   allowedRedirectHosts: string[];
+  admins: ReadonlySet<string>;
   crossSite: CrossSitePolicy;
   bodyLimit: number;
   rateLimits: Partial<Record<string, RateLimitRule | false>>;
@@ -214,7 +228,7 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
     throw configError('options.url must be the public base URL of the app, e.g. "http://127.0.0.1:8080"');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw configError('options.url must be an http or https URL');
-  const logger = options.logger ?? noopLogger;
+  const logger = options.logger ?? warningsLogger;
   if (options.plugins !== undefined && !Array.isArray(options.plugins)) throw configError('options.plugins must be a list of plugins, e.g. [twoFactor({ key })]');
   const database = checkDatabase(options.database);
   const plugins = checkPlugins([sessionRoutes(), eventRoutes(), ...(options.twoFactor === undefined ? [] : [twoFactor(options.twoFactor)]), ...(options.plugins ?? [])]);
@@ -226,15 +240,16 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
     audit: options.auditStore ?? familyUri(database, 'audit'),
   };
   const eventTypes = knownEventTypes(plugins);
-  warnIfEphemeral(stores, options.logger ?? warningsLogger);
+  warnIfEphemeral(stores, logger);
   return {
-    ...resolveTokenOptions(options, url, logger),
+    ...resolveTokenOptions(options, url),
     ...resolveMiddlewareOptions(options),
     ...resolveAvatarOptions(options),
     ...resolveSessionOptions(options),
     url,
     database,
     allowedRedirectHosts: (options.allowedRedirectHosts ?? []).map((h) => h.toLowerCase()),
+    admins: checkAdmins(options.admins),
     crossSite: new CrossSitePolicy(url, options),
     bodyLimit: positiveMs('bodyLimit', options.bodyLimit, 16 * 1024),
     rateLimits: resolveRules({ ...AUTH_RATE_LIMITS, ...pluginRateLimits(plugins) }, options.rateLimits),
@@ -254,6 +269,19 @@ export function resolveOptions(options: AuthOptions): SettledOptions {
     plugins,
     refreshCache: options.refreshCache,
   };
+}
+
+function checkAdmins(admins: string[] | undefined): ReadonlySet<string> {
+  if (admins === undefined) return new Set();
+  if (!Array.isArray(admins) || admins.some((id) => typeof id !== 'string' || id.trim() === ''))
+    throw configError('options.admins must be a list of user ids, e.g. ["github_2b3c..."] (GET /auth/user shows the id of the logged-in user)');
+  const emails = admins.filter((id) => id.includes('@'));
+  if (emails.length > 0) {
+    throw configError(
+      `options.admins takes user ids, not e-mail addresses (${emails[0]}): some providers let anyone claim an address. Grant by e-mail with npx authgate admin ${emails[0]} (it shows whom it matched), or give the id GET /auth/user shows`,
+    );
+  }
+  return new Set(admins.map((id) => id.trim()));
 }
 
 function checkBackoff(backoff: number[] | undefined): readonly number[] {

@@ -216,7 +216,7 @@ describeOnEveryAccountStore('linked logins', (ctx) => {
 
     // A forged intent (another secret) is no intent: the login is its own.
     const forged = new CookieJar();
-    const other = createAuth({ url: 'http://127.0.0.1:8080', secret: 'another-secret-0123456789abcdef' });
+    const other = createAuth({ url: 'http://127.0.0.1:8080', secret: 'another-secret-0123456789abcdef-01' });
     const token = await other.tokens.signShortLived(
       { aud: 'authgate', handshake: { id: 'link:local' }, link: { via: 'accounts', owner: { id: await accountUserId(t, 'dave@example.com'), name: 'dave@example.com' }, session: 's1.x' } },
       60_000,

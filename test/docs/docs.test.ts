@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performancePage, PERFORMANCE_FILES } from '../../bench/docs-page';
@@ -53,6 +53,24 @@ describe('the manual (README.md and docs/)', () => {
     const shots = pages.flatMap((p) => [...p.matchAll(/!\[[^\]]*\]\(([^)]*screenshots\/[^)]+\.png)\)/g)].map((m) => m[1]!));
     expect(shots.some((s) => s.includes('/phone-'))).toBe(true);
     expect(shots.some((s) => !s.includes('/phone-'))).toBe(true);
+  });
+
+  it('explains every error code and every warning and error authgate logs on the troubleshooting page', async () => {
+    const page = await readFile(join(ROOT, 'docs/troubleshooting.md'), 'utf8');
+    // Every code a refusal carries: the client's list, which a type check holds equal to the server's.
+    const codes = [...(await readFile(join(ROOT, 'src/client/client-errors.ts'), 'utf8')).matchAll(/^ {2}([a-z_]+): true;$/gm)].map((m) => m[1]!);
+    expect(codes.length).toBeGreaterThan(50);
+    expect(codes.filter((code) => !page.includes(`| \`${code}\` |`))).toEqual([]);
+    // Every [WARN] and [ERROR] line of the sources, by its first words (placeholders apart).
+    const sources = (dir: string): string[] => readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+    const undocumented: string[] = [];
+    for (const file of sources('src')) {
+      for (const [, format] of (await readFile(join(ROOT, file), 'utf8')).matchAll(/logf\(\s*['`](\[(?:WARN|ERROR)\][^'`]*)['`]/g)) {
+        const words = format!.replace(/^\[(WARN|ERROR)\] /, '').split(/%[sdj]|\$\{[^}]*\}/).map((w) => w.trim().replace(/^[:(,;]\s*|[:(,;]$/g, '').trim()).find((w) => w.length >= 12);
+        if (words !== undefined && !page.includes(words)) undocumented.push(`${file}: ${format}`);
+      }
+    }
+    expect(undocumented).toEqual([]);
   });
 
   it('has the performance page made from bench/RESULTS.md as it is now (npm run docs:build)', async () => {

@@ -26,8 +26,8 @@ describe('example server', () => {
     expect(config.url).toBe('http://localhost:9999');
     expect(config.secret).toMatch(/^[0-9a-f]{64}$/);
     expect(warnings.join()).toMatch(/AUTH_SECRET/);
-    expect(readExampleConfig({ AUTH_SECRET: 's'.repeat(20), AUTH_URL: 'https://x.example' }, noopLogger)).toMatchObject({
-      secret: 's'.repeat(20),
+    expect(readExampleConfig({ AUTH_SECRET: 's'.repeat(32), AUTH_URL: 'https://x.example' }, noopLogger)).toMatchObject({
+      secret: 's'.repeat(32),
       url: 'https://x.example',
     });
   });

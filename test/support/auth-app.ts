@@ -4,7 +4,7 @@ import { createAuth, getUser, mustGetUser, type Auth, type AuthOptions } from '.
 import { setCookies } from './cookies';
 
 /** The secret the test apps sign with. */
-export const SECRET = 'test-secret-0123456789abcdef';
+export const SECRET = 'test-secret-0123456789abcdef-0123';
 
 /** A test app: auth under /auth, avatars under /avatar, and routes behind each middleware. */
 export interface TestApp {

@@ -43,7 +43,11 @@ export function announceGuards(plugin: string, names: readonly string[]): void {
 export function createMiddleware(authenticator: Authenticator, options: AuthenticatorOptions, guards: ReadonlyMap<string, GuardFactory> = new Map(), translations?: Translations): Middleware {
   const reject = (req: Request, res: Response, err: AuthError): void => rejectRequest(req, res, err, options.errorHandler, translations);
   /** Whether a failure was answered (an AuthError, a store that failed: 503); else it goes to `next`. */
-  const asAuthError = (caught: unknown): unknown => (caught instanceof StoreUnavailableError ? new AuthError('unavailable', 'a store is unavailable, try again', { cause: caught }) : caught);
+  const asAuthError = (caught: unknown): unknown => {
+    if (!(caught instanceof StoreUnavailableError)) return caught;
+    options.logger.logf('[ERROR] %s', caught.message);
+    return new AuthError('unavailable', 'a store is unavailable, try again', { cause: caught });
+  };
 
   /** Answers a failure: an AuthError (a store that failed: 503) as a refusal, anything else to `next`. */
   const fail = (req: Request, res: Response, next: NextFunction, caught: unknown): void => {

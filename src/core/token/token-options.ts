@@ -1,7 +1,6 @@
 import { configError } from '../errors';
 import { toFunction, type ClaimsUpdater, type MaybePromise, type SecretReader } from './hooks';
 import { headerName, positiveMs, wholeNumber } from '../../internal/option-checks';
-import type { Logger } from '../logger';
 import type { Claims } from './claims';
 
 /** Cookie SameSite policy. */
@@ -9,7 +8,7 @@ export type SameSite = 'lax' | 'strict' | 'none';
 
 /** The options of tokens and cookies (part of `createAuth`'s options). Durations are milliseconds. */
 export interface TokenOptions {
-  /** The signing secret. Give this or `secretReader`. */
+  /** The signing secret (HS256): at least 32 characters, e.g. from `openssl rand -hex 32`. Give this or `secretReader`. */
   secret?: string;
   /** Gives the signing secret per audience; wins over `secret`. */
   secretReader?: SecretReader;
@@ -87,26 +86,31 @@ export interface ResolvedTokenOptions {
 }
 
 const MINUTE = 60_000;
+/** The shortest signing secret `createAuth` takes (a `secretReader` is not checked). */
+const MIN_SECRET_LENGTH = 32;
 const DAY = 24 * 60 * MINUTE;
 
 /**
  * Checks {@link TokenOptions} and fills in the defaults.
  * @param url - the app's URL (https makes cookies Secure by default).
- * @param logger - hears about a short secret.
  */
-export function resolveTokenOptions(options: TokenOptions, url: URL, logger: Logger): ResolvedTokenOptions {
+export function resolveTokenOptions(options: TokenOptions, url: URL): ResolvedTokenOptions {
   const reader = toFunction<[string], MaybePromise<string>>(options.secretReader, 'get');
+  const fix = `at least ${MIN_SECRET_LENGTH} random characters, e.g. from openssl rand -hex 32`;
   const secret = options.secret;
   if (!reader && (typeof secret !== 'string' || secret.length === 0)) {
     // The usual slip: secret: process.env.AUTH_SECRET with the variable unset.
-    const fix = 'at least 32 random characters, e.g. from openssl rand -hex 32';
     throw configError(
       'secret' in options
         ? `createAuth({ secret }) got ${secret === '' ? 'an empty string' : String(secret)}: is the environment variable it is read from (such as AUTH_SECRET) set? It needs ${fix}`
         : `a signing secret is required: createAuth({ secret }) (${fix}) or createAuth({ secretReader })`,
     );
   }
-  if (reader === undefined && secret !== undefined && secret.length < 16) logger.logf('[WARN] the signing secret is shorter than 16 characters');
+  // HS256 with a short secret falls to an offline guess from any one token. A secretReader is
+  // trusted as given: it is how a go-pkgz/auth deployment with an older, shorter secret is joined.
+  if (reader === undefined && typeof secret === 'string' && secret.length < MIN_SECRET_LENGTH) {
+    throw configError(`createAuth({ secret }) is ${secret.length} characters: it needs ${fix}`);
+  }
   const audiences = options.audiences;
   if (audiences !== undefined && (!Array.isArray(audiences) || audiences.some((a) => typeof a !== 'string' || a === ''))) {
     throw configError('options.audiences must be an array of non-empty strings');

@@ -106,6 +106,37 @@ export class UserDirectory {
   }
 
   /**
+   * Finds the user an operator names: by id, else by e-mail address (canonical, exact).
+   * @throws AuthError 404 `not_found` when none matches, 409 `conflict` when several records
+   * have the address (name the id then).
+   */
+  async find(idOrEmail: string): Promise<UserRecord> {
+    const byId = await this.store.get(idOrEmail);
+    if (byId !== undefined) return byId;
+    const email = idOrEmail.includes('@') ? canonicalEmail(idOrEmail) : undefined;
+    const found: UserRecord[] = [];
+    for (let cursor: string | undefined, pages = 0; email !== undefined && pages < 20; pages++) {
+      const page = await this.list({ query: email, cursor, limit: MAX_USER_PAGE });
+      found.push(...page.users.filter((u) => u.email === email));
+      cursor = page.next;
+      if (cursor === undefined) break;
+    }
+    if (found.length === 0) throw new AuthError('not_found', `no user with the id or e-mail ${JSON.stringify(idOrEmail.slice(0, 256))}: the user must have logged in once`);
+    if (found.length > 1) throw new AuthError('conflict', `${found.length} users have the e-mail ${email}: name one by id (${found.map((u) => u.id).join(', ')})`);
+    return found[0] as UserRecord;
+  }
+
+  /** Grants (or takes back) the operator's admin grant of a user: see {@link UserRecord.adminGrant}. Takes effect at the user's next login. */
+  async setAdminGrant(id: string, granted: boolean): Promise<UserRecord> {
+    const updated = await this.store.update(id, (current) => {
+      const { adminGrant: _old, ...rest } = current;
+      return granted ? { ...rest, adminGrant: true } : rest;
+    });
+    if (updated === undefined) throw new AuthError('not_found', `no user with the id ${JSON.stringify(id.slice(0, 256))}`);
+    return updated;
+  }
+
+  /**
    * Records a completed login of `user` (after linked logins resolved it) through `login`: creates
    * the record, or updates its name, e-mail, picture and last login and adds the login if new.
    * @throws AuthError 403 `banned` when the user is banned: no login of it completes.

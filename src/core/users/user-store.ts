@@ -31,6 +31,11 @@ export interface UserRecord {
   status: UserStatus;
   /** The last login's token said admin (`attrs.admin`): an admin cannot ban or impersonate another admin. */
   admin?: boolean | undefined;
+  /**
+   * Made an admin by the operator (`npx authgate admin`): every login of the user gets `attrs.admin`
+   * (before the claims updater, which may still change it). Kept across logins, unlike `admin`.
+   */
+  adminGrant?: boolean | undefined;
   /** The last login's token's `role` (as the claims updater left it): the admin plugin's `isAdmin` judges records with it. */
   role?: string | undefined;
   /** The last login's token's `attrs` (as the claims updater left them), for the same reason. */

@@ -11,6 +11,7 @@ import { identityKey } from '../../internal/email-address';
 import { CrossSitePolicy } from '../../internal/cross-origin';
 import { asyncHandler } from '../../internal/async-handler';
 import { finishRouter, routerShell, type ErrorAnswer } from '../../internal/router-shell';
+import { PROBE_KEY, probeStore } from '../../internal/store-probe';
 import { warningsLogger } from '../../core/logger';
 import { accountErrorBody } from './account-error';
 import { AccountService, type AccountCredentialChecker } from './account-service';
@@ -95,6 +96,7 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
     settled.storeTimeout,
     (err) => err instanceof DuplicateEmailError,
   );
+  probeStore(options.store, () => store.get(PROBE_KEY), logger);
   // Inside the identity core the counts live in its state store (shared by its instances) under its limits; alone, in a store of the router's own.
   const ownState = core === undefined ? openGuarded(options.stateStore ?? 'memory://', createStateStore, 'state store', settled.storeTimeout) : undefined;
   const lockout = settled.lockout === false ? undefined : (core?.lockout(settled.lockout) ?? new Lockout(ownState as StateStore, settled.lockout, settled.ipv6RateLimitPrefix));

@@ -12,7 +12,7 @@ import { hasUnusableChars } from '../../internal/text';
 import { AUTH_RATE_LIMITS, RateLimiter, RateLimitError, resolveRules, type RateLimitRule } from '../../core/limits/rate-limiter';
 import { createStateStore } from '../../stores/create-state-store';
 import type { StateStore } from '../../core/state/state-store';
-import { noopLogger, type Logger } from '../../core/logger';
+import { warningsLogger, type Logger } from '../../core/logger';
 import { hashId, type User } from '../../core/token/user';
 import type { CustomProviderConfig } from '../oauth2/custom-provider';
 import { pickString } from '../oauth2/profile';
@@ -47,7 +47,7 @@ export interface LocalOAuthServerOptions {
   rateLimits?: false | Partial<Record<LocalServerRateLimit, RateLimitRule | false>>;
   /** Where the limits count: a state store or its URI; share one between instances. @default 'memory://' */
   stateStore?: StateStore | string;
-  /** Where the server logs. @default noopLogger */
+  /** Where the server logs (warnings and errors to stderr by default). @default warningsLogger */
   logger?: Logger;
 }
 
@@ -73,7 +73,7 @@ export class LocalOAuthServer {
     this.bind = new URL(options.url);
     if (this.bind.protocol !== 'http:') throw configError('the local OAuth2 server listens on plain http: put a TLS proxy in front of it');
     if (!Array.isArray(options.clients) || options.clients.length === 0) throw configError('createLocalOAuthServer() needs at least one client');
-    this.logger = options.logger ?? noopLogger;
+    this.logger = options.logger ?? warningsLogger;
     this.http = new SmallServer(
       'local OAuth2 server',
       (req, res) => this.handle(req, res),

@@ -1,6 +1,6 @@
 import type { Level } from 'level';
 import { KeyLock } from '../../internal/key-lock';
-import { openLevel } from '../../internal/level';
+import { openLevel, whenOpen } from '../../internal/level';
 import type { Lease } from '../../internal/shared-handles';
 import { uriPath } from '../../internal/store-uri';
 import {
@@ -114,9 +114,10 @@ class LevelCollection<T> implements Collection<T> {
   /** The documents of the family's older store, copied once (a marker key says it was done). */
   private adopted(): Promise<void> {
     const prefix = this.schema.legacy?.levelPrefix;
-    if (prefix === undefined) return Promise.resolve();
+    if (prefix === undefined) return whenOpen(this.db);
     this.adopting ??= this.lock
       .run(this.schema.family, async () => {
+        await whenOpen(this.db);
         const marker = `${this.schema.family}!m!adopted`;
         if ((await this.db.get(marker)) !== undefined) return;
         const legacy = this.schema.legacy as LegacyLayout<T>;

@@ -1,5 +1,5 @@
 import type { Level } from 'level';
-import { openLevel } from '../../internal/level';
+import { openLevel, whenOpen } from '../../internal/level';
 import type { Lease } from '../../internal/shared-handles';
 import { KeyLock } from '../../internal/key-lock';
 import { BaseStateStore, type StateEntry } from '../../core/state/base-state-store';
@@ -33,6 +33,8 @@ export class LevelStateStore extends BaseStateStore {
   }
 
   protected override async read(key: string, now: number): Promise<StateEntry | undefined> {
+    // Every call reads first: a folder that failed to open says why (a lock held by another process).
+    await whenOpen(this.db);
     const entry = await this.db.get(key);
     return entry !== undefined && entry.until > now ? entry : undefined;
   }

@@ -1,0 +1,20 @@
+import type { Logger } from '../core/logger';
+
+/** A key no store holds: reading it opens the store's connection or folder and nothing more. */
+export const PROBE_KEY = 'authgate:start-up-probe';
+
+/**
+ * Runs `probe` (a read of a key no store holds) in the background when the store was given by a
+ * URI other than `memory://`, and logs its failure with a fix.
+ */
+export function probeStore(given: unknown, probe: () => Promise<unknown>, logger: Logger): void {
+  if (typeof given !== 'string' || given.startsWith('memory:')) return;
+  probe().catch((err: unknown) => logger.logf('[ERROR] at start-up, %s%s', (err as Error).message, hintFor((err as Error).message)));
+}
+
+function hintFor(message: string): string {
+  if (/LEVEL_LOCKED|\block\b|locked/i.test(message)) {
+    return ': another process holds this folder. A level folder serves one process: stop the other one, or give several instances a shared database (postgres://, mysql://, redis://)';
+  }
+  return ': logins answer 503 until it can be reached';
+}
