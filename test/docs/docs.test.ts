@@ -62,15 +62,36 @@ describe('the manual (README.md and docs/)', () => {
     expect(codes.length).toBeGreaterThan(50);
     expect(codes.filter((code) => !page.includes(`| \`${code}\` |`))).toEqual([]);
     // Every [WARN] and [ERROR] line of the sources, by its first words (placeholders apart).
-    const sources = (dir: string): string[] => readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
+    const sources = (dir: string): string[] =>
+      readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
     const undocumented: string[] = [];
     for (const file of sources('src')) {
       for (const [, format] of (await readFile(join(ROOT, file), 'utf8')).matchAll(/logf\(\s*['`](\[(?:WARN|ERROR)\][^'`]*)['`]/g)) {
-        const words = format!.replace(/^\[(WARN|ERROR)\] /, '').split(/%[sdj]|\$\{[^}]*\}/).map((w) => w.trim().replace(/^[:(,;]\s*|[:(,;]$/g, '').trim()).find((w) => w.length >= 12);
+        const words = format!
+          .replace(/^\[(WARN|ERROR)\] /, '')
+          .split(/%[sdj]|\$\{[^}]*\}/)
+          .map((w) =>
+            w
+              .trim()
+              .replace(/^[:(,;]\s*|[:(,;]$/g, '')
+              .trim(),
+          )
+          .find((w) => w.length >= 12);
         if (words !== undefined && !page.includes(words)) undocumented.push(`${file}: ${format}`);
       }
     }
     expect(undocumented).toEqual([]);
+  });
+
+  it('says the Node versions CI tests: engines starts at the oldest line .ci/run runs, and the README names them all', async () => {
+    const lines = /NODE_LINES=\(([\d ]+)\)/
+      .exec(await readFile(join(ROOT, '.ci/run'), 'utf8'))![1]!
+      .split(' ')
+      .map(Number);
+    const engines = (JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { engines: { node: string } }).engines.node;
+    expect(engines).toMatch(new RegExp(`^>=${Math.min(...lines)}\\.`));
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain(`Node ${engines.slice(2)} or newer (${lines.slice(0, -1).join(', ')} and ${lines.at(-1)} are tested in CI)`);
   });
 
   it('has the performance page made from bench/RESULTS.md as it is now (npm run docs:build)', async () => {

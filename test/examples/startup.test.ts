@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { spawnTracked } from '../support/children';
 import { freePort } from '../support/ports';
 
@@ -12,9 +13,16 @@ interface Run {
   stop: () => void;
 }
 
+/** The test's folder: the example's working directory, where its default ./var goes. */
+let dir: string;
+
 /** Runs `examples/server` as `npm run example` does, with this environment. */
 function runExample(env: Record<string, string>): Run {
-  const { child: proc, stop } = spawnTracked(process.execPath, ['--import', 'tsx', join(__dirname, '../../examples/server/index.ts')], {
+  // Started in the test's own folder: whatever the example keeps by default under ./var lands
+  // there, never in the folder of an example someone runs beside the tests.
+  const tsx = pathToFileURL(join(__dirname, '../../node_modules/tsx/dist/loader.mjs')).href;
+  const { child: proc, stop } = spawnTracked(process.execPath, ['--import', tsx, join(__dirname, '../../examples/server/index.ts')], {
+    cwd: dir,
     env: { ...process.env, AUTH_SECRET: 's'.repeat(32), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -31,7 +39,6 @@ function runExample(env: Record<string, string>): Run {
 }
 
 describe('example start-up problems are told plainly and end the process', () => {
-  let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'authgate-startup-'));
   });

@@ -14,7 +14,10 @@ const run = promisify(execFile);
 async function startQuickStart(file: string, cwd: string): Promise<{ url: string; stop(): Promise<void>; output(): string }> {
   const port = await freePort();
   let output = '';
-  const { child, stop } = spawnTracked(process.execPath, [file], { cwd, env: { ...process.env, PORT: String(port), AUTH_SECRET: 'consumer-test-secret-0123456789', DEMO_PASSWORD: 'demo-password' } });
+  const { child, stop } = spawnTracked(process.execPath, [file], {
+    cwd,
+    env: { ...process.env, PORT: String(port), AUTH_SECRET: 'consumer-test-secret-0123456789-ab', DEMO_PASSWORD: 'demo-password' },
+  });
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
   const url = `http://127.0.0.1:${port}`;
@@ -85,7 +88,7 @@ const found: Record<string, string> = {
 };
 let missing = '';
 try {
-  createAuth({ url: 'http://127.0.0.1', secret: 'consumer-test-secret-0123456789', stateStore: 'mongodb://127.0.0.1:1/app' });
+  createAuth({ url: 'http://127.0.0.1', secret: 'consumer-test-secret-0123456789-ab', stateStore: 'mongodb://127.0.0.1:1/app' });
 } catch (err) {
   missing = (err as Error).message;
 }
@@ -147,7 +150,7 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
       await writeFile(join(project, dir, 'subpaths.ts'), SUBPATHS);
     }
     await writeSamples(project);
-    await mkdir(join(project, 'bundler'));
+    await mkdir(join(project, 'bundler'), { recursive: true });
     await writeFile(
       join(project, 'bundler', 'tsconfig.json'),
       JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'esnext', moduleResolution: 'bundler', strict: true, esModuleInterop: true, noEmit: true, types: ['node'] }, include: ['*.ts'] }),
@@ -197,10 +200,12 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
     return compiled.get(dir)!;
   };
 
-  it('compiles the README quick start as written, with node16 (CJS and ESM) and bundler resolution, subpaths included', async () => {
+  it('compiles the README quick start as written, with node16 (CJS and ESM) and bundler resolution, subpaths included, and the whole files of the manual', async () => {
     // The four compiler runs go side by side: each spends most of its time loading the same types.
     const [cjs, esm, bundler] = await Promise.all(['cjs', 'esm', 'bundler', 'samples-browser'].map(tscOf));
     expect({ cjs, esm, bundler }).toEqual({ cjs: '', esm: '', bundler: '' });
+    // The manual's whole files (getting-started's server.ts of each step) compiled there too, alone.
+    expect((await readdir(join(project, 'bundler'))).filter(isSampleFile).length).toBeGreaterThanOrEqual(3);
     expect(await readFile(join(project, 'cjs/out/quickstart.js'), 'utf8')).toMatch(/require\("authgate"\)/);
     expect(await readFile(join(project, 'esm/out/quickstart.js'), 'utf8')).toMatch(/from 'authgate'/);
   }, 120_000);

@@ -11,6 +11,8 @@ export interface DocSample {
   kind: 'ts' | 'js' | 'tsx';
   /** Checked as an ES module only (the comment before it says why). */
   esmOnly: boolean;
+  /** A whole file (`<!-- sample: whole (which) -->`): checked alone, with none of the names fragments may assume. */
+  whole: boolean;
   code: string;
 }
 
@@ -24,8 +26,8 @@ const FENCE = /^( *)```(\w*)[^\n]*\n([\s\S]*?)^\1```/gm;
 
 /**
  * Every ```ts and ```js block of the manual. A comment on the line before a block, always with
- * a reason, marks one checked as an ES module only (`<!-- sample: esm (the reason) -->`) or left
- * out (`<!-- sample: skip (the reason) -->`).
+ * a reason, marks one checked as an ES module only (`<!-- sample: esm (the reason) -->`), as a
+ * whole file (`<!-- sample: whole (which file) -->`), or left out (`<!-- sample: skip (the reason) -->`).
  */
 export async function docSamples(): Promise<DocSample[]> {
   const samples: DocSample[] = [];
@@ -42,7 +44,13 @@ export async function docSamples(): Promise<DocSample[]> {
         .split('\n')
         .map((l) => l.slice(Math.min(indent, l.length - l.trimStart().length)))
         .join('\n');
-      samples.push({ where: `${file}:${text.slice(0, match.index).split('\n').length}`, kind, code, esmOnly: /^<!-- sample: esm \(.+\) -->$/.test(before.trim()) });
+      samples.push({
+        where: `${file}:${text.slice(0, match.index).split('\n').length}`,
+        kind,
+        code,
+        esmOnly: /^<!-- sample: esm \(.+\) -->$/.test(before.trim()),
+        whole: /^<!-- sample: whole \(.+\) -->$/.test(before.trim()),
+      });
     }
   }
   return samples;
@@ -96,10 +104,10 @@ declare function xsrf(): string;
 
 /**
  * Writes the manual's samples into `project`: server code into the CommonJS and the ESM folder
- * (beside what is there: one compiler run checks them all), page scripts into `samples-browser`
- * with the DOM types. A folder without a package.json and tsconfig.json gets them.
+ * (beside what is there: one compiler run checks them all), whole files into the `whole` folder
+ * (with no declared names), page scripts into `samples-browser` with the DOM types. A folder without a package.json and tsconfig.json gets them.
  */
-export async function writeSamples(project: string, folders: { commonjs: string; module: string } = { commonjs: 'cjs', module: 'esm' }): Promise<void> {
+export async function writeSamples(project: string, folders: { commonjs: string; module: string; whole: string } = { commonjs: 'cjs', module: 'esm', whole: 'bundler' }): Promise<void> {
   const compilerOptions = { target: 'ES2022', module: 'node16', moduleResolution: 'node16', strict: true, esModuleInterop: true, outDir: 'out', types: ['node'] };
   const samples = await docSamples();
   for (const type of ['commonjs', 'module'] as const) {
@@ -108,9 +116,14 @@ export async function writeSamples(project: string, folders: { commonjs: string;
     if (!existsSync(join(dir, 'package.json'))) await writeFile(join(dir, 'package.json'), JSON.stringify({ type }));
     if (!existsSync(join(dir, 'tsconfig.json'))) await writeFile(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
     await writeFile(join(dir, 'globals.d.ts'), SAMPLE_GLOBALS);
-    for (const sample of samples.filter((x) => x.kind === 'ts' && (type === 'module' || !x.esmOnly))) {
+    for (const sample of samples.filter((x) => x.kind === 'ts' && !x.whole && (type === 'module' || !x.esmOnly))) {
       await writeFile(join(dir, `${sampleName(sample)}.ts`), `// ${sample.where}\n${sample.code}\nexport {};\n`);
     }
+  }
+  // Whole files go where no name is declared for them: what they use, they must define or import.
+  await mkdir(join(project, folders.whole), { recursive: true });
+  for (const sample of samples.filter((x) => x.kind === 'ts' && x.whole)) {
+    await writeFile(join(project, folders.whole, `${sampleName(sample)}.ts`), `// ${sample.where}\n${sample.code}\nexport {};\n`);
   }
   const browser = join(project, 'samples-browser');
   await mkdir(browser, { recursive: true });
