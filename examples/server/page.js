@@ -5,8 +5,10 @@ import { createAuthClient } from '/client.mjs';
 
 const auth = createAuthClient();
 const $ = (id) => document.getElementById(id);
-const show = (value) => {
-  $('output').textContent = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+// An answer shown in the output next to the control that asked (#output by default), scrolled into view.
+const show = (value, where = 'output') => {
+  $(where).textContent = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  $(where).scrollIntoView({ block: 'nearest' });
 };
 
 // Every action starts from a clean slate: no message of an earlier one stays on the page.
@@ -14,6 +16,7 @@ function clearMessages() {
   for (const el of document.querySelectorAll('.field-error, .notice')) el.textContent = '';
   $('error').textContent = '';
   $('output').textContent = '';
+  $('workspace-output').textContent = '';
 }
 function fail(where, err) {
   // A credential change that needs a fresh login: offer the ways to step up.
@@ -39,11 +42,11 @@ async function attempt(where, action) {
   }
 }
 // A route of the app, shown as it answered (the buttons that call /private, /admin, /workspace).
-async function showCall(method, path) {
+async function showCall(method, path, where = 'output') {
   try {
-    show({ status: 200, body: await auth.request(method, path) });
+    show({ status: 200, body: await auth.request(method, path) }, where);
   } catch (err) {
-    show({ status: err.status, body: { error: err.message, code: err.code } });
+    show({ status: err.status, body: { error: err.message, code: err.code } }, where);
   }
 }
 
@@ -95,6 +98,8 @@ async function render(session) {
   $('idp-login').classList.toggle('hidden', !returnTo);
   $('logged-in').classList.toggle('hidden', !loggedIn);
   $('logged-out').classList.toggle('hidden', loggedIn);
+  // An invitation link opened before signing in is kept in this tab: say so on the sign-in card.
+  $('invited').classList.toggle('hidden', loggedIn || !sessionStorage.getItem('invitation'));
   $('second-factor').classList.toggle('hidden', session.status !== 'second-factor');
   if (session.status === 'second-factor') $('second-factor-code').focus();
   $('passkey-hint').classList.toggle('hidden', !/^[\d.]+$|^\[/.test(location.hostname));
@@ -584,7 +589,7 @@ $('accept-invitation').addEventListener('click', async () => {
   if (accepted) notice('orgs', 'You joined ' + accepted.org.name + ' as ' + accepted.role + '.');
   await loadOrgs();
 });
-$('call-workspace').addEventListener('click', () => showCall('GET', '/workspace'));
+$('call-workspace').addEventListener('click', () => showCall('GET', '/workspace', 'workspace-output'));
 
 // API keys: made with a fresh login, shown once (copy it then), listed by prefix, deleted. Yours, and
 // those of the organizations you manage (api-key:manage), which act as the organization.
@@ -671,13 +676,29 @@ const EVENT_WORDS = {
   'user.unbanned': 'Unsuspended by an admin',
   'impersonation.started': 'An admin acted as you',
   'impersonation.stopped': 'An admin stopped acting as you',
+  'password.changed': 'Password changed',
+  'password.reset': 'Password reset',
+  'email.changed': 'E-mail address changed',
+  'account.created': 'Account created',
+  'account.activated': 'Account activated',
+  'org.member.added': 'Joined an organization',
+  'org.member.removed': 'Left an organization',
+  'org.member.role_changed': 'Role changed in an organization',
+  'idp.app.revoked': 'App access taken back',
+  'session.refresh_refused': 'A session could not be renewed',
+  rate_limited: 'Too many attempts',
 };
+// An event without words of its own reads as its name does: "account.password_changed" is "Account password changed".
+function eventWords(type) {
+  const words = type.replace(/[._]/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 async function loadActivity() {
   const { events } = await quietly(auth.events({ limit: 10 }), { events: [] });
   fillList(
     'activity',
     events.map((e) => {
-      const what = (EVENT_WORDS[e.type] || e.type) + (e.data.kind ? ' ' + e.data.kind : '') + (e.data.provider ? ' via ' + e.data.provider : '') + (e.userAgent ? ', ' + e.userAgent : '');
+      const what = (EVENT_WORDS[e.type] || eventWords(e.type)) + (e.data.kind ? ' ' + e.data.kind : '') + (e.data.provider ? ' via ' + e.data.provider : '') + (e.userAgent ? ', ' + e.userAgent : '');
       const item = listItem(new Date(e.time).toLocaleString() + ': ' + what);
       item.classList.add('activity');
       return item;
@@ -694,6 +715,9 @@ async function loadImpersonation() {
   }
 }
 $('stop-impersonation').addEventListener('click', async () => {
+  // Back as the admin: nothing the impersonated session was asked (a step-up, an error) stays.
+  clearMessages();
+  $('step-up').classList.add('hidden');
   await showCall('POST', '/auth/admin/impersonation/stop');
   await refresh();
 });
@@ -721,6 +745,7 @@ function fromFragment() {
   if (fragment.has('invitation')) {
     sessionStorage.setItem('invitation', fragment.get('invitation'));
     $('invitation-box').classList.remove('hidden');
+    $('invited').classList.remove('hidden');
   }
   if (fragment.has('email-code')) {
     $('danger-box').open = true;

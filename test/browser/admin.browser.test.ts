@@ -47,6 +47,14 @@ describe('the admin console in headless chromium', () => {
       const admin = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
       await signIn(admin, 'admin');
       await admin.waitForSelector('#logged-in:not(.hidden)');
+      // The console's link looks like its neighbours, the small secondary buttons.
+      const looks = (selector: string): Promise<string> =>
+        admin.$eval(selector, (el) => ['padding', 'font-size', 'background-color', 'border-radius'].map((p) => getComputedStyle(el).getPropertyValue(p)).join(' '));
+      expect(await looks('#admin-console')).toBe(await looks('#call-admin'));
+      // An organization for the console's list.
+      await admin.fill('#org-name', 'Ops Team');
+      await admin.click('#create-org');
+      await admin.waitForFunction("document.getElementById('org-title').textContent === 'Members of Ops Team'");
       await admin.click('#admin-console');
       await admin.waitForURL(`${base}/auth/admin/`);
       await admin.waitForSelector('#users tr.user-row');
@@ -72,6 +80,20 @@ describe('the admin console in headless chromium', () => {
       await demo.waitForFunction("document.getElementById('direct-error').textContent.includes('banned')");
 
       await until(async () => (await admin.locator('#user-events li', { hasText: 'user.banned by admin' }).count()) === 1);
+      // The operator's views: the audit log filtered to bans, organizations and their members, the identity provider's apps.
+      await admin.fill('#audit-types', 'user.banned');
+      await admin.click('#audit-show');
+      await until(async () => (await admin.locator('#audit tr.event-row').count()) === 1);
+      expect(await admin.textContent('#audit tr.event-row')).toMatch(/user\.banned by admin.*reason=testing the console/);
+      await admin.fill('#audit-types', 'no.such_type');
+      await admin.click('#audit-show');
+      await admin.locator('#message', { hasText: 'no.such_type' }).waitFor();
+      await admin.locator('#orgs tr.org-row', { hasText: 'Ops Team' }).waitFor();
+      await admin.click('#orgs tr.org-row button.open-org');
+      await admin.locator('#org-title', { hasText: 'Members of Ops Team' }).waitFor();
+      expect(await admin.textContent('#org-members')).toMatch(/admin.*owner/);
+      expect(await admin.isVisible('#apps-box')).toBe(true);
+      await admin.screenshot({ path: join(SHOTS, 'admin-console-operator.png'), fullPage: true });
       await admin.click('#unban');
       await admin.locator('#message', { hasText: 'demo is no longer banned' }).waitFor();
       await demo.click('#direct-login');
@@ -88,9 +110,19 @@ describe('the admin console in headless chromium', () => {
       expect(await admin.textContent('#user-name')).toBe('demo');
       expect(await admin.textContent('#impersonation-text')).toContain('admin, you act as demo');
       await admin.screenshot({ path: join(SHOTS, 'impersonation-banner.png') });
+      // An impersonation never passes step-up: turning on two-factor asks to confirm it is you.
+      await admin.click('#enroll-2fa');
+      await admin.waitForSelector('#step-up:not(.hidden)');
+      expect(await admin.textContent('#error')).not.toBe('');
       await admin.click('#stop-impersonation');
       await admin.waitForSelector('#impersonation.hidden', { state: 'attached' });
       await admin.waitForFunction("document.getElementById('user-name').textContent === 'admin'");
+      // Back as the admin, nothing of the impersonated session's page stays: no step-up card, no error.
+      expect(await admin.isHidden('#step-up')).toBe(true);
+      expect(await admin.textContent('#error')).toBe('');
+      // Recent activity speaks words, never raw event names.
+      await admin.waitForFunction("document.getElementById('activity').textContent.includes('Signed in')");
+      expect(await admin.textContent('#activity')).not.toMatch(/\b[a-z_]+\.[a-z_.]+\b/);
 
       // On a phone-sized screen, with the keyboard: search and open a user.
       const phone = await admin.context().newPage();

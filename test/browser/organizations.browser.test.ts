@@ -47,6 +47,8 @@ describe('organizations on the example page in headless chromium', () => {
       await friend.goto(link);
       await friend.waitForSelector('#logged-out:not(.hidden)');
       expect(friend.url()).toBe(`${base}/`);
+      // The sign-in card says why the link was opened.
+      expect(await friend.textContent('#invited:not(.hidden)')).toContain('You were invited to join an organization');
       await friend.click('#login-dev');
       await friend.fill('#username', 'friend');
       await friend.click('#dev-login');
@@ -55,7 +57,10 @@ describe('organizations on the example page in headless chromium', () => {
       await friend.click('#accept-invitation');
       await friend.waitForFunction("document.getElementById('orgs-notice').textContent.includes('You joined Rocket Labs as member')");
       await friend.click('#call-workspace');
-      await friend.waitForFunction("document.getElementById('output').textContent.includes('you act in Rocket Labs')");
+      // The answer shows next to the button, in view (on a phone the page's top output is far away).
+      await friend.waitForFunction("document.getElementById('workspace-output').textContent.includes('you act in Rocket Labs')");
+      const box = await friend.locator('#workspace-output').boundingBox();
+      expect(box && box.y >= 0 && box.y < 844).toBe(true);
       await friend.screenshot({ path: join(SHOTS, 'phone-organizations.png'), fullPage: true });
 
       // The owner sees the new member, makes it an admin: the next call of the friend shows it.
@@ -64,7 +69,7 @@ describe('organizations on the example page in headless chromium', () => {
       await owner.click('#members li.member button.change-role');
       await owner.waitForFunction("document.getElementById('orgs-notice').textContent.includes('is now admin')");
       await friend.click('#call-workspace');
-      await friend.waitForFunction("document.getElementById('output').textContent.includes('\"admin\"')");
+      await friend.waitForFunction("document.getElementById('workspace-output').textContent.includes('\"admin\"')");
       await owner.screenshot({ path: join(SHOTS, 'organizations.png'), fullPage: true });
 
       // A second organization becomes the active one; switching back shows the first one's members again.
@@ -78,7 +83,7 @@ describe('organizations on the example page in headless chromium', () => {
       await owner.click('#members li.member button.remove-member');
       await owner.waitForFunction("document.getElementById('orgs-notice').textContent.includes('was removed')");
       await friend.click('#call-workspace');
-      await friend.waitForFunction("document.getElementById('output').textContent.includes('not_a_member')");
+      await friend.waitForFunction("document.getElementById('workspace-output').textContent.includes('not_a_member')");
       await owner.context().close();
       await friend.context().close();
     },

@@ -415,6 +415,8 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         '/auth/admin/impersonation',
         '/auth/admin/impersonation/stop',
         '/auth/admin/audit',
+        '/auth/admin/orgs',
+        '/auth/admin/orgs/:org',
         '/auth/events',
         '/auth/api-keys',
         '/auth/api-keys/:id',

@@ -97,6 +97,8 @@ const together: string[] = [];
 for (const start of [
   () => createAccountRouter({ store: 'memory://', sender: { send: async () => undefined }, baseUrl: 'http://127.0.0.1/account' }),
   () => identityProvider({ key: 'consumer-test-idp-key-0123456789abcdef', clients: [] }),
+  // Passkeys need both halves at start-up (here the server half is missing), not a 404 later.
+  () => createAuth({ url: 'http://localhost', secret: 'consumer-test-secret-0123456789-ab', plugins: [passkeys()] }),
 ]) {
   try {
     start();
@@ -244,6 +246,7 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
         'authgate: the account service needs the packages bcrypt, @zxcvbn-ts/language-common, which are not installed: run npm install bcrypt @zxcvbn-ts/language-common',
         // jose is there already (openid-client, installed for the manual's samples, brings it).
         'authgate: the identity provider (authgate/idp) needs the package oidc-provider, which is not installed: run npm install oidc-provider',
+        'authgate: passkeys (addPasskeyProvider) needs the package @simplewebauthn/server, which is not installed: run npm install @simplewebauthn/server',
       ]);
     },
     60_000,

@@ -12,7 +12,8 @@ import type { User } from '../../core/token/user';
 import type { AdminService } from './admin-service';
 import { eventQuery } from '../../plugin-api/event-query';
 import { requestClient } from '../../core/events/event-bus';
-import { CONSOLE_CSP, CONSOLE_SCRIPT, CONSOLE_STYLE, consoleHtml, type ConsoleState } from './console/console-assets';
+import { CONSOLE_CSP, CONSOLE_STYLE, consoleHtml, type ConsoleState } from './console/console-assets';
+import { CONSOLE_SCRIPT } from './console/console-script';
 import type { Translations } from '../../core/i18n/translations';
 
 /** What the admin routes need. */

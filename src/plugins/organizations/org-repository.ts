@@ -40,6 +40,12 @@ export class OrgRepository extends Repository<OrgRecord> implements OrgStore {
   }
 
   /** @inheritdoc */
+  async list(query: { cursor?: string | undefined; limit: number }): Promise<{ orgs: OrgRecord[]; next?: string | undefined }> {
+    const page = await this.docs.find('slug', { prefix: '', after: query.cursor, limit: query.limit });
+    return { orgs: page.docs, next: page.next };
+  }
+
+  /** @inheritdoc */
   ofUser(userId: string): Promise<OrgRecord[]> {
     return allDocs(this.docs, 'member', ofMember(userId));
   }

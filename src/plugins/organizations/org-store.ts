@@ -84,6 +84,11 @@ export interface OrgStore {
   delete(id: string): Promise<boolean>;
   /** The organizations `userId` is a member of, oldest first. */
   ofUser(userId: string): Promise<OrgRecord[]>;
+  /**
+   * A page of every organization, by slug, for the admin console (`next` of the previous page as
+   * `cursor`). Optional: a store of the app's own without it leaves the console's list out.
+   */
+  list?(query: { cursor?: string | undefined; limit: number }): Promise<{ orgs: OrgRecord[]; next?: string | undefined }>;
   /** Adds an invitation (ids are unique: a hash of a random token). */
   addInvitation(invitation: OrgInvitation): Promise<void>;
   /** An organization's invitations, oldest first (expired ones too, until deleted). */

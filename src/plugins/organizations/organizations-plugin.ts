@@ -2,6 +2,8 @@ import { ORG_MESSAGES } from './org-messages';
 import { ORG_EVENT_TYPES, ORGANIZATIONS_SERVICE } from '../../plugin-api/org-keys';
 import type { RequestHandler } from 'express';
 import { announceGuards } from '../../core/middleware/middleware-set';
+import { ADMIN_SERVICE } from '../../plugin-api/admin-authority';
+import { addAdminOrgRoutes } from './admin-org-routes';
 import type { AuthPlugin } from '../../plugin-api/plugin';
 import { createOrgStore } from './create-org-store';
 import { MembershipCache } from './membership-cache';
@@ -85,6 +87,8 @@ export function organizations(options: OrganizationOptions): OrganizationsPlugin
             checkAction: (action, req) => ctx.checkAction(action, ctx.toLoginRequest(req)),
             localeOf: (req) => ctx.translations.localeOf(req),
           });
+          // Asked per request: the admin plugin may be set up after this one.
+          addAdminOrgRoutes(router, { admin: () => ctx.service(ADMIN_SERVICE), store, users: ctx.users, authenticator: ctx.authenticator });
         },
         guards: orgGuards(cache, checked.roles, () => authMount ?? '<auth mount>'),
         userEvents: {

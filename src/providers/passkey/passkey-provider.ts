@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import type { Credential } from '../../core/credentials/credential-store';
 import { AuthError } from '../../core/errors';
 import { sendJson } from '../../internal/http';
-import { loadOptional } from '../../internal/optional';
+import { loadOptional, requirePackages } from '../../internal/optional';
 import { hasUnusableChars } from '../../internal/text';
 import { isPlainObject, type Claims } from '../../core/token/claims';
 import type { User } from '../../core/token/user';
@@ -78,6 +78,8 @@ export class PasskeyProvider implements Provider {
     readonly name: string,
     private readonly options: ResolvedPasskeyOptions,
   ) {
+    // The browser helper is served by client.js: missing, it is a start-up error too, not a later 404.
+    requirePackages(['@simplewebauthn/server', '@simplewebauthn/browser'], FEATURE);
     this.lib = loadOptional<WebAuthn>('@simplewebauthn/server', FEATURE);
     this.actions = {
       register: { methods: ['POST'], handle: (req, res, kit) => this.register(req, res, kit) },
