@@ -10,6 +10,7 @@ import { familyUri } from './internal/database-uri';
 import { PgNames } from './internal/postgres';
 import { uriScheme } from './internal/store-uri';
 import { displayUri } from './internal/guarded-store';
+import { heldElsewhere } from './internal/store-probe';
 import { loggerFunc } from './core/logger';
 import { ORG_INVITATIONS, ORGS } from './plugins/organizations/org-schema';
 import { SSO_DOMAINS } from './plugins/sso/domain-schema';
@@ -152,7 +153,9 @@ export async function runCli(argv: readonly string[], write: (line: string) => v
     return 0;
   } catch (err) {
     const code = err instanceof AuthError && (err.code === 'bad_request' || err.code === 'config') ? 2 : 1;
-    write(`authgate ${'admin' in request ? 'admin' : 'migrate'} failed: ${(err as Error).message ?? String(err)}`);
+    const message = (err as Error).message ?? String(err);
+    const held = heldElsewhere(message) ? ': the app (or another process) holds this level folder; stop it, run the command, then start the app again' : '';
+    write(`authgate ${'admin' in request ? 'admin' : 'migrate'} failed: ${message}${held}`);
     return code;
   }
 }

@@ -12,8 +12,13 @@ export function probeStore(given: unknown, probe: () => Promise<unknown>, logger
   probe().catch((err: unknown) => logger.logf('[ERROR] at start-up, %s%s', (err as Error).message, hintFor((err as Error).message)));
 }
 
+/** Whether a store's error says another process holds its folder (a level database's lock). */
+export function heldElsewhere(message: string): boolean {
+  return /LEVEL_LOCKED|\block\b|locked/i.test(message);
+}
+
 function hintFor(message: string): string {
-  if (/LEVEL_LOCKED|\block\b|locked/i.test(message)) {
+  if (heldElsewhere(message)) {
     return ': another process holds this folder. A level folder serves one process: stop the other one, or give several instances a shared database (postgres://, mysql://, redis://)';
   }
   return ': logins answer 503 until it can be reached';

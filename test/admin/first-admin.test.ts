@@ -6,6 +6,7 @@ import { runCli } from '../../src/cli';
 import { admin } from '../../src/admin';
 import type { AuthOptions, Claims } from '../../src';
 import { login, makeApp, type TestApp } from '../support/auth-app';
+import { spawnReady } from '../support/ready-process';
 
 /** Runs `npx authgate ...` in this process: its exit code and what it wrote. */
 async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
@@ -48,6 +49,23 @@ describe('the first admin (issue 49)', () => {
   it('refuses e-mail addresses in admins (anyone may claim one at some providers), naming the command that grants by e-mail', () => {
     expect(() => makeApp({ admins: ['ops@example.com'] })).toThrow(/takes user ids, not e-mail addresses \(ops@example\.com\).*npx authgate admin ops@example\.com/);
     expect(() => makeApp({ admins: [''] })).toThrow(/options\.admins must be a list of user ids/);
+  });
+
+  it('npx authgate admin on a level folder the running app holds says to stop the app first', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'authgate-admin-held-'));
+    const holder = await spawnReady(
+      ['-e', `const { Level } = require('level'); new Level(${JSON.stringify(join(dir, 'users'))}).open().then(() => console.log('READY held')); setInterval(() => undefined, 1000);`],
+      {
+        env: { ...process.env, NODE_PATH: join(__dirname, '../../node_modules') },
+      },
+    );
+    try {
+      const held = await cli('admin', 'ops@example.com', '--database', `level://${dir}`);
+      expect(held).toMatchObject({ code: 1, out: expect.stringMatching(/LEVEL_LOCKED.*: the app \(or another process\) holds this level folder; stop it, run the command, then start the app again/) });
+    } finally {
+      await holder.stop();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('npx authgate admin <e-mail> grants by e-mail on the app database, and --revoke takes it back and ends the sessions', async () => {
