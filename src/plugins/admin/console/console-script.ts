@@ -24,6 +24,15 @@ async function call(path, method, body) {
   return data;
 }
 const when = (ms) => (ms ? new Date(ms).toLocaleString(document.documentElement.lang) : w('page.admin.never'));
+// A button that reads as a link (a name that opens what it names).
+function linkButton(className, text, onClick) {
+  const button = document.createElement('button');
+  button.type = 'button';
+  button.className = className;
+  button.textContent = text;
+  button.addEventListener('click', onClick);
+  return button;
+}
 function item(list, text) {
   const li = document.createElement('li');
   li.textContent = text;
@@ -43,11 +52,7 @@ async function search(more) {
       const row = body.insertRow();
       row.className = 'user-row';
       const cell = row.insertCell();
-      const open = document.createElement('button');
-      open.type = 'button';
-      open.className = 'link open-user';
-      open.textContent = user.name;
-      open.addEventListener('click', () => openUser(user.id));
+      const open = linkButton('link open-user', user.name, () => openUser(user.id));
       cell.appendChild(open);
       const small = document.createElement('small');
       small.textContent = (user.email ? user.email + ' · ' : '') + user.id;
@@ -175,11 +180,7 @@ async function showOrgs(more) {
   for (const org of page.orgs) {
     const row = body.insertRow();
     row.className = 'org-row';
-    const open = document.createElement('button');
-    open.type = 'button';
-    open.className = 'link open-org';
-    open.textContent = org.name;
-    open.addEventListener('click', () => openOrg(org.id));
+    const open = linkButton('link open-org', org.name, () => openOrg(org.id));
     const cell = row.insertCell();
     cell.appendChild(open);
     const small = document.createElement('small');
@@ -199,11 +200,7 @@ async function openOrg(id) {
     list.textContent = '';
     for (const m of org.members) {
       const li = document.createElement('li');
-      const open = document.createElement('button');
-      open.type = 'button';
-      open.className = 'link open-member';
-      open.textContent = m.name;
-      open.addEventListener('click', () => openUser(m.userId));
+      const open = linkButton('link open-member', m.name, () => openUser(m.userId));
       li.append(open, ' ' + (m.email ? m.email + ' · ' : '') + m.roles.join(', '));
       list.appendChild(li);
     }
@@ -254,11 +251,7 @@ async function showAudit(more) {
       row.insertCell().textContent = e.type + by + (details ? ' (' + details + ')' : '');
       const who = row.insertCell();
       if (e.userId) {
-        const open = document.createElement('button');
-        open.type = 'button';
-        open.className = 'link';
-        open.textContent = e.userId;
-        open.addEventListener('click', () => openUser(e.userId));
+        const open = linkButton('link', e.userId, () => openUser(e.userId));
         who.appendChild(open);
       }
     }
