@@ -674,6 +674,8 @@ const EVENT_WORDS = {
   'second_factor.failed': 'A wrong second factor',
   'user.banned': 'Suspended by an admin',
   'user.unbanned': 'Unsuspended by an admin',
+  'user.admin_granted': 'Made an admin',
+  'user.admin_revoked': 'No longer an admin',
   'impersonation.started': 'An admin acted as you',
   'impersonation.stopped': 'An admin stopped acting as you',
   'password.changed': 'Password changed',

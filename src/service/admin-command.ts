@@ -52,10 +52,14 @@ export async function runAdminCommand(request: AdminRequest, write: (line: strin
   try {
     const user = await auth.users.find(request.who);
     await auth.users.setAdminGrant(user.id, !request.revoke);
+    // In the audit log like any change of rights (written before close, which waits for it).
+    const event = { userId: user.id, actor: { kind: 'system' as const }, data: { by: 'npx authgate admin' } };
     if (request.revoke) {
       const ended = await auth.sessions.revokeAll(user.id);
+      auth.events.emit({ ...event, type: 'user.admin_revoked', data: { ...event.data, revoked: ended } });
       write(`${described(user)} is no longer an admin; ${ended} session${ended === 1 ? '' : 's'} ended`);
     } else {
+      auth.events.emit({ ...event, type: 'user.admin_granted' });
       write(`${described(user)} is an admin from its next login (log out and in again)`);
     }
   } finally {

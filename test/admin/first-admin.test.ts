@@ -90,6 +90,10 @@ describe('the first admin (issue 49)', () => {
       try {
         expect(await adminRights(after, 'ops')).toEqual({ mAdmin: 200, plugin: 200, attrs: { admin: true } });
         expect(await adminRights(after, 'mallory')).toMatchObject({ mAdmin: 403, plugin: 403 });
+        // In the audit log, as every change of rights is.
+        expect((await after.auth.events.list({ userId: ops.body.id as string, types: ['user.admin_granted'] })).events).toEqual([
+          expect.objectContaining({ type: 'user.admin_granted', actor: { kind: 'system' }, data: { by: 'npx authgate admin' } }),
+        ]);
         // The grant is kept across logins (unlike the record's last-login flag).
         expect((await after.auth.users.get(ops.body.id as string))?.adminGrant).toBe(true);
         const live = await login(after.app, 'ops');
@@ -100,6 +104,9 @@ describe('the first admin (issue 49)', () => {
         // The admin's live session ended at once, though another process ended it; a new login is no admin.
         expect((await request(after.app).get('/admin').set('Cookie', live.cookie).set('X-XSRF-TOKEN', live.xsrf)).status).toBe(401);
         expect(await adminRights(after, 'ops')).toMatchObject({ mAdmin: 403, plugin: 403 });
+        expect((await after.auth.events.list({ userId: ops.body.id as string, types: ['user.admin_revoked'] })).events).toEqual([
+          expect.objectContaining({ data: { by: 'npx authgate admin', revoked: expect.any(Number) } }),
+        ]);
       } finally {
         await after.auth.close();
       }

@@ -62,7 +62,7 @@ describePostgres('high availability: a PostgreSQL primary and a streaming standb
       // waits for the standby, so nothing answered as saved is lost.
       await sql(primary.url, 'ALTER SYSTEM SET default_transaction_read_only = on');
       await sql(primary.url, 'SELECT pg_reload_conf()');
-      const [{ lsn }] = (await sql(primary.url, 'SELECT pg_current_wal_lsn()::text AS lsn')) as Array<{ lsn: string }>;
+      const { lsn } = ((await sql(primary.url, 'SELECT pg_current_wal_lsn()::text AS lsn')) as Array<{ lsn: string }>)[0]!;
       await eventually(async () => expect(await sql(standby.url, `SELECT pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn AS caught_up`)).toEqual([{ caught_up: true }]));
       await standby.promote();
     });

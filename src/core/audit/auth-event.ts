@@ -17,6 +17,8 @@ export const AUTH_EVENT_TYPES = [
   'account.deleted',
   'user.banned',
   'user.unbanned',
+  'user.admin_granted',
+  'user.admin_revoked',
   'impersonation.started',
   'impersonation.stopped',
   'rate_limited',
