@@ -51,7 +51,7 @@ export function isClientError(err: unknown): boolean {
  * `postgres://app:pw@db/app?sslmode=require` gives `postgres://app@db/app`.
  */
 export function displayUri(uri: string): string {
-  return uri.replace(/^([a-z][a-z0-9+.-]*:\/\/)([^@/?#]*)@/i, (_all, scheme: string, auth: string) => `${scheme}${auth.split(':')[0]}@`).replace(/[?#].*$/s, '');
+  return withoutPasswords(uri).replace(/[?#].*$/s, '');
 }
 
 /** What an error of a backend says, for a log line: the code and message of it and its causes, one line, passwords removed from any URI in it. */
@@ -63,7 +63,7 @@ function causeOf(err: unknown): string {
     const said = `${typeof e.code === 'string' ? `${e.code}: ` : ''}${e.message || e.name}`.replace(/\s+/g, ' ');
     if (!parts.includes(said)) parts.push(said);
   }
-  return parts.length === 0 ? typeof err : displayUriIn(parts.join(' <- ')).slice(0, 400);
+  return parts.length === 0 ? typeof err : withoutPasswords(parts.join(' <- ')).slice(0, 400);
 }
 
 interface ErrorLike {
@@ -80,7 +80,8 @@ function isErrorLike(e: unknown): e is ErrorLike {
 
 const URI_WITH_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^:@/\s]*):[^@/\s]*@/gi;
 
-function displayUriIn(text: string): string {
+/** Any URI in `text` with its password removed (`scheme://user:pw@host` gives `scheme://user@host`). */
+function withoutPasswords(text: string): string {
   return text.replace(URI_WITH_PASSWORD, '$1@');
 }
 
