@@ -68,6 +68,23 @@ describe('the first admin (issue 49)', () => {
     }
   });
 
+  it('a deleted user loses the grant with its record: the same id signing up again is no admin', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'authgate-admin-deleted-'));
+    const database = `sqlite://${join(dir, 'app.db')}`;
+    const t = appWith({ database });
+    try {
+      const id = (await login(t.app, 'ops')).body.id as string;
+      await t.auth.users.setAdminGrant(id, true);
+      expect(await adminRights(t, 'ops')).toMatchObject({ mAdmin: 200, plugin: 200 });
+      expect(await t.auth.users.delete(id)).toBe(true);
+      expect(await adminRights(t, 'ops')).toMatchObject({ mAdmin: 403, plugin: 403 });
+      expect((await t.auth.users.get(id))?.adminGrant).toBeUndefined();
+    } finally {
+      await t.auth.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('npx authgate admin <e-mail> grants by e-mail on the app database, and --revoke takes it back and ends the sessions', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'authgate-admin-'));
     const database = `sqlite://${join(dir, 'app.db')}`;

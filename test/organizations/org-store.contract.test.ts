@@ -65,6 +65,20 @@ function orgStoreContract(name: string, describeFn: jest.Describe, makeHarness: 
       expect(await ctx.store.ofUser('nobody')).toEqual([]);
     });
 
+    it('lists every organization by slug, page by page, following slug changes and deletions (the admin console)', async () => {
+      for (const [i, slug] of ['delta', 'alpha', 'charlie', 'bravo', 'echo'].entries()) await ctx.store.add(org(`org_${i}`, slug, 'u1', 1_000 + i));
+      const first = await ctx.store.list!({ limit: 2 });
+      expect(first.orgs.map((o) => o.slug)).toEqual(['alpha', 'bravo']);
+      const second = await ctx.store.list!({ cursor: first.next, limit: 2 });
+      expect(second.orgs.map((o) => o.slug)).toEqual(['charlie', 'delta']);
+      const last = await ctx.store.list!({ cursor: second.next, limit: 2 });
+      expect(last.orgs.map((o) => o.slug)).toEqual(['echo']);
+      expect(last.next).toBeUndefined();
+      await ctx.store.update('org_1', (o) => ({ ...o, slug: 'zulu' }));
+      await ctx.store.delete('org_3');
+      expect((await ctx.store.list!({ limit: 10 })).orgs.map((o) => o.slug)).toEqual(['charlie', 'delta', 'echo', 'zulu']);
+    });
+
     it('updates atomically: 20 concurrent joins all land', async () => {
       await ctx.store.add(org('org_c', 'crowd', 'u0'));
       await Promise.all(Array.from({ length: 20 }, (_, i) => ctx.store.update('org_c', (o) => ({ ...o, members: [...o.members, { userId: `m${i}`, roles: ['member'], teams: [], joined: i }] }))));
