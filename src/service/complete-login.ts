@@ -78,8 +78,10 @@ export class LoginCompleter {
   async startSession(req: LoginRequest, res: ServerResponse, login: CompletedLogin): Promise<void> {
     const aud = this.resolveAudience(login.aud);
     const { aud: _requested, ...user } = login.user;
-    // Before the claims updater, which sees the flag and may still change it.
-    if (this.options.admins.has(user.id) || (await this.users.get(user.id))?.adminGrant === true) setAdmin(user, true);
+    // Before the claims updater, which sees the flag and may still change it. The record read
+    // here is the one recordLogin needs below.
+    const read = { record: await this.users.get(user.id) };
+    if (this.options.admins.has(user.id) || read.record?.adminGrant === true) setAdmin(user, true);
     user.picture = await this.avatars.put(user, login.noAva ?? false);
     const { token, claims } = await this.tokens.create({
       aud,
@@ -93,7 +95,9 @@ export class LoginCompleter {
     // After the claims updater (the directory keeps whether the token says admin), before the
     // session exists: a banned user's login ends here.
     try {
-      await this.users.recordLogin(claims.user ?? user, { provider: login.provider, id: login.loginId ?? user.id });
+      const recorded = claims.user ?? user;
+      // A claims updater may have changed the id: then the record is another one, read afresh.
+      await this.users.recordLogin(recorded, { provider: login.provider, id: login.loginId ?? user.id }, Date.now(), recorded.id === user.id ? read : undefined);
     } catch (err) {
       if (err instanceof AuthError && err.reason === 'banned') {
         this.events.emit({ type: 'login.failed', userId: user.id, actor: { kind: 'user', id: user.id }, data: { provider: login.provider, reason: 'banned' } }, clientOf(req));

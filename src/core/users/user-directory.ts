@@ -139,9 +139,10 @@ export class UserDirectory {
   /**
    * Records a completed login of `user` (after linked logins resolved it) through `login`: creates
    * the record, or updates its name, e-mail, picture and last login and adds the login if new.
+   * @param read - the record as the caller read it during this login, so it is not read twice.
    * @throws AuthError 403 `banned` when the user is banned: no login of it completes.
    */
-  async recordLogin(user: User, login: UserLogin, at = Date.now()): Promise<UserRecord> {
+  async recordLogin(user: User, login: UserLogin, at = Date.now(), read?: { record: UserRecord | undefined }): Promise<UserRecord> {
     const email = typeof user.email === 'string' ? canonicalEmail(user.email) : undefined;
     const admin = user.attrs?.admin === true ? true : undefined;
     const powers = powersOf(user);
@@ -159,7 +160,7 @@ export class UserDirectory {
       };
     };
     // A user who logs in again within the minute, unchanged, costs one read: no write, no lock.
-    const known = await this.store.get(user.id);
+    const known = read !== undefined ? read.record : await this.store.get(user.id);
     if (known && isBanned(known, at)) throw bannedError();
     if (known && at - known.lastLogin < LAST_LOGIN_PRECISION_MS && unchanged(known, refresh(known))) return known;
     for (let attempt = 0; attempt < 3; attempt++) {
