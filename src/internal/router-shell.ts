@@ -4,6 +4,7 @@ import type { Logger } from '../core/logger';
 import { StoreUnavailableError } from './guarded-store';
 import { privateAnswerHeaders } from './security-headers';
 import { sendJson } from './http';
+import { reservedNameIn } from './plain-keys';
 
 /** How a router answers an error: its own JSON shape for a status and a client-safe message. */
 export type ErrorAnswer = (res: Response, status: number, message: string, err: unknown) => void;
@@ -45,9 +46,22 @@ export function routerShell(options: RouterShellOptions): Router {
   };
   router.use((req, res, next) => {
     const [json, form] = parsersOf(Math.max(options.bodyLimitFor?.(req) ?? 0, options.bodyLimit)) as [RequestHandler, RequestHandler];
-    json(req, res, (err?: unknown) => (err ? next(err) : form(req, res, next)));
+    json(req, res, (err?: unknown) => (err ? next(err) : form(req, res, refuseReservedNames(req, next))));
   });
   return router;
+}
+
+/**
+ * Passes a parsed body on only when none of its keys, at any depth, is a name of the prototype
+ * machinery: no route then has to remember that a merge or a path walk could reach it.
+ */
+function refuseReservedNames(req: Request, next: NextFunction): NextFunction {
+  return (err?: unknown) => {
+    if (err) return next(err);
+    const reserved = reservedNameIn(req.body);
+    if (reserved === undefined) return next();
+    next(new AuthError('bad_request', `the body may not use the property name ${reserved}`));
+  };
 }
 
 const BODY_MESSAGES: Record<number, string> = { 413: 'the request body is too large', 415: 'unsupported body encoding' };

@@ -15,6 +15,7 @@ export interface ApiKeyUse {
 
 /** By request, shared by every loaded copy of authgate (as the request users are). */
 const REGISTRY = Symbol.for('authgate.request-api-keys-v1');
+// eslint-disable-next-line no-restricted-syntax -- a symbol of our own
 const uses: WeakMap<IncomingMessage, ApiKeyUse> = ((globalThis as Record<symbol, unknown>)[REGISTRY] ??= new WeakMap()) as WeakMap<IncomingMessage, ApiKeyUse>;
 
 /** The key a request acts through (behind `m.auth`), or `undefined` for a session. */

@@ -109,6 +109,7 @@ export class PluginHost {
         const owner = owners.get(phase);
         if (owner !== undefined) throw configError(`plugins ${owner} and ${plugin.name} both take the login phase ${phase}; use one of them`);
         owners.set(phase, plugin.name);
+        // eslint-disable-next-line no-restricted-syntax -- the core's own phase names
         (this.phases as Record<string, unknown>)[phase] = step.bind(parts.phases);
       }
       if (parts.bearer !== undefined) {

@@ -136,6 +136,7 @@ export class RouteTable {
     const facade = Object.create(router) as Router;
     for (const name of ROUTER_METHODS) {
       const method = name.toUpperCase() as RouteMethod;
+      // eslint-disable-next-line no-restricted-syntax -- Express's own method names
       (facade as unknown as Record<string, unknown>)[name] = (path: unknown, ...handlers: unknown[]): Router => {
         for (const one of Array.isArray(path) ? path : [path]) if (typeof one === 'string') this.claim(owner, method, one);
         (router[name] as (...args: unknown[]) => unknown)(path, ...handlers);

@@ -20,6 +20,16 @@ const SEED = Number(process.env.FUZZ_SEED ?? 20261121);
 // npm test runs each route 60 times under its time budget; `npm run test:long` runs 3000 (FUZZ_RUNS).
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
 
+/** What `Object.prototype` holds before the run: after it, nothing more (no client-chosen name reached it). */
+const NATIVE_PROTOTYPE = new Set(Object.getOwnPropertyNames(Object.prototype));
+/** Paths and bodies that would write into `Object.prototype` if a name a client chose reached a plain object. */
+const RESERVED_PATHS = ['__proto__.attrs', 'name.__proto__.admin', 'constructor.prototype.admin', 'emails[type eq "work"].__proto__'];
+const RESERVED_BODIES = [
+  '{"__proto__":{"admin":true},"name":"x"}',
+  '{"Operations":[{"op":"add","value":{"__proto__":{"attrs":{"admin":true}}}}]}',
+  '{"roles":{"map":{"__proto__":"admin"}},"name":{"constructor":{"prototype":{"admin":true}}}}',
+];
+
 function randomRequest(
   rng: Rng,
   route: string,
@@ -184,7 +194,7 @@ function randomRequest(
             [
               {
                 op: rng.pick(['add', 'Replace', 'remove', 'move']),
-                path: rng.pick(['active', 'emails[type eq "work"].value', 'members', `members[value eq "${ctx.scimUser}"]`, 'name.givenName', rng.text(30), 'emails[', '']),
+                path: rng.pick(['active', 'emails[type eq "work"].value', 'members', `members[value eq "${ctx.scimUser}"]`, 'name.givenName', rng.text(30), 'emails[', '', ...RESERVED_PATHS]),
                 value: rng.pick([false, 'x', [{ value: ctx.scimUser }], { active: false }, null]),
               },
             ],
@@ -193,11 +203,11 @@ function randomRequest(
             'x',
             Array(1200).fill({ op: 'add', path: 'title', value: 'x' }),
           ]),
-          groupRoles: rng.pick([{ [rng.text(10)]: 'billing' }, { x: 'owner' }, 'x', { [rng.text(10)]: 5 }]),
+          groupRoles: rng.pick([{ [rng.text(10)]: 'billing' }, { x: 'owner' }, 'x', { [rng.text(10)]: 5 }, { constructor: 'admin' }]),
           [rng.text(5)]: rng.pick([null, [], {}, 1e308, true]),
         }),
       );
-    else if (kind === 1) body = Buffer.from(deepJson(rng.int(5000) + 1));
+    else if (kind === 1) body = rng.chance(0.5) ? Buffer.from(deepJson(rng.int(5000) + 1)) : Buffer.from(rng.pick(RESERVED_BODIES));
     else if (kind === 2) body = rng.bytes(size);
     else if (kind === 3) body = Buffer.concat([Buffer.from('{"user":"'), Buffer.from([0xc3, 0x28, 0xff, 0xfe]), Buffer.from('"}')]);
     else if (kind === 4) body = Buffer.from(`user=${encodeURIComponent(rng.text(20))}&passwd=${encodeURIComponent(rng.text(20))}&${'a=1&'.repeat(rng.int(300))}`);
@@ -511,6 +521,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
       };
       const avatarOf = (s: string): unknown[] => (JSON.parse(s) as unknown[][]).filter(([id]) => id === avatarId);
       expect(JSON.parse(after.account)).toEqual(JSON.parse(before.account));
+      expect(Object.getOwnPropertyNames(Object.prototype).filter((name) => !NATIVE_PROTOTYPE.has(name))).toEqual([]);
       expect(avatarOf(after.avatars)).toEqual(avatarOf(before.avatars));
       expect(total).toBe(routes.length * runs);
       // The organization may have been renamed by a valid random request, never left without its owner.

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { configError, errorBody, type AuthErrorReason } from '../errors';
 import { renderTemplate } from '../senders/template';
+import { emptyRecord, ownValue } from '../../internal/plain-keys';
 
 /**
  * Messages of one language by key: `error.<code>` (the `message` of an error answer),
@@ -39,8 +40,9 @@ export interface TranslationOptions {
 
 /** One catalog of several (a plugin's words kept in several files): later keys win. */
 export function mergeMessages(...bundles: MessagesByLocale[]): MessagesByLocale {
-  const merged: Record<string, Record<string, string>> = {};
-  for (const bundle of bundles) for (const [locale, messages] of Object.entries(bundle)) merged[locale] = { ...merged[locale], ...messages };
+  const merged = emptyRecord<Record<string, string>>();
+  // eslint-disable-next-line no-restricted-syntax -- merged has no prototype
+  for (const bundle of bundles) for (const [locale, messages] of Object.entries(bundle)) merged[locale] = Object.assign(emptyRecord<string>(), ownValue(merged, locale), messages);
   return merged;
 }
 
@@ -82,7 +84,8 @@ export class Translations {
       for (const [locale, messages] of Object.entries(bundle)) {
         const tag = locale.toLowerCase();
         if (!TAG.test(tag)) throw configError(`translations: "${locale}" is not a language tag (such as "de" or "pt-br")`);
-        this.catalogs.set(tag, { ...this.catalogs.get(tag), ...messages });
+        // Without a prototype: a key asked for (a scope's name, say) finds only words.
+        this.catalogs.set(tag, Object.assign(emptyRecord<string>(), this.catalogs.get(tag), messages));
       }
     }
     this.defaultLocale = (options.defaultLocale ?? 'en').toLowerCase();

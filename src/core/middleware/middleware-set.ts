@@ -125,10 +125,12 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
   const set: Record<string, unknown> = middleware;
   for (const [name, factory] of guards) {
     if (Object.hasOwn(middleware, name)) throw configError(`a plugin offers m.${name}(), which the core has already`);
+    // eslint-disable-next-line no-restricted-syntax -- the guards' names are the plugins' own, checked at start-up
     set[name] = (...args: string[]): RequestHandler => guard(factory(...args));
   }
   for (const [name, owner] of guardOwners) {
     if (Object.hasOwn(middleware, name)) continue;
+    // eslint-disable-next-line no-restricted-syntax -- the guards' names are the plugins' own, checked at start-up
     set[name] = (): never => {
       throw configError(`m.${name}() needs its plugin: createAuth({ plugins: [${owner}] })`);
     };

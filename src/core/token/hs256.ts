@@ -28,7 +28,9 @@ export class Hs256Key {
     this.outer = Buffer.alloc(BLOCK + 32);
     for (let i = 0; i < BLOCK; i++) {
       const k = key[i] ?? 0;
+      // eslint-disable-next-line no-restricted-syntax -- an index
       this.inner[i] = k ^ 0x36;
+      // eslint-disable-next-line no-restricted-syntax -- an index
       this.outer[i] = k ^ 0x5c;
     }
   }

@@ -11,6 +11,7 @@ import type { User } from './user';
 const REGISTRY = Symbol.for('authgate.request-users-v2');
 /** Stands for "seen, nobody logged in" (shared by every loaded copy, like the map). */
 const NOBODY = Symbol.for('authgate.nobody');
+// eslint-disable-next-line no-restricted-syntax -- a symbol of our own
 const users: WeakMap<IncomingMessage, User | typeof NOBODY> = ((globalThis as Record<symbol, unknown>)[REGISTRY] ??= new WeakMap()) as WeakMap<IncomingMessage, User | typeof NOBODY>;
 
 /** Attaches the user (or the fact that there is none) to a request; used by the middleware. */

@@ -26,7 +26,9 @@ export class SeenFilter {
     // Epochs start at 1, so an empty slot (0) is never recent.
     const epoch = 1 + Math.floor(this.calls++ / this.window);
     const recent = this.prints[slot] === print && this.epochs[slot]! >= epoch - 1;
+    // eslint-disable-next-line no-restricted-syntax -- an index
     this.prints[slot] = print;
+    // eslint-disable-next-line no-restricted-syntax -- an index
     this.epochs[slot] = epoch;
     return recent;
   }

@@ -47,6 +47,7 @@ const segmentBytes = Buffer.alloc(Math.ceil((MAX_TOKEN_LENGTH * 3) / 4));
 
 /** The value of each base64url character (RFC 4648 section 5) by its code, -1 for any other code below 128. */
 const BASE64URL_VALUES = new Int8Array(128).fill(-1);
+// eslint-disable-next-line no-restricted-syntax -- an index
 for (const [value, char] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_'].entries()) BASE64URL_VALUES[char.charCodeAt(0)] = value;
 const BASE64URL_ONLY = /^[A-Za-z0-9_-]*$/;
 

@@ -384,6 +384,7 @@ export class AccountService {
     for (const [key, value] of Object.entries(body)) {
       if (!(PROFILE_FIELDS as readonly string[]).includes(key)) throw invalid(`unknown profile field ${key.slice(0, 64)}`);
       if (typeof value !== 'string' || value.length > MAX_PROFILE_VALUE || hasUnusableChars(value)) throw invalid(`${key} must be text of at most ${MAX_PROFILE_VALUE} characters`);
+      // eslint-disable-next-line no-restricted-syntax -- only the PROFILE_FIELDS pass
       changes[key as keyof Profile] = value;
     }
     const updated = await this.settings.store.update(id, (a) => ({ ...a, Profile: { ...a.Profile, ...changes } }));

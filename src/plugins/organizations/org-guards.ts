@@ -27,6 +27,7 @@ interface Passed {
 
 /** By request, shared by every loaded copy of authgate (as the request users are). */
 const REGISTRY = Symbol.for('authgate.request-orgs-v1');
+// eslint-disable-next-line no-restricted-syntax -- a symbol of our own
 const passed: WeakMap<IncomingMessage, Passed> = ((globalThis as Record<symbol, unknown>)[REGISTRY] ??= new WeakMap()) as WeakMap<IncomingMessage, Passed>;
 
 /**

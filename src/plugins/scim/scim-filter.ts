@@ -1,3 +1,4 @@
+import { isReservedName } from '../../internal/plain-keys';
 import { ScimError } from './scim-errors';
 
 /** A comparison operator of a SCIM filter (RFC 7644 §3.4.2.2); `gt`, `ge`, `lt`, `le` compare strings and dates. */
@@ -24,6 +25,16 @@ export function attributePath(raw: string): string {
   const lower = raw.toLowerCase();
   const core = CORE_URNS.find((urn) => lower.startsWith(urn));
   return core === undefined ? lower : lower.slice(core.length);
+}
+
+/**
+ * `path` itself, unless one of its names is `__proto__`, `prototype` or `constructor`: no resource
+ * has them, and a PATCH that walked them would write into every object's prototype.
+ */
+export function ordinaryPath(path: string, fail: (message: string) => ScimError): string {
+  const reserved = path.split(/[.:]/).find(isReservedName);
+  if (reserved !== undefined) throw fail(`no resource has the attribute ${reserved}`);
+  return path;
 }
 
 type Token = { type: 'word' | 'string' | '(' | ')' | '[' | ']'; text: string };
@@ -107,12 +118,12 @@ export function parseFilter(source: string): ScimFilter {
     const attr = tokens[at];
     if (attr?.type !== 'word' || !/^[A-Za-z][\w:.$-]*$/.test(attr.text)) throw invalid(`the filter needs an attribute name at token ${at + 1}`);
     at++;
-    const path = attributePath(attr.text);
+    const path = ordinaryPath(attributePath(attr.text), invalid);
     if (tokens[at]?.type === '[') {
       at++;
       const filter = orExpr(depth + 1);
       expect(']');
-      const sub = tokens[at]?.type === 'word' && (tokens[at] as Token).text.startsWith('.') ? (tokens[at++] as Token).text.slice(1).toLowerCase() : undefined;
+      const sub = tokens[at]?.type === 'word' && (tokens[at] as Token).text.startsWith('.') ? ordinaryPath((tokens[at++] as Token).text.slice(1).toLowerCase(), invalid) : undefined;
       const inner: ScimFilter = { kind: 'value', path, filter };
       if (sub === undefined) return inner;
       // `emails[type eq "work"].value eq "x"`: the sub-attribute's test joins the bracket's.

@@ -10,6 +10,7 @@ import { equalityOn, matches, parseFilter } from './scim-filter';
 import { applyPatch, type PatchOperation } from './scim-patch';
 import { SCIM_SOURCE, type ScimPage } from './scim-users';
 import type { ScimUser } from './user-schema';
+import { ownValue } from '../../internal/plain-keys';
 
 const CASE_EXACT = new Set(['id', 'externalid', 'members.value']);
 const GROUP_LISTS = new Set(['members']);
@@ -111,7 +112,7 @@ export class ScimGroups {
     const groups = await this.ofOrg(user.orgId);
     const mine = groups.filter((g) => g.members.includes(user.id));
     const mapping = (await this.settings(user.orgId)).groupRoles;
-    const mapped = Object.keys(mapping).length === 0 ? undefined : mine.flatMap((g) => mapping[g.displayName.toLowerCase()] ?? []);
+    const mapped = Object.keys(mapping).length === 0 ? undefined : mine.flatMap((g) => ownValue(mapping, g.displayName.toLowerCase()) ?? []);
     await this.deps.orgs.placeMember(user.orgId, user.userId, { managed: groups.map((g) => g.teamId), wanted: mine.map((g) => g.teamId), roles: mapped }, SCIM_SOURCE);
   }
 

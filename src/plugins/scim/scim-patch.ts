@@ -1,5 +1,6 @@
+/* eslint-disable no-restricted-syntax -- every name written here passed ordinaryPath() (readPath) or is an own key found by keyOf() */
 import { ScimError } from './scim-errors';
-import { attributePath, matches, parseFilter, splitPath, type ScimFilter } from './scim-filter';
+import { attributePath, matches, ordinaryPath, parseFilter, splitPath, type ScimFilter } from './scim-filter';
 
 /** The schema of a PATCH request's body (RFC 7644 §3.5.2). */
 export const PATCH_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:PatchOp';
@@ -42,6 +43,7 @@ interface Target {
 }
 
 function readPath(path: string): Target {
+  ordinaryPath(path.replace(/\[.*\]/s, ''), (message) => bad(message, 'invalidPath'));
   const open = path.indexOf('[');
   if (open < 0) return { attr: splitPath(attributePath(path)) };
   const close = path.lastIndexOf(']');
@@ -67,7 +69,7 @@ function parentOf(resource: Json, attr: string[], make: boolean): Json | undefin
   let at = resource;
   for (const part of attr.slice(0, -1)) {
     const key = keyOf(at, part);
-    let next = at[key];
+    let next = Object.hasOwn(at, key) ? at[key] : undefined;
     if (next === undefined && make) next = at[key] = {};
     if (next === null || typeof next !== 'object' || Array.isArray(next)) return undefined;
     at = next as Json;

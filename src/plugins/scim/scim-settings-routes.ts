@@ -9,6 +9,7 @@ import { OWNER, type OrgAuthority } from '../../plugin-api/org-keys';
 import type { PluginRoute } from '../../plugin-api/plugin';
 import type { ScimGroups } from './scim-groups';
 import { SCIM_PERMISSION } from './scim-tokens';
+import { isReservedName } from '../../internal/plain-keys';
 
 /** The most group names an organization maps to roles. */
 export const MAX_GROUP_ROLES = 100;
@@ -20,7 +21,7 @@ function groupRolesOf(body: Record<string, unknown>): Record<string, string> {
   const entries = Object.entries(map as Record<string, unknown>);
   if (entries.length > MAX_GROUP_ROLES) throw new AuthError('bad_request', `groupRoles may map at most ${MAX_GROUP_ROLES} groups`);
   for (const [name, role] of entries)
-    if (name === '' || name.length > 256 || typeof role !== 'string' || role === '' || role.length > 32)
+    if (name === '' || name.length > 256 || isReservedName(name) || typeof role !== 'string' || role === '' || role.length > 32)
       throw new AuthError('bad_request', 'each of groupRoles maps a group name (1 to 256 characters) to a role name');
     else if (role === OWNER) throw new AuthError('bad_request', 'a directory never makes owners: map groups to other roles');
   return Object.fromEntries(entries) as Record<string, string>;

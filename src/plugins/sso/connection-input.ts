@@ -3,6 +3,7 @@ import { AuthError } from '../../core/errors';
 import { nameField } from '../../internal/text';
 import type { OidcSettings, RoleMapping, SamlSettings } from './connection-schema';
 import { readIdpMetadata, type IdpMetadata } from './saml-xml';
+import { isReservedName } from '../../internal/plain-keys';
 
 const bad = (message: string): AuthError => new AuthError('bad_request', message);
 
@@ -88,11 +89,11 @@ export function roleMapping(value: unknown, before?: RoleMapping): RoleMapping {
   const attribute = r.attribute ?? before?.attribute ?? 'groups';
   const defaultRole = r.defaultRole ?? before?.defaultRole ?? 'member';
   const map = r.map ?? before?.map ?? {};
-  if (typeof attribute !== 'string' || attribute === '' || attribute.length > 256) throw bad('roles.attribute must be an attribute or claim name');
+  if (typeof attribute !== 'string' || attribute === '' || attribute.length > 256 || isReservedName(attribute)) throw bad('roles.attribute must be an attribute or claim name');
   if (typeof defaultRole !== 'string' || !ROLE.test(defaultRole)) throw bad('roles.defaultRole must be a role name');
   if (map === null || typeof map !== 'object' || Array.isArray(map)) throw bad('roles.map must map group names to role names');
   const entries = Object.entries(map);
-  if (entries.length > 100 || entries.some(([group, role]) => group === '' || group.length > 256 || group === '__proto__' || typeof role !== 'string' || !ROLE.test(role))) {
+  if (entries.length > 100 || entries.some(([group, role]) => group === '' || group.length > 256 || isReservedName(group) || typeof role !== 'string' || !ROLE.test(role))) {
     throw bad('roles.map must map up to 100 group names to role names');
   }
   // Owners are made in the app, by an owner: an IdP's group never makes one.

@@ -4,6 +4,7 @@ import { randomId } from '../../internal/random';
 import type { SamlSettings } from './connection-schema';
 import { checkAlgorithms, elements, parseForeignXml } from './saml-xml';
 import { certificatePem } from './sp-keys';
+import { emptyRecord, isReservedName } from '../../internal/plain-keys';
 
 type NodeSaml = typeof import('@node-saml/node-saml');
 /** node-saml's own decryption (the one it validates with), for the checks of what an encrypted assertion hides. */
@@ -216,10 +217,11 @@ export class SamlServiceProvider {
     const conditions = elements(assertion, ASSERTION, 'Conditions')[0];
     const notOnOrAfter = Date.parse(conditions?.getAttribute('NotOnOrAfter') ?? '');
     if (!Number.isFinite(notOnOrAfter)) throw refused('its Conditions have no NotOnOrAfter');
-    const attributes: Record<string, string[]> = {};
+    const attributes = emptyRecord<string[]>();
     for (const attr of elements(assertion, ASSERTION, 'Attribute')) {
       const name = attr.getAttribute('Name') ?? '';
-      if (name === '' || name === '__proto__') continue;
+      if (name === '' || isReservedName(name)) continue;
+      // eslint-disable-next-line no-restricted-syntax -- attributes has no prototype, and reserved names are skipped
       attributes[name] = elements(attr, ASSERTION, 'AttributeValue').map((v) => (v.textContent ?? '').trim());
     }
     return {

@@ -19,9 +19,11 @@ import { pickString } from '../oauth2/profile';
 import { devLoginPage, loginPageHeaders, type AuthorizeParams } from '../dev/login-page';
 import type { LocalClient } from './local-client';
 import { createMemoryModel } from './memory-model';
+import { emptyRecord } from '../../internal/plain-keys';
 
 function flatHeaders(req: IncomingMessage): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = emptyRecord<string>();
+  // eslint-disable-next-line no-restricted-syntax -- out has no prototype
   for (const [key, value] of Object.entries(req.headers)) if (value !== undefined) out[key] = Array.isArray(value) ? value.join(', ') : value;
   return out;
 }

@@ -52,6 +52,7 @@ export function copyAttributes(user: User, data: unknown, mapping: Readonly<Reco
   const attrs = { ...user.attrs };
   for (const [attr, path] of Object.entries(mapping)) {
     const value = pick(data, path);
+    // eslint-disable-next-line no-restricted-syntax -- the app's own attribute names
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') attrs[attr] = value;
   }
   return Object.keys(attrs).length > 0 ? { ...user, attrs } : user;

@@ -18,6 +18,7 @@ const RETRIED = new Set([1213, 1205]);
 /** Binary columns come back as bytes: every key and value here is UTF-8 text. */
 function texts<R>(rows: unknown): R[] {
   return (rows as Array<Record<string, unknown>>).map((row) => {
+    // eslint-disable-next-line no-restricted-syntax -- the table's own column names
     for (const [k, v] of Object.entries(row)) if (Buffer.isBuffer(v)) row[k] = v.toString('utf8');
     return row as R;
   });
