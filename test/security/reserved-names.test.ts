@@ -70,7 +70,10 @@ describe('a name a client chooses never reaches an object prototype (docs/securi
   it('a group PATCH and a filter naming __proto__ or constructor answer 400', async () => {
     const group = await directory.send('post', '/Groups', { schemas: [GROUP], displayName: 'Staff', members: [{ value: userId }] });
     expect(group.status).toBe(201);
-    const res = await directory.send('patch', `/Groups/${group.body.id as string}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'add', path: '__proto__.attrs', value: { admin: true } }] });
+    const res = await directory.send('patch', `/Groups/${group.body.id as string}`, {
+      schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'],
+      Operations: [{ op: 'add', path: '__proto__.attrs', value: { admin: true } }],
+    });
     expect([res.status, res.body.scimType]).toEqual([400, 'invalidPath']);
     for (const filter of ['__proto__ pr', 'name.constructor eq "x"', 'emails[__proto__ pr]', 'emails[type eq "work"].constructor pr']) {
       const found = await directory.filterUsers(filter);
