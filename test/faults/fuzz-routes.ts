@@ -203,7 +203,7 @@ function randomRequest(
             'x',
             Array(1200).fill({ op: 'add', path: 'title', value: 'x' }),
           ]),
-          groupRoles: rng.pick([{ [rng.text(10)]: 'billing' }, { x: 'owner' }, 'x', { [rng.text(10)]: 5 }, { constructor: 'admin' }]),
+          groupRoles: rng.pick<unknown>([{ [rng.text(10)]: 'billing' }, { x: 'owner' }, 'x', { [rng.text(10)]: 5 }, { constructor: 'admin' }]),
           [rng.text(5)]: rng.pick([null, [], {}, 1e308, true]),
         }),
       );

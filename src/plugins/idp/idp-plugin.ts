@@ -123,7 +123,11 @@ function registrationChecks(lib: OidcProviderModule, policy: ResolvedRegistratio
     validator: (octx: Registering | undefined, _key: string, _value: unknown, metadata: Record<string, unknown>) => {
       if (octx?.oidc?.route !== 'registration') return;
       const refused = policy.refuseRedirects(metadata.redirect_uris);
-      if (refused !== undefined) throw new lib.errors.InvalidClientMetadata(`redirect_uris: ${refused}`);
+      if (refused !== undefined) throw new lib.errors.InvalidRedirectUri(`redirect_uris: ${refused}`);
+      const logout = policy.refusePostLogoutRedirects(metadata.post_logout_redirect_uris);
+      if (logout !== undefined) throw new lib.errors.InvalidClientMetadata(`post_logout_redirect_uris: ${logout}`);
+      const internal = policy.refuseInternalUris(metadata);
+      if (internal !== undefined) throw new lib.errors.InvalidClientMetadata(internal);
       const grants = Array.isArray(metadata.grant_types) ? metadata.grant_types : [];
       if (grants.some((g) => g !== 'authorization_code' && g !== 'refresh_token'))
         throw new lib.errors.InvalidClientMetadata('registered clients use the code flow (grant_types authorization_code, refresh_token)');

@@ -40,7 +40,12 @@ export interface OidcProviderLike {
 /** The oidc-provider module as `require` gives it. */
 export interface OidcProviderModule {
   Provider: new (issuer: string, configuration: Record<string, unknown>) => OidcProviderLike;
-  errors: { InvalidGrant: new (description: string) => Error; InvalidTarget: new (description?: string) => Error; InvalidClientMetadata: new (description: string) => Error };
+  errors: {
+    InvalidGrant: new (description: string) => Error;
+    InvalidTarget: new (description?: string) => Error;
+    InvalidClientMetadata: new (description: string) => Error;
+    InvalidRedirectUri: new (description: string) => Error;
+  };
   interactionPolicy: {
     base(): { get(name: string): { checks: { add(check: unknown): void } } };
     Check: new (reason: string, description: string, error: string, check: (ctx: unknown) => Promise<boolean>) => unknown;

@@ -1,5 +1,8 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { isIP } from 'node:net';
 import { configError } from '../../core/errors';
+import { isPrivateAddress } from '../../internal/address-guard';
+import { patternProblem, urlPattern, type UrlPattern } from '../../internal/url-pattern';
 
 /**
  * Dynamic client registration (RFC 7591) for clients that register themselves (an MCP client, a
@@ -7,10 +10,18 @@ import { configError } from '../../core/errors';
  */
 export interface RegistrationPolicy {
   /**
-   * The redirect URIs a registered client may use: exact URLs, where `*` stands for any run of
-   * characters without `/`, `?` or `#` (`http://127.0.0.1:*` + `/callback` for loopback apps on any port).
+   * The redirect URIs a registered client may use: URLs in which `*` stands for part of one host
+   * label below a fixed domain (`https://*.agents.example.com/callback`), the whole port
+   * (`http://127.0.0.1:*` + `/callback` for loopback apps on any port), or part of one path segment.
+   * They are matched on the parsed URL: a URI with a user part, a backslash, a fragment, a
+   * percent-encoded separator or any other spelling than its parsed form is refused.
    */
   redirectUris: string[];
+  /**
+   * The `post_logout_redirect_uris` a registered client may use, as patterns like `redirectUris`.
+   * @default the `redirectUris` patterns
+   */
+  postLogoutRedirectUris?: string[];
   /**
    * Initial access tokens (at least 32 characters each): a registration that sends one
    * (`Authorization: Bearer`) may make a confidential client; without one, only public clients
@@ -29,37 +40,79 @@ export const REGISTERED_PREFIX = 'dyn_';
 export interface ResolvedRegistration {
   /** `undefined` when the redirect URIs are allowed, else why not. */
   refuseRedirects(uris: unknown): string | undefined;
+  /** `undefined` when no URI of the metadata that the provider or a browser would fetch points inside the network, else why not. */
+  refuseInternalUris(metadata: Readonly<Record<string, unknown>>): string | undefined;
+  /** `undefined` when the post-logout redirect URIs (optional) are allowed, else why not. */
+  refusePostLogoutRedirects(uris: unknown): string | undefined;
   /** Whether an `Authorization` header carries one of the initial access tokens. */
   hasInitialAccessToken(authorization: string | undefined): boolean;
   resources: ReadonlySet<string>;
   newClientId(): string;
 }
 
-function pattern(uri: string): RegExp {
-  const escaped = uri.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
-  return new RegExp(`^${escaped.join('[^/?#]*')}$`);
+function patterns(uris: unknown, name: string): UrlPattern[] {
+  if (!Array.isArray(uris) || uris.length === 0) throw configError(`identityProvider: registration needs ${name}, the patterns registered clients may use`);
+  return uris.map((uri: unknown) => {
+    const problem = typeof uri === 'string' ? patternProblem(uri) : 'is not a string';
+    if (problem !== undefined) throw configError(`identityProvider: registration.${name}: ${JSON.stringify(uri)} ${problem}`);
+    return urlPattern(uri as string);
+  });
+}
+
+/** The client metadata holding URLs that are fetched (by the provider) or shown as links (to users): none may point inside the network. */
+const FETCHED_URIS = ['jwks_uri', 'logo_uri', 'client_uri', 'policy_uri', 'tos_uri', 'sector_identifier_uri', 'initiate_login_uri', 'backchannel_logout_uri', 'request_uris'];
+const LOCAL_NAMES = /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|localdomain)$/i;
+
+/** Why `uri` may not be registered (it is no public https URL), or `undefined`. */
+function internalProblem(uri: unknown): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(String(uri));
+  } catch {
+    return 'is not a URL';
+  }
+  if (url.protocol !== 'https:') return 'is not an https URL';
+  if (url.username !== '' || url.password !== '') return 'has a user part';
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) !== 0 ? isPrivateAddress(host) : LOCAL_NAMES.test(host.replace(/\.$/, '')) || !host.includes('.')) return 'points inside the network';
+  return undefined;
+}
+
+function refusal(uris: unknown, allowed: readonly UrlPattern[]): string | undefined {
+  const refused = (uris as unknown[]).find((u) => typeof u !== 'string' || !allowed.some((p) => p.matches(u)));
+  return refused === undefined ? undefined : `${String(refused).slice(0, 200)} is not allowed for registered clients`;
 }
 
 /** Checks the policy at start-up. */
 export function resolveRegistration(policy: RegistrationPolicy, knownResources: ReadonlySet<string>): ResolvedRegistration {
-  if (policy === null || typeof policy !== 'object' || !Array.isArray(policy.redirectUris) || policy.redirectUris.length === 0)
-    throw configError('identityProvider: registration needs redirectUris, the patterns registered clients may use');
-  for (const uri of policy.redirectUris) {
-    if (typeof uri !== 'string' || !/^(https?:\/\/|[a-z][a-z0-9+.-]*:\/)/i.test(uri)) throw configError(`identityProvider: registration.redirectUris: ${JSON.stringify(uri)} is not a URL pattern`);
-    if (/^https?:\/\/\*/i.test(uri)) throw configError(`identityProvider: registration.redirectUris: ${uri} leaves the host open`);
-  }
+  if (policy === null || typeof policy !== 'object') throw configError('identityProvider: registration needs redirectUris, the patterns registered clients may use');
+  const redirects = patterns(policy.redirectUris, 'redirectUris');
+  const postLogout = policy.postLogoutRedirectUris === undefined ? redirects : patterns(policy.postLogoutRedirectUris, 'postLogoutRedirectUris');
   const tokens = (policy.initialAccessTokens ?? []).map((t) => {
     if (typeof t !== 'string' || t.length < 32) throw configError('identityProvider: registration.initialAccessTokens must be at least 32 characters each');
     return Buffer.from(t);
   });
   const resources = new Set(policy.resources ?? []);
   for (const r of resources) if (!knownResources.has(r)) throw configError(`identityProvider: registration.resources names ${r}, which is not in resources`);
-  const patterns = policy.redirectUris.map(pattern);
   return {
     refuseRedirects(uris) {
       if (!Array.isArray(uris) || uris.length === 0) return 'redirect_uris is required';
-      const refused = uris.find((u) => typeof u !== 'string' || !patterns.some((p) => p.test(u)));
-      return refused === undefined ? undefined : `redirect URI ${String(refused).slice(0, 200)} is not allowed for registered clients`;
+      return refusal(uris, redirects);
+    },
+    refuseInternalUris(metadata) {
+      for (const name of FETCHED_URIS) {
+        const value = metadata[name];
+        for (const uri of value === undefined ? [] : Array.isArray(value) ? value : [value]) {
+          const problem = internalProblem(uri);
+          if (problem !== undefined) return `${name}: ${String(uri).slice(0, 200)} ${problem}`;
+        }
+      }
+      return undefined;
+    },
+    refusePostLogoutRedirects(uris) {
+      if (uris === undefined) return undefined;
+      if (!Array.isArray(uris)) return 'post_logout_redirect_uris must be a list';
+      return refusal(uris, postLogout);
     },
     hasInitialAccessToken(authorization) {
       const given = /^Bearer (\S+)$/i.exec(authorization ?? '')?.[1];
