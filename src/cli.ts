@@ -9,7 +9,7 @@ import { AUDIT } from './core/audit/audit-schema';
 import { familyUri } from './internal/database-uri';
 import { PgNames } from './internal/postgres';
 import { uriScheme } from './internal/store-uri';
-import { displayUri } from './internal/guarded-store';
+import { ambiguousUri, displayUri, withoutSecrets } from './internal/guarded-store';
 import { heldElsewhere } from './internal/store-probe';
 import { loggerFunc } from './core/logger';
 import { ORG_INVITATIONS, ORGS } from './plugins/organizations/org-schema';
@@ -76,6 +76,8 @@ function parse(argv: readonly string[], env: NodeJS.ProcessEnv): { help: true } 
     else throw new AuthError('bad_request', `unknown argument ${JSON.stringify(arg)}\n\n${USAGE}`);
   }
   if (database === undefined || database === '') throw new AuthError('bad_request', `name the database: --database <uri> or DATABASE_URL\n\n${USAGE}`);
+  const ambiguous = ambiguousUri(database);
+  if (ambiguous !== undefined) throw new AuthError('bad_request', `--database: ${ambiguous}`);
   return { help: false, database, print };
 }
 
@@ -139,7 +141,7 @@ export async function runCli(argv: readonly string[], write: (line: string) => v
   try {
     request = parse(argv, env);
   } catch (err) {
-    write((err as Error).message);
+    write(withoutSecrets((err as Error).message));
     return 2;
   }
   if (request.help) {
@@ -153,7 +155,8 @@ export async function runCli(argv: readonly string[], write: (line: string) => v
     return 0;
   } catch (err) {
     const code = err instanceof AuthError && (err.code === 'bad_request' || err.code === 'config') ? 2 : 1;
-    const message = (err as Error).message ?? String(err);
+    // A driver's message may quote the URI it was given, password and all.
+    const message = withoutSecrets((err as Error).message ?? String(err));
     const held = heldElsewhere(message) ? ': the app (or another process) holds this level folder; stop it, run the command, then start the app again' : '';
     write(`authgate ${'admin' in request ? 'admin' : 'migrate'} failed: ${message}${held}`);
     return code;

@@ -1,4 +1,5 @@
 import { configError } from '../core/errors';
+import { ambiguousUri, displayUri } from './guarded-store';
 import { uriPath, uriScheme } from './store-uri';
 
 /**
@@ -22,6 +23,8 @@ export const DATABASE_SCHEMES = ['memory://', 'level:///path', 'postgres://...',
 export function familyUri(database: string | undefined, family: StoreFamily | (string & {})): string | undefined {
   if (!FAMILY_NAME.test(family)) throw configError(`a store family is named with lower-case letters and dashes; got ${JSON.stringify(family)}`);
   if (database === undefined) return undefined;
+  const ambiguous = ambiguousUri(database);
+  if (ambiguous !== undefined) throw configError(`database: ${ambiguous}`);
   const scheme = uriScheme(database);
   switch (scheme) {
     case 'memory':
@@ -45,7 +48,7 @@ export function familyUri(database: string | undefined, family: StoreFamily | (s
     case 'rediss+cluster':
       throw configError('database: Redis keeps only the state store; set database to PostgreSQL, MySQL, SQLite or MongoDB (or a level folder) and stateStore to the redis:// URI');
     default:
-      throw configError(`database must be a URI: ${DATABASE_SCHEMES.join(', ')}; got ${JSON.stringify(String(database).slice(0, 80))}`);
+      throw configError(`database must be a URI: ${DATABASE_SCHEMES.join(', ')}; got ${JSON.stringify(displayUri(String(database)).slice(0, 80))}`);
   }
 }
 

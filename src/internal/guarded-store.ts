@@ -47,11 +47,16 @@ export function isClientError(err: unknown): boolean {
 }
 
 /**
- * A store URI as a log line may show it: the password (and any query, which may hold one) removed.
- * `postgres://app:pw@db/app?sslmode=require` gives `postgres://app@db/app`.
+ * A store URI as a message may show it: its user part (which may hold a password) and its query
+ * (which may hold one too) removed, also from a malformed URI. `postgres://app:pw@db/app?sslmode=require`
+ * gives `postgres://db/app`; `mysql://u:p@ss/word@db` gives `mysql://db`.
  */
 export function displayUri(uri: string): string {
-  return withoutPasswords(uri).replace(/[?#].*$/s, '');
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(uri)?.[0];
+  if (scheme === undefined) return uri.includes('@') ? '(an address with a user part)' : uri.replace(/[?#].*$/s, '');
+  // The last @ ends the user part, before the query is cut: a password may hold @, :, /, ? and # of its own.
+  const rest = uri.slice(scheme.length);
+  return scheme + rest.slice(rest.lastIndexOf('@') + 1).replace(/[?#].*$/s, '');
 }
 
 /** What an error of a backend says, for a log line: the code and message of it and its causes, one line, passwords removed from any URI in it. */
@@ -63,7 +68,7 @@ function causeOf(err: unknown): string {
     const said = `${typeof e.code === 'string' ? `${e.code}: ` : ''}${e.message || e.name}`.replace(/\s+/g, ' ');
     if (!parts.includes(said)) parts.push(said);
   }
-  return parts.length === 0 ? typeof err : withoutPasswords(parts.join(' <- ')).slice(0, 400);
+  return parts.length === 0 ? typeof err : withoutSecrets(parts.join(' <- ')).slice(0, 400);
 }
 
 interface ErrorLike {
@@ -78,16 +83,37 @@ function isErrorLike(e: unknown): e is ErrorLike {
   return typeof e === 'object' && e !== null && typeof (e as ErrorLike).message === 'string';
 }
 
-const URI_WITH_PASSWORD = /\b([a-z][a-z0-9+.-]*:\/\/[^:@/\s]*):[^@/\s]*@/gi;
+/**
+ * Why a server URI cannot be read one way only, or `undefined`: a user part with a raw `@`, or a
+ * URI the URL parser refuses. A driver would read another host out of it and name it in its errors,
+ * which may quote a piece of the password: such a URI is refused before anything is connected.
+ */
+export function ambiguousUri(uri: string): string | undefined {
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(uri)?.[1]?.toLowerCase();
+  if (scheme === undefined || scheme === 'level' || scheme === 'file' || scheme === 'sqlite' || scheme === 'memory') return undefined;
+  const rest = uri.slice(scheme.length + 3);
+  const at = rest.lastIndexOf('@');
+  if (rest.indexOf('@') !== at || /[/?#]/.test(rest.slice(0, Math.max(at, 0))))
+    return `${displayUri(uri)} is ambiguous: percent-encode @, /, ?, # and : in the user name and password (%40, %2F, %3F, %23, %3A)`;
+  try {
+    // Several hosts (`h1:5432,h2:5432`) are several URLs' worth: the first is read.
+    new URL(`http://${rest.replace(/,[^/?#]*/, '')}`);
+  } catch {
+    return `${displayUri(uri)} is not a URL: check the port, and percent-encode @, /, ?, # and : in the user name and password`;
+  }
+  return undefined;
+}
 
-/** Any URI in `text` with its password removed (`scheme://user:pw@host` gives `scheme://user@host`). */
-function withoutPasswords(text: string): string {
-  return text.replace(URI_WITH_PASSWORD, '$1@');
+const URI = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"`<>]*/gi;
+
+/** `text` with every URI in it as {@link displayUri} shows it: no user part, no query. */
+export function withoutSecrets(text: string): string {
+  return text.replace(URI, displayUri);
 }
 
 /**
  * How an error names a store: its family and where it lives, `the user store
- * (postgres://app@db/app)` for a URI, `the user store (RedisUserStore)` for an object.
+ * (postgres://db/app)` for a URI, `the user store (RedisUserStore)` for an object.
  */
 function described(what: string, given: object | string): string {
   const where = typeof given === 'string' ? displayUri(given) : (given.constructor?.name ?? 'a custom store');
@@ -99,5 +125,7 @@ function described(what: string, given: object | string): string {
  * {@link guardStore} does: the one way every router and service gets its stores.
  */
 export function openGuarded<T extends object>(given: T | string, create: (uri: string) => T, what: string, timeoutMs: number, isExpected: (err: unknown) => boolean = isClientError): T {
+  const ambiguous = typeof given === 'string' ? ambiguousUri(given) : undefined;
+  if (ambiguous !== undefined) throw new AuthError('config', `the ${what}: ${ambiguous}`);
   return guardStore(typeof given === 'string' ? create(given) : given, described(what, given), timeoutMs, isExpected);
 }

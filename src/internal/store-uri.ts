@@ -1,4 +1,5 @@
 import { AuthError } from '../core/errors';
+import { displayUri } from './guarded-store';
 
 /** The lower-case scheme of a store URI (`file`, `level`, `memory`, `mongodb`, ...), or `undefined` for a plain path. */
 export function uriScheme(uri: string): string | undefined {
@@ -12,9 +13,9 @@ export function uriScheme(uri: string): string | undefined {
  */
 export function uriPath(uri: string, example: string): string {
   const rest = uri.slice(uri.indexOf('://') + 3);
-  if (rest.includes('?')) throw new AuthError('config', `authgate: store URI ${uri} takes no query parameters`);
+  if (rest.includes('?')) throw new AuthError('config', `authgate: store URI ${displayUri(uri)} takes no query parameters`);
   const path = decodeURIComponent(rest);
-  if (path === '' || path === '/') throw new AuthError('config', `authgate: store URI ${uri} needs a folder path, e.g. ${example}`);
+  if (path === '' || path === '/') throw new AuthError('config', `authgate: store URI ${displayUri(uri)} needs a folder path, e.g. ${example}`);
   return path;
 }
 
@@ -30,5 +31,5 @@ export function storeForUri<T>(family: string, uri: string, schemes: readonly st
   const scheme = typeof uri === 'string' ? uriScheme(uri) : undefined;
   const make = scheme !== undefined && Object.prototype.hasOwnProperty.call(makers, scheme) ? makers[scheme] : undefined;
   if (make !== undefined) return make();
-  throw new AuthError('config', `authgate: unsupported ${family} store URI ${JSON.stringify(String(uri).slice(0, 80))}; use one of ${schemes.join(', ')}`);
+  throw new AuthError('config', `authgate: unsupported ${family} store URI ${JSON.stringify(displayUri(String(uri)).slice(0, 80))}; use one of ${schemes.join(', ')}`);
 }
