@@ -306,6 +306,8 @@ export function createAuthClient(options: AuthClientOptions = {}): AuthClient {
         return await change();
       } catch (err) {
         if ((err as AuthClientError).code !== 'step_up_required') throw err;
+        // A user without a second factor has no code to give: only a fresh sign-in helps, so the app sees step_up_required.
+        if (!(await auth<TwoFactorStatus>('GET', '/2fa').catch(() => undefined))?.enabled) throw err;
         await auth('POST', '/2fa/step-up', { code: await code() });
         return change();
       }

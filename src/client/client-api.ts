@@ -187,7 +187,9 @@ export interface AuthClient {
   apps: AppsApi;
   /**
    * Runs a credential change; when the server asks for a fresh login (`step_up_required`), asks
-   * `code()` for a second-factor code, steps up and runs the change once more.
+   * `code()` for a second-factor code, steps up and runs the change once more. A user without a
+   * second factor is never asked: the `step_up_required` error is thrown as it came (sign in again);
+   * a wrong code throws `second_factor_wrong`.
    */
   withStepUp<T>(change: () => Promise<T>, code: () => Promise<string>): Promise<T>;
 }

@@ -103,6 +103,35 @@ run('authgate/client and authgate/react against a minimal app (direct login and 
     await context.close();
   });
 
+  it('withStepUp: a user without a second factor is never asked for a code and gets step_up_required; a wrong code is second_factor_wrong', async () => {
+    const context = await browser.newContext();
+    const page = await clientPage(context, base);
+    await okInPage(page, "c.signIn.direct({ user: 'nell', password: 'pw' })");
+    setClock(Math.floor(Date.now() / 1000) + 11 * 60);
+    try {
+      const outcome = await page.evaluate(`(async () => {
+        let asked = 0;
+        const error = await c.withStepUp(() => c.twoFactor.enroll(), async () => (asked++, '123456')).then(() => undefined, (e) => e.code);
+        return { asked, error };
+      })()`);
+      expect(outcome).toEqual({ asked: 0, error: 'step_up_required' });
+    } finally {
+      jest.useRealTimers();
+    }
+    const other = await clientPage(await browser.newContext(), base);
+    await okInPage(other, "c.signIn.direct({ user: 'otto', password: 'pw' })");
+    const { secret } = await okInPage<{ secret: string }>(other, 'c.twoFactor.enroll()');
+    expect(await codeInPage(other, "c.twoFactor.confirm('000000')")).toBe('second_factor_wrong');
+    await okInPage(other, `c.twoFactor.confirm('${codeNow(secret)}')`);
+    setClock(Math.floor(Date.now() / 1000) + 11 * 60);
+    try {
+      expect(await codeInPage(other, "c.withStepUp(() => c.twoFactor.disable('000000'), async () => '000000')")).toBe('second_factor_wrong');
+    } finally {
+      jest.useRealTimers();
+    }
+    await context.close();
+  });
+
   it('React: useSession follows sign-in and sign-out, useOrganization reports the missing plugin', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -55,7 +55,8 @@ describeOnEveryCredentialStore('two-factor (TOTP)', (store) => {
     const stored = await t.auth.options.credentialStore.get(`totp:${hashId('local', 'alice')}`);
     expect(JSON.stringify(stored)).not.toContain(secret);
 
-    await jar.on(request(t.app).post('/auth/2fa/confirm')).send({ code: '000000' }).expect(403);
+    const wrong = await jar.on(request(t.app).post('/auth/2fa/confirm')).send({ code: '000000' });
+    expect([wrong.status, wrong.body.code]).toEqual([403, 'second_factor_wrong']);
     await awayFromStepEdge();
     const confirmed = await jar
       .on(request(t.app).post('/auth/2fa/confirm'))
@@ -200,7 +201,8 @@ describeOnEveryCredentialStore('two-factor (TOTP)', (store) => {
         .set('X-JWT', owner.get('JWT') as string)
         .send({ code: code(secret) })
         .expect(403);
-      await owner.on(request(t2.app).post('/auth/2fa/step-up')).send({ code: '000000' }).expect(403);
+      const wrong = await owner.on(request(t2.app).post('/auth/2fa/step-up')).send({ code: '000000' });
+      expect([wrong.status, wrong.body.code]).toEqual([403, 'second_factor_wrong']);
       const up = owner.keep(
         await owner
           .on(request(t2.app).post('/auth/2fa/step-up'))
@@ -210,6 +212,23 @@ describeOnEveryCredentialStore('two-factor (TOTP)', (store) => {
       expect(up.body).toEqual({ steppedUp: true });
       expect(owner.get('XSRF-TOKEN')).toBe(jti);
       await owner.on(request(t2.app).post('/auth/2fa/disable')).send({ code: recovery[1] }).expect(200);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('a user without a second factor cannot step up with a code: step_up_required says to sign in again', async () => {
+    const t2 = app({ stepUpMaxAge: 5 * 60_000 });
+    const start = Math.floor(Date.now() / 1000);
+    setClock(start);
+    try {
+      const jar = new CookieJar();
+      expect((await firstFactor(t2, jar, 'olaf')).status).toBe(200);
+      setClock(start + 10 * 60);
+      const stale = await jar.on(request(t2.app).post('/auth/2fa/enroll'));
+      expect([stale.status, stale.body.code]).toEqual([403, 'step_up_required']);
+      const up = await jar.on(request(t2.app).post('/auth/2fa/step-up')).send({ code: '123456' });
+      expect([up.status, up.body.code, up.body.error]).toEqual([403, 'step_up_required', expect.stringContaining('sign in again')]);
     } finally {
       jest.useRealTimers();
     }

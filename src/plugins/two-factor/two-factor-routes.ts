@@ -127,6 +127,9 @@ export function twoFactorRouteList(deps: TwoFactorRouteDeps): PluginRoute[] {
         const claims = await deps.authenticator.stepUpClaims(req, res, { anyAge: true });
         const user = claims.user as User;
         const code = codeOf(req);
+        // Without a second factor no code can make a login fresh: only signing in again can.
+        if (!(await deps.twoFactor.status(user.id)).enabled)
+          throw new AuthError('forbidden', 'two-factor is off for this user: sign in again to change your credentials', { reason: 'step_up_required' });
         await limit(req, user.id);
         await checked(req, user.id, code, 'step-up');
         await deps.authenticator.renewLogin(res, claims);

@@ -29,7 +29,15 @@ export interface Enrolment {
 
 const codeHash = (code: string): string => createHash('sha256').update(code.toLowerCase().replace(/[\s-]/g, '')).digest('base64url');
 const dataOf = (c: Credential): TotpData => c.data as unknown as TotpData;
-const wrongCode = (): AuthError => new AuthError('forbidden', 'the code is wrong or was used already');
+/** The error codes the two-factor routes answer with (403), besides the core's. */
+export const TWO_FACTOR_ERROR_CODES = ['second_factor_wrong'] as const;
+
+declare module '../../core/errors' {
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- two-factor's reasons join the registry
+  interface AuthErrorReasons extends Record<(typeof TWO_FACTOR_ERROR_CODES)[number], true> {}
+}
+
+const wrongCode = (): AuthError => new AuthError('forbidden', 'the code is wrong or was used already', { reason: 'second_factor_wrong' });
 
 /** A recovery code: 10 hex digits in two groups (`3f9a1-0c27e`). */
 function recoveryCode(): string {
@@ -104,7 +112,7 @@ export class TwoFactor {
       ok = true;
       return { ...c, data: { ...data, confirmed: true, lastStep: step, recovery: codes.map(codeHash) } };
     });
-    if (!ok) throw new AuthError('forbidden', 'the code is wrong, or no enrolment waits for one');
+    if (!ok) throw new AuthError('forbidden', 'the code is wrong, or no enrolment waits for one', { reason: 'second_factor_wrong' });
     return codes;
   }
 
