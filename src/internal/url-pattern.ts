@@ -1,3 +1,5 @@
+import { loadOptional } from './optional';
+
 /**
  * URL patterns matched on parsed URLs, never on text: a pattern's scheme, host, port, path and query
  * are compared one by one with the candidate's, so `*` cannot swallow an `@`, a `\` or a
@@ -14,6 +16,11 @@ export interface UrlPattern {
   matches(candidate: string): boolean;
 }
 
+/** What is used of `tldts`: the registrable domain of a name, or `null` for a public suffix. */
+interface Tldts {
+  getDomain(host: string, options: { allowPrivateDomains: boolean }): string | null;
+}
+
 const PATTERN = /^([a-z][a-z0-9+.-]*):(?:\/\/([^/?#@\\]*))?(\/(?!\/)[^?#\\]*)?(\?[^#\\]*)?$/i;
 const LABEL = /^[a-z0-9*-]+$/;
 /** Percent-encodings of what separates the parts of a URL (`/`, `\`, `.`, `@`, `?`, `#`, `:`) and NUL. */
@@ -21,13 +28,12 @@ const ENCODED_SEPARATOR = /%(2f|5c|2e|40|3f|23|3a|00)/i;
 
 const DEFAULT_PORTS: Readonly<Record<string, string>> = { 'http:': '80', 'https:': '443' };
 
-function wildcard(part: string, any: string): RegExp {
-  return new RegExp(
-    `^${part
-      .split('*')
-      .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-      .join(any)}$`,
-  );
+/** The regular expression source of `part`, where `*` stands for `any`. */
+function wildcardSource(part: string, any: string): string {
+  return part
+    .split('*')
+    .map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join(any);
 }
 
 /** Why `source` is not a usable pattern, or `undefined` when it is. */
@@ -44,8 +50,13 @@ export function patternProblem(source: string): string | undefined {
   if (host.startsWith('[')) return host.includes('*') ? 'has a * in an IPv6 address' : undefined;
   const labels = host.toLowerCase().split('.');
   if (labels.some((l) => !LABEL.test(l))) return 'has a host that is not a DNS name or an address';
-  // A * in the last two labels would leave the registrable domain open to anyone's.
-  if (labels.slice(-2).some((l) => l.includes('*')) || (labels.length < 3 && host.includes('*'))) return 'leaves the host open (a * may stand only below a fixed domain)';
+  if (!host.includes('*')) return undefined;
+  if (/^\d+$/.test(labels[labels.length - 1] as string)) return 'has a * in an address (a * may stand only in a DNS name)';
+  // What follows the last label with a * must hold a registrable domain of its own: `*.co.uk` or
+  // `*.vercel.app` would be anyone's (the Public Suffix List, private suffixes included).
+  const fixed = labels.slice(labels.findLastIndex((l) => l.includes('*')) + 1).join('.');
+  const tldts = loadOptional<Tldts>('tldts', 'a * in the host of a URL pattern');
+  if (fixed === '' || tldts.getDomain(fixed, { allowPrivateDomains: true }) === null) return 'leaves the host open (a * may stand only below a registrable domain: https://*.agents.example.com)';
   return undefined;
 }
 
@@ -55,8 +66,10 @@ export function urlPattern(source: string): UrlPattern {
   if (problem !== undefined) throw new Error(`${source} ${problem}`);
   const [, scheme, authority, path = '', query = ''] = PATTERN.exec(source) as unknown as [string, string, string | undefined, string | undefined, string | undefined];
   const [, host = '', port] = authority === undefined ? [] : (/^(\[[^\]]*\]|[^:]*)(?::(.*))?$/.exec(authority) as unknown as [string, string, string | undefined]);
-  const hostTest = wildcard(host.toLowerCase(), '[a-z0-9-]*');
-  const pathTest = wildcard(path, '[^/]*');
+  // A * stands for at least one character where it is the whole label (no empty label).
+  const labels = host.toLowerCase().split('.');
+  const hostTest = new RegExp(`^${labels.map((label) => (label === '*' ? '[a-z0-9-]+' : wildcardSource(label, '[a-z0-9-]*'))).join('\\.')}$`);
+  const pathTest = new RegExp(`^${wildcardSource(path, '[^/]*')}$`);
   const protocol = `${scheme.toLowerCase()}:`;
   // The URL parser drops a scheme's default port: the pattern's is compared as the parser writes it.
   const wantedPort = port === DEFAULT_PORTS[protocol] ? '' : (port ?? '');

@@ -79,12 +79,13 @@ export interface UserEventHandlers {
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- extended by the plugins
 export interface PluginServices {}
 
-/** A way of signing in that takes an address: a password, a link mailed to it, a new account. */
-export type SignInMethod = 'password' | 'link' | 'signup';
+/** A way of signing in that takes an address: a password, a link mailed to it, a new account, or recovering the password (a reset code mailed to it, and its use). */
+export type SignInMethod = 'password' | 'link' | 'signup' | 'recovery';
 
 /**
  * Refuses a way of signing in for an address (throws an AuthError, e.g. 403 `sso_required` for
- * a domain whose organization signs in through its identity provider); resolves when allowed.
+ * a domain whose organization signs in through its identity provider); resolves when allowed. The
+ * address it is given is canonical (trimmed, NFC, lower-case), whatever the request spelled.
  */
 export type SignInPolicy = (address: string, method: SignInMethod) => Promise<void>;
 

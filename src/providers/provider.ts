@@ -107,7 +107,7 @@ export interface ProviderKit {
    * Asks the plugins whether `address` may sign in by `method` (`'password'`, `'link'`,
    * `'signup'`); throws their refusal (403 `sso_required` for a domain that signs in through SSO).
    */
-  checkSignIn(address: string, method: 'password' | 'link' | 'signup'): Promise<void>;
+  checkSignIn(address: string, method: 'password' | 'link' | 'signup' | 'recovery'): Promise<void>;
   /** Asks the plugins' action guards (a CAPTCHA) whether the request may do `action`; throws the refusal. */
   checkAction(action: 'login' | 'email-link', req: LoginRequest): Promise<void>;
   /** Tells the plugins' action guards that an attempt failed (a wrong password). */

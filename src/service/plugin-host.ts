@@ -7,6 +7,7 @@ import type { BearerResolver, GuardFactory } from '../core/middleware/authentica
 import type { RouteTable } from './route-table';
 import { LOGIN_PHASES, type AuthPlugin, type LoginPhases, type PluginContext, type PluginContribution, type PluginServices, type SignInMethod, type GuardedAction } from '../plugin-api/plugin';
 import type { LoginRequest } from '../providers/provider';
+import { identityKey } from '../internal/email-address';
 
 /**
  * Checks a list of plugins: each made by a factory (a name and `setup`), no name twice.
@@ -160,7 +161,9 @@ export class PluginHost {
 
   /** Asks every plugin's sign-in policy; the first refusal is thrown. */
   async checkSignIn(address: string, method: SignInMethod): Promise<void> {
-    for (const { parts } of this.contributions) await parts.signInPolicy?.(address, method);
+    // One canonical form, whatever the request spelled (` Owner@Example.com\t`): a policy never sees a spelling it does not know.
+    const canonical = identityKey(address);
+    for (const { parts } of this.contributions) await parts.signInPolicy?.(canonical, method);
   }
 
   /** Asks every plugin's action guard; the first refusal is thrown. */

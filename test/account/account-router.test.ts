@@ -161,6 +161,16 @@ describe('account router: life cycle with mail through smtp-server', () => {
     expect(await accounts.grantManageUser('nobody@example.com')).toBe(false);
   });
 
+  it('answers 400 to fields that are JSON objects where text belongs, never a 5xx (an object may carry its own toString)', async () => {
+    const { app } = makeAccountApp(peer);
+    for (const path of ['/account/signup', '/account/signup/resend', '/account/password/forgot', '/account/password/reset', '/account/tokens']) {
+      const res = await request(app)
+        .post(path)
+        .send({ Email: { toString: 1 }, email: { toString: 1 }, grant_type: 'password', password: { valueOf: 1 }, Pwd: 'password-1', PwdRepeat: 'password-1' });
+      expect([path, res.status]).toEqual([path, 400]);
+    }
+  });
+
   it('answers every error code and status of the contract', async () => {
     const { app } = makeAccountApp(peer);
     const { id, token } = await activeUser(app, peer, 'errs@example.com');

@@ -28,6 +28,8 @@ const RESERVED_BODIES = [
   '{"__proto__":{"admin":true},"name":"x"}',
   '{"Operations":[{"op":"add","value":{"__proto__":{"attrs":{"admin":true}}}}]}',
   '{"roles":{"map":{"__proto__":"admin"}},"name":{"constructor":{"prototype":{"admin":true}}}}',
+  // Objects that break String(): every field must be checked for its type before it is read as text.
+  '{"Email":{"toString":1},"email":{"valueOf":1},"user":{"toString":1},"redirect_uris":[{"toString":1}],"name":{"toString":1}}',
 ];
 
 function randomRequest(

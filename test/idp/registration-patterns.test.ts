@@ -38,6 +38,7 @@ const TRICKS: ReadonlyArray<readonly [string, string]> = [
   [AGENTS, 'https://X.agents.example.com/callback'],
   [AGENTS, 'https://аpp.agents.example.com/callback'],
   [AGENTS, 'https://x.agents.example.com/callback/../../evil'],
+  [AGENTS, 'https://.agents.example.com/callback'],
   [APPS, 'https://app@evil.example/.agents.example.com/callback'],
   [APPS, 'https://app.evil.example\\.agents.example.com/callback'],
   [APPS, 'https://app:x@evil.example/callback'],
@@ -72,6 +73,10 @@ describe('URL patterns are matched on parsed URLs (docs/security.md, rule 4)', (
     ['https://example.com/cb?x=*', 'has a * in its query'],
     ['https://example.com/a/../cb', 'has a dot segment'],
     ['http://127.0.0.1:8*/cb', 'port'],
+    ['https://*.co.uk/cb', 'leaves the host open'],
+    ['https://*.vercel.app/cb', 'leaves the host open'],
+    ['https://app*.github.io/cb', 'leaves the host open'],
+    ['http://*.0.0.1:*/cb', 'in an address'],
   ])('the pattern %s is refused at start-up: %s', (pattern, problem) => {
     expect(patternProblem(pattern)).toContain(problem);
   });
@@ -129,6 +134,17 @@ describe('dynamic client registration: redirect, logout and fetched URIs', () =>
   it('request_uris is never kept: the provider fetches no request object by URI', async () => {
     const res = await register({ redirect_uris: ['https://research.agents.example.com/callback'], request_uris: ['https://10.0.0.5/request'] });
     expect(res.status === 400 ? res.body.error : res.body.request_uris).toBe(res.status === 400 ? 'invalid_client_metadata' : undefined);
+  });
+
+  it('metadata that is not text answers 400, never a 500: no value is read through its own toString', async () => {
+    for (const metadata of [
+      { redirect_uris: [{ toString: 1 }] },
+      { redirect_uris: ['https://research.agents.example.com/callback'], post_logout_redirect_uris: [{ toString: 1 }] },
+      { redirect_uris: ['https://research.agents.example.com/callback'], logo_uri: { toString: 1 } },
+    ]) {
+      const res = await register(metadata);
+      expect([res.status, typeof res.body.error]).toEqual([400, 'string']);
+    }
   });
 
   it('public https URIs of the same fields are kept', async () => {

@@ -18,7 +18,7 @@ describe('enforced SSO for a verified domain', () => {
       baseUrl: 'http://127.0.0.1:8080/account',
       bcryptRounds: 4,
     });
-    t = await ssoApp(peers.smtp, peers.dns, 'memory://', { privateOrigins: [peers.idp.origin] }, { plugins: [accountService] });
+    t = await ssoApp(peers.smtp, peers.dns, 'memory://', { privateOrigins: [peers.idp.origin] }, { plugins: [accountService], rateLimits: false });
     t.auth.addVerifyProvider(
       'email',
       'token {{.Token}}',
@@ -63,6 +63,33 @@ describe('enforced SSO for a verified domain', () => {
     await t.auth.events.flush();
     const { events } = await t.auth.events.list({ types: ['sso.domain.enforced'] });
     expect(events.map((e) => e.data.enforce)).toEqual([false, true]);
+  });
+
+  it('applies to the canonical address on every path that authenticates or recovers one: any spelling, the password grant, reset codes (docs/security.md, rule 5)', async () => {
+    const password = 'a long password 123';
+    const made = await request(t.app).post('/account/signup').send({ Email: 'dora@customer.test', Pwd: password, PwdRepeat: password });
+    expect(made.status).toBe(202);
+    const link = /\/active\/[^\s"<]+/.exec((await peers.smtp.nextMail()).body.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[0] as string;
+    expect((await request(t.app).get(`/account${link}`)).status).toBe(200);
+    expect((await t.owner.patch('/auth/orgs/acme/sso/domains/customer.test', { enforce: true })).status).toBe(200);
+    const sent = peers.smtp.mails.length;
+
+    for (const spelling of ['dora@customer.test', 'dora@customer.test ', 'dora@customer.test\t', ' DORA@Customer.Test', '\u00a0dora@customer.test\n']) {
+      const answers = {
+        token: await request(t.app).post('/account/tokens').send({ grant_type: 'password', email: spelling, password }),
+        forgot: await request(t.app).post('/account/password/forgot').send({ Email: spelling }),
+        reset: await request(t.app)
+          .post('/account/password/reset')
+          .send({ Email: spelling, Code: '0'.repeat(32), NewPwd: `${password}!`, NewPwdRepeat: `${password}!` }),
+        signup: await request(t.app).post('/account/signup').send({ Email: spelling, Pwd: password, PwdRepeat: password }),
+        direct: await passwordLogin(spelling),
+      };
+      // 403 sso_required; the direct login refuses a name with a control character outright (400).
+      for (const [path, res] of Object.entries(answers))
+        expect([JSON.stringify(spelling), path, res.status === 400 && path === 'direct' && /[\t\n]/.test(spelling) ? 403 : res.status]).toEqual([JSON.stringify(spelling), path, 403]);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(peers.smtp.mails.length).toBe(sent);
   });
 
   it('enforces only verified domains of an organization with an enabled connection, changed with a fresh login', async () => {

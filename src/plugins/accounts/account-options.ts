@@ -1,6 +1,7 @@
 import { configError } from '../../core/errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { User } from '../../core/token/user';
+import type { SignInMethod } from '../../plugin-api/plugin';
 import type { CrossSiteOptions } from '../../internal/cross-origin';
 import { canonicalEmail } from '../../internal/email-address';
 import { positiveMs } from '../../internal/option-checks';
@@ -157,7 +158,7 @@ export interface LoginSessions {
    * Whether an address may sign up, get a password token or reset its password (the plugins'
    * sign-in policy: an SSO-enforced domain answers 403 `sso_required`). @default all may
    */
-  checkSignIn?(address: string, method: 'password' | 'link' | 'signup'): Promise<void>;
+  checkSignIn?(address: string, method: SignInMethod): Promise<void>;
   /**
    * Whether the request may sign up, ask for a reset code or get a password token (the plugins'
    * action guards: a CAPTCHA); the accounts plugin passes the core's. @default all may

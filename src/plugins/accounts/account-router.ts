@@ -113,7 +113,8 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
   const actor = (req: Request) => service.authenticate(req.headers.authorization);
   const hit = core?.rateLimit ?? ownLimits(ownState as StateStore, options.rateLimits, settled.ipv6RateLimitPrefix);
   const limit = async (...hits: Array<[AccountRateLimit, unknown]>): Promise<void> => {
-    for (const [name, identity] of hits) await hit(name, identityKey(String(identity ?? '')));
+    // Only text names an identity: any other JSON is left to the route's check of its fields (400).
+    for (const [name, identity] of hits) if (typeof identity === 'string') await hit(name, identityKey(identity));
   };
   /**
    * Runs `attempt`; when it fails on the caller's credential (`wrong` says which errors are that),

@@ -603,6 +603,7 @@ export class AccountService {
    */
   async forgotPassword(body: Record<string, unknown>, locale?: string): Promise<void> {
     const email = this.email(body);
+    await this.settings.loginSessions?.checkSignIn?.(email, 'recovery');
     const account = await this.settings.store.getByEmail(email);
     const code = randomBytes(16).toString('hex');
     const stored: StoredCode = { Hash: sha256(code), Expires: new Date(Date.now() + this.settings.resetCodeTtl).toISOString() };
@@ -624,6 +625,7 @@ export class AccountService {
    */
   async resetPassword(body: Record<string, unknown>, ip: string, locale?: string): Promise<void> {
     const email = this.email(body);
+    await this.settings.loginSessions?.checkSignIn?.(email, 'recovery');
     const code = stringField(body, 'Code');
     const next = stringField(body, 'NewPwd');
     if (next !== stringField(body, 'NewPwdRepeat')) throw new AuthError('bad_request', 'NewPwd and NewPwdRepeat differ', { reason: 'password_mismatch' });

@@ -63,11 +63,17 @@ function patterns(uris: unknown, name: string): UrlPattern[] {
 const FETCHED_URIS = ['jwks_uri', 'logo_uri', 'client_uri', 'policy_uri', 'tos_uri', 'sector_identifier_uri', 'initiate_login_uri', 'backchannel_logout_uri', 'request_uris'];
 const LOCAL_NAMES = /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|localdomain)$/i;
 
+/** A value of client metadata as a message may quote it: never through its own `toString` (a client may send `{"toString": 1}`). */
+function shown(value: unknown): string {
+  return typeof value === 'string' ? value.slice(0, 200) : `a ${value === null ? 'null' : typeof value}`;
+}
+
 /** Why `uri` may not be registered (it is no public https URL), or `undefined`. */
 function internalProblem(uri: unknown): string | undefined {
+  if (typeof uri !== 'string') return 'is not a string';
   let url: URL;
   try {
-    url = new URL(String(uri));
+    url = new URL(uri);
   } catch {
     return 'is not a URL';
   }
@@ -80,7 +86,7 @@ function internalProblem(uri: unknown): string | undefined {
 
 function refusal(uris: unknown, allowed: readonly UrlPattern[]): string | undefined {
   const refused = (uris as unknown[]).find((u) => typeof u !== 'string' || !allowed.some((p) => p.matches(u)));
-  return refused === undefined ? undefined : `${String(refused).slice(0, 200)} is not allowed for registered clients`;
+  return refused === undefined ? undefined : `${shown(refused)} is not allowed for registered clients`;
 }
 
 /** Checks the policy at start-up. */
@@ -104,7 +110,7 @@ export function resolveRegistration(policy: RegistrationPolicy, knownResources: 
         const value = metadata[name];
         for (const uri of value === undefined ? [] : Array.isArray(value) ? value : [value]) {
           const problem = internalProblem(uri);
-          if (problem !== undefined) return `${name}: ${String(uri).slice(0, 200)} ${problem}`;
+          if (problem !== undefined) return `${name}: ${shown(uri)} ${problem}`;
         }
       }
       return undefined;
