@@ -99,12 +99,15 @@ export type GuardedAction = 'login' | 'signup' | 'password-reset' | 'email-link'
 
 /**
  * Guards the {@link GuardedAction}s: `check` runs before anything is checked, stored or mailed and
- * throws an AuthError to refuse; `failed` hears of a failed attempt (a wrong password), for a guard
- * that only asks after some.
+ * throws an AuthError to refuse; `failed` hears of a failed attempt (a wrong password) and
+ * `succeeded` of a successful one, for a guard that only asks after some failures. A guard that
+ * counts attempts counts them in `check`, before the password is checked (a burst of concurrent
+ * attempts cannot all pass before the first failure is told), and takes a success back in `succeeded`.
  */
 export interface ActionGuard {
   check(action: GuardedAction, req: LoginRequest): Promise<void>;
   failed?(action: GuardedAction, req: LoginRequest): Promise<void>;
+  succeeded?(action: GuardedAction, req: LoginRequest): Promise<void>;
 }
 
 /** What a plugin adds to the service; every part is optional. */
@@ -193,6 +196,8 @@ export interface PluginContext {
   checkAction(action: GuardedAction, req: LoginRequest): Promise<void>;
   /** Tells every plugin's {@link ActionGuard} that an attempt at `action` failed. */
   actionFailed(action: GuardedAction, req: LoginRequest): Promise<void>;
+  /** Tells every plugin's action guard of a successful attempt. */
+  actionSucceeded(action: GuardedAction, req: LoginRequest): Promise<void>;
   /**
    * Opens a store of the plugin's own (given as an object or a URI, made by `create`), guarded as
    * the core's are: a call that fails or hangs past `storeTimeout` rejects as unavailable (503).

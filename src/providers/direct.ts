@@ -100,6 +100,7 @@ export class DirectProvider implements Provider {
       await kit.rateLimit('loginPerUser', `${this.name}:${identityKey(user)}`);
       throw new AuthError('forbidden', 'incorrect user or password', { reason: 'credentials_rejected' });
     }
+    await kit.actionSucceeded('login', req);
     await kit.completeLogin(req, res, {
       provider: this.name,
       user: { name: user, id: hashId(this.name, subject), picture: '', ...(email !== undefined ? { email } : {}) },

@@ -112,6 +112,8 @@ export interface ProviderKit {
   checkAction(action: 'login' | 'email-link', req: LoginRequest): Promise<void>;
   /** Tells the plugins' action guards that an attempt failed (a wrong password). */
   actionFailed(action: 'login', req: LoginRequest): Promise<void>;
+  /** Tells the action guards of a login whose password was right. */
+  actionSucceeded(action: 'login', req: LoginRequest): Promise<void>;
 }
 
 /** A route of a provider besides login, callback and logout: `/<name>/<action>` and `/<name>/<action>/<arg>`. */

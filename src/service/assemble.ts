@@ -157,6 +157,11 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
     isBanned: (userId) => users.isBanned(userId),
     refreshRefused: (claims, reason) =>
       events.emit({ type: 'session.refresh_refused', userId: claims.user?.id, actor: { kind: 'system' }, session: typeof claims.jti === 'string' ? jtiHash(claims.jti) : undefined, data: { reason } }),
+    basicLoginGuard: {
+      check: (req) => plugins.checkAction('login', toLoginRequest(req)),
+      failed: (req) => plugins.actionFailed('login', toLoginRequest(req)),
+      succeeded: (req) => plugins.actionSucceeded('login', toLoginRequest(req)),
+    },
   });
   const kit: ProviderKit = {
     translations,
@@ -177,6 +182,7 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
     checkSignIn: (address, method) => plugins.checkSignIn(address, method),
     checkAction: (action, req) => plugins.checkAction(action, req),
     actionFailed: (action, req) => plugins.actionFailed(action, req),
+    actionSucceeded: (action, req) => plugins.actionSucceeded(action, req),
   };
   return { resolved, providers, tokens, avatars, sessions, everyRequest, links, plugins, users, completer, limiter, authenticator, kit, events, countHit, translations };
 }
@@ -227,5 +233,6 @@ export function pluginContext(core: Core): PluginContext {
     checkSignIn: (address, method) => plugins.checkSignIn(address, method),
     checkAction: (action, req) => plugins.checkAction(action, req),
     actionFailed: (action, req) => plugins.actionFailed(action, req),
+    actionSucceeded: (action, req) => plugins.actionSucceeded(action, req),
   };
 }

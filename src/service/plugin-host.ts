@@ -176,6 +176,11 @@ export class PluginHost {
     for (const { parts } of this.contributions) await parts.actionGuard?.failed?.(action, req);
   }
 
+  /** Tells every plugin's action guard of a successful attempt. */
+  async actionSucceeded(action: GuardedAction, req: LoginRequest): Promise<void> {
+    for (const { parts } of this.contributions) await parts.actionGuard?.succeeded?.(action, req);
+  }
+
   /** Runs every plugin's `userDeleted`. */
   async userDeleted(userId: string): Promise<void> {
     for (const { parts } of this.contributions) await parts.userEvents?.userDeleted?.(userId);

@@ -96,6 +96,44 @@ describe('captcha() plugin: Turnstile, hCaptcha and reCAPTCHA v3 verified on the
     await loginAs(a, 'pw', { 'X-Forwarded-For': '2001:db8:1:3::1' }).expect(200);
   });
 
+  it('counts before the password is checked: of 12 concurrent wrong passwords under after: 3 exactly 3 are checked; right passwords take their count back', async () => {
+    const a = app({ service: 'turnstile', verifyUrl: `${peer.origin}/turnstile/v0/siteverify`, actions: { login: { after: 3 } } });
+    const burst = await Promise.all(Array.from({ length: 12 }, () => loginAs(a, 'wrong', { 'X-Forwarded-For': '198.51.100.20' })));
+    const codes = burst.map((r) => r.body.code as string);
+    expect([codes.filter((c) => c === 'credentials_rejected').length, codes.filter((c) => c === 'captcha_required').length]).toEqual([3, 9]);
+    // Ten good logins from one office address: none is asked.
+    for (let i = 0; i < 10; i++) await loginAs(a, 'pw', { 'X-Forwarded-For': '198.51.100.21' }).expect(200);
+  });
+
+  it('basic auth checks passwords behind the same guard, and its failures count', async () => {
+    const a = app({ service: 'turnstile', verifyUrl: `${peer.origin}/turnstile/v0/siteverify`, actions: { login: { after: 2 } } });
+    await a.auth.close();
+    t = makeApp({
+      adminPasswd: 'admin-password-0123456789',
+      plugins: [captcha({ secret: SECRET, service: 'turnstile', verifyUrl: `${peer.origin}/turnstile/v0/siteverify`, actions: { login: { after: 2 } } })],
+    });
+    t.app.set('trust proxy', true);
+    const basic = (passwd: string, headers: Record<string, string> = {}): request.Test =>
+      request((t as TestApp).app)
+        .get('/private')
+        .set({ 'X-Forwarded-For': '198.51.100.30', ...headers })
+        .auth('admin', passwd);
+    for (let i = 0; i < 2; i++) expect((await basic('wrong')).status).toBe(401);
+    const asked = await basic('admin-password-0123456789');
+    expect([asked.status, asked.body.code]).toEqual([403, 'captcha_required']);
+    await basic('admin-password-0123456789', { 'X-Captcha-Token': peer.issue('basic-1') }).expect(200);
+    await request(t.app).get('/private').set('X-Forwarded-For', '192.0.2.50').auth('admin', 'admin-password-0123456789').expect(200);
+  });
+
+  it('/account/signup/resend mails only behind the sign-up guard', async () => {
+    const a = app({ service: 'turnstile', verifyUrl: `${peer.origin}/turnstile/v0/siteverify`, actions: { signup: 'always' } });
+    const sent = smtp.mails.length;
+    const res = await request(a.app).post('/account/signup/resend').send({ Email: 'resend@example.com', Pwd: 'a long password 123' });
+    expect([res.status, res.body.code]).toEqual([403, 'captcha_required']);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(smtp.mails.length).toBe(sent);
+  });
+
   it('hCaptcha on sign-up and reset requests of the account service: the site key is sent, refusals carry the code', async () => {
     const a = app({ service: 'hcaptcha', siteKey: 'site-key-1', verifyUrl: `${peer.origin}/siteverify`, actions: { signup: 'always', 'password-reset': 'always' } });
     const body = { Email: 'new@example.com', Pwd: 'a long password 123', PwdRepeat: 'a long password 123' };

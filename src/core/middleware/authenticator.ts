@@ -52,6 +52,8 @@ export interface SessionChecks {
   isBanned(userId: string): Promise<boolean>;
   /** Told of every refresh refused (the security event), with the code it was refused with. */
   refreshRefused?(claims: Claims, reason: string): void;
+  /** The action guards (a CAPTCHA) around a basic-auth password check, as around every other login. */
+  basicLoginGuard?: { check(req: Request): Promise<void>; failed(req: Request): Promise<void>; succeeded(req: Request): Promise<void> };
 }
 
 const unauthorized = (message: string, reason: AuthErrorReason): AuthError => new AuthError('unauthorized', message, { reason });
@@ -244,18 +246,22 @@ export class Authenticator {
       await this.limiter.check('basicPerIp', ip);
       await this.limiter.check('basicPerUser', identityKey(basic.user));
     });
+    const guard = this.sessions.basicLoginGuard;
+    await guard?.check(req);
+    let user: User;
     try {
-      const user = await checkBasicAuth(basic, this.options.adminPasswd, this.options.basicAuthChecker);
-      // A checker may return a user of the directory: a ban holds on this path too.
-      if (await stateCall(() => this.sessions.isBanned(user.id))) throw new AuthError('unauthorized', 'this account is banned', { reason: 'banned' });
-      return user;
+      user = await checkBasicAuth(basic, this.options.adminPasswd, this.options.basicAuthChecker);
     } catch (err) {
-      if (err instanceof AuthError && err.reason === 'banned') throw err;
       if (err instanceof AuthError && err.status === 401) {
         await stateCall(() => Promise.all([this.limiter.hit('basicPerIp', ip), this.limiter.hit('basicPerUser', identityKey(basic.user))]));
+        await guard?.failed(req);
       }
       throw err;
     }
+    await guard?.succeeded(req);
+    // A checker may return a user of the directory: a ban holds on this path too.
+    if (await stateCall(() => this.sessions.isBanned(user.id))) throw new AuthError('unauthorized', 'this account is banned', { reason: 'banned' });
+    return user;
   }
 
   /**

@@ -166,6 +166,8 @@ export interface LoginSessions {
   checkAction?(action: 'login' | 'signup' | 'password-reset', req: IncomingMessage): Promise<void>;
   /** Told of a wrong password at `/tokens` (for a guard that asks only after failures). @default undefined */
   actionFailed?(action: 'login', req: IncomingMessage): Promise<void>;
+  /** Told of a right password at `/tokens` (a guard that counts attempts takes it back). @default undefined */
+  actionSucceeded?(action: 'login', req: IncomingMessage): Promise<void>;
   /**
    * Told of each account event (`account.created`, `account.activated`, `password.changed`,
    * `password.reset`, `email.changed`, `account.deleted`) with the user id of the account's login

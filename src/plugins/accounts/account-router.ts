@@ -147,6 +147,8 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
     asyncHandler(async (req, res) => {
       const body = objectBody(req);
       await limit(['resendPerIp', ip(req)], ['resendPerEmail', body.Email]);
+      // It mails as a sign-up does: the same guard (a CAPTCHA) stands before it.
+      await guard?.checkAction?.('signup', req);
       await service.resend(body, translations.localeOf(req));
       res.status(202).json({ Message: 'If a sign-up with this e-mail and password waits for activation, a new activation mail is on its way' });
     }),
@@ -176,10 +178,16 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
         ['tokensPerEmail', given.email],
         (err) => err.status === 401,
         () =>
-          service.issueToken(given, ip(req)).catch(async (err: unknown) => {
-            if (err instanceof AuthError && err.status === 401) await guard?.actionFailed?.('login', req);
-            throw err;
-          }),
+          service.issueToken(given, ip(req)).then(
+            async (issued) => {
+              await guard?.actionSucceeded?.('login', req);
+              return issued;
+            },
+            async (err: unknown) => {
+              if (err instanceof AuthError && err.status === 401) await guard?.actionFailed?.('login', req);
+              throw err;
+            },
+          ),
       ),
     );
   });

@@ -77,6 +77,7 @@ export function accounts(options: AccountsPluginOptions): AccountsPlugin {
         checkSignIn: (address, method) => ctx.checkSignIn(address, method),
         checkAction: (action, req) => ctx.checkAction(action, ctx.toLoginRequest(req as Request)),
         actionFailed: (action, req) => ctx.actionFailed(action, ctx.toLoginRequest(req as Request)),
+        actionSucceeded: (action, req) => ctx.actionSucceeded(action, ctx.toLoginRequest(req as Request)),
       };
       const built = createAccountRouter(
         { ...routerOptions, store: routerOptions.store ?? ctx.storeUri('accounts'), loginSessions },

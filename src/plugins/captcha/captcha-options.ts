@@ -5,7 +5,8 @@ import { SERVICES, type CaptchaService } from './captcha-verifiers';
 /**
  * When an action needs a CAPTCHA: `'always'`, or only once a client IP has made `after` failed
  * attempts (a wrong password, for `login`) or `after` attempts (the other actions, which have no
- * failure) within `windowMs`, so real users rarely see it.
+ * failure) within `windowMs`, so real users rarely see it. Attempts are counted as they arrive,
+ * before the password is checked, and a right password takes its count back.
  */
 export type CaptchaWhen = 'always' | { after: number; windowMs?: number };
 

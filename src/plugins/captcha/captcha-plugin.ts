@@ -85,27 +85,27 @@ export function captcha(options: CaptchaOptions): AuthPlugin {
     messages: CAPTCHA_MESSAGES,
     setup(ctx) {
       const hostnames = settings.hostnames === undefined ? [ctx.url.hostname] : settings.hostnames;
-      const counter = (action: GuardedAction, ip: string): string => `captcha:seen:${action}:${ctx.clientGroup(ip)}`;
+      const group = (req: LoginRequest): string => ctx.clientGroup(req.ip);
       return {
         actionGuard: {
           async check(action, req) {
             const when = settings.actions.get(action);
             if (when === undefined) return;
             if (when !== 'always') {
-              const key = counter(action, req.ip);
-              const seen = Number((await ctx.stateStore.get(key)) ?? 0);
-              // Actions without a failure (a sign-up, a mailed link) count every attempt.
-              if (action !== 'login') await ctx.stateStore.increment(key, when.windowMs);
-              if (seen < when.after) return;
+              // Counted here, before anything is checked: of a burst of concurrent attempts only
+              // `after` pass unasked, whatever order their failures come back in. A success is taken back.
+              const attempts = await ctx.stateStore.increment(`captcha:tried:${action}:${group(req)}`, when.windowMs);
+              const succeeded = Number((await ctx.stateStore.get(`captcha:ok:${action}:${group(req)}`)) ?? 0);
+              if (attempts - succeeded <= when.after) return;
             }
             const token = tokenOf(req, settings);
             if (token === undefined)
               throw new AuthError('forbidden', `a CAPTCHA answer is required: send the ${settings.service} token in ${settings.header} or ${settings.field}`, { reason: 'captcha_required' });
             await verify(ctx, settings, hostnames, token, action, req.ip);
           },
-          async failed(action, req) {
+          async succeeded(action, req) {
             const when = settings.actions.get(action);
-            if (when !== undefined && when !== 'always') await ctx.stateStore.increment(counter(action, req.ip), when.windowMs);
+            if (when !== undefined && when !== 'always') await ctx.stateStore.increment(`captcha:ok:${action}:${group(req)}`, when.windowMs);
           },
         },
       };
