@@ -93,6 +93,8 @@ export function ambiguousUri(uri: string): string | undefined {
   if (scheme === undefined || scheme === 'level' || scheme === 'file' || scheme === 'sqlite' || scheme === 'memory') return undefined;
   const rest = uri.slice(scheme.length + 3);
   const at = rest.lastIndexOf('@');
+  // Without a user part there is no password to leak: the driver's own check speaks.
+  if (at < 0) return undefined;
   if (rest.indexOf('@') !== at || /[/?#]/.test(rest.slice(0, Math.max(at, 0))))
     return `${displayUri(uri)} is ambiguous: percent-encode @, /, ?, # and : in the user name and password (%40, %2F, %3F, %23, %3A)`;
   try {

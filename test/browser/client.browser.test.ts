@@ -94,7 +94,7 @@ describe('authgate/client in headless chromium against the example server', () =
     const context = await browser.newContext();
     const page = await signedIn(context, 'admin');
     const { secret } = await okInPage<{ secret: string }>(page, 'c.twoFactor.enroll()');
-    expect(await codeInPage(page, "c.twoFactor.confirm('000000')")).toBe('forbidden');
+    expect(await codeInPage(page, "c.twoFactor.confirm('000000')")).toBe('second_factor_wrong');
     const { recoveryCodes } = await okInPage<{ recoveryCodes: string[] }>(page, `c.twoFactor.confirm('${codeNow(secret)}')`);
     expect(recoveryCodes).toHaveLength(10);
     await okInPage(page, 'c.signOut()');
@@ -104,7 +104,7 @@ describe('authgate/client in headless chromium against the example server', () =
     // A reload keeps the waiting login: a new client finds it.
     const reloaded = await clientPage(context, base);
     expect(await okInPage(reloaded, 'c.refresh()')).toEqual({ status: 'second-factor', user: null });
-    expect(await codeInPage(page, "c.twoFactor.verify('nope')")).toBe('forbidden');
+    expect(await codeInPage(page, "c.twoFactor.verify('nope')")).toBe('second_factor_wrong');
     expect(await okInPage(page, `c.twoFactor.verify('${codeNow(secret, 1)}')`)).toMatchObject({ status: 'signed-in', user: { name: 'admin' } });
     expect(await okInPage(page, `c.twoFactor.stepUp('${recoveryCodes[0]}')`)).toEqual({ steppedUp: true });
     expect(await okInPage(page, 'c.twoFactor.status()')).toMatchObject({ enabled: true, recoveryCodesLeft: 9 });

@@ -1,3 +1,4 @@
+import { inflateRawSync } from 'node:zlib';
 import request from 'supertest';
 import { apiKeys } from '../../src/api-keys';
 import { scim, type ScimPlugin } from '../../src/plugins/scim';
@@ -27,6 +28,31 @@ describe('a directory deprovisions a person: membership, sessions, keys and invi
     return browser;
   };
   const userOf = async (browser: SsoBrowser): Promise<number> => (await browser.get('/auth/user')).status;
+
+  /** The status of the LogoutResponse an SLO redirect carries (HTTP-Redirect binding: deflated, base64). */
+  const logoutStatus = (location: string): string => {
+    const xml = inflateRawSync(Buffer.from(new URL(location).searchParams.get('SAMLResponse') as string, 'base64')).toString('utf8');
+    return /StatusCode[^>]*Value="([^"]+)"/.exec(xml)?.[1] as string;
+  };
+
+  it("SAML single logout finds the person the directory provisioned, ends that person's sessions and says so; a name nobody has is answered as not done", async () => {
+    const made = await directory.createUser('sam@customer.test');
+    const userId = (await plugin.users.get(t.orgId, made.body.id as string)).userId;
+    const sam = await ssoLogin('sam@customer.test');
+    const second = await ssoLogin('sam@customer.test');
+    expect(await t.auth.sessions.list(userId)).toHaveLength(2);
+    const path = (url: string): string => `${new URL(url).pathname}${new URL(url).search}`;
+
+    const done = await new SsoBrowser(t).get(path(peers.idp.logoutRequest('sam@customer.test')));
+    expect(done.status).toBe(302);
+    expect(logoutStatus(done.headers.location as string)).toBe('urn:oasis:names:tc:SAML:2.0:status:Success');
+    expect(await t.auth.sessions.list(userId)).toEqual([]);
+    expect([await userOf(sam), await userOf(second)]).toEqual([401, 401]);
+
+    const nobody = await new SsoBrowser(t).get(path(peers.idp.logoutRequest('nobody@customer.test')));
+    expect(nobody.status).toBe(302);
+    expect(logoutStatus(nobody.headers.location as string)).not.toBe('urn:oasis:names:tc:SAML:2.0:status:Success');
+  });
 
   it('deactivation ends the sessions, the keys made for the organization and the invitations at once; the IdP login is refused until reactivation', async () => {
     const made = await directory.createUser('alice@customer.test');

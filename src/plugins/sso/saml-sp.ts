@@ -137,9 +137,9 @@ export class SamlServiceProvider {
     }
   }
 
-  /** Where to send the browser to answer the IdP's logout request. */
-  logoutResponseUrl(profile: unknown, relayState: string): Promise<string> {
-    return this.saml(undefined).getLogoutResponseUrlAsync(profile as never, relayState, {}, true);
+  /** Where to send the browser to answer the IdP's logout request: a success, or (`succeeded` false) a refusal, when nobody of that name is known here. */
+  logoutResponseUrl(profile: unknown, relayState: string, succeeded: boolean): Promise<string> {
+    return this.saml(undefined).getLogoutResponseUrlAsync(profile as never, relayState, {}, succeeded);
   }
 
   /** Where to send the browser to log out at the IdP too (SP-initiated single logout). */

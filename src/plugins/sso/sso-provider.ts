@@ -190,10 +190,28 @@ export class SsoProvider implements Provider {
     if (typeof query.SAMLResponse === 'string') return sendRedirect(res, 302, kit.url.href);
     const { nameId, profile } = posted ? await sp.validateLogoutPost(query) : await sp.validateLogout(query, (req.raw.url ?? '').split('?')[1] ?? '');
     if (typeof nameId !== 'string' || nameId === '') throw refused('the logout request names no user');
-    const userId = hashId(SSO_PROVIDER, `${connection.id}:${nameId}`);
+    const userId = await this.userNamed(connection, nameId);
+    if (userId === undefined) {
+      // Nobody here goes by that name: the IdP hears that this logout did not succeed.
+      kit.event({ type: 'logout', actor: { kind: 'system' }, data: { provider: SSO_PROVIDER, connection: connection.id, sessions: 0, by: 'idp', known: false } }, req);
+      return sendRedirect(res, 302, await sp.logoutResponseUrl(profile, query.RelayState ?? '', false));
+    }
     const ended = await this.deps.revokeAll(userId);
     kit.event({ type: 'logout', userId, actor: { kind: 'system' }, data: { provider: SSO_PROVIDER, connection: connection.id, sessions: ended, by: 'idp' } }, req);
-    sendRedirect(res, 302, await sp.logoutResponseUrl(profile, query.RelayState ?? ''));
+    sendRedirect(res, 302, await sp.logoutResponseUrl(profile, query.RelayState ?? '', true));
+  }
+
+  /**
+   * The user an IdP's LogoutRequest names, found as a login finds it: the person the organization's
+   * directory (SCIM) provisioned under that name (or that address, in a domain the organization
+   * verified), else the connection's own user of that subject when the user directory knows it.
+   */
+  private async userNamed(connection: SsoConnection, nameId: string): Promise<string | undefined> {
+    const email = nameId.includes('@') && (await ownsDomainOf(nameId, connection.orgId, this.deps.domains)) ? nameId.toLowerCase() : undefined;
+    const person = await this.deps.directory()?.match(connection.orgId, { subject: nameId, email });
+    if (person !== undefined) return person.userId;
+    const own = hashId(SSO_PROVIDER, `${connection.id}:${nameId}`);
+    return (await this.deps.users.get(own)) === undefined ? undefined : own;
   }
 
   /** Where an IdP-initiated login lands: its RelayState when that is one of the connection's paths, else the first. */
