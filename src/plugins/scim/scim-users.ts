@@ -10,6 +10,7 @@ import { applyPatch, type PatchOperation } from './scim-patch';
 import type { ResourceRepository } from './resource-repository';
 import { addressesOf, personName, readUserFields, userAttributes } from './user-resource';
 import type { ScimUser, ScimUserFields } from './user-schema';
+import { takeoverRefusal } from '../../plugin-api/linking-policy';
 
 /** The most users an organization's directory may provision. */
 export const MAX_SCIM_USERS = 100_000;
@@ -170,8 +171,11 @@ export class ScimUsers implements OrgDirectory {
 
   /**
    * The member a new SCIM user is, when the organization verified the domain of one of its
-   * addresses and a member of the organization has that address: a directory turned on after
-   * people joined (by invitation, by SSO) takes them over instead of making strangers of them.
+   * addresses and a member of the organization has that address, and the linking policy lets the
+   * directory take the account over: a directory turned on after people joined through the
+   * organization's SSO takes them over instead of making strangers of them. An account with a
+   * password or another login, an app-admin grant or another organization is never taken: the
+   * directory's person is a user of its own.
    */
   private async linkedMember(orgId: string, fields: ScimUserFields): Promise<string | undefined> {
     const domains = this.deps.domains();
@@ -180,7 +184,9 @@ export class ScimUsers implements OrgDirectory {
       if ((await domains.verifiedOwner(address.slice(address.lastIndexOf('@') + 1))) !== orgId) continue;
       const { users } = await this.deps.users.list({ query: address, limit: 20 });
       for (const record of users.filter((u) => u.email === address)) {
-        if (!(await this.deps.orgs.idsOf(record.id)).includes(orgId)) continue;
+        const orgIds = await this.deps.orgs.idsOf(record.id);
+        // Only an account the organization's own IdP made, and nobody else's (the linking policy).
+        if (!orgIds.includes(orgId) || takeoverRefusal(orgId, { record, orgIds }) !== undefined) continue;
         if ((await this.deps.repo.byUnique(orgId, 'user', record.id)) === undefined) return record.id;
       }
     }

@@ -7,6 +7,7 @@ import type { SsoConnection } from './connection-schema';
 import { domainOfAddress } from './dns-proof';
 import type { SamlAssertion } from './saml-sp';
 import type { SsoDomains } from './sso-domains';
+import { DIRECTORY_USER_PREFIX, takeoverRefusal } from '../../plugin-api/linking-policy';
 
 /** Who an identity provider says the user is, whatever the protocol. */
 export interface SsoIdentity {
@@ -84,8 +85,14 @@ export interface ProvisionDeps {
  */
 export async function provisionUser(connection: SsoConnection, identity: SsoIdentity, deps: ProvisionDeps): Promise<User> {
   const email = identity.email !== undefined && (await ownsDomainOf(identity.email, connection.orgId, deps.domains)) ? identity.email.toLowerCase() : undefined;
-  const person = await deps.directory()?.match(connection.orgId, { subject: identity.subject, email });
+  let person = await deps.directory()?.match(connection.orgId, { subject: identity.subject, email });
   if (person?.active === false) throw new AuthError('forbidden', "your organization's directory has deactivated you: ask its administrator", { reason: 'member_suspended' });
+  // A person linked to an account the organization may not take over (a link older than the
+  // linking policy) is signed in as the connection's own user: never as that account.
+  if (person !== undefined && !person.userId.startsWith(DIRECTORY_USER_PREFIX)) {
+    const orgIds = await deps.orgs.idsOf(person.userId);
+    if (takeoverRefusal(connection.orgId, { record: await deps.users.get(person.userId), orgIds }) !== undefined) person = undefined;
+  }
   const id = person?.userId ?? hashId('sso', `${connection.id}:${identity.subject}`);
   if (await deps.users.isBanned(id)) throw new AuthError('forbidden', 'this user is banned', { reason: 'banned' });
   const mapped = identity.groups.flatMap((g) => (Object.hasOwn(connection.roles.map, g) ? [connection.roles.map[g] as string] : []));
