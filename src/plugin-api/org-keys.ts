@@ -56,6 +56,27 @@ export interface OrgAuthority {
   mine(userId: string): Promise<Array<{ id: string; name: string; slug: string; roles: string[] }>>;
 }
 
+/**
+ * Of `roles`, those a member holding `makerRoles` could grant in the app: what a directory's group
+ * map or an IdP's role map may give is capped by the power its maker has now (one role hierarchy,
+ * docs/security.md rule 2), so a demoted admin's connection grants no more than member.
+ */
+export function grantableBy(orgs: Pick<OrgAuthority, 'checkGrantable'>, makerRoles: readonly string[], roles: readonly string[]): string[] {
+  return roles.filter((role) => {
+    try {
+      orgs.checkGrantable(makerRoles, [role]);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The roles `userId` holds in organization `orgId` (none when no member). */
+export async function rolesIn(orgs: Pick<OrgAuthority, 'mine'>, orgId: string, userId: string): Promise<string[]> {
+  return (await orgs.mine(userId)).find((o) => o.id === orgId)?.roles ?? [];
+}
+
 /** The events the organizations plugin fires (other plugins follow them: a deleted organization's API keys go). */
 export const ORG_EVENT_TYPES = ['org.member.added', 'org.member.removed', 'org.member.role_changed', 'org.deleted'] as const;
 

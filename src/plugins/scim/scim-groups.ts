@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PluginEvents } from '../../plugin-api/core-api';
-import type { OrgAuthority } from '../../plugin-api/org-keys';
+import { grantableBy, rolesIn, type OrgAuthority } from '../../plugin-api/org-keys';
 import { readGroupFields, groupAttributes, type ScimGroupFields } from './group-resource';
 import type { ScimGroup, ScimSettings } from './group-schema';
 import type { ScimRepository } from './scim-repository';
@@ -111,8 +111,11 @@ export class ScimGroups {
     if (!user.active) return;
     const groups = await this.ofOrg(user.orgId);
     const mine = groups.filter((g) => g.members.includes(user.id));
-    const mapping = (await this.settings(user.orgId)).groupRoles;
-    const mapped = Object.keys(mapping).length === 0 ? undefined : mine.flatMap((g) => ownValue(mapping, g.displayName.toLowerCase()) ?? []);
+    const settings = await this.settings(user.orgId);
+    const mapping = settings.groupRoles;
+    const wanted = Object.keys(mapping).length === 0 ? undefined : mine.flatMap((g) => ownValue(mapping, g.displayName.toLowerCase()) ?? []);
+    // The map gives what its author could give in the app now, never more (a demoted admin's map gives member).
+    const mapped = wanted === undefined ? undefined : grantableBy(this.deps.orgs, await rolesIn(this.deps.orgs, user.orgId, settings.changedBy), wanted);
     await this.deps.orgs.placeMember(user.orgId, user.userId, { managed: groups.map((g) => g.teamId), wanted: mine.map((g) => g.teamId), roles: mapped }, SCIM_SOURCE);
   }
 

@@ -5,7 +5,7 @@ import type { AuthPlugin } from '../../plugin-api/plugin';
 import { openDatabase } from '../../stores/open-database';
 import { ScimRepository } from './scim-repository';
 import { scimRouteList } from './scim-routes';
-import { ScimTokens } from './scim-tokens';
+import { SCIM_PERMISSION, ScimTokens } from './scim-tokens';
 import { ScimUsers } from './scim-users';
 import { ScimGroups } from './scim-groups';
 
@@ -102,6 +102,15 @@ export function scim(options: ScimOptions = {}): ScimPlugin {
       ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await made.endTokensBy(e.userId, 'banned') : undefined));
       ctx.events.on('org.member.removed', async (e) => {
         if (e.userId !== undefined && typeof e.data.org === 'string') await made.endTokensBy(e.userId, 'removed', e.data.org);
+      });
+      // A demotion ends the tokens only the member's old role could make.
+      ctx.events.on('org.member.role_changed', async (e) => {
+        if (e.userId === undefined || typeof e.data.org !== 'string') return;
+        const still = await orgs.authorize(e.data.org, e.userId, SCIM_PERMISSION).then(
+          () => true,
+          () => false,
+        );
+        if (!still) await made.endTokensBy(e.userId, 'demoted', e.data.org);
       });
       ctx.events.on('org.deleted', async (e) => {
         if (typeof e.data.org !== 'string') return;

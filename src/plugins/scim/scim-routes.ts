@@ -9,7 +9,7 @@ import type { PluginRoute, RouteMethod } from '../../plugin-api/plugin';
 import { routeCaller } from '../../plugin-api/route-caller';
 import { listResponse, resourceTypes, schemas, serviceProviderConfig } from './scim-discovery';
 import { ScimError, sendScim, sendScimError } from './scim-errors';
-import type { ScimTokens } from './scim-tokens';
+import type { ScimScope, ScimTokens } from './scim-tokens';
 import { answerScimError, SCIM_BODY_LIMIT, scimUserRoutes, type ScimHandler } from './scim-user-routes';
 import type { ScimUsers } from './scim-users';
 import type { ScimGroups } from './scim-groups';
@@ -53,12 +53,12 @@ function elsewhere(withId: boolean): ScimHandler {
 }
 
 /** The organization of the request's SCIM token (`Authorization: Bearer scim_…`), counted against its rate limit; a SCIM 401 otherwise. */
-async function organizationOf(req: Request, deps: ScimRouteDeps): Promise<string> {
+async function scopeOf(req: Request, deps: ScimRouteDeps): Promise<ScimScope> {
   const [scheme, token] = (req.headers.authorization ?? '').split(' ');
-  const orgId = scheme?.toLowerCase() === 'bearer' && token ? await deps.tokens.organizationOf(token) : undefined;
-  if (orgId === undefined) throw new ScimError(401, 'a SCIM token of the organization is required: Authorization: Bearer scim_…');
+  const scope = scheme?.toLowerCase() === 'bearer' && token ? await deps.tokens.scopeOf(token) : undefined;
+  if (scope === undefined) throw new ScimError(401, 'a SCIM token of the organization is required: Authorization: Bearer scim_…');
   await deps.rateLimit('scimPerToken', tokenId(token as string));
-  return orgId;
+  return scope;
 }
 
 /**
@@ -78,8 +78,8 @@ export function scimRouteList(deps: ScimRouteDeps): PluginRoute[] {
     answerError: answerScimError,
     handler: async (req: Request, res: Response): Promise<void> => {
       try {
-        const orgId = await organizationOf(req, deps);
-        const body = await handler(req, res, orgId);
+        const scope = await scopeOf(req, deps);
+        const body = await handler(req, res, scope.orgId, scope.maker);
         if (body !== undefined) sendScim(res, 200, body);
       } catch (err) {
         sendScimError(res, err);

@@ -19,6 +19,12 @@ export interface ScimTokenView {
   created: number;
 }
 
+/** Where a SCIM request writes, and with whose power: the organization of its token and the member who made the token. */
+export interface ScimScope {
+  orgId: string;
+  maker: string;
+}
+
 const view = (t: ScimToken): ScimTokenView => ({ id: t.id, name: t.name, prefix: t.prefix, created: t.created });
 
 /**
@@ -68,12 +74,18 @@ export class ScimTokens {
 
   /** The organization a presented token writes for; `undefined` for an unknown or revoked one. */
   async organizationOf(token: string): Promise<string | undefined> {
-    if (!/^scim_[0-9a-f]{64}$/.test(token)) return undefined;
-    return (await this.repo.get(tokenId(token)))?.orgId;
+    return (await this.scopeOf(token))?.orgId;
   }
 
-  /** The author's power is gone (a reset, a ban, their removal from `orgId`): their tokens are revoked; how many. */
-  async endTokensBy(userId: string, reason: 'credentials_reset' | 'banned' | 'removed', orgId?: string): Promise<number> {
+  /** The organization a token writes and the member who made it (whose power it has); `undefined` for an unknown token. */
+  async scopeOf(token: string): Promise<ScimScope | undefined> {
+    if (!/^scim_[0-9a-f]{64}$/.test(token)) return undefined;
+    const found = await this.repo.get(tokenId(token));
+    return found === undefined ? undefined : { orgId: found.orgId, maker: found.createdBy };
+  }
+
+  /** The author's power is gone (a reset, a ban, their removal from `orgId` or their demotion there): their tokens are revoked; how many. */
+  async endTokensBy(userId: string, reason: 'credentials_reset' | 'banned' | 'removed' | 'demoted', orgId?: string): Promise<number> {
     let ended = 0;
     for (const t of await this.repo.byAuthor(userId)) {
       if (orgId !== undefined && t.orgId !== orgId) continue;

@@ -13,7 +13,7 @@ import type { ScimUser } from './user-schema';
 export const SCIM_BODY_LIMIT = 256 * 1024;
 
 /** A SCIM route's handler: the organization of the request's token is known; what it returns is answered with 200 (or `status`). */
-export type ScimHandler = (req: Request, res: Response, orgId: string) => Promise<unknown>;
+export type ScimHandler = (req: Request, res: Response, orgId: string, maker: string) => Promise<unknown>;
 
 /** Answers a refused body, a 405 or a handler's error in RFC 7644's shape. */
 export function answerScimError(res: ServerResponse, status: number, message: string, err: unknown): void {
@@ -80,10 +80,10 @@ export function scimUserRoutes(path: string, deps: ScimUserRouteDeps): PluginRou
     }),
     route('POST', path, async (req, res, orgId) => answered(res, 201, await users.create(orgId, scimBody(req)), req)),
     route('GET', `${path}/:id`, async (req, res, orgId) => answered(res, 200, await users.get(orgId, id(req)), req)),
-    route('PUT', `${path}/:id`, async (req, res, orgId) => answered(res, 200, await users.replace(orgId, id(req), scimBody(req), ifMatch(req)), req)),
-    route('PATCH', `${path}/:id`, async (req, res, orgId) => answered(res, 200, await users.patch(orgId, id(req), readPatch(scimBody(req)), ifMatch(req)), req)),
-    route('DELETE', `${path}/:id`, async (req, res, orgId) => {
-      await users.delete(orgId, id(req));
+    route('PUT', `${path}/:id`, async (req, res, orgId, maker) => answered(res, 200, await users.replace(orgId, id(req), scimBody(req), ifMatch(req), maker), req)),
+    route('PATCH', `${path}/:id`, async (req, res, orgId, maker) => answered(res, 200, await users.patch(orgId, id(req), readPatch(scimBody(req)), ifMatch(req), maker), req)),
+    route('DELETE', `${path}/:id`, async (req, res, orgId, maker) => {
+      await users.delete(orgId, id(req), maker);
       res.status(204).end();
     }),
   ];

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { hashId } from '../../core/token/user';
 import type { PluginEvents, PluginSessions, PluginUsers } from '../../plugin-api/core-api';
 import type { DirectoryPerson, OrgDirectory, VerifiedDomains } from '../../plugin-api/org-directory';
-import type { OrgAuthority } from '../../plugin-api/org-keys';
+import { OWNER, type OrgAuthority } from '../../plugin-api/org-keys';
 import { ScimError } from './scim-errors';
 import { checkVersion } from './versions';
 import { equalityOn, matches, parseFilter } from './scim-filter';
@@ -98,19 +98,23 @@ export class ScimUsers implements OrgDirectory {
     return user;
   }
 
-  /** Replaces a user's attributes (`PUT`); `ifMatch` (an `ETag`) refuses a stale change with 412. */
-  replace(orgId: string, id: string, body: Record<string, unknown>, ifMatch?: string): Promise<ScimUser> {
-    return this.change(orgId, id, () => readUserFields(body), ifMatch);
+  /**
+   * Replaces a user's attributes (`PUT`); `ifMatch` (an `ETag`) refuses a stale change with 412.
+   * `maker` is the member whose token asks: a token does what its maker could do in the app.
+   */
+  replace(orgId: string, id: string, body: Record<string, unknown>, ifMatch?: string, maker?: string): Promise<ScimUser> {
+    return this.change(orgId, id, () => readUserFields(body), ifMatch, maker);
   }
 
   /** Applies PATCH operations (`add`, `replace`, `remove`, with paths and value filters) as one change. */
-  patch(orgId: string, id: string, operations: PatchOperation[], ifMatch?: string): Promise<ScimUser> {
-    return this.change(orgId, id, (current) => readUserFields(applyPatch(userAttributes(current), operations, USER_LISTS, ['groups'])), ifMatch);
+  patch(orgId: string, id: string, operations: PatchOperation[], ifMatch?: string, maker?: string): Promise<ScimUser> {
+    return this.change(orgId, id, (current) => readUserFields(applyPatch(userAttributes(current), operations, USER_LISTS, ['groups'])), ifMatch, maker);
   }
 
   /** Deprovisions a person for good: the membership, the sessions and every grant end; the SCIM user goes. */
-  async delete(orgId: string, id: string): Promise<void> {
+  async delete(orgId: string, id: string, maker?: string): Promise<void> {
     const user = await this.get(orgId, id);
+    await this.mayRemove(user, maker);
     if (!(await this.deps.repo.delete(id))) throw notFound();
     await this.deps.leaveGroups(user);
     await this.deprovision(user, 'deleted');
@@ -133,21 +137,35 @@ export class ScimUsers implements OrgDirectory {
     for (const user of await this.deps.repo.ofOrg(orgId)) await this.deps.repo.delete(user.id);
   }
 
-  private async change(orgId: string, id: string, next: (current: ScimUser) => ScimUserFields, ifMatch: string | undefined): Promise<ScimUser> {
+  private async change(orgId: string, id: string, next: (current: ScimUser) => ScimUserFields, ifMatch: string | undefined, maker?: string): Promise<ScimUser> {
     const before = await this.get(orgId, id);
     checkVersion(ifMatch, before.version, 'user');
     const fields = next(before);
+    if (before.active && fields.active === false) await this.mayRemove(before, maker);
     const after = await this.deps.repo.change(id, before.version, (current) => ({ ...current, ...clearMissing(current, fields), modified: Date.now(), version: current.version + 1 }), attributeOf);
     if (after === undefined) throw notFound();
     // Another change landed between the read and the write: a PATCH applies to what is stored now.
     if (after === 'stale') {
       checkVersion(ifMatch, -1, 'user'); // the version read is gone: only `*` goes on
-      return this.change(orgId, id, next, undefined);
+      return this.change(orgId, id, next, undefined, maker);
     }
     await this.applied(before, after);
     const type = before.active === after.active ? 'scim.user.updated' : after.active ? 'scim.user.reactivated' : 'scim.user.deactivated';
     this.deps.events.emit({ type, userId: after.userId, actor: { kind: 'system' }, data: { org: orgId, scimId: id, userName: after.userName } });
     return after;
+  }
+
+  /**
+   * Refuses (403, before anything is written) to deactivate or delete an owner with the token of a
+   * member who is no owner: a directory does to a member only what its token's maker could do in the
+   * app, where an admin never removes an owner (docs/security.md, rule 2).
+   */
+  private async mayRemove(user: ScimUser, maker: string | undefined): Promise<void> {
+    if (maker === undefined) return;
+    const [target, by] = await Promise.all([this.deps.orgs.mine(user.userId), this.deps.orgs.mine(maker)]);
+    const isOwner = (of: typeof target): boolean => of.some((o) => o.id === user.orgId && o.roles.includes(OWNER));
+    if (isOwner(target) && !isOwner(by))
+      throw new ScimError(403, "this token's maker is no owner of the organization, and only an owner removes an owner: deactivate them with an owner's token, or in the app");
   }
 
   /** Makes the organization and the directory record say what the SCIM user says. */
@@ -165,7 +183,9 @@ export class ScimUsers implements OrgDirectory {
   /** Ends what a person had through the organization: membership, sessions, and (by the event) keys made for it and app grants. */
   private async deprovision(user: ScimUser, reason: 'suspended' | 'deleted'): Promise<void> {
     await this.deps.orgs.deprovision(user.orgId, user.userId, SOURCE);
-    const sessions = await this.deps.sessions.revokeAll(user.userId);
+    // What the organization granted ends; a person who belongs to other organizations keeps the
+    // sessions they use there (their membership here is gone, so nothing of this organization lets them in).
+    const sessions = (await this.deps.orgs.idsOf(user.userId)).length === 0 ? await this.deps.sessions.revokeAll(user.userId) : 0;
     this.deps.events.emit({ type: 'org.member.deprovisioned', userId: user.userId, actor: { kind: 'system' }, data: { org: user.orgId, source: SOURCE, reason, sessions } });
   }
 

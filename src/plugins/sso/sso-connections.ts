@@ -7,7 +7,7 @@ import { OidcDiscovery } from '../../providers/oidc/oidc-discovery';
 import { safeFetch } from '../../internal/safe-fetch';
 import type { SecretBox } from '../../internal/secret-box';
 import type { PluginEvents } from '../../plugin-api/core-api';
-import type { OrgAuthority } from '../../plugin-api/org-keys';
+import { OWNER, rolesIn, type OrgAuthority } from '../../plugin-api/org-keys';
 import { checkIdpUrl, commonFields, MAX_METADATA, oidcSettings, roleMapping, samlSettings } from './connection-input';
 import type { SsoConnection } from './connection-schema';
 import { SamlServiceProvider, spUrls } from './saml-sp';
@@ -240,13 +240,19 @@ export class SsoConnections {
 
   /**
    * The author's power is gone (`reason`: a credential reset, a ban, their removal from organization
-   * `orgId`): every enabled connection they made or changed last is disabled, and an organization
-   * left with none stops enforcing SSO (its people sign in as before). How many were disabled.
+   * `orgId` or their demotion there): every enabled connection they made or changed last is
+   * disabled, and an organization left with none stops enforcing SSO (its people sign in as before).
+   * In `orgId`, a connection they made that another member changed later goes too, unless that
+   * member is an owner now: only an owner's change adopts a connection (an admin the connection
+   * itself made admin cannot keep it alive). How many were disabled.
    */
-  async endChangesBy(userId: string, reason: 'credentials_reset' | 'banned' | 'removed', orgId?: string): Promise<number> {
+  async endChangesBy(userId: string, reason: 'credentials_reset' | 'banned' | 'removed' | 'demoted', orgId?: string): Promise<number> {
     let disabled = 0;
-    for (const c of await allDocs(this.repo.connections, 'author', `${userId}\u0000`)) {
-      if (!c.enabled || (c.changedBy ?? c.createdBy) !== userId || (orgId !== undefined && c.orgId !== orgId)) continue;
+    const candidates = orgId === undefined ? await allDocs(this.repo.connections, 'author', `${userId}\u0000`) : await this.repo.connectionsOf(orgId);
+    for (const c of candidates) {
+      const changedLast = (c.changedBy ?? c.createdBy) === userId;
+      if (!c.enabled || !(changedLast || c.createdBy === userId) || (orgId !== undefined && c.orgId !== orgId)) continue;
+      if (!changedLast && (await rolesIn(this.orgs, c.orgId, c.changedBy as string)).includes(OWNER)) continue;
       const saved = await this.repo.connections.update(c.id, (now) => (now.enabled ? { ...now, enabled: false, updated: Date.now() } : undefined));
       if (saved === undefined) continue;
       disabled++;

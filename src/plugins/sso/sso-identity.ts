@@ -2,7 +2,7 @@ import { AuthError } from '../../core/errors';
 import { hashId, type User } from '../../core/token/user';
 import type { PluginUsers } from '../../plugin-api/core-api';
 import type { OrgDirectory } from '../../plugin-api/org-directory';
-import type { OrgAuthority } from '../../plugin-api/org-keys';
+import { grantableBy, rolesIn, type OrgAuthority } from '../../plugin-api/org-keys';
 import type { SsoConnection } from './connection-schema';
 import { domainOfAddress } from './dns-proof';
 import type { SamlAssertion } from './saml-sp';
@@ -96,7 +96,12 @@ export async function provisionUser(connection: SsoConnection, identity: SsoIden
   const id = person?.userId ?? hashId('sso', `${connection.id}:${identity.subject}`);
   if (await deps.users.isBanned(id)) throw new AuthError('forbidden', 'this user is banned', { reason: 'banned' });
   const mapped = identity.groups.flatMap((g) => (Object.hasOwn(connection.roles.map, g) ? [connection.roles.map[g] as string] : []));
-  if (person === undefined) await deps.orgs.provision(connection.orgId, id, mapped.length > 0 ? mapped : [connection.roles.defaultRole], `sso:${connection.id}`);
+  if (person === undefined) {
+    // The role map gives what the connection's maker could give in the app now, never more.
+    const makerRoles = await rolesIn(deps.orgs, connection.orgId, connection.changedBy ?? connection.createdBy);
+    const granted = grantableBy(deps.orgs, makerRoles, mapped.length > 0 ? mapped : [connection.roles.defaultRole]);
+    await deps.orgs.provision(connection.orgId, id, granted.length > 0 ? granted : ['member'], `sso:${connection.id}`);
+  }
   const attrs: Record<string, string> = { sso_org: connection.orgId, sso_connection: connection.id };
   // What a logout at the IdP names the user by (SAML single logout).
   if (identity.logout)

@@ -12,7 +12,7 @@ import { adminSsoRoutes } from './admin-sso-routes';
 import type { AuthPlugin } from '../../plugin-api/plugin';
 import { openDatabase } from '../../stores/open-database';
 import { SsoRepository } from './sso-repository';
-import { SsoDomains } from './sso-domains';
+import { SSO_PERMISSION, SsoDomains } from './sso-domains';
 import { SsoConnections } from './sso-connections';
 import { SSO_LOGIN_LIMIT, SsoProvider } from './sso-provider';
 import { SAML_PACKAGES } from './saml-xml';
@@ -94,6 +94,15 @@ export function sso(options: SsoOptions): SsoPlugin {
       ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await madeConnections.endChangesBy(e.userId, 'banned') : undefined));
       ctx.events.on('org.member.removed', async (e) => {
         if (e.userId !== undefined && typeof e.data.org === 'string') await madeConnections.endChangesBy(e.userId, 'removed', e.data.org);
+      });
+      // A demotion ends what only the member's old role could make (demotion is a loss of power too).
+      ctx.events.on('org.member.role_changed', async (e) => {
+        if (e.userId === undefined || typeof e.data.org !== 'string') return;
+        const still = await orgs.authorize(e.data.org, e.userId, SSO_PERMISSION).then(
+          () => true,
+          () => false,
+        );
+        if (!still) await madeConnections.endChangesBy(e.userId, 'demoted', e.data.org);
       });
       ctx.events.on('org.deleted', async (e) => {
         if (typeof e.data.org !== 'string') return;
