@@ -21,6 +21,8 @@ export interface DirectoryPerson {
   userId: string;
   /** `false` while the directory has deactivated the person: no sign-in through the organization. */
   active: boolean;
+  /** `true` when the person is an account its holder linked to the directory (see the linking policy). */
+  consented?: boolean | undefined;
 }
 
 /** The people an organization's directory provisioned (SCIM). */

@@ -416,6 +416,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         '/auth/scim/v2/Groups/:id',
         '/auth/scim/v2/Nothing',
         '/auth/orgs/:org/scim/settings',
+        '/auth/orgs/:org/scim/link',
         '/auth/admin/',
         '/auth/admin/console.js',
         '/auth/admin/users',

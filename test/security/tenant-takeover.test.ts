@@ -2,6 +2,7 @@ import request from 'supertest';
 import { scim, type ScimPlugin } from '../../src/plugins/scim';
 import { Browser, tokenOf } from '../organizations/org-helpers';
 import { Directory } from '../scim/scim-helpers';
+import { awayFromStepEdge, codeNow } from '../support/totp-code';
 import { samlConnection, SsoBrowser, ssoApp, type SsoApp, ssoPeers } from '../sso/sso-helpers';
 
 const peers = ssoPeers();
@@ -18,7 +19,7 @@ describe("a tenant's admin cannot take an account its organization did not make 
   let admin: Browser;
   beforeEach(async () => {
     plugin = scim();
-    t = await ssoApp(peers.smtp, peers.dns, 'memory://', { privateOrigins: [peers.idp.origin] }, { plugins: [plugin] });
+    t = await ssoApp(peers.smtp, peers.dns, 'memory://', { privateOrigins: [peers.idp.origin] }, { plugins: [plugin], twoFactor: { key: 'two-factor-key-0123456789abcdef-0123' } });
     // A login that vouches for its address (as a password account does), for the owner of customer.test.
     t.auth.addDirectProvider('mail', (user, passwd) => (passwd === 'pw' ? { subject: user, email: user } : false));
     owner = new Browser(t.app);
@@ -57,6 +58,42 @@ describe("a tenant's admin cannot take an account its organization did not make 
     expect((await owner.get('/auth/user')).status).toBe(200);
     const roles = ((await t.owner.get('/auth/orgs/acme/members')).body as Array<{ userId: string; roles: string[] }>).find((m) => m.userId === ownerId)?.roles;
     expect(roles).toEqual(['owner']);
+  });
+
+  it('the holder of an account may link it to the directory themselves: then the directory manages it and the IdP signs it in, its own second factor still asked', async () => {
+    await samlConnection({ ...t, owner: admin }, peers.idp, { mfaContexts: ['urn:oasis:names:tc:SAML:2.0:ac:classes:MobileTwoFactorContract'] });
+    // Lena joined by invitation with a password account, and has two-factor on.
+    const lena = new Browser(t.app);
+    lena.jar.keep(await request(t.app).post('/auth/mail/login').send({ user: 'lena@customer.test', passwd: 'pw' }).expect(200));
+    const lenaId = ((await lena.get('/auth/user')).body as { id: string }).id;
+    const since = peers.smtp.mails.length;
+    expect((await t.owner.post('/auth/orgs/acme/invitations', { email: 'lena@customer.test', role: 'member' })).status).toBe(201);
+    expect((await lena.post('/auth/orgs/invitations/accept', { token: tokenOf((await peers.smtp.nextMail(since)).body) })).status).toBe(200);
+    const enrolled = await lena.post('/auth/2fa/enroll');
+    await awayFromStepEdge();
+    expect((await lena.post('/auth/2fa/confirm', { code: codeNow(enrolled.body.secret as string) })).status).toBe(200);
+
+    const directory = await Directory.of(t.app, admin, 'acme');
+    const made = await directory.createUser('lena@customer.test');
+    expect((await plugin.users.get(t.orgId, made.body.id as string)).userId).not.toBe(lenaId);
+    expect((await lena.get('/auth/orgs/acme/scim/link')).body).toEqual({ person: { id: made.body.id, userName: 'lena@customer.test' } });
+    // Not by someone else, and not for another address.
+    const other = await new Browser(t.app).login('mallory');
+    expect((await other.post('/auth/orgs/acme/scim/link')).status).toBe(404);
+    const linked = await lena.post('/auth/orgs/acme/scim/link');
+    expect([linked.status, linked.body.linked]).toEqual([200, true]);
+    expect((await plugin.users.get(t.orgId, made.body.id as string)).userId).toBe(lenaId);
+    expect((await lena.post('/auth/orgs/acme/scim/link')).status).toBe(404);
+
+    // The IdP signs her in to her own account, and still waits for her own second factor.
+    peers.idp.user = { nameId: 'lena@customer.test', attributes: { email: ['lena@customer.test'] }, authnContext: 'urn:oasis:names:tc:SAML:2.0:ac:classes:MobileTwoFactorContract' };
+    const viaIdp = new SsoBrowser(t);
+    const login = await viaIdp.login(peers.idp, 'email=lena@customer.test');
+    expect(login.status).toBe(202);
+    expect((await viaIdp.get('/auth/user')).status).toBe(401);
+    // The directory manages her membership now.
+    expect((await directory.patchUser(made.body.id as string, { op: 'replace', path: 'active', value: false })).status).toBe(200);
+    expect(((await t.owner.get('/auth/orgs/acme/members')).body as Array<{ userId: string }>).map((m) => m.userId)).not.toContain(lenaId);
   });
 
   it("a person the organization's own IdP made is still taken over by its directory (and signs in as one)", async () => {

@@ -18,6 +18,7 @@ export const SCIM_EVENT_TYPES = [
   'scim.user.deactivated',
   'scim.user.reactivated',
   'scim.user.deleted',
+  'scim.user.linked',
   'scim.group.created',
   'scim.group.updated',
   'scim.group.deleted',

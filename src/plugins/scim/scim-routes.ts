@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { AuthError } from '../../core/errors';
 import { requestClient } from '../../core/events/event-bus';
 import { asyncHandler } from '../../internal/async-handler';
 import { sendJson } from '../../internal/http';
@@ -70,6 +71,11 @@ async function scopeOf(req: Request, deps: ScimRouteDeps): Promise<ScimScope> {
 export function scimRouteList(deps: ScimRouteDeps): PluginRoute[] {
   const caller = routeCaller(deps.authenticator, deps.rateLimit, 'scimRoutesPerUser');
   const org = (req: Request): string => param(req.params.org, 'organization');
+  const orgIdOf = async (req: Request): Promise<string> => {
+    const found = await deps.orgs.lookup(org(req));
+    if (found === undefined) throw new AuthError('not_found', 'no such organization');
+    return found.id;
+  };
   const base = (req: Request): string => `${deps.url.href.replace(/\/+$/, '')}${req.baseUrl}${SCIM_BASE}`;
   const route = (method: RouteMethod, path: string, handler: ScimHandler): PluginRoute => ({
     method,
@@ -112,6 +118,24 @@ export function scimRouteList(deps: ScimRouteDeps): PluginRoute[] {
         const user = await caller(req, res, true);
         await deps.tokens.revoke(org(req), user, param(req.params.id, 'token'), requestClient(req));
         sendJson(res, 200, { status: 'revoked' });
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/orgs/:org/scim/link',
+      handler: asyncHandler(async (req, res) => {
+        const user = await caller(req, res, false);
+        const person = await deps.users.offerFor(await orgIdOf(req), user.id);
+        sendJson(res, 200, { person: person === undefined ? null : { id: person.id, userName: person.userName } });
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/orgs/:org/scim/link',
+      handler: asyncHandler(async (req, res) => {
+        const user = await caller(req, res, true);
+        const linked = await deps.users.consent(await orgIdOf(req), user.id);
+        sendJson(res, 200, { linked: true, person: { id: linked.id, userName: linked.userName } });
       }),
     },
     route('GET', `${SCIM_BASE}/ServiceProviderConfig`, async (req) => serviceProviderConfig(base(req))),

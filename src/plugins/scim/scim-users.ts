@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { AuthError } from '../../core/errors';
 import { hashId } from '../../core/token/user';
 import type { PluginEvents, PluginSessions, PluginUsers } from '../../plugin-api/core-api';
 import type { DirectoryPerson, OrgDirectory, VerifiedDomains } from '../../plugin-api/org-directory';
@@ -10,7 +11,7 @@ import { applyPatch, type PatchOperation } from './scim-patch';
 import type { ResourceRepository } from './resource-repository';
 import { addressesOf, personName, readUserFields, userAttributes } from './user-resource';
 import type { ScimUser, ScimUserFields } from './user-schema';
-import { takeoverRefusal } from '../../plugin-api/linking-policy';
+import { DIRECTORY_USER_PREFIX, takeoverRefusal } from '../../plugin-api/linking-policy';
 
 /** The most users an organization's directory may provision. */
 export const MAX_SCIM_USERS = 100_000;
@@ -121,6 +122,51 @@ export class ScimUsers implements OrgDirectory {
     this.deps.events.emit({ type: 'scim.user.deleted', userId: user.userId, actor: { kind: 'system' }, data: { org: orgId, scimId: id, userName: user.userName } });
   }
 
+  /**
+   * The person of organization `orgId`'s directory that the signed-in `account` may link to itself:
+   * one of the directory's own (not linked to an account yet) with the account's e-mail, in a domain
+   * the organization verified. `undefined` when there is none.
+   */
+  async offerFor(orgId: string, accountId: string): Promise<ScimUser | undefined> {
+    const record = await this.deps.users.get(accountId);
+    const email = record?.email;
+    const domains = this.deps.domains();
+    if (email === undefined || domains === undefined || (await domains.verifiedOwner(email.slice(email.lastIndexOf('@') + 1))) !== orgId) return undefined;
+    if ((await this.deps.repo.byUnique(orgId, 'user', accountId)) !== undefined) return undefined;
+    const person = (await this.deps.repo.byUnique(orgId, 'user_name', email)) ?? (await this.deps.repo.ofOrg(orgId)).find((u) => addressesOf(u).includes(email));
+    return person !== undefined && person.userId.startsWith(DIRECTORY_USER_PREFIX) && addressesOf(person).includes(email) ? person : undefined;
+  }
+
+  /**
+   * The holder of `accountId` (a member of `orgId`, signed in with a fresh login) links their account
+   * to the directory's person with their address: from now on the directory manages the account's
+   * membership, and the organization's IdP may sign it in (its own second factor still asked). Refused
+   * (403) for an account that belongs to other organizations or holds an app-admin grant (the linking
+   * policy), 404 when the directory has no such person. The directory's own user of the person leaves.
+   */
+  async consent(orgId: string, accountId: string): Promise<ScimUser> {
+    const offer = await this.offerFor(orgId, accountId);
+    if (offer === undefined) throw new AuthError('not_found', "the organization's directory has no person with your address to link", { reason: 'not_found' });
+    const orgIds = await this.deps.orgs.idsOf(accountId);
+    const record = await this.deps.users.get(accountId);
+    if (!orgIds.includes(orgId)) throw new AuthError('forbidden', 'join the organization first', { reason: 'not_a_member' });
+    if (orgIds.some((id) => id !== orgId) || record?.adminGrant === true)
+      throw new AuthError('forbidden', 'an account that belongs to other organizations, or is an app admin, is never managed by one directory');
+    const linked = await this.deps.repo.change(
+      offer.id,
+      offer.version,
+      (current) => ({ ...current, userId: accountId, consented: true, modified: Date.now(), version: current.version + 1 }),
+      attributeOf,
+    );
+    if (linked === undefined || linked === 'stale') throw new AuthError('conflict', 'the directory changed this person just now: try again');
+    // The directory's own user of the person gives way to the account (its membership and sessions end).
+    await this.deps.orgs.deprovision(orgId, offer.userId, SOURCE);
+    await this.deps.sessions.revokeAll(offer.userId);
+    await this.applied(offer, linked);
+    this.deps.events.emit({ type: 'scim.user.linked', userId: accountId, actor: { kind: 'user', id: accountId }, data: { org: orgId, scimId: linked.id, userName: linked.userName } });
+    return linked;
+  }
+
   /** @inheritdoc */
   async match(orgId: string, person: { subject: string; email?: string | undefined }): Promise<DirectoryPerson | undefined> {
     const byName = await this.deps.repo.byUnique(orgId, 'user_name', person.subject);
@@ -129,7 +175,7 @@ export class ScimUsers implements OrgDirectory {
       (await this.deps.repo.byUnique(orgId, 'external_id', person.subject)) ??
       (person.email === undefined ? undefined : await this.deps.repo.byUnique(orgId, 'user_name', person.email)) ??
       (person.email === undefined ? undefined : (await this.deps.repo.ofOrg(orgId)).find((u) => addressesOf(u).includes((person.email as string).toLowerCase())));
-    return found === undefined ? undefined : { userId: found.userId, active: found.active };
+    return found === undefined ? undefined : { userId: found.userId, active: found.active, consented: found.consented === true };
   }
 
   /** The users of a deleted organization go (their memberships went with it). */
@@ -218,7 +264,7 @@ export class ScimUsers implements OrgDirectory {
 function clearMissing(current: ScimUser, fields: ScimUserFields): ScimUserFields {
   const cleared = Object.fromEntries(
     Object.keys(current)
-      .filter((k) => !['id', 'orgId', 'userId', 'created', 'modified', 'version'].includes(k))
+      .filter((k) => !['id', 'orgId', 'userId', 'consented', 'created', 'modified', 'version'].includes(k))
       .map((k) => [k, undefined]),
   );
   return { ...cleared, ...fields } as ScimUserFields;

@@ -39,6 +39,12 @@ export interface ScimUser extends ScimUserFields {
   orgId: string;
   /** The authgate user id the person signs in as; a member of the organization while `active`. */
   userId: string;
+  /**
+   * `true` when `userId` is an account of its own that its holder linked to this person (signed in,
+   * with a fresh login, with the person's address): the directory manages its membership and the
+   * organization's IdP may sign it in, but never stands in for its second factor.
+   */
+  consented?: boolean | undefined;
   /** ms since the epoch. */
   created: number;
   modified: number;

@@ -61,9 +61,16 @@ export function oidcIdentity(connection: SsoConnection, claims: Record<string, u
   };
 }
 
-/** Whether the IdP's methods count as two factors for this connection. */
-export function provesTwoFactors(connection: SsoConnection, identity: SsoIdentity): boolean {
-  return identity.methods.some((m) => connection.mfaContexts.includes(m));
+/** The users of SSO logins that are accounts their holders linked to the directory: the IdP never stands in for their second factor. */
+const linkedByConsent = new WeakSet<User>();
+
+/**
+ * Whether the IdP's methods count as two factors for this connection, and (given the `user` the
+ * login resolved to) may stand in for that user's own second factor: only for the users the
+ * organization made, never for an account its holder linked.
+ */
+export function provesTwoFactors(connection: SsoConnection, identity: SsoIdentity, user?: User): boolean {
+  return identity.methods.some((m) => connection.mfaContexts.includes(m)) && !(user !== undefined && linkedByConsent.has(user));
 }
 
 /** What just-in-time provisioning needs. */
@@ -91,7 +98,7 @@ export async function provisionUser(connection: SsoConnection, identity: SsoIden
   // linking policy) is signed in as the connection's own user: never as that account.
   if (person !== undefined && !person.userId.startsWith(DIRECTORY_USER_PREFIX)) {
     const orgIds = await deps.orgs.idsOf(person.userId);
-    if (takeoverRefusal(connection.orgId, { record: await deps.users.get(person.userId), orgIds }) !== undefined) person = undefined;
+    if (takeoverRefusal(connection.orgId, { record: await deps.users.get(person.userId), orgIds, consented: person.consented }) !== undefined) person = undefined;
   }
   const id = person?.userId ?? hashId('sso', `${connection.id}:${identity.subject}`);
   if (await deps.users.isBanned(id)) throw new AuthError('forbidden', 'this user is banned', { reason: 'banned' });
@@ -112,6 +119,7 @@ export async function provisionUser(connection: SsoConnection, identity: SsoIden
     });
   const user: User = { id, name: identity.name ?? email ?? identity.subject, picture: '', attrs };
   if (email !== undefined) user.email = email;
+  if (person?.consented === true) linkedByConsent.add(user);
   return user;
 }
 

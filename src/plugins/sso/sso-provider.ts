@@ -155,7 +155,7 @@ export class SsoProvider implements Provider {
       from: solicited ? handshake?.handshake?.from : this.landing(connection, relayState, kit),
       allowCrossSite: true,
       boundToBrowser: solicited,
-      multiFactor: provesTwoFactors(connection, identity),
+      multiFactor: provesTwoFactors(connection, identity, user),
     });
   }
 
@@ -251,7 +251,7 @@ export class SsoProvider implements Provider {
         if (test) throw new ConnectionTested(await this.report(connection, identity));
         return provisionUser(connection, identity, this.deps);
       },
-      multiFactor: (claims) => provesTwoFactors(connection, oidcIdentity(connection, claims)),
+      multiFactor: (claims, user) => provesTwoFactors(connection, oidcIdentity(connection, claims), user),
     });
   }
 

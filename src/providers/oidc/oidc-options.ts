@@ -71,8 +71,8 @@ export interface ResolvedOidcOptions extends Omit<
   callbackPath?: string | undefined;
   /** The SSRF guard, for a provider a user of the app configured (an organization's). @default none */
   guard?: NetworkGuard | undefined;
-  /** Whether the verified claims prove two factors (their `amr`), so the login does not wait for the app's. @default never */
-  multiFactor?: ((claims: Record<string, unknown>) => boolean) | undefined;
+  /** Whether the verified claims prove two factors (their `amr`) for `user` (the login's user), so the login does not wait for the app's. @default never */
+  multiFactor?: ((claims: Record<string, unknown>, user: User) => boolean) | undefined;
 }
 
 /** Checks the options at registration: a misconfiguration fails at start-up, not at the first login. */

@@ -124,7 +124,7 @@ export class OidcProvider implements Provider {
       if (err instanceof AuthError) throw err;
       throw new AuthError('unavailable', 'the identity provider gave claims authgate cannot read', { cause: err });
     }
-    await completeCallback(req, res, kit, { provider: this.name, user, handshake: claims, tokens, onBearerToken: this.options.onBearerToken, multiFactor: this.options.multiFactor?.(merged) });
+    await completeCallback(req, res, kit, { provider: this.name, user, handshake: claims, tokens, onBearerToken: this.options.onBearerToken, multiFactor: this.options.multiFactor?.(merged, user) });
   }
 
   /** RP-initiated logout: after the local logout, the browser goes to the provider's end-session endpoint. */
