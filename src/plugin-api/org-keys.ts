@@ -72,9 +72,43 @@ export function grantableBy(orgs: Pick<OrgAuthority, 'checkGrantable'>, makerRol
   });
 }
 
+/**
+ * Whether `makerId` could act on `targetId` in organization `orgId` in the app: every role the
+ * target holds there is one the maker could grant (an admin never acts on an owner). A directory's
+ * token or an IdP's connection acts on a member only when its maker could (one role hierarchy).
+ * `true` for a target that is no member.
+ */
+export async function mayActOn(orgs: Pick<OrgAuthority, 'mine' | 'checkGrantable'>, orgId: string, makerId: string, targetId: string): Promise<boolean> {
+  const [target, maker] = await Promise.all([rolesIn(orgs, orgId, targetId), rolesIn(orgs, orgId, makerId)]);
+  return target.length === 0 || grantableBy(orgs, maker, target).length === target.length;
+}
+
 /** The roles `userId` holds in organization `orgId` (none when no member). */
 export async function rolesIn(orgs: Pick<OrgAuthority, 'mine'>, orgId: string, userId: string): Promise<string[]> {
   return (await orgs.mine(userId)).find((o) => o.id === orgId)?.roles ?? [];
+}
+
+/**
+ * Calls `end` when a member loses `permission` in an organization: removed from it, or demoted to
+ * roles without it. What only that power could make (a SCIM token, an SSO connection) ends with it.
+ */
+export function whenPowerLost(
+  events: { on(type: 'org.member.removed' | 'org.member.role_changed', handler: (e: { userId?: string | undefined; data: Record<string, unknown> }) => Promise<void>): unknown },
+  orgs: Pick<OrgAuthority, 'authorize'>,
+  permission: string,
+  end: (userId: string, reason: 'removed' | 'demoted', orgId: string) => Promise<unknown>,
+): void {
+  events.on('org.member.removed', async (e) => {
+    if (e.userId !== undefined && typeof e.data.org === 'string') await end(e.userId, 'removed', e.data.org);
+  });
+  events.on('org.member.role_changed', async (e) => {
+    if (e.userId === undefined || typeof e.data.org !== 'string') return;
+    const still = await orgs.authorize(e.data.org, e.userId, permission).then(
+      () => true,
+      () => false,
+    );
+    if (!still) await end(e.userId, 'demoted', e.data.org);
+  });
 }
 
 /** The events the organizations plugin fires (other plugins follow them: a deleted organization's API keys go). */

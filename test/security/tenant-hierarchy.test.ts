@@ -125,3 +125,117 @@ describe('a directory or an IdP does to a member only what its maker could do in
     expect(await rolesOf((await plugin.users.get(t.orgId, made.body.id as string)).userId)).toEqual(['member']);
   });
 });
+
+/** What an attacking admin tried after the first fixes (a second red-team pass). */
+describe("an admin's IdP and directory act only within the admin's power", () => {
+  let t: SsoApp;
+  let plugin: ScimPlugin;
+  let admin: Browser;
+  beforeEach(async () => {
+    plugin = scim();
+    t = await ssoApp(
+      peers.smtp,
+      peers.dns,
+      'memory://',
+      { privateOrigins: [peers.idp.origin] },
+      { plugins: [plugin], revocationCheck: 'every-request' },
+      { roles: { billing: ['invoice:read'], it: ['org:update'] } },
+    );
+    admin = await join(t, 'adam', 'admin');
+  });
+  afterEach(() => t.auth.close());
+
+  const ssoLogin = async (nameId: string): Promise<{ browser: SsoBrowser; status: number; code?: string }> => {
+    peers.idp.user = { nameId, attributes: { email: [nameId] } };
+    const browser = new SsoBrowser(t);
+    const res = await browser.login(peers.idp, `email=${nameId}`);
+    return { browser, status: res.status, code: res.body?.code as string | undefined };
+  };
+  const rolesOf = async (userId: string): Promise<string[] | undefined> =>
+    ((await t.owner.get('/auth/orgs/acme/members')).body as Array<{ userId: string; roles: string[] }>).find((m) => m.userId === userId)?.roles;
+
+  it("an owner the organization's IdP made is never signed in by a connection an admin set up or changed last", async () => {
+    const { id } = await samlConnection(t, peers.idp);
+    const bea = await ssoLogin('bea@customer.test');
+    const beaId = ((await bea.browser.get('/auth/user')).body as { id: string }).id;
+    expect((await t.owner.patch(`/auth/orgs/acme/members/${beaId}`, { roles: ['owner'] })).status).toBe(200);
+    expect((await admin.patch(`/auth/orgs/acme/sso/connections/${id}`, { name: 'Changed by the admin' })).status).toBe(200);
+    const again = await ssoLogin('bea@customer.test');
+    expect([again.status, again.code]).toEqual([403, 'role_required']);
+    // An owner's review adopts the connection again.
+    expect((await t.owner.patch(`/auth/orgs/acme/sso/connections/${id}`, { name: 'Reviewed' })).status).toBe(200);
+    expect((await ssoLogin('bea@customer.test')).status).toBe(200);
+  });
+
+  it("an admin's token does not take over an owner the IdP made, and never rewrites a linked account's name or address", async () => {
+    await samlConnection(t, peers.idp);
+    const bea = await ssoLogin('bea@customer.test');
+    const beaId = ((await bea.browser.get('/auth/user')).body as { id: string }).id;
+    expect((await t.owner.patch(`/auth/orgs/acme/members/${beaId}`, { roles: ['owner'] })).status).toBe(200);
+    const adminsDirectory = await Directory.of(t.app, admin, 'acme');
+    const made = await adminsDirectory.createUser('bea@customer.test');
+    expect((await plugin.users.get(t.orgId, made.body.id as string)).userId).not.toBe(beaId);
+
+    // A member the IdP made is taken over; the directory's later writes leave the account's record alone.
+    const cid = await ssoLogin('cid@customer.test');
+    const cidId = ((await cid.browser.get('/auth/user')).body as { id: string }).id;
+    const linked = await adminsDirectory.createUser('cid@customer.test');
+    expect((await plugin.users.get(t.orgId, linked.body.id as string)).userId).toBe(cidId);
+    const before = await t.auth.users.get(cidId);
+    expect(
+      (
+        await adminsDirectory.patchUser(
+          linked.body.id as string,
+          { op: 'replace', path: 'displayName', value: 'Renamed' },
+          { op: 'replace', path: 'emails', value: [{ value: 'attacker@customer.test', primary: true }] },
+        )
+      ).status,
+    ).toBe(200);
+    expect(await t.auth.users.get(cidId)).toMatchObject({ name: before?.name, email: before?.email });
+  });
+
+  it('a token of a member who may not remove members cannot deactivate anyone, and its group placements give no role that member could not grant', async () => {
+    await samlConnection(t, peers.idp);
+    const it = await join(t, 'ivan', 'it');
+    const itsDirectory = await Directory.of(t.app, it, 'acme');
+    const ownersDirectory = await Directory.of(t.app, t.owner, 'acme');
+    const person = await ownersDirectory.createUser('ada@customer.test');
+    const adaId = (await plugin.users.get(t.orgId, person.body.id as string)).userId;
+    expect((await t.owner.patch(`/auth/orgs/acme/members/${adaId}`, { roles: ['admin'] })).status).toBe(200);
+    const off = await itsDirectory.patchUser(person.body.id as string, { op: 'replace', path: 'active', value: false });
+    expect([off.status, off.body.detail]).toEqual([403, expect.stringContaining('may not remove members')]);
+    expect(await rolesOf(adaId)).toEqual(['admin']);
+
+    // The owner maps Leads to admin; the IT member puts a person with their own address in Leads and links it.
+    expect((await t.owner.put('/auth/orgs/acme/scim/settings', { groupRoles: { leads: 'admin' } })).status).toBe(200);
+    const mine = await itsDirectory.createUser('ivan@customer.test');
+    expect((await itsDirectory.send('post', '/Groups', { schemas: [GROUP], displayName: 'Leads', members: [{ value: mine.body.id }] })).status).toBe(201);
+    expect(await rolesOf((await plugin.users.get(t.orgId, mine.body.id as string)).userId)).toEqual(['member']);
+  });
+
+  it("single logout answers only for enabled connections, and a re-enable after a demotion is an owner's", async () => {
+    const { id } = await samlConnection({ ...t, owner: admin }, peers.idp);
+    const cid = await ssoLogin('cid@customer.test');
+    expect(cid.status).toBe(200);
+    expect((await t.owner.patch(`/auth/orgs/acme/members/${admin.id}`, { roles: ['member'] })).status).toBe(200);
+    await t.auth.events.flush();
+    const path = (url: string): string => `${new URL(url).pathname}${new URL(url).search}`;
+    const slo = await new SsoBrowser(t).get(path(peers.idp.logoutRequest('cid@customer.test')));
+    expect([slo.status, slo.body.code]).toEqual([403, 'connection_disabled']);
+    expect((await cid.browser.get('/auth/user')).status).toBe(200);
+
+    const other = await join(t, 'abe', 'admin');
+    const reenabled = await other.patch(`/auth/orgs/acme/sso/connections/${id}`, { enabled: true });
+    expect([reenabled.status, reenabled.body.code]).toEqual([403, 'role_required']);
+    expect((await t.owner.patch(`/auth/orgs/acme/sso/connections/${id}`, { enabled: true })).status).toBe(200);
+  });
+});
+
+/** A user `name` who accepted an invitation of acme's owner as `role`. */
+async function join(t: SsoApp, name: string, role: string): Promise<Browser> {
+  const browser = await new Browser(t.app).login(name);
+  const since = peers.smtp.mails.length;
+  expect((await t.owner.post('/auth/orgs/acme/invitations', { email: `${name}@example.com`, role })).status).toBe(201);
+  expect((await browser.post('/auth/orgs/invitations/accept', { token: tokenOf((await peers.smtp.nextMail(since)).body) })).status).toBe(200);
+  return browser;
+}

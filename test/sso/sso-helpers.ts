@@ -38,9 +38,16 @@ export interface SsoApp extends OrgApp {
 }
 
 /** Starts the app on `store`, makes `acme` and verifies its domain through the DNS peer. */
-export async function ssoApp(smtp: SmtpPeer, dns: DnsPeer, store: string, options: Partial<SsoOptions> = {}, appOptions: Parameters<typeof orgApp>[2] = {}): Promise<SsoApp> {
+export async function ssoApp(
+  smtp: SmtpPeer,
+  dns: DnsPeer,
+  store: string,
+  options: Partial<SsoOptions> = {},
+  appOptions: Parameters<typeof orgApp>[2] = {},
+  orgOptions: Parameters<typeof orgApp>[3] = {},
+): Promise<SsoApp> {
   const plugin = sso({ key: SSO_KEY, store, dns: { servers: [dns.server], timeoutMs: 1000 }, ...options });
-  const t = orgApp(smtp, store, { ...appOptions, plugins: [plugin, ...(appOptions.plugins ?? [])] });
+  const t = orgApp(smtp, store, { ...appOptions, plugins: [plugin, ...(appOptions.plugins ?? [])] }, orgOptions);
   const owner = await new Browser(t.app).login('olga');
   const org = await owner.post('/auth/orgs', { name: 'Acme', slug: 'acme' });
   expect(org.status).toBe(201);

@@ -36,16 +36,16 @@ export function scimGroupRoutes(path: string, groups: ScimGroups, deps: Omit<Sci
         page.startIndex,
       );
     }),
-    route('POST', path, async (req, res, orgId) => answered(req, res, 201, await groups.create(orgId, scimBody(req)))),
+    route('POST', path, async (req, res, orgId, maker) => answered(req, res, 201, await groups.create(orgId, scimBody(req), maker))),
     route('GET', `${path}/:id`, async (req, res, orgId) => answered(req, res, 200, await groups.get(orgId, id(req)))),
-    route('PUT', `${path}/:id`, async (req, res, orgId) => answered(req, res, 200, await groups.replace(orgId, id(req), scimBody(req), ifMatch(req)))),
-    route('PATCH', `${path}/:id`, async (req, res, orgId) => {
-      const group = await groups.patch(orgId, id(req), readPatch(scimBody(req)), ifMatch(req));
+    route('PUT', `${path}/:id`, async (req, res, orgId, maker) => answered(req, res, 200, await groups.replace(orgId, id(req), scimBody(req), ifMatch(req), maker))),
+    route('PATCH', `${path}/:id`, async (req, res, orgId, maker) => {
+      const group = await groups.patch(orgId, id(req), readPatch(scimBody(req)), ifMatch(req), maker);
       // RFC 7644 lets a PATCH answer 204; Entra ID and Okta take either. The resource is sent unless its members were left out.
       return answered(req, res, 200, group);
     }),
-    route('DELETE', `${path}/:id`, async (req, res, orgId) => {
-      await groups.delete(orgId, id(req));
+    route('DELETE', `${path}/:id`, async (req, res, orgId, maker) => {
+      await groups.delete(orgId, id(req), maker);
       res.status(204).end();
     }),
   ];

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { PluginEvents } from '../../plugin-api/core-api';
-import { grantableBy, rolesIn, type OrgAuthority } from '../../plugin-api/org-keys';
+import { grantableBy, mayActOn, rolesIn, type OrgAuthority } from '../../plugin-api/org-keys';
 import { readGroupFields, groupAttributes, type ScimGroupFields } from './group-resource';
 import type { ScimGroup, ScimSettings } from './group-schema';
 import type { ScimRepository } from './scim-repository';
@@ -65,8 +65,8 @@ export class ScimGroups {
     return { total: matched.length, startIndex: query.startIndex, items: matched.slice(query.startIndex - 1, query.startIndex - 1 + query.count) };
   }
 
-  /** Makes a group (and its team); its members must be users of the organization. */
-  async create(orgId: string, body: Record<string, unknown>): Promise<ScimGroup> {
+  /** Makes a group (and its team); its members must be users of the organization. `maker`: the member whose token asks (see `place`). */
+  async create(orgId: string, body: Record<string, unknown>, maker?: string): Promise<ScimGroup> {
     const fields = await this.checked(orgId, readGroupFields(body));
     if ((await this.deps.repo.groups.byUnique(orgId, 'display_name', fields.displayName)) !== undefined) throw new ScimError(409, 'displayName is taken in this organization', 'uniqueness');
     const teamId = await this.deps.orgs.directoryTeam(orgId, undefined, fields.displayName);
@@ -78,7 +78,7 @@ export class ScimGroups {
       await this.deps.orgs.removeDirectoryTeam(orgId, teamId);
       throw err;
     }
-    await this.placeAll(orgId, group.members);
+    await this.placeAll(orgId, group.members, maker);
     this.deps.events.emit({
       type: 'scim.group.created',
       actor: { kind: 'system' },
@@ -88,26 +88,31 @@ export class ScimGroups {
   }
 
   /** Replaces a group (`PUT`). */
-  replace(orgId: string, id: string, body: Record<string, unknown>, ifMatch?: string): Promise<ScimGroup> {
-    return this.change(orgId, id, () => readGroupFields(body), ifMatch);
+  replace(orgId: string, id: string, body: Record<string, unknown>, ifMatch?: string, maker?: string): Promise<ScimGroup> {
+    return this.change(orgId, id, () => readGroupFields(body), ifMatch, true, maker);
   }
 
   /** Applies PATCH operations (`members` added and removed, `displayName` replaced). */
-  patch(orgId: string, id: string, operations: PatchOperation[], ifMatch?: string): Promise<ScimGroup> {
-    return this.change(orgId, id, (current) => readGroupFields(applyPatch(groupAttributes(current), operations, GROUP_LISTS)), ifMatch);
+  patch(orgId: string, id: string, operations: PatchOperation[], ifMatch?: string, maker?: string): Promise<ScimGroup> {
+    return this.change(orgId, id, (current) => readGroupFields(applyPatch(groupAttributes(current), operations, GROUP_LISTS)), ifMatch, true, maker);
   }
 
   /** Deletes a group and its team; its users stay members of the organization. */
-  async delete(orgId: string, id: string): Promise<void> {
+  async delete(orgId: string, id: string, maker?: string): Promise<void> {
     const group = await this.get(orgId, id);
     if (!(await this.deps.repo.groups.delete(id))) throw notFound();
     await this.deps.orgs.removeDirectoryTeam(orgId, group.teamId);
-    await this.placeAll(orgId, group.members);
+    await this.placeAll(orgId, group.members, maker);
     this.deps.events.emit({ type: 'scim.group.deleted', actor: { kind: 'system' }, data: { org: orgId, scimId: id, team: group.teamId, displayName: group.displayName } });
   }
 
-  /** Puts an active user in the teams of its groups and, when the organization maps groups to roles, gives it their roles. */
-  async place(user: ScimUser): Promise<void> {
+  /**
+   * Puts an active user in the teams of its groups and, when the organization maps groups to roles,
+   * gives it their roles: those the map's author could grant now and, when a token's `maker` asks,
+   * those the maker could grant too; a maker who could not act on the user in the app leaves its
+   * roles as they are (one role hierarchy).
+   */
+  async place(user: ScimUser, maker?: string): Promise<void> {
     if (!user.active) return;
     const groups = await this.ofOrg(user.orgId);
     const mine = groups.filter((g) => g.members.includes(user.id));
@@ -115,7 +120,9 @@ export class ScimGroups {
     const mapping = settings.groupRoles;
     const wanted = Object.keys(mapping).length === 0 ? undefined : mine.flatMap((g) => ownValue(mapping, g.displayName.toLowerCase()) ?? []);
     // The map gives what its author could give in the app now, never more (a demoted admin's map gives member).
-    const mapped = wanted === undefined ? undefined : grantableBy(this.deps.orgs, await rolesIn(this.deps.orgs, user.orgId, settings.changedBy), wanted);
+    let mapped = wanted === undefined ? undefined : grantableBy(this.deps.orgs, await rolesIn(this.deps.orgs, user.orgId, settings.changedBy), wanted);
+    if (mapped !== undefined && maker !== undefined)
+      mapped = (await mayActOn(this.deps.orgs, user.orgId, maker, user.userId)) ? grantableBy(this.deps.orgs, await rolesIn(this.deps.orgs, user.orgId, maker), mapped) : undefined;
     await this.deps.orgs.placeMember(user.orgId, user.userId, { managed: groups.map((g) => g.teamId), wanted: mine.map((g) => g.teamId), roles: mapped }, SCIM_SOURCE);
   }
 
@@ -147,7 +154,7 @@ export class ScimGroups {
     await this.deps.repo.settings.delete(orgId);
   }
 
-  private async change(orgId: string, id: string, next: (current: ScimGroup) => ScimGroupFields, ifMatch: string | undefined, check = true): Promise<ScimGroup> {
+  private async change(orgId: string, id: string, next: (current: ScimGroup) => ScimGroupFields, ifMatch: string | undefined, check = true, maker?: string): Promise<ScimGroup> {
     const before = await this.get(orgId, id);
     checkVersion(ifMatch, before.version, 'group');
     const fields = check ? await this.checked(orgId, next(before), before.members) : next(before);
@@ -160,14 +167,14 @@ export class ScimGroups {
     if (after === undefined) throw notFound();
     if (after === 'stale') {
       checkVersion(ifMatch, -1, 'group'); // the version read is gone: only `*` goes on
-      return this.change(orgId, id, next, undefined, check);
+      return this.change(orgId, id, next, undefined, check, maker);
     }
     if (after.displayName !== before.displayName) await this.deps.orgs.directoryTeam(orgId, after.teamId, after.displayName);
     const renamed = after.displayName.toLowerCase() !== before.displayName.toLowerCase();
     const moved = renamed
       ? [...new Set([...before.members, ...after.members])]
       : [...before.members.filter((m) => !after.members.includes(m)), ...after.members.filter((m) => !before.members.includes(m))];
-    await this.placeAll(orgId, moved);
+    await this.placeAll(orgId, moved, maker);
     this.deps.events.emit({
       type: 'scim.group.updated',
       actor: { kind: 'system' },
@@ -187,10 +194,10 @@ export class ScimGroups {
     return fields;
   }
 
-  private async placeAll(orgId: string, userIds: readonly string[]): Promise<void> {
+  private async placeAll(orgId: string, userIds: readonly string[], maker?: string): Promise<void> {
     for (const id of userIds) {
       const user = await this.deps.repo.users.get(id);
-      if (user !== undefined && user.orgId === orgId) await this.place(user);
+      if (user !== undefined && user.orgId === orgId) await this.place(user, maker);
     }
   }
 }

@@ -1,6 +1,6 @@
 import { configError } from '../../core/errors';
 import { DIRECTORY_EVENT_TYPES, ORG_DIRECTORY_SERVICE, VERIFIED_DOMAINS_SERVICE } from '../../plugin-api/org-directory';
-import { ORGANIZATIONS_SERVICE } from '../../plugin-api/org-keys';
+import { ORGANIZATIONS_SERVICE, whenPowerLost } from '../../plugin-api/org-keys';
 import type { AuthPlugin } from '../../plugin-api/plugin';
 import { openDatabase } from '../../stores/open-database';
 import { ScimRepository } from './scim-repository';
@@ -88,7 +88,7 @@ export function scim(options: ScimOptions = {}): ScimPlugin {
       tokens = made;
       const groups = new ScimGroups({ repo, orgs, events: ctx.events });
       const users = new ScimUsers({
-        place: (user) => groups.place(user),
+        place: (user, maker) => groups.place(user, maker),
         leaveGroups: (user) => groups.leaveGroups(user),
         repo: repo.users,
         orgs,
@@ -101,18 +101,7 @@ export function scim(options: ScimOptions = {}): ScimPlugin {
       grouped = groups;
       // A token ends with its author's power, as every grant of access does.
       ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await made.endTokensBy(e.userId, 'banned') : undefined));
-      ctx.events.on('org.member.removed', async (e) => {
-        if (e.userId !== undefined && typeof e.data.org === 'string') await made.endTokensBy(e.userId, 'removed', e.data.org);
-      });
-      // A demotion ends the tokens only the member's old role could make.
-      ctx.events.on('org.member.role_changed', async (e) => {
-        if (e.userId === undefined || typeof e.data.org !== 'string') return;
-        const still = await orgs.authorize(e.data.org, e.userId, SCIM_PERMISSION).then(
-          () => true,
-          () => false,
-        );
-        if (!still) await made.endTokensBy(e.userId, 'demoted', e.data.org);
-      });
+      whenPowerLost(ctx.events, orgs, SCIM_PERMISSION, (userId, reason, orgId) => made.endTokensBy(userId, reason, orgId));
       ctx.events.on('org.deleted', async (e) => {
         if (typeof e.data.org !== 'string') return;
         await made.orgDeleted(e.data.org);

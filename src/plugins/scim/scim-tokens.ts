@@ -77,11 +77,23 @@ export class ScimTokens {
     return (await this.scopeOf(token))?.orgId;
   }
 
-  /** The organization a token writes and the member who made it (whose power it has); `undefined` for an unknown token. */
+  /**
+   * The organization a token writes and the member who made it (whose power it has); `undefined`
+   * for an unknown token, and for one whose maker no longer holds the power to make it (checked on
+   * every use, so a demotion holds even before the token is revoked).
+   */
   async scopeOf(token: string): Promise<ScimScope | undefined> {
     if (!/^scim_[0-9a-f]{64}$/.test(token)) return undefined;
     const found = await this.repo.get(tokenId(token));
-    return found === undefined ? undefined : { orgId: found.orgId, maker: found.createdBy };
+    if (found === undefined) return undefined;
+    const empowered = await this.orgs.authorize(found.orgId, found.createdBy, SCIM_PERMISSION).then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof AuthError && err.status < 500) return false;
+        throw err;
+      },
+    );
+    return empowered ? { orgId: found.orgId, maker: found.createdBy } : undefined;
   }
 
   /** The author's power is gone (a reset, a ban, their removal from `orgId` or their demotion there): their tokens are revoked; how many. */

@@ -78,7 +78,7 @@ export function scimUserRoutes(path: string, deps: ScimUserRouteDeps): PluginRou
         page.startIndex,
       );
     }),
-    route('POST', path, async (req, res, orgId) => answered(res, 201, await users.create(orgId, scimBody(req)), req)),
+    route('POST', path, async (req, res, orgId, maker) => answered(res, 201, await users.create(orgId, scimBody(req), maker), req)),
     route('GET', `${path}/:id`, async (req, res, orgId) => answered(res, 200, await users.get(orgId, id(req)), req)),
     route('PUT', `${path}/:id`, async (req, res, orgId, maker) => answered(res, 200, await users.replace(orgId, id(req), scimBody(req), ifMatch(req), maker), req)),
     route('PATCH', `${path}/:id`, async (req, res, orgId, maker) => answered(res, 200, await users.patch(orgId, id(req), readPatch(scimBody(req)), ifMatch(req), maker), req)),

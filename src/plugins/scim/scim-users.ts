@@ -3,7 +3,7 @@ import { AuthError } from '../../core/errors';
 import { hashId } from '../../core/token/user';
 import type { PluginEvents, PluginSessions, PluginUsers } from '../../plugin-api/core-api';
 import type { DirectoryPerson, OrgDirectory, VerifiedDomains } from '../../plugin-api/org-directory';
-import { OWNER, type OrgAuthority } from '../../plugin-api/org-keys';
+import { mayActOn, type OrgAuthority } from '../../plugin-api/org-keys';
 import { ScimError } from './scim-errors';
 import { checkVersion } from './versions';
 import { equalityOn, matches, parseFilter } from './scim-filter';
@@ -12,6 +12,9 @@ import type { ResourceRepository } from './resource-repository';
 import { addressesOf, personName, readUserFields, userAttributes } from './user-resource';
 import type { ScimUser, ScimUserFields } from './user-schema';
 import { DIRECTORY_USER_PREFIX, takeoverRefusal } from '../../plugin-api/linking-policy';
+
+/** Removing a member in the app needs this permission: a token's maker needs it to deactivate or delete one. */
+const REMOVE_PERMISSION = 'member:remove';
 
 /** The most users an organization's directory may provision. */
 export const MAX_SCIM_USERS = 100_000;
@@ -36,8 +39,8 @@ export interface ScimUserDeps {
   events: PluginEvents;
   /** The SSO plugin's verified domains, when it is on: only there is a person linked to a member by e-mail. */
   domains(): VerifiedDomains | undefined;
-  /** Puts an active user in the teams and roles of its groups. */
-  place(user: ScimUser): Promise<void>;
+  /** Puts an active user in the teams and roles of its groups (`maker`: the member whose token asks). */
+  place(user: ScimUser, maker?: string): Promise<void>;
   /** A deleted user leaves its groups. */
   leaveGroups(user: ScimUser): Promise<void>;
 }
@@ -86,15 +89,15 @@ export class ScimUsers implements OrgDirectory {
   }
 
   /** Provisions a person: a new SCIM user, its directory record, and (when active) its membership. 409 `uniqueness` for a taken `userName` or `externalId`. */
-  async create(orgId: string, body: Record<string, unknown>): Promise<ScimUser> {
+  async create(orgId: string, body: Record<string, unknown>, maker?: string): Promise<ScimUser> {
     const fields = readUserFields(body);
     if ((await this.deps.repo.countOf(orgId)) >= MAX_SCIM_USERS) throw new ScimError(400, `an organization's directory may provision at most ${MAX_SCIM_USERS} users`, 'tooMany');
     const id = randomUUID();
     const now = Date.now();
-    const linked = await this.linkedMember(orgId, fields);
+    const linked = await this.linkedMember(orgId, fields, maker);
     const user: ScimUser = { ...fields, id, orgId, userId: linked ?? hashId('scim', `${orgId}:${id}`), created: now, modified: now, version: 1 };
     await this.deps.repo.insert(user, attributeOf);
-    await this.applied(undefined, user);
+    await this.applied(undefined, user, maker);
     this.deps.events.emit({ type: 'scim.user.created', userId: user.userId, actor: { kind: 'system' }, data: { org: orgId, scimId: id, userName: user.userName, active: user.active } });
     return user;
   }
@@ -148,9 +151,8 @@ export class ScimUsers implements OrgDirectory {
     const offer = await this.offerFor(orgId, accountId);
     if (offer === undefined) throw new AuthError('not_found', "the organization's directory has no person with your address to link", { reason: 'not_found' });
     const orgIds = await this.deps.orgs.idsOf(accountId);
-    const record = await this.deps.users.get(accountId);
     if (!orgIds.includes(orgId)) throw new AuthError('forbidden', 'join the organization first', { reason: 'not_a_member' });
-    if (orgIds.some((id) => id !== orgId) || record?.adminGrant === true)
+    if (takeoverRefusal(orgId, { record: await this.deps.users.get(accountId), orgIds, consented: true }) !== undefined)
       throw new AuthError('forbidden', 'an account that belongs to other organizations, or is an app admin, is never managed by one directory');
     const linked = await this.deps.repo.change(
       offer.id,
@@ -162,7 +164,8 @@ export class ScimUsers implements OrgDirectory {
     // The directory's own user of the person gives way to the account (its membership and sessions end).
     await this.deps.orgs.deprovision(orgId, offer.userId, SOURCE);
     await this.deps.sessions.revokeAll(offer.userId);
-    await this.applied(offer, linked);
+    // Its groups give it only roles the linking member could grant: linking gains no power.
+    await this.applied(offer, linked, accountId);
     this.deps.events.emit({ type: 'scim.user.linked', userId: accountId, actor: { kind: 'user', id: accountId }, data: { org: orgId, scimId: linked.id, userName: linked.userName } });
     return linked;
   }
@@ -195,7 +198,7 @@ export class ScimUsers implements OrgDirectory {
       checkVersion(ifMatch, -1, 'user'); // the version read is gone: only `*` goes on
       return this.change(orgId, id, next, undefined, maker);
     }
-    await this.applied(before, after);
+    await this.applied(before, after, maker);
     const type = before.active === after.active ? 'scim.user.updated' : after.active ? 'scim.user.reactivated' : 'scim.user.deactivated';
     this.deps.events.emit({ type, userId: after.userId, actor: { kind: 'system' }, data: { org: orgId, scimId: id, userName: after.userName } });
     return after;
@@ -208,21 +211,28 @@ export class ScimUsers implements OrgDirectory {
    */
   private async mayRemove(user: ScimUser, maker: string | undefined): Promise<void> {
     if (maker === undefined) return;
-    const [target, by] = await Promise.all([this.deps.orgs.mine(user.userId), this.deps.orgs.mine(maker)]);
-    const isOwner = (of: typeof target): boolean => of.some((o) => o.id === user.orgId && o.roles.includes(OWNER));
-    if (isOwner(target) && !isOwner(by))
-      throw new ScimError(403, "this token's maker is no owner of the organization, and only an owner removes an owner: deactivate them with an owner's token, or in the app");
+    const removes = await this.deps.orgs.authorize(user.orgId, maker, REMOVE_PERMISSION).then(
+      () => true,
+      () => false,
+    );
+    if (!removes) throw new ScimError(403, "this token's maker may not remove members in the app: use the token of a member who may");
+    if (!(await mayActOn(this.deps.orgs, user.orgId, maker, user.userId)))
+      throw new ScimError(403, "this token's maker could not remove this member in the app (only an owner removes an owner): use the token of a member who could");
   }
 
   /** Makes the organization and the directory record say what the SCIM user says. */
-  private async applied(before: ScimUser | undefined, after: ScimUser): Promise<void> {
-    const domains = this.deps.domains();
-    const owned = await Promise.all(addressesOf(after).map(async (a) => ((await domains?.verifiedOwner(a.slice(a.lastIndexOf('@') + 1))) === after.orgId ? a : undefined)));
-    // An address is kept on the user only in a domain the organization proved it owns.
-    await this.deps.users.provision({ id: after.userId, name: personName(after), email: owned.find((a) => a !== undefined) });
+  private async applied(before: ScimUser | undefined, after: ScimUser, maker?: string): Promise<void> {
+    // The directory writes the name and address of its own people only: an account it was linked
+    // to keeps what its holder's logins say (notices go to that address).
+    if (after.userId.startsWith(DIRECTORY_USER_PREFIX)) {
+      const domains = this.deps.domains();
+      const owned = await Promise.all(addressesOf(after).map(async (a) => ((await domains?.verifiedOwner(a.slice(a.lastIndexOf('@') + 1))) === after.orgId ? a : undefined)));
+      // An address is kept on the user only in a domain the organization proved it owns.
+      await this.deps.users.provision({ id: after.userId, name: personName(after), email: owned.find((a) => a !== undefined) });
+    }
     if (after.active) {
       await this.deps.orgs.provision(after.orgId, after.userId, ['member'], SOURCE, { keepRoles: true });
-      await this.deps.place(after);
+      await this.deps.place(after, maker);
     } else if (before === undefined || before.active) await this.deprovision(after, 'suspended');
   }
 
@@ -243,7 +253,7 @@ export class ScimUsers implements OrgDirectory {
    * password or another login, an app-admin grant or another organization is never taken: the
    * directory's person is a user of its own.
    */
-  private async linkedMember(orgId: string, fields: ScimUserFields): Promise<string | undefined> {
+  private async linkedMember(orgId: string, fields: ScimUserFields, maker?: string): Promise<string | undefined> {
     const domains = this.deps.domains();
     if (domains === undefined) return undefined;
     for (const address of addressesOf(fields)) {
@@ -253,6 +263,8 @@ export class ScimUsers implements OrgDirectory {
         const orgIds = await this.deps.orgs.idsOf(record.id);
         // Only an account the organization's own IdP made, and nobody else's (the linking policy).
         if (!orgIds.includes(orgId) || takeoverRefusal(orgId, { record, orgIds }) !== undefined) continue;
+        // Nor one its token's maker could not act on in the app (an admin's token never takes an owner).
+        if (maker !== undefined && !(await mayActOn(this.deps.orgs, orgId, maker, record.id))) continue;
         if ((await this.deps.repo.byUnique(orgId, 'user', record.id)) === undefined) return record.id;
       }
     }

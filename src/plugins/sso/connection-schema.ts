@@ -64,6 +64,8 @@ export interface SsoConnection {
    * organization disables it.
    */
   changedBy?: string | undefined;
+  /** Why the connection was disabled when its author lost power (a ban, a reset, a removal, a demotion): only an owner enables it again. */
+  disabledFor?: 'credentials_reset' | 'banned' | 'removed' | 'demoted' | undefined;
   updated: number;
 }
 

@@ -195,7 +195,9 @@ export class SsoConnections {
     if (body.kind !== undefined && body.kind !== before.kind) throw new AuthError('bad_request', 'a connection keeps its kind: create another one');
     const settings = await this.settings(body, org.roles, before.kind, before);
     if (before.enabled && !settings.enabled) await this.keepsOneEnforced(org.id, id);
-    const saved = await this.repo.connections.update(id, (c) => ({ ...c, ...settings, updated: Date.now(), changedBy: user.id }));
+    if (!before.enabled && settings.enabled && before.disabledFor !== undefined && !org.roles.includes(OWNER))
+      throw new AuthError('forbidden', 'this connection was disabled when its author lost power: only an owner enables it again', { reason: 'role_required' });
+    const saved = await this.repo.connections.update(id, (c) => ({ ...c, ...settings, disabledFor: settings.enabled ? undefined : c.disabledFor, updated: Date.now(), changedBy: user.id }));
     if (saved === undefined) throw notFound();
     this.events.emit({ type: 'sso.connection.updated', userId: user.id, actor: { kind: 'user', id: user.id }, data: { org: org.id, connection: id, fields: Object.keys(body).slice(0, 20) } }, client);
     return this.view(saved, authBase);
@@ -253,7 +255,7 @@ export class SsoConnections {
       const changedLast = (c.changedBy ?? c.createdBy) === userId;
       if (!c.enabled || !(changedLast || c.createdBy === userId) || (orgId !== undefined && c.orgId !== orgId)) continue;
       if (!changedLast && (await rolesIn(this.orgs, c.orgId, c.changedBy as string)).includes(OWNER)) continue;
-      const saved = await this.repo.connections.update(c.id, (now) => (now.enabled ? { ...now, enabled: false, updated: Date.now() } : undefined));
+      const saved = await this.repo.connections.update(c.id, (now) => (now.enabled ? { ...now, enabled: false, disabledFor: reason, updated: Date.now() } : undefined));
       if (saved === undefined) continue;
       disabled++;
       this.events.emit({ type: 'sso.connection.disabled', userId, actor: { kind: 'system' }, data: { org: c.orgId, connection: c.id, reason } });

@@ -2,12 +2,13 @@ import { AuthError } from '../../core/errors';
 import { hashId, type User } from '../../core/token/user';
 import type { PluginUsers } from '../../plugin-api/core-api';
 import type { OrgDirectory } from '../../plugin-api/org-directory';
-import { grantableBy, rolesIn, type OrgAuthority } from '../../plugin-api/org-keys';
+import { grantableBy, mayActOn, rolesIn, type OrgAuthority } from '../../plugin-api/org-keys';
 import type { SsoConnection } from './connection-schema';
 import { domainOfAddress } from './dns-proof';
 import type { SamlAssertion } from './saml-sp';
 import type { SsoDomains } from './sso-domains';
 import { DIRECTORY_USER_PREFIX, takeoverRefusal } from '../../plugin-api/linking-policy';
+import { SSO_PERMISSION } from './sso-domains';
 
 /** Who an identity provider says the user is, whatever the protocol. */
 export interface SsoIdentity {
@@ -102,6 +103,20 @@ export async function provisionUser(connection: SsoConnection, identity: SsoIden
   }
   const id = person?.userId ?? hashId('sso', `${connection.id}:${identity.subject}`);
   if (await deps.users.isBanned(id)) throw new AuthError('forbidden', 'this user is banned', { reason: 'banned' });
+  // The connection acts with its maker's power now: gone with a demotion (before any handler ran),
+  // and never over a member the maker could not act on in the app (an admin's IdP never signs an owner in).
+  const maker = connection.changedBy ?? connection.createdBy;
+  if (
+    !(await deps.orgs.authorize(connection.orgId, maker, SSO_PERMISSION).then(
+      () => true,
+      () => false,
+    ))
+  )
+    throw new AuthError('forbidden', 'this connection is disabled: the member who set it up may no longer manage single sign-on', { reason: 'connection_disabled' });
+  if (!(await mayActOn(deps.orgs, connection.orgId, maker, id)))
+    throw new AuthError('forbidden', "this connection was set up or changed last by a member below your role: an owner's review of the connection (any change) lets it sign you in", {
+      reason: 'role_required',
+    });
   const mapped = identity.groups.flatMap((g) => (Object.hasOwn(connection.roles.map, g) ? [connection.roles.map[g] as string] : []));
   if (person === undefined) {
     // The role map gives what the connection's maker could give in the app now, never more.

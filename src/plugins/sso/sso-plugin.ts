@@ -6,7 +6,7 @@ import type { User } from '../../core/token/user';
 import { AuthError, configError } from '../../core/errors';
 import { domainOfAddress } from './dns-proof';
 import { ORG_DIRECTORY_SERVICE, VERIFIED_DOMAINS_SERVICE } from '../../plugin-api/org-directory';
-import { ORGANIZATIONS_SERVICE } from '../../plugin-api/org-keys';
+import { ORGANIZATIONS_SERVICE, whenPowerLost } from '../../plugin-api/org-keys';
 import { ADMIN_SERVICE } from '../../plugin-api/admin-authority';
 import { adminSsoRoutes } from './admin-sso-routes';
 import type { AuthPlugin } from '../../plugin-api/plugin';
@@ -92,18 +92,7 @@ export function sso(options: SsoOptions): SsoPlugin {
       connections = madeConnections;
       // A connection ends with its author's power (as keys, grants and invitations do).
       ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await madeConnections.endChangesBy(e.userId, 'banned') : undefined));
-      ctx.events.on('org.member.removed', async (e) => {
-        if (e.userId !== undefined && typeof e.data.org === 'string') await madeConnections.endChangesBy(e.userId, 'removed', e.data.org);
-      });
-      // A demotion ends what only the member's old role could make (demotion is a loss of power too).
-      ctx.events.on('org.member.role_changed', async (e) => {
-        if (e.userId === undefined || typeof e.data.org !== 'string') return;
-        const still = await orgs.authorize(e.data.org, e.userId, SSO_PERMISSION).then(
-          () => true,
-          () => false,
-        );
-        if (!still) await madeConnections.endChangesBy(e.userId, 'demoted', e.data.org);
-      });
+      whenPowerLost(ctx.events, orgs, SSO_PERMISSION, (userId, reason, orgId) => madeConnections.endChangesBy(userId, reason, orgId));
       ctx.events.on('org.deleted', async (e) => {
         if (typeof e.data.org !== 'string') return;
         await madeDomains.orgDeleted(e.data.org);

@@ -8,7 +8,7 @@ import { loginAudience, loginField, loginFlag } from '../../providers/login-fiel
 import { OidcProvider } from '../../providers/oidc/oidc-provider';
 import { resolveOidcOptions } from '../../providers/oidc/oidc-options';
 import type { LoginRequest, Provider, ProviderAction, ProviderKit } from '../../providers/provider';
-import type { OrgAuthority } from '../../plugin-api/org-keys';
+import { mayActOn, type OrgAuthority } from '../../plugin-api/org-keys';
 import type { SsoConnection } from './connection-schema';
 import { domainOfAddress } from './dns-proof';
 import { MAX_SAML_RESPONSE } from './saml-sp';
@@ -19,6 +19,7 @@ import { ConnectionTested, sendTestReport, testReport, type ConnectionTestReport
 import { SSO_PERMISSION } from './sso-domains';
 import type { User } from '../../core/token/user';
 import type { Claims } from '../../core/token/claims';
+import { DIRECTORY_USER_PREFIX, takeoverRefusal } from '../../plugin-api/linking-policy';
 
 /** The name of the SSO plugin's provider: its routes are `/sso/login`, `/sso/acs/:id`, `/sso/metadata/:id`, `/sso/oidc/:id`. */
 export const SSO_PROVIDER = 'sso';
@@ -181,6 +182,7 @@ export class SsoProvider implements Provider {
   private async singleLogout(req: LoginRequest, res: ServerResponse, kit: ProviderKit, id: string | undefined): Promise<void> {
     const connection = await this.deps.connections.byId(id ?? '');
     if (connection?.kind !== 'saml') throw notFound('connection of that id');
+    if (!connection.enabled) throw new AuthError('forbidden', 'this connection is disabled', { reason: 'connection_disabled' });
     const sp = this.deps.connections.serviceProvider(connection, kit.authRouteUrl(req));
     const posted = req.method === 'POST' ? ((req.body ?? {}) as Record<string, unknown>) : undefined;
     const query = posted ? Object.fromEntries(Object.entries(posted).filter((e): e is [string, string] => typeof e[1] === 'string')) : Object.fromEntries(req.query);
@@ -209,9 +211,15 @@ export class SsoProvider implements Provider {
   private async userNamed(connection: SsoConnection, nameId: string): Promise<string | undefined> {
     const email = nameId.includes('@') && (await ownsDomainOf(nameId, connection.orgId, this.deps.domains)) ? nameId.toLowerCase() : undefined;
     const person = await this.deps.directory()?.match(connection.orgId, { subject: nameId, email });
-    if (person !== undefined) return person.userId;
     const own = hashId(SSO_PROVIDER, `${connection.id}:${nameId}`);
-    return (await this.deps.users.get(own)) === undefined ? undefined : own;
+    const named = person?.userId ?? own;
+    // The linking policy and the maker's power, as for a login: no logout of an account a login could not reach.
+    if (person !== undefined && !person.userId.startsWith(DIRECTORY_USER_PREFIX)) {
+      const orgIds = await this.deps.orgs.idsOf(person.userId);
+      if (takeoverRefusal(connection.orgId, { record: await this.deps.users.get(person.userId), orgIds, consented: person.consented }) !== undefined) return undefined;
+    }
+    if (person === undefined && (await this.deps.users.get(own)) === undefined) return undefined;
+    return (await mayActOn(this.deps.orgs, connection.orgId, connection.changedBy ?? connection.createdBy, named)) ? named : undefined;
   }
 
   /** Where an IdP-initiated login lands: its RelayState when that is one of the connection's paths, else the first. */
