@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { senderFunc } from '../../src';
 import { scim, type ScimPlugin } from '../../src/plugins/scim';
 import { Browser, tokenOf } from '../organizations/org-helpers';
 import { Directory } from '../scim/scim-helpers';
@@ -94,6 +95,28 @@ describe("a tenant's admin cannot take an account its organization did not make 
     // The directory manages her membership now.
     expect((await directory.patchUser(made.body.id as string, { op: 'replace', path: 'active', value: false })).status).toBe(200);
     expect(((await t.owner.get('/auth/orgs/acme/members')).body as Array<{ userId: string }>).map((m) => m.userId)).not.toContain(lenaId);
+  });
+
+  it("no other entry path lands on the owner's account by its address: an e-mail link, an invitation accepted by someone else", async () => {
+    const mails: string[] = [];
+    t.auth.addVerifyProvider(
+      'email',
+      '{{.Token}}',
+      senderFunc((_to, text) => void mails.push(text)),
+    );
+    expect((await request(t.app).get('/auth/email/login?user=olivia&address=olivia@customer.test')).status).toBe(200);
+    const byLink = await request(t.app).get(`/auth/email/login?token=${encodeURIComponent(mails[0]?.trim() as string)}`);
+    expect(byLink.status).toBe(200);
+    expect(byLink.body.id).not.toBe(ownerId);
+
+    const since = peers.smtp.mails.length;
+    expect((await t.owner.post('/auth/orgs/acme/invitations', { email: 'olivia@customer.test', role: 'admin' })).status).toBe(201);
+    const mallory = await new Browser(t.app).login('mallory');
+    expect((await mallory.post('/auth/orgs/invitations/accept', { token: tokenOf((await peers.smtp.nextMail(since)).body) })).status).toBe(200);
+    expect(((await mallory.get('/auth/user')).body as { id: string }).id).not.toBe(ownerId);
+    const roles = ((await t.owner.get('/auth/orgs/acme/members')).body as Array<{ userId: string; roles: string[] }>).find((m) => m.userId === ownerId)?.roles;
+    expect(roles).toEqual(['owner']);
+    expect((await owner.get('/auth/user')).status).toBe(200);
   });
 
   it("a person the organization's own IdP made is still taken over by its directory (and signs in as one)", async () => {
