@@ -235,7 +235,9 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
     asyncHandler(async (req, res) => {
       const who = await actor(req);
       await limit(['emailChangePerId', req.params.id]);
-      res.json(await service.confirmEmailChange(who, String(req.params.id), objectBody(req)));
+      const changed = await service.confirmEmailChange(who, String(req.params.id), objectBody(req));
+      // 202: the new address is saved; `Pending` names what is left of it.
+      res.status(changed.Pending ? 202 : 200).json(changed);
     }),
   );
   router.delete(

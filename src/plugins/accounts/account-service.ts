@@ -485,7 +485,7 @@ export class AccountService {
    * use (of racing moves to one address one wins, 409 1.5). The sessions of the old address's
    * logins end (the account bridge's user id follows the e-mail).
    */
-  async confirmEmailChange(actor: Actor, id: string, body: Record<string, unknown>): Promise<Profile & { Id: string; Email: string }> {
+  async confirmEmailChange(actor: Actor, id: string, body: Record<string, unknown>): Promise<Profile & { Id: string; Email: string; Pending?: string[] }> {
     const account = await this.target(actor, id);
     const code = stringField(body, 'Code');
     const stored = account.ConfirmCodes[EMAIL_CHANGE];
@@ -507,13 +507,29 @@ export class AccountService {
       throw err;
     }
     if (!usedHere || updated?.Email !== stored.For) throw bad();
+    const changed = updated;
+    // Saved: from here the answer says so. What follows is logged when it fails, and named in
+    // `Pending` (answered 202): nothing of it may turn a saved change into a 503 the user retries
+    // with a used code.
     await this.finishCredentialChange(account, false);
-    this.accountEvent('email.changed', updated, actor.account.Id === id ? 'owner' : 'manager');
-    // The bridge's user id stays (it follows the account); credentials still under the old address's former id move, and passkeys take the new name.
-    await this.migrateCredentials(account);
+    this.accountEvent('email.changed', changed, actor.account.Id === id ? 'owner' : 'manager');
+    const pending: string[] = [];
     const bridge = this.settings.loginSessions;
-    if (bridge?.credentials) await renameCredentials(bridge.credentials, bridgeUser(bridge, updated));
-    return { ...updated.Profile, Id: updated.Id, Email: updated.Email };
+    // The bridge's user id stays (it follows the account); credentials still under the old address's
+    // former id move (again at every login, until they have), and passkeys take the new name.
+    const steps: Array<[string, () => Promise<unknown>]> = [
+      ['credentials', () => this.migrateCredentials(account)],
+      ['passkey names', async () => (bridge?.credentials ? renameCredentials(bridge.credentials, bridgeUser(bridge, changed)) : undefined)],
+    ];
+    for (const [what, step] of steps) {
+      try {
+        await step();
+      } catch (err) {
+        pending.push(what);
+        this.settings.logger.logf('[WARN] account %s: the e-mail change was saved, but updating its %s failed: %s', account.Id, what, (err as Error)?.name ?? typeof err);
+      }
+    }
+    return { ...changed.Profile, Id: changed.Id, Email: changed.Email, ...(pending.length > 0 ? { Pending: pending } : {}) };
   }
 
   /**

@@ -97,8 +97,9 @@ export function adminRouteList(deps: AdminRouteDeps): PluginRoute[] {
       path: '/admin/users/:id/ban',
       handler: asAdmin(true, async (req, res, me) => {
         const { reason, until } = banInput(objectBody(req));
-        const { user, revoked } = await admin.ban(me.user, idParam(req), reason, until, requestClient(req));
-        sendJson(res, 200, { status: 'banned', user, revoked });
+        const { user, revoked, pending } = await admin.ban(me.user, idParam(req), reason, until, requestClient(req));
+        // 202: the ban stands, and what is left of it is named (its sessions end at their next refresh).
+        sendJson(res, pending ? 202 : 200, { status: 'banned', user, revoked, ...(pending ? { pending } : {}) });
       }),
     },
     {

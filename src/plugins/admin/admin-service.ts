@@ -131,14 +131,31 @@ export class AdminService {
     return record;
   }
 
-  /** Bans a user (until `until`, ms since the epoch, or until unbanned) and ends every session of it at once. */
-  async ban(admin: User, id: string, reason: string, until: number | undefined, client?: EventClient): Promise<{ user: UserRecord; revoked: number }> {
+  /**
+   * Bans a user (until `until`, ms since the epoch, or until unbanned) and ends every session of it at
+   * once. The ban is written first (the user directory), then the sessions end (the state store): once
+   * the ban is saved it stands, and its event fires whatever follows. When ending the sessions fails,
+   * `pending` says so: the ban refuses each of them at its next refresh (within `tokenDuration`),
+   * and `POST .../sessions/revoke-all` ends them now.
+   */
+  async ban(admin: User, id: string, reason: string, until: number | undefined, client?: EventClient): Promise<{ user: UserRecord; revoked: number; pending?: ['sessions'] }> {
     await this.target(admin, id, 'ban');
     const user = await this.ctx.users.update(id, (current) => ({ ...current, status: 'banned', banReason: reason, bannedUntil: until }));
     if (user === undefined) throw notFound();
-    const revoked = await stateCall(() => this.ctx.sessions.revokeAll(id));
-    this.ctx.events.emit({ type: 'user.banned', userId: id, actor: { kind: 'admin', id: admin.id }, data: { reason, ...(until ? { until } : {}), revoked } }, client);
-    return { user, revoked };
+    const revoked = await stateCall(() => this.ctx.sessions.revokeAll(id)).catch((err: unknown) => {
+      this.ctx.logger.logf('[WARN] the ban of %s was saved, but ending its sessions failed (%s): they end at their next refresh', id, (err as Error)?.name ?? typeof err);
+      return undefined;
+    });
+    this.ctx.events.emit(
+      {
+        type: 'user.banned',
+        userId: id,
+        actor: { kind: 'admin', id: admin.id },
+        data: { reason, ...(until ? { until } : {}), revoked: revoked ?? 0, ...(revoked === undefined ? { pending: ['sessions'] } : {}) },
+      },
+      client,
+    );
+    return revoked === undefined ? { user, revoked: 0, pending: ['sessions'] } : { user, revoked };
   }
 
   /** Lifts a ban. */

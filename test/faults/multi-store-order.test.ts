@@ -1,0 +1,109 @@
+import express from 'express';
+import request from 'supertest';
+import { createAccountRouter, createAuth, loggerFunc, MemoryCredentialStore, MemoryStateStore, MemoryUserStore, senderFunc } from '../../src';
+import { MemoryAccountStore } from '../../src/accounts';
+import { admin } from '../../src/admin';
+import { SECRET, makeApp, login } from '../support/auth-app';
+import { faulty } from '../support/faulty';
+
+/**
+ * Operations that write to two stores, with a fault between the writes (docs/stores.md, "Operations
+ * on several stores"): the answer tells what was done, and a 503 only where nothing was.
+ */
+describe('a fault between the writes of one operation', () => {
+  it('a ban whose sessions cannot be ended answers 202 with what is pending: the ban stands, its event fires, and the sessions are refused', async () => {
+    const state = faulty(new MemoryStateStore());
+    const users = new MemoryUserStore();
+    // The state store (sessions) fails from the moment the ban is in the user directory.
+    let banning = false;
+    const userStore = new Proxy(users, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (key !== 'update' || typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          const saved = (await (value as (...a: unknown[]) => Promise<{ status?: string } | undefined>).apply(target, args)) as { status?: string } | undefined;
+          if (banning && saved?.status === 'banned') state.set('fail');
+          return saved;
+        };
+      },
+    });
+    const lines: string[] = [];
+    const { app, auth } = makeApp({
+      stateStore: state.store,
+      userStore,
+      // Short tokens: the ban shows at the session's next refresh.
+      tokenDuration: 1000,
+      plugins: [admin({ isAdmin: (u) => u.name === 'root' })],
+      logger: loggerFunc((line) => lines.push(line)),
+    });
+    const root = await login(app, 'root');
+    const victim = await login(app, 'victim');
+    const victimId = (victim.body as { id: string }).id;
+    banning = true;
+    const res = await request(app).post(`/auth/admin/users/${victimId}/ban`).set('Cookie', root.cookie).set('X-XSRF-TOKEN', root.xsrf).send({ reason: 'spam' });
+    banning = false;
+    state.set('ok');
+    expect([res.status, res.body.status, res.body.pending]).toEqual([202, 'banned', ['sessions']]);
+    expect((await auth.users.get(victimId))?.status).toBe('banned');
+    expect(lines.join('\n')).toMatch(/the ban of .* was saved, but ending its sessions failed/);
+    await auth.events.flush();
+    const { events } = await auth.events.list({ types: ['user.banned'], userId: victimId });
+    expect(events[0]?.data).toMatchObject({ reason: 'spam', pending: ['sessions'] });
+    // The ban refuses the session the state store could not end, at its next refresh.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    expect((await request(app).get('/private').set('Cookie', victim.cookie).set('X-XSRF-TOKEN', victim.xsrf)).status).not.toBe(200);
+    await auth.close();
+  });
+
+  it('an e-mail change whose credential updates fail after the address is saved answers 202 with what is pending, never 503; the new address signs in', async () => {
+    const credentials = faulty(new MemoryCredentialStore());
+    const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, credentialStore: credentials.store });
+    const inner = new MemoryAccountStore();
+    const mails: string[] = [];
+    const lines: string[] = [];
+    let confirming = false;
+    // The credential store fails from the moment the new address is in the account store.
+    const accounts = new Proxy(inner, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (key !== 'changeEmail' || typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          const saved = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          if (confirming) credentials.set('fail');
+          return saved;
+        };
+      },
+    });
+    const router = createAccountRouter({
+      store: accounts,
+      sender: senderFunc((_to, text) => void mails.push(text)),
+      baseUrl: 'http://127.0.0.1:8080/account',
+      bcryptRounds: 4,
+      rateLimits: false,
+      loginSessions: { sessions: auth.sessions, provider: 'accounts', credentials: credentials.store },
+      logger: loggerFunc((line) => lines.push(line)),
+    });
+    const app = express().use('/account', router);
+    await request(app).post('/account/signup').send({ Email: 'mover@example.com', Pwd: 'old-password', PwdRepeat: 'old-password' }).expect(202);
+    const link = new URL(/(http:\/\/\S+\/active\/\S+)/.exec(mails.at(-1) ?? '')?.[1] ?? '');
+    await request(app)
+      .get(link.pathname + link.search)
+      .expect(200);
+    const token = (await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'mover@example.com', password: 'old-password' }).expect(200)).body as {
+      AccessToken: string;
+      User: { Id: string };
+    };
+    const id = token.User.Id;
+    await request(app).post(`/account/profile/${id}/email`).set('Authorization', `Bearer ${token.AccessToken}`).send({ NewEmail: 'moved@example.com', Pwd: 'old-password' }).expect(202);
+    const code = mails.map((m) => /\b([0-9a-f]{32})\b/.exec(m)?.[1]).findLast((c) => c !== undefined) ?? '';
+    confirming = true;
+    const res = await request(app).post(`/account/profile/${id}/email/confirm`).set('Authorization', `Bearer ${token.AccessToken}`).send({ Code: code });
+    confirming = false;
+    credentials.set('ok');
+    expect([res.status, res.body.Email, res.body.Pending]).toEqual([202, 'moved@example.com', expect.arrayContaining(['passkey names'])]);
+    expect(lines.join('\n')).toMatch(/the e-mail change was saved, but updating its .* failed/);
+    await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'moved@example.com', password: 'old-password' }).expect(200);
+    await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'mover@example.com', password: 'old-password' }).expect(401);
+    await auth.close();
+  });
+});
