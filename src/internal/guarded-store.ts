@@ -6,12 +6,22 @@ export class StoreUnavailableError extends Error {
 }
 
 /**
+ * A store whose commands can refuse to run after their callers stopped waiting (the Redis state
+ * store's scripts check a deadline on the server): the guard tells it its time limit.
+ */
+export interface DeadlineAware {
+  limitCommandsTo(ms: number): void;
+}
+
+/**
  * Wraps every async method of a store: a call that does not settle within `timeoutMs` rejects
  * with {@link StoreUnavailableError}, and so does a failing call, unless `isExpected(err)` says
  * the error is part of the store's contract (a duplicate e-mail, a refused id). `instanceof`
  * still sees the wrapped store's class.
  */
 export function guardStore<T extends object>(store: T, what: string, timeoutMs: number, isExpected: (err: unknown) => boolean): T {
+  // A store that can make a late command do nothing is told when its callers stop waiting.
+  if (typeof (store as Partial<DeadlineAware>).limitCommandsTo === 'function') (store as DeadlineAware).limitCommandsTo(timeoutMs);
   const wrapped = new Map<PropertyKey, unknown>();
   return new Proxy(store, {
     get(target, key, receiver) {
@@ -49,14 +59,17 @@ export function isClientError(err: unknown): boolean {
 /**
  * A store URI as a message may show it: its user part (which may hold a password) and its query
  * (which may hold one too) removed, also from a malformed URI. `postgres://app:pw@db/app?sslmode=require`
- * gives `postgres://db/app`; `mysql://u:p@ss/word@db` gives `mysql://db`.
+ * gives `postgres://db/app`; where an @ follows the host (`mysql://u:p/ss@db`), nothing of it is shown.
  */
 export function displayUri(uri: string): string {
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(uri)?.[0];
   if (scheme === undefined) return uri.includes('@') ? '(an address with a user part)' : uri.replace(/[?#].*$/s, '');
-  // The last @ ends the user part, before the query is cut: a password may hold @, :, /, ? and # of its own.
   const rest = uri.slice(scheme.length);
-  return scheme + rest.slice(rest.lastIndexOf('@') + 1).replace(/[?#].*$/s, '');
+  const end = rest.search(/[/?#]/);
+  const [authority, tail] = end < 0 ? [rest, ''] : [rest.slice(0, end), rest.slice(end)];
+  // An @ after the host (a password holding /, ? or #, or a query with one) leaves no safe reading.
+  if (tail.includes('@')) return `${scheme}(hidden: the address does not read one way)`;
+  return scheme + authority.slice(authority.lastIndexOf('@') + 1) + tail.replace(/[?#].*$/s, '');
 }
 
 /** What an error of a backend says, for a log line: the code and message of it and its causes, one line, passwords removed from any URI in it. */

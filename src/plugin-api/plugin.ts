@@ -79,8 +79,12 @@ export interface UserEventHandlers {
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- extended by the plugins
 export interface PluginServices {}
 
-/** A way of signing in that takes an address: a password, a link mailed to it, a new account, or recovering the password (a reset code mailed to it, and its use). */
-export type SignInMethod = 'password' | 'link' | 'signup' | 'recovery';
+/**
+ * A way of signing in that takes an address: a password, a link mailed to it, a new account,
+ * recovering the password (a reset code mailed to it, and its use), or any other login completing
+ * for a user with that address (`login`: a passkey, a social or OpenID Connect login, a linked login).
+ */
+export type SignInMethod = 'password' | 'link' | 'signup' | 'recovery' | 'login';
 
 /**
  * Refuses a way of signing in for an address (throws an AuthError, e.g. 403 `sso_required` for

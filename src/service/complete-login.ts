@@ -38,6 +38,7 @@ export class LoginCompleter {
    * @param users - records every completed login.
    * @param options - audiences, issuer, own URL, redirect allowlist and cross-site policy.
    * @param events - records `login.succeeded`, and `login.failed` for a banned user.
+   * @param signInPolicy - asks the plugins' sign-in policies about a login that resolved to its user.
    */
   constructor(
     private readonly tokens: TokenService,
@@ -47,6 +48,7 @@ export class LoginCompleter {
     private readonly users: UserDirectory,
     private readonly options: LoginCompleterOptions,
     private readonly events: EventBus,
+    private readonly signInPolicy?: (login: CompletedLogin) => Promise<void>,
   ) {}
 
   /**
@@ -70,6 +72,8 @@ export class LoginCompleter {
     const given: CompletedLogin = { ...login, loginId: login.user.id };
     const resolved = this.phases.resolve ? await this.phases.resolve(req, res, given) : given;
     if (resolved === undefined) return;
+    // Every login, whatever its provider, as the user it resolved to (SSO enforcement reaches passkeys too).
+    await this.signInPolicy?.(resolved);
     if (this.phases.hold && (await this.phases.hold(req, res, resolved))) return;
     return this.startSession(req, res, resolved);
   }

@@ -166,6 +166,11 @@ export class PluginHost {
     for (const { parts } of this.contributions) await parts.signInPolicy?.(canonical, method);
   }
 
+  /** Whether any plugin contributes a sign-in policy (a login then reads its user's address to ask it). */
+  hasSignInPolicy(): boolean {
+    return this.contributions.some(({ parts }) => parts.signInPolicy !== undefined);
+  }
+
   /** Asks every plugin's action guard; the first refusal is thrown. */
   async checkAction(action: GuardedAction, req: LoginRequest): Promise<void> {
     for (const { parts } of this.contributions) await parts.actionGuard?.check(action, req);

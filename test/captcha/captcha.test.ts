@@ -105,6 +105,16 @@ describe('captcha() plugin: Turnstile, hCaptcha and reCAPTCHA v3 verified on the
     for (let i = 0; i < 10; i++) await loginAs(a, 'pw', { 'X-Forwarded-For': '198.51.100.21' }).expect(200);
   });
 
+  it('a success is taken back only in the window it was counted in: right passwords cannot be banked for a later window', async () => {
+    const a = app({ service: 'turnstile', verifyUrl: `${peer.origin}/turnstile/v0/siteverify`, actions: { login: { after: 3, windowMs: 1000 } } });
+    const bot = { 'X-Forwarded-For': '198.51.100.40' };
+    for (let i = 0; i < 20; i++) await loginAs(a, 'pw', bot).expect(200);
+    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 20));
+    const codes: string[] = [];
+    for (let i = 0; i < 6; i++) codes.push((await loginAs(a, 'wrong', bot)).body.code as string);
+    expect(codes).toEqual(['credentials_rejected', 'credentials_rejected', 'credentials_rejected', 'captcha_required', 'captcha_required', 'captcha_required']);
+  });
+
   it('basic auth checks passwords behind the same guard, and its failures count', async () => {
     const a = app({ service: 'turnstile', verifyUrl: `${peer.origin}/turnstile/v0/siteverify`, actions: { login: { after: 2 } } });
     await a.auth.close();

@@ -19,6 +19,7 @@ const ADDRESSES: ReadonlyArray<readonly [string, string]> = [
   ['postgres://127.0.0.1:9/app?password=S3cret-7', 'S3cret-7'],
   ['redis://:S3cret-8@127.0.0.1:9/0', 'S3cret-8'],
   ['level://app:S3cret-9@/tmp/x?y', 'S3cret-9'],
+  ['postgres://127.0.0.1:9/app?password=p@S3cret-10', 'S3cret-10'],
 ];
 
 describe("the command line never prints a URI's user part or query (docs/security.md)", () => {
@@ -35,8 +36,10 @@ describe("the command line never prints a URI's user part or query (docs/securit
 
   it('displayUri and withoutSecrets drop the user part and the query, also of malformed URIs', () => {
     expect(displayUri('postgres://app:pw@db:5432/app?sslmode=require')).toBe('postgres://db:5432/app');
-    expect(displayUri('mysql://u:p@ss/word@db/x')).toBe('mysql://db/x');
-    expect(displayUri('postgres://u:pa?ss@db/x')).toBe('postgres://db/x');
+    expect(displayUri('mysql://u:p@ss/word@db/x')).toBe('mysql://(hidden: the address does not read one way)');
+    expect(displayUri('postgres://u:pa?ss@db/x')).toBe('postgres://(hidden: the address does not read one way)');
+    expect(displayUri('postgres://db/app?password=p@ssw0rd')).toBe('postgres://(hidden: the address does not read one way)');
+    expect(displayUri('postgres://db/app?password=secret')).toBe('postgres://db/app');
     expect(withoutSecrets('connect to "postgres://a:b@h/x?password=c" failed, then redis://:d@r/0')).toBe('connect to "postgres://h/x" failed, then redis://r/0');
   });
 });

@@ -239,3 +239,49 @@ async function join(t: SsoApp, name: string, role: string): Promise<Browser> {
   expect((await browser.post('/auth/orgs/invitations/accept', { token: tokenOf((await peers.smtp.nextMail(since)).body) })).status).toBe(200);
   return browser;
 }
+
+/** A third red-team pass. */
+describe('what a directory names after the fact does not capture or lock out an existing member', () => {
+  let t: SsoApp;
+  let plugin: ScimPlugin;
+  beforeEach(async () => {
+    plugin = scim();
+    t = await ssoApp(
+      peers.smtp,
+      peers.dns,
+      'memory://',
+      { privateOrigins: [peers.idp.origin] },
+      { plugins: [plugin], revocationCheck: 'every-request' },
+      { roles: { billing: ['invoice:read'], it: ['org:update'] } },
+    );
+  });
+  afterEach(() => t.auth.close());
+
+  it("an admin's directory person under an owner's name neither takes the owner's SSO logins nor locks the owner out", async () => {
+    await samlConnection(t, peers.idp);
+    peers.idp.user = { nameId: 'bea@customer.test', attributes: { email: ['bea@customer.test'] } };
+    const bea = new SsoBrowser(t);
+    expect((await bea.login(peers.idp, 'email=bea@customer.test')).status).toBe(200);
+    const beaId = ((await bea.get('/auth/user')).body as { id: string }).id;
+    expect((await t.owner.patch(`/auth/orgs/acme/members/${beaId}`, { roles: ['owner'] })).status).toBe(200);
+    const admin = await join(t, 'adam', 'admin');
+    const directory = await Directory.of(t.app, admin, 'acme');
+    const made = await directory.createUser('bea@customer.test');
+    expect((await plugin.users.get(t.orgId, made.body.id as string)).userId).not.toBe(beaId);
+    expect((await directory.patchUser(made.body.id as string, { op: 'replace', path: 'active', value: false })).status).toBe(200);
+    const again = new SsoBrowser(t);
+    expect((await again.login(peers.idp, 'email=bea@customer.test')).status).toBe(200);
+    expect(((await again.get('/auth/user')).body as { id: string }).id).toBe(beaId);
+  });
+
+  it('a group map set by a member who could not act on an admin leaves the admin as they are', async () => {
+    const directory = await Directory.of(t.app, t.owner, 'acme');
+    const made = await directory.createUser('ada@customer.test');
+    const adaId = (await plugin.users.get(t.orgId, made.body.id as string)).userId;
+    expect((await t.owner.patch(`/auth/orgs/acme/members/${adaId}`, { roles: ['admin'] })).status).toBe(200);
+    const it = await join(t, 'ivan', 'it');
+    expect((await it.put('/auth/orgs/acme/scim/settings', { groupRoles: { nobody: 'billing' } })).status).toBe(200);
+    const roles = ((await t.owner.get('/auth/orgs/acme/members')).body as Array<{ userId: string; roles: string[] }>).find((m) => m.userId === adaId)?.roles;
+    expect(roles).toEqual(['admin']);
+  });
+});

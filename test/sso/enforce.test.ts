@@ -1,5 +1,7 @@
 import request from 'supertest';
-import { EmailSender, senderFunc } from '../../src';
+import { EmailSender, hashId, senderFunc } from '../../src';
+import { CookieJar } from '../support/cookie-jar';
+import { SoftAuthenticator } from '../support/soft-authenticator';
 import { accounts } from '../../src/accounts';
 import { Browser } from '../organizations/org-helpers';
 import { samlConnection, SsoBrowser, ssoApp, type SsoApp, ssoPeers } from './sso-helpers';
@@ -90,6 +92,22 @@ describe('enforced SSO for a verified domain', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(peers.smtp.mails.length).toBe(sent);
+  });
+
+  it('reaches every other login of an address in the domain: a passkey registered before enforcement is refused after it', async () => {
+    t.auth.addDirectProvider('mail', (user, passwd) => (passwd === 'pw' ? { subject: user, email: user } : false));
+    t.auth.addPasskeyProvider('passkey', { userIdOf: (name) => hashId('mail', name) });
+    const pat = new Browser(t.app);
+    pat.jar.keep(await request(t.app).post('/auth/mail/login').send({ user: 'pat@customer.test', passwd: 'pw' }).expect(200));
+    const soft = new SoftAuthenticator('http://127.0.0.1:8080');
+    const options = await pat.post('/auth/passkey/register', {});
+    expect((await pat.post('/auth/passkey/register', { response: soft.create(options.body) })).status).toBe(200);
+    expect((await t.owner.patch('/auth/orgs/acme/sso/domains/customer.test', { enforce: true })).status).toBe(200);
+    const browser = new CookieJar();
+    const challenge = browser.keep(await browser.on(request(t.app).post('/auth/passkey/login')).send({}).expect(200));
+    const refused = await browser.on(request(t.app).post('/auth/passkey/login')).send({ response: soft.get(challenge.body) });
+    expect([refused.status, refused.body.code]).toEqual([403, 'sso_required']);
+    expect(String(refused.headers['set-cookie'] ?? '')).not.toMatch(/JWT=[^;]+\./);
   });
 
   it('enforces only verified domains of an organization with an enabled connection, changed with a fresh login', async () => {

@@ -85,7 +85,9 @@ export function captcha(options: CaptchaOptions): AuthPlugin {
     messages: CAPTCHA_MESSAGES,
     setup(ctx) {
       const hostnames = settings.hostnames === undefined ? [ctx.url.hostname] : settings.hostnames;
-      const group = (req: LoginRequest): string => ctx.clientGroup(req.ip);
+      // Attempts and successes count in one fixed window of the clock: a success taken back can never
+      // outlive the attempts it was counted against (no refund is kept for a later window).
+      const windowOf = (action: GuardedAction, req: LoginRequest, windowMs: number): string => `${action}:${ctx.clientGroup(req.ip)}:${Math.floor(Date.now() / windowMs)}`;
       return {
         actionGuard: {
           async check(action, req) {
@@ -94,8 +96,8 @@ export function captcha(options: CaptchaOptions): AuthPlugin {
             if (when !== 'always') {
               // Counted here, before anything is checked: of a burst of concurrent attempts only
               // `after` pass unasked, whatever order their failures come back in. A success is taken back.
-              const attempts = await ctx.stateStore.increment(`captcha:tried:${action}:${group(req)}`, when.windowMs);
-              const succeeded = Number((await ctx.stateStore.get(`captcha:ok:${action}:${group(req)}`)) ?? 0);
+              const attempts = await ctx.stateStore.increment(`captcha:tried:${windowOf(action, req, when.windowMs)}`, 2 * when.windowMs);
+              const succeeded = Number((await ctx.stateStore.get(`captcha:ok:${windowOf(action, req, when.windowMs)}`)) ?? 0);
               if (attempts - succeeded <= when.after) return;
             }
             const token = tokenOf(req, settings);
@@ -105,7 +107,7 @@ export function captcha(options: CaptchaOptions): AuthPlugin {
           },
           async succeeded(action, req) {
             const when = settings.actions.get(action);
-            if (when !== undefined && when !== 'always') await ctx.stateStore.increment(`captcha:ok:${action}:${group(req)}`, when.windowMs);
+            if (when !== undefined && when !== 'always') await ctx.stateStore.increment(`captcha:ok:${windowOf(action, req, when.windowMs)}`, 2 * when.windowMs);
           },
         },
       };

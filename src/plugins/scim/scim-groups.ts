@@ -143,7 +143,8 @@ export class ScimGroups {
   async setSettings(orgId: string, groupRoles: Record<string, string>, changedBy: string): Promise<ScimSettings> {
     const next: ScimSettings = { id: orgId, groupRoles: Object.fromEntries(Object.entries(groupRoles).map(([k, v]) => [k.toLowerCase(), v])), changedBy, changed: Date.now() };
     if (!(await this.deps.repo.settings.insert(next)).inserted) await this.deps.repo.settings.update(orgId, () => next);
-    for (const user of await this.deps.repo.users.ofOrg(orgId)) await this.place(user);
+    // The new map acts with its author's power: never on a member the author could not act on.
+    for (const user of await this.deps.repo.users.ofOrg(orgId)) await this.place(user, changedBy);
     this.deps.events.emit({ type: 'scim.settings.changed', userId: changedBy, actor: { kind: 'user', id: changedBy }, data: { org: orgId, groupRoles: next.groupRoles } });
     return next;
   }

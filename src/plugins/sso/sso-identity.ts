@@ -93,7 +93,11 @@ export interface ProvisionDeps {
  */
 export async function provisionUser(connection: SsoConnection, identity: SsoIdentity, deps: ProvisionDeps): Promise<User> {
   const email = identity.email !== undefined && (await ownsDomainOf(identity.email, connection.orgId, deps.domains)) ? identity.email.toLowerCase() : undefined;
+  const own = hashId('sso', `${connection.id}:${identity.subject}`);
   let person = await deps.directory()?.match(connection.orgId, { subject: identity.subject, email });
+  // The connection's own user of this subject, a member already, stays who it is: a directory
+  // person made later under its name (which the linking policy kept apart) does not take its logins.
+  if (person !== undefined && person.userId !== own && (await deps.orgs.idsOf(own)).includes(connection.orgId)) person = undefined;
   if (person?.active === false) throw new AuthError('forbidden', "your organization's directory has deactivated you: ask its administrator", { reason: 'member_suspended' });
   // A person linked to an account the organization may not take over (a link older than the
   // linking policy) is signed in as the connection's own user: never as that account.
@@ -101,7 +105,7 @@ export async function provisionUser(connection: SsoConnection, identity: SsoIden
     const orgIds = await deps.orgs.idsOf(person.userId);
     if (takeoverRefusal(connection.orgId, { record: await deps.users.get(person.userId), orgIds, consented: person.consented }) !== undefined) person = undefined;
   }
-  const id = person?.userId ?? hashId('sso', `${connection.id}:${identity.subject}`);
+  const id = person?.userId ?? own;
   if (await deps.users.isBanned(id)) throw new AuthError('forbidden', 'this user is banned', { reason: 'banned' });
   // The connection acts with its maker's power now: gone with a demotion (before any handler ran),
   // and never over a member the maker could not act on in the app (an admin's IdP never signs an owner in).
