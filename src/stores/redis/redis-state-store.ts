@@ -4,11 +4,30 @@ import type { Subscription } from '../../core/state/state-store';
 import { BaseStateStore, type StateEntry } from '../../core/state/base-state-store';
 import { probedSubscription } from '../../internal/probed-subscription';
 
-/** INCR that starts a missing counter with its time to live, in one step on the server. */
-const INCREMENT = "local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end return n";
+/**
+ * The start of every script that changes something: ARGV[1] is the command's deadline in the
+ * server's clock, and a command that reaches the server after it (held by a partition, say, while
+ * its caller was answered 503) does nothing.
+ */
+const ON_TIME =
+  "local t = redis.call('TIME') if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > tonumber(ARGV[1]) then return redis.error_reply('LATE this command reached the server after its caller stopped waiting: it did nothing') end ";
 
+/** SET with its time to live. */
+const WRITE = `${ON_TIME}return redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])`;
+/** SET NX with its time to live: 'OK', or nil when the key is there. */
+const WRITE_IF_ABSENT = `${ON_TIME}return redis.call('SET', KEYS[1], ARGV[2], 'NX', 'PX', ARGV[3])`;
+/** GETDEL: the value taken, or nil. */
+const TAKE = `${ON_TIME}return redis.call('GETDEL', KEYS[1])`;
+/** INCR that starts a missing counter with its time to live, in one step on the server. */
+const INCREMENT = `${ON_TIME}local n = redis.call('INCR', KEYS[1]) if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return n`;
 /** HSET of one member, and the group's expiry pushed out to the member's when that is later. */
-const SET_MEMBER = "redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end return 1";
+const SET_MEMBER = `${ON_TIME}redis.call('HSET', KEYS[1], ARGV[2], ARGV[3]) if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[4]) then redis.call('PEXPIRE', KEYS[1], ARGV[4]) end return 1`;
+/** HDEL of one member. */
+const REMOVE_MEMBER = `${ON_TIME}return redis.call('HDEL', KEYS[1], ARGV[2])`;
+/** The server's clock. */
+const SERVER_TIME = "return redis.call('TIME')";
+/** How often the server's clock is read again (a clock that is set, a failover to another server). */
+const CLOCK_CHECK_MS = 30_000;
 
 /** How long after a reconnect a subscription is trusted again (its SUBSCRIBE went out first on the new connection). */
 const RESUBSCRIBE_SETTLE_MS = 100;
@@ -23,13 +42,19 @@ const packMember = (entry: StateEntry): string => `${entry.until} ${entry.value}
  * `setIfAbsent` is `SET NX PX`, `take` is `GETDEL`, counters are `INCR` + `PEXPIRE` in one script;
  * a group is a hash. Every command touches one key, so nothing has to share a Cluster slot.
  * `publish`/`subscribe` are Redis pub/sub (sharded on a Cluster), on a connection of their own.
- * A command is never sent twice, and never after its deadline: a failover answers 503 meanwhile.
+ * A command is never sent twice, and does nothing after its deadline: every change is a script
+ * that first compares the server's clock with the time its caller stops waiting, so a command held
+ * by a partition and delivered after its caller was answered 503 changes nothing.
  */
 export class RedisStateStore extends BaseStateStore {
   private readonly connection: Lease<RedisConnection>;
   private readonly prefix: string;
   private readonly target: RedisTarget;
   private readonly subscriptions = new Set<Subscription>();
+  /** How long the callers of a command wait for it (the store guard's time limit). */
+  private commandLimitMs = 5000;
+  /** The server's clock minus this process's, and when and how precisely it was read. */
+  private clock: { offset: number; error: number; read: number } | undefined;
 
   /** @param uri - `redis://`, `redis+sentinel://` or `redis+cluster://` (`rediss` for TLS) with an optional `prefix` (default `authgate:`); every parameter is in the stores guide. */
   constructor(uri: string) {
@@ -43,6 +68,26 @@ export class RedisStateStore extends BaseStateStore {
     return this.connection.handle.commands();
   }
 
+  /**
+   * Told by the store guard how long callers wait for a command: a command that reaches the server
+   * later than that (after its caller was answered 503) does nothing, so a 503 means nothing changed.
+   */
+  limitCommandsTo(ms: number): void {
+    this.commandLimitMs = ms;
+  }
+
+  /** The deadline, in the server's clock, of a command whose caller started waiting at `started`. */
+  private async deadline(key: string, started: number): Promise<string> {
+    if (this.clock === undefined || Date.now() - this.clock.read > CLOCK_CHECK_MS) {
+      const before = Date.now();
+      const [seconds, micros] = (await (await this.ready()).eval(SERVER_TIME, { keys: [key] })) as [string, string];
+      const after = Date.now();
+      this.clock = { offset: Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - (before + after) / 2, error: after - before, read: after };
+    }
+    // Early rather than late by the clock reading's uncertainty: the caller may never be answered 503 for a change that ran.
+    return String(Math.floor(started + this.clock.offset + this.commandLimitMs - this.clock.error - 20));
+  }
+
   private ttl(entry: StateEntry, now: number): number {
     return Math.max(1, Math.ceil(entry.until - now));
   }
@@ -53,8 +98,10 @@ export class RedisStateStore extends BaseStateStore {
   }
 
   protected override async write(key: string, entry: StateEntry): Promise<void> {
-    await (await this.ready()).set(this.prefix + key, entry.value, { expiration: { type: 'PX', value: this.ttl(entry, Date.now()) } });
-    await this.confirm(this.prefix + key);
+    const started = Date.now();
+    const fullKey = this.prefix + key;
+    await (await this.ready()).eval(WRITE, { keys: [fullKey], arguments: [await this.deadline(fullKey, started), entry.value, String(this.ttl(entry, Date.now()))] });
+    await this.confirm(fullKey);
   }
 
   protected override async read(key: string): Promise<StateEntry | undefined> {
@@ -63,19 +110,25 @@ export class RedisStateStore extends BaseStateStore {
   }
 
   protected override async writeIfAbsent(key: string, entry: StateEntry, now: number): Promise<boolean> {
-    const reply = await (await this.ready()).set(this.prefix + key, entry.value, { condition: 'NX', expiration: { type: 'PX', value: this.ttl(entry, now) } });
-    if (reply === 'OK') await this.confirm(this.prefix + key);
+    const started = Date.now();
+    const fullKey = this.prefix + key;
+    const reply = await (await this.ready()).eval(WRITE_IF_ABSENT, { keys: [fullKey], arguments: [await this.deadline(fullKey, started), entry.value, String(this.ttl(entry, now))] });
+    if (reply === 'OK') await this.confirm(fullKey);
     return reply === 'OK';
   }
 
   protected override async remove(key: string): Promise<StateEntry | undefined> {
-    const value = await (await this.ready()).getDel(this.prefix + key);
-    if (value !== null) await this.confirm(this.prefix + key);
+    const started = Date.now();
+    const fullKey = this.prefix + key;
+    const value = await (await this.ready()).eval(TAKE, { keys: [fullKey], arguments: [await this.deadline(fullKey, started)] });
+    if (value !== null) await this.confirm(fullKey);
     return value === null ? undefined : { value: String(value), until: Number.POSITIVE_INFINITY };
   }
 
   protected override async add(key: string, fresh: StateEntry, now: number): Promise<number> {
-    const n = await (await this.ready()).eval(INCREMENT, { keys: [this.prefix + key], arguments: [String(this.ttl(fresh, now))] });
+    const started = Date.now();
+    const fullKey = this.prefix + key;
+    const n = await (await this.ready()).eval(INCREMENT, { keys: [fullKey], arguments: [await this.deadline(fullKey, started), String(this.ttl(fresh, now))] });
     return Number(n);
   }
 
@@ -86,8 +139,9 @@ export class RedisStateStore extends BaseStateStore {
 
   protected override async writeMember(group: string, member: string, entry: StateEntry): Promise<void> {
     const now = Date.now();
-    await (await this.ready()).eval(SET_MEMBER, { keys: [this.groupKey(group)], arguments: [member, packMember(entry), String(this.ttl(entry, now))] });
-    await this.confirm(this.groupKey(group));
+    const key = this.groupKey(group);
+    await (await this.ready()).eval(SET_MEMBER, { keys: [key], arguments: [await this.deadline(key, now), member, packMember(entry), String(this.ttl(entry, now))] });
+    await this.confirm(key);
   }
 
   protected override async readMembers(group: string, now: number): Promise<Array<[string, StateEntry]>> {
@@ -106,8 +160,10 @@ export class RedisStateStore extends BaseStateStore {
   }
 
   protected override async removeMember(group: string, member: string): Promise<void> {
-    await (await this.ready()).hDel(this.groupKey(group), member);
-    await this.confirm(this.groupKey(group));
+    const started = Date.now();
+    const key = this.groupKey(group);
+    await (await this.ready()).eval(REMOVE_MEMBER, { keys: [key], arguments: [await this.deadline(key, started), member] });
+    await this.confirm(key);
   }
 
   /** PUBLISH on the prefixed channel (SPUBLISH on a Cluster). */

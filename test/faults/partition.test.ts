@@ -1,0 +1,57 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { senderFunc } from '../../src';
+import { makeApp } from '../support/auth-app';
+import { describeRedis, startRedis, type TestServer } from '../support/servers';
+import { startPausableProxy, type PausableProxy } from '../support/tcp-proxy';
+
+/**
+ * One instance cut off from Redis by a partition that holds its bytes (a paused TCP proxy), the
+ * other reaching Redis: what the cut-off instance answered 503 to must not happen when the
+ * partition ends (docs/stores.md: a 503 means nothing changed).
+ */
+describeRedis('a network partition between one instance and Redis', () => {
+  let redis: TestServer;
+  let proxy: PausableProxy;
+  beforeAll(async () => {
+    redis = await startRedis();
+    proxy = await startPausableProxy(Number(new URL(redis.url).port));
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await redis?.destroy();
+  });
+
+  const instance = (stateStore: string, sent: string[]): ReturnType<typeof makeApp> =>
+    makeApp({ stateStore, storeTimeout: 1000, rateLimits: false }, (a) =>
+      a.addVerifyProvider(
+        'email',
+        'token {{.Token}} ',
+        senderFunc((_to, text) => void sent.push(/token (\S+)/.exec(text)![1]!)),
+      ),
+    );
+
+  it('an e-mail token the cut-off instance answered 503 to is still good on the other once the partition ends', async () => {
+    const prefix = `p${randomBytes(4).toString('hex')}:`;
+    const sent: string[] = [];
+    const cutOff = instance(`redis://127.0.0.1:${proxy.port}/0?prefix=${prefix}`, sent);
+    const other = instance(`${redis.url}?prefix=${prefix}`, sent);
+    try {
+      await request(other.app).get('/auth/email/login?user=u&address=u@example.com').expect(200);
+      // Both instances are connected before the cut.
+      await request(cutOff.app).get('/auth/email/login?user=w&address=w@example.com').expect(200);
+      proxy.pause();
+      const answered = await request(cutOff.app).get(`/auth/email/login?token=${sent[0]}`);
+      expect(answered.status).toBe(503);
+      proxy.resume();
+      // The held commands reach Redis now; none of them may use the token.
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const after = await request(other.app).get(`/auth/email/login?token=${sent[0]}`);
+      expect([after.status, after.body.error]).toEqual([200, undefined]);
+    } finally {
+      proxy.resume();
+      await cutOff.auth.close();
+      await other.auth.close();
+    }
+  });
+});

@@ -1,0 +1,49 @@
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+
+/** A TCP proxy on 127.0.0.1 that a test pauses: a network partition that holds the bytes and delivers them when it ends. */
+export interface PausableProxy {
+  port: number;
+  /** From now on nothing crosses, either way; what is sent meanwhile is held. */
+  pause(): void;
+  /** Delivers what was held, in order, and lets everything through again. */
+  resume(): void;
+  close(): Promise<void>;
+}
+
+/** Starts a proxy to `127.0.0.1:targetPort`. */
+export async function startPausableProxy(targetPort: number): Promise<PausableProxy> {
+  let paused = false;
+  const held: Array<() => void> = [];
+  const sockets = new Set<net.Socket>();
+  const forward = (from: net.Socket, to: net.Socket): void => {
+    from.on('data', (chunk: Buffer) => {
+      if (paused) held.push(() => to.write(chunk));
+      else to.write(chunk);
+    });
+    from.on('close', () => {
+      if (paused) held.push(() => to.destroy());
+      else to.destroy();
+    });
+    from.on('error', () => undefined);
+  };
+  const server = net.createServer((client) => {
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    for (const s of [client, upstream]) sockets.add(s);
+    forward(client, upstream);
+    forward(upstream, client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    pause: () => void (paused = true),
+    resume: () => {
+      paused = false;
+      for (const deliver of held.splice(0)) deliver();
+    },
+    close: async () => {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
