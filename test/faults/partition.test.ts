@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { senderFunc } from '../../src';
-import { makeApp } from '../support/auth-app';
+import { login, makeApp } from '../support/auth-app';
 import { describeRedis, startRedis, type TestServer } from '../support/servers';
 import { startPausableProxy, type PausableProxy } from '../support/tcp-proxy';
 
@@ -48,6 +48,26 @@ describeRedis('a network partition between one instance and Redis', () => {
       await new Promise((resolve) => setTimeout(resolve, 500));
       const after = await request(other.app).get(`/auth/email/login?token=${sent[0]}`);
       expect([after.status, after.body.error]).toEqual([200, undefined]);
+    } finally {
+      proxy.resume();
+      await cutOff.auth.close();
+      await other.auth.close();
+    }
+  });
+
+  it('a logout the cut-off instance answered 503 to leaves the session live once the partition ends', async () => {
+    const prefix = `p${randomBytes(4).toString('hex')}:`;
+    const cutOff = makeApp({ stateStore: `redis://127.0.0.1:${proxy.port}/0?prefix=${prefix}`, storeTimeout: 1000, rateLimits: false, revocationCheck: 'every-request' });
+    const other = makeApp({ stateStore: `${redis.url}?prefix=${prefix}`, storeTimeout: 1000, rateLimits: false, revocationCheck: 'every-request' });
+    try {
+      const session = await login(other.app, 'lou');
+      expect((await request(cutOff.app).get('/private').set('Cookie', session.cookie).set('X-XSRF-TOKEN', session.xsrf)).status).toBe(200);
+      proxy.pause();
+      const out = await request(cutOff.app).get('/auth/logout').set('Cookie', session.cookie).set('X-XSRF-TOKEN', session.xsrf);
+      expect(out.status).toBe(503);
+      proxy.resume();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await request(other.app).get('/private').set('Cookie', session.cookie).set('X-XSRF-TOKEN', session.xsrf)).status).toBe(200);
     } finally {
       proxy.resume();
       await cutOff.auth.close();
