@@ -1,6 +1,6 @@
 /** `authgate/scim`: SCIM 2.0 provisioning per organization (tokens, discovery and users). */
 export { scim, SCIM_EVENT_TYPES, type ScimOptions, type ScimPlugin } from './scim-plugin';
-export { ScimTokens, SCIM_PERMISSION, type ScimTokenView } from './scim-tokens';
+export { ScimTokens, SCIM_PERMISSION, type ScimScope, type ScimTokenView } from './scim-tokens';
 export { MAX_TOKENS_PER_ORG } from './scim-repository';
 export { SCIM_BASE } from './scim-routes';
 export { ScimError, SCIM_ERROR_SCHEMA, type ScimType } from './scim-errors';
