@@ -106,4 +106,52 @@ describe('a fault between the writes of one operation', () => {
     await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'mover@example.com', password: 'old-password' }).expect(401);
     await auth.close();
   });
+
+  it('an account deleted before its credentials could be removed answers 202 naming them, never 503', async () => {
+    const credentials = faulty(new MemoryCredentialStore());
+    const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, credentialStore: credentials.store });
+    const inner = new MemoryAccountStore();
+    const mails: string[] = [];
+    const lines: string[] = [];
+    let deleting = false;
+    // The credential store fails from the moment the account is gone from the account store.
+    const accounts = new Proxy(inner, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (key !== 'delete' || typeof value !== 'function') return value;
+        return async (...args: unknown[]) => {
+          const gone = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+          if (deleting) credentials.set('fail');
+          return gone;
+        };
+      },
+    });
+    const router = createAccountRouter({
+      store: accounts,
+      sender: senderFunc((_to, text) => void mails.push(text)),
+      baseUrl: 'http://127.0.0.1:8080/account',
+      bcryptRounds: 4,
+      rateLimits: false,
+      loginSessions: { sessions: auth.sessions, provider: 'accounts', credentials: credentials.store },
+      logger: loggerFunc((line) => lines.push(line)),
+    });
+    const app = express().use('/account', router);
+    await request(app).post('/account/signup').send({ Email: 'leaver@example.com', Pwd: 'old-password', PwdRepeat: 'old-password' }).expect(202);
+    const link = new URL(/(http:\/\/\S+\/active\/\S+)/.exec(mails.at(-1) ?? '')?.[1] ?? '');
+    await request(app)
+      .get(link.pathname + link.search)
+      .expect(200);
+    const token = (await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'leaver@example.com', password: 'old-password' }).expect(200)).body as {
+      AccessToken: string;
+      User: { Id: string };
+    };
+    deleting = true;
+    const res = await request(app).delete(`/account/profile/${token.User.Id}`).set('Authorization', `Bearer ${token.AccessToken}`).send({ Pwd: 'old-password' });
+    deleting = false;
+    credentials.set('ok');
+    expect([res.status, res.body.Message, res.body.Pending]).toEqual([202, 'Account deleted', ['credentials']]);
+    expect(await inner.get(token.User.Id)).toBeUndefined();
+    expect(lines.join('\n')).toMatch(/the account was deleted, but removing its credentials failed/);
+    await auth.close();
+  });
 });

@@ -245,8 +245,10 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
     asyncHandler(async (req, res) => {
       const who = await actor(req);
       const body = (req as { body?: unknown }).body === undefined ? {} : objectBody(req);
-      await service.deleteAccount(who, String(req.params.id), body);
-      res.json({ Message: 'Account deleted' });
+      const { pending } = await service.deleteAccount(who, String(req.params.id), body);
+      // 202: the account is gone; `Pending` names what could not be removed with it.
+      if (pending) res.status(202).json({ Message: 'Account deleted', Pending: pending });
+      else res.json({ Message: 'Account deleted' });
     }),
   );
   router.get(

@@ -18,6 +18,7 @@ import type { LoginContext } from '../../providers/direct';
 import type { LoginLinks } from '../../providers/login-links';
 import { bridgeUser, legacyBridgeId, LinkedLogins, type AccountLogin } from './linked-logins';
 import { deleteCredentials, moveCredentials, renameCredentials } from '../../core/credentials/user-credentials';
+import type { CredentialStore } from '../../core/credentials/credential-store';
 
 /** The privilege that lets a user act on other users. */
 export const MANAGE_USER = 'manage_user';
@@ -537,21 +538,33 @@ export class AccountService {
    * session of its logins end (before, so a failure leaves it usable, and after), its avatar goes,
    * and its e-mail can sign up again.
    */
-  async deleteAccount(actor: Actor, id: string, body: Record<string, unknown>): Promise<void> {
+  async deleteAccount(actor: Actor, id: string, body: Record<string, unknown>): Promise<{ pending?: string[] }> {
     const account = await this.target(actor, id);
     if (actor.account.Id === id && !(await verifyPassword(stringField(body, 'Pwd'), account.Pwd, this.dummyHash))) {
       throw new AuthError('forbidden', 'the current password is wrong', { reason: 'invalid_password' });
     }
     await this.endLoginSessions(account);
     if (!(await this.settings.store.delete(id))) throw new AuthError('not_found', 'no such account', { reason: 'no_such_id' });
-    await this.endLoginSessions(account);
-    const bridge = this.settings.loginSessions;
-    for (const userId of bridge === undefined ? [] : [bridgeUser(bridge, account).id, legacyBridgeId(bridge, account)]) {
-      await bridge?.avatars?.removeFor(userId);
-      if (bridge?.credentials) await deleteCredentials(bridge.credentials, userId);
-      await bridge?.onUserDeleted?.(userId);
-    }
+    // Deleted: from here the answer says so, naming what failed (a retry would find no account).
+    // What is left is keyed by the account's own id, which no later account ever gets.
     this.accountEvent('account.deleted', account, actor.account.Id === id ? 'owner' : 'manager');
+    const bridge = this.settings.loginSessions;
+    const steps: Array<[string, () => Promise<unknown>]> = [['sessions', () => this.endLoginSessions(account)]];
+    for (const userId of bridge === undefined ? [] : [bridgeUser(bridge, account).id, legacyBridgeId(bridge, account)]) {
+      steps.push(['avatar', async () => bridge?.avatars?.removeFor(userId)]);
+      if (bridge?.credentials) steps.push(['credentials', () => deleteCredentials(bridge.credentials as CredentialStore, userId)]);
+      steps.push(["the plugins' records", async () => bridge?.onUserDeleted?.(userId)]);
+    }
+    const pending = new Set<string>();
+    for (const [what, step] of steps) {
+      try {
+        await step();
+      } catch (err) {
+        pending.add(what);
+        this.settings.logger.logf('[WARN] account %s: the account was deleted, but removing its %s failed: %s', account.Id, what, (err as Error)?.name ?? typeof err);
+      }
+    }
+    return pending.size === 0 ? {} : { pending: [...pending] };
   }
 
   /** The logins of account `id` (own, or any with manage_user): its own first, then the linked ones. */
