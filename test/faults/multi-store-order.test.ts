@@ -3,6 +3,7 @@ import request from 'supertest';
 import { createAccountRouter, createAuth, loggerFunc, MemoryCredentialStore, MemoryStateStore, MemoryUserStore, senderFunc } from '../../src';
 import { MemoryAccountStore } from '../../src/accounts';
 import { admin } from '../../src/admin';
+import { MemoryOrgStore, organizations } from '../../src/organizations';
 import { SECRET, makeApp, login } from '../support/auth-app';
 import { faulty } from '../support/faulty';
 
@@ -152,6 +153,39 @@ describe('a fault between the writes of one operation', () => {
     expect([res.status, res.body.Message, res.body.Pending]).toEqual([202, 'Account deleted', ['credentials']]);
     expect(await inner.get(token.User.Id)).toBeUndefined();
     expect(lines.join('\n')).toMatch(/the account was deleted, but removing its credentials failed/);
+    await auth.close();
+  });
+});
+
+describe('accepting an invitation when the organization cannot be written', () => {
+  it('answers 503 with the invitation put back: the retry joins', async () => {
+    const inner = new MemoryOrgStore();
+    let failing = false;
+    // The organization's record cannot be written (its membership), while invitations can.
+    const store = new Proxy(inner, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (key !== 'update' || typeof value !== 'function') return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+        return async (...args: unknown[]) => {
+          if (failing) throw new Error('simulated store failure');
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      },
+    });
+    const mails: string[] = [];
+    const { app, auth } = makeApp({ plugins: [organizations({ store, sender: senderFunc((_to, text) => void mails.push(text)) })] });
+    const owner = await login(app, 'olga');
+    const made = await request(app).post('/auth/orgs').set('Cookie', owner.cookie).set('X-XSRF-TOKEN', owner.xsrf).send({ name: 'Acme', slug: 'acme' });
+    expect(made.status).toBe(201);
+    expect((await request(app).post('/auth/orgs/acme/invitations').set('Cookie', owner.cookie).set('X-XSRF-TOKEN', owner.xsrf).send({ email: 'ivy@example.com', role: 'member' })).status).toBe(201);
+    const token = /#invitation=([A-Za-z0-9_-]+)/.exec(mails.at(-1)?.replace(/=\r?\n/g, '') ?? '')?.[1] as string;
+    const ivy = await login(app, 'ivy');
+    const accept = (): request.Test => request(app).post('/auth/orgs/invitations/accept').set('Cookie', ivy.cookie).set('X-XSRF-TOKEN', ivy.xsrf).send({ token });
+    failing = true;
+    expect((await accept()).status).toBe(503);
+    failing = false;
+    const joined = await accept();
+    expect([joined.status, joined.body.role]).toEqual([200, 'member']);
     await auth.close();
   });
 });

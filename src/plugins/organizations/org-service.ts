@@ -429,8 +429,10 @@ export class OrgService implements OrgAuthority {
       return { org: { id: saved.id, name: saved.name, slug: saved.slug }, role: this.mainRole(me.roles), roles: me.roles };
     } catch (err) {
       if (err instanceof AuthError && (err.status === 404 || err.reason === 'invitation_invalid')) throw invalid();
-      // A refusal that is no fault of the invitation (a full organization) leaves it usable.
-      if (err instanceof AuthError && err.reason === 'limit_reached') await this.store.addInvitation(invitation);
+      // A refusal that is no fault of the invitation (a full organization), and a store that failed
+      // (a 503 means nothing changed), leave it usable: it is put back before the answer.
+      const unchanged = !(err instanceof AuthError) || err.status >= 500 || err.reason === 'limit_reached';
+      if (unchanged) await this.store.addInvitation(invitation);
       throw err;
     }
   }
