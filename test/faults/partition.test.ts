@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { senderFunc } from '../../src';
 import { login, makeApp } from '../support/auth-app';
-import { describeRedis, startRedis, type TestServer } from '../support/servers';
+import { describePostgres, describeRedis, startPostgres, startRedis, type TestServer } from '../support/servers';
 import { startPausableProxy, type PausableProxy } from '../support/tcp-proxy';
 
 /**
@@ -68,6 +68,50 @@ describeRedis('a network partition between one instance and Redis', () => {
       proxy.resume();
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect((await request(other.app).get('/private').set('Cookie', session.cookie).set('X-XSRF-TOKEN', session.xsrf)).status).toBe(200);
+    } finally {
+      proxy.resume();
+      await cutOff.auth.close();
+      await other.auth.close();
+    }
+  });
+});
+
+describePostgres('a network partition between one instance and PostgreSQL (the state store)', () => {
+  let pg: TestServer;
+  let proxy: PausableProxy;
+  beforeAll(async () => {
+    pg = await startPostgres();
+    proxy = await startPausableProxy(Number(new URL(pg.url).port));
+  }, 120_000);
+  afterAll(async () => {
+    await proxy?.close();
+    await pg?.stop();
+  });
+
+  it('an e-mail token the cut-off instance answered 503 to is still good on the other once the partition ends', async () => {
+    const sent: string[] = [];
+    const through = new URL(pg.url);
+    through.port = String(proxy.port);
+    const app = (stateStore: string): ReturnType<typeof makeApp> =>
+      makeApp({ stateStore, storeTimeout: 1000, rateLimits: false }, (a) =>
+        a.addVerifyProvider(
+          'email',
+          'token {{.Token}} ',
+          senderFunc((_to, text) => void sent.push(/token (\S+)/.exec(text)![1]!)),
+        ),
+      );
+    const cutOff = app(through.href);
+    const other = app(pg.url);
+    try {
+      await request(other.app).get('/auth/email/login?user=u&address=u@example.com').expect(200);
+      await request(cutOff.app).get('/auth/email/login?user=w&address=w@example.com').expect(200);
+      proxy.pause();
+      const answered = await request(cutOff.app).get(`/auth/email/login?token=${sent[0]}`);
+      expect(answered.status).toBe(503);
+      proxy.resume();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const after = await request(other.app).get(`/auth/email/login?token=${sent[0]}`);
+      expect([after.status, after.body.error]).toEqual([200, undefined]);
     } finally {
       proxy.resume();
       await cutOff.auth.close();
