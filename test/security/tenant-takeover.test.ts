@@ -80,7 +80,9 @@ describe("a tenant's admin cannot take an account its organization did not make 
     expect((await lena.get('/auth/orgs/acme/scim/link')).body).toEqual({ person: { id: made.body.id, userName: 'lena@customer.test' } });
     // Not by someone else, and not for another address.
     const other = await new Browser(t.app).login('mallory');
-    expect((await other.post('/auth/orgs/acme/scim/link')).status).toBe(404);
+    expect((await other.get('/auth/orgs/acme/scim/link')).body).toEqual({ person: null });
+    const refused = await other.post('/auth/orgs/acme/scim/link');
+    expect([refused.status, refused.body.code]).toEqual([403, 'not_a_member']);
     const linked = await lena.post('/auth/orgs/acme/scim/link');
     expect([linked.status, linked.body.linked]).toEqual([200, true]);
     expect((await plugin.users.get(t.orgId, made.body.id as string)).userId).toBe(lenaId);

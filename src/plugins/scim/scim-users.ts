@@ -131,6 +131,7 @@ export class ScimUsers implements OrgDirectory {
    * the organization verified. `undefined` when there is none.
    */
   async offerFor(orgId: string, accountId: string): Promise<ScimUser | undefined> {
+    if (!(await this.deps.orgs.idsOf(accountId)).includes(orgId)) return undefined;
     const record = await this.deps.users.get(accountId);
     const email = record?.email;
     const domains = this.deps.domains();
@@ -148,10 +149,10 @@ export class ScimUsers implements OrgDirectory {
    * policy), 404 when the directory has no such person. The directory's own user of the person leaves.
    */
   async consent(orgId: string, accountId: string): Promise<ScimUser> {
-    const offer = await this.offerFor(orgId, accountId);
-    if (offer === undefined) throw new AuthError('not_found', "the organization's directory has no person with your address to link", { reason: 'not_found' });
     const orgIds = await this.deps.orgs.idsOf(accountId);
     if (!orgIds.includes(orgId)) throw new AuthError('forbidden', 'join the organization first', { reason: 'not_a_member' });
+    const offer = await this.offerFor(orgId, accountId);
+    if (offer === undefined) throw new AuthError('not_found', "the organization's directory has no person with your address to link", { reason: 'not_found' });
     if (takeoverRefusal(orgId, { record: await this.deps.users.get(accountId), orgIds, consented: true }) !== undefined)
       throw new AuthError('forbidden', 'an account that belongs to other organizations, or is an app admin, is never managed by one directory');
     const linked = await this.deps.repo.change(
