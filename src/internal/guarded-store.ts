@@ -1,4 +1,5 @@
 import { AuthError } from '../core/errors';
+import { rememberCommandLimit } from './command-limits';
 
 /** A store call that failed or did not answer in time; answered with 503. */
 export class StoreUnavailableError extends Error {
@@ -142,5 +143,6 @@ function described(what: string, given: object | string): string {
 export function openGuarded<T extends object>(given: T | string, create: (uri: string) => T, what: string, timeoutMs: number, isExpected: (err: unknown) => boolean = isClientError): T {
   const ambiguous = typeof given === 'string' ? ambiguousUri(given) : undefined;
   if (ambiguous !== undefined) throw new AuthError('config', `the ${what}: ${ambiguous}`);
+  if (typeof given === 'string') rememberCommandLimit(given, timeoutMs);
   return guardStore(typeof given === 'string' ? create(given) : given, described(what, given), timeoutMs, isExpected);
 }

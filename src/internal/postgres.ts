@@ -2,10 +2,14 @@ import type { Client, Pool, PoolClient, QueryResultRow } from 'pg';
 import type { Subscription } from './subscription';
 import { configError } from '../core/errors';
 import { parseHostList, type HostPort } from './host-list';
+import { commandLimitOf } from './command-limits';
 import { loadOptional } from './optional';
 import { listenOnPrimary } from './pg-listen';
 import { FailoverPool, type PgPool, type TargetSessionAttrs } from './pg-primary';
 import { SharedHandles, type Lease } from './shared-handles';
+
+/** How long callers wait for a transaction when no store guard said (the default `storeTimeout`). */
+const DEFAULT_COMMAND_LIMIT_MS = 5000;
 
 /** A `postgres://` URI split into what the driver gets and authgate's own parameters. */
 export interface PgTarget {
@@ -137,7 +141,7 @@ export class PgDatabase extends PgNames {
   private readonly target: PgTarget;
 
   /** @param uri - see {@link parsePgUri}. */
-  constructor(uri: string) {
+  constructor(private readonly uri: string) {
     super(uri);
     const target = parsePgUri(uri);
     this.target = target;
@@ -182,14 +186,24 @@ export class PgDatabase extends PgNames {
    * that is caught here, and a connection that failed (or could not roll back) is dropped rather
    * than returned.
    */
-  private async inTransaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+  private async inTransaction<T>(work: (client: PoolClient) => Promise<T>, bounded = true): Promise<T> {
+    const started = Date.now();
+    const limit = commandLimitOf(this.uri) ?? DEFAULT_COMMAND_LIMIT_MS;
     const client = await this.pool.connect();
     let broken: Error | undefined;
     const onError = (err: Error): void => void (broken = err);
     client.on('error', onError);
+    // A transaction that outlived its caller (answered 503 meanwhile) must not commit: the server
+    // ends one whose client falls silent inside it for longer than that (a partition holding its
+    // next statement), and this side rolls back one that resumes too late.
+    const late = (): void => {
+      if (bounded && Date.now() - started > limit) throw new Error('the transaction outlived the store time limit: rolled back');
+    };
     try {
-      await client.query('BEGIN');
+      await client.query(bounded ? `BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${Math.ceil(limit)}` : 'BEGIN');
+      late();
       const result = await work(client);
+      late();
       await client.query('COMMIT');
       return result;
     } catch (err) {
@@ -202,6 +216,7 @@ export class PgDatabase extends PgNames {
   }
 
   private async runMigrations(family: string, steps: readonly PgMigrationStep[]): Promise<void> {
+    // Unbounded: ten instances starting at once wait in turn for the schema's lock, as they should.
     await this.inTransaction(async (client) => {
       // One lock per schema: the schema and the migrations table are shared by every family.
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`authgate:${this.schema}`]);
@@ -213,7 +228,7 @@ export class PgDatabase extends PgNames {
         else await step(queryOn(client));
         await client.query(`INSERT INTO ${this.table('migrations')} (family, version) VALUES ($1, $2)`, [family, version]);
       }
-    });
+    }, false);
   }
 
   /** Runs `work` in one transaction on one connection (committed when it resolves, rolled back when it throws). */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { senderFunc } from '../../src';
+import { createUserStore, senderFunc } from '../../src';
+import { openGuarded } from '../../src/internal/guarded-store';
 import { login, makeApp } from '../support/auth-app';
 import { describePostgres, describeRedis, startPostgres, startRedis, type TestServer } from '../support/servers';
 import { startPausableProxy, type PausableProxy } from '../support/tcp-proxy';
@@ -116,6 +117,28 @@ describePostgres('a network partition between one instance and PostgreSQL (the s
       proxy.resume();
       await cutOff.auth.close();
       await other.auth.close();
+    }
+  });
+
+  it('a record store transaction held by the partition never commits after its caller was answered', async () => {
+    const through = new URL(pg.url);
+    through.port = String(proxy.port);
+    const cutOff = openGuarded(through.href, createUserStore, 'user store', 1000);
+    const direct = openGuarded(pg.url, createUserStore, 'user store', 1000);
+    try {
+      const now = Date.now();
+      expect(await direct.add({ id: 'local_partition', name: 'Pat', logins: [], created: now, lastLogin: now, status: 'active' })).toBe(true);
+      // A connection of the cut-off store is made before the cut.
+      expect((await cutOff.get('local_partition'))?.status).toBe('active');
+      proxy.pause();
+      await expect(cutOff.update('local_partition', (u) => ({ ...u, status: 'banned' }))).rejects.toThrow(/did not answer within 1000 ms/);
+      proxy.resume();
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect((await direct.get('local_partition'))?.status).toBe('active');
+    } finally {
+      proxy.resume();
+      await cutOff.close().catch(() => undefined);
+      await direct.close();
     }
   });
 });
