@@ -89,9 +89,11 @@ export type SignInMethod = 'password' | 'link' | 'signup' | 'recovery' | 'login'
 /**
  * Refuses a way of signing in for an address (throws an AuthError, e.g. 403 `sso_required` for
  * a domain whose organization signs in through its identity provider); resolves when allowed. The
- * address it is given is canonical (trimmed, NFC, lower-case), whatever the request spelled.
+ * address it is given is canonical (trimmed, NFC, lower-case), whatever the request spelled. For
+ * method `login`, `login` is the completed login as its provider made it (before a linked login
+ * resolved it to its owner): its provider, and its user's attributes.
  */
-export type SignInPolicy = (address: string, method: SignInMethod) => Promise<void>;
+export type SignInPolicy = (address: string, method: SignInMethod, login?: CompletedLogin) => Promise<void>;
 
 /**
  * What a person does that a bot would do too, and a plugin may guard (a CAPTCHA): a password login

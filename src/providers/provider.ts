@@ -160,11 +160,6 @@ export interface Provider {
    * Absent for a login done at another provider.
    */
   readonly authMethods?: readonly string[];
-  /**
-   * The provider is itself what a sign-in policy sends people to (an organization's single sign-on):
-   * its logins are not checked against the policy. Every other login is, by its user's address.
-   */
-  readonly satisfiesSignInPolicy?: boolean;
   /** Stops anything the provider runs (servers, polling). */
   close?(): Promise<void>;
 }

@@ -134,10 +134,10 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
   const translations = new Translations(resolved.translations, [CORE_MESSAGES, NOTICE_MESSAGES, ...plugins.messages()]);
   const users = new UserDirectory(resolved.userStore);
   if (notifications !== undefined) new Notifications(notifications, { events, users, state: resolved.stateStore, logger: resolved.logger, translations });
-  const completer = new LoginCompleter(tokens, avatars, sessions, plugins.phases, users, resolved, events, async (login) => {
-    if (providers.get(login.provider)?.satisfiesSignInPolicy === true || !plugins.hasSignInPolicy()) return;
+  const completer = new LoginCompleter(tokens, avatars, sessions, plugins.phases, users, resolved, events, async (login, made) => {
+    if (!plugins.hasSignInPolicy()) return;
     const email = login.user.email ?? (await users.get(login.user.id))?.email;
-    if (email !== undefined) await plugins.checkSignIn(email, 'login');
+    if (email !== undefined) await plugins.checkSignIn(email, 'login', made);
   });
   const limiter = new RateLimiter<string>(resolved.stateStore, resolved.rateLimits, resolved.ipv6RateLimitPrefix);
   // Told once per limit and identity while it lasts, so a flood of 429s cannot flood the audit log.

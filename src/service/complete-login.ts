@@ -38,7 +38,7 @@ export class LoginCompleter {
    * @param users - records every completed login.
    * @param options - audiences, issuer, own URL, redirect allowlist and cross-site policy.
    * @param events - records `login.succeeded`, and `login.failed` for a banned user.
-   * @param signInPolicy - asks the plugins' sign-in policies about a login that resolved to its user.
+   * @param signInPolicy - asks the plugins' sign-in policies about a login that resolved to its user (`made`: as its provider made it).
    */
   constructor(
     private readonly tokens: TokenService,
@@ -48,7 +48,7 @@ export class LoginCompleter {
     private readonly users: UserDirectory,
     private readonly options: LoginCompleterOptions,
     private readonly events: EventBus,
-    private readonly signInPolicy?: (login: CompletedLogin) => Promise<void>,
+    private readonly signInPolicy?: (resolved: CompletedLogin, made: CompletedLogin) => Promise<void>,
   ) {}
 
   /**
@@ -73,7 +73,7 @@ export class LoginCompleter {
     const resolved = this.phases.resolve ? await this.phases.resolve(req, res, given) : given;
     if (resolved === undefined) return;
     // Every login, whatever its provider, as the user it resolved to (SSO enforcement reaches passkeys too).
-    await this.signInPolicy?.(resolved);
+    await this.signInPolicy?.(resolved, given);
     if (this.phases.hold && (await this.phases.hold(req, res, resolved))) return;
     return this.startSession(req, res, resolved);
   }

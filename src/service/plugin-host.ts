@@ -6,7 +6,7 @@ import type { RateLimitRule } from '../core/limits/rate-limiter';
 import type { BearerResolver, GuardFactory } from '../core/middleware/authenticator';
 import type { RouteTable } from './route-table';
 import { LOGIN_PHASES, type AuthPlugin, type LoginPhases, type PluginContext, type PluginContribution, type PluginServices, type SignInMethod, type GuardedAction } from '../plugin-api/plugin';
-import type { LoginRequest } from '../providers/provider';
+import type { CompletedLogin, LoginRequest } from '../providers/provider';
 import { identityKey } from '../internal/email-address';
 
 /**
@@ -160,10 +160,10 @@ export class PluginHost {
   }
 
   /** Asks every plugin's sign-in policy; the first refusal is thrown. */
-  async checkSignIn(address: string, method: SignInMethod): Promise<void> {
+  async checkSignIn(address: string, method: SignInMethod, login?: CompletedLogin): Promise<void> {
     // One canonical form, whatever the request spelled (` Owner@Example.com\t`): a policy never sees a spelling it does not know.
     const canonical = identityKey(address);
-    for (const { parts } of this.contributions) await parts.signInPolicy?.(canonical, method);
+    for (const { parts } of this.contributions) await parts.signInPolicy?.(canonical, method, login);
   }
 
   /** Whether any plugin contributes a sign-in policy (a login then reads its user's address to ask it). */

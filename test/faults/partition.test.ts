@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
-import { createUserStore, senderFunc } from '../../src';
+import { createStateStore, createUserStore, senderFunc } from '../../src';
 import { openGuarded } from '../../src/internal/guarded-store';
 import { login, makeApp } from '../support/auth-app';
 import { describePostgres, describeRedis, startPostgres, startRedis, type TestServer } from '../support/servers';
@@ -53,6 +53,27 @@ describeRedis('a network partition between one instance and Redis', () => {
       proxy.resume();
       await cutOff.auth.close();
       await other.auth.close();
+    }
+  });
+
+  it('a clock reading held by the partition is never trusted: once it ends, changes land', async () => {
+    const prefix = `c${randomBytes(4).toString('hex')}:`;
+    const cutOff = openGuarded(`redis://127.0.0.1:${proxy.port}/0?prefix=${prefix}`, createStateStore, 'state store', 1000);
+    const direct = openGuarded(`${redis.url}?prefix=${prefix}`, createStateStore, 'state store', 1000);
+    try {
+      expect(await cutOff.get('nothing')).toBeUndefined();
+      proxy.pause();
+      await expect(cutOff.set('a', 1, 60_000)).rejects.toThrow(/did not answer/);
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      proxy.resume();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await direct.get('a')).toBeUndefined();
+      await cutOff.set('b', 2, 60_000);
+      expect(await direct.get('b')).toBe(2);
+    } finally {
+      proxy.resume();
+      await cutOff.close();
+      await direct.close();
     }
   });
 
@@ -135,6 +156,28 @@ describePostgres('a network partition between one instance and PostgreSQL (the s
       proxy.resume();
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect((await direct.get('local_partition'))?.status).toBe('active');
+    } finally {
+      proxy.resume();
+      await cutOff.close().catch(() => undefined);
+      await direct.close();
+    }
+  });
+
+  it('a clock reading held by the partition is never trusted: once it ends, changes land', async () => {
+    const through = new URL(pg.url);
+    through.port = String(proxy.port);
+    const cutOff = openGuarded(through.href, createStateStore, 'state store', 1000);
+    const direct = openGuarded(pg.url, createStateStore, 'state store', 1000);
+    try {
+      expect(await cutOff.get('clock-nothing')).toBeUndefined();
+      proxy.pause();
+      await expect(cutOff.set('clock-a', 1, 60_000)).rejects.toThrow(/did not answer/);
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      proxy.resume();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await direct.get('clock-a')).toBeUndefined();
+      await cutOff.set('clock-b', 2, 60_000);
+      expect(await direct.get('clock-b')).toBe(2);
     } finally {
       proxy.resume();
       await cutOff.close().catch(() => undefined);

@@ -5,6 +5,7 @@ import { SoftAuthenticator } from '../support/soft-authenticator';
 import { accounts } from '../../src/accounts';
 import { Browser } from '../organizations/org-helpers';
 import { samlConnection, SsoBrowser, ssoApp, type SsoApp, ssoPeers } from './sso-helpers';
+import { awayFromStepEdge, codeNow } from '../support/totp-code';
 
 const peers = ssoPeers();
 
@@ -20,7 +21,13 @@ describe('enforced SSO for a verified domain', () => {
       baseUrl: 'http://127.0.0.1:8080/account',
       bcryptRounds: 4,
     });
-    t = await ssoApp(peers.smtp, peers.dns, 'memory://', { privateOrigins: [peers.idp.origin] }, { plugins: [accountService], rateLimits: false });
+    t = await ssoApp(
+      peers.smtp,
+      peers.dns,
+      'memory://',
+      { privateOrigins: [peers.idp.origin] },
+      { plugins: [accountService], rateLimits: false, twoFactor: { key: 'two-factor-key-0123456789abcdef-0123' } },
+    );
     t.auth.addVerifyProvider(
       'email',
       'token {{.Token}}',
@@ -108,6 +115,39 @@ describe('enforced SSO for a verified domain', () => {
     const refused = await browser.on(request(t.app).post('/auth/passkey/login')).send({ response: soft.get(challenge.body) });
     expect([refused.status, refused.body.code]).toEqual([403, 'sso_required']);
     expect(String(refused.headers['set-cookie'] ?? '')).not.toMatch(/JWT=[^;]+\./);
+  });
+
+  it("a login through another organization's connection, linked to an account of the enforced domain, is refused; the IdP's amr never stands for that account's own second factor", async () => {
+    const MFA = 'urn:oasis:names:tc:SAML:2.0:ac:classes:MobileTwoFactorContract';
+    const password = 'a long password 123';
+    expect((await request(t.app).post('/account/signup').send({ Email: 'dora@customer.test', Pwd: password, PwdRepeat: password })).status).toBe(202);
+    const link = /\/active\/[^\s"<]+/.exec((await peers.smtp.nextMail()).body.replace(/=\r?\n/g, '').replace(/=3D/g, '='))?.[0] as string;
+    expect((await request(t.app).get(`/account${link}`)).status).toBe(200);
+    // Dora has an account with two-factor on, and an organization of her own with an IdP.
+    const dora = new SsoBrowser(t);
+    dora.jar.keep(await request(t.app).post('/auth/accounts/login').send({ user: 'dora@customer.test', passwd: password }).expect(200));
+    const post = async (path: string, body: object = {}): Promise<request.Response> => dora.jar.keep(await dora.jar.on(request(t.app).post(path)).send(body));
+    expect((await post('/auth/orgs', { name: 'Side', slug: 'side' })).status).toBe(201);
+    const made = await post('/auth/orgs/side/sso/connections', { kind: 'saml', name: 'Side IdP', metadataXml: peers.idp.metadata, mfaContexts: [MFA] });
+    expect(made.status).toBe(201);
+    const sideMetadata = (await request(t.app).get(`/auth/sso/metadata/${made.body.id as string}`)).text;
+    const enrolled = await post('/auth/2fa/enroll');
+    await awayFromStepEdge();
+    expect((await post('/auth/2fa/confirm', { code: codeNow(enrolled.body.secret as string) })).status).toBe(200);
+    // She links her side IdP's login to her account.
+    peers.idp.trust(sideMetadata);
+    peers.idp.user = { nameId: 'dora-at-side', attributes: {}, authnContext: MFA };
+    expect((await post('/auth/sso/link')).status).toBe(200);
+    expect((await dora.login(peers.idp, 'org=side')).status).toBe(200);
+
+    // The linked login, with the IdP's MFA context, still waits for her own second factor.
+    const waiting = await new SsoBrowser(t).login(peers.idp, 'org=side');
+    expect(waiting.status).toBe(202);
+
+    // acme enforces customer.test: her side IdP no longer signs her in.
+    expect((await t.owner.patch('/auth/orgs/acme/sso/domains/customer.test', { enforce: true })).status).toBe(200);
+    const refused = await new SsoBrowser(t).login(peers.idp, 'org=side');
+    expect([refused.status, refused.body.code]).toEqual([403, 'sso_required']);
   });
 
   it('enforces only verified domains of an organization with an enabled connection, changed with a fresh login', async () => {

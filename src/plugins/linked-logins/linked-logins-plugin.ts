@@ -37,7 +37,10 @@ export function linkedLogins(flow: LinkFlow): AuthPlugin {
               await ctx.startSession(req, res, { ...owner, from: login.from, noAva: true, multiFactor: true });
               return undefined;
             }
-            return { ...login, user: await flow.resolve(login) };
+            const user = await flow.resolve(login);
+            // A provider's proof of two factors (an IdP's amr) stands for the user it made, never for
+            // the account a linked login resolves to: that account's own second factor is asked.
+            return user.id === login.user.id ? { ...login, user } : { ...login, user, multiFactor: false };
           },
         },
       };

@@ -432,7 +432,20 @@ export class OrgService implements OrgAuthority {
       // A refusal that is no fault of the invitation (a full organization), and a store that failed
       // (a 503 means nothing changed), leave it usable: it is put back before the answer.
       const unchanged = !(err instanceof AuthError) || err.status >= 500 || err.reason === 'limit_reached';
-      if (unchanged) await this.store.addInvitation(invitation);
+      // A store that failed may still have made the membership (its answer was lost): then the
+      // invitation is spent and the acceptance stands; else it is put back for the retry.
+      if (unchanged && err instanceof AuthError && err.reason === 'limit_reached') await this.store.addInvitation(invitation);
+      else if (unchanged) {
+        // Unreadable too: nobody can tell, so the invitation stays spent (a new one is asked for) rather than usable twice.
+        const now = await this.store.get(invitation.orgId).catch(() => null);
+        if (now === null) throw err;
+        const joined = now?.members.find((m) => m.userId === user.id);
+        if (now !== undefined && joined !== undefined) {
+          this.deps.events.emit({ type: 'org.member.added', userId: user.id, actor: { kind: 'user', id: user.id }, data: { org: now.id, roles: joined.roles, invitedBy: invitation.inviter } });
+          return { org: { id: now.id, name: now.name, slug: now.slug }, role: this.mainRole(joined.roles), roles: joined.roles };
+        }
+        await this.store.addInvitation(invitation);
+      }
       throw err;
     }
   }

@@ -9,12 +9,13 @@ import { ORG_DIRECTORY_SERVICE, VERIFIED_DOMAINS_SERVICE } from '../../plugin-ap
 import { ORGANIZATIONS_SERVICE, whenPowerLost } from '../../plugin-api/org-keys';
 import { ADMIN_SERVICE } from '../../plugin-api/admin-authority';
 import { adminSsoRoutes } from './admin-sso-routes';
-import type { AuthPlugin } from '../../plugin-api/plugin';
+import type { AuthPlugin, SignInMethod } from '../../plugin-api/plugin';
+import type { CompletedLogin } from '../../providers/provider';
 import { openDatabase } from '../../stores/open-database';
 import { SsoRepository } from './sso-repository';
 import { SSO_PERMISSION, SsoDomains } from './sso-domains';
 import { SsoConnections } from './sso-connections';
-import { SSO_LOGIN_LIMIT, SsoProvider } from './sso-provider';
+import { SSO_LOGIN_LIMIT, SSO_PROVIDER, SsoProvider } from './sso-provider';
 import { SAML_PACKAGES } from './saml-xml';
 import { SecretBox } from '../../internal/secret-box';
 import { requirePackages } from '../../internal/optional';
@@ -110,10 +111,13 @@ export function sso(options: SsoOptions): SsoPlugin {
         rateLimit: (name, identity) => ctx.rateLimit(name, identity),
         navigationUser: async (req, res) => (await ctx.authenticator.navigationClaims(req.raw as Request, res)).user as User,
       });
-      const signInPolicy = async (address: string): Promise<void> => {
+      const signInPolicy = async (address: string, method: SignInMethod, login?: CompletedLogin): Promise<void> => {
         const domain = domainOfAddress(address);
         if (domain === undefined) return;
-        if ((await madeDomains.enforcedBy(domain)) === undefined) return;
+        const enforcer = await madeDomains.enforcedBy(domain);
+        if (enforcer === undefined) return;
+        // What enforcement asks for: a login through a connection of the organization that enforces the domain (not another's).
+        if (method === 'login' && login?.provider === SSO_PROVIDER && login.user.attrs?.sso_org === enforcer) return;
         throw new AuthError('forbidden', `${domain} signs in through its organization's identity provider: start at /sso/login?email=<address> of the auth routes`, { reason: 'sso_required' });
       };
       return {

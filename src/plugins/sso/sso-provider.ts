@@ -58,7 +58,6 @@ const refused = (why: string): AuthError => new AuthError('forbidden', why, { re
  */
 export class SsoProvider implements Provider {
   readonly name = SSO_PROVIDER;
-  readonly satisfiesSignInPolicy = true;
   readonly methods = { login: ['GET'] } as const;
   readonly actions: Readonly<Record<string, ProviderAction>>;
 

@@ -1,3 +1,4 @@
+import type { QueryResultRow } from 'pg';
 import { PgDatabase } from '../../internal/postgres';
 import type { Subscription } from '../../core/state/state-store';
 import { BaseStateStore, type StateEntry } from '../../core/state/base-state-store';
@@ -8,11 +9,12 @@ const PURGE_BATCH = 1000;
 /** How often the server's clock is read again. */
 const CLOCK_CHECK_MS = 30_000;
 /**
- * The condition every change carries: the statement does nothing when it reaches the server after
- * its deadline (the parameter, ms since the epoch in the server's clock), as a statement held by a
- * network partition does after its caller was answered 503.
+ * The condition every change carries: a statement that reaches the server after its deadline (the
+ * parameter, ms since the epoch in the server's clock), as one held by a network partition does
+ * after its caller was answered 503, fails (a division by zero, which the clock makes happen only
+ * then) instead of changing anything, or of quietly changing nothing while its caller still waits.
  */
-const ON_TIME = (n: number): string => `clock_timestamp() <= to_timestamp($${n}::float8 / 1000)`;
+const ON_TIME = (n: number): string => `1 / (CASE WHEN clock_timestamp() > to_timestamp($${n}::float8 / 1000) THEN 0 ELSE 1 END) = 1`;
 
 /** The versions of the PostgreSQL state store's tables (`authgate_state`, `authgate_state_members`). */
 export function postgresStateSteps(db: Pick<PgDatabase, 'table'>): string[] {
@@ -59,12 +61,24 @@ export class PostgresStateStore extends BaseStateStore {
     this.commandLimitMs = ms;
   }
 
+  /** Runs a change; a late refusal (the division by zero of ON_TIME) makes the next change read the server's clock again. */
+  private async change<R extends QueryResultRow>(text: string, params: unknown[]): Promise<{ rows: R[]; rowCount: number }> {
+    try {
+      return await this.db.query<R>(text, params);
+    } catch (err) {
+      if ((err as { code?: unknown } | undefined)?.code === '22012') this.clock = undefined;
+      throw err;
+    }
+  }
+
   /** The deadline, in the server's clock (ms since the epoch), of a change whose caller started waiting at `started`. */
   private async deadline(started: number): Promise<number> {
     if (this.clock === undefined || Date.now() - this.clock.read > CLOCK_CHECK_MS) {
       const before = Date.now();
       const { rows } = await this.db.query<{ now: number }>('SELECT (extract(epoch from clock_timestamp()) * 1000)::float8 AS now');
       const after = Date.now();
+      // A slow reading (a network that stalls) says too little of the server's clock: read again next time.
+      if (after - before > this.commandLimitMs / 2) throw new Error(`the PostgreSQL server's clock took ${after - before} ms to read`);
       this.clock = { offset: Number(rows[0]?.now) - (before + after) / 2, error: after - before, read: after };
     }
     // Early rather than late by the clock reading's uncertainty.
@@ -80,7 +94,7 @@ export class PostgresStateStore extends BaseStateStore {
   protected override async write(key: string, entry: StateEntry): Promise<void> {
     const started = Date.now();
     await this.ready();
-    await this.db.query(
+    await this.change(
       `INSERT INTO ${this.t} (key, value, until) SELECT $1::text, $2::text, $3::bigint WHERE ${ON_TIME(4)} ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, until = EXCLUDED.until`,
       [key, entry.value, entry.until, await this.deadline(started)],
     );
@@ -96,7 +110,7 @@ export class PostgresStateStore extends BaseStateStore {
   protected override async writeIfAbsent(key: string, entry: StateEntry, now: number): Promise<boolean> {
     const started = Date.now();
     await this.ready();
-    const { rowCount } = await this.db.query(
+    const { rowCount } = await this.change(
       `INSERT INTO ${this.t} AS s (key, value, until) SELECT $1::text, $2::text, $3::bigint WHERE ${ON_TIME(5)} ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value, until = EXCLUDED.until WHERE s.until <= $4`,
       [key, entry.value, entry.until, now, await this.deadline(started)],
     );
@@ -107,7 +121,7 @@ export class PostgresStateStore extends BaseStateStore {
   protected override async remove(key: string, now: number): Promise<StateEntry | undefined> {
     const started = Date.now();
     await this.ready();
-    const { rows } = await this.db.query<{ value: string; until: string }>(`DELETE FROM ${this.t} WHERE key = $1 AND ${ON_TIME(2)} RETURNING value, until`, [key, await this.deadline(started)]);
+    const { rows } = await this.change<{ value: string; until: string }>(`DELETE FROM ${this.t} WHERE key = $1 AND ${ON_TIME(2)} RETURNING value, until`, [key, await this.deadline(started)]);
     const row = rows[0];
     return row && Number(row.until) > now ? { value: row.value, until: Number(row.until) } : undefined;
   }
@@ -115,7 +129,7 @@ export class PostgresStateStore extends BaseStateStore {
   protected override async add(key: string, fresh: StateEntry, now: number): Promise<number> {
     const started = Date.now();
     await this.ready();
-    const { rows } = await this.db.query<{ value: string }>(
+    const { rows } = await this.change<{ value: string }>(
       `INSERT INTO ${this.t} AS s (key, value, until) SELECT $1::text, '1', $2::bigint WHERE ${ON_TIME(4)} ON CONFLICT (key) DO UPDATE SET
          value = CASE WHEN s.until <= $3 THEN '1' ELSE (s.value::bigint + 1)::text END,
          until = CASE WHEN s.until <= $3 THEN EXCLUDED.until ELSE s.until END
@@ -129,7 +143,7 @@ export class PostgresStateStore extends BaseStateStore {
   protected override async writeMember(group: string, member: string, entry: StateEntry): Promise<void> {
     const started = Date.now();
     await this.ready();
-    await this.db.query(
+    await this.change(
       `INSERT INTO ${this.m} (grp, member, value, until) SELECT $1::text, $2::text, $3::text, $4::bigint WHERE ${ON_TIME(5)} ON CONFLICT (grp, member) DO UPDATE SET value = EXCLUDED.value, until = EXCLUDED.until`,
       [group, member, entry.value, entry.until, await this.deadline(started)],
     );
@@ -145,7 +159,7 @@ export class PostgresStateStore extends BaseStateStore {
   protected override async removeMember(group: string, member: string): Promise<void> {
     const started = Date.now();
     await this.ready();
-    await this.db.query(`DELETE FROM ${this.m} WHERE grp = $1 AND member = $2 AND ${ON_TIME(3)}`, [group, member, await this.deadline(started)]);
+    await this.change(`DELETE FROM ${this.m} WHERE grp = $1 AND member = $2 AND ${ON_TIME(3)}`, [group, member, await this.deadline(started)]);
   }
 
   /** NOTIFY: every instance LISTENing through a store on this schema hears it. */

@@ -3,6 +3,7 @@ import type { Lease } from '../../internal/shared-handles';
 import type { Subscription } from '../../core/state/state-store';
 import { BaseStateStore, type StateEntry } from '../../core/state/base-state-store';
 import { probedSubscription } from '../../internal/probed-subscription';
+import { configError } from '../../core/errors';
 
 /**
  * The start of every script that changes something: ARGV[1] is the command's deadline in the
@@ -73,15 +74,22 @@ export class RedisStateStore extends BaseStateStore {
    * later than that (after its caller was answered 503) does nothing, so a 503 means nothing changed.
    */
   limitCommandsTo(ms: number): void {
+    // A write then waits for its replicas: that wait must end well before the callers stop waiting,
+    // or a change that was made would be answered 503.
+    if (this.target.waitReplicas > 0 && this.target.waitTimeout * 2 >= ms)
+      throw configError(`redis: wait_timeout (${this.target.waitTimeout} ms) must stay under half of storeTimeout (${ms} ms): lower it, or raise storeTimeout`);
     this.commandLimitMs = ms;
   }
 
   /** The deadline, in the server's clock, of a command whose caller started waiting at `started`. */
   private async deadline(key: string, started: number): Promise<string> {
     if (this.clock === undefined || Date.now() - this.clock.read > CLOCK_CHECK_MS) {
+      const client = await this.ready();
       const before = Date.now();
-      const [seconds, micros] = (await (await this.ready()).eval(SERVER_TIME, { keys: [key] })) as [string, string];
+      const [seconds, micros] = (await client.eval(SERVER_TIME, { keys: [key] })) as [string, string];
       const after = Date.now();
+      // A slow reading (a network that stalls) says too little of the server's clock: read again next time.
+      if (after - before > this.commandLimitMs / 2) throw new Error(`the Redis server's clock took ${after - before} ms to read`);
       this.clock = { offset: Number(seconds) * 1000 + Math.floor(Number(micros) / 1000) - (before + after) / 2, error: after - before, read: after };
     }
     // Early rather than late by the clock reading's uncertainty: the caller may never be answered 503 for a change that ran.
@@ -92,6 +100,18 @@ export class RedisStateStore extends BaseStateStore {
     return Math.max(1, Math.ceil(entry.until - now));
   }
 
+  /** Runs a change script on `key` with its deadline first; a late refusal makes the next change read the server's clock again. */
+  private async change(script: string, key: string, started: number, args: readonly string[]): Promise<unknown> {
+    const client = await this.ready();
+    const deadline = await this.deadline(key, started);
+    try {
+      return await client.eval(script, { keys: [key], arguments: [deadline, ...args] });
+    } catch (err) {
+      if (String((err as Error | undefined)?.message).startsWith('LATE')) this.clock = undefined;
+      throw err;
+    }
+  }
+
   /** Waits for the replicas to have a write to `fullKey` (see {@link RedisConnection.confirm}). */
   private confirm(fullKey: string): Promise<void> {
     return this.connection.handle.confirm(fullKey);
@@ -100,7 +120,7 @@ export class RedisStateStore extends BaseStateStore {
   protected override async write(key: string, entry: StateEntry): Promise<void> {
     const started = Date.now();
     const fullKey = this.prefix + key;
-    await (await this.ready()).eval(WRITE, { keys: [fullKey], arguments: [await this.deadline(fullKey, started), entry.value, String(this.ttl(entry, Date.now()))] });
+    await this.change(WRITE, fullKey, started, [entry.value, String(this.ttl(entry, Date.now()))]);
     await this.confirm(fullKey);
   }
 
@@ -112,7 +132,7 @@ export class RedisStateStore extends BaseStateStore {
   protected override async writeIfAbsent(key: string, entry: StateEntry, now: number): Promise<boolean> {
     const started = Date.now();
     const fullKey = this.prefix + key;
-    const reply = await (await this.ready()).eval(WRITE_IF_ABSENT, { keys: [fullKey], arguments: [await this.deadline(fullKey, started), entry.value, String(this.ttl(entry, now))] });
+    const reply = await this.change(WRITE_IF_ABSENT, fullKey, started, [entry.value, String(this.ttl(entry, now))]);
     if (reply === 'OK') await this.confirm(fullKey);
     return reply === 'OK';
   }
@@ -120,7 +140,7 @@ export class RedisStateStore extends BaseStateStore {
   protected override async remove(key: string): Promise<StateEntry | undefined> {
     const started = Date.now();
     const fullKey = this.prefix + key;
-    const value = await (await this.ready()).eval(TAKE, { keys: [fullKey], arguments: [await this.deadline(fullKey, started)] });
+    const value = await this.change(TAKE, fullKey, started, []);
     if (value !== null) await this.confirm(fullKey);
     return value === null ? undefined : { value: String(value), until: Number.POSITIVE_INFINITY };
   }
@@ -128,7 +148,7 @@ export class RedisStateStore extends BaseStateStore {
   protected override async add(key: string, fresh: StateEntry, now: number): Promise<number> {
     const started = Date.now();
     const fullKey = this.prefix + key;
-    const n = await (await this.ready()).eval(INCREMENT, { keys: [fullKey], arguments: [await this.deadline(fullKey, started), String(this.ttl(fresh, now))] });
+    const n = await this.change(INCREMENT, fullKey, started, [String(this.ttl(fresh, now))]);
     return Number(n);
   }
 
@@ -140,7 +160,7 @@ export class RedisStateStore extends BaseStateStore {
   protected override async writeMember(group: string, member: string, entry: StateEntry): Promise<void> {
     const now = Date.now();
     const key = this.groupKey(group);
-    await (await this.ready()).eval(SET_MEMBER, { keys: [key], arguments: [await this.deadline(key, now), member, packMember(entry), String(this.ttl(entry, now))] });
+    await this.change(SET_MEMBER, key, now, [member, packMember(entry), String(this.ttl(entry, now))]);
     await this.confirm(key);
   }
 
@@ -162,7 +182,7 @@ export class RedisStateStore extends BaseStateStore {
   protected override async removeMember(group: string, member: string): Promise<void> {
     const started = Date.now();
     const key = this.groupKey(group);
-    await (await this.ready()).eval(REMOVE_MEMBER, { keys: [key], arguments: [await this.deadline(key, started), member] });
+    await this.change(REMOVE_MEMBER, key, started, [member]);
     await this.confirm(key);
   }
 
