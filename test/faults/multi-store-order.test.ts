@@ -57,103 +57,24 @@ describe('a fault between the writes of one operation', () => {
   });
 
   it('an e-mail change whose credential updates fail after the address is saved answers 202 with what is pending, never 503; the new address signs in', async () => {
-    const credentials = faulty(new MemoryCredentialStore());
-    const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, credentialStore: credentials.store });
-    const inner = new MemoryAccountStore();
-    const mails: string[] = [];
-    const lines: string[] = [];
-    let confirming = false;
-    // The credential store fails from the moment the new address is in the account store.
-    const accounts = new Proxy(inner, {
-      get(target, key, receiver) {
-        const value = Reflect.get(target, key, receiver) as unknown;
-        if (key !== 'changeEmail' || typeof value !== 'function') return value;
-        return async (...args: unknown[]) => {
-          const saved = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          if (confirming) credentials.set('fail');
-          return saved;
-        };
-      },
-    });
-    const router = createAccountRouter({
-      store: accounts,
-      sender: senderFunc((_to, text) => void mails.push(text)),
-      baseUrl: 'http://127.0.0.1:8080/account',
-      bcryptRounds: 4,
-      rateLimits: false,
-      loginSessions: { sessions: auth.sessions, provider: 'accounts', credentials: credentials.store },
-      logger: loggerFunc((line) => lines.push(line)),
-    });
-    const app = express().use('/account', router);
-    await request(app).post('/account/signup').send({ Email: 'mover@example.com', Pwd: 'old-password', PwdRepeat: 'old-password' }).expect(202);
-    const link = new URL(/(http:\/\/\S+\/active\/\S+)/.exec(mails.at(-1) ?? '')?.[1] ?? '');
-    await request(app)
-      .get(link.pathname + link.search)
-      .expect(200);
-    const token = (await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'mover@example.com', password: 'old-password' }).expect(200)).body as {
-      AccessToken: string;
-      User: { Id: string };
-    };
-    const id = token.User.Id;
-    await request(app).post(`/account/profile/${id}/email`).set('Authorization', `Bearer ${token.AccessToken}`).send({ NewEmail: 'moved@example.com', Pwd: 'old-password' }).expect(202);
-    const code = mails.map((m) => /\b([0-9a-f]{32})\b/.exec(m)?.[1]).findLast((c) => c !== undefined) ?? '';
-    confirming = true;
-    const res = await request(app).post(`/account/profile/${id}/email/confirm`).set('Authorization', `Bearer ${token.AccessToken}`).send({ Code: code });
-    confirming = false;
-    credentials.set('ok');
+    const t = await accountWithFault('changeEmail', 'mover@example.com');
+    await request(t.app).post(`/account/profile/${t.id}/email`).set('Authorization', t.bearer).send({ NewEmail: 'moved@example.com', Pwd: 'old-password' }).expect(202);
+    const code = t.mails.map((m) => /\b([0-9a-f]{32})\b/.exec(m)?.[1]).findLast((c) => c !== undefined) ?? '';
+    const res = await t.faultAfter(() => request(t.app).post(`/account/profile/${t.id}/email/confirm`).set('Authorization', t.bearer).send({ Code: code }));
     expect([res.status, res.body.Email, res.body.Pending]).toEqual([202, 'moved@example.com', expect.arrayContaining(['passkey names'])]);
-    expect(lines.join('\n')).toMatch(/the e-mail change was saved, but updating its .* failed/);
-    await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'moved@example.com', password: 'old-password' }).expect(200);
-    await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'mover@example.com', password: 'old-password' }).expect(401);
-    await auth.close();
+    expect(t.lines.join('\n')).toMatch(/the e-mail change was saved, but updating its .* failed/);
+    await request(t.app).post('/account/tokens').send({ grant_type: 'password', email: 'moved@example.com', password: 'old-password' }).expect(200);
+    await request(t.app).post('/account/tokens').send({ grant_type: 'password', email: 'mover@example.com', password: 'old-password' }).expect(401);
+    await t.close();
   });
 
   it('an account deleted before its credentials could be removed answers 202 naming them, never 503', async () => {
-    const credentials = faulty(new MemoryCredentialStore());
-    const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, credentialStore: credentials.store });
-    const inner = new MemoryAccountStore();
-    const mails: string[] = [];
-    const lines: string[] = [];
-    let deleting = false;
-    // The credential store fails from the moment the account is gone from the account store.
-    const accounts = new Proxy(inner, {
-      get(target, key, receiver) {
-        const value = Reflect.get(target, key, receiver) as unknown;
-        if (key !== 'delete' || typeof value !== 'function') return value;
-        return async (...args: unknown[]) => {
-          const gone = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-          if (deleting) credentials.set('fail');
-          return gone;
-        };
-      },
-    });
-    const router = createAccountRouter({
-      store: accounts,
-      sender: senderFunc((_to, text) => void mails.push(text)),
-      baseUrl: 'http://127.0.0.1:8080/account',
-      bcryptRounds: 4,
-      rateLimits: false,
-      loginSessions: { sessions: auth.sessions, provider: 'accounts', credentials: credentials.store },
-      logger: loggerFunc((line) => lines.push(line)),
-    });
-    const app = express().use('/account', router);
-    await request(app).post('/account/signup').send({ Email: 'leaver@example.com', Pwd: 'old-password', PwdRepeat: 'old-password' }).expect(202);
-    const link = new URL(/(http:\/\/\S+\/active\/\S+)/.exec(mails.at(-1) ?? '')?.[1] ?? '');
-    await request(app)
-      .get(link.pathname + link.search)
-      .expect(200);
-    const token = (await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'leaver@example.com', password: 'old-password' }).expect(200)).body as {
-      AccessToken: string;
-      User: { Id: string };
-    };
-    deleting = true;
-    const res = await request(app).delete(`/account/profile/${token.User.Id}`).set('Authorization', `Bearer ${token.AccessToken}`).send({ Pwd: 'old-password' });
-    deleting = false;
-    credentials.set('ok');
+    const t = await accountWithFault('delete', 'leaver@example.com');
+    const res = await t.faultAfter(() => request(t.app).delete(`/account/profile/${t.id}`).set('Authorization', t.bearer).send({ Pwd: 'old-password' }));
     expect([res.status, res.body.Message, res.body.Pending]).toEqual([202, 'Account deleted', ['credentials']]);
-    expect(await inner.get(token.User.Id)).toBeUndefined();
-    expect(lines.join('\n')).toMatch(/the account was deleted, but removing its credentials failed/);
-    await auth.close();
+    expect(await t.inner.get(t.id)).toBeUndefined();
+    expect(t.lines.join('\n')).toMatch(/the account was deleted, but removing its credentials failed/);
+    await t.close();
   });
 });
 
@@ -189,3 +110,74 @@ describe('accepting an invitation when the organization cannot be written', () =
     await auth.close();
   });
 });
+
+/**
+ * An activated account (password `old-password`) on the standalone account router, whose
+ * credential store fails from the moment the account store's `method` has saved, during a request
+ * sent with `faultAfter`: a fault between the two writes of one operation.
+ */
+async function accountWithFault(
+  method: 'changeEmail' | 'delete',
+  email: string,
+): Promise<{
+  app: express.Express;
+  inner: MemoryAccountStore;
+  id: string;
+  bearer: string;
+  mails: string[];
+  lines: string[];
+  faultAfter<T>(send: () => PromiseLike<T>): Promise<T>;
+  close(): Promise<void>;
+}> {
+  const credentials = faulty(new MemoryCredentialStore());
+  const auth = createAuth({ url: 'http://127.0.0.1:8080', secret: SECRET, credentialStore: credentials.store });
+  const inner = new MemoryAccountStore();
+  const mails: string[] = [];
+  const lines: string[] = [];
+  let armed = false;
+  const accounts = new Proxy(inner, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (key !== method || typeof value !== 'function') return value;
+      return async (...args: unknown[]) => {
+        const saved = await (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        if (armed) credentials.set('fail');
+        return saved;
+      };
+    },
+  });
+  const router = createAccountRouter({
+    store: accounts,
+    sender: senderFunc((_to, text) => void mails.push(text)),
+    baseUrl: 'http://127.0.0.1:8080/account',
+    bcryptRounds: 4,
+    rateLimits: false,
+    loginSessions: { sessions: auth.sessions, provider: 'accounts', credentials: credentials.store },
+    logger: loggerFunc((line) => lines.push(line)),
+  });
+  const app = express().use('/account', router);
+  await request(app).post('/account/signup').send({ Email: email, Pwd: 'old-password', PwdRepeat: 'old-password' }).expect(202);
+  const link = new URL(/(http:\/\/\S+\/active\/\S+)/.exec(mails.at(-1) ?? '')?.[1] ?? '');
+  await request(app)
+    .get(link.pathname + link.search)
+    .expect(200);
+  const token = (await request(app).post('/account/tokens').send({ grant_type: 'password', email, password: 'old-password' }).expect(200)).body as { AccessToken: string; User: { Id: string } };
+  return {
+    app,
+    inner,
+    id: token.User.Id,
+    bearer: `Bearer ${token.AccessToken}`,
+    mails,
+    lines,
+    async faultAfter(send) {
+      armed = true;
+      try {
+        return await send();
+      } finally {
+        armed = false;
+        credentials.set('ok');
+      }
+    },
+    close: () => auth.close(),
+  };
+}

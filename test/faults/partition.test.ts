@@ -23,58 +23,14 @@ describeRedis('a network partition between one instance and Redis', () => {
     await redis?.destroy();
   });
 
-  const instance = (stateStore: string, sent: string[]): ReturnType<typeof makeApp> =>
-    makeApp({ stateStore, storeTimeout: 1000, rateLimits: false }, (a) =>
-      a.addVerifyProvider(
-        'email',
-        'token {{.Token}} ',
-        senderFunc((_to, text) => void sent.push(/token (\S+)/.exec(text)![1]!)),
-      ),
-    );
-
   it('an e-mail token the cut-off instance answered 503 to is still good on the other once the partition ends', async () => {
     const prefix = `p${randomBytes(4).toString('hex')}:`;
-    const sent: string[] = [];
-    const cutOff = instance(`redis://127.0.0.1:${proxy.port}/0?prefix=${prefix}`, sent);
-    const other = instance(`${redis.url}?prefix=${prefix}`, sent);
-    try {
-      await request(other.app).get('/auth/email/login?user=u&address=u@example.com').expect(200);
-      // Both instances are connected before the cut.
-      await request(cutOff.app).get('/auth/email/login?user=w&address=w@example.com').expect(200);
-      proxy.pause();
-      const answered = await request(cutOff.app).get(`/auth/email/login?token=${sent[0]}`);
-      expect(answered.status).toBe(503);
-      proxy.resume();
-      // The held commands reach Redis now; none of them may use the token.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const after = await request(other.app).get(`/auth/email/login?token=${sent[0]}`);
-      expect([after.status, after.body.error]).toEqual([200, undefined]);
-    } finally {
-      proxy.resume();
-      await cutOff.auth.close();
-      await other.auth.close();
-    }
+    await tokenAfterPartition(proxy, `redis://127.0.0.1:${proxy.port}/0?prefix=${prefix}`, `${redis.url}?prefix=${prefix}`);
   });
 
   it('a clock reading held by the partition is never trusted: once it ends, changes land', async () => {
     const prefix = `c${randomBytes(4).toString('hex')}:`;
-    const cutOff = openGuarded(`redis://127.0.0.1:${proxy.port}/0?prefix=${prefix}`, createStateStore, 'state store', 1000);
-    const direct = openGuarded(`${redis.url}?prefix=${prefix}`, createStateStore, 'state store', 1000);
-    try {
-      expect(await cutOff.get('nothing')).toBeUndefined();
-      proxy.pause();
-      await expect(cutOff.set('a', 1, 60_000)).rejects.toThrow(/did not answer/);
-      await new Promise((resolve) => setTimeout(resolve, 2500));
-      proxy.resume();
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await direct.get('a')).toBeUndefined();
-      await cutOff.set('b', 2, 60_000);
-      expect(await direct.get('b')).toBe(2);
-    } finally {
-      proxy.resume();
-      await cutOff.close();
-      await direct.close();
-    }
+    await clockReadingHeld(proxy, `redis://127.0.0.1:${proxy.port}/0?prefix=${prefix}`, `${redis.url}?prefix=${prefix}`);
   });
 
   it('a logout the cut-off instance answered 503 to leaves the session live once the partition ends', async () => {
@@ -111,34 +67,9 @@ describePostgres('a network partition between one instance and PostgreSQL (the s
   });
 
   it('an e-mail token the cut-off instance answered 503 to is still good on the other once the partition ends', async () => {
-    const sent: string[] = [];
     const through = new URL(pg.url);
     through.port = String(proxy.port);
-    const app = (stateStore: string): ReturnType<typeof makeApp> =>
-      makeApp({ stateStore, storeTimeout: 1000, rateLimits: false }, (a) =>
-        a.addVerifyProvider(
-          'email',
-          'token {{.Token}} ',
-          senderFunc((_to, text) => void sent.push(/token (\S+)/.exec(text)![1]!)),
-        ),
-      );
-    const cutOff = app(through.href);
-    const other = app(pg.url);
-    try {
-      await request(other.app).get('/auth/email/login?user=u&address=u@example.com').expect(200);
-      await request(cutOff.app).get('/auth/email/login?user=w&address=w@example.com').expect(200);
-      proxy.pause();
-      const answered = await request(cutOff.app).get(`/auth/email/login?token=${sent[0]}`);
-      expect(answered.status).toBe(503);
-      proxy.resume();
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const after = await request(other.app).get(`/auth/email/login?token=${sent[0]}`);
-      expect([after.status, after.body.error]).toEqual([200, undefined]);
-    } finally {
-      proxy.resume();
-      await cutOff.auth.close();
-      await other.auth.close();
-    }
+    await tokenAfterPartition(proxy, through.href, pg.url);
   });
 
   it('a record store transaction held by the partition never commits after its caller was answered', async () => {
@@ -166,22 +97,65 @@ describePostgres('a network partition between one instance and PostgreSQL (the s
   it('a clock reading held by the partition is never trusted: once it ends, changes land', async () => {
     const through = new URL(pg.url);
     through.port = String(proxy.port);
-    const cutOff = openGuarded(through.href, createStateStore, 'state store', 1000);
-    const direct = openGuarded(pg.url, createStateStore, 'state store', 1000);
-    try {
-      expect(await cutOff.get('clock-nothing')).toBeUndefined();
-      proxy.pause();
-      await expect(cutOff.set('clock-a', 1, 60_000)).rejects.toThrow(/did not answer/);
-      await new Promise((resolve) => setTimeout(resolve, 2500));
-      proxy.resume();
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(await direct.get('clock-a')).toBeUndefined();
-      await cutOff.set('clock-b', 2, 60_000);
-      expect(await direct.get('clock-b')).toBe(2);
-    } finally {
-      proxy.resume();
-      await cutOff.close().catch(() => undefined);
-      await direct.close();
-    }
+    await clockReadingHeld(proxy, through.href, pg.url);
   });
 });
+
+/**
+ * The first change of a state store after it connected reads the server's clock; the partition holds
+ * that reading past the time limit. The reading is never trusted: once the partition ends, changes land.
+ */
+async function clockReadingHeld(proxy: PausableProxy, throughProxy: string, direct: string): Promise<void> {
+  const cutOff = openGuarded(throughProxy, createStateStore, 'state store', 1000);
+  const other = openGuarded(direct, createStateStore, 'state store', 1000);
+  try {
+    expect(await cutOff.get('clock-nothing')).toBeUndefined();
+    proxy.pause();
+    await expect(cutOff.set('clock-a', 1, 60_000)).rejects.toThrow(/did not answer/);
+    await new Promise((resolve) => setTimeout(resolve, 2500));
+    proxy.resume();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await other.get('clock-a')).toBeUndefined();
+    await cutOff.set('clock-b', 2, 60_000);
+    expect(await other.get('clock-b')).toBe(2);
+  } finally {
+    proxy.resume();
+    await cutOff.close().catch(() => undefined);
+    await other.close();
+  }
+}
+
+/**
+ * Two instances on one state store, one through the proxy: an e-mail token the cut-off instance
+ * answered 503 to while the partition held its commands is still good on the other once it ends.
+ */
+async function tokenAfterPartition(proxy: PausableProxy, throughProxy: string, direct: string): Promise<void> {
+  const sent: string[] = [];
+  const instance = (stateStore: string): ReturnType<typeof makeApp> =>
+    makeApp({ stateStore, storeTimeout: 1000, rateLimits: false }, (a) =>
+      a.addVerifyProvider(
+        'email',
+        'token {{.Token}} ',
+        senderFunc((_to, text) => void sent.push(/token (\S+)/.exec(text)![1]!)),
+      ),
+    );
+  const cutOff = instance(throughProxy);
+  const other = instance(direct);
+  try {
+    await request(other.app).get('/auth/email/login?user=u&address=u@example.com').expect(200);
+    // Both instances are connected before the cut.
+    await request(cutOff.app).get('/auth/email/login?user=w&address=w@example.com').expect(200);
+    proxy.pause();
+    const answered = await request(cutOff.app).get(`/auth/email/login?token=${sent[0]}`);
+    expect(answered.status).toBe(503);
+    proxy.resume();
+    // The held commands reach the server now; none of them may use the token.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = await request(other.app).get(`/auth/email/login?token=${sent[0]}`);
+    expect([after.status, after.body.error]).toEqual([200, undefined]);
+  } finally {
+    proxy.resume();
+    await cutOff.auth.close();
+    await other.auth.close();
+  }
+}

@@ -133,14 +133,7 @@ describe("an admin's IdP and directory act only within the admin's power", () =>
   let admin: Browser;
   beforeEach(async () => {
     plugin = scim();
-    t = await ssoApp(
-      peers.smtp,
-      peers.dns,
-      'memory://',
-      { privateOrigins: [peers.idp.origin] },
-      { plugins: [plugin], revocationCheck: 'every-request' },
-      { roles: { billing: ['invoice:read'], it: ['org:update'] } },
-    );
+    t = await hierarchyApp(plugin);
     admin = await join(t, 'adam', 'admin');
   });
   afterEach(() => t.auth.close());
@@ -246,14 +239,7 @@ describe('what a directory names after the fact does not capture or lock out an 
   let plugin: ScimPlugin;
   beforeEach(async () => {
     plugin = scim();
-    t = await ssoApp(
-      peers.smtp,
-      peers.dns,
-      'memory://',
-      { privateOrigins: [peers.idp.origin] },
-      { plugins: [plugin], revocationCheck: 'every-request' },
-      { roles: { billing: ['invoice:read'], it: ['org:update'] } },
-    );
+    t = await hierarchyApp(plugin);
   });
   afterEach(() => t.auth.close());
 
@@ -285,3 +271,15 @@ describe('what a directory names after the fact does not capture or lock out an 
     expect(roles).toEqual(['admin']);
   });
 });
+
+/** acme with SSO and the SCIM `plugin`, revocations checked on every request, and a custom role `it` that holds only `org:update`. */
+function hierarchyApp(plugin: ScimPlugin): Promise<SsoApp> {
+  return ssoApp(
+    peers.smtp,
+    peers.dns,
+    'memory://',
+    { privateOrigins: [peers.idp.origin] },
+    { plugins: [plugin], revocationCheck: 'every-request' },
+    { roles: { billing: ['invoice:read'], it: ['org:update'] } },
+  );
+}

@@ -110,6 +110,23 @@ export function stringField(body: Record<string, unknown>, name: string): string
  * The account service's logic: sign-up with an e-mailed one-shot activation code, password-grant access
  * tokens (stored only as hashes), profiles, password change and the user list.
  */
+/**
+ * Runs the steps that follow a saved change, each whatever the others did: the change stands, so a
+ * failing step is told to `failed` (a log line) and named in what comes back, never thrown.
+ */
+async function afterSaved(steps: ReadonlyArray<readonly [string, () => Promise<unknown>]>, failed: (what: string, err: unknown) => void): Promise<string[]> {
+  const pending = new Set<string>();
+  for (const [what, step] of steps) {
+    try {
+      await step();
+    } catch (err) {
+      pending.add(what);
+      failed(what, err);
+    }
+  }
+  return [...pending];
+}
+
 export class AccountService {
   private readonly dummyHash: Promise<string>;
   private readonly linked: LinkedLogins;
@@ -428,13 +445,9 @@ export class AccountService {
   private async finishCredentialChange(account: Account, accessTokens: { keep?: string } | false): Promise<void> {
     const steps: Array<[string, () => Promise<unknown>]> = [['sessions', () => this.endLoginSessions(account)]];
     if (accessTokens) steps.unshift(['access tokens', () => this.settings.store.deleteTokensOf(account.Id, accessTokens.keep)]);
-    for (const [what, step] of steps) {
-      try {
-        await step();
-      } catch (err) {
-        this.settings.logger.logf('[WARN] account %s: the change was saved, but ending its %s again failed: %s', account.Id, what, (err as Error)?.name ?? typeof err);
-      }
-    }
+    await afterSaved(steps, (what, err) =>
+      this.settings.logger.logf('[WARN] account %s: the change was saved, but ending its %s again failed: %s', account.Id, what, (err as Error)?.name ?? typeof err),
+    );
   }
 
   /** Saves a new password; the owner must give the current one; other access tokens and every session of the account bridge are revoked. */
@@ -514,7 +527,6 @@ export class AccountService {
     // with a used code.
     await this.finishCredentialChange(account, false);
     this.accountEvent('email.changed', changed, actor.account.Id === id ? 'owner' : 'manager');
-    const pending: string[] = [];
     const bridge = this.settings.loginSessions;
     // The bridge's user id stays (it follows the account); credentials still under the old address's
     // former id move (again at every login, until they have), and passkeys take the new name.
@@ -522,14 +534,9 @@ export class AccountService {
       ['credentials', () => this.migrateCredentials(account)],
       ['passkey names', async () => (bridge?.credentials ? renameCredentials(bridge.credentials, bridgeUser(bridge, changed)) : undefined)],
     ];
-    for (const [what, step] of steps) {
-      try {
-        await step();
-      } catch (err) {
-        pending.push(what);
-        this.settings.logger.logf('[WARN] account %s: the e-mail change was saved, but updating its %s failed: %s', account.Id, what, (err as Error)?.name ?? typeof err);
-      }
-    }
+    const pending = await afterSaved(steps, (what, err) =>
+      this.settings.logger.logf('[WARN] account %s: the e-mail change was saved, but updating its %s failed: %s', account.Id, what, (err as Error)?.name ?? typeof err),
+    );
     return { ...changed.Profile, Id: changed.Id, Email: changed.Email, ...(pending.length > 0 ? { Pending: pending } : {}) };
   }
 
@@ -555,16 +562,10 @@ export class AccountService {
       if (bridge?.credentials) steps.push(['credentials', () => deleteCredentials(bridge.credentials as CredentialStore, userId)]);
       steps.push(["the plugins' records", async () => bridge?.onUserDeleted?.(userId)]);
     }
-    const pending = new Set<string>();
-    for (const [what, step] of steps) {
-      try {
-        await step();
-      } catch (err) {
-        pending.add(what);
-        this.settings.logger.logf('[WARN] account %s: the account was deleted, but removing its %s failed: %s', account.Id, what, (err as Error)?.name ?? typeof err);
-      }
-    }
-    return pending.size === 0 ? {} : { pending: [...pending] };
+    const pending = await afterSaved(steps, (what, err) =>
+      this.settings.logger.logf('[WARN] account %s: the account was deleted, but removing its %s failed: %s', account.Id, what, (err as Error)?.name ?? typeof err),
+    );
+    return pending.length === 0 ? {} : { pending };
   }
 
   /** The logins of account `id` (own, or any with manage_user): its own first, then the linked ones. */
