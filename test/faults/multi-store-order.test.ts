@@ -4,6 +4,7 @@ import { createAccountRouter, createAuth, loggerFunc, MemoryCredentialStore, Mem
 import { MemoryAccountStore } from '../../src/accounts';
 import { admin } from '../../src/admin';
 import { MemoryOrgStore, organizations } from '../../src/organizations';
+import { scim } from '../../src/plugins/scim';
 import { SECRET, makeApp, login } from '../support/auth-app';
 import { faulty } from '../support/faulty';
 
@@ -181,3 +182,44 @@ async function accountWithFault(
     close: () => auth.close(),
   };
 }
+
+describe("a directory's deactivation when the organization cannot be written", () => {
+  it("answers 503 in SCIM shape, and the directory's retry of the same request removes the membership", async () => {
+    const inner = new MemoryOrgStore();
+    let failing = false;
+    const store = new Proxy(inner, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        if (key !== 'update') return (value as (...a: unknown[]) => unknown).bind(target);
+        return async (...args: unknown[]) => {
+          if (failing) throw new Error('simulated store failure');
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      },
+    });
+    const plugin = scim();
+    const { app, auth } = makeApp({ plugins: [organizations({ store, sender: senderFunc(() => undefined) }), plugin] });
+    const owner = await login(app, 'olga');
+    const post = (path: string, body: object): request.Test => request(app).post(path).set('Cookie', owner.cookie).set('X-XSRF-TOKEN', owner.xsrf).send(body);
+    const org = await post('/auth/orgs', { name: 'Acme', slug: 'acme' });
+    const token = (await post('/auth/orgs/acme/scim/tokens', { name: 'directory' })).body.token as string;
+    const scimSend = (method: 'post' | 'patch', path: string, body: object): request.Test =>
+      request(app)[method](`/auth/scim/v2${path}`).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/scim+json').send(JSON.stringify(body));
+    const made = await scimSend('post', '/Users', { userName: 'pat@example.com' });
+    expect(made.status).toBe(201);
+    const userId = (await plugin.users.get(org.body.id as string, made.body.id as string)).userId;
+    const members = async (): Promise<string[]> =>
+      ((await request(app).get('/auth/orgs/acme/members').set('Cookie', owner.cookie).set('X-XSRF-TOKEN', owner.xsrf)).body as Array<{ userId: string }>).map((m) => m.userId);
+    expect(await members()).toContain(userId);
+    const off = { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'active', value: false }] };
+    failing = true;
+    const failed = await scimSend('patch', `/Users/${made.body.id as string}`, off);
+    failing = false;
+    expect([failed.status, failed.body.schemas]).toEqual([503, ['urn:ietf:params:scim:api:messages:2.0:Error']]);
+    const retried = await scimSend('patch', `/Users/${made.body.id as string}`, off);
+    expect([retried.status, retried.body.active]).toEqual([200, false]);
+    expect(await members()).not.toContain(userId);
+    await auth.close();
+  });
+});

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { AuthError, RateLimitError } from '../../core/errors';
+import { StoreUnavailableError } from '../../internal/guarded-store';
 
 /** The schema of a SCIM error (RFC 7644 §3.12). */
 export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
@@ -48,6 +49,10 @@ export function sendScimError(res: ServerResponse, err: unknown): void {
   } else if (err instanceof AuthError) {
     status = err.status;
     detail = err.message;
+  } else if (err instanceof StoreUnavailableError) {
+    // A store that failed or did not answer: nothing of the request is taken as done, send it again.
+    status = 503;
+    detail = 'a store is unavailable: send the request again';
   } else if (typeof (err as { status?: unknown })?.status === 'number' && (err as { status: number }).status < 500) {
     // A body the parsers refused (malformed JSON, too large).
     status = (err as { status: number }).status;

@@ -234,12 +234,18 @@ export class ScimUsers implements OrgDirectory {
     if (after.active) {
       await this.deps.orgs.provision(after.orgId, after.userId, ['member'], SOURCE, { keepRoles: true });
       await this.deps.place(after, maker);
-    } else if (before === undefined || before.active) await this.deprovision(after, 'suspended');
+    } else await this.deprovision(after, 'suspended', before === undefined || before.active);
   }
 
-  /** Ends what a person had through the organization: membership, sessions, and (by the event) keys made for it and app grants. */
-  private async deprovision(user: ScimUser, reason: 'suspended' | 'deleted'): Promise<void> {
-    await this.deps.orgs.deprovision(user.orgId, user.userId, SOURCE);
+  /**
+   * Ends what a person had through the organization: membership, sessions, and (by the event) keys
+   * made for it and app grants. Repeatable: a directory that sends a deactivation again (its retry
+   * after a 503) finishes what a failure left, and a person already gone is left as it is unless
+   * `fresh` (this change is what made the person inactive).
+   */
+  private async deprovision(user: ScimUser, reason: 'suspended' | 'deleted', fresh = true): Promise<void> {
+    const outcome = await this.deps.orgs.deprovision(user.orgId, user.userId, SOURCE);
+    if (!fresh && outcome === 'absent') return;
     // What the organization granted ends; a person who belongs to other organizations keeps the
     // sessions they use there (their membership here is gone, so nothing of this organization lets them in).
     const sessions = (await this.deps.orgs.idsOf(user.userId)).length === 0 ? await this.deps.sessions.revokeAll(user.userId) : 0;
