@@ -223,3 +223,40 @@ describe("a directory's deactivation when the organization cannot be written", (
     await auth.close();
   });
 });
+
+describe("a directory's DELETE when the organization cannot be written", () => {
+  it('answers 503 with the person kept, and the retry of the same DELETE removes the membership and the person', async () => {
+    const inner = new MemoryOrgStore();
+    let failing = false;
+    const store = new Proxy(inner, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (typeof value !== 'function') return value;
+        if (key !== 'update') return (value as (...a: unknown[]) => unknown).bind(target);
+        return async (...args: unknown[]) => {
+          if (failing) throw new Error('simulated store failure');
+          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+        };
+      },
+    });
+    const plugin = scim();
+    const { app, auth } = makeApp({ plugins: [organizations({ store, sender: senderFunc(() => undefined) }), plugin] });
+    const owner = await login(app, 'olga');
+    const org = await request(app).post('/auth/orgs').set('Cookie', owner.cookie).set('X-XSRF-TOKEN', owner.xsrf).send({ name: 'Acme', slug: 'acme' });
+    const token = (await request(app).post('/auth/orgs/acme/scim/tokens').set('Cookie', owner.cookie).set('X-XSRF-TOKEN', owner.xsrf).send({ name: 'directory' })).body.token as string;
+    const scim2 = (method: 'post' | 'delete', path: string, body?: object): request.Test => {
+      const sent = request(app)[method](`/auth/scim/v2${path}`).set('Authorization', `Bearer ${token}`);
+      return body === undefined ? sent : sent.set('Content-Type', 'application/scim+json').send(JSON.stringify(body));
+    };
+    const made = await scim2('post', '/Users', { userName: 'pat@example.com' });
+    const userId = (await plugin.users.get(org.body.id as string, made.body.id as string)).userId;
+    const members = async (): Promise<string[]> =>
+      ((await request(app).get('/auth/orgs/acme/members').set('Cookie', owner.cookie).set('X-XSRF-TOKEN', owner.xsrf)).body as Array<{ userId: string }>).map((m) => m.userId);
+    failing = true;
+    expect((await scim2('delete', `/Users/${made.body.id as string}`)).status).toBe(503);
+    failing = false;
+    expect((await scim2('delete', `/Users/${made.body.id as string}`)).status).toBe(204);
+    expect(await members()).not.toContain(userId);
+    await auth.close();
+  });
+});

@@ -119,9 +119,11 @@ export class ScimUsers implements OrgDirectory {
   async delete(orgId: string, id: string, maker?: string): Promise<void> {
     const user = await this.get(orgId, id);
     await this.mayRemove(user, maker);
-    if (!(await this.deps.repo.delete(id))) throw notFound();
+    // The person's record goes last: a failure before it (a 503) leaves it, so the directory's retry
+    // of the DELETE finds the person and finishes, where a record gone first would answer 404 for ever.
+    await this.deprovision(user, 'deleted', user.active);
     await this.deps.leaveGroups(user);
-    await this.deprovision(user, 'deleted');
+    if (!(await this.deps.repo.delete(id))) throw notFound();
     this.deps.events.emit({ type: 'scim.user.deleted', userId: user.userId, actor: { kind: 'system' }, data: { org: orgId, scimId: id, userName: user.userName } });
   }
 
