@@ -81,19 +81,7 @@ describe('a fault between the writes of one operation', () => {
 
 describe('accepting an invitation when the organization cannot be written', () => {
   it('answers 503 with the invitation put back: the retry joins', async () => {
-    const inner = new MemoryOrgStore();
-    let failing = false;
-    // The organization's record cannot be written (its membership), while invitations can.
-    const store = new Proxy(inner, {
-      get(target, key, receiver) {
-        const value = Reflect.get(target, key, receiver) as unknown;
-        if (key !== 'update' || typeof value !== 'function') return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
-        return async (...args: unknown[]) => {
-          if (failing) throw new Error('simulated store failure');
-          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        };
-      },
-    });
+    const { store, failing } = failingOrgStore();
     const mails: string[] = [];
     const { app, auth } = makeApp({ plugins: [organizations({ store, sender: senderFunc((_to, text) => void mails.push(text)) })] });
     const owner = await login(app, 'olga');
@@ -103,9 +91,7 @@ describe('accepting an invitation when the organization cannot be written', () =
     const token = /#invitation=([A-Za-z0-9_-]+)/.exec(mails.at(-1)?.replace(/=\r?\n/g, '') ?? '')?.[1] as string;
     const ivy = await login(app, 'ivy');
     const accept = (): request.Test => request(app).post('/auth/orgs/invitations/accept').set('Cookie', ivy.cookie).set('X-XSRF-TOKEN', ivy.xsrf).send({ token });
-    failing = true;
-    expect((await accept()).status).toBe(503);
-    failing = false;
+    expect((await failing(() => accept())).status).toBe(503);
     const joined = await accept();
     expect([joined.status, joined.body.role]).toEqual([200, 'member']);
     await auth.close();
@@ -183,80 +169,85 @@ async function accountWithFault(
   };
 }
 
-describe("a directory's deactivation when the organization cannot be written", () => {
-  it("answers 503 in SCIM shape, and the directory's retry of the same request removes the membership", async () => {
-    const inner = new MemoryOrgStore();
-    let failing = false;
-    const store = new Proxy(inner, {
-      get(target, key, receiver) {
-        const value = Reflect.get(target, key, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        if (key !== 'update') return (value as (...a: unknown[]) => unknown).bind(target);
-        return async (...args: unknown[]) => {
-          if (failing) throw new Error('simulated store failure');
-          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        };
-      },
-    });
-    const plugin = scim();
-    const { app, auth } = makeApp({ plugins: [organizations({ store, sender: senderFunc(() => undefined) }), plugin] });
-    const owner = await login(app, 'olga');
-    const post = (path: string, body: object): request.Test => request(app).post(path).set('Cookie', owner.cookie).set('X-XSRF-TOKEN', owner.xsrf).send(body);
-    const org = await post('/auth/orgs', { name: 'Acme', slug: 'acme' });
-    const token = (await post('/auth/orgs/acme/scim/tokens', { name: 'directory' })).body.token as string;
-    const scimSend = (method: 'post' | 'patch', path: string, body: object): request.Test =>
-      request(app)[method](`/auth/scim/v2${path}`).set('Authorization', `Bearer ${token}`).set('Content-Type', 'application/scim+json').send(JSON.stringify(body));
-    const made = await scimSend('post', '/Users', { userName: 'pat@example.com' });
-    expect(made.status).toBe(201);
-    const userId = (await plugin.users.get(org.body.id as string, made.body.id as string)).userId;
-    const members = async (): Promise<string[]> =>
-      ((await request(app).get('/auth/orgs/acme/members').set('Cookie', owner.cookie).set('X-XSRF-TOKEN', owner.xsrf)).body as Array<{ userId: string }>).map((m) => m.userId);
-    expect(await members()).toContain(userId);
-    const off = { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'active', value: false }] };
-    failing = true;
-    const failed = await scimSend('patch', `/Users/${made.body.id as string}`, off);
-    failing = false;
+describe("a directory's deprovisioning when the organization cannot be written", () => {
+  const OFF = { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', path: 'active', value: false }] };
+
+  it("a deactivation answers 503 in SCIM shape, and the directory's retry of the same request removes the membership", async () => {
+    const t = await directoryWithFault();
+    expect(await t.members()).toContain(t.userId);
+    const failed = await t.failing(() => t.scimSend('patch', `/Users/${t.personId}`, OFF));
     expect([failed.status, failed.body.schemas]).toEqual([503, ['urn:ietf:params:scim:api:messages:2.0:Error']]);
-    const retried = await scimSend('patch', `/Users/${made.body.id as string}`, off);
+    const retried = await t.scimSend('patch', `/Users/${t.personId}`, OFF);
     expect([retried.status, retried.body.active]).toEqual([200, false]);
-    expect(await members()).not.toContain(userId);
-    await auth.close();
+    expect(await t.members()).not.toContain(t.userId);
+    await t.close();
+  });
+
+  it('a DELETE answers 503 with the person kept, and its retry removes the membership and the person', async () => {
+    const t = await directoryWithFault();
+    expect((await t.failing(() => t.scimSend('delete', `/Users/${t.personId}`))).status).toBe(503);
+    expect((await t.scimSend('delete', `/Users/${t.personId}`)).status).toBe(204);
+    expect(await t.members()).not.toContain(t.userId);
+    await t.close();
   });
 });
 
-describe("a directory's DELETE when the organization cannot be written", () => {
-  it('answers 503 with the person kept, and the retry of the same DELETE removes the membership and the person', async () => {
-    const inner = new MemoryOrgStore();
-    let failing = false;
-    const store = new Proxy(inner, {
-      get(target, key, receiver) {
-        const value = Reflect.get(target, key, receiver) as unknown;
-        if (typeof value !== 'function') return value;
-        if (key !== 'update') return (value as (...a: unknown[]) => unknown).bind(target);
-        return async (...args: unknown[]) => {
-          if (failing) throw new Error('simulated store failure');
-          return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
-        };
-      },
-    });
-    const plugin = scim();
-    const { app, auth } = makeApp({ plugins: [organizations({ store, sender: senderFunc(() => undefined) }), plugin] });
-    const owner = await login(app, 'olga');
-    const org = await request(app).post('/auth/orgs').set('Cookie', owner.cookie).set('X-XSRF-TOKEN', owner.xsrf).send({ name: 'Acme', slug: 'acme' });
-    const token = (await request(app).post('/auth/orgs/acme/scim/tokens').set('Cookie', owner.cookie).set('X-XSRF-TOKEN', owner.xsrf).send({ name: 'directory' })).body.token as string;
-    const scim2 = (method: 'post' | 'delete', path: string, body?: object): request.Test => {
-      const sent = request(app)[method](`/auth/scim/v2${path}`).set('Authorization', `Bearer ${token}`);
-      return body === undefined ? sent : sent.set('Content-Type', 'application/scim+json').send(JSON.stringify(body));
-    };
-    const made = await scim2('post', '/Users', { userName: 'pat@example.com' });
-    const userId = (await plugin.users.get(org.body.id as string, made.body.id as string)).userId;
-    const members = async (): Promise<string[]> =>
-      ((await request(app).get('/auth/orgs/acme/members').set('Cookie', owner.cookie).set('X-XSRF-TOKEN', owner.xsrf)).body as Array<{ userId: string }>).map((m) => m.userId);
-    failing = true;
-    expect((await scim2('delete', `/Users/${made.body.id as string}`)).status).toBe(503);
-    failing = false;
-    expect((await scim2('delete', `/Users/${made.body.id as string}`)).status).toBe(204);
-    expect(await members()).not.toContain(userId);
-    await auth.close();
+/** An organization store whose record updates (memberships) fail while `failing` is set. */
+function failingOrgStore(): { store: MemoryOrgStore; failing<T>(send: () => PromiseLike<T>): Promise<T> } {
+  const inner = new MemoryOrgStore();
+  let failing = false;
+  const store = new Proxy(inner, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      if (key !== 'update') return (value as (...a: unknown[]) => unknown).bind(target);
+      return async (...args: unknown[]) => {
+        if (failing) throw new Error('simulated store failure');
+        return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+      };
+    },
   });
-});
+  return {
+    store,
+    async failing(send) {
+      failing = true;
+      try {
+        return await send();
+      } finally {
+        failing = false;
+      }
+    },
+  };
+}
+
+/** acme, its SCIM token and one provisioned person, on an organization store that fails on demand. */
+async function directoryWithFault(): Promise<{
+  personId: string;
+  userId: string;
+  scimSend(method: 'post' | 'patch' | 'delete', path: string, body?: object): request.Test;
+  members(): Promise<string[]>;
+  failing<T>(send: () => PromiseLike<T>): Promise<T>;
+  close(): Promise<void>;
+}> {
+  const orgStore = failingOrgStore();
+  const plugin = scim();
+  const { app, auth } = makeApp({ plugins: [organizations({ store: orgStore.store, sender: senderFunc(() => undefined) }), plugin] });
+  const owner = await login(app, 'olga');
+  const asOwner = (test: request.Test): request.Test => test.set('Cookie', owner.cookie).set('X-XSRF-TOKEN', owner.xsrf);
+  const org = await asOwner(request(app).post('/auth/orgs')).send({ name: 'Acme', slug: 'acme' });
+  const token = (await asOwner(request(app).post('/auth/orgs/acme/scim/tokens')).send({ name: 'directory' })).body.token as string;
+  const scimSend = (method: 'post' | 'patch' | 'delete', path: string, body?: object): request.Test => {
+    const sent = request(app)[method](`/auth/scim/v2${path}`).set('Authorization', `Bearer ${token}`);
+    return body === undefined ? sent : sent.set('Content-Type', 'application/scim+json').send(JSON.stringify(body));
+  };
+  const made = await scimSend('post', '/Users', { userName: 'pat@example.com' });
+  expect(made.status).toBe(201);
+  return {
+    personId: made.body.id as string,
+    userId: (await plugin.users.get(org.body.id as string, made.body.id as string)).userId,
+    scimSend,
+    members: async () => ((await asOwner(request(app).get('/auth/orgs/acme/members'))).body as Array<{ userId: string }>).map((m) => m.userId),
+    failing: orgStore.failing,
+    close: () => auth.close(),
+  };
+}
