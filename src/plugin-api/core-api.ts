@@ -2,7 +2,7 @@ import type { Request } from 'express';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CredentialChange } from '../core/credentials/credential-notices';
 import type { AuthEvent, AuthEventType, NewAuthEvent } from '../core/audit/auth-event';
-import type { EventClient, EventHandler, EventListOptions } from '../core/events/event-bus';
+import type { EventClient, EventHandler, EventHandlerOptions, EventListOptions } from '../core/events/event-bus';
 import type { LoginRequest } from '../providers/provider';
 import type { SessionInfo, Sessions, SessionStatus } from '../core/sessions/session-registry';
 import type { Claims } from '../core/token/claims';
@@ -90,8 +90,8 @@ export interface PluginUsers {
 export interface PluginEvents {
   /** Records an event where it happens; handlers and webhooks get it after the answer. */
   emit(event: NewAuthEvent, client?: EventClient): void;
-  /** Calls `handler` for each event of `type` (`'*'`: all); returns what stops it. */
-  on(type: AuthEventType | '*', handler: EventHandler): () => void;
+  /** Calls `handler` for each event of `type` (`'*'`: all); returns what stops it. A handler that ends access names itself with `retryAs`: its failed runs are run again until they succeed. */
+  on(type: AuthEventType | '*', handler: EventHandler, options?: EventHandlerOptions): () => void;
   /** A page of the audit log, newest first. */
   list(query?: EventListOptions): Promise<{ events: AuthEvent[]; next?: string | undefined }>;
 }

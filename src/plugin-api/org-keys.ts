@@ -90,25 +90,37 @@ export async function rolesIn(orgs: Pick<OrgAuthority, 'mine'>, orgId: string, u
 
 /**
  * Calls `end` when a member loses `permission` in an organization: removed from it, or demoted to
- * roles without it. What only that power could make (a SCIM token, an SSO connection) ends with it.
+ * roles without it. What only that power could make (a SCIM token, an SSO connection) ends with it:
+ * a duty named `duty` (see `retryAs`), run again until it succeeds.
  */
 export function whenPowerLost(
-  events: { on(type: 'org.member.removed' | 'org.member.role_changed', handler: (e: { userId?: string | undefined; data: Record<string, unknown> }) => Promise<void>): unknown },
+  events: {
+    on(type: 'org.member.removed' | 'org.member.role_changed', handler: (e: { userId?: string | undefined; data: Record<string, unknown> }) => Promise<void>, options: { retryAs: string }): unknown;
+  },
   orgs: Pick<OrgAuthority, 'authorize'>,
   permission: string,
+  duty: string,
   end: (userId: string, reason: 'removed' | 'demoted', orgId: string) => Promise<unknown>,
 ): void {
-  events.on('org.member.removed', async (e) => {
-    if (e.userId !== undefined && typeof e.data.org === 'string') await end(e.userId, 'removed', e.data.org);
-  });
-  events.on('org.member.role_changed', async (e) => {
-    if (e.userId === undefined || typeof e.data.org !== 'string') return;
-    const still = await orgs.authorize(e.data.org, e.userId, permission).then(
-      () => true,
-      () => false,
-    );
-    if (!still) await end(e.userId, 'demoted', e.data.org);
-  });
+  events.on(
+    'org.member.removed',
+    async (e) => {
+      if (e.userId !== undefined && typeof e.data.org === 'string') await end(e.userId, 'removed', e.data.org);
+    },
+    { retryAs: duty },
+  );
+  events.on(
+    'org.member.role_changed',
+    async (e) => {
+      if (e.userId === undefined || typeof e.data.org !== 'string') return;
+      const still = await orgs.authorize(e.data.org, e.userId, permission).then(
+        () => true,
+        () => false,
+      );
+      if (!still) await end(e.userId, 'demoted', e.data.org);
+    },
+    { retryAs: duty },
+  );
 }
 
 /** The events the organizations plugin fires (other plugins follow them: a deleted organization's API keys go). */

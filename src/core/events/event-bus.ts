@@ -4,7 +4,7 @@ import { clientIp, type AddressedRequest } from '../../internal/client-ip';
 import type { Logger } from '../logger';
 import { summarizeUserAgent } from '../sessions/user-agent';
 import type { AuditStore } from '../audit/audit-store';
-import { AuthError } from '../errors';
+import { AuthError, configError } from '../errors';
 import { type AuthEvent, type AuthEventType, type NewAuthEvent } from '../audit/auth-event';
 import { eventId, isEventId } from '../audit/event-ids';
 import type { WebhookQueue } from './webhooks';
@@ -17,6 +17,17 @@ export interface EventOrigin {
 
 /** A handler of events; what it returns or throws never reaches the request that caused the event. */
 export type EventHandler = (event: AuthEvent, origin: EventOrigin) => void | Promise<void>;
+
+/** How a handler is run (`events.on(type, handler, options)`). */
+export interface EventHandlerOptions {
+  /**
+   * Makes the handler a duty named so (stable across versions and instances, such as
+   * `scim:end-tokens`): a handler that ends access must finish. A failed run is queued in the
+   * state store and run again, by any instance that registered the duty, until it succeeds (for up
+   * to three days). It must be safe to run twice. @default undefined (a failure is logged only)
+   */
+  retryAs?: string | undefined;
+}
 
 /** Where an event happened: the client, as the request showed it (hashed and summarized before anything keeps it). */
 export interface EventClient {
@@ -66,6 +77,8 @@ export interface EventBusOptions {
 }
 
 const PURGE_EVERY_MS = 3_600_000;
+/** How long a duty whose retry could not be queued is run again in this process. */
+const MAX_LOCAL_RETRY_MS = 3_600_000;
 
 /**
  * The security events of a service (`auth.events`): `on(type | '*', handler)`. `emit` returns at
@@ -75,7 +88,10 @@ const PURGE_EVERY_MS = 3_600_000;
  */
 export class EventBus {
   private readonly handlers = new Map<string, Set<EventHandler>>();
+  private readonly duties = new WeakMap<EventHandler, string>();
   private readonly pending = new Set<Promise<void>>();
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
+  private closed = false;
   private readonly purger: NodeJS.Timeout | undefined;
 
   /** @param options - the audit log, the IP key, the logger and the retention. */
@@ -86,12 +102,24 @@ export class EventBus {
     }
   }
 
-  /** Calls `handler` for every event of `type` (or every event, `'*'`); returns a function that stops it. */
-  on(type: AuthEventType | '*', handler: EventHandler): () => void {
+  /**
+   * Calls `handler` for every event of `type` (or every event, `'*'`); returns a function that stops
+   * it. With `retryAs`, a failed run is run again until it succeeds (see {@link EventHandlerOptions}).
+   */
+  on(type: AuthEventType | '*', handler: EventHandler, options: EventHandlerOptions = {}): () => void {
     const set = this.handlers.get(type) ?? new Set();
-    set.add(handler);
+    // Its own function object: the same handler may be a duty of two types under two names.
+    const added: EventHandler = (event, origin) => handler(event, origin);
+    if (options.retryAs !== undefined) {
+      if (!/^[a-z0-9][a-z0-9:._-]{0,63}$/.test(options.retryAs))
+        throw configError(`events.on: retryAs ${JSON.stringify(options.retryAs.slice(0, 70))} must be a name of lower-case letters, digits and : . _ -`);
+      const name = `${options.retryAs}@${type}`;
+      this.duties.set(added, name);
+      this.options.webhooks?.addDuty(name, async (event) => void (await handler(event, {})));
+    }
+    set.add(added);
     this.handlers.set(type, set);
-    return () => void set.delete(handler);
+    return () => void set.delete(added);
   }
 
   /** Records an event, after the current request's answer; `client` is hashed and summarized here. */
@@ -111,11 +139,40 @@ export class EventBus {
         try {
           await handler(structuredClone(full), { acceptLanguage: client?.acceptLanguage });
         } catch (err) {
-          this.options.logger.logf('[WARN] a handler of %s failed: %s', full.type, (err as Error)?.name ?? typeof err);
+          const duty = this.duties.get(handler);
+          this.options.logger.logf('[WARN] a handler of %s failed%s: %s', full.type, duty === undefined ? '' : ` (${duty}, tried again later)`, (err as Error)?.name ?? typeof err);
+          if (duty !== undefined) this.retryLater(duty, handler, full, 0);
         }
       }
     });
     this.track(work);
+  }
+
+  /**
+   * Queues a failed duty in the shared queue (any instance runs it again); while the queue cannot
+   * be written either (the state store is down too), runs it again here after a growing wait.
+   */
+  private retryLater(duty: string, handler: EventHandler, event: AuthEvent, attempt: number): void {
+    const queue = this.options.webhooks;
+    const queued = queue === undefined ? Promise.reject(new Error('no queue')) : queue.retryDuty(duty, event);
+    this.track(
+      queued.catch(() => {
+        if (this.closed) return;
+        const timer = setTimeout(
+          () => {
+            this.retryTimers.delete(timer);
+            this.track(
+              Promise.resolve(handler(structuredClone(event), {})).catch(() => {
+                if (Date.now() - event.time < MAX_LOCAL_RETRY_MS) this.retryLater(duty, handler, event, attempt + 1);
+                else this.options.logger.logf('[ERROR] %s of %s (event %s) given up: neither it nor the queue of retries worked for an hour', duty, event.type, event.id);
+              }),
+            );
+          },
+          Math.min(60_000, 1000 * 2 ** attempt),
+        ).unref();
+        this.retryTimers.add(timer);
+      }),
+    );
   }
 
   private async clientFields(client: EventClient | undefined): Promise<Pick<AuthEvent, 'ip' | 'userAgent'>> {
@@ -173,7 +230,9 @@ export class EventBus {
 
   /** Stops the purge and waits for what is under way. */
   async close(): Promise<void> {
+    this.closed = true;
     clearInterval(this.purger);
+    for (const timer of this.retryTimers) clearTimeout(timer);
     await this.flush();
     await this.options.webhooks?.close();
   }

@@ -26,7 +26,7 @@ export interface Webhook {
   allowPrivateNetwork: boolean;
 }
 
-/** A delivery waiting in the shared queue. */
+/** A delivery waiting in the shared queue: to a webhook, or a duty's run (its target `duty:<name>`). */
 interface Delivery {
   hook: string;
   event: AuthEvent;
@@ -44,6 +44,14 @@ const DELIVERY_TIMEOUT_MS = 10_000;
 
 /** The default waits between attempts, in ms: 8 attempts over about a day. */
 export const WEBHOOK_BACKOFF_MS: readonly number[] = [5_000, 30_000, 120_000, 600_000, 3_600_000, 6 * 3_600_000, 18 * 3_600_000];
+
+/**
+ * The waits between a duty's runs after its first failed, in ms; the last repeats until the run
+ * succeeds or its queued entry expires (three days).
+ */
+export const DUTY_BACKOFF_MS: readonly number[] = [1_000, 5_000, 15_000, 60_000];
+
+const DUTY = 'duty:';
 
 /** The `webhook-signature` of a delivery: `v1,<base64 HMAC-SHA-256 of id.timestamp.body>`. */
 export function webhookSignature(key: Buffer, id: string, timestamp: number, body: string): string {
@@ -86,9 +94,13 @@ export function checkWebhooks(list: readonly WebhookOptions[] | undefined, types
  * tried again after the backoff, with the same `webhook-id`; a queued delivery survives a restart
  * of a persistent store. Delivered at least once: an instance that dies while delivering leaves
  * the attempt to another after a minute.
+ *
+ * The same queue holds the retries of duties: handlers that end access (a ban ends the tokens a
+ * user made), whose failed run is queued here and run again by any instance until it succeeds.
  */
 export class WebhookQueue {
   private readonly hooks: Map<string, Webhook>;
+  private readonly duties = new Map<string, (event: AuthEvent) => Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
   private draining: Promise<void> | undefined;
   private closed = false;
@@ -111,9 +123,21 @@ export class WebhookQueue {
     return this.hooks.size > 0;
   }
 
-  /** Starts reading the queue (every `pollMs`). */
+  /** Starts reading the queue (every `pollMs`) when it has webhooks or duties. */
   start(): void {
-    if (this.active && this.timer === undefined) this.timer = setInterval(() => void this.drain(), this.options.pollMs).unref();
+    if ((this.active || this.duties.size > 0) && this.timer === undefined && !this.closed) this.timer = setInterval(() => void this.drain(), this.options.pollMs).unref();
+  }
+
+  /** Lets this instance run the queued retries of duty `name` (every instance that has the duty may run one). */
+  addDuty(name: string, run: (event: AuthEvent) => Promise<void>): void {
+    this.duties.set(`${DUTY}${name}`, run);
+    this.start();
+  }
+
+  /** Queues a run of duty `name` for `event` after its first run failed (the first retry after {@link DUTY_BACKOFF_MS}'s first wait). */
+  async retryDuty(name: string, event: AuthEvent): Promise<void> {
+    const delivery: Delivery = { hook: `${DUTY}${name}`, event, attempt: 0, due: Date.now() + (DUTY_BACKOFF_MS[0] as number) };
+    await this.state.setMember(QUEUE, `${event.id}:${delivery.hook}`, delivery, QUEUE_TTL_MS);
   }
 
   /** Queues `event` for every webhook that wants it, then tries at once. */
@@ -140,7 +164,14 @@ export class WebhookQueue {
     const now = Date.now();
     for (const { member, value } of await this.state.members<Delivery>(QUEUE)) {
       if (value.due > now || this.closed) continue;
+      // A duty this instance does not run (another version's) waits for one that does, or expires.
+      if (value.hook.startsWith(DUTY) && !this.duties.has(value.hook)) continue;
       if (!(await this.state.setIfAbsent(`webhook-claim:${member}:${value.attempt}`, 1, CLAIM_MS))) continue;
+      const duty = this.duties.get(value.hook);
+      if (duty !== undefined) {
+        await this.runDuty(member, value, duty);
+        continue;
+      }
       const hook = this.hooks.get(value.hook);
       if (hook === undefined) {
         await this.state.deleteMember(QUEUE, member);
@@ -159,6 +190,23 @@ export class WebhookQueue {
         await this.state.setMember(QUEUE, member, { ...value, attempt: value.attempt + 1, due: Date.now() + wait }, QUEUE_TTL_MS);
       }
     }
+  }
+
+  private async runDuty(member: string, value: Delivery, duty: (event: AuthEvent) => Promise<void>): Promise<void> {
+    try {
+      await duty(structuredClone(value.event));
+    } catch (err) {
+      if (Date.now() - value.event.time > QUEUE_TTL_MS) {
+        this.options.logger.logf('[ERROR] %s of %s (event %s) given up after three days of failures: %s', value.hook, value.event.type, value.event.id, (err as Error)?.name ?? typeof err);
+        await this.state.deleteMember(QUEUE, member);
+        return;
+      }
+      const wait = DUTY_BACKOFF_MS[Math.min(value.attempt + 1, DUTY_BACKOFF_MS.length - 1)] as number;
+      this.options.logger.logf('[WARN] %s of %s failed again (attempt %d): %s', value.hook, value.event.type, value.attempt + 2, (err as Error)?.name ?? typeof err);
+      await this.state.setMember(QUEUE, member, { ...value, attempt: value.attempt + 1, due: Date.now() + wait }, QUEUE_TTL_MS);
+      return;
+    }
+    await this.state.deleteMember(QUEUE, member);
   }
 
   private async deliver(hook: Webhook, event: AuthEvent): Promise<boolean> {

@@ -79,13 +79,21 @@ export function apiKeys(options: ApiKeysOptions = {}): ApiKeysPlugin {
       // A banned owner's keys stop, and an unbanned one's work again, on every instance (announced where it happened).
       for (const type of ['user.banned', 'user.unbanned'] as const) ctx.events.on(type, (e) => (e.userId ? keys.announce(`user:${e.userId}`) : undefined));
       // A deleted organization's keys go (they stop at once anyway: the organization is checked with them).
-      ctx.events.on('org.deleted', async (e) => {
-        if (typeof e.data.org === 'string') await keys.removeHeldBy(orgKeyHolder(e.data.org));
-      });
+      ctx.events.on(
+        'org.deleted',
+        async (e) => {
+          if (typeof e.data.org === 'string') await keys.removeHeldBy(orgKeyHolder(e.data.org));
+        },
+        { retryAs: 'api-keys:org-deleted' },
+      );
       // A person the organization's directory deprovisioned loses the keys it made there, on every instance.
-      ctx.events.on('org.member.deprovisioned', async (e) => {
-        if (e.userId !== undefined && typeof e.data.org === 'string') await keys.removeMadeFor(e.userId, e.data.org);
-      });
+      ctx.events.on(
+        'org.member.deprovisioned',
+        async (e) => {
+          if (e.userId !== undefined && typeof e.data.org === 'string') await keys.removeMadeFor(e.userId, e.data.org);
+        },
+        { retryAs: 'api-keys:remove-made-for' },
+      );
       return {
         routes: apiKeyRouteList({ keys, authenticator: ctx.authenticator, orgs: keys.orgs, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
         bearer: keys,

@@ -350,7 +350,7 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
       );
       // A ban ends every grant of the user, whichever session made it (its tokens stop at once anyway: see mayHoldGrants).
       for (const type of ['user.banned', 'org.member.deprovisioned'] as const)
-        ctx.events.on(type, async (e) => void (e.userId !== undefined ? await revokeGrants(ctx.stateStore, e.userId) : undefined));
+        ctx.events.on(type, async (e) => void (e.userId !== undefined ? await revokeGrants(ctx.stateStore, e.userId) : undefined), { retryAs: 'idp:revoke-grants' });
       const appNames = async (clientIds: string[]): Promise<string[]> => {
         if (clientIds.length === 0) return [];
         const names = await Promise.all(clientIds.map(async (id) => (await clientOf(id))?.name ?? id));

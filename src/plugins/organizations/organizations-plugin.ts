@@ -71,7 +71,7 @@ export function organizations(options: OrganizationOptions): OrganizationsPlugin
       const orgs = new OrgService(store, cache, checked, { url: ctx.url, users: ctx.users, logger: ctx.logger, events: ctx.events, translations: ctx.translations });
       service = orgs;
       // A banned member's invitations go with its sessions (accepting one checks the ban as well).
-      ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await orgs.dropInvitationsOf(e.userId) : undefined));
+      ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await orgs.dropInvitationsOf(e.userId) : undefined), { retryAs: 'orgs:drop-invitations' });
       // Where the app mounted the auth router, learnt from its first request (a login comes before any org), for the guards' messages.
       let authMount: string | undefined;
       return {

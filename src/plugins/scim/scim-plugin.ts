@@ -84,7 +84,7 @@ export function scim(options: ScimOptions = {}): ScimPlugin {
       const orgs = ctx.service(ORGANIZATIONS_SERVICE);
       if (orgs === undefined) throw configError('scim() needs the organizations plugin');
       const repo = ctx.openStore(options.store ?? ctx.storeUri('scim'), (uri) => new ScimRepository(openDatabase(uri, 'SCIM')), 'SCIM store');
-      const made = new ScimTokens(repo, orgs, ctx.events);
+      const made = new ScimTokens(repo, orgs, ctx.events, ctx.users);
       tokens = made;
       const groups = new ScimGroups({ repo, orgs, events: ctx.events });
       const users = new ScimUsers({
@@ -100,14 +100,18 @@ export function scim(options: ScimOptions = {}): ScimPlugin {
       provisioned = users;
       grouped = groups;
       // A token ends with its author's power, as every grant of access does.
-      ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await made.endTokensBy(e.userId, 'banned') : undefined));
-      whenPowerLost(ctx.events, orgs, SCIM_PERMISSION, (userId, reason, orgId) => made.endTokensBy(userId, reason, orgId));
-      ctx.events.on('org.deleted', async (e) => {
-        if (typeof e.data.org !== 'string') return;
-        await made.orgDeleted(e.data.org);
-        await users.orgDeleted(e.data.org);
-        await groups.orgDeleted(e.data.org);
-      });
+      ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await made.endTokensBy(e.userId, 'banned') : undefined), { retryAs: 'scim:end-tokens' });
+      whenPowerLost(ctx.events, orgs, SCIM_PERMISSION, 'scim:end-tokens', (userId, reason, orgId) => made.endTokensBy(userId, reason, orgId));
+      ctx.events.on(
+        'org.deleted',
+        async (e) => {
+          if (typeof e.data.org !== 'string') return;
+          await made.orgDeleted(e.data.org);
+          await users.orgDeleted(e.data.org);
+          await groups.orgDeleted(e.data.org);
+        },
+        { retryAs: 'scim:org-deleted' },
+      );
       return {
         routes: scimRouteList({ tokens: made, users, groups, orgs, authenticator: ctx.authenticator, url: ctx.url, rateLimit: (name, id) => ctx.rateLimit(name, id) }),
         userEvents: {

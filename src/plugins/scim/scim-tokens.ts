@@ -2,7 +2,7 @@ import { AuthError } from '../../core/errors';
 import type { User } from '../../core/token/user';
 import { randomId } from '../../internal/random';
 import { nameField } from '../../internal/text';
-import type { PluginEvents } from '../../plugin-api/core-api';
+import type { PluginEvents, PluginUsers } from '../../plugin-api/core-api';
 import type { OrgAuthority } from '../../plugin-api/org-keys';
 import { MAX_TOKENS_PER_ORG, type ScimRepository } from './scim-repository';
 import { tokenId, type ScimToken } from './token-schema';
@@ -40,6 +40,7 @@ export class ScimTokens {
     private readonly repo: ScimRepository,
     private readonly orgs: OrgAuthority,
     private readonly events: PluginEvents,
+    private readonly users: Pick<PluginUsers, 'isBanned'>,
   ) {}
 
   private async orgOf(ref: string, user: User): Promise<string> {
@@ -80,7 +81,7 @@ export class ScimTokens {
   /**
    * The organization a token writes and the member who made it (whose power it has); `undefined`
    * for an unknown token, and for one whose maker no longer holds the power to make it (checked on
-   * every use, so a demotion holds even before the token is revoked).
+   * every use, so a demotion or a ban holds even before the token is revoked, and when the revocation failed).
    */
   async scopeOf(token: string): Promise<ScimScope | undefined> {
     if (!/^scim_[0-9a-f]{64}$/.test(token)) return undefined;
@@ -93,7 +94,8 @@ export class ScimTokens {
         throw err;
       },
     );
-    return empowered ? { orgId: found.orgId, maker: found.createdBy } : undefined;
+    if (!empowered || (await this.users.isBanned(found.createdBy))) return undefined;
+    return { orgId: found.orgId, maker: found.createdBy };
   }
 
   /** The author's power is gone (a reset, a ban, their removal from `orgId` or their demotion there): their tokens are revoked; how many. */

@@ -114,9 +114,10 @@ export async function provisionUser(connection: SsoConnection, identity: SsoIden
     !(await deps.orgs.authorize(connection.orgId, maker, SSO_PERMISSION).then(
       () => true,
       () => false,
-    ))
+    )) ||
+    (await deps.users.isBanned(maker))
   )
-    throw new AuthError('forbidden', 'this connection is disabled: the member who set it up may no longer manage single sign-on', { reason: 'connection_disabled' });
+    throw new AuthError('forbidden', 'this connection is disabled: the member who set it up may no longer manage single sign-on (or is banned)', { reason: 'connection_disabled' });
   if (!(await mayActOn(deps.orgs, connection.orgId, maker, id)))
     throw new AuthError('forbidden', "this connection was set up or changed last by a member below your role: an owner's review of the connection (any change) lets it sign you in", {
       reason: 'role_required',

@@ -92,13 +92,19 @@ export function sso(options: SsoOptions): SsoPlugin {
       domains = madeDomains;
       connections = madeConnections;
       // A connection ends with its author's power (as keys, grants and invitations do).
-      ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await madeConnections.endChangesBy(e.userId, 'banned') : undefined));
-      whenPowerLost(ctx.events, orgs, SSO_PERMISSION, (userId, reason, orgId) => madeConnections.endChangesBy(userId, reason, orgId));
-      ctx.events.on('org.deleted', async (e) => {
-        if (typeof e.data.org !== 'string') return;
-        await madeDomains.orgDeleted(e.data.org);
-        await madeConnections.orgDeleted(e.data.org);
+      ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await madeConnections.endChangesBy(e.userId, 'banned') : undefined), {
+        retryAs: 'sso:end-connections',
       });
+      whenPowerLost(ctx.events, orgs, SSO_PERMISSION, 'sso:end-connections', (userId, reason, orgId) => madeConnections.endChangesBy(userId, reason, orgId));
+      ctx.events.on(
+        'org.deleted',
+        async (e) => {
+          if (typeof e.data.org !== 'string') return;
+          await madeDomains.orgDeleted(e.data.org);
+          await madeConnections.orgDeleted(e.data.org);
+        },
+        { retryAs: 'sso:org-deleted' },
+      );
       const provider = new SsoProvider({
         connections: madeConnections,
         domains: madeDomains,
