@@ -1,3 +1,5 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+
 /**
  * How long the callers of the stores at a URI wait (the store guard's time limit), by URI: a
  * database that cannot be told through the store objects it serves reads it here, to refuse work
@@ -13,4 +15,22 @@ export function rememberCommandLimit(uri: string, ms: number): void {
 /** How long callers of stores at `uri` wait; `undefined` when no guard said. */
 export function commandLimitOf(uri: string): number | undefined {
   return limits.get(uri);
+}
+
+/** When the caller of the store call under way stops waiting (ms, this process's clock), as its guard set it. */
+const deadlines = new AsyncLocalStorage<number>();
+
+/** Runs `call` with the moment its caller stops waiting: the commands it sends may check it. */
+export function withCallDeadline<T>(deadline: number, call: () => T): T {
+  // A guarded store calling another keeps the outer caller's (earlier) deadline.
+  return deadlines.run(Math.min(deadline, deadlines.getStore() ?? deadline), call);
+}
+
+/**
+ * When the caller of the store call under way stops waiting (ms since the epoch, this process's
+ * clock); `undefined` outside a guarded call. A transaction started late in a call (after a slow
+ * read) has only what is left of it.
+ */
+export function callDeadline(): number | undefined {
+  return deadlines.getStore();
 }

@@ -1,5 +1,5 @@
 import { AuthError } from '../core/errors';
-import { rememberCommandLimit } from './command-limits';
+import { rememberCommandLimit, withCallDeadline } from './command-limits';
 
 /** A store call that failed or did not answer in time; answered with 503. */
 export class StoreUnavailableError extends Error {
@@ -30,7 +30,7 @@ export function guardStore<T extends object>(store: T, what: string, timeoutMs: 
       if (typeof value !== 'function' || key === 'constructor') return value;
       if (!wrapped.has(key)) {
         wrapped.set(key, (...args: unknown[]) => {
-          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+          const result = withCallDeadline(Date.now() + timeoutMs, () => (value as (...a: unknown[]) => unknown).apply(target, args));
           if (!(result instanceof Promise)) return result;
           return new Promise((resolve, reject) => {
             const timer = setTimeout(() => reject(new StoreUnavailableError(`${what} did not answer within ${timeoutMs} ms`)), timeoutMs);

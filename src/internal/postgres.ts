@@ -2,7 +2,7 @@ import type { Client, Pool, PoolClient, QueryResultRow } from 'pg';
 import type { Subscription } from './subscription';
 import { configError } from '../core/errors';
 import { parseHostList, type HostPort } from './host-list';
-import { commandLimitOf } from './command-limits';
+import { callDeadline, commandLimitOf } from './command-limits';
 import { loadOptional } from './optional';
 import { listenOnPrimary } from './pg-listen';
 import { FailoverPool, type PgPool, type TargetSessionAttrs } from './pg-primary';
@@ -187,24 +187,28 @@ export class PgDatabase extends PgNames {
    * than returned.
    */
   private async inTransaction<T>(work: (client: PoolClient) => Promise<T>, bounded = true): Promise<T> {
-    const started = Date.now();
-    const limit = commandLimitOf(this.uri) ?? DEFAULT_COMMAND_LIMIT_MS;
+    const deadline = callDeadline() ?? Date.now() + (commandLimitOf(this.uri) ?? DEFAULT_COMMAND_LIMIT_MS);
     const client = await this.pool.connect();
     let broken: Error | undefined;
     const onError = (err: Error): void => void (broken = err);
     client.on('error', onError);
     // A transaction that outlived its caller (answered 503 meanwhile) must not commit: the server
     // ends one whose client falls silent inside it for longer than that (a partition holding its
-    // next statement), and this side rolls back one that resumes too late.
+    // next statement), this side rolls back one that resumes too late, and the COMMIT travels with
+    // a check of the server's clock, so one held on its way does nothing when it arrives.
     const late = (): void => {
-      if (bounded && Date.now() - started > limit) throw new Error('the transaction outlived the store time limit: rolled back');
+      if (bounded && Date.now() > deadline) throw new Error('the transaction outlived the store time limit: rolled back');
     };
     try {
-      await client.query(bounded ? `BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${Math.ceil(limit)}` : 'BEGIN');
+      late();
+      await client.query(bounded ? `BEGIN; SET LOCAL idle_in_transaction_session_timeout = ${Math.max(1, Math.ceil(deadline - Date.now()))}` : 'BEGIN');
+      // now() is when BEGIN ran on the server, before this answer came back: the server's deadline
+      // is at least now() plus what is left here.
+      const left = Math.floor(deadline - Date.now());
       late();
       const result = await work(client);
       late();
-      await client.query('COMMIT');
+      await client.query(bounded ? `SELECT 1 / (CASE WHEN clock_timestamp() > now() + interval '${left} milliseconds' THEN 0 ELSE 1 END); COMMIT` : 'COMMIT');
       return result;
     } catch (err) {
       await client.query('ROLLBACK').catch((rollback: unknown) => void (broken ??= rollback instanceof Error ? rollback : new Error('rollback failed')));

@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import { Client } from 'pg';
 import request from 'supertest';
 import { createStateStore, createUserStore, senderFunc } from '../../src';
 import { openGuarded } from '../../src/internal/guarded-store';
 import { login, makeApp } from '../support/auth-app';
-import { describePostgres, describeRedis, startPostgres, startRedis, type TestServer } from '../support/servers';
+import { describeMysql, describePostgres, describeRedis, startMysql, startPostgres, startRedis, type TestServer } from '../support/servers';
 import { startPausableProxy, type PausableProxy } from '../support/tcp-proxy';
 
 /**
@@ -94,10 +95,98 @@ describePostgres('a network partition between one instance and PostgreSQL (the s
     }
   });
 
+  it('a COMMIT the partition holds on its way does nothing when it arrives after its caller was answered', async () => {
+    const through = new URL(pg.url);
+    through.port = String(proxy.port);
+    const cutOff = openGuarded(through.href, createUserStore, 'user store', 1000);
+    const direct = openGuarded(pg.url, createUserStore, 'user store', 1000);
+    const locker = new Client({ connectionString: pg.url });
+    try {
+      const now = Date.now();
+      expect(await direct.add({ id: 'local_commit_held', name: 'Pat', logins: [], created: now, lastLogin: now, status: 'active' })).toBe(true);
+      expect((await cutOff.get('local_commit_held'))?.status).toBe('active');
+      // Another session holds the record's row for 700 ms: the change waits on the server (busy, not
+      // idle, so no idle timeout ends it), and sends its COMMIT in time; the partition holds it.
+      await locker.connect();
+      await locker.query('BEGIN');
+      await locker.query(`SELECT * FROM authgate_users_doc FOR UPDATE`);
+      setTimeout(() => void locker.query('COMMIT'), 700);
+      const held = proxy.pauseAt('COMMIT');
+      const change = cutOff.update('local_commit_held', (u) => ({ ...u, status: 'banned' }));
+      await held;
+      await expect(change).rejects.toThrow(/did not answer within 1000 ms/);
+      proxy.resume();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect((await direct.get('local_commit_held'))?.status).toBe('active');
+    } finally {
+      proxy.resume();
+      await locker.end().catch(() => undefined);
+      await cutOff.close().catch(() => undefined);
+      await direct.close();
+    }
+  });
+
+  it("a change that waits on a lock past its caller's time limit does not land when the lock is freed", async () => {
+    const direct = openGuarded(pg.url, createUserStore, 'user store', 1000);
+    const locker = new Client({ connectionString: pg.url });
+    try {
+      const now = Date.now();
+      expect(await direct.add({ id: 'local_late_start', name: 'Pat', logins: [], created: now, lastLogin: now, status: 'active' })).toBe(true);
+      await locker.connect();
+      await locker.query('BEGIN');
+      await locker.query(`SELECT * FROM authgate_users_doc FOR UPDATE`);
+      setTimeout(() => void locker.query('COMMIT'), 1500);
+      // The lock outlasts the call: the change is answered 503 at 1000 ms and must not land at 1500.
+      await expect(direct.update('local_late_start', (u) => ({ ...u, status: 'banned' }))).rejects.toThrow(/did not answer within 1000 ms/);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect((await direct.get('local_late_start'))?.status).toBe('active');
+    } finally {
+      await locker.end().catch(() => undefined);
+      await direct.close();
+    }
+  });
+
   it('a clock reading held by the partition is never trusted: once it ends, changes land', async () => {
     const through = new URL(pg.url);
     through.port = String(proxy.port);
     await clockReadingHeld(proxy, through.href, pg.url);
+  });
+});
+
+describeMysql('a network partition between one instance and MariaDB (the record stores)', () => {
+  let db: TestServer;
+  let proxy: PausableProxy;
+  beforeAll(async () => {
+    db = await startMysql();
+    proxy = await startPausableProxy(Number(new URL(db.url).port));
+  }, 120_000);
+  afterAll(async () => {
+    await proxy?.close();
+    await db?.destroy();
+  });
+
+  it('a transaction whose statements the partition held never commits after its caller was answered', async () => {
+    const through = new URL(db.url);
+    through.port = String(proxy.port);
+    const cutOff = openGuarded(through.href, createUserStore, 'user store', 1000);
+    const direct = openGuarded(db.url, createUserStore, 'user store', 1000);
+    try {
+      const now = Date.now();
+      expect(await direct.add({ id: 'local_partition', name: 'Pat', logins: [], created: now, lastLogin: now, status: 'active' })).toBe(true);
+      expect((await cutOff.get('local_partition'))?.status).toBe('active');
+      // The partition starts with the change's first write: its statements arrive after the 503.
+      const held = proxy.pauseAt('UPDATE');
+      const change = cutOff.update('local_partition', (u) => ({ ...u, status: 'banned' }));
+      await held;
+      await expect(change).rejects.toThrow(/did not answer within 1000 ms/);
+      proxy.resume();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect((await direct.get('local_partition'))?.status).toBe('active');
+    } finally {
+      proxy.resume();
+      await cutOff.close().catch(() => undefined);
+      await direct.close();
+    }
   });
 });
 

@@ -8,16 +8,24 @@ export interface PausableProxy {
   pause(): void;
   /** Delivers what was held, in order, and lets everything through again. */
   resume(): void;
+  /** Pauses at the first chunk from a client that holds `text` (that chunk is held); resolves then. */
+  pauseAt(text: string): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Starts a proxy to `127.0.0.1:targetPort`. */
 export async function startPausableProxy(targetPort: number): Promise<PausableProxy> {
   let paused = false;
+  let trap: { text: string; sprung(): void } | undefined;
   const held: Array<() => void> = [];
   const sockets = new Set<net.Socket>();
-  const forward = (from: net.Socket, to: net.Socket): void => {
+  const forward = (from: net.Socket, to: net.Socket, fromClient: boolean): void => {
     from.on('data', (chunk: Buffer) => {
+      if (fromClient && trap !== undefined && chunk.includes(trap.text)) {
+        paused = true;
+        trap.sprung();
+        trap = undefined;
+      }
       if (paused) held.push(() => to.write(chunk));
       else to.write(chunk);
     });
@@ -30,13 +38,14 @@ export async function startPausableProxy(targetPort: number): Promise<PausablePr
   const server = net.createServer((client) => {
     const upstream = net.connect(targetPort, '127.0.0.1');
     for (const s of [client, upstream]) sockets.add(s);
-    forward(client, upstream);
-    forward(upstream, client);
+    forward(client, upstream, true);
+    forward(upstream, client, false);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as AddressInfo).port,
     pause: () => void (paused = true),
+    pauseAt: (text) => new Promise<void>((sprung) => void (trap = { text, sprung })),
     resume: () => {
       paused = false;
       for (const deliver of held.splice(0)) deliver();

@@ -1,5 +1,6 @@
 import type { Pool, PoolConnection } from 'mysql2/promise';
 import { configError } from '../../core/errors';
+import { callDeadline, commandLimitOf } from '../../internal/command-limits';
 import { loadOptional } from '../../internal/optional';
 import { SharedHandles, type Lease } from '../../internal/shared-handles';
 import { applyMigrations, migrationsTableOf, SqlDatabase, sqlText, type SqlDriver, type SqlMigrationStep, type SqlNaming, type SqlSession } from '../sql/sql';
@@ -44,6 +45,9 @@ function databaseOf(uri: string): string {
   return name;
 }
 
+/** How long callers wait for a transaction when no store guard said (the default `storeTimeout`). */
+const DEFAULT_COMMAND_LIMIT_MS = 5000;
+
 const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 const mysqlTypes = {
@@ -64,7 +68,9 @@ export const MYSQL_NAMING: SqlNaming = {
  * Every family in MySQL 8 or MariaDB 10.11 (`mysql2`, an optional package):
  * `mysql://user:pass@host:3306/app` (tables `authgate_<family>_doc`, `_idx` and `_uniq`, InnoDB). Keys
  * are binary strings (compared byte by byte, no trailing-space padding, on either server). Writes
- * lock the document's row; a transaction InnoDB ends as a deadlock is run again, without a bound.
+ * lock the document's row; a transaction InnoDB ends as a deadlock is run again, until its
+ * caller's time limit. One that outlives that limit (its statements held by a partition) rolls back
+ * instead of committing.
  */
 export class MysqlDatabase extends SqlDatabase {
   private readonly lease: Lease<SharedPool>;
@@ -82,11 +88,15 @@ export class MysqlDatabase extends SqlDatabase {
     });
     const { pool, migrated } = this.lease.handle;
     const transaction = async <T>(work: (session: SqlSession) => Promise<T>): Promise<T> => {
+      const deadline = callDeadline() ?? Date.now() + (commandLimitOf(uri) ?? DEFAULT_COMMAND_LIMIT_MS);
       for (let attempt = 0; ; attempt++) {
+        if (Date.now() > deadline) throw new Error('the transaction outlived the store time limit: not run');
         const connection = await pool.getConnection();
         try {
           await connection.beginTransaction();
           const result = await work(sessionOf(connection));
+          // A transaction whose statements a partition held past its caller's 503 rolls back here.
+          if (Date.now() > deadline) throw new Error('the transaction outlived the store time limit: rolled back');
           await connection.commit();
           return result;
         } catch (err) {
