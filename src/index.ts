@@ -117,7 +117,7 @@ export type { AccountRouterOptions, LoginSessions } from './plugins/accounts/acc
 
 // Security events and the audit log
 export { AUTH_EVENT_TYPES, type AuthEvent, type AuthEventType, type AuthEventTypes, type EventActor, type NewAuthEvent } from './core/audit/auth-event';
-export { EventBus, type EventHandler, type EventListOptions, type EventClient, type EventOrigin } from './core/events/event-bus';
+export { EventBus, type EventHandler, type EventHandlerOptions, type EventListOptions, type EventClient, type EventOrigin } from './core/events/event-bus';
 export type { AuditStore, AuditQuery, AuditPage } from './core/audit/audit-store';
 export { createAuditStore, AUDIT_STORE_SCHEMES } from './stores/create-audit-store';
 export { MemoryAuditStore } from './stores/memory/memory-audit-store';

@@ -134,7 +134,7 @@ export class WebhookQueue {
     this.start();
   }
 
-  /** Queues a run of duty `name` for `event` after its first run failed (the first retry after {@link DUTY_BACKOFF_MS}'s first wait). */
+  /** Queues a run of duty `name` for `event` after its first run failed (the first retry after a second). */
   async retryDuty(name: string, event: AuthEvent): Promise<void> {
     const delivery: Delivery = { hook: `${DUTY}${name}`, event, attempt: 0, due: Date.now() + (DUTY_BACKOFF_MS[0] as number) };
     await this.state.setMember(QUEUE, `${event.id}:${delivery.hook}`, delivery, QUEUE_TTL_MS);
