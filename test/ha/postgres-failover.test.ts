@@ -44,10 +44,16 @@ describePostgres('high availability: a PostgreSQL primary and a streaming standb
 
   it('stops the primary under load and promotes the standby: authgate follows, LISTEN comes back, revoked sessions stay revoked', async () => {
     const uri = `postgres://postgres@${hostsOf(primary.url, standby.url)}/postgres?schema=ha_load`;
-    const report = await runFailoverLoad(uri, async () => {
-      await primary.stop();
-      await standby.promote();
-    });
+    // The user directory on the same hosts: its pool must follow the primary too.
+    const report = await runFailoverLoad(
+      uri,
+      async () => {
+        await primary.stop();
+        await standby.promote();
+      },
+      {},
+      { userStore: uri },
+    );
     console.log(describeReport('PostgreSQL, primary stopped and standby promoted', report));
     expect(report.violations).toEqual([]);
     expect(report.recoveryMs).toBeLessThan(20_000);
@@ -55,17 +61,22 @@ describePostgres('high availability: a PostgreSQL primary and a streaming standb
 
   it('turns the primary read-only while it keeps answering and promotes the standby (a switchover): authgate moves, LISTEN moves with it', async () => {
     const uri = `postgres://postgres@${hostsOf(primary.url, standby.url)}/postgres?schema=ha_switch`;
-    const report = await runFailoverLoad(uri, async () => {
-      // What a managed switchover does: the old primary refuses writes (25006) but stays up, and the
-      // standby is promoted once it has replayed everything the old primary wrote. Replication stays
-      // synchronous throughout: a write that began before the switch and commits after it still
-      // waits for the standby, so nothing answered as saved is lost.
-      await sql(primary.url, 'ALTER SYSTEM SET default_transaction_read_only = on');
-      await sql(primary.url, 'SELECT pg_reload_conf()');
-      const { lsn } = ((await sql(primary.url, 'SELECT pg_current_wal_lsn()::text AS lsn')) as Array<{ lsn: string }>)[0]!;
-      await eventually(async () => expect(await sql(standby.url, `SELECT pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn AS caught_up`)).toEqual([{ caught_up: true }]));
-      await standby.promote();
-    });
+    const report = await runFailoverLoad(
+      uri,
+      async () => {
+        // What a managed switchover does: the old primary refuses writes (25006) but stays up, and the
+        // standby is promoted once it has replayed everything the old primary wrote. Replication stays
+        // synchronous throughout: a write that began before the switch and commits after it still
+        // waits for the standby, so nothing answered as saved is lost.
+        await sql(primary.url, 'ALTER SYSTEM SET default_transaction_read_only = on');
+        await sql(primary.url, 'SELECT pg_reload_conf()');
+        const { lsn } = ((await sql(primary.url, 'SELECT pg_current_wal_lsn()::text AS lsn')) as Array<{ lsn: string }>)[0]!;
+        await eventually(async () => expect(await sql(standby.url, `SELECT pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn AS caught_up`)).toEqual([{ caught_up: true }]));
+        await standby.promote();
+      },
+      {},
+      { userStore: uri },
+    );
     console.log(describeReport('PostgreSQL, primary turned read-only and standby promoted', report));
     expect(report.violations).toEqual([]);
     expect(report.recoveryMs).toBeLessThan(20_000);

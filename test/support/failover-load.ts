@@ -12,6 +12,8 @@ export interface FailoverReport {
   unavailable: number;
   /** From the fault until logins, requests and logouts work again on both instances, in ms. */
   recoveryMs: number;
+  /** 503s answered after the recovery (a stale connection, topology or subscription): each is a violation too. */
+  lateUnavailable: string[];
   /** Sessions whose login was answered 200 but that were refused later without a logout (a write the failover lost). */
   lostSessions: number;
   /** For each lost session: when (ms from the fault, negative before it) and the refusal's code. */
@@ -26,7 +28,7 @@ export interface FailoverReport {
 
 /** One line of a run's figures, printed for the closing note and the docs. */
 export function describeReport(what: string, r: FailoverReport): string {
-  return `${what}: ${r.requests} requests, ${r.unavailable} answered 503, recovered in ${r.recoveryMs} ms, ${r.lostSessions} sessions lost${r.lostDetails.length > 0 ? ` (${r.lostDetails.join('; ')})` : ''}, ${r.guessesChecked} wrong passwords checked (allowance ${GUESSES}), ${r.violations.length} violations`;
+  return `${what}: ${r.requests} requests, ${r.unavailable} answered 503, recovered in ${r.recoveryMs} ms, ${r.lateUnavailable.length} 503s after that, ${r.lostSessions} sessions lost${r.lostDetails.length > 0 ? ` (${r.lostDetails.join('; ')})` : ''}, ${r.guessesChecked} wrong passwords checked (allowance ${GUESSES}), ${r.violations.length} violations`;
 }
 
 /** How long the load runs before the fault and after the recovery by default: `HA_LOAD_MS` (test:long runs 10 s). */
@@ -86,7 +88,7 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
   const settings: Partial<AuthOptions> = { stateStore, storeTimeout: 2000, revocationCheck: 'every-request', tokenDuration: 1000, rateLimits, ...options };
   const apps = [makeApp(settings, setup), makeApp(settings, setup)];
   const servers = await Promise.all(apps.map((a) => listen(a.app)));
-  const report: FailoverReport = { requests: 0, unavailable: 0, recoveryMs: Number.NaN, lostSessions: 0, lostDetails: [], guessesChecked: 0, resubscribed: false, violations: [] };
+  const report: FailoverReport = { requests: 0, unavailable: 0, recoveryMs: Number.NaN, lateUnavailable: [], lostSessions: 0, lostDetails: [], guessesChecked: 0, resubscribed: false, violations: [] };
   // A subscription of its own, made before the fault: it must come back by itself.
   const [listener, publisher] = [createStateStore(stateStore), createStateStore(stateStore)];
   const heard: string[] = [];
@@ -99,11 +101,13 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
   const tokensAccepted = new Map<string, number>();
   let phase: 'before' | 'fault' | 'after' = 'before';
   let faultAt = Date.now() + 3_600_000;
+  let recoveredAt = 0;
   /** What the last round that did not work failed on. */
   let whyNot = '';
 
   const send = async (instance: number, path: string, init: RequestInit = {}): Promise<Response | undefined> => {
     report.requests++;
+    const sentAt = Date.now();
     let res: Response;
     try {
       res = await fetch(servers[instance]!.url + path, { ...init, redirect: 'manual', signal: AbortSignal.timeout(HANG_MS) });
@@ -114,6 +118,12 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
     if (res.status === 503) report.unavailable++;
     else if (res.status >= 500) report.violations.push(`${path}: ${res.status} ${await res.text()}`);
     if (res.status === 503 && phase === 'before') report.violations.push(`${path}: 503 before the fault`);
+    // Sent after both instances worked again: a 503 now is a late one.
+    if (res.status === 503 && recoveredAt !== 0 && sentAt > recoveredAt) {
+      const late = `${path.split('?')[0]} ${Date.now() - faultAt} ms after the fault: ${await res.text()}`;
+      report.lateUnavailable.push(late);
+      report.violations.push(`503 after the recovery: ${late}`);
+    }
     return res;
   };
   const withSession = (s: Session): RequestInit => ({ headers: { cookie: s.cookie, 'x-xsrf-token': s.xsrf } });
@@ -183,7 +193,6 @@ export async function runFailoverLoad(stateStore: string, fault: () => Promise<v
     await eventually(async () => {
       if (!subscription.live) throw new Error('the subscription is not live before the fault');
     });
-    let recoveredAt = 0;
     let stop = false;
     const workers = [0, 1, 2].map(() => worker(() => stop));
     await new Promise((r) => setTimeout(r, plan.beforeMs ?? LOAD_MS));
