@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import type { TrackedChild } from './children';
 import { eventually } from './eventually';
 import { freePort, startChild } from './servers';
+import { startPausableProxy, type PausableProxy } from './tcp-proxy';
 
 const run = promisify(execFile);
 const REDIS_SERVER = process.env.REDIS_SERVER ?? '/usr/bin/redis-server';
@@ -35,8 +36,8 @@ export async function redisCli(port: number, ...args: string[]): Promise<string>
 }
 
 /** Starts a process; `dir` is its working folder (a replica writes the master's snapshot there). */
-async function node(dir: string, args: (port: number) => string[], ready: string, what: string): Promise<RedisNodeProcess> {
-  const port = await freePort();
+async function node(dir: string, args: (port: number) => string[], ready: string, what: string, given?: number): Promise<RedisNodeProcess> {
+  const port = given ?? (await freePort());
   let running: TrackedChild | undefined;
   const start = async (): Promise<void> => {
     running = await startChild(REDIS_SERVER, [...args(port), '--dir', dir], ready, what, 60_000);
@@ -54,13 +55,15 @@ export interface SentinelSet extends RedisTopology {
   sentinels: RedisNodeProcess[];
   /** The port of the master as the sentinels see it now. */
   masterPort(): Promise<number>;
+  /** With `proxied`: the proxy the sentinels (and so the clients) reach the master through. */
+  proxy?: PausableProxy;
 }
 
 /**
  * Starts one master, `replicas` replicas and `sentinels` sentinels (quorum: a majority) that call a
  * master down after 1 s without an answer. The URI is `redis+sentinel://` over the sentinels.
  */
-export async function startSentinelSet(options: { replicas?: number; sentinels?: number } = {}): Promise<SentinelSet> {
+export async function startSentinelSet(options: { replicas?: number; sentinels?: number; proxied?: boolean; downAfterMs?: number } = {}): Promise<SentinelSet> {
   const dir = await mkdtemp(join(tmpdir(), 'authgate-sentinel-'));
   const folder = async (name: string): Promise<string> => {
     await mkdir(join(dir, name));
@@ -76,6 +79,9 @@ export async function startSentinelSet(options: { replicas?: number; sentinels?:
   await eventually(async () => {
     for (const r of replicas) if (!(await redisCli(r.port, 'INFO', 'replication')).includes('master_link_status:up')) throw new Error('replica not synced');
   }, 30_000);
+  // Proxied, the sentinels name the master by its proxy: every client's commands cross it, and a
+  // pause longer than down-after would start a failover.
+  const proxy = options.proxied === true ? await startPausableProxy(master.port) : undefined;
   const count = options.sentinels ?? 3;
   const sentinels: RedisNodeProcess[] = [];
   for (let i = 0; i < count; i++) {
@@ -83,8 +89,8 @@ export async function startSentinelSet(options: { replicas?: number; sentinels?:
     await writeFile(
       config,
       [
-        `sentinel monitor authgate 127.0.0.1 ${master.port} ${Math.floor(count / 2) + 1}`,
-        'sentinel down-after-milliseconds authgate 1000',
+        `sentinel monitor authgate 127.0.0.1 ${proxy?.port ?? master.port} ${Math.floor(count / 2) + 1}`,
+        `sentinel down-after-milliseconds authgate ${options.downAfterMs ?? 1000}`,
         'sentinel failover-timeout authgate 3000',
         'sentinel parallel-syncs authgate 1',
         '',
@@ -106,7 +112,9 @@ export async function startSentinelSet(options: { replicas?: number; sentinels?:
     replicas,
     sentinels,
     masterPort: async () => Number((await redisCli(sentinels[0]!.port, 'SENTINEL', 'GET-MASTER-ADDR-BY-NAME', 'authgate')).split('\n')[1]),
+    ...(proxy !== undefined ? { proxy } : {}),
     destroy: async () => {
+      await proxy?.close();
       await Promise.all([master, ...replicas, ...sentinels].map((n) => n.kill()));
       await rm(dir, { recursive: true, force: true });
     },
@@ -118,6 +126,8 @@ export interface RedisClusterSet extends RedisTopology {
   nodes: RedisNodeProcess[];
   /** The node serving `key`'s slot now (its master). */
   masterOf(key: string): Promise<RedisNodeProcess>;
+  /** With `proxied`: the proxies every node announces for its clients (the cluster's own bus is direct). */
+  proxies?: PausableProxy[];
 }
 
 /**
@@ -125,17 +135,25 @@ export interface RedisClusterSet extends RedisTopology {
  * 1 s, so a killed master's replica takes over within seconds). The URI is `redis+cluster://` over
  * every node.
  */
-export async function startRedisCluster(options: { masters?: number; replicasPerMaster?: number } = {}): Promise<RedisClusterSet> {
+export async function startRedisCluster(options: { masters?: number; replicasPerMaster?: number; proxied?: boolean } = {}): Promise<RedisClusterSet> {
   const dir = await mkdtemp(join(tmpdir(), 'authgate-cluster-'));
   const total = (options.masters ?? 3) * (1 + (options.replicasPerMaster ?? 1));
   const nodes: RedisNodeProcess[] = [];
+  const proxies: PausableProxy[] = [];
   for (let i = 0; i < total; i++) {
+    const port = await freePort();
+    // Proxied, a node tells clients (CLUSTER SLOTS, MOVED) to reach it through its proxy.
+    const proxy = options.proxied === true ? await startPausableProxy(port) : undefined;
+    if (proxy !== undefined) proxies.push(proxy);
+    const bus = proxy === undefined ? undefined : String(await freePort());
+    const announce = bus === undefined ? [] : ['--cluster-port', bus, '--cluster-announce-ip', '127.0.0.1', '--cluster-announce-port', String(proxy?.port), '--cluster-announce-bus-port', bus];
     nodes.push(
       await node(
         dir,
-        (port) => ['--port', String(port), ...COMMON, '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '1000'],
+        () => ['--port', String(port), ...COMMON, '--cluster-enabled', 'yes', '--cluster-config-file', join(dir, `nodes-${port}.conf`), '--cluster-node-timeout', '1000', ...announce],
         'Ready to accept connections',
         'redis cluster node',
+        port,
       ),
     );
   }
@@ -148,10 +166,11 @@ export async function startRedisCluster(options: { masters?: number; replicasPer
       if (replication.includes('role:slave') && !replication.includes('master_link_status:up')) throw new Error('replica not synced');
     }
   }, 30_000);
-  const byPort = (port: number): RedisNodeProcess => nodes.find((n) => n.port === port)!;
+  const byPort = (port: number): RedisNodeProcess => nodes.find((n) => n.port === port) ?? nodes[proxies.findIndex((p) => p.port === port)]!;
   return {
     uri: `redis+cluster://${nodes.map((n) => `127.0.0.1:${n.port}`).join(',')}`,
     nodes,
+    ...(options.proxied === true ? { proxies } : {}),
     masterOf: async (key) => {
       let slot = Number.NaN;
       for (const n of nodes) if (Number.isNaN(slot)) slot = Number(await redisCli(n.port, 'CLUSTER', 'KEYSLOT', key).catch(() => Number.NaN));
@@ -171,6 +190,7 @@ export async function startRedisCluster(options: { masters?: number; replicasPer
       throw new Error(`no master serves slot ${slot}`);
     },
     destroy: async () => {
+      await Promise.all(proxies.map((p) => p.close()));
       await Promise.all(nodes.map((n) => n.kill()));
       await rm(dir, { recursive: true, force: true });
     },

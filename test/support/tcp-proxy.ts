@@ -6,7 +6,7 @@ export interface PausableProxy {
   port: number;
   /** From now on nothing crosses, either way; what is sent meanwhile is held. */
   pause(): void;
-  /** Delivers what was held, in order, and lets everything through again. */
+  /** Delivers what was held, in order, and lets everything through again (a {@link pauseAt} not yet sprung is dropped). */
   resume(): void;
   /** Pauses at the first chunk from a client that holds `text` (that chunk is held); resolves then. */
   pauseAt(text: string): Promise<void>;
@@ -48,6 +48,7 @@ export async function startPausableProxy(targetPort: number): Promise<PausablePr
     pauseAt: (text) => new Promise<void>((sprung) => void (trap = { text, sprung })),
     resume: () => {
       paused = false;
+      trap = undefined;
       for (const deliver of held.splice(0)) deliver();
     },
     close: async () => {
