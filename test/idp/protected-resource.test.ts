@@ -204,8 +204,11 @@ describe('protectedResource: an API that takes the identity provider access toke
     expect(other.url?.searchParams.get('error')).toBe('invalid_target');
     // Registrations are limited per address (idpRegistrationPerIp, 6 an hour here).
     const statuses: number[] = [];
-    for (let i = 0; i < 8; i++) statuses.push((await register(asAgent)).status);
-    expect(statuses.slice(-2)).toEqual([429, 429]);
+    const answers: Response[] = [];
+    for (let i = 0; i < 8; i++) answers.push(await register(asAgent));
+    expect(answers.slice(-2).map((r) => r.status)).toEqual([429, 429]);
+    // The limit answers in the shape of the endpoint's other errors (RFC 7591): error, error_description.
+    expect(await answers.at(-1)!.json()).toEqual({ error: 'rate_limited', error_description: expect.stringContaining('too many client registrations'), code: 'rate_limited' });
   });
 
   it('answers hostile Authorization and DPoP headers with 401 JSON, never a 500', async () => {

@@ -27,6 +27,7 @@ import type { OidcProviderLike, OidcProviderModule } from './oidc-types';
 import { serviceTokenSigner } from './service-tokens';
 import { KEY_RELOAD_MS, loadSigningKeys, type SigningJwk } from './signing-keys';
 import { StateAdapter } from './state-adapter';
+import { defaultScope, forwardTo } from './request-defaults';
 import { REGISTERED_PREFIX, type ResolvedRegistration } from './registration-policy';
 // The directory's deprovisioning event (org.member.deprovisioned) joins the event types.
 import '../../plugin-api/org-directory';
@@ -177,7 +178,8 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
     jwks: { keys },
     cookies: { keys: [createHmac('sha256', key).update('idp-cookies').digest('base64url')] },
     claims: CLAIMS,
-    scopes: ['openid', 'offline_access', 'profile', 'email'],
+    // The resources' scopes are this server's too: discovery lists them, and a client may register them (RFC 7591 `scope`).
+    scopes: [...new Set(['openid', 'offline_access', 'profile', 'email', ...[...options.resources.values()].flatMap((r) => r.scopes)])],
     pkce: { required: () => true },
     // Every request names its redirect URI (and oidc-provider's filling-in of a missing one fails on a resume URL with a client_id: a 500).
     allowOmittingSingleRegisteredRedirectUri: false,
@@ -299,7 +301,8 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
     return started.then((s) => s.provider);
   };
   router.use((_req: Request, res: Response, next) => {
-    if (resolved === undefined) return sendJson(res, 503, { error: 'the identity provider is not set up: add it to createAuth({ plugins: [...] })', code: 'unavailable' });
+    if (resolved === undefined)
+      return sendJson(res, 503, { error: 'temporarily_unavailable', error_description: 'the identity provider is not set up: add it to createAuth({ plugins: [...] })', code: 'unavailable' });
     next();
   });
   return {
@@ -376,13 +379,17 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
             (err: unknown) => {
               if (!(err instanceof RateLimitError)) return next(err);
               res.setHeader('Retry-After', String(err.retryAfter));
-              sendJson(res, 429, { error: message, code: 'rate_limited' });
+              // The shape of the provider's own errors (RFC 6749 5.2, RFC 7591 3.2.2), with authgate's code.
+              sendJson(res, 429, { error: 'rate_limited', error_description: message, code: 'rate_limited' });
             },
           );
         };
       // A user code is short (8 letters): entering codes is limited per client IP.
       router.post(`${path}/device`, perIp('idpDeviceCodePerIp', 'too many codes entered: wait and try again'));
       if (checked.registration !== undefined) router.post(`${path}/reg`, perIp('idpRegistrationPerIp', 'too many client registrations from this address: wait and try again'));
+      // RFC 8414's metadata URL for an issuer with a path (/.well-known/oauth-authorization-server/oidc): the same document as discovery.
+      if (path !== '') router.get(`/.well-known/oauth-authorization-server${path}`, (req, _res, next) => forwardTo(`${path}/.well-known/openid-configuration`, req, next));
+      router.get(`${path}/auth`, (req, _res, next) => void defaultScope(req, checked.resources, provider).then(() => next(), next));
       router.use(path || '/', (req, res, next) => {
         provider().then(
           (p) => p.callback()(req, res),

@@ -31,7 +31,7 @@ export interface OidcProviderLike {
   on(event: string, listener: (...args: unknown[]) => void): void;
   Session: { prototype: { persist(this: unknown): Promise<unknown> } };
   Client: {
-    find(id: string): Promise<{ backchannelLogoutUri?: string; backchannelLogout(sub: string, sid: string): Promise<void> } | undefined>;
+    find(id: string): Promise<{ backchannelLogoutUri?: string; scope?: string; backchannelLogout(sub: string, sid: string): Promise<void> } | undefined>;
     /** Throws oidc-provider's `InvalidClientMetadata` for metadata it would refuse. */
     validate(metadata: Record<string, unknown>): Promise<void>;
   };

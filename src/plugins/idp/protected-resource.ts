@@ -60,6 +60,9 @@ export function accessTokenOf(req: Request): VerifiedAccessToken | undefined {
   return tokens.get(req);
 }
 
+/** The code of a request that sent no token (the JSON body's `code`; the challenge names none). */
+const TOKEN_MISSING = 'invalid_request';
+
 class Refusal extends Error {
   constructor(
     readonly status: 401 | 403,
@@ -106,7 +109,11 @@ export function protectedResource(options: ProtectedResourceOptions): ProtectedR
   };
 
   const challenge = (refusal?: Refusal): string => {
-    const detail = refusal === undefined ? '' : `, error="${refusal.error}", error_description="${refusal.message.replace(/"/g, "'")}"${refusal.scope ? `, scope="${refusal.scope}"` : ''}`;
+    // A request with no token at all gets no error code (RFC 6750 section 3.1), only where to go and what to ask for.
+    const detail =
+      refusal === undefined
+        ? ''
+        : `${refusal.error === TOKEN_MISSING ? '' : `, error="${refusal.error}", error_description="${refusal.message.replace(/"/g, "'")}"`}${refusal.scope ? `, scope="${refusal.scope}"` : ''}`;
     const bearer = `Bearer resource_metadata="${metadataUrl}"${refusal?.error === 'invalid_dpop_proof' || refusal?.error === 'use_dpop_nonce' ? '' : detail}`;
     const dpop = `DPoP algs="${DPOP_ALGS.join(' ')}", resource_metadata="${metadataUrl}"${refusal?.error === 'invalid_dpop_proof' || refusal?.error === 'use_dpop_nonce' ? detail : ''}`;
     return options.dpop === 'required' ? dpop : `${bearer}, ${dpop}`;
@@ -116,12 +123,8 @@ export function protectedResource(options: ProtectedResourceOptions): ProtectedR
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? /^(Bearer|DPoP) ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header) : null;
     if (typeof header === 'string' && header.length > 16_384) throw new Refusal(401, 'invalid_token', 'the access token is too long');
-    if (match === null)
-      throw new Refusal(
-        401,
-        header === undefined ? 'invalid_request' : 'invalid_token',
-        header === undefined ? 'an access token is required' : 'the Authorization header is not "Bearer <token>" or "DPoP <token>"',
-      );
+    if (header === undefined) throw new Refusal(401, TOKEN_MISSING, 'an access token is required', required.length > 0 ? required.join(' ') : undefined);
+    if (match === null) throw new Refusal(401, 'invalid_token', 'the Authorization header is not "Bearer <token>" or "DPoP <token>"');
     const scheme = match[1]!.toLowerCase();
     const token = match[2]!;
     const jose = loadOptional<typeof import('jose')>('jose', 'protectedResource (authgate/idp)');

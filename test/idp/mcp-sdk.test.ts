@@ -1,0 +1,174 @@
+import express from 'express';
+import http from 'node:http';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { accessTokenOf, protectedResource } from '../../src/idp';
+import { freePort } from '../support/ports';
+import { Navigator, nowhere, startIdpApp, type IdpApp } from './idp-helpers';
+
+/** An MCP server (the SDK's own, over Streamable HTTP) behind `protectedResource`, with one tool that says who called. */
+async function startMcpServer(port: number, issuer: string, scopes: string[] | undefined): Promise<{ url: string; close(): Promise<void> }> {
+  const url = `http://127.0.0.1:${port}`;
+  const guard = protectedResource({ issuer, resource: `${url}/mcp`, ...(scopes !== undefined ? { scopes } : {}) });
+  const app = express();
+  app.use(express.json());
+  app.get(guard.metadataPath, guard.metadata);
+  app.post('/mcp', guard.require(...(scopes ?? [])), async (req, res) => {
+    const server = new McpServer({ name: 'authgate-test', version: '1.0.0' });
+    server.registerTool('whoami', { description: 'Who the token speaks for' }, () => ({
+      content: [{ type: 'text', text: `${accessTokenOf(req)?.subject ?? 'nobody'} via ${accessTokenOf(req)?.clientId ?? '?'}` }],
+    }));
+    // Stateless: a server and a transport per request, as the SDK's own examples do.
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => void transport.close());
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+  const listening = http.createServer(app);
+  await new Promise<void>((resolve) => listening.listen(port, '127.0.0.1', resolve));
+  return {
+    url,
+    close: async () => {
+      listening.closeAllConnections();
+      await new Promise((r) => listening.close(r));
+      await guard.close();
+    },
+  };
+}
+
+/** What the SDK asks an app to keep between its steps (in memory here), and the authorization URL it sends the user to. */
+class AgentStorage implements OAuthClientProvider {
+  client: OAuthClientInformationMixed | undefined;
+  saved: OAuthTokens | undefined;
+  verifier = '';
+  authorizationUrl: URL | undefined;
+  constructor(private readonly callback: string) {}
+  get redirectUrl(): string {
+    return this.callback;
+  }
+  get clientMetadata(): OAuthClientMetadata {
+    return { client_name: 'SDK Agent', redirect_uris: [this.callback], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    return this.client;
+  }
+  saveClientInformation(info: OAuthClientInformationMixed): void {
+    this.client = info;
+  }
+  tokens(): OAuthTokens | undefined {
+    return this.saved;
+  }
+  saveTokens(tokens: OAuthTokens): void {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL): void {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string): void {
+    this.verifier = verifier;
+  }
+  codeVerifier(): string {
+    return this.verifier;
+  }
+}
+
+/** The user's part: signed in to authgate, follows the authorization URL and presses Allow on the consent page; the code. */
+async function consentAs(idp: IdpApp, user: string, authorizationUrl: URL, callback: string): Promise<{ code: string; consentPage: string }> {
+  const browser = await new Navigator().login(idp, user);
+  const shown = await browser.follow(authorizationUrl.href, [callback]);
+  if (shown.page === undefined) throw new Error(`no consent page: went to ${String(shown.url)}`);
+  const html = await shown.page.text();
+  const action = /action="([^"]+)"/.exec(html)?.[1];
+  const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+  if (action === undefined || csrf === undefined) throw new Error(`not a consent page (${shown.page.status}): ${html.slice(0, 300)}`);
+  const pressed = await browser.follow(`${idp.url}${action}`, [callback], { method: 'POST', form: { csrf, decision: 'allow' } });
+  const code = pressed.url?.searchParams.get('code');
+  if (code === null || code === undefined) throw new Error(`no code: ${String(pressed.url)} ${pressed.page?.status ?? ''}`);
+  return { code, consentPage: html };
+}
+
+/**
+ * The official MCP SDK's client (`@modelcontextprotocol/sdk`) against authgate's identity provider
+ * and an MCP server of the same SDK: 401, protected resource metadata, authorization server
+ * discovery, dynamic registration, consent, code + PKCE + resource, then a tool call.
+ */
+describe('the official MCP SDK connects end to end', () => {
+  let idp: IdpApp;
+  let rp: { url: string; close(): Promise<void> };
+  let withScopes: { url: string; close(): Promise<void> };
+  let withoutScopes: { url: string; close(): Promise<void> };
+  let callback: string;
+
+  beforeAll(async () => {
+    rp = await nowhere();
+    callback = `${rp.url}/callback`;
+    const [idpPort, a, b] = [await freePort(), await freePort(), await freePort()];
+    const issuer = `http://127.0.0.1:${idpPort}/oidc`;
+    const [A, B] = [`http://127.0.0.1:${a}/mcp`, `http://127.0.0.1:${b}/mcp`];
+    idp = await startIdpApp(
+      {
+        resources: [
+          { id: A, scopes: ['tools'] },
+          { id: B, scopes: ['tools'] },
+        ],
+        clients: [],
+        registration: { redirectUris: [`${rp.url}/*`], resources: [A, B] },
+      },
+      {},
+      idpPort,
+    );
+    withScopes = await startMcpServer(a, issuer, ['tools']);
+    withoutScopes = await startMcpServer(b, issuer, undefined);
+  });
+  afterAll(async () => {
+    for (const closable of [withScopes, withoutScopes, idp, rp]) await closable?.close();
+  });
+
+  async function connectAndCall(server: string): Promise<{ text: string; storage: AgentStorage; consentPage: string }> {
+    const storage = new AgentStorage(callback);
+    const first = new StreamableHTTPClientTransport(new URL(`${server}/mcp`), { authProvider: storage });
+    await expect(new Client({ name: 'agent', version: '1.0.0' }).connect(first)).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(storage.client?.client_id).toMatch(/^dyn_/);
+    expect(storage.authorizationUrl).toBeDefined();
+    const { code, consentPage } = await consentAs(idp, 'mia', storage.authorizationUrl as URL, callback);
+    await first.finishAuth(code);
+    expect(storage.saved?.access_token).toBeDefined();
+    const agent = new Client({ name: 'agent', version: '1.0.0' });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(`${server}/mcp`), { authProvider: storage }));
+    const result = (await agent.callTool({ name: 'whoami', arguments: {} })) as { content: Array<{ type: string; text: string }> };
+    await agent.close();
+    return { text: result.content[0]?.text ?? '', storage, consentPage };
+  }
+
+  it("authgate's side of what the SDK reads: a challenge without an error code, RFC 8414's metadata URL, the resources' scopes", async () => {
+    const first = await fetch(`${withScopes.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(first.status).toBe(401);
+    const challenge = first.headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(/^Bearer resource_metadata="[^"]+", scope="tools", DPoP /);
+    expect(challenge).not.toContain('error=');
+    const inserted = await fetch(new URL('/.well-known/oauth-authorization-server/oidc', idp.url));
+    expect(inserted.status).toBe(200);
+    const metadata = (await inserted.json()) as { issuer: string; scopes_supported: string[]; registration_endpoint: string };
+    expect(metadata.issuer).toBe(idp.issuer);
+    expect(metadata.scopes_supported).toEqual(expect.arrayContaining(['openid', 'tools']));
+    expect(metadata.registration_endpoint).toBe(`${idp.issuer}/reg`);
+  });
+
+  it('with scopes the server publishes (the SDK registers and asks for them)', async () => {
+    const { text, storage, consentPage } = await connectAndCall(withScopes.url);
+    expect(text).toMatch(new RegExp(`^local_\\S+ via ${storage.client?.client_id ?? '?'}$`));
+    expect(storage.authorizationUrl?.searchParams.get('scope')).toBe('tools');
+    expect(storage.authorizationUrl?.searchParams.get('resource')).toBe(`${withScopes.url}/mcp`);
+    expect(consentPage).toContain('SDK Agent');
+  });
+
+  it('without published scopes (the SDK sends no scope: the resource gives its own)', async () => {
+    const { text, storage } = await connectAndCall(withoutScopes.url);
+    expect(text).toMatch(/^local_\S+ via dyn_/);
+    expect(storage.authorizationUrl?.searchParams.has('scope')).toBe(false);
+  });
+});
