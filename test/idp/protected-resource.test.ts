@@ -203,7 +203,6 @@ describe('protectedResource: an API that takes the identity provider access toke
     const other = await authorizeIn(browser, config, agentCallback, { scope: 'read', resource: apiB.url, state: 'n' });
     expect(other.url?.searchParams.get('error')).toBe('invalid_target');
     // Registrations are limited per address (idpRegistrationPerIp, 6 an hour here).
-    const statuses: number[] = [];
     const answers: Response[] = [];
     for (let i = 0; i < 8; i++) answers.push(await register(asAgent));
     expect(answers.slice(-2).map((r) => r.status)).toEqual([429, 429]);
