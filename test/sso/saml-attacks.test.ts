@@ -175,6 +175,39 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
     }
   });
 
+  it("refuses a large response whose signature is not the IdP's before canonicalizing what it covers", async () => {
+    // 2,900 elements, just inside the limit, with a signature value nobody's key made: the digests
+    // still match, so before the check of the SignedInfo came first, every byte was canonicalized.
+    const bulky = (x: string): string =>
+      x.replace('</saml:AttributeStatement>', `<saml:Attribute Name="m">${'<saml:AttributeValue a="1" b="2"/>'.repeat(2850)}</saml:Attribute></saml:AttributeStatement>`);
+    const forgedValue = Buffer.from('x'.repeat(256)).toString('base64');
+    const res = await refused({ beforeSigning: bulky, afterSigning: (x) => x.replace(/(<(?:ds:)?SignatureValue>)[^<]+/g, `$1${forgedValue}`) }, 403);
+    expect(res.body.error).toMatch(/not made with the identity provider's key/);
+    // The same response as the IdP signed it is accepted: the limits leave room for real ones.
+    expect((await new SsoBrowser(t).login(peers.idp, 'email=someone@customer.test', { beforeSigning: bulky })).status).toBe(200);
+  });
+
+  it('refuses deep nesting, too many elements and stray signatures with a 4xx, never a 500', async () => {
+    const deep = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">${'<a>'.repeat(25_000)}${'</a>'.repeat(25_000)}</samlp:Response>`;
+    const wide = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">${'<a/>'.repeat(3001)}</samlp:Response>`;
+    for (const [xml, message] of [
+      [deep, /nests elements deeper than 32/],
+      [wide, /more than 3000 elements/],
+    ] as const) {
+      // Posted in place of the IdP's answer to a login this browser started.
+      const person = new SsoBrowser(t);
+      const form = await peers.idp.follow((await person.start('email=someone@customer.test')).headers.location as string);
+      const res = await person.post({ ...form, SAMLResponse: Buffer.from(xml).toString('base64') }, peers.idp.origin);
+      expect([res.status, res.body.code, res.body.error]).toEqual([400, 'saml_invalid', expect.stringMatching(message)]);
+    }
+    // Three signatures (a response and its assertion have two at most), each checked before any is verified.
+    await refused({ afterSigning: (x) => x.replace(/(<(?:ds:)?Signature[\s\S]*?<\/(?:ds:)?Signature>)/, '$1$1$1') }, 403, /3 signatures/);
+    // The same limits hold for metadata (a 400, nothing stored) and for a logout request.
+    const deepMetadata = peers.idp.metadata.replace(/<\/(\w+:)?EntityDescriptor>\s*$/, `${'<x>'.repeat(40)}${'</x>'.repeat(40)}</$1EntityDescriptor>`);
+    const meta = await t.owner.post('/auth/orgs/acme/sso/connections', { kind: 'saml', name: 'deep', metadataXml: deepMetadata });
+    expect([meta.status, meta.body.error]).toEqual([400, expect.stringMatching(/nests elements deeper than 32/)]);
+  });
+
   it("never lets one organization's connection log into another's", async () => {
     const rival = await new Browser(t.app).login('rick');
     expect((await rival.post('/auth/orgs', { name: 'Rival', slug: 'rival' })).status).toBe(201);

@@ -1,3 +1,4 @@
+import { deflateRawSync } from 'node:zlib';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,6 +58,12 @@ describe('SAML single logout', () => {
     expect([unsigned.status, unsigned.body.code]).toEqual([403, 'saml_invalid']);
     const tampered = peers.idp.logoutRequest('someone@customer.test').replace(/Signature=[^&]+/, `Signature=${encodeURIComponent(Buffer.alloc(256, 1).toString('base64'))}`);
     expect((await new SsoBrowser(t).get(path(tampered))).status).toBe(403);
+    // A few kilobytes of URL that inflate to megabytes of nesting: refused before node-saml inflates it.
+    const bomb = deflateRawSync(`<samlp:LogoutRequest xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">${'<a>'.repeat(200_000)}${'</a>'.repeat(200_000)}</samlp:LogoutRequest>`, { level: 9 });
+    const bombed = tampered.replace(/SAMLRequest=[^&]+/, `SAMLRequest=${encodeURIComponent(bomb.toString('base64'))}`);
+    expect(bombed.length).toBeLessThan(16_000);
+    const inflated = await new SsoBrowser(t).get(path(bombed));
+    expect([inflated.status, inflated.body.code, inflated.body.error]).toEqual([403, 'saml_invalid', expect.stringMatching(/deflated base64 of at most/)]);
 
     const userId = ((await first.get('/auth/user')).body as { id: string }).id;
     expect(await t.auth.sessions.list(userId)).toHaveLength(2);

@@ -1,8 +1,10 @@
+import { inflateRawSync } from 'node:zlib';
 import { AuthError } from '../../core/errors';
 import { loadOptional } from '../../internal/optional';
 import { randomId } from '../../internal/random';
 import type { SamlSettings } from './connection-schema';
-import { checkAlgorithms, elements, parseForeignXml } from './saml-xml';
+import { checkAlgorithms, checkXmlShape, elements, parseForeignXml } from './saml-xml';
+import { precheckSignatures } from './signature-precheck';
 import { certificatePem } from './sp-keys';
 import { emptyRecord, isReservedName } from '../../internal/plain-keys';
 
@@ -111,6 +113,17 @@ export class SamlServiceProvider {
    */
   async validateLogout(query: Record<string, string>, rawQuery: string): Promise<{ nameId?: string | undefined; profile: unknown }> {
     const isRequest = typeof query.SAMLRequest === 'string';
+    const deflated = isRequest ? query.SAMLRequest : query.SAMLResponse;
+    if (typeof deflated !== 'string') throw refused('it carries no SAMLRequest or SAMLResponse');
+    // Inflated here first, within a bound, and measured, before node-saml inflates and parses it:
+    // a few kilobytes of a URL may inflate to megabytes of nesting.
+    let inflated: string;
+    try {
+      inflated = inflateRawSync(Buffer.from(deflated, 'base64'), { maxOutputLength: MAX_SAML_RESPONSE }).toString('utf8');
+    } catch {
+      throw refused(`its message is not deflated base64 of at most ${MAX_SAML_RESPONSE} bytes`);
+    }
+    checkXmlShape(inflated, 'the logout message');
     if (isRequest && (typeof query.Signature !== 'string' || !REDIRECT_SIGNATURES.has(query.SigAlg ?? ''))) throw refused('a logout request must be signed with RSA-SHA256 or RSA-SHA512');
     // Only the parameters the signature covers, in order, and nothing a careless match could mistake for them.
     const encoded = new Map(rawQuery.split('&').map((p) => [p.slice(0, Math.max(p.indexOf('='), 0)), p] as const));
@@ -129,6 +142,7 @@ export class SamlServiceProvider {
     if (message.length > MAX_SAML_RESPONSE) throw new AuthError('payload_too_large', 'the logout message is too large', { reason: 'saml_invalid' });
     const doc = parseForeignXml(Buffer.from(message, 'base64').toString('utf8'), 'the logout request');
     checkAlgorithms(doc);
+    precheckSignatures(doc, this.settings.certificates.map(certificatePem));
     try {
       const { profile } = await this.saml(undefined).validatePostRequestAsync({ SAMLRequest: message });
       return { nameId: profile?.nameID, profile };
@@ -182,6 +196,7 @@ export class SamlServiceProvider {
     const root = doc.documentElement;
     if (root.localName !== 'Response' || root.namespaceURI !== PROTOCOL) throw refused('it is not a samlp:Response');
     checkAlgorithms(doc);
+    precheckSignatures(doc, this.settings.certificates.map(certificatePem));
     // What an encrypted assertion holds gets the same checks (no DTD, comments or SHA-1 inside).
     for (const encrypted of elements(doc, ASSERTION, 'EncryptedAssertion')) {
       const xml = loadOptional<NodeSamlXml>('@node-saml/node-saml/lib/xml', 'SAML connections (sso)');

@@ -27,6 +27,50 @@ export const ALLOWED_XML_ALGORITHMS: ReadonlySet<string> = new Set([
 
 const bad = (message: string): AuthError => new AuthError('bad_request', message, { reason: 'saml_invalid' });
 
+/** The deepest nesting of elements a SAML message or metadata may have (real ones stay under 15). */
+export const MAX_XML_DEPTH = 32;
+/** The most elements a SAML message or metadata may hold (a response with a thousand group values has about 1,100; canonicalizing 3,000 takes under a second). */
+export const MAX_XML_ELEMENTS = 3000;
+
+/**
+ * Measures the elements of XML text without parsing it, in one pass: their count and deepest
+ * nesting, stopping at the first limit passed. Costs what reading the text costs, whatever its
+ * shape, so a hostile document is refused before any parser, walk or canonicalization sees it.
+ */
+export function checkXmlShape(text: string, what: string): void {
+  let depth = 0;
+  let count = 0;
+  for (let at = text.indexOf('<'); at !== -1; at = text.indexOf('<', at + 1)) {
+    const next = text.charCodeAt(at + 1);
+    if (next === 0x21 /* ! */) {
+      // A comment or CDATA section may hold '<' and '>': skip to its end.
+      const end = text.startsWith('<![CDATA[', at) ? text.indexOf(']]>', at) : text.startsWith('<!--', at) ? text.indexOf('-->', at) : text.indexOf('>', at);
+      if (end === -1) throw bad(`${what} is not well-formed XML`);
+      at = end;
+      continue;
+    }
+    if (next === 0x3f /* ? */) continue;
+    if (next === 0x2f /* / */) {
+      depth--;
+      continue;
+    }
+    // The tag's end: the first '>' outside a quoted attribute value.
+    let end = at + 1;
+    let quote = 0;
+    for (; end < text.length; end++) {
+      const c = text.charCodeAt(end);
+      if (quote !== 0) {
+        if (c === quote) quote = 0;
+      } else if (c === 0x22 || c === 0x27) quote = c;
+      else if (c === 0x3e) break;
+    }
+    if (end >= text.length) throw bad(`${what} is not well-formed XML`);
+    if (++count > MAX_XML_ELEMENTS) throw bad(`${what} has more than ${MAX_XML_ELEMENTS} elements`);
+    if (text.charCodeAt(end - 1) !== 0x2f /* self-closing */ && ++depth > MAX_XML_DEPTH) throw bad(`${what} nests elements deeper than ${MAX_XML_DEPTH}`);
+    at = end;
+  }
+}
+
 /**
  * Parses XML that came from outside, refusing what no SAML party sends and attacks rely on: a
  * document type (entities, XXE), comments and processing instructions (the NameID comment trick),
@@ -35,19 +79,21 @@ const bad = (message: string): AuthError => new AuthError('bad_request', message
 export function parseForeignXml(text: string, what: string): Document {
   // Checked on the text before parsing: no parser may see a DTD at all.
   if (/<!DOCTYPE|<!ENTITY/i.test(text)) throw bad(`${what} may not have a document type (DTD)`);
+  checkXmlShape(text, what);
   const { DOMParser } = loadOptional<XmlDom>('@xmldom/xmldom', FEATURE);
   const problems: string[] = [];
   const note = (message: string): void => void problems.push(message);
   const doc = new DOMParser({ errorHandler: { warning: note, error: note, fatalError: note } }).parseFromString(text, 'text/xml') as unknown as Document;
   if (problems.length > 0 || !doc?.documentElement) throw bad(`${what} is not well-formed XML`);
-  const walk = (node: Node): void => {
+  // Without recursion: the depth is bounded above, but a walk needs no stack either way.
+  const pending: Node[] = [doc];
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
     for (let child = node.firstChild; child; child = child.nextSibling) {
       if (child.nodeType === 8) throw bad(`${what} may not hold comments`);
       if (child.nodeType === 7) throw bad(`${what} may not hold processing instructions`);
-      if (child.nodeType === 1) walk(child);
+      if (child.nodeType === 1) pending.push(child);
     }
-  };
-  walk(doc);
+  }
   return doc;
 }
 
