@@ -89,6 +89,10 @@ describe('translations of answers', () => {
     // Unknown languages, junk and oversized headers fall back to English.
     expect((await wrong('xx, zz;q=0.5')).body.error).toBe('incorrect user or password');
     expect((await wrong('de;q=abc,' + 'x'.repeat(300))).body.error).toBe('incorrect user or password');
+    // A long header (a browser with many languages) is read by its first whole tags.
+    const many = `fr-FR,fr;q=0.9,${Array.from({ length: 40 }, (_, i) => `x${String.fromCharCode(97 + (i % 26))}-${i};q=0.${(i % 8) + 1}`).join(',')}`;
+    expect(many.length).toBeGreaterThan(300);
+    expect((await wrong(many)).body.error).toBe('Utilisateur ou mot de passe incorrect.');
     // The middleware's refusals too.
     const refused = await request(app).get('/private').set('Accept-Language', 'de');
     expect([refused.status, refused.body]).toEqual([401, { error: 'Sie sind nicht angemeldet.', code: 'token_missing' }]);

@@ -52,9 +52,12 @@ const TAG = /^[a-z]{1,8}(?:-[a-z0-9]{1,8})*$/;
 
 /** The request's languages by preference: `de-DE,de;q=0.9,en;q=0.5` gives `de-de`, `de`, `en`. */
 export function acceptedLanguages(header: string | undefined): string[] {
-  if (!header || header.length > MAX_HEADER) return [];
+  if (!header) return [];
+  // A long header (browsers with many languages send 300 characters and more) is read by its first
+  // tags: only whole ones, cut before the tag the limit falls in.
+  const read = header.length <= MAX_HEADER ? header : header.slice(0, header.lastIndexOf(',', MAX_HEADER) + 1);
   const tags: { tag: string; q: number; at: number }[] = [];
-  for (const [at, part] of header.split(',').slice(0, MAX_TAGS).entries()) {
+  for (const [at, part] of read.split(',').slice(0, MAX_TAGS).entries()) {
     const [name = '', ...params] = part.trim().toLowerCase().split(';');
     const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
     const q = qParam === undefined ? 1 : Number(qParam.slice(2));
