@@ -727,6 +727,13 @@ $('stop-impersonation').addEventListener('click', async () => {
 $('call-private').addEventListener('click', () => showCall('GET', '/private'));
 $('call-admin').addEventListener('click', () => showCall('GET', '/admin'));
 $('logout').addEventListener('click', async () => {
+  // Signed in through the organization's identity provider: the browser goes to /auth/sso/logout,
+  // which signs out here and offers to sign out at the IdP too (single logout).
+  const user = auth.session.user;
+  if (user && user.attrs && typeof user.attrs.sso_connection === 'string') {
+    location.assign('/auth/sso/logout');
+    return;
+  }
   await auth.signOut().catch(() => undefined);
   show('signed out');
   await refresh();

@@ -38,6 +38,13 @@ describe('example in headless chromium', () => {
       const orgs = await page.evaluate(async () => (await fetch('/auth/orgs', { headers: { 'X-XSRF-TOKEN': document.cookie.replace(/.*XSRF-TOKEN=([^;]+).*/, '$1') } })).json());
       expect(orgs).toMatchObject([{ name: 'Customer Inc.', roles: ['member'] }]);
       await page.screenshot({ path: join(SHOTS, 'sso-signed-in.png') });
+      // Signing out goes through the IdP too: the page's button, the IdP's answer, back on the app signed out.
+      await page.click('#logout');
+      await page.waitForSelector('form[action$="/auth/sso/idp-logout"] button');
+      expect(await page.textContent('h1')).toBe('You are signed out');
+      await page.click('form button');
+      await page.waitForURL(`${base}/`);
+      await page.waitForSelector('#logged-out:not(.hidden)');
       await page.context().close();
     },
     60_000,

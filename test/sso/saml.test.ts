@@ -105,6 +105,38 @@ describe('SAML single logout', () => {
     const landed = await person.get(`${answer.pathname}${answer.search}`);
     expect([landed.status, landed.headers.location]).toEqual([302, 'http://127.0.0.1:8080/']);
   });
+
+  it('a browser that follows a link to /sso/logout (no XSRF header) is signed out here and gets a page whose button signs it out at the IdP, once', async () => {
+    await samlConnection(t, peers.idp);
+    const person = new SsoBrowser(t);
+    expect((await person.login(peers.idp)).status).toBe(200);
+    const userId = ((await person.get('/auth/user')).body as { id: string }).id;
+    const cookie = `JWT=${person.jar.get('JWT') ?? ''}; XSRF-TOKEN=${person.jar.get('XSRF-TOKEN') ?? ''}`;
+    // A navigation: the cookies, no header.
+    const page = await request(t.app).get('/auth/sso/logout').set('Cookie', cookie).set('Accept', 'text/html');
+    expect(page.status).toBe(200);
+    expect(page.headers['content-security-policy']).toContain(`form-action http://127.0.0.1:8080 ${peers.idp.origin}`);
+    // Signed out here: the cookies are cleared and the session is gone from the user's list.
+    expect((page.headers['set-cookie'] as unknown as string[]).some((c) => /^JWT=;/.test(c))).toBe(true);
+    expect(await t.auth.sessions.list(userId)).toEqual([]);
+    const ticket = /name="ticket" value="([^"]+)"/.exec(page.text)?.[1] as string;
+    expect(/action="([^"]+)"/.exec(page.text)?.[1]).toBe('http://127.0.0.1:8080/auth/sso/idp-logout');
+    // The button: a form post from the page, to the IdP with a signed LogoutRequest.
+    const pressed = await request(t.app).post('/auth/sso/idp-logout').set('Origin', 'http://127.0.0.1:8080').type('form').send({ ticket });
+    expect(pressed.status).toBe(302);
+    expect(pressed.headers.location).toMatch(new RegExp(`^${peers.idp.origin}/slo\\?SAMLRequest=.*&Signature=`));
+    // Once; a forged or changed ticket does nothing, nor does another site's form.
+    for (const [sent, origin] of [
+      [ticket, 'http://127.0.0.1:8080'],
+      [`${ticket.slice(0, -2)}xx`, 'http://127.0.0.1:8080'],
+      ['', 'http://127.0.0.1:8080'],
+    ] as const) {
+      const again = await request(t.app).post('/auth/sso/idp-logout').set('Origin', origin).type('form').send({ ticket: sent });
+      expect([again.status, again.body.code]).toEqual([400, 'saml_invalid']);
+    }
+    const crossSite = await request(t.app).post('/auth/sso/idp-logout').set('Origin', 'https://evil.example').type('form').send({ ticket });
+    expect(crossSite.status).toBe(403);
+  });
 });
 
 describe('testing a connection', () => {

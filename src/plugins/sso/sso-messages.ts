@@ -1,8 +1,12 @@
 import type { MessagesByLocale } from '../../core/i18n/translations';
 
-/** The single sign-on plugin's words: its error codes. */
+/** The single sign-on plugin's words: its error codes and its sign-out page. */
 export const SSO_MESSAGES: MessagesByLocale = {
   en: {
+    'page.ssoLogout.title': 'You are signed out',
+    'page.ssoLogout.text': 'You are signed out of this app. Your organization’s sign-in may still remember you: sign out there too, so that the next sign-in asks who you are.',
+    'page.ssoLogout.button': 'Sign out at my organization too',
+    'page.ssoLogout.stay': 'Back to the app',
     'error.domain_unverified': 'This domain is not verified yet.',
     'error.domain_taken': 'Another organization has verified this domain.',
     'error.saml_invalid': 'The identity provider’s answer was not valid.',
@@ -12,6 +16,11 @@ export const SSO_MESSAGES: MessagesByLocale = {
     'error.member_suspended': 'Your membership in this organization is suspended.',
   },
   de: {
+    'page.ssoLogout.title': 'Sie sind abgemeldet',
+    'page.ssoLogout.text':
+      'Sie sind von dieser App abgemeldet. Die Anmeldung Ihrer Organisation kennt Sie vielleicht noch: Melden Sie sich auch dort ab, damit die nächste Anmeldung fragt, wer Sie sind.',
+    'page.ssoLogout.button': 'Auch bei meiner Organisation abmelden',
+    'page.ssoLogout.stay': 'Zurück zur App',
     'error.domain_unverified': 'Diese Domain ist noch nicht bestätigt.',
     'error.domain_taken': 'Eine andere Organisation hat diese Domain bestätigt.',
     'error.saml_invalid': 'Die Antwort des Identitätsanbieters war ungültig.',
@@ -21,6 +30,11 @@ export const SSO_MESSAGES: MessagesByLocale = {
     'error.member_suspended': 'Ihre Mitgliedschaft in dieser Organisation ist ausgesetzt.',
   },
   fr: {
+    'page.ssoLogout.title': 'Vous êtes déconnecté',
+    'page.ssoLogout.text':
+      'Vous êtes déconnecté de cette application. La connexion de votre organisation se souvient peut-être encore de vous : déconnectez-vous aussi là-bas, pour que la prochaine connexion demande qui vous êtes.',
+    'page.ssoLogout.button': 'Me déconnecter aussi de mon organisation',
+    'page.ssoLogout.stay': 'Retour à l’application',
     'error.domain_unverified': "Ce domaine n'est pas encore vérifié.",
     'error.domain_taken': 'Une autre organisation a vérifié ce domaine.',
     'error.saml_invalid': "La réponse du fournisseur d'identité n'était pas valide.",
@@ -30,6 +44,11 @@ export const SSO_MESSAGES: MessagesByLocale = {
     'error.member_suspended': 'Votre adhésion à cette organisation est suspendue.',
   },
   es: {
+    'page.ssoLogout.title': 'Has cerrado la sesión',
+    'page.ssoLogout.text':
+      'Has cerrado la sesión de esta aplicación. El inicio de sesión de tu organización quizá aún te recuerde: cierra la sesión también allí, para que el próximo inicio pregunte quién eres.',
+    'page.ssoLogout.button': 'Cerrar también la sesión de mi organización',
+    'page.ssoLogout.stay': 'Volver a la aplicación',
     'error.domain_unverified': 'Este dominio aún no está verificado.',
     'error.domain_taken': 'Otra organización ha verificado este dominio.',
     'error.saml_invalid': 'La respuesta del proveedor de identidad no era válida.',

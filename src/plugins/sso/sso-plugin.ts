@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { mergeMessages } from '../../core/i18n/translations';
 import { SSO_SETUP_MESSAGES } from './setup/setup-messages';
 import { SSO_MESSAGES } from './sso-messages';
@@ -114,6 +115,7 @@ export function sso(options: SsoOptions): SsoPlugin {
         privateOrigins: checked.privateOrigins,
         skewMs: checked.clockSkewMs,
         revokeAll: (userId) => ctx.sessions.revokeAll(userId),
+        ticketKey: createHmac('sha256', checked.key).update('sso-logout-ticket').digest(),
         rateLimit: (name, identity) => ctx.rateLimit(name, identity),
         navigationUser: async (req, res) => (await ctx.authenticator.navigationClaims(req.raw as Request, res)).user as User,
       });

@@ -1,3 +1,4 @@
+import { LOGOUT_TICKET_MS, logoutTicket, readLogoutTicket, sendLogoutPage, ticketUseKey, type LogoutSubject } from './logout-page';
 import type { ServerResponse } from 'node:http';
 import { AuthError } from '../../core/errors';
 import { HANDSHAKE_DURATION_MS } from '../../core/token/token-service';
@@ -37,6 +38,8 @@ export interface SsoLoginDeps extends ProvisionDeps {
   rateLimit(name: string, identity: string): Promise<void>;
   /** Ends every session of a user (the IdP's single logout). */
   revokeAll(userId: string): Promise<number>;
+  /** Signs the tickets of the logout page's button. */
+  ticketKey: Buffer;
   /** The user of the session cookie of a page the browser navigates to (a test of a connection); a 401 AuthError without one. */
   navigationUser(req: LoginRequest, res: ServerResponse): Promise<User>;
 }
@@ -68,6 +71,7 @@ export class SsoProvider implements Provider {
       metadata: { methods: ['GET'], handle: (req, res, kit, id) => this.metadata(req, res, kit, id) },
       oidc: { methods: ['GET'], handle: (req, res, kit, id) => this.oidcCallback(req, res, kit, id) },
       slo: { methods: ['GET', 'POST'], crossSite: true, handle: (req, res, kit, id) => this.singleLogout(req, res, kit, id) },
+      'idp-logout': { methods: ['POST'], handle: (req, res, kit) => this.idpLogout(req, res, kit) },
     };
   }
 
@@ -165,13 +169,39 @@ export class SsoProvider implements Provider {
    * here (the core did), then the browser goes to the IdP with a signed LogoutRequest.
    */
   async logout(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
-    const attrs = (await kit.tokens.read(req.raw).catch(() => undefined))?.claims.user?.attrs ?? {};
+    // With the XSRF header (a script), straight to the IdP; a navigation carries none, and gets a
+    // page whose button does it (a link another site made must not end the IdP session by itself).
+    const checked = await kit.tokens.read(req.raw).catch(() => undefined);
+    const attrs = (checked?.claims ?? (await kit.tokens.peek(req.raw).catch(() => undefined)))?.user?.attrs ?? {};
     kit.tokens.reset(res);
     const connection = typeof attrs.sso_connection === 'string' ? await this.deps.connections.byId(attrs.sso_connection) : undefined;
     if (!connection?.saml?.sloUrl || typeof attrs.sso_subject !== 'string') return sendJson(res, 200, { status: 'logged out' });
-    const sp = this.deps.connections.serviceProvider(connection, kit.authRouteUrl(req));
     const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
-    sendRedirect(res, 302, await sp.logoutUrl({ nameId: attrs.sso_subject, nameIdFormat: text(attrs.sso_format), sessionIndex: text(attrs.sso_session) }, ''));
+    const subject = { connectionId: connection.id, nameId: attrs.sso_subject, nameIdFormat: text(attrs.sso_format), sessionIndex: text(attrs.sso_session) };
+    if (checked !== undefined) return this.toIdpLogout(subject, req, res, kit);
+    sendLogoutPage(res, kit.translations.page(kit.translations.localeOf(req.raw)), {
+      action: `${kit.authRouteUrl(req)}/${SSO_PROVIDER}/idp-logout`,
+      ticket: logoutTicket(this.deps.ticketKey, subject),
+      home: kit.url.href,
+      idpOrigin: new URL(connection.saml.sloUrl).origin,
+    });
+  }
+
+  /** The button of the logout page: its ticket (once) sends the browser to the IdP with a signed LogoutRequest. */
+  private async idpLogout(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
+    const ticket = (req.body as { ticket?: unknown } | undefined)?.ticket;
+    const subject = readLogoutTicket(this.deps.ticketKey, ticket);
+    if (subject === undefined || !(await kit.useOnce(ticketUseKey(ticket as string), LOGOUT_TICKET_MS))) {
+      throw new AuthError('bad_request', 'this sign-out page is used or too old: you are signed out here; sign out at your identity provider there', { reason: 'saml_invalid' });
+    }
+    return this.toIdpLogout(subject, req, res, kit);
+  }
+
+  private async toIdpLogout(subject: LogoutSubject, req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
+    const connection = await this.deps.connections.byId(subject.connectionId);
+    if (!connection?.saml?.sloUrl) return sendJson(res, 200, { status: 'logged out' });
+    const sp = this.deps.connections.serviceProvider(connection, kit.authRouteUrl(req));
+    sendRedirect(res, 302, await sp.logoutUrl(subject, ''));
   }
 
   /**
