@@ -1,3 +1,4 @@
+import { ssoLogin } from './sso-login';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readArgs } from './lib/args';
 import { machineLine } from './lib/table';
@@ -34,6 +35,7 @@ const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<str
   trips: storeTrips,
   scim: scimBench,
   resource: resourceServerBench,
+  sso: ssoLogin,
 };
 
 async function main(): Promise<void> {

@@ -140,9 +140,10 @@ export class SamlServiceProvider {
   async validateLogoutPost(body: Record<string, unknown>): Promise<{ nameId?: string | undefined; profile: unknown }> {
     const message = typeof body.SAMLRequest === 'string' ? body.SAMLRequest : '';
     if (message.length > MAX_SAML_RESPONSE) throw new AuthError('payload_too_large', 'the logout message is too large', { reason: 'saml_invalid' });
-    const doc = parseForeignXml(Buffer.from(message, 'base64').toString('utf8'), 'the logout request');
+    const text = Buffer.from(message, 'base64').toString('utf8');
+    const doc = parseForeignXml(text, 'the logout request');
     checkAlgorithms(doc);
-    precheckSignatures(doc, this.settings.certificates.map(certificatePem));
+    precheckSignatures(doc, this.settings.certificates.map(certificatePem), text.length);
     try {
       const { profile } = await this.saml(undefined).validatePostRequestAsync({ SAMLRequest: message });
       return { nameId: profile?.nameID, profile };
@@ -192,11 +193,12 @@ export class SamlServiceProvider {
     if (typeof samlResponse !== 'string' || samlResponse === '') throw new AuthError('bad_request', 'SAMLResponse is required', { reason: 'saml_invalid' });
     if (samlResponse.length > MAX_SAML_RESPONSE) throw new AuthError('payload_too_large', `SAMLResponse is larger than ${MAX_SAML_RESPONSE} characters`, { reason: 'saml_invalid' });
     if (!/^[A-Za-z0-9+/=\r\n]+$/.test(samlResponse)) throw new AuthError('bad_request', 'SAMLResponse is not base64', { reason: 'saml_invalid' });
-    const doc = parseForeignXml(Buffer.from(samlResponse, 'base64').toString('utf8'), 'the SAML response');
+    const text = Buffer.from(samlResponse, 'base64').toString('utf8');
+    const doc = parseForeignXml(text, 'the SAML response');
     const root = doc.documentElement;
     if (root.localName !== 'Response' || root.namespaceURI !== PROTOCOL) throw refused('it is not a samlp:Response');
     checkAlgorithms(doc);
-    precheckSignatures(doc, this.settings.certificates.map(certificatePem));
+    precheckSignatures(doc, this.settings.certificates.map(certificatePem), text.length);
     // What an encrypted assertion holds gets the same checks (no DTD, comments or SHA-1 inside).
     for (const encrypted of elements(doc, ASSERTION, 'EncryptedAssertion')) {
       const xml = loadOptional<NodeSamlXml>('@node-saml/node-saml/lib/xml', 'SAML connections (sso)');
