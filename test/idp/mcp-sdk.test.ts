@@ -102,6 +102,15 @@ describe('the official MCP SDK connects end to end', () => {
   let withScopes: { url: string; close(): Promise<void> };
   let withoutScopes: { url: string; close(): Promise<void> };
   let callback: string;
+  let C: string;
+
+  /** An authorization request built by hand (no scope unless given), followed by a signed-in browser. */
+  async function authorize(clientId: string, params: Record<string, string>): Promise<URL | undefined> {
+    const url = new URL(`${idp.issuer}/auth`);
+    for (const [k, v] of Object.entries({ client_id: clientId, response_type: 'code', redirect_uri: callback, code_challenge: 'x'.repeat(43), code_challenge_method: 'S256', state: 's', ...params }))
+      url.searchParams.set(k, v);
+    return (await (await new Navigator().login(idp, 'mia')).follow(url.href, [callback])).url;
+  }
 
   beforeAll(async () => {
     rp = await nowhere();
@@ -109,13 +118,18 @@ describe('the official MCP SDK connects end to end', () => {
     const [idpPort, a, b] = [await freePort(), await freePort(), await freePort()];
     const issuer = `http://127.0.0.1:${idpPort}/oidc`;
     const [A, B] = [`http://127.0.0.1:${a}/mcp`, `http://127.0.0.1:${b}/mcp`];
+    C = 'https://admin-api.example';
     idp = await startIdpApp(
       {
         resources: [
           { id: A, scopes: ['tools'] },
           { id: B, scopes: ['tools'] },
+          { id: C, scopes: ['admin'] },
         ],
-        clients: [],
+        clients: [
+          { clientId: 'stranger', redirectUris: [callback], applicationType: 'web', trusted: true, resources: [] },
+          { clientId: 'helper', redirectUris: [callback], applicationType: 'web', trusted: true, resources: [A] },
+        ],
         registration: { redirectUris: [`${rp.url}/*`], resources: [A, B] },
       },
       {},
@@ -156,6 +170,23 @@ describe('the official MCP SDK connects end to end', () => {
     expect(metadata.issuer).toBe(idp.issuer);
     expect(metadata.scopes_supported).toEqual(expect.arrayContaining(['openid', 'tools']));
     expect(metadata.registration_endpoint).toBe(`${idp.issuer}/reg`);
+  });
+
+  it("resource scopes stay with the resources: a client asks only for those of resources it may use; a static client's request without scope gets openid and the resource's", async () => {
+    // A client allowed no resource asks for another resource's scope without naming it (it would
+    // land in an opaque token and its introspection): refused.
+    const stranger = await authorize('stranger', { scope: 'openid admin tools' });
+    expect(stranger?.searchParams.get('error')).toBe('invalid_scope');
+    // A static client (its id_tokens carry auth_time, so it needs openid) naming only its resource.
+    const helper = await authorize('helper', { resource: `${withScopes.url}/mcp` });
+    expect([helper?.searchParams.get('error'), helper?.searchParams.has('code')]).toEqual([null, true]);
+    // A registration asking for a scope of a resource registered clients may not use is refused.
+    const registered = await fetch(`${idp.issuer}/reg`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ redirect_uris: [callback], token_endpoint_auth_method: 'none', scope: 'admin' }),
+    });
+    expect([registered.status, ((await registered.json()) as { error: string }).error]).toEqual([400, 'invalid_client_metadata']);
   });
 
   it('with scopes the server publishes (the SDK registers and asks for them)', async () => {

@@ -1,3 +1,5 @@
+import { X509Certificate } from 'node:crypto';
+import { certificatePem } from '../../src/plugins/sso/sp-keys';
 import request from 'supertest';
 import type { Response } from 'supertest';
 import { setClock } from '../support/clock';
@@ -183,6 +185,36 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
     const forgedValue = Buffer.from('x'.repeat(256)).toString('base64');
     const res = await refused({ beforeSigning: bulky, afterSigning: (x) => x.replace(/(<(?:ds:)?SignatureValue>)[^<]+/g, `$1${forgedValue}`) }, 403);
     expect(res.body.error).toMatch(/not made with the identity provider's key/);
+    // Short elements (16 KB of text, cost in elements all the same): checked first too.
+    const terse = (x: string): string => x.replace('</saml:AttributeStatement>', `<saml:Attribute Name="m">${'<j/>'.repeat(2850)}</saml:Attribute></saml:AttributeStatement>`);
+    const short = await refused({ beforeSigning: terse, afterSigning: (x) => x.replace(/(<(?:ds:)?SignatureValue>)[^<]+/g, `$1${forgedValue}`) }, 403);
+    expect(short.body.error).toMatch(/not made with the identity provider's key/);
+    // Inside an encrypted assertion (anyone may encrypt to the SP's published certificate): checked once decrypted.
+    const person = new SsoBrowser(t);
+    const form = await peers.idp.follow((await person.start('email=someone@customer.test')).headers.location as string, {
+      beforeSigning: bulky,
+      afterSigning: (x) => x.replace(/(<(?:ds:)?SignatureValue>)[^<]+/g, `$1${forgedValue}`),
+    });
+    const xml = Buffer.from(form.SAMLResponse, 'base64').toString('utf8');
+    const assertion = /<saml:Assertion[\s\S]*<\/saml:Assertion>/.exec(xml)?.[0] as string;
+    const spCert = certificatePem((await t.sso.connections.byId(connectionId))?.sp?.certificate as string);
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- node-saml's own encryption library, for the attacker's side
+    const xmlEncryption = require('xml-encryption') as { encrypt(xml: string, options: object, done: (err: Error | null, out: string) => void): void };
+    const encrypted = await new Promise<string>((resolve, reject) =>
+      xmlEncryption.encrypt(
+        assertion.replace('<saml:Assertion ', '<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" '),
+        {
+          rsa_pub: new X509Certificate(spCert).publicKey.export({ type: 'spki', format: 'pem' }),
+          pem: spCert,
+          encryptionAlgorithm: 'http://www.w3.org/2001/04/xmlenc#aes256-cbc',
+          keyEncryptionAlgorithm: 'http://www.w3.org/2001/04/xmlenc#rsa-oaep-mgf1p',
+        },
+        (err, out) => (err ? reject(err) : resolve(out)),
+      ),
+    );
+    const hidden = Buffer.from(xml.replace(assertion, `<saml:EncryptedAssertion>${encrypted}</saml:EncryptedAssertion>`)).toString('base64');
+    const inside = await person.post({ ...form, SAMLResponse: hidden }, peers.idp.origin);
+    expect([inside.status, inside.body.error]).toEqual([403, expect.stringMatching(/not made with the identity provider's key/)]);
     // The same response as the IdP signed it is accepted: the limits leave room for real ones.
     expect((await new SsoBrowser(t).login(peers.idp, 'email=someone@customer.test', { beforeSigning: bulky })).status).toBe(200);
   });
@@ -199,6 +231,26 @@ describe('SAML attacks (each refused with a 4xx, no session, no member added)', 
       const form = await peers.idp.follow((await person.start('email=someone@customer.test')).headers.location as string);
       const res = await person.post({ ...form, SAMLResponse: Buffer.from(xml).toString('base64') }, peers.idp.origin);
       expect([res.status, res.body.code, res.body.error]).toEqual([400, 'saml_invalid', expect.stringMatching(message)]);
+    }
+    // What a parser might read as text (and pay for in merges): refused on the text.
+    for (const [xml, message] of [
+      [`<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">${'<!<j/>'.repeat(12_000)}</samlp:Response>`, /document type \(DTD\) or other declarations/],
+      [`<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"><?p <q '?>${'<a>'.repeat(100)}<?p '?></samlp:Response>`, /processing instructions/],
+      [`<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">${'< a'.repeat(100)}</samlp:Response>`, /not well-formed/],
+      [`<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" a="<b>"/>`, /not well-formed/],
+    ] as const) {
+      const person = new SsoBrowser(t);
+      const form = await peers.idp.follow((await person.start('email=someone@customer.test')).headers.location as string);
+      const res = await person.post({ ...form, SAMLResponse: Buffer.from(xml).toString('base64') }, peers.idp.origin);
+      expect([res.status, res.body.code, res.body.error]).toEqual([400, 'saml_invalid', expect.stringMatching(message)]);
+    }
+    // A stranger's SignedInfo stuffed with elements: refused before it is canonicalized.
+    const stuffed = `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_r"><ds:Signature xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:SignedInfo><ds:CanonicalizationMethod Algorithm="http://www.w3.org/2001/10/xml-exc-c14n#"/><ds:SignatureMethod Algorithm="http://www.w3.org/2001/04/xmldsig-more#rsa-sha256"/><ds:Reference URI="#_r"><ds:DigestMethod Algorithm="http://www.w3.org/2001/04/xmlenc#sha256"/><ds:DigestValue>AAAA</ds:DigestValue></ds:Reference>${'<x:j xmlns:x="urn:x" a="1"/>'.repeat(300)}</ds:SignedInfo><ds:SignatureValue>AAAA</ds:SignatureValue></ds:Signature></samlp:Response>`;
+    {
+      const person = new SsoBrowser(t);
+      const form = await peers.idp.follow((await person.start('email=someone@customer.test')).headers.location as string);
+      const res = await person.post({ ...form, SAMLResponse: Buffer.from(stuffed).toString('base64') }, peers.idp.origin);
+      expect([res.status, res.body.error]).toEqual([403, expect.stringMatching(/SignedInfo holds more than 16 elements/)]);
     }
     // Three signatures (a response and its assertion have two at most), each checked before any is verified.
     await refused({ afterSigning: (x) => x.replace(/(<(?:ds:)?Signature[\s\S]*?<\/(?:ds:)?Signature>)/, '$1$1$1') }, 403, /3 signatures/);

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { AuthError } from '../../core/errors';
 import type { StateStore } from '../../core/state/state-store';
-import { clientMetadata } from './client-metadata';
+import { clientMetadata, scopesFor } from './client-metadata';
 import type { IdpClient } from './idp-options';
 import type { OidcProviderLike } from './oidc-types';
 import { revokeClientGrants } from './grants';
@@ -43,12 +43,14 @@ export class ClientRegistry {
    * @param provider - the running provider (to validate metadata as it will).
    * @param staticIds - the ids of the clients of the options (a registered one never takes one).
    * @param signingAlg - the id_token algorithm.
+   * @param resources - the provider's resources (a client's scopes follow those it may use).
    */
   constructor(
     private readonly state: StateStore,
     private readonly provider: () => Promise<OidcProviderLike>,
     private readonly staticIds: ReadonlySet<string>,
     private readonly signingAlg: string,
+    private readonly resources: ReadonlyMap<string, { scopes: string[] }>,
   ) {
     this.clients = new StateAdapter('Client', state, () => new Error('not used'));
   }
@@ -58,7 +60,7 @@ export class ClientRegistry {
     const clientId = `app_${randomBytes(12).toString('base64url')}`;
     const clientSecret = input.type === 'confidential' ? randomBytes(32).toString('base64url') : undefined;
     const client: IdpClient = { ...input, clientId, ...(clientSecret ? { clientSecret } : {}) };
-    const metadata = clientMetadata(client, this.signingAlg);
+    const metadata = clientMetadata(client, this.signingAlg, scopesFor(client.resources ?? [], this.resources));
     const provider = await this.provider();
     try {
       await provider.Client.validate(metadata);

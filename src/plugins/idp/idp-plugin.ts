@@ -16,7 +16,7 @@ import { SECOND_FACTOR_SERVICE } from '../../plugin-api/second-factor';
 import { isBanned } from '../../core/users/user-store';
 import { appRouteList } from './app-routes';
 import { linkGrantToSession, revokeGrants, revokeSessionGrants } from './grants';
-import { clientMetadata } from './client-metadata';
+import { clientMetadata, scopesFor } from './client-metadata';
 import { checkIdpOptions, type IdentityProviderOptions, type IdpClient, type ResolvedIdpOptions } from './idp-options';
 import { ClientRegistry } from './client-registry';
 import { clientRouteList } from './client-routes';
@@ -117,7 +117,8 @@ function resourceIndicators(lib: OidcProviderModule, options: ResolvedIdpOptions
  * and acts on registrations only): allowed redirect URIs, the code flow only, and a public client
  * unless the request carries an initial access token.
  */
-function registrationChecks(lib: OidcProviderModule, policy: ResolvedRegistration): Record<string, unknown> {
+function registrationChecks(lib: OidcProviderModule, policy: ResolvedRegistration, resources: ReadonlyMap<string, { scopes: string[] }>): Record<string, unknown> {
+  const allowed = new Set(scopesFor(policy.resources, resources).split(' '));
   type Registering = { oidc?: { route?: string }; get(header: string): string };
   return {
     properties: ['authgate_registered'],
@@ -134,6 +135,12 @@ function registrationChecks(lib: OidcProviderModule, policy: ResolvedRegistratio
         throw new lib.errors.InvalidClientMetadata('registered clients use the code flow (grant_types authorization_code, refresh_token)');
       if (metadata.token_endpoint_auth_method !== 'none' && !policy.hasInitialAccessToken(octx.get('authorization')))
         throw new lib.errors.InvalidClientMetadata('without an initial access token only public clients register (token_endpoint_auth_method: none, with PKCE)');
+      // A registered client asks only for the scopes of the resources it may use (and OpenID Connect's).
+      if (metadata.scope === undefined) metadata.scope = [...allowed].join(' ');
+      const outside = String(metadata.scope)
+        .split(' ')
+        .find((s) => s !== '' && !allowed.has(s));
+      if (outside !== undefined) throw new lib.errors.InvalidClientMetadata(`scope ${outside.slice(0, 40)} is not one registered clients may ask for`);
     },
   };
 }
@@ -174,12 +181,12 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
   const provider = new lib.Provider(options.issuer.href.replace(/\/$/, ''), {
     adapter: (model: string) =>
       new StateAdapter(model, ctx.stateStore, (message) => new lib.errors.InvalidGrant(message), model === 'Grant' ? (accountId) => mayHoldGrants(ctx, accountId) : undefined),
-    clients: options.clients.map((c) => clientMetadata(c, options.signingAlg)),
+    clients: options.clients.map((c) => clientMetadata(c, options.signingAlg, scopesFor(c.resources ?? [], options.resources))),
     jwks: { keys },
     cookies: { keys: [createHmac('sha256', key).update('idp-cookies').digest('base64url')] },
     claims: CLAIMS,
     // The resources' scopes are this server's too: discovery lists them, and a client may register them (RFC 7591 `scope`).
-    scopes: [...new Set(['openid', 'offline_access', 'profile', 'email', ...[...options.resources.values()].flatMap((r) => r.scopes)])],
+    scopes: scopesFor(options.resources.keys(), options.resources).split(' '),
     pkce: { required: () => true },
     // Every request names its redirect URI (and oidc-provider's filling-in of a missing one fails on a resume URL with a client_id: a 500).
     allowOmittingSingleRegisteredRedirectUri: false,
@@ -203,7 +210,7 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
           ? { enabled: false }
           : { enabled: true, initialAccessToken: false, issueRegistrationAccessToken: false, idFactory: (options.registration as ResolvedRegistration).newClientId },
     },
-    ...(options.registration === undefined ? {} : { extraClientMetadata: registrationChecks(lib, options.registration) }),
+    ...(options.registration === undefined ? {} : { extraClientMetadata: registrationChecks(lib, options.registration, options.resources) }),
     // What a registered client gets when it says nothing: the provider's one signing algorithm, the code flow.
     clientDefaults: { id_token_signed_response_alg: options.signingAlg, grant_types: ['authorization_code'], response_types: ['code'] },
     renderError: pages.renderError,
@@ -330,7 +337,7 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
       timer.unref();
       ctx.tokens.useServiceSigner(serviceTokenSigner(checked.issuer.href.replace(/\/$/, ''), () => (started as Promise<{ keys: SigningJwk[] }>).then((s) => s.keys)));
       const logout = new IdpLogout(ctx.stateStore, provider, ctx.logger);
-      const registry = new ClientRegistry(ctx.stateStore, provider, new Set(checked.clients.map((c) => c.clientId)), checked.signingAlg);
+      const registry = new ClientRegistry(ctx.stateStore, provider, new Set(checked.clients.map((c) => c.clientId)), checked.signingAlg, checked.resources);
       const statics = new Map<string, IdpClient>(checked.clients.map((c) => [c.clientId, c]));
       const clientOf = async (clientId: string): Promise<IdpClient | undefined> => statics.get(clientId) ?? (await registry.info(clientId)) ?? (await registry.selfRegistered(clientId));
       const grantTtlMs = checked.ttlSeconds.refreshToken * 1000;

@@ -140,10 +140,9 @@ export class SamlServiceProvider {
   async validateLogoutPost(body: Record<string, unknown>): Promise<{ nameId?: string | undefined; profile: unknown }> {
     const message = typeof body.SAMLRequest === 'string' ? body.SAMLRequest : '';
     if (message.length > MAX_SAML_RESPONSE) throw new AuthError('payload_too_large', 'the logout message is too large', { reason: 'saml_invalid' });
-    const text = Buffer.from(message, 'base64').toString('utf8');
-    const doc = parseForeignXml(text, 'the logout request');
+    const doc = parseForeignXml(Buffer.from(message, 'base64').toString('utf8'), 'the logout request');
     checkAlgorithms(doc);
-    precheckSignatures(doc, this.settings.certificates.map(certificatePem), text.length);
+    precheckSignatures(doc, this.settings.certificates.map(certificatePem));
     try {
       const { profile } = await this.saml(undefined).validatePostRequestAsync({ SAMLRequest: message });
       return { nameId: profile?.nameID, profile };
@@ -193,12 +192,11 @@ export class SamlServiceProvider {
     if (typeof samlResponse !== 'string' || samlResponse === '') throw new AuthError('bad_request', 'SAMLResponse is required', { reason: 'saml_invalid' });
     if (samlResponse.length > MAX_SAML_RESPONSE) throw new AuthError('payload_too_large', `SAMLResponse is larger than ${MAX_SAML_RESPONSE} characters`, { reason: 'saml_invalid' });
     if (!/^[A-Za-z0-9+/=\r\n]+$/.test(samlResponse)) throw new AuthError('bad_request', 'SAMLResponse is not base64', { reason: 'saml_invalid' });
-    const text = Buffer.from(samlResponse, 'base64').toString('utf8');
-    const doc = parseForeignXml(text, 'the SAML response');
+    const doc = parseForeignXml(Buffer.from(samlResponse, 'base64').toString('utf8'), 'the SAML response');
     const root = doc.documentElement;
     if (root.localName !== 'Response' || root.namespaceURI !== PROTOCOL) throw refused('it is not a samlp:Response');
     checkAlgorithms(doc);
-    precheckSignatures(doc, this.settings.certificates.map(certificatePem), text.length);
+    precheckSignatures(doc, this.settings.certificates.map(certificatePem));
     // What an encrypted assertion holds gets the same checks (no DTD, comments or SHA-1 inside).
     for (const encrypted of elements(doc, ASSERTION, 'EncryptedAssertion')) {
       const xml = loadOptional<NodeSamlXml>('@node-saml/node-saml/lib/xml', 'SAML connections (sso)');
@@ -208,7 +206,10 @@ export class SamlServiceProvider {
       } catch {
         throw refused("its encrypted assertion cannot be decrypted with this connection's key");
       }
-      checkAlgorithms(parseForeignXml(decrypted, 'the decrypted assertion'));
+      const inside = parseForeignXml(decrypted, 'the decrypted assertion');
+      checkAlgorithms(inside);
+      // Its signature too: node-saml would canonicalize all of it before finding a stranger's.
+      precheckSignatures(inside, this.settings.certificates.map(certificatePem));
     }
     const issuer = Array.from(root.childNodes as unknown as ArrayLike<Element>).find((n) => n.localName === 'Issuer' && n.namespaceURI === ASSERTION);
     if (issuer !== undefined && (issuer.textContent ?? '').trim() !== this.settings.idpEntityId) throw refused('its issuer is not the identity provider of this connection');

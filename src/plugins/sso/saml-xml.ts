@@ -33,32 +33,42 @@ export const MAX_XML_DEPTH = 32;
 export const MAX_XML_ELEMENTS = 3000;
 
 /**
- * Measures the elements of XML text without parsing it, in one pass: their count and deepest
- * nesting, stopping at the first limit passed. Costs what reading the text costs, whatever its
- * shape, so a hostile document is refused before any parser, walk or canonicalization sees it.
+ * Measures the elements of XML text without parsing it, in one pass, and refuses what no SAML
+ * party sends before any parser sees it: a document type or other declaration, a comment, a
+ * processing instruction past the XML declaration, a '<' that starts no tag. Costs what reading the
+ * text costs, whatever its shape, so a hostile document is refused before any parser, walk or
+ * canonicalization runs (a parser may treat what it cannot read as text, and pay for it).
+ * @returns the number of elements.
  */
-export function checkXmlShape(text: string, what: string): void {
+export function checkXmlShape(text: string, what: string): number {
   let depth = 0;
   let count = 0;
-  for (let at = text.indexOf('<'); at !== -1; at = text.indexOf('<', at + 1)) {
+  const declaration = /^\uFEFF?\s*<\?xml\s[^<>]*\?>/.exec(text);
+  for (let at = text.indexOf('<', declaration?.[0].length ?? 0); at !== -1; at = text.indexOf('<', at + 1)) {
     const next = text.charCodeAt(at + 1);
     if (next === 0x21 /* ! */) {
-      // A comment or CDATA section may hold '<' and '>': skip to its end.
-      const end = text.startsWith('<![CDATA[', at) ? text.indexOf(']]>', at) : text.startsWith('<!--', at) ? text.indexOf('-->', at) : text.indexOf('>', at);
-      if (end === -1) throw bad(`${what} is not well-formed XML`);
-      at = end;
+      if (text.startsWith('<!--', at)) throw bad(`${what} may not hold comments`);
+      if (!text.startsWith('<![CDATA[', at)) throw bad(`${what} may not have a document type (DTD) or other declarations`);
+      // A CDATA section may hold '<' and '>': skip to its end.
+      at = text.indexOf(']]>', at);
+      if (at === -1) throw bad(`${what} is not well-formed XML`);
       continue;
     }
-    if (next === 0x3f /* ? */) continue;
+    if (next === 0x3f /* ? */) throw bad(`${what} may not hold processing instructions`);
     if (next === 0x2f /* / */) {
       depth--;
+      at = text.indexOf('>', at);
+      if (at === -1) throw bad(`${what} is not well-formed XML`);
       continue;
     }
+    if (!/[A-Za-z_:]/.test(text.charAt(at + 1))) throw bad(`${what} is not well-formed XML`);
     // The tag's end: the first '>' outside a quoted attribute value.
     let end = at + 1;
     let quote = 0;
     for (; end < text.length; end++) {
       const c = text.charCodeAt(end);
+      // '<' has no place inside a tag, not even in an attribute value.
+      if (c === 0x3c) throw bad(`${what} is not well-formed XML`);
       if (quote !== 0) {
         if (c === quote) quote = 0;
       } else if (c === 0x22 || c === 0x27) quote = c;
@@ -69,6 +79,7 @@ export function checkXmlShape(text: string, what: string): void {
     if (text.charCodeAt(end - 1) !== 0x2f /* self-closing */ && ++depth > MAX_XML_DEPTH) throw bad(`${what} nests elements deeper than ${MAX_XML_DEPTH}`);
     at = end;
   }
+  return count;
 }
 
 /**

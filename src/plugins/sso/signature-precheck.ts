@@ -9,11 +9,13 @@ const CANONICALIZATIONS: ReadonlySet<string> = new Set(['http://www.w3.org/2001/
 /** The transforms of a reference to a SAML message: the signature taken out, then a canonicalization. */
 const TRANSFORMS: ReadonlySet<string> = new Set(['http://www.w3.org/2000/09/xmldsig#enveloped-signature', ...CANONICALIZATIONS]);
 /**
- * Below this size (in characters of XML) full verification costs about what this check does (a
- * real IdP's response is 4 to 12 KB), so only the shape is checked: the early signature check
- * pays off only on a large message.
+ * Below this many elements full verification costs about what this check does (a real IdP's
+ * response has 30 to 100), so only the shape is checked: the early signature check pays off only
+ * on a large message. Counted in elements, as verification's cost is.
  */
-export const PRECHECK_FROM_CHARS = 32 * 1024;
+export const PRECHECK_FROM_ELEMENTS = 200;
+/** A SignedInfo has a handful of elements (two methods, a reference, its transforms and digest). */
+const MAX_SIGNED_INFO_ELEMENTS = 16;
 /** A response and its assertion may each be signed; nothing a real IdP sends has more. */
 const MAX_SIGNATURES = 2;
 
@@ -47,7 +49,7 @@ function xmlCrypto(): { SignedXml: new () => SignedXmlLike } {
  * large message signed with their own key is refused in milliseconds. node-saml checks everything
  * again afterwards; this check only refuses earlier.
  */
-export function precheckSignatures(doc: Document, certificatePems: readonly string[], chars: number): void {
+export function precheckSignatures(doc: Document, certificatePems: readonly string[]): void {
   const signatures = elements(doc, DSIG, 'Signature');
   if (signatures.length === 0) return; // node-saml refuses an unsigned response with its own message
   if (signatures.length > MAX_SIGNATURES) throw refused(`it holds ${signatures.length} signatures (at most ${MAX_SIGNATURES})`);
@@ -55,6 +57,8 @@ export function precheckSignatures(doc: Document, certificatePems: readonly stri
     const infos = elements(signature, DSIG, 'SignedInfo');
     if (infos.length !== 1) throw refused('a signature must have one SignedInfo');
     const info = infos[0] as Element;
+    // Canonicalized below before its signature is checked: a stranger may not make that costly.
+    if (info.getElementsByTagName('*').length > MAX_SIGNED_INFO_ELEMENTS) throw refused(`a SignedInfo holds more than ${MAX_SIGNED_INFO_ELEMENTS} elements`);
     const c14n = elements(info, DSIG, 'CanonicalizationMethod')[0]?.getAttribute('Algorithm') ?? '';
     if (!CANONICALIZATIONS.has(c14n)) throw refused(`the canonicalization ${c14n.slice(0, 80) || '(none)'} is not allowed`);
     const references = elements(info, DSIG, 'Reference');
@@ -62,7 +66,7 @@ export function precheckSignatures(doc: Document, certificatePems: readonly stri
     const transforms = elements(references[0] as Element, DSIG, 'Transform');
     if (transforms.length > 2 || transforms.some((t) => !TRANSFORMS.has(t.getAttribute('Algorithm') ?? ''))) throw refused('a Reference may only take the signature out and canonicalize');
   }
-  if (chars < PRECHECK_FROM_CHARS) return;
+  if (doc.getElementsByTagName('*').length < PRECHECK_FROM_ELEMENTS) return;
   const { SignedXml } = xmlCrypto();
   for (const signature of signatures) {
     const signed = new SignedXml();

@@ -210,6 +210,8 @@ export class SsoProvider implements Provider {
    * the browser on the app.
    */
   private async singleLogout(req: LoginRequest, res: ServerResponse, kit: ProviderKit, id: string | undefined): Promise<void> {
+    // Counted like the ACS: each message costs an inflate, a parse and a signature check.
+    await this.deps.rateLimit(SSO_LOGIN_LIMIT, req.ip);
     const connection = await this.deps.connections.byId(id ?? '');
     if (connection?.kind !== 'saml') throw notFound('connection of that id');
     if (!connection.enabled) throw new AuthError('forbidden', 'this connection is disabled', { reason: 'connection_disabled' });
