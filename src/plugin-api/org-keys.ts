@@ -89,19 +89,25 @@ export async function rolesIn(orgs: Pick<OrgAuthority, 'mine'>, orgId: string, u
 }
 
 /**
- * Calls `end` when a member loses `permission` in an organization: removed from it, or demoted to
- * roles without it. What only that power could make (a SCIM token, an SSO connection) ends with it:
- * a duty named `duty` (see `retryAs`), run again until it succeeds.
+ * Calls `end` when a member loses `permission` in an organization: banned (everywhere: `orgId`
+ * undefined), removed from it, or demoted to roles without it. What only that power could make (a
+ * SCIM token, an SSO connection) ends with it: a duty named `duty` (see `retryAs`), run again
+ * until it succeeds.
  */
 export function whenPowerLost(
   events: {
-    on(type: 'org.member.removed' | 'org.member.role_changed', handler: (e: { userId?: string | undefined; data: Record<string, unknown> }) => Promise<void>, options: { retryAs: string }): unknown;
+    on(
+      type: 'user.banned' | 'org.member.removed' | 'org.member.role_changed',
+      handler: (e: { userId?: string | undefined; data: Record<string, unknown> }) => Promise<void>,
+      options: { retryAs: string },
+    ): unknown;
   },
   orgs: Pick<OrgAuthority, 'authorize'>,
   permission: string,
   duty: string,
-  end: (userId: string, reason: 'removed' | 'demoted', orgId: string) => Promise<unknown>,
+  end: (userId: string, reason: 'banned' | 'removed' | 'demoted', orgId: string | undefined) => Promise<unknown>,
 ): void {
+  events.on('user.banned', async (e) => void (e.userId !== undefined ? await end(e.userId, 'banned', undefined) : undefined), { retryAs: duty });
   events.on(
     'org.member.removed',
     async (e) => {
@@ -118,6 +124,25 @@ export function whenPowerLost(
         () => false,
       );
       if (!still) await end(e.userId, 'demoted', e.data.org);
+    },
+    { retryAs: duty },
+  );
+}
+
+/**
+ * Runs `cleanups` in order when an organization is deleted (what was made for it goes with it): a
+ * duty named `duty` (see `retryAs`), run again until it succeeds, so each cleanup must be safe to repeat.
+ */
+export function whenOrgDeleted(
+  events: { on(type: 'org.deleted', handler: (e: { data: Record<string, unknown> }) => Promise<void>, options: { retryAs: string }): unknown },
+  duty: string,
+  ...cleanups: Array<(orgId: string) => Promise<unknown>>
+): void {
+  events.on(
+    'org.deleted',
+    async (e) => {
+      if (typeof e.data.org !== 'string') return;
+      for (const cleanup of cleanups) await cleanup(e.data.org);
     },
     { retryAs: duty },
   );

@@ -19,8 +19,14 @@ async function startMcpServer(port: number, issuer: string, scopes: string[] | u
   app.get(guard.metadataPath, guard.metadata);
   app.post('/mcp', guard.require(...(scopes ?? [])), async (req, res) => {
     const server = new McpServer({ name: 'authgate-test', version: '1.0.0' });
-    server.registerTool('whoami', { description: 'Who the token speaks for' }, () => ({
-      content: [{ type: 'text', text: `${accessTokenOf(req)?.subject ?? 'nobody'} via ${accessTokenOf(req)?.clientId ?? '?'}` }],
+    // What the SDK hands a tool (req.auth, set by the guard), and what authgate's own accessor says: the same.
+    server.registerTool('whoami', { description: 'Who the token speaks for' }, (extra) => ({
+      content: [
+        {
+          type: 'text',
+          text: `${String(extra.authInfo?.extra?.subject ?? 'nobody')} via ${extra.authInfo?.clientId ?? '?'}${extra.authInfo?.clientId === accessTokenOf(req)?.clientId ? '' : ' (mismatch)'}`,
+        },
+      ],
     }));
     // Stateless: a server and a transport per request, as the SDK's own examples do.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });

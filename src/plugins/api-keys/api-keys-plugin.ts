@@ -7,6 +7,7 @@ import type { AuthPlugin } from '../../plugin-api/plugin';
 import { apiKeyRouteList } from './api-key-routes';
 import { ApiKeys, orgKeyHolder } from './api-key-service';
 import { apiKeyOf } from '../../plugin-api/api-key-use';
+import { whenOrgDeleted } from '../../plugin-api/org-keys';
 // The directory's deprovisioning event (org.member.deprovisioned) joins the event types.
 import '../../plugin-api/org-directory';
 
@@ -79,13 +80,7 @@ export function apiKeys(options: ApiKeysOptions = {}): ApiKeysPlugin {
       // A banned owner's keys stop, and an unbanned one's work again, on every instance (announced where it happened).
       for (const type of ['user.banned', 'user.unbanned'] as const) ctx.events.on(type, (e) => (e.userId ? keys.announce(`user:${e.userId}`) : undefined));
       // A deleted organization's keys go (they stop at once anyway: the organization is checked with them).
-      ctx.events.on(
-        'org.deleted',
-        async (e) => {
-          if (typeof e.data.org === 'string') await keys.removeHeldBy(orgKeyHolder(e.data.org));
-        },
-        { retryAs: 'api-keys:org-deleted' },
-      );
+      whenOrgDeleted(ctx.events, 'api-keys:org-deleted', (org) => keys.removeHeldBy(orgKeyHolder(org)));
       // A person the organization's directory deprovisioned loses the keys it made there, on every instance.
       ctx.events.on(
         'org.member.deprovisioned',

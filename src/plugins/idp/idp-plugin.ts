@@ -106,7 +106,10 @@ function resourceIndicators(lib: OidcProviderModule, options: ResolvedIdpOptions
     getResourceServerInfo: (_octx: unknown, indicator: string, client: { clientId: string }) => {
       const resource = options.resources.get(indicator);
       const may = client.clientId.startsWith(REGISTERED_PREFIX) ? options.registration?.resources : allowed.get(client.clientId);
-      if (resource === undefined || !may?.has(indicator)) throw new lib.errors.InvalidTarget();
+      if (resource === undefined || !may?.has(indicator))
+        throw new lib.errors.InvalidTarget(
+          `resource ${indicator.slice(0, 120)} is ${resource === undefined ? 'not one of the provider’s resources' : 'not one this client may ask for'} (identityProvider resources${client.clientId.startsWith(REGISTERED_PREFIX) ? ', registration.resources' : ', the client’s resources'}: the same string as protectedResource’s resource)`,
+        );
       return { scope: resource.scopes.join(' '), audience: indicator, accessTokenTTL: resource.ttlSeconds, accessTokenFormat: 'jwt', jwt: { sign: { alg: options.signingAlg } } };
     },
   };
@@ -188,6 +191,8 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
     // The resources' scopes are this server's too: discovery lists them, and a client may register them (RFC 7591 `scope`).
     scopes: scopesFor(options.resources.keys(), options.resources).split(' '),
     pkce: { required: () => true },
+    // What clients authenticate with here (discovery lists these): a secret in the Basic header, a signed JWT, or none with PKCE.
+    clientAuthMethods: ['none', 'client_secret_basic', 'private_key_jwt'],
     // Every request names its redirect URI (and oidc-provider's filling-in of a missing one fails on a resume URL with a client_id: a 500).
     allowOmittingSingleRegisteredRedirectUri: false,
     acrValues: [ACR.oneFactor, ACR.twoFactors],
@@ -387,13 +392,17 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
               if (!(err instanceof RateLimitError)) return next(err);
               res.setHeader('Retry-After', String(err.retryAfter));
               // The shape of the provider's own errors (RFC 6749 5.2, RFC 7591 3.2.2), with authgate's code.
-              sendJson(res, 429, { error: 'rate_limited', error_description: message, code: 'rate_limited' });
+              sendJson(res, 429, { error: 'rate_limited', error_description: `${message}; try again in ${err.retryAfter} s`, code: 'rate_limited' });
             },
           );
         };
       // A user code is short (8 letters): entering codes is limited per client IP.
       router.post(`${path}/device`, perIp('idpDeviceCodePerIp', 'too many codes entered: wait and try again'));
-      if (checked.registration !== undefined) router.post(`${path}/reg`, perIp('idpRegistrationPerIp', 'too many client registrations from this address: wait and try again'));
+      if (checked.registration !== undefined)
+        router.post(
+          `${path}/reg`,
+          perIp('idpRegistrationPerIp', 'too many client registrations from this address (createAuth rateLimits.idpRegistrationPerIp): a client keeps its registration and registers once'),
+        );
       // RFC 8414's metadata URL for an issuer with a path (/.well-known/oauth-authorization-server/oidc): the same document as discovery.
       if (path !== '') router.get(`/.well-known/oauth-authorization-server${path}`, (req, _res, next) => forwardTo(`${path}/.well-known/openid-configuration`, req, next));
       router.get(`${path}/auth`, (req, _res, next) => void defaultScope(req, checked.resources, provider).then(() => next(), next));

@@ -63,6 +63,23 @@ export function accessTokenOf(req: Request): VerifiedAccessToken | undefined {
 /** The code of a request that sent no token (the JSON body's `code`; the challenge names none). */
 const TOKEN_MISSING = 'invalid_request';
 
+/**
+ * A verified token as the MCP SDK's `AuthInfo` (what its tool handlers get as `extra.authInfo`):
+ * the token, its client, scopes, expiry (seconds) and resource, with the subject in `extra`.
+ */
+function mcpAuthInfo(req: Request, verified: VerifiedAccessToken, resource: string): Record<string, unknown> {
+  const token = /^(?:Bearer|DPoP) (\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ?? '';
+  const exp = verified.claims.exp;
+  return {
+    token,
+    clientId: verified.clientId ?? '',
+    scopes: verified.scopes,
+    ...(typeof exp === 'number' ? { expiresAt: exp } : {}),
+    resource: new URL(resource),
+    extra: { subject: verified.subject },
+  };
+}
+
 class Refusal extends Error {
   constructor(
     readonly status: 401 | 403,
@@ -162,6 +179,9 @@ export function protectedResource(options: ProtectedResourceOptions): ProtectedR
         check(req, required).then(
           (verified) => {
             tokens.set(req, verified);
+            // The MCP SDK's servers read who called from req.auth (its AuthInfo): set when nothing else did.
+            const carrier = req as Request & { auth?: unknown };
+            if (carrier.auth === undefined) carrier.auth = mcpAuthInfo(req, verified, resource);
             next();
           },
           (err: unknown) => {

@@ -95,7 +95,11 @@ export function resolveRegistration(policy: RegistrationPolicy, knownResources: 
   const redirects = patterns(policy.redirectUris, 'redirectUris');
   const postLogout = policy.postLogoutRedirectUris === undefined ? redirects : patterns(policy.postLogoutRedirectUris, 'postLogoutRedirectUris');
   const tokens = (policy.initialAccessTokens ?? []).map((t) => {
-    if (typeof t !== 'string' || t.length < 32) throw configError('identityProvider: registration.initialAccessTokens must be at least 32 characters each');
+    if (typeof t !== 'string')
+      throw configError(
+        `identityProvider: registration.initialAccessTokens holds ${t === undefined ? 'undefined (an unset environment variable?)' : typeof t}: give strings of 32 characters or more, or leave the list out (public clients register without one)`,
+      );
+    if (t.length < 32) throw configError('identityProvider: registration.initialAccessTokens must be at least 32 characters each');
     return Buffer.from(t);
   });
   const resources = new Set(policy.resources ?? []);

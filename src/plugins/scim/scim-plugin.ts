@@ -1,6 +1,6 @@
 import { configError } from '../../core/errors';
 import { DIRECTORY_EVENT_TYPES, ORG_DIRECTORY_SERVICE, VERIFIED_DOMAINS_SERVICE } from '../../plugin-api/org-directory';
-import { ORGANIZATIONS_SERVICE, whenPowerLost } from '../../plugin-api/org-keys';
+import { ORGANIZATIONS_SERVICE, whenOrgDeleted, whenPowerLost } from '../../plugin-api/org-keys';
 import type { AuthPlugin } from '../../plugin-api/plugin';
 import { openDatabase } from '../../stores/open-database';
 import { ScimRepository } from './scim-repository';
@@ -100,17 +100,13 @@ export function scim(options: ScimOptions = {}): ScimPlugin {
       provisioned = users;
       grouped = groups;
       // A token ends with its author's power, as every grant of access does.
-      ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await made.endTokensBy(e.userId, 'banned') : undefined), { retryAs: 'scim:end-tokens' });
       whenPowerLost(ctx.events, orgs, SCIM_PERMISSION, 'scim:end-tokens', (userId, reason, orgId) => made.endTokensBy(userId, reason, orgId));
-      ctx.events.on(
-        'org.deleted',
-        async (e) => {
-          if (typeof e.data.org !== 'string') return;
-          await made.orgDeleted(e.data.org);
-          await users.orgDeleted(e.data.org);
-          await groups.orgDeleted(e.data.org);
-        },
-        { retryAs: 'scim:org-deleted' },
+      whenOrgDeleted(
+        ctx.events,
+        'scim:org-deleted',
+        (org) => made.orgDeleted(org),
+        (org) => users.orgDeleted(org),
+        (org) => groups.orgDeleted(org),
       );
       return {
         routes: scimRouteList({ tokens: made, users, groups, orgs, authenticator: ctx.authenticator, url: ctx.url, rateLimit: (name, id) => ctx.rateLimit(name, id) }),

@@ -7,7 +7,7 @@ import type { User } from '../../core/token/user';
 import { AuthError, configError } from '../../core/errors';
 import { domainOfAddress } from './dns-proof';
 import { ORG_DIRECTORY_SERVICE, VERIFIED_DOMAINS_SERVICE } from '../../plugin-api/org-directory';
-import { ORGANIZATIONS_SERVICE, whenPowerLost } from '../../plugin-api/org-keys';
+import { ORGANIZATIONS_SERVICE, whenOrgDeleted, whenPowerLost } from '../../plugin-api/org-keys';
 import { ADMIN_SERVICE } from '../../plugin-api/admin-authority';
 import { adminSsoRoutes } from './admin-sso-routes';
 import type { AuthPlugin, SignInMethod } from '../../plugin-api/plugin';
@@ -93,18 +93,12 @@ export function sso(options: SsoOptions): SsoPlugin {
       domains = madeDomains;
       connections = madeConnections;
       // A connection ends with its author's power (as keys, grants and invitations do).
-      ctx.events.on('user.banned', async (e) => void (e.userId !== undefined ? await madeConnections.endChangesBy(e.userId, 'banned') : undefined), {
-        retryAs: 'sso:end-connections',
-      });
       whenPowerLost(ctx.events, orgs, SSO_PERMISSION, 'sso:end-connections', (userId, reason, orgId) => madeConnections.endChangesBy(userId, reason, orgId));
-      ctx.events.on(
-        'org.deleted',
-        async (e) => {
-          if (typeof e.data.org !== 'string') return;
-          await madeDomains.orgDeleted(e.data.org);
-          await madeConnections.orgDeleted(e.data.org);
-        },
-        { retryAs: 'sso:org-deleted' },
+      whenOrgDeleted(
+        ctx.events,
+        'sso:org-deleted',
+        (org) => madeDomains.orgDeleted(org),
+        (org) => madeConnections.orgDeleted(org),
       );
       const provider = new SsoProvider({
         connections: madeConnections,
