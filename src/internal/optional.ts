@@ -13,6 +13,11 @@ function installed(pkg: string): boolean {
   }
 }
 
+/** The packages of `pkgs` that are not installed (none: `[]`). */
+export function missingPackages(pkgs: readonly string[]): string[] {
+  return pkgs.filter((pkg) => !installed(pkg));
+}
+
 /**
  * Checks at start-up that every package a feature will load is there, so a user missing several
  * gets one error with one install line instead of one error per package, each on another request.
@@ -20,7 +25,7 @@ function installed(pkg: string): boolean {
  * @param feature - what needs them, for the message, e.g. `two-factor`.
  */
 export function requirePackages(pkgs: readonly string[], feature: string): void {
-  const missing = pkgs.filter((pkg) => !installed(pkg));
+  const missing = missingPackages(pkgs);
   if (missing.length === 1) throw configError(`${feature} needs the package ${missing[0]}, which is not installed: run npm install ${missing[0]}`);
   if (missing.length > 1) throw configError(`${feature} needs the packages ${missing.join(', ')}, which are not installed: run npm install ${missing.join(' ')}`);
 }

@@ -35,6 +35,42 @@ export function usersSuite(name: string, describeFn: jest.Describe, store: Store
 
     const memberIds = async (): Promise<string[]> => ((await owner.get(`/auth/orgs/${slug}/members`)).body as Array<{ userId: string }>).map((m) => m.userId).sort();
 
+    it('conformance: meta time filters, attributes and excludedAttributes, no bookkeeping fields, noTarget, If-None-Match and If-Match', async () => {
+      const before = new Date(Date.now() - 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+      const ann = await directory.createUser('ann@example.com', { externalId: 'ext-ann' });
+      expect(ann.status).toBe(201);
+      // Only the schema's attributes: nothing of the record's bookkeeping.
+      for (const key of ['orgId', 'userId', 'created', 'modified', 'version', 'consented']) expect(Object.keys(ann.body)).not.toContain(key);
+      // An incremental sync: changed since a moment, in either spelling of it.
+      const later = new Date(Date.now() + 60_000).toISOString();
+      const ids = async (filter: string): Promise<string[]> => ((await directory.filterUsers(filter)).body.Resources as Array<{ id: string }>).map((r) => r.id);
+      expect(await ids(`meta.lastModified gt "${before}"`)).toEqual([ann.body.id]);
+      expect(await ids(`meta.created ge "${before}" and meta.created lt "${later}"`)).toEqual([ann.body.id]);
+      expect(await ids(`meta.lastModified gt "${later}"`)).toEqual([]);
+      expect(await ids(`meta.created eq "${ann.body.meta.created as string}"`)).toEqual([ann.body.id]);
+      expect(await ids('meta.lastModified pr')).toEqual([ann.body.id]);
+      expect((await directory.filterUsers('meta.created gt "yesterday"')).status).toBe(400);
+      // attributes and excludedAttributes (id and schemas always come).
+      const only = await directory.send('get', `/Users/${ann.body.id}?attributes=userName,name.givenName`);
+      expect(only.body).toEqual({ schemas: [USER], id: ann.body.id, userName: 'ann@example.com', name: { givenName: 'ann' } });
+      const listed = await directory.send('get', '/Users?attributes=userName');
+      expect(listed.body.Resources).toEqual([{ schemas: [USER], id: ann.body.id, userName: 'ann@example.com' }]);
+      const without = await directory.send('get', `/Users/${ann.body.id}?excludedAttributes=emails,groups,meta`);
+      expect(Object.keys(without.body).sort()).toEqual(['active', 'externalId', 'id', 'name', 'schemas', 'userName']);
+      // A remove whose filter selects nothing: 400 noTarget, nothing changed.
+      const none = await directory.patchUser(ann.body.id as string, { op: 'remove', path: 'emails[type eq "home"]' });
+      expect([none.status, none.body.scimType]).toEqual([400, 'noTarget']);
+      // The directory's copy is current: 304; a DELETE naming an old version: 412, and the user stays.
+      const same = await directory.send('get', `/Users/${ann.body.id}`, undefined, { 'If-None-Match': 'W/"1"' });
+      expect([same.status, same.headers.etag]).toEqual([304, 'W/"1"']);
+      expect((await directory.patchUser(ann.body.id as string, { op: 'replace', path: 'displayName', value: 'Ann' })).status).toBe(200);
+      expect((await directory.send('get', `/Users/${ann.body.id}`, undefined, { 'If-None-Match': 'W/"1"' })).status).toBe(200);
+      const stale = await directory.send('delete', `/Users/${ann.body.id}`, undefined, { 'If-Match': 'W/"1"' });
+      expect([stale.status, stale.body.schemas]).toEqual([412, [ERROR]]);
+      expect((await directory.send('get', `/Users/${ann.body.id}`)).status).toBe(200);
+      expect((await directory.send('delete', `/Users/${ann.body.id}`, undefined, { 'If-Match': 'W/"2"' })).status).toBe(204);
+    });
+
     it('creates, reads, lists with filters and pages, replaces, patches, deactivates and deletes users; each is a member while active', async () => {
       const alice = await directory.createUser('alice@example.com', { externalId: 'ext-alice', displayName: 'Alice Doe', [ENTERPRISE]: { department: 'Sales', manager: { value: 'm-1' } } });
       expect(alice.status).toBe(201);

@@ -195,13 +195,24 @@ export function matches(resource: unknown, filter: ScimFilter, caseExact: Readon
       return valuesAt(resource, filter.path).some((v) => matches(v, filter.filter, caseExact));
     case 'compare': {
       const found = valuesAt(resource, filter.path);
-      if (filter.op === 'ne') return !found.some((v) => compare(v, 'eq', filter.value, caseExact.has(filter.path)));
-      return found.some((v) => compare(v, filter.op, filter.value, caseExact.has(filter.path)));
+      if (filter.op === 'ne') return !found.some((v) => compare(v, 'eq', filter.value, caseExact.has(filter.path), filter.path));
+      return found.some((v) => compare(v, filter.op, filter.value, caseExact.has(filter.path), filter.path));
     }
   }
 }
 
-function compare(found: unknown, op: ScimOperator, wanted: string | number | boolean | null, exact: boolean): boolean {
+/** The paths that hold times (RFC 3339): compared as instants, whatever their spelling (`Z` or `.000Z`). */
+const DATE_PATHS: ReadonlySet<string> = new Set(['meta.created', 'meta.lastmodified']);
+
+function compareDates(found: unknown, op: ScimOperator, wanted: string): boolean {
+  const [a, b] = [typeof found === 'string' ? Date.parse(found) : Number.NaN, Date.parse(wanted)];
+  if (Number.isNaN(b)) throw invalid(`${wanted.slice(0, 40)} is not a date and time (RFC 3339)`);
+  if (Number.isNaN(a)) return false;
+  return op === 'eq' ? a === b : op === 'gt' ? a > b : op === 'ge' ? a >= b : op === 'lt' ? a < b : op === 'le' ? a <= b : false;
+}
+
+function compare(found: unknown, op: ScimOperator, wanted: string | number | boolean | null, exact: boolean, path = ''): boolean {
+  if (typeof wanted === 'string' && DATE_PATHS.has(path) && op !== 'co' && op !== 'sw' && op !== 'ew') return compareDates(found, op, wanted);
   if (wanted === null) return op === 'eq' ? found === null || found === undefined : false;
   if (typeof wanted === 'boolean' || typeof wanted === 'number') {
     const value = typeof found === 'string' && typeof wanted === 'boolean' ? found.toLowerCase() === 'true' : found;

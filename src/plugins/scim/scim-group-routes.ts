@@ -7,7 +7,7 @@ import type { ScimGroups } from './scim-groups';
 import { filterOf, pageOf, scimBody, type ScimUserRouteDeps } from './scim-user-routes';
 import { groupResource } from './group-resource';
 import type { ScimGroup } from './group-schema';
-import { ifMatchOf as ifMatch, versionTag } from './versions';
+import { ifMatchOf as ifMatch, notModified, versionTag } from './versions';
 
 /** Whether the request leaves members out (`excludedAttributes=members`, as Entra ID asks). */
 function withMembers(req: Request): boolean {
@@ -37,7 +37,11 @@ export function scimGroupRoutes(path: string, groups: ScimGroups, deps: Omit<Sci
       );
     }),
     route('POST', path, async (req, res, orgId, maker) => answered(req, res, 201, await groups.create(orgId, scimBody(req), maker))),
-    route('GET', `${path}/:id`, async (req, res, orgId) => answered(req, res, 200, await groups.get(orgId, id(req)))),
+    route('GET', `${path}/:id`, async (req, res, orgId) => {
+      const group = await groups.get(orgId, id(req));
+      if (notModified(req, res, group.version)) return undefined;
+      return answered(req, res, 200, group);
+    }),
     route('PUT', `${path}/:id`, async (req, res, orgId, maker) => answered(req, res, 200, await groups.replace(orgId, id(req), scimBody(req), ifMatch(req), maker))),
     route('PATCH', `${path}/:id`, async (req, res, orgId, maker) => {
       const group = await groups.patch(orgId, id(req), readPatch(scimBody(req)), ifMatch(req), maker);
@@ -45,7 +49,7 @@ export function scimGroupRoutes(path: string, groups: ScimGroups, deps: Omit<Sci
       return answered(req, res, 200, group);
     }),
     route('DELETE', `${path}/:id`, async (req, res, orgId, maker) => {
-      await groups.delete(orgId, id(req), maker);
+      await groups.delete(orgId, id(req), maker, ifMatch(req));
       res.status(204).end();
     }),
   ];

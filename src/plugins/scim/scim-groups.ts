@@ -5,7 +5,7 @@ import { readGroupFields, groupAttributes, type ScimGroupFields } from './group-
 import type { ScimGroup, ScimSettings } from './group-schema';
 import type { ScimRepository } from './scim-repository';
 import { ScimError } from './scim-errors';
-import { checkVersion } from './versions';
+import { checkVersion, filterMeta } from './versions';
 import { equalityOn, matches, parseFilter } from './scim-filter';
 import { applyPatch, type PatchOperation } from './scim-patch';
 import { SCIM_SOURCE, type ScimPage } from './scim-users';
@@ -61,7 +61,7 @@ export class ScimGroups {
     const filter = query.filter === undefined ? undefined : parseFilter(query.filter);
     const name = filter && equalityOn(filter, 'displayname');
     const found = name !== undefined ? [await this.deps.repo.groups.byUnique(orgId, 'display_name', name)].filter((g): g is ScimGroup => g !== undefined) : await this.ofOrg(orgId);
-    const matched = filter === undefined ? found : found.filter((g) => matches({ id: g.id, ...groupAttributes(g) }, filter, CASE_EXACT));
+    const matched = filter === undefined ? found : found.filter((g) => matches({ id: g.id, ...groupAttributes(g), meta: filterMeta(g) }, filter, CASE_EXACT));
     return { total: matched.length, startIndex: query.startIndex, items: matched.slice(query.startIndex - 1, query.startIndex - 1 + query.count) };
   }
 
@@ -98,8 +98,9 @@ export class ScimGroups {
   }
 
   /** Deletes a group and its team; its users stay members of the organization. */
-  async delete(orgId: string, id: string, maker?: string): Promise<void> {
+  async delete(orgId: string, id: string, maker?: string, ifMatch?: string): Promise<void> {
     const group = await this.get(orgId, id);
+    checkVersion(ifMatch, group.version, 'group');
     if (!(await this.deps.repo.groups.delete(id))) throw notFound();
     await this.deps.orgs.removeDirectoryTeam(orgId, group.teamId);
     await this.placeAll(orgId, group.members, maker);

@@ -117,7 +117,8 @@ function applyOne(resource: Json, operation: PatchOperation, multiValued: Readon
   const list = Array.isArray(parent[key]) ? (parent[key] as unknown[]) : [];
   const hit = (item: unknown): boolean => matches(item, target.filter as ScimFilter, caseless);
   if (!list.some(hit)) {
-    if (op === 'remove') return;
+    // RFC 7644 3.5.2.2: a filter that selects nothing is no target to remove.
+    if (op === 'remove') throw bad(`nothing matches ${operation.path.slice(0, 80)}`, 'noTarget');
     // Entra ID adds `emails[type eq "work"].value` to a user without one: the filter's equalities make the new item.
     if (target.sub === undefined || target.filter?.kind !== 'compare' || target.filter.op !== 'eq') throw bad(`nothing matches ${operation.path.slice(0, 80)}`, 'noTarget');
     parent[key] = [...list, { [target.filter.path]: target.filter.value, [target.sub]: value }];

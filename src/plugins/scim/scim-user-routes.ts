@@ -6,7 +6,8 @@ import { ScimError, sendScim, sendScimError } from './scim-errors';
 import { readPatch } from './scim-patch';
 import type { ScimUsers } from './scim-users';
 import { userResource } from './user-resource';
-import { ifMatchOf as ifMatch, versionTag } from './versions';
+import { project, projectionOf, type Projection } from './scim-projection';
+import { ifMatchOf as ifMatch, notModified, versionTag } from './versions';
 import type { ScimUser } from './user-schema';
 
 /** The largest SCIM request body (a user with its addresses, a PATCH of a group's members). */
@@ -46,9 +47,9 @@ export function scimBody(req: Request): Record<string, unknown> {
 
 type GroupsOf = Map<string, Array<{ value: string; display: string }>>;
 
-/** The user as an answer: its resource, with `ETag` and (on a create) `Location`. */
-function sendUser(res: Response, status: number, user: ScimUser, base: string, groups: GroupsOf): void {
-  const resource = userResource(user, base, groups.get(user.id));
+/** The user as an answer: its resource (as `projection` shows it), with `ETag` and (on a create) `Location`. */
+function sendUser(res: Response, status: number, user: ScimUser, base: string, groups: GroupsOf, projection: Projection = {}): void {
+  const resource = project(userResource(user, base, groups.get(user.id)), projection);
   res.setHeader('ETag', versionTag(user.version));
   if (status === 201) res.setHeader('Location', (resource.meta as { location: string }).location);
   sendScim(res, status, resource);
@@ -67,23 +68,29 @@ export interface ScimUserRouteDeps {
 export function scimUserRoutes(path: string, deps: ScimUserRouteDeps): PluginRoute[] {
   const { users, base, route, groups } = deps;
   const id = (req: Request): string => String(req.params.id ?? '');
-  const answered = async (res: Response, status: number, user: ScimUser, req: Request): Promise<undefined> => void sendUser(res, status, user, base(req), await groups(user.orgId));
+  const answered = async (res: Response, status: number, user: ScimUser, req: Request): Promise<undefined> =>
+    void sendUser(res, status, user, base(req), await groups(user.orgId), projectionOf(req.query));
   return [
     route('GET', path, async (req, _res, orgId) => {
+      const projection = projectionOf(req.query);
       const page = await users.list(orgId, { filter: filterOf(req.query), ...pageOf(req.query) });
       const of = await groups(orgId);
       return listResponse(
-        page.items.map((u) => userResource(u, base(req), of.get(u.id))),
+        page.items.map((u) => project(userResource(u, base(req), of.get(u.id)), projection)),
         page.total,
         page.startIndex,
       );
     }),
     route('POST', path, async (req, res, orgId, maker) => answered(res, 201, await users.create(orgId, scimBody(req), maker), req)),
-    route('GET', `${path}/:id`, async (req, res, orgId) => answered(res, 200, await users.get(orgId, id(req)), req)),
+    route('GET', `${path}/:id`, async (req, res, orgId) => {
+      const user = await users.get(orgId, id(req));
+      if (notModified(req, res, user.version)) return undefined;
+      return answered(res, 200, user, req);
+    }),
     route('PUT', `${path}/:id`, async (req, res, orgId, maker) => answered(res, 200, await users.replace(orgId, id(req), scimBody(req), ifMatch(req), maker), req)),
     route('PATCH', `${path}/:id`, async (req, res, orgId, maker) => answered(res, 200, await users.patch(orgId, id(req), readPatch(scimBody(req)), ifMatch(req), maker), req)),
     route('DELETE', `${path}/:id`, async (req, res, orgId, maker) => {
-      await users.delete(orgId, id(req), maker);
+      await users.delete(orgId, id(req), maker, ifMatch(req));
       res.status(204).end();
     }),
   ];

@@ -5,7 +5,7 @@ import type { PluginEvents, PluginSessions, PluginUsers } from '../../plugin-api
 import type { DirectoryPerson, OrgDirectory, VerifiedDomains } from '../../plugin-api/org-directory';
 import { mayActOn, type OrgAuthority } from '../../plugin-api/org-keys';
 import { ScimError } from './scim-errors';
-import { checkVersion } from './versions';
+import { checkVersion, filterMeta } from './versions';
 import { equalityOn, matches, parseFilter } from './scim-filter';
 import { applyPatch, type PatchOperation } from './scim-patch';
 import type { ResourceRepository } from './resource-repository';
@@ -84,7 +84,7 @@ export class ScimUsers implements OrgDirectory {
     else if (externalId !== undefined) found = [await this.deps.repo.byUnique(orgId, 'external_id', externalId)].filter((u): u is ScimUser => u !== undefined);
     else if (filter === undefined && query.count === 0) return { total: await this.deps.repo.countOf(orgId), startIndex: query.startIndex, items: [] };
     else found = await this.deps.repo.ofOrg(orgId);
-    const matched = filter === undefined ? found : found.filter((u) => matches({ id: u.id, ...userAttributes(u) }, filter, CASE_EXACT));
+    const matched = filter === undefined ? found : found.filter((u) => matches({ id: u.id, ...userAttributes(u), meta: filterMeta(u) }, filter, CASE_EXACT));
     return { total: matched.length, startIndex: query.startIndex, items: matched.slice(query.startIndex - 1, query.startIndex - 1 + query.count) };
   }
 
@@ -116,8 +116,9 @@ export class ScimUsers implements OrgDirectory {
   }
 
   /** Deprovisions a person for good: the membership, the sessions and every grant end; the SCIM user goes. */
-  async delete(orgId: string, id: string, maker?: string): Promise<void> {
+  async delete(orgId: string, id: string, maker?: string, ifMatch?: string): Promise<void> {
     const user = await this.get(orgId, id);
+    checkVersion(ifMatch, user.version, 'user');
     await this.mayRemove(user, maker);
     // The person's record goes last: a failure before it (a 503) leaves it, so the directory's retry
     // of the DELETE finds the person and finishes, where a record gone first would answer 404 for ever.

@@ -110,10 +110,13 @@ export function addressesOf(user: ScimUserFields): string[] {
   return [...new Set([...listed, ...(user.userName.includes('@') ? [user.userName] : [])].map((a) => a.toLowerCase()))];
 }
 
-/** The attributes of a user as a PATCH edits them (the resource without `id`, `meta` and `schemas`). */
+/**
+ * The attributes of a user as a PATCH edits them (the resource without `id`, `meta` and `schemas`):
+ * the schema's own, never the record's bookkeeping (organization, user id, times, version).
+ */
 export function userAttributes(user: ScimUserFields): Json {
-  const { enterprise, ...core } = user;
-  const plain = JSON.parse(JSON.stringify(core)) as Json;
+  const { userName, externalId, active, name, displayName, nickName, title, preferredLanguage, emails, enterprise } = user;
+  const plain = JSON.parse(JSON.stringify({ userName, externalId, active, name, displayName, nickName, title, preferredLanguage, emails })) as Json;
   if (enterprise === undefined) return plain;
   const { manager, ...rest } = enterprise;
   return { ...plain, [ENTERPRISE_USER_SCHEMA]: { ...rest, ...(manager !== undefined ? { manager: { value: manager } } : {}) } };

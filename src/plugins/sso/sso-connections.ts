@@ -43,6 +43,8 @@ export interface ConnectionLimits {
   privateOrigins: readonly string[];
   /** Clock skew allowed on the IdP's times (ms). */
   skewMs: number;
+  /** The SAML packages this server lacks (SAML connections are refused while any is missing). @default [] */
+  samlMissing?: readonly string[] | undefined;
 }
 
 const notFound = (): AuthError => new AuthError('not_found', 'no such connection in this organization');
@@ -167,6 +169,11 @@ export class SsoConnections {
     const org = await this.orgOf(ref, user);
     const kind = body.kind;
     if (kind !== 'saml' && kind !== 'oidc') throw new AuthError('bad_request', "kind must be 'saml' or 'oidc'");
+    const missing = this.limits.samlMissing ?? [];
+    if (kind === 'saml' && missing.length > 0)
+      throw new AuthError('bad_request', `SAML connections need packages this server lacks (its operator runs npm install ${missing.join(' ')}): use OpenID Connect, or ask them`, {
+        reason: 'saml_invalid',
+      });
     if ((await this.repo.connectionsOf(org.id)).length >= MAX_CONNECTIONS_PER_ORG)
       throw new AuthError('conflict', `an organization has at most ${MAX_CONNECTIONS_PER_ORG} connections`, { reason: 'limit_reached' });
     const id = `sso_${randomId(12)}`;

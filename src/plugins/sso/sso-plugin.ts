@@ -19,7 +19,7 @@ import { SsoConnections } from './sso-connections';
 import { SSO_LOGIN_LIMIT, SSO_PROVIDER, SsoProvider } from './sso-provider';
 import { SAML_PACKAGES } from './saml-xml';
 import { SecretBox } from '../../internal/secret-box';
-import { requirePackages } from '../../internal/optional';
+import { missingPackages } from '../../internal/optional';
 import { checkSsoOptions, type SsoOptions } from './sso-options';
 import { ssoRouteList } from './sso-routes';
 
@@ -64,7 +64,8 @@ export interface SsoPlugin extends AuthPlugin {
  */
 export function sso(options: SsoOptions): SsoPlugin {
   const checked = checkSsoOptions(options);
-  requirePackages(SAML_PACKAGES, 'sso()');
+  // OpenID Connect connections need none of SAML's packages: without them, SAML connections are refused when made.
+  const samlMissing = missingPackages(SAML_PACKAGES);
   let domains: SsoDomains | undefined;
   let connections: SsoConnections | undefined;
   return {
@@ -89,7 +90,8 @@ export function sso(options: SsoOptions): SsoPlugin {
       if (orgs === undefined) throw configError('sso() needs the organizations plugin');
       const repo = ctx.openStore(checked.store ?? ctx.storeUri('sso'), (uri) => new SsoRepository(openDatabase(uri, 'SSO')), 'SSO store');
       const madeDomains = new SsoDomains(repo, orgs, checked.dns ?? {}, ctx.events);
-      const madeConnections = new SsoConnections(repo, orgs, new SecretBox(checked.key, 'sso'), ctx.events, { privateOrigins: checked.privateOrigins, skewMs: checked.clockSkewMs });
+      const madeConnections = new SsoConnections(repo, orgs, new SecretBox(checked.key, 'sso'), ctx.events, { privateOrigins: checked.privateOrigins, skewMs: checked.clockSkewMs, samlMissing });
+      if (samlMissing.length > 0) ctx.logger.logf('[WARN] sso(): SAML connections are off until you run npm install %s (OpenID Connect connections work)', samlMissing.join(' '));
       domains = madeDomains;
       connections = madeConnections;
       // A connection ends with its author's power (as keys, grants and invitations do).
