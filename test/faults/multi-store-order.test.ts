@@ -183,6 +183,22 @@ describe("a directory's deprovisioning when the organization cannot be written",
     await t.close();
   });
 
+  it("a create whose membership cannot be written answers 503, and the directory's retry of the same request finishes it (not 409); a real duplicate is still 409", async () => {
+    const t = await directoryWithFault();
+    const body = { schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'], userName: 'quinn@example.com', externalId: 'ext-quinn', active: true };
+    const failed = await t.failing(() => t.scimSend('post', '/Users', body));
+    expect([failed.status, failed.body.schemas]).toEqual([503, ['urn:ietf:params:scim:api:messages:2.0:Error']]);
+    const retried = await t.scimSend('post', '/Users', body);
+    expect([retried.status, retried.body.userName]).toEqual([201, 'quinn@example.com']);
+    expect((await t.scimSend('get', `/Users/${retried.body.id as string}`)).status).toBe(200);
+    // Olga, pat and now quinn: the retry made the membership the first attempt could not.
+    expect((await t.members()).length).toBe(3);
+    // Sent once more, now that it is whole: the duplicate it is.
+    const again = await t.scimSend('post', '/Users', body);
+    expect([again.status, again.body.scimType]).toEqual([409, 'uniqueness']);
+    await t.close();
+  });
+
   it('a DELETE answers 503 with the person kept, and its retry removes the membership and the person', async () => {
     const t = await directoryWithFault();
     expect((await t.failing(() => t.scimSend('delete', `/Users/${t.personId}`))).status).toBe(503);
@@ -224,7 +240,7 @@ function failingOrgStore(): { store: MemoryOrgStore; failing<T>(send: () => Prom
 async function directoryWithFault(): Promise<{
   personId: string;
   userId: string;
-  scimSend(method: 'post' | 'patch' | 'delete', path: string, body?: object): request.Test;
+  scimSend(method: 'get' | 'post' | 'patch' | 'delete', path: string, body?: object): request.Test;
   members(): Promise<string[]>;
   failing<T>(send: () => PromiseLike<T>): Promise<T>;
   close(): Promise<void>;
@@ -236,7 +252,7 @@ async function directoryWithFault(): Promise<{
   const asOwner = (test: request.Test): request.Test => test.set('Cookie', owner.cookie).set('X-XSRF-TOKEN', owner.xsrf);
   const org = await asOwner(request(app).post('/auth/orgs')).send({ name: 'Acme', slug: 'acme' });
   const token = (await asOwner(request(app).post('/auth/orgs/acme/scim/tokens')).send({ name: 'directory' })).body.token as string;
-  const scimSend = (method: 'post' | 'patch' | 'delete', path: string, body?: object): request.Test => {
+  const scimSend = (method: 'get' | 'post' | 'patch' | 'delete', path: string, body?: object): request.Test => {
     const sent = request(app)[method](`/auth/scim/v2${path}`).set('Authorization', `Bearer ${token}`);
     return body === undefined ? sent : sent.set('Content-Type', 'application/scim+json').send(JSON.stringify(body));
   };

@@ -88,9 +88,19 @@ export class ScimUsers implements OrgDirectory {
     return { total: matched.length, startIndex: query.startIndex, items: matched.slice(query.startIndex - 1, query.startIndex - 1 + query.count) };
   }
 
-  /** Provisions a person: a new SCIM user, its directory record, and (when active) its membership. 409 `uniqueness` for a taken `userName` or `externalId`. */
+  /**
+   * Provisions a person: a new SCIM user, its directory record, and (when active) its membership.
+   * 409 `uniqueness` for a taken `userName` or `externalId`, except for this same request sent
+   * again: a create that failed half-way (its answer a 503 or lost) is finished and answered.
+   */
   async create(orgId: string, body: Record<string, unknown>, maker?: string): Promise<ScimUser> {
     const fields = readUserFields(body);
+    const earlier = await this.deps.repo.byUnique(orgId, 'user_name', fields.userName);
+    if (earlier !== undefined && earlier.version === 1 && sameFields(earlier, fields) && (await this.halfMade(earlier))) {
+      // The retry of a create whose first attempt stored the person and failed after: what it left undone is done now.
+      await this.applied(undefined, earlier, maker);
+      return earlier;
+    }
     if ((await this.deps.repo.countOf(orgId)) >= MAX_SCIM_USERS) throw new ScimError(400, `an organization's directory may provision at most ${MAX_SCIM_USERS} users`, 'tooMany');
     const id = randomUUID();
     const now = Date.now();
@@ -240,6 +250,12 @@ export class ScimUsers implements OrgDirectory {
     } else await this.deprovision(after, 'suspended', before === undefined || before.active);
   }
 
+  /** Whether a person's create stopped half-way: active but no member, or the directory's own user never recorded. */
+  private async halfMade(user: ScimUser): Promise<boolean> {
+    if (user.active) return !(await this.deps.orgs.idsOf(user.userId)).includes(user.orgId);
+    return user.userId.startsWith(DIRECTORY_USER_PREFIX) && (await this.deps.users.get(user.userId)) === undefined;
+  }
+
   /**
    * Ends what a person had through the organization: membership, sessions, and (by the event) keys
    * made for it and app grants. Repeatable: a directory that sends a deactivation again (its retry
@@ -280,6 +296,11 @@ export class ScimUsers implements OrgDirectory {
     }
     return undefined;
   }
+}
+
+/** Whether a stored person says exactly what `fields` says (the same create, sent again). */
+function sameFields(stored: ScimUser, fields: ScimUserFields): boolean {
+  return JSON.stringify(userAttributes(stored)) === JSON.stringify(userAttributes(fields));
 }
 
 /** A replacement clears the optional attributes it does not name. */
