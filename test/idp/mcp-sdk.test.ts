@@ -138,7 +138,8 @@ describe('the official MCP SDK connects end to end', () => {
         ],
         registration: { redirectUris: [`${rp.url}/*`], resources: [A, B] },
       },
-      {},
+      // What a resource's scope lets an app do, in the app's own words (else the consent page shows its name).
+      { translations: { messages: { en: { 'page.scope.tools': 'use the tools of the test server' } } } },
       idpPort,
     );
     withScopes = await startMcpServer(a, issuer, ['tools']);
@@ -201,6 +202,9 @@ describe('the official MCP SDK connects end to end', () => {
     expect(storage.authorizationUrl?.searchParams.get('scope')).toBe('tools');
     expect(storage.authorizationUrl?.searchParams.get('resource')).toBe(`${withScopes.url}/mcp`);
     expect(consentPage).toContain('SDK Agent');
+    // The consent page says what the scope lets the app do, and at which API.
+    expect(consentPage).toContain('<li>use the tools of the test server</li>');
+    expect(consentPage).toContain(`<p id="resources">at ${withScopes.url}/mcp</p>`);
   });
 
   it('without published scopes (the SDK sends no scope: the resource gives its own)', async () => {

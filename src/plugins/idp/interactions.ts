@@ -148,6 +148,7 @@ export function addInteractionRoutes(router: Router, deps: InteractionDeps): voi
           app: client.name ?? client.clientId,
           user: (claims.user as User).name,
           scopes,
+          resources: [d.params.resource ?? []].flat().filter((r): r is string => typeof r === 'string'),
           action: `${path}/interaction/${d.uid}/confirm`,
           csrf: csrfOf(d.uid),
           redirectOrigins: originsOf(client.redirectUris),

@@ -36,6 +36,8 @@ export interface ConsentView {
   app: string;
   user: string;
   scopes: string[];
+  /** The APIs (resource indicators) the scopes are asked for, when the request names any. */
+  resources?: string[] | undefined;
   /** Where the form posts (the interaction's confirm URL). */
   action: string;
   /** The form's anti-forgery value. */
@@ -50,7 +52,9 @@ export function consentPage(view: ConsentView, words: PageWords): { html: string
   const items = view.scopes.map((s) => `<li>${escapeHtml(scopeWords(words, s))}</li>`).join('');
   return idpPage(
     words.t('page.consent.title', { App: view.app }),
-    `<h1>${t('page.consent.heading', { App: view.app })}</h1><ul id="scopes">${items}</ul>
+    `<h1>${t('page.consent.heading', { App: view.app })}</h1><ul id="scopes">${items}</ul>${
+      view.resources?.length ? `<p id="resources">${t('page.consent.resources', { Resources: view.resources.join(', ') })}</p>` : ''
+    }
 <p class="note">${t('page.consent.signedInAs', { User: view.user })}</p>
 <form method="post" action="${escapeHtml(view.action)}"><input type="hidden" name="csrf" value="${escapeHtml(view.csrf)}">
 <div class="buttons"><button class="quiet" name="decision" value="deny" id="deny">${t('page.consent.deny')}</button><button name="decision" value="allow" id="allow">${t('page.consent.allow')}</button></div></form>`,
