@@ -55,6 +55,12 @@ export function usersSuite(name: string, describeFn: jest.Describe, store: Store
       expect(only.body).toEqual({ schemas: [USER], id: ann.body.id, userName: 'ann@example.com', name: { givenName: 'ann' } });
       const listed = await directory.send('get', '/Users?attributes=userName');
       expect(listed.body.Resources).toEqual([{ schemas: [USER], id: ann.body.id, userName: 'ann@example.com' }]);
+      // Hostile or malformed lists: 400 in SCIM's shape, never a walk into a prototype.
+      for (const query of ['attributes=__proto__.polluted', 'excludedAttributes=constructor', 'attributes=a&attributes=b', `attributes=${'x,'.repeat(600)}`]) {
+        const refused = await directory.send('get', `/Users?${query}`);
+        expect([query.slice(0, 30), refused.status, refused.body.schemas]).toEqual([query.slice(0, 30), 400, [ERROR]]);
+      }
+      expect(({} as Record<string, unknown>).polluted).toBeUndefined();
       const without = await directory.send('get', `/Users/${ann.body.id}?excludedAttributes=emails,groups,meta`);
       expect(Object.keys(without.body).sort()).toEqual(['active', 'externalId', 'id', 'name', 'schemas', 'userName']);
       // A remove whose filter selects nothing: 400 noTarget, nothing changed.
