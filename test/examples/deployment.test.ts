@@ -16,9 +16,22 @@ interface Instance {
   output: string[];
 }
 
-/** Starts `examples/server` as its own process, as `npm run example` does, with the given environment. */
+/**
+ * Starts `examples/server` as its own process, as `npm run example` does, with the given
+ * environment. A free port can be taken by another test file between its choice and the start:
+ * then another one is chosen.
+ */
 async function startInstance(env: Record<string, string>): Promise<Instance> {
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), env);
+    } catch (err) {
+      if (attempt >= 3 || !/port \d+ is in use/.test(String(err))) throw err;
+    }
+  }
+}
+
+async function startOn(port: number, env: Record<string, string>): Promise<Instance> {
   const output: string[] = [];
   const { child: proc, stop } = spawnTracked(process.execPath, ['--import', 'tsx', join(__dirname, '../../examples/server/index.ts')], {
     env: { ...process.env, ...env, PORT: String(port) },
@@ -111,7 +124,10 @@ bothServers('one deployment: three example processes on one PostgreSQL and one R
     };
     // The first instance migrates the schema; the others start together.
     instances = [await startInstance(env)];
-    instances.push(...(await Promise.all([startInstance(env), startInstance(env)])));
+    // Each that starts is kept (and stopped after) even when its sibling fails.
+    const rest = await Promise.allSettled([startInstance(env), startInstance(env)]);
+    for (const r of rest) if (r.status === 'fulfilled') instances.push(r.value);
+    for (const r of rest) if (r.status === 'rejected') throw r.reason;
     proxy = await startProxy(instances, proxyPort);
   }, 120_000);
 
