@@ -17,6 +17,7 @@ import { sessionsBench } from './sessions';
 import { idpBench } from './idp';
 import { storeTrips } from './store-trips';
 import { scimBench } from './scim';
+import { orgScale } from './org-scale';
 import { resourceServerBench } from './resource-server';
 
 const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<string>> = {
@@ -34,6 +35,7 @@ const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<str
   idp: idpBench,
   trips: storeTrips,
   scim: scimBench,
+  orgs: orgScale,
   resource: resourceServerBench,
   sso: ssoLogin,
 };

@@ -9,6 +9,6 @@ export { ORG_PERMISSIONS, OWNER, RoleBook, type OrgPermission } from './plugins/
 export { ACTIVE_ORG_CLAIM } from './plugins/organizations/org-records';
 export { createOrgStore, ORG_STORE_SCHEMES } from './plugins/organizations/create-org-store';
 export { MemoryOrgStore } from './plugins/organizations/stores/memory-org-store';
-export { SlugTakenError, type OrgStore, type OrgRecord, type OrgMember, type OrgTeam, type OrgInvitation } from './plugins/organizations/org-store';
+export { SlugTakenError, type OrgStore, type OrgRecord, type OrgMember, type OrgTeam, type OrgInvitation, type MemberPage, type MemberQuery } from './plugins/organizations/org-store';
 export type { Membership, MembershipCache, Principal } from './plugins/organizations/membership-cache';
 export { ORGANIZATIONS_SERVICE, type OrgAuthority } from './plugin-api/org-keys';

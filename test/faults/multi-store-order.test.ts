@@ -208,7 +208,9 @@ describe("a directory's deprovisioning when the organization cannot be written",
   });
 });
 
-/** An organization store whose record updates (memberships) fail while `failing` is set. */
+/** An organization store whose writes of members (and of organizations) fail while `failing` is set. */
+const WRITES = new Set(['update', 'addMember', 'updateMember', 'removeMember']);
+
 function failingOrgStore(): { store: MemoryOrgStore; failing<T>(send: () => PromiseLike<T>): Promise<T> } {
   const inner = new MemoryOrgStore();
   let failing = false;
@@ -216,7 +218,7 @@ function failingOrgStore(): { store: MemoryOrgStore; failing<T>(send: () => Prom
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
       if (typeof value !== 'function') return value;
-      if (key !== 'update') return (value as (...a: unknown[]) => unknown).bind(target);
+      if (typeof key !== 'string' || !WRITES.has(key)) return (value as (...a: unknown[]) => unknown).bind(target);
       return async (...args: unknown[]) => {
         if (failing) throw new Error('simulated store failure');
         return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);

@@ -77,6 +77,28 @@ export function usersSuite(name: string, describeFn: jest.Describe, store: Store
       expect((await directory.send('delete', `/Users/${ann.body.id}`, undefined, { 'If-Match': 'W/"2"' })).status).toBe(204);
     });
 
+    it('a directory at full speed: 60 creates from 6 clients at once and 30 deactivations at once all answer 2xx, and the memberships follow', async () => {
+      const names = Array.from({ length: 60 }, (_, i) => `burst${i}@example.com`);
+      const made: Array<{ status: number; id: string }> = [];
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 6 }, async () => {
+          while (next < names.length) {
+            const res = await directory.createUser(names[next++] as string);
+            made.push({ status: res.status, id: res.body.id as string });
+          }
+        }),
+      );
+      expect(made.map((m) => m.status)).toEqual(names.map(() => 201));
+      expect((await memberIds()).length).toBe(61);
+      const off = made.slice(0, 30);
+      const answers = await Promise.all(off.map((m) => directory.patchUser(m.id, { op: 'replace', value: { active: false } })));
+      expect(answers.map((a) => [a.status, a.body.active])).toEqual(off.map(() => [200, false]));
+      expect((await memberIds()).length).toBe(31);
+      const listed = await directory.send('get', '/Users?count=100');
+      expect([listed.body.totalResults, listed.body.Resources.length]).toEqual([60, 60]);
+    });
+
     it('creates, reads, lists with filters and pages, replaces, patches, deactivates and deletes users; each is a member while active', async () => {
       const alice = await directory.createUser('alice@example.com', { externalId: 'ext-alice', displayName: 'Alice Doe', [ENTERPRISE]: { department: 'Sales', manager: { value: 'm-1' } } });
       expect(alice.status).toBe(201);

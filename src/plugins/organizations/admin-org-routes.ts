@@ -18,10 +18,12 @@ export interface AdminOrgDeps {
 
 /** The most organizations one page of the console's list holds. */
 const PAGE = 50;
+/** The most members one page of an organization in the console holds (`next` gives the following page). */
+const MEMBERS_PAGE = 200;
 
 /**
  * `GET /admin/orgs` (a page of every organization, by slug, with its member count) and
- * `GET /admin/orgs/:id` (one with its members, each with the name and e-mail the user directory
+ * `GET /admin/orgs/:id` (one with a page of its members, `?cursor=` the `next` of the previous one, each with the name and e-mail the user directory
  * has): for the app's admins, when the admin plugin is on.
  */
 export function addAdminOrgRoutes(router: Router, deps: AdminOrgDeps): void {
@@ -40,7 +42,8 @@ export function addAdminOrgRoutes(router: Router, deps: AdminOrgDeps): void {
       if (cursor !== undefined && (typeof cursor !== 'string' || cursor.length > 512)) throw new AuthError('bad_request', 'cursor must be the next of the previous page');
       if (deps.store.list === undefined) throw new AuthError('not_found', 'this organization store cannot list organizations');
       const page = await deps.store.list({ cursor, limit: PAGE });
-      sendJson(res, 200, { orgs: page.orgs.map((o) => ({ id: o.id, name: o.name, slug: o.slug, created: o.created, members: o.members.length })), next: page.next });
+      const orgs = await Promise.all(page.orgs.map(async (o) => ({ id: o.id, name: o.name, slug: o.slug, created: o.created, members: await deps.store.countMembers(o.id) })));
+      sendJson(res, 200, { orgs, next: page.next });
     }),
   );
   router.get(
@@ -49,13 +52,16 @@ export function addAdminOrgRoutes(router: Router, deps: AdminOrgDeps): void {
     asyncHandler(async (req, res) => {
       const org = await deps.store.get(String(req.params.id));
       if (org === undefined) throw new AuthError('not_found', 'no such organization');
+      const cursor = req.query.cursor;
+      if (cursor !== undefined && (typeof cursor !== 'string' || cursor.length > 2048)) throw new AuthError('bad_request', 'cursor must be the next of the previous page');
+      const page = await deps.store.members(org.id, { cursor, limit: MEMBERS_PAGE });
       const members = await Promise.all(
-        org.members.map(async (m) => {
+        page.members.map(async (m) => {
           const user = await deps.users.get(m.userId);
           return { userId: m.userId, name: user?.name ?? m.userId, email: user?.email, roles: m.roles, joined: m.joined };
         }),
       );
-      sendJson(res, 200, { id: org.id, name: org.name, slug: org.slug, created: org.created, members, invitations: (await deps.store.invitations(org.id)).length });
+      sendJson(res, 200, { id: org.id, name: org.name, slug: org.slug, created: org.created, members, next: page.next, invitations: (await deps.store.invitations(org.id)).length });
     }),
   );
 }

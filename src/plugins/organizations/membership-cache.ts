@@ -19,12 +19,17 @@ export interface Membership {
 /** Whom a membership is looked up for: a member (user id), or a key of the organization with the roles it was given. */
 export type Principal = string | { key: string; roles: readonly string[] };
 
-function membershipIn(org: OrgRecord | undefined, principal: Principal): Membership | null {
-  if (org === undefined) return null;
-  const member = typeof principal === 'string' ? org.members.find((m) => m.userId === principal) : { roles: principal.roles, teams: [] };
-  if (member === undefined) return null;
-  return Object.freeze({ org: Object.freeze({ id: org.id, slug: org.slug, name: org.name }), roles: Object.freeze([...member.roles]), teams: Object.freeze([...member.teams]) });
+function membershipIn(org: OrgRecord | undefined, member: { roles: readonly string[]; teams: readonly string[] } | undefined): Membership | null {
+  if (org === undefined || member === undefined) return null;
+  return Object.freeze({
+    org: Object.freeze({ id: org.id, slug: org.slug, name: org.name }),
+    roles: Object.freeze([...member.roles]),
+    teams: Object.freeze(member.teams.filter((t) => org.teams.some((known) => known.id === t))),
+  });
 }
+
+/** The announcement of a change of one member (`<org id>/<user id>`); an organization's own change is announced by its id alone. */
+const memberChange = (orgId: string, userId: string): string => `${orgId}/${userId}`;
 
 /**
  * The per-process view of memberships for `m.org()` and `m.can()`: answers from memory while the
@@ -44,7 +49,12 @@ export class MembershipCache {
     private readonly orgs: OrgStore,
     state: StateStore,
   ) {
-    this.cache = new AnnouncedCache(state, ORG_CHANGED_CHANNEL, (orgId) => this.byOrg.delete(orgId));
+    this.cache = new AnnouncedCache(state, ORG_CHANGED_CHANNEL, (changed) => {
+      // Organization ids hold no `/`: one with it names a member, whose entry alone goes.
+      const slash = changed.indexOf('/');
+      if (slash < 0) this.byOrg.delete(changed);
+      else this.byOrg.get(changed.slice(0, slash))?.delete(changed.slice(slash + 1));
+    });
     this.byOrg = this.cache.map(CACHED_ORGS);
   }
 
@@ -58,8 +68,9 @@ export class MembershipCache {
     const known = this.byOrg.get(orgId)?.get(id);
     if (known !== undefined) return known;
     const mark = this.cache.mark();
-    return this.orgs.get(orgId).then((org) => {
-      const found = membershipIn(org, principal);
+    const asked = typeof principal === 'string' ? this.orgs.member(orgId, principal) : { roles: principal.roles, teams: [] };
+    return Promise.all([this.orgs.get(orgId), asked]).then(([org, member]) => {
+      const found = membershipIn(org, member);
       if (this.cache.keep(mark)) {
         let cached = this.byOrg.get(orgId);
         if (cached === undefined || cached.size >= CACHED_MEMBERS_PER_ORG) this.byOrg.set(orgId, (cached = new Map()));
@@ -74,9 +85,14 @@ export class MembershipCache {
     return this.byOrg.get(orgId)?.get(typeof principal === 'string' ? principal : principal.key);
   }
 
-  /** Announces that organization `orgId` changed, here at once and to every instance. */
+  /** Announces that organization `orgId` changed (its name, slug, teams or existence), here at once and to every instance. */
   async changed(orgId: string): Promise<void> {
     await this.cache.announce(orgId);
+  }
+
+  /** Announces that member `userId` of organization `orgId` changed, here at once and to every instance. */
+  async memberChanged(orgId: string, userId: string): Promise<void> {
+    await this.cache.announce(memberChange(orgId, userId));
   }
 
   /** Stops listening. */

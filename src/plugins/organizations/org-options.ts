@@ -39,7 +39,11 @@ export interface OrganizationOptions {
   invitationTemplate?: string;
   /** Who may create organizations. @default everyone logged in */
   allowCreate?: (user: User) => MaybePromise<boolean>;
-  /** The most members of one organization. @default 1000 */
+  /**
+   * The most members of one organization (each new member then costs a count of the
+   * organization's members, which grows with it). From 1 to 10,000,000.
+   * @default no limit
+   */
   maxMembers?: number;
   /** The most organizations one user may be a member of (creating or joining). @default 100 */
   maxOrgsPerUser?: number;
@@ -63,15 +67,15 @@ export interface ResolvedOrganizationOptions {
   /** As given; absent: the translations' `mail.invitation` in the inviter's language. */
   invitationTemplate: string | undefined;
   allowCreate: ((user: User) => MaybePromise<boolean>) | undefined;
-  maxMembers: number;
+  maxMembers: number | undefined;
   maxOrgsPerUser: number;
   maxInvitations: number;
   maxTeams: number;
 }
 
-function limit(name: string, value: number | undefined, fallback: number): number {
+function limit<F extends number | undefined>(name: string, value: number | undefined, fallback: F, most = 100_000): number | F {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1 || value > 100_000) throw configError(`organizations.${name} must be a whole number from 1 to 100000`);
+  if (!Number.isInteger(value) || value < 1 || value > most) throw configError(`organizations.${name} must be a whole number from 1 to ${most}`);
   return value;
 }
 
@@ -100,7 +104,7 @@ export function checkOrganizationOptions(options: OrganizationOptions): Resolved
     invitationLink: options.invitationLink,
     invitationTemplate: options.invitationTemplate,
     allowCreate: options.allowCreate,
-    maxMembers: limit('maxMembers', options.maxMembers, 1000),
+    maxMembers: limit('maxMembers', options.maxMembers, undefined, 10_000_000),
     maxOrgsPerUser: limit('maxOrgsPerUser', options.maxOrgsPerUser, 100),
     maxInvitations: limit('maxInvitations', options.maxInvitations, 100),
     maxTeams: limit('maxTeams', options.maxTeams, 100),

@@ -1,26 +1,75 @@
 import { allDocs, UniqueTakenError, type Collection } from '../../core/storage/collection';
 import type { Database } from '../../core/storage/database';
 import { Repository } from '../../core/storage/repository';
-import { ofMember, ofOrg, ORG_INVITATIONS, ORGS } from './org-schema';
-import { SlugTakenError, type OrgInvitation, type OrgRecord, type OrgStore } from './org-store';
+import { memberId, ofMember, ofOrg, ofOrgPart, ORG_INVITATIONS, ORG_MEMBERS, ORGS, type OrgWithMembers } from './org-schema';
+import { SlugTakenError, type MemberPage, type MemberQuery, type OrgInvitation, type OrgMember, type OrgRecord, type OrgStore } from './org-store';
+import { OWNER } from './roles';
 
-/** The organization store on any database adapter: the {@link ORGS} and {@link ORG_INVITATIONS} families. */
+/** How many organizations of the older form one step of the upgrade moves. */
+const UPGRADE_PAGE = 50;
+
+/** The organization store on any database adapter: the {@link ORGS}, {@link ORG_MEMBERS} and {@link ORG_INVITATIONS} families. */
 export class OrgRepository extends Repository<OrgRecord> implements OrgStore {
   private readonly invites: Collection<OrgInvitation>;
+  private readonly memberDocs: Collection<OrgMember>;
+  private upgraded: Promise<void> | undefined;
 
   /** @param database - where the families live; closed with the store. */
   constructor(database: Database) {
     super(database, ORGS);
     this.invites = database.collection(ORG_INVITATIONS);
+    this.memberDocs = database.collection(ORG_MEMBERS);
+  }
+
+  /**
+   * Moves the members of organizations of before 2026-11-29 (kept inside them) to their own
+   * records, once per process and before anything is read: records first, then the organization
+   * loses its list, so a stop half-way is finished by the next start (any instance may do it).
+   */
+  private ready(): Promise<void> {
+    this.upgraded ??= this.moveMembers().catch((err: unknown) => {
+      this.upgraded = undefined;
+      throw err;
+    });
+    return this.upgraded;
+  }
+
+  private async moveMembers(): Promise<void> {
+    for (;;) {
+      const page = await this.docs.find('member', { prefix: '', limit: UPGRADE_PAGE });
+      if (page.docs.length === 0) return;
+      for (const older of page.docs as OrgWithMembers[]) {
+        for (const m of older.members ?? []) await this.memberDocs.insert({ ...m, orgId: older.id });
+        await this.docs.update(older.id, (current) => {
+          const { members, ...rest } = current as OrgWithMembers;
+          if (members === undefined) return undefined;
+          return { ...rest, owners: members.filter((m) => m.roles.includes(OWNER)).map((m) => m.userId) };
+        });
+      }
+    }
+  }
+
+  /** @inheritdoc */
+  override async add(org: OrgRecord): Promise<boolean> {
+    await this.ready();
+    return super.add(org);
+  }
+
+  /** @inheritdoc */
+  override async get(id: string): Promise<OrgRecord | undefined> {
+    await this.ready();
+    return super.get(id);
   }
 
   /** @inheritdoc */
   async bySlug(slug: string): Promise<OrgRecord | undefined> {
+    await this.ready();
     return (await this.docs.find('slug', { prefix: slug, limit: 2 })).docs.find((o) => o.slug === slug);
   }
 
   /** @inheritdoc */
   async update(id: string, change: (org: OrgRecord) => OrgRecord | undefined): Promise<OrgRecord | undefined> {
+    await this.ready();
     try {
       return await this.docs.update(id, (current) => {
         const next = change(current);
@@ -34,39 +83,95 @@ export class OrgRepository extends Repository<OrgRecord> implements OrgStore {
 
   /** @inheritdoc */
   override async delete(id: string): Promise<boolean> {
+    await this.ready();
+    // The organization goes first: its members and invitations, orphaned by a stop half-way, are read by nobody.
     if (!(await super.delete(id))) return false;
+    for (;;) {
+      const page = await this.memberDocs.find('org', { prefix: ofOrg(id), limit: 500 });
+      if (page.docs.length === 0) break;
+      for (const m of page.docs) await this.memberDocs.delete(memberId(m.orgId, m.userId));
+    }
     for (const inv of await this.invitations(id)) await this.invites.delete(inv.id);
     return true;
   }
 
   /** @inheritdoc */
   async list(query: { cursor?: string | undefined; limit: number }): Promise<{ orgs: OrgRecord[]; next?: string | undefined }> {
+    await this.ready();
     const page = await this.docs.find('slug', { prefix: '', after: query.cursor, limit: query.limit });
     return { orgs: page.docs, next: page.next };
   }
 
   /** @inheritdoc */
-  ofUser(userId: string): Promise<OrgRecord[]> {
-    return allDocs(this.docs, 'member', ofMember(userId));
+  async ofUser(userId: string): Promise<OrgRecord[]> {
+    await this.ready();
+    const memberships = await allDocs(this.memberDocs, 'user', ofMember(userId));
+    const orgs = await Promise.all(memberships.map((m) => this.docs.get(m.orgId)));
+    return orgs.filter((o): o is OrgRecord => o !== undefined);
+  }
+
+  /** @inheritdoc */
+  async member(orgId: string, userId: string): Promise<OrgMember | undefined> {
+    await this.ready();
+    return this.memberDocs.get(memberId(orgId, userId));
+  }
+
+  /** @inheritdoc */
+  async members(orgId: string, query: MemberQuery): Promise<MemberPage> {
+    await this.ready();
+    const [index, prefix] = query.team !== undefined ? ['team', ofOrgPart(orgId, query.team)] : query.role !== undefined ? ['role', ofOrgPart(orgId, query.role)] : ['org', ofOrg(orgId)];
+    const page = await this.memberDocs.find(index, { prefix, after: query.cursor, limit: query.limit });
+    return { members: page.docs, next: page.next };
+  }
+
+  /** @inheritdoc */
+  async countMembers(orgId: string): Promise<number> {
+    await this.ready();
+    return this.memberDocs.count('org', ofOrg(orgId));
+  }
+
+  /** @inheritdoc */
+  async addMember(member: OrgMember): Promise<boolean> {
+    await this.ready();
+    return (await this.memberDocs.insert(member)).inserted;
+  }
+
+  /** @inheritdoc */
+  async updateMember(orgId: string, userId: string, change: (member: OrgMember) => OrgMember | undefined): Promise<OrgMember | undefined> {
+    await this.ready();
+    return this.memberDocs.update(memberId(orgId, userId), (current) => {
+      const next = change(current);
+      return next === undefined ? undefined : { ...next, orgId, userId };
+    });
+  }
+
+  /** @inheritdoc */
+  async removeMember(orgId: string, userId: string): Promise<OrgMember | undefined> {
+    await this.ready();
+    return this.memberDocs.delete(memberId(orgId, userId));
   }
 
   /** @inheritdoc */
   async addInvitation(invitation: OrgInvitation): Promise<void> {
+    await this.ready();
     await this.invites.insert(invitation);
   }
 
   /** @inheritdoc */
-  invitations(orgId: string): Promise<OrgInvitation[]> {
+  async invitations(orgId: string): Promise<OrgInvitation[]> {
+    await this.ready();
     return allDocs(this.invites, 'org', ofOrg(orgId));
   }
 
   /** @inheritdoc */
-  takeInvitation(id: string): Promise<OrgInvitation | undefined> {
+  async takeInvitation(id: string): Promise<OrgInvitation | undefined> {
+    await this.ready();
     return this.invites.delete(id);
   }
 
   /** @inheritdoc */
   async deleteInvitation(id: string): Promise<boolean> {
+    await this.ready();
     return (await this.invites.delete(id)) !== undefined;
   }
 }

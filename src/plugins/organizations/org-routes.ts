@@ -1,5 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import type { PluginAuthenticator } from '../../plugin-api/core-api';
+import { AuthError } from '../../core/errors';
 import { clientIp } from '../../internal/client-ip';
 import { asyncHandler } from '../../internal/async-handler';
 import { sendJson } from '../../internal/http';
@@ -27,6 +28,18 @@ export interface OrgRouteDeps {
 }
 
 type Handler = (req: Request, res: Response, caller: OrgCaller & { user: User; claims: Claims }) => Promise<void>;
+
+/** The most members one page of `GET /orgs/:org/members` holds, and how many when `limit` is not given. */
+export const MEMBER_PAGE = 1000;
+
+/** `?cursor=` (the previous page's next link) and `?limit=` (1 to {@link MEMBER_PAGE}) of a member list. */
+function memberPageQuery(req: Request): { cursor?: string | undefined; limit: number } {
+  const { cursor, limit } = req.query;
+  if (cursor !== undefined && (typeof cursor !== 'string' || cursor.length > 2048)) throw new AuthError('bad_request', "cursor must be the one in the previous page's next link");
+  if (limit !== undefined && (typeof limit !== 'string' || !/^[1-9][0-9]{0,3}$/.test(limit) || Number(limit) > MEMBER_PAGE))
+    throw new AuthError('bad_request', `limit must be a whole number from 1 to ${MEMBER_PAGE}`);
+  return { cursor, limit: limit === undefined ? MEMBER_PAGE : Number(limit) };
+}
 
 /**
  * The organization routes under the auth router: organizations, members, invitations, teams and
@@ -123,7 +136,12 @@ export function addOrgRoutes(router: Router, deps: OrgRouteDeps): void {
 
   router.get(
     '/orgs/:org/members',
-    route(async (req, res, caller) => sendJson(res, 200, await orgs.members(org(req), caller.id))),
+    route(async (req, res, caller) => {
+      const page = await orgs.members(org(req), caller.id, memberPageQuery(req));
+      // A page at a time (RFC 8288's next link), so the body stays the list it always was.
+      if (page.next !== undefined) res.setHeader('Link', `<${req.baseUrl}${req.path}?${new URLSearchParams({ cursor: page.next, limit: String(memberPageQuery(req).limit) })}>; rel="next"`);
+      sendJson(res, 200, page.members);
+    }),
   );
   methods('/orgs/:org/members', 'GET');
   router.patch(

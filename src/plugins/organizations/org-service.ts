@@ -9,7 +9,8 @@ import { renderTemplate } from '../../core/senders/template';
 import type { User } from '../../core/token/user';
 import type { Membership, MembershipCache } from './membership-cache';
 import type { ResolvedOrganizationOptions } from './org-options';
-import { type OrgInvitation, type OrgMember, type OrgRecord, type OrgStore } from './org-store';
+import { type MemberPage, type OrgInvitation, type OrgMember, type OrgRecord, type OrgStore } from './org-store';
+import { MemberWrites } from './member-writes';
 import { ORG_PERMISSIONS, OWNER } from './roles';
 import { DirectorySync } from './directory-sync';
 
@@ -35,7 +36,7 @@ export interface OrgView {
 }
 
 /** A member as the organization's members see it, with the directory's name and picture. */
-export interface MemberView extends OrgMember {
+export interface MemberView extends Omit<OrgMember, 'orgId'> {
   name?: string | undefined;
   picture?: string | undefined;
 }
@@ -85,15 +86,21 @@ export class OrgService implements OrgAuthority {
     private readonly options: ResolvedOrganizationOptions,
     private readonly deps: { url: URL; users: PluginUsers; logger: Logger; events: PluginEvents; translations: Translations },
   ) {
+    this.writes = new MemberWrites(store, cache);
     this.sync = new DirectorySync({
       store,
       options,
       events: deps.events,
+      writes: this.writes,
       change: (orgId, change) => this.change(orgId, change),
-      countOrgs: (userId) => this.countOrgs(userId),
-      dropInvitationsBy: (org, inviterId, all) => this.dropInvitationsBy(org, inviterId, all),
+      joining: (orgId, userId) => this.joining(orgId, userId),
+      dropTeam: (orgId, teamId) => this.dropTeam(orgId, teamId),
+      dropInvitationsBy: (orgId, inviterId, all) => this.dropInvitationsBy(orgId, inviterId, all),
     });
   }
+
+  /** Every write of a member. */
+  private readonly writes: MemberWrites;
 
   /** What the organization's directory and SSO change. */
   private readonly sync: DirectorySync;
@@ -123,10 +130,14 @@ export class OrgService implements OrgAuthority {
 
   /** The organization `ref` (an id or a slug) with the caller's membership; 404 when it is missing or the caller is no member. */
   async find(ref: string, userId: string): Promise<{ org: OrgRecord; me: OrgMember }> {
-    const org = ref.startsWith('org_') ? await this.store.get(ref) : isSlug(ref) ? await this.store.bySlug(ref) : undefined;
-    const me = org?.members.find((m) => m.userId === userId);
+    const org = await this.orgOf(ref);
+    const me = org === undefined ? undefined : await this.store.member(org.id, userId);
     if (org === undefined || me === undefined) throw notFound();
     return { org, me };
+  }
+
+  private orgOf(ref: string): Promise<OrgRecord | undefined> {
+    return ref.startsWith('org_') ? this.store.get(ref) : isSlug(ref) ? this.store.bySlug(ref) : Promise.resolve(undefined);
   }
 
   /**
@@ -141,7 +152,7 @@ export class OrgService implements OrgAuthority {
 
   /** @inheritdoc */
   async lookup(ref: string): Promise<{ id: string; slug: string; name: string } | undefined> {
-    const org = ref.startsWith('org_') ? await this.store.get(ref) : isSlug(ref) ? await this.store.bySlug(ref) : undefined;
+    const org = await this.orgOf(ref);
     return org === undefined ? undefined : { id: org.id, slug: org.slug, name: org.name };
   }
 
@@ -189,7 +200,7 @@ export class OrgService implements OrgAuthority {
     if (!this.roles.allows(me.roles, permission)) throw refuse('forbidden', `your role in this organization does not allow ${permission}`, 'permission_required');
   }
 
-  /** Applies `change` to the organization atomically and announces it; the change sees the stored state and may throw. */
+  /** Applies `change` to the organization (not its members) atomically and announces it; the change sees the stored state and may throw. */
   private async change(orgId: string, change: (org: OrgRecord) => OrgRecord | undefined): Promise<OrgRecord> {
     const saved = await this.store.update(orgId, change);
     if (saved === undefined) throw notFound();
@@ -197,32 +208,39 @@ export class OrgService implements OrgAuthority {
     return saved;
   }
 
-  private async countOrgs(userId: string): Promise<void> {
+  /** Refuses (409 `limit_reached`) a user in the most organizations one may be in, or an organization with the most members it may have. */
+  private async joining(orgId: string, userId: string): Promise<void> {
     if ((await this.store.ofUser(userId)).length >= this.options.maxOrgsPerUser) {
       throw refuse('conflict', `a user may be in at most ${this.options.maxOrgsPerUser} organizations`, 'limit_reached');
     }
+    const most = this.options.maxMembers;
+    if (most !== undefined && orgId !== '' && (await this.store.countMembers(orgId)) >= most) throw refuse('conflict', `an organization may have at most ${most} members`, 'limit_reached');
   }
 
   /** Creates an organization with `user` as its owner. */
   async create(user: User, input: { name: string; slug?: string | undefined }): Promise<OrgView> {
     if (this.options.allowCreate && !(await this.options.allowCreate(user))) throw refuse('forbidden', 'you may not create organizations', 'forbidden');
-    await this.countOrgs(user.id);
+    await this.joining('', user.id);
     const now = Date.now();
-    const owner: OrgMember = { userId: user.id, roles: [OWNER], teams: [], joined: now };
     for (let attempt = 0; attempt < 3; attempt++) {
       const slug = input.slug ?? (attempt === 0 ? slugFrom(input.name) : `${slugFrom(input.name).slice(0, 40)}-${randomBytes(3).toString('hex')}`);
-      const org: OrgRecord = { id: `org_${randomBytes(12).toString('base64url')}`, name: input.name, slug, created: now, members: [owner], teams: [] };
+      const org: OrgRecord = { id: `org_${randomBytes(12).toString('base64url')}`, name: input.name, slug, created: now, owners: [user.id], teams: [] };
+      const owner: OrgMember = { orgId: org.id, userId: user.id, roles: [OWNER], teams: [], joined: now };
+      // The member first: one whose organization never came to be is read by nobody.
+      await this.store.addMember(owner);
       if (await this.store.add(org)) return this.view(org, owner);
+      await this.store.removeMember(org.id, user.id);
       if (input.slug !== undefined) throw refuse('conflict', 'that slug is taken', 'slug_taken');
     }
     throw refuse('conflict', 'no free slug was found for that name; give one', 'slug_taken');
   }
 
-  /** The caller's organizations, oldest first. */
+  /** The caller's organizations, in the order joined. */
   async mine(userId: string): Promise<OrgView[]> {
     const orgs = await this.store.ofUser(userId);
-    return orgs.flatMap((org) => {
-      const me = org.members.find((m) => m.userId === userId);
+    const members = await Promise.all(orgs.map((org) => this.store.member(org.id, userId)));
+    return orgs.flatMap((org, i) => {
+      const me = members[i];
       return me ? [this.view(org, me)] : [];
     });
   }
@@ -230,22 +248,18 @@ export class OrgService implements OrgAuthority {
   /** One organization as the caller sees it. */
   async get(ref: string, userId: string): Promise<OrgView & { members: number; teamList: OrgRecord['teams'] }> {
     const { org, me } = await this.find(ref, userId);
-    return { ...this.view(org, me), members: org.members.length, teamList: org.teams };
+    return { ...this.view(org, me), members: await this.store.countMembers(org.id), teamList: org.teams };
   }
 
   /** Renames it or changes its slug (`org:update`). */
   async update(ref: string, caller: OrgCaller, input: { name?: string | undefined; slug?: string | undefined }): Promise<OrgView> {
-    const { org } = await this.find(ref, caller.id);
-    let me: OrgMember | undefined;
-    const saved = await this.change(org.id, (current) => {
-      me = this.memberOf(current, caller.id);
-      this.demand(me, 'org:update');
-      return { ...current, name: input.name ?? current.name, slug: input.slug ?? current.slug };
-    });
-    return this.view(saved, me as OrgMember);
+    const { org, me } = await this.find(ref, caller.id);
+    this.demand(me, 'org:update');
+    const saved = await this.change(org.id, (current) => ({ ...current, name: input.name ?? current.name, slug: input.slug ?? current.slug }));
+    return this.view(saved, me);
   }
 
-  /** Deletes it with its invitations (`org:delete`, owners only by default; a fresh login). */
+  /** Deletes it with its members and invitations (`org:delete`, owners only by default; a fresh login). */
   async delete(ref: string, caller: OrgCaller): Promise<void> {
     const { org, me } = await this.find(ref, caller.id);
     this.demand(me, 'org:delete');
@@ -255,31 +269,23 @@ export class OrgService implements OrgAuthority {
     this.deps.events.emit({ type: 'org.deleted', userId: caller.id, actor: { kind: 'user', id: caller.id }, data: { org: org.id } });
   }
 
-  private memberOf(org: OrgRecord, userId: string): OrgMember {
-    const member = org.members.find((m) => m.userId === userId);
-    if (member === undefined) throw notFound();
-    return member;
-  }
-
-  private target(org: OrgRecord, userId: string): OrgMember {
-    const member = org.members.find((m) => m.userId === userId);
+  private async target(orgId: string, userId: string): Promise<OrgMember> {
+    const member = await this.store.member(orgId, userId);
     if (member === undefined) throw new AuthError('not_found', 'no such member in this organization');
     return member;
   }
 
-  private static keepsOwner(members: readonly OrgMember[]): void {
-    if (!members.some((m) => m.roles.includes(OWNER))) throw refuse('conflict', 'an organization keeps at least one owner: make someone else owner first', 'last_owner');
-  }
-
-  /** The members, with names and pictures from the user directory. */
-  async members(ref: string, userId: string): Promise<MemberView[]> {
+  /** A page of the members (in the order they joined), with names and pictures from the user directory. */
+  async members(ref: string, userId: string, query: { cursor?: string | undefined; limit: number }): Promise<{ members: MemberView[]; next?: string | undefined }> {
     const { org } = await this.find(ref, userId);
-    return Promise.all(
-      org.members.map(async (m) => {
+    const page: MemberPage = await this.store.members(org.id, query);
+    const members = await Promise.all(
+      page.members.map(async ({ orgId: _org, ...m }) => {
         const known = await this.deps.users.get(m.userId).catch(() => undefined);
         return { ...m, name: known?.name, picture: known?.picture };
       }),
     );
+    return { members, next: page.next };
   }
 
   /**
@@ -288,29 +294,25 @@ export class OrgService implements OrgAuthority {
    */
   async updateMember(ref: string, caller: OrgCaller, targetId: string, input: { roles?: string[] | undefined; teams?: string[] | undefined }): Promise<MemberView> {
     const { org, me } = await this.find(ref, caller.id);
-    const before = this.target(org, targetId);
+    const before = await this.target(org.id, targetId);
     if (input.roles !== undefined) this.checkGrant(me, before.roles, input.roles);
-    if (input.teams !== undefined) this.demand(me, 'team:manage');
+    if (input.teams !== undefined) {
+      this.demand(me, 'team:manage');
+      const known = new Set(org.teams.map((t) => t.id));
+      const unknown = input.teams.find((t) => !known.has(t));
+      if (unknown !== undefined) throw new AuthError('bad_request', `no team ${unknown} in this organization`);
+    }
     // A stolen session must not leave behind a colleague with powers, nor take the owner's away.
     if (input.roles !== undefined && (before.roles.includes(OWNER) !== input.roles.includes(OWNER) || this.gainsPowers(before.roles, input.roles))) await caller.stepUp();
-    const saved = await this.change(org.id, (current) => {
-      const mine = this.memberOf(current, caller.id);
-      const target = this.target(current, targetId);
-      if (input.roles !== undefined) this.checkGrant(mine, target.roles, input.roles);
-      if (input.teams !== undefined) {
-        this.demand(mine, 'team:manage');
-        const known = new Set(current.teams.map((t) => t.id));
-        const unknown = input.teams.find((t) => !known.has(t));
-        if (unknown !== undefined) throw new AuthError('bad_request', `no team ${unknown} in this organization`);
-      }
-      const members = current.members.map((m) => (m.userId === targetId ? { ...m, roles: input.roles ?? m.roles, teams: input.teams ?? m.teams } : m));
-      OrgService.keepsOwner(members);
-      return { ...current, members };
+    const done = await this.writes.change(org.id, targetId, (current) => {
+      if (input.roles !== undefined) this.checkGrant(me, current.roles, input.roles);
+      return { ...current, roles: input.roles ?? current.roles, teams: input.teams ?? current.teams };
     });
-    const after = this.target(saved, targetId);
-    if (input.roles !== undefined) await this.dropInvitationsBy(saved, targetId, false);
-    if (input.roles !== undefined && after.roles.join() !== before.roles.join()) {
-      this.deps.events.emit({ type: 'org.member.role_changed', userId: targetId, actor: { kind: 'user', id: caller.id }, data: { org: saved.id, from: before.roles, to: after.roles } });
+    if (done === undefined) throw new AuthError('not_found', 'no such member in this organization');
+    const { orgId: _org, ...after } = done.after;
+    if (input.roles !== undefined) await this.dropInvitationsBy(org.id, targetId, false);
+    if (input.roles !== undefined && after.roles.join() !== done.before.roles.join()) {
+      this.deps.events.emit({ type: 'org.member.role_changed', userId: targetId, actor: { kind: 'user', id: caller.id }, data: { org: org.id, from: done.before.roles, to: after.roles } });
     }
     return after;
   }
@@ -337,21 +339,14 @@ export class OrgService implements OrgAuthority {
   async removeMember(ref: string, caller: OrgCaller, targetId: string): Promise<void> {
     const { org, me } = await this.find(ref, caller.id);
     const leaving = targetId === caller.id;
-    const target = this.target(org, targetId);
+    const target = await this.target(org.id, targetId);
     if (!leaving) {
       this.demand(me, 'member:remove');
       if (!this.roles.mayGrant(me.roles, target.roles)) throw refuse('forbidden', 'you cannot remove a member above your own role', 'role_required');
       if (target.roles.includes(OWNER)) await caller.stepUp();
     }
-    await this.change(org.id, (current) => {
-      const mine = this.memberOf(current, caller.id);
-      const gone = this.target(current, targetId);
-      if (!leaving && (!this.roles.allows(mine.roles, 'member:remove') || !this.roles.mayGrant(mine.roles, gone.roles))) throw refuse('forbidden', 'your role changed; try again', 'role_required');
-      const members = current.members.filter((m) => m.userId !== targetId);
-      OrgService.keepsOwner(members);
-      return { ...current, members };
-    });
-    await this.dropInvitationsBy(org, targetId, true);
+    if ((await this.writes.remove(org.id, targetId)) === undefined) throw new AuthError('not_found', 'no such member in this organization');
+    await this.dropInvitationsBy(org.id, targetId, true);
     this.deps.events.emit({ type: 'org.member.removed', userId: targetId, actor: { kind: 'user', id: caller.id }, data: { org: org.id, left: leaving } });
   }
 
@@ -413,22 +408,23 @@ export class OrgService implements OrgAuthority {
     const invalid = (): AuthError => refuse('bad_request', 'this invitation is not valid: it was used, cancelled or has expired', 'invitation_invalid');
     const invitation = await this.store.takeInvitation(invitationId(token));
     if (invitation === undefined || invitation.expires <= Date.now() || (await this.deps.users.isBanned(invitation.inviter))) throw invalid();
+    const joined = (org: OrgRecord, me: OrgMember): { org: { id: string; name: string; slug: string }; role: string; roles: string[] } => {
+      this.deps.events.emit({ type: 'org.member.added', userId: user.id, actor: { kind: 'user', id: user.id }, data: { org: org.id, roles: me.roles, invitedBy: invitation.inviter } });
+      return { org: { id: org.id, name: org.name, slug: org.slug }, role: this.mainRole(me.roles), roles: me.roles };
+    };
     try {
-      await this.countOrgs(user.id);
-      const saved = await this.change(invitation.orgId, (current) => {
-        // The invitation carries its inviter's power as it is now, not as it was when it was sent.
-        if (!this.mayStillInvite(current, invitation.inviter, invitation.roles)) throw invalid();
-        if (current.members.some((m) => m.userId === user.id)) throw refuse('conflict', 'you are a member of this organization already', 'already_member');
-        if (current.members.length >= this.options.maxMembers) throw refuse('conflict', `an organization may have at most ${this.options.maxMembers} members`, 'limit_reached');
-        const known = new Set(this.roles.names());
-        const roles = invitation.roles.filter((r) => known.has(r));
-        return { ...current, members: [...current.members, { userId: user.id, roles: roles.length > 0 ? roles : ['member'], teams: [], joined: Date.now(), invitedAs: invitation.email }] };
-      });
-      const me = this.memberOf(saved, user.id);
-      this.deps.events.emit({ type: 'org.member.added', userId: user.id, actor: { kind: 'user', id: user.id }, data: { org: saved.id, roles: me.roles, invitedBy: invitation.inviter } });
-      return { org: { id: saved.id, name: saved.name, slug: saved.slug }, role: this.mainRole(me.roles), roles: me.roles };
+      const org = await this.store.get(invitation.orgId);
+      // The invitation carries its inviter's power as it is now, not as it was when it was sent.
+      if (org === undefined || !(await this.mayStillInvite(org.id, invitation.inviter, invitation.roles))) throw invalid();
+      if ((await this.store.member(org.id, user.id)) !== undefined) throw refuse('conflict', 'you are a member of this organization already', 'already_member');
+      await this.joining(org.id, user.id);
+      const known = new Set(this.roles.names());
+      const granted = invitation.roles.filter((r) => known.has(r));
+      const me: OrgMember = { orgId: org.id, userId: user.id, roles: granted.length > 0 ? granted : ['member'], teams: [], joined: Date.now(), invitedAs: invitation.email };
+      if (!(await this.writes.add(me))) throw refuse('conflict', 'you are a member of this organization already', 'already_member');
+      return joined(org, me);
     } catch (err) {
-      if (err instanceof AuthError && (err.status === 404 || err.reason === 'invitation_invalid')) throw invalid();
+      if (err instanceof AuthError && err.reason === 'invitation_invalid') throw invalid();
       // A refusal that is no fault of the invitation (a full organization), and a store that failed
       // (a 503 means nothing changed), leave it usable: it is put back before the answer.
       const unchanged = !(err instanceof AuthError) || err.status >= 500 || err.reason === 'limit_reached';
@@ -437,30 +433,27 @@ export class OrgService implements OrgAuthority {
       if (unchanged && err instanceof AuthError && err.reason === 'limit_reached') await this.store.addInvitation(invitation);
       else if (unchanged) {
         // Unreadable too: nobody can tell, so the invitation stays spent (a new one is asked for) rather than usable twice.
-        const now = await this.store.get(invitation.orgId).catch(() => null);
+        const now = await Promise.all([this.store.get(invitation.orgId), this.store.member(invitation.orgId, user.id)]).catch(() => null);
         if (now === null) throw err;
-        const joined = now?.members.find((m) => m.userId === user.id);
-        if (now !== undefined && joined !== undefined) {
-          this.deps.events.emit({ type: 'org.member.added', userId: user.id, actor: { kind: 'user', id: user.id }, data: { org: now.id, roles: joined.roles, invitedBy: invitation.inviter } });
-          return { org: { id: now.id, name: now.name, slug: now.slug }, role: this.mainRole(joined.roles), roles: joined.roles };
-        }
+        const [org, me] = now;
+        if (org !== undefined && me !== undefined) return joined(org, me);
         await this.store.addInvitation(invitation);
       }
       throw err;
     }
   }
 
-  /** Whether `inviterId` is a member of `org` who may still invite with `roles`. */
-  private mayStillInvite(org: OrgRecord, inviterId: string, roles: readonly string[]): boolean {
-    const inviter = org.members.find((m) => m.userId === inviterId);
+  /** Whether `inviterId` is a member of `orgId` who may still invite with `roles`. */
+  private async mayStillInvite(orgId: string, inviterId: string, roles: readonly string[]): Promise<boolean> {
+    const inviter = await this.store.member(orgId, inviterId);
     return inviter !== undefined && this.roles.allows(inviter.roles, 'invitation:create') && this.roles.mayGrant(inviter.roles, roles);
   }
 
-  /** Deletes the pending invitations of `org` that `inviterId` sent and may no longer send (all of them with `all`); how many. */
-  private async dropInvitationsBy(org: OrgRecord, inviterId: string, all: boolean): Promise<number> {
+  /** Deletes the pending invitations of `orgId` that `inviterId` sent and may no longer send (all of them with `all`); how many. */
+  private async dropInvitationsBy(orgId: string, inviterId: string, all: boolean): Promise<number> {
     let dropped = 0;
-    for (const inv of await this.store.invitations(org.id)) {
-      if (inv.inviter !== inviterId || (!all && this.mayStillInvite(org, inviterId, inv.roles))) continue;
+    for (const inv of await this.store.invitations(orgId)) {
+      if (inv.inviter !== inviterId || (!all && (await this.mayStillInvite(orgId, inviterId, inv.roles)))) continue;
       if (await this.store.deleteInvitation(inv.id)) dropped++;
     }
     return dropped;
@@ -472,44 +465,55 @@ export class OrgService implements OrgAuthority {
    */
   async dropInvitationsOf(userId: string): Promise<number> {
     let dropped = 0;
-    for (const org of await this.store.ofUser(userId)) dropped += await this.dropInvitationsBy(org, userId, true);
+    for (const org of await this.store.ofUser(userId)) dropped += await this.dropInvitationsBy(org.id, userId, true);
     return dropped;
+  }
+
+  /** Demands `permission` of the caller in `ref`, read now. */
+  private async demandIn(ref: string, userId: string, permission: string): Promise<OrgRecord> {
+    const { org, me } = await this.find(ref, userId);
+    this.demand(me, permission);
+    return org;
   }
 
   /** Adds a team (`team:manage`). */
   async addTeam(ref: string, userId: string, name: string): Promise<OrgRecord['teams'][number]> {
-    const { org } = await this.find(ref, userId);
+    const org = await this.demandIn(ref, userId, 'team:manage');
     const team = { id: `team_${randomBytes(9).toString('base64url')}`, name };
     await this.change(org.id, (current) => {
-      this.demand(this.memberOf(current, userId), 'team:manage');
       if (current.teams.length >= this.options.maxTeams) throw refuse('conflict', `an organization may have at most ${this.options.maxTeams} teams`, 'limit_reached');
       return { ...current, teams: [...current.teams, team] };
     });
     return team;
   }
 
-  /** Changes team `teamId` of the organization (`team:manage`); 404 for a team it does not have. */
-  private async changeTeam(ref: string, userId: string, teamId: string, change: (org: OrgRecord) => OrgRecord): Promise<void> {
-    const { org } = await this.find(ref, userId);
+  /** Renames a team (`team:manage`); 404 for a team it does not have. */
+  async renameTeam(ref: string, userId: string, teamId: string, name: string): Promise<void> {
+    const org = await this.demandIn(ref, userId, 'team:manage');
     await this.change(org.id, (current) => {
-      this.demand(this.memberOf(current, userId), 'team:manage');
       if (!current.teams.some((t) => t.id === teamId)) throw new AuthError('not_found', 'no such team in this organization');
-      return change(current);
+      return { ...current, teams: current.teams.map((t) => (t.id === teamId ? { ...t, name } : t)) };
     });
   }
 
-  /** Renames a team (`team:manage`). */
-  renameTeam(ref: string, userId: string, teamId: string, name: string): Promise<void> {
-    return this.changeTeam(ref, userId, teamId, (current) => ({ ...current, teams: current.teams.map((t) => (t.id === teamId ? { ...t, name } : t)) }));
+  /** Deletes a team; its members stay in the organization (`team:manage`); 404 for a team it does not have. */
+  async deleteTeam(ref: string, userId: string, teamId: string): Promise<void> {
+    const org = await this.demandIn(ref, userId, 'team:manage');
+    if (!org.teams.some((t) => t.id === teamId)) throw new AuthError('not_found', 'no such team in this organization');
+    await this.dropTeam(org.id, teamId);
   }
 
-  /** Deletes a team; its members stay in the organization (`team:manage`). */
-  deleteTeam(ref: string, userId: string, teamId: string): Promise<void> {
-    return this.changeTeam(ref, userId, teamId, (current) => ({
-      ...current,
-      teams: current.teams.filter((t) => t.id !== teamId),
-      members: current.members.map((m) => ({ ...m, teams: m.teams.filter((t) => t !== teamId) })),
-    }));
+  /**
+   * Deletes team `teamId`: the organization forgets it first (so it is no team of anyone's), then
+   * each of its members' records loses it, page by page; a stop half-way is finished by the same call.
+   */
+  private async dropTeam(orgId: string, teamId: string): Promise<void> {
+    await this.change(orgId, (current) => (current.teams.some((t) => t.id === teamId) ? { ...current, teams: current.teams.filter((t) => t.id !== teamId) } : undefined));
+    for (;;) {
+      const page = await this.store.members(orgId, { team: teamId, limit: 500 });
+      if (page.members.length === 0) return;
+      for (const m of page.members) await this.writes.change(orgId, m.userId, (current) => ({ ...current, teams: current.teams.filter((t) => t !== teamId) }));
+    }
   }
 
   /**
@@ -519,32 +523,37 @@ export class OrgService implements OrgAuthority {
   async userDeleted(userId: string): Promise<void> {
     await this.dropInvitationsOf(userId);
     for (const org of await this.store.ofUser(userId)) {
-      if (org.members.every((m) => m.userId === userId)) {
+      const others = (await this.store.members(org.id, { limit: 2 })).members.filter((m) => m.userId !== userId);
+      if (others.length === 0) {
         await this.store.delete(org.id);
         await this.cache.changed(org.id);
         continue;
       }
-      await this.change(org.id, (current) => {
-        const members = current.members.filter((m) => m.userId !== userId);
-        if (members.length === 0 || members.some((m) => m.roles.includes(OWNER))) return { ...current, members };
-        const heir = [...members].sort((a, b) => Number(b.roles.includes('admin')) - Number(a.roles.includes('admin')) || a.joined - b.joined)[0] as OrgMember;
-        return { ...current, members: members.map((m) => (m === heir ? { ...m, roles: [OWNER, ...m.roles.filter((r) => r !== OWNER)] } : m)) };
-      });
+      const me = await this.store.member(org.id, userId);
+      const otherOwner = async (): Promise<boolean> => (await this.store.members(org.id, { role: OWNER, limit: 2 })).members.some((m) => m.userId !== userId);
+      if (me?.roles.includes(OWNER) === true && !(await otherOwner())) {
+        const admin = (await this.store.members(org.id, { role: 'admin', limit: 2 })).members.find((m) => m.userId !== userId);
+        const next = admin ?? others[0];
+        if (next !== undefined) await this.writes.change(org.id, next.userId, (m) => ({ ...m, roles: [OWNER, ...m.roles.filter((r) => r !== OWNER)] }));
+      }
+      await this.writes.remove(org.id, userId);
     }
   }
 
   /** The user's id changed: its memberships follow (joined with a membership the new id has already). */
   async userIdChanged(from: string, to: string): Promise<void> {
     for (const org of await this.store.ofUser(from)) {
-      await this.change(org.id, (current) => {
-        const old = current.members.find((m) => m.userId === from);
-        const existing = current.members.find((m) => m.userId === to);
-        if (old === undefined) return undefined;
-        const moved: OrgMember = existing
-          ? { ...existing, roles: [...new Set([...existing.roles, ...old.roles])], teams: [...new Set([...existing.teams, ...old.teams])], joined: Math.min(existing.joined, old.joined) }
-          : { ...old, userId: to };
-        return { ...current, members: [...current.members.filter((m) => m.userId !== from && m.userId !== to), moved] };
-      });
+      const old = await this.store.member(org.id, from);
+      if (old === undefined) continue;
+      // The new id gets its place first (an owner is listed), then the old one goes.
+      const merged = await this.writes.change(org.id, to, (existing) => ({
+        ...existing,
+        roles: [...new Set([...existing.roles, ...old.roles])],
+        teams: [...new Set([...existing.teams, ...old.teams])],
+        joined: Math.min(existing.joined, old.joined),
+      }));
+      if (merged === undefined) await this.writes.add({ ...old, userId: to });
+      await this.writes.remove(org.id, from);
     }
   }
 }

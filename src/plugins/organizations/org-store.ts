@@ -1,7 +1,9 @@
 import { AuthError } from '../../core/errors';
 
-/** A member of an organization, as stored inside it. */
+/** A member of an organization: a record of its own, found by organization and by user. */
 export interface OrgMember {
+  /** The organization. */
+  orgId: string;
   /** The user id, as in the token's `user.id`. */
   userId: string;
   /** The roles held (at least one): `owner`, `admin`, `member` or one of the app's. */
@@ -23,8 +25,9 @@ export interface OrgTeam {
 }
 
 /**
- * An organization with its members and teams, stored as one record: every change of membership
- * is one atomic update of it, so "the last owner stays" holds under races across instances.
+ * An organization with its teams. Its members are records of their own ({@link OrgMember}): a
+ * change of one member never reads or writes the others. The organization keeps only the ids of
+ * its owners, so "the last owner stays" is one atomic update of it (see {@link OrgRecord.owners}).
  */
 export interface OrgRecord {
   /** `org_<random>`; never reused. */
@@ -35,8 +38,31 @@ export interface OrgRecord {
   slug: string;
   /** When it was created, ms since the epoch. */
   created: number;
-  members: OrgMember[];
+  /**
+   * The owners the last-owner rule counts. A member is an owner by its record's roles; this list
+   * is taken from before a record loses `owner` and added to after one gains it, so it never names
+   * more owners than there are, even when a change stops half-way.
+   */
+  owners: string[];
   teams: OrgTeam[];
+}
+
+/** Which of an organization's members {@link OrgStore.members} lists. */
+export interface MemberQuery {
+  /** The `next` of the previous page. @default the first page */
+  cursor?: string | undefined;
+  /** The most members of the page, 1 to 1000. */
+  limit: number;
+  /** Only the members of this team. @default all */
+  team?: string | undefined;
+  /** Only the members holding this role (a query names a team or a role, not both). @default all */
+  role?: string | undefined;
+}
+
+/** A page of an organization's members, in the order they joined; `next` is absent on the last page. */
+export interface MemberPage {
+  members: OrgMember[];
+  next?: string | undefined;
 }
 
 /** A pending invitation; its id is the hash of the mailed token, which is never stored. */
@@ -64,9 +90,10 @@ export class SlugTakenError extends AuthError {
 }
 
 /**
- * Where organizations and invitations live. `add` is atomic on the id and the slug, `update` an
- * atomic read-change-write of one organization (members and teams included), `takeInvitation`
- * an atomic read-and-delete: of racing callers, in any process sharing the store, one gets it.
+ * Where organizations, their members and invitations live. `add` is atomic on the id and the
+ * slug, `update` an atomic read-change-write of one organization, `updateMember` of one member,
+ * `takeInvitation` an atomic read-and-delete: of racing callers, in any process sharing the store,
+ * one gets it. No member's write reads or locks the organization or the other members.
  */
 export interface OrgStore {
   /** Adds an organization; `false` when its id or slug is taken. */
@@ -80,10 +107,22 @@ export interface OrgStore {
    * stored result, `undefined` when there is none. A slug of another organization throws {@link SlugTakenError}.
    */
   update(id: string, change: (org: OrgRecord) => OrgRecord | undefined): Promise<OrgRecord | undefined>;
-  /** Deletes an organization and its invitations; `false` when there was none. */
+  /** Deletes an organization, then its members and invitations; `false` when there was none. */
   delete(id: string): Promise<boolean>;
-  /** The organizations `userId` is a member of, oldest first. */
+  /** The organizations `userId` is a member of, in the order joined. */
   ofUser(userId: string): Promise<OrgRecord[]>;
+  /** The member `userId` of organization `orgId`. */
+  member(orgId: string, userId: string): Promise<OrgMember | undefined>;
+  /** A page of the organization's members (only those in `team`, or holding `role`, when given), in the order they joined (`next` of the previous page as `cursor`; `limit` 1 to 1000). */
+  members(orgId: string, query: MemberQuery): Promise<MemberPage>;
+  /** How many members the organization has (reads an index: its cost grows with the organization). */
+  countMembers(orgId: string): Promise<number>;
+  /** Adds a member; `false` when that user is one already. */
+  addMember(member: OrgMember): Promise<boolean>;
+  /** Applies `change` to one member atomically (`undefined` from it leaves the member); the stored result, `undefined` when there is no such member. */
+  updateMember(orgId: string, userId: string, change: (member: OrgMember) => OrgMember | undefined): Promise<OrgMember | undefined>;
+  /** Removes a member and returns it; `undefined` when there was none. */
+  removeMember(orgId: string, userId: string): Promise<OrgMember | undefined>;
   /**
    * A page of every organization, by slug, for the admin console (`next` of the previous page as
    * `cursor`). Optional: a store of the app's own without it leaves the console's list out.

@@ -1,4 +1,4 @@
-import { allDocs, indexOf, UniqueTakenError, type Schema } from '../../core/storage/collection';
+import { allDocs, indexOf, MAX_PAGE, UniqueTakenError, type Schema } from '../../core/storage/collection';
 import type { Database } from '../../core/storage/database';
 import { Repository } from '../../core/storage/repository';
 import { ScimError } from './scim-errors';
@@ -40,6 +40,22 @@ export class ResourceRepository<T extends OrgResource> extends Repository<T> {
   /** Every record of the organization, in SCIM id order. */
   ofOrg(orgId: string): Promise<T[]> {
     return allDocs(this.docs, 'org', inOrg(orgId, ''));
+  }
+
+  /** `count` records of the organization from the 1-based `startIndex`, in SCIM id order (reads `startIndex - 1 + count` index entries). */
+  async pageOf(orgId: string, startIndex: number, count: number): Promise<T[]> {
+    let skip = startIndex - 1;
+    let after: string | undefined;
+    const found: T[] = [];
+    while (found.length < count) {
+      const page = await this.docs.find('org', { prefix: inOrg(orgId, ''), after, limit: Math.min(MAX_PAGE, skip + count - found.length) });
+      const docs = page.docs.slice(Math.min(skip, page.docs.length));
+      skip -= Math.min(skip, page.docs.length);
+      found.push(...docs.slice(0, count - found.length));
+      if (page.next === undefined) break;
+      after = page.next;
+    }
+    return found;
   }
 
   /** How many records the organization has. */

@@ -6,7 +6,7 @@ import { openDatabase } from '../../stores/open-database';
 import { ScimRepository } from './scim-repository';
 import { scimRouteList } from './scim-routes';
 import { SCIM_PERMISSION, ScimTokens } from './scim-tokens';
-import { ScimUsers } from './scim-users';
+import { MAX_SCIM_USERS, ScimUsers } from './scim-users';
 import { ScimGroups } from './scim-groups';
 
 /** The events the SCIM plugin fires. */
@@ -40,6 +40,14 @@ function setUp<T>(made: T | undefined, what: string): T {
 export interface ScimOptions {
   /** Where SCIM tokens are kept: a database URI. @default the `database` of `createAuth`, else 'memory://' */
   store?: string;
+  /**
+   * The most users one organization's directory may provision: past it a create answers 400
+   * `tooMany`. Counted as {@link ScimUsers.list}'s `totalResults` is (exact below 1,000, then
+   * at most 10 seconds old for other instances' creates), so instances together may pass it by
+   * what they create in those seconds. From 1 to 10,000,000.
+   * @default 100000
+   */
+  maxUsers?: number;
 }
 
 /** The SCIM plugin, with its tokens once `createAuth` has set it up. */
@@ -63,6 +71,8 @@ export interface ScimPlugin extends AuthPlugin {
 export function scim(options: ScimOptions = {}): ScimPlugin {
   if (options === null || typeof options !== 'object') throw configError('scim() takes an options object (or nothing)');
   if (options.store !== undefined && (typeof options.store !== 'string' || options.store === '')) throw configError('scim: store must be a database URI');
+  const maxUsers = options.maxUsers ?? MAX_SCIM_USERS;
+  if (!Number.isInteger(maxUsers) || maxUsers < 1 || maxUsers > 10_000_000) throw configError('scim: maxUsers must be a whole number from 1 to 10000000');
   let tokens: ScimTokens | undefined;
   let provisioned: ScimUsers | undefined;
   let grouped: ScimGroups | undefined;
@@ -96,6 +106,7 @@ export function scim(options: ScimOptions = {}): ScimPlugin {
         sessions: ctx.sessions,
         events: ctx.events,
         domains: () => ctx.service(VERIFIED_DOMAINS_SERVICE),
+        maxUsers,
       });
       provisioned = users;
       grouped = groups;

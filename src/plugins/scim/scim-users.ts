@@ -5,6 +5,7 @@ import type { PluginEvents, PluginSessions, PluginUsers } from '../../plugin-api
 import type { DirectoryPerson, OrgDirectory, VerifiedDomains } from '../../plugin-api/org-directory';
 import { mayActOn, type OrgAuthority } from '../../plugin-api/org-keys';
 import { ScimError } from './scim-errors';
+import { OrgCounts } from './org-counts';
 import { checkVersion, filterMeta } from './versions';
 import { equalityOn, matches, parseFilter } from './scim-filter';
 import { applyPatch, type PatchOperation } from './scim-patch';
@@ -16,7 +17,7 @@ import { DIRECTORY_USER_PREFIX, takeoverRefusal } from '../../plugin-api/linking
 /** Removing a member in the app needs this permission: a token's maker needs it to deactivate or delete one. */
 const REMOVE_PERMISSION = 'member:remove';
 
-/** The most users an organization's directory may provision. */
+/** The most users an organization's directory may provision, unless `scim({ maxUsers })` says otherwise. */
 export const MAX_SCIM_USERS = 100_000;
 
 /** Paths compared with case in filters (RFC 7643: `id`, `externalId` are case-exact). */
@@ -43,6 +44,8 @@ export interface ScimUserDeps {
   place(user: ScimUser, maker?: string): Promise<void>;
   /** A deleted user leaves its groups. */
   leaveGroups(user: ScimUser): Promise<void>;
+  /** The most users one organization's directory may provision (past it, a create answers 400 `tooMany`). */
+  maxUsers: number;
 }
 
 /** A page of a list: the users matched, from `startIndex` (1-based). */
@@ -64,7 +67,12 @@ export class ScimUsers implements OrgDirectory {
    * @param deps - the repository, the organizations' authority, the core's users, sessions and events.
    * @internal
    */
-  constructor(private readonly deps: ScimUserDeps) {}
+  constructor(private readonly deps: ScimUserDeps) {
+    this.counts = new OrgCounts((orgId) => deps.repo.countOf(orgId));
+  }
+
+  /** The organizations' counts of users, at a cost that does not grow with them. */
+  private readonly counts: OrgCounts;
 
   /** A user of the organization; a 404 for another organization's id. */
   async get(orgId: string, id: string): Promise<ScimUser> {
@@ -82,8 +90,12 @@ export class ScimUsers implements OrgDirectory {
     // The questions directories ask most (`userName eq`, `externalId eq`) are one index read.
     if (userName !== undefined) found = [await this.deps.repo.byUnique(orgId, 'user_name', userName)].filter((u): u is ScimUser => u !== undefined);
     else if (externalId !== undefined) found = [await this.deps.repo.byUnique(orgId, 'external_id', externalId)].filter((u): u is ScimUser => u !== undefined);
-    else if (filter === undefined && query.count === 0) return { total: await this.deps.repo.countOf(orgId), startIndex: query.startIndex, items: [] };
-    else found = await this.deps.repo.ofOrg(orgId);
+    else if (filter === undefined) {
+      // A page reads its own records and the organization's count, not every record.
+      const total = await this.counts.of(orgId);
+      const items = query.count === 0 || query.startIndex > total ? [] : await this.deps.repo.pageOf(orgId, query.startIndex, query.count);
+      return { total, startIndex: query.startIndex, items };
+    } else found = await this.deps.repo.ofOrg(orgId);
     const matched = filter === undefined ? found : found.filter((u) => matches({ id: u.id, ...userAttributes(u), meta: filterMeta(u) }, filter, CASE_EXACT));
     return { total: matched.length, startIndex: query.startIndex, items: matched.slice(query.startIndex - 1, query.startIndex - 1 + query.count) };
   }
@@ -101,12 +113,13 @@ export class ScimUsers implements OrgDirectory {
       await this.applied(undefined, earlier, maker);
       return earlier;
     }
-    if ((await this.deps.repo.countOf(orgId)) >= MAX_SCIM_USERS) throw new ScimError(400, `an organization's directory may provision at most ${MAX_SCIM_USERS} users`, 'tooMany');
+    if ((await this.counts.of(orgId)) >= this.deps.maxUsers) throw new ScimError(400, `an organization's directory may provision at most ${this.deps.maxUsers} users`, 'tooMany');
     const id = randomUUID();
     const now = Date.now();
     const linked = await this.linkedMember(orgId, fields, maker);
     const user: ScimUser = { ...fields, id, orgId, userId: linked ?? hashId('scim', `${orgId}:${id}`), created: now, modified: now, version: 1 };
     await this.deps.repo.insert(user, attributeOf);
+    this.counts.moved(orgId, 1);
     await this.applied(undefined, user, maker);
     this.deps.events.emit({ type: 'scim.user.created', userId: user.userId, actor: { kind: 'system' }, data: { org: orgId, scimId: id, userName: user.userName, active: user.active } });
     return user;
@@ -135,6 +148,7 @@ export class ScimUsers implements OrgDirectory {
     await this.deprovision(user, 'deleted', user.active);
     await this.deps.leaveGroups(user);
     if (!(await this.deps.repo.delete(id))) throw notFound();
+    this.counts.moved(orgId, -1);
     this.deps.events.emit({ type: 'scim.user.deleted', userId: user.userId, actor: { kind: 'system' }, data: { org: orgId, scimId: id, userName: user.userName } });
   }
 
