@@ -18,7 +18,7 @@ export const LINK_COOKIE = 'LINK-TOKEN';
 export const LINK_DURATION_MS = 10 * 60_000;
 
 /** A link started by a logged-in user, waiting for a login with `provider`. */
-interface LinkIntent {
+export interface LinkIntent {
   /** The intent token's own id (one-shot). */
   id: string;
   provider: string;

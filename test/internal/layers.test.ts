@@ -7,8 +7,8 @@ const SRC = join(__dirname, '..', '..', 'src');
  * The floors of the source tree, bottom first, one folder each: shared helpers and the error and
  * logger types; the core's parts (tokens, state, limits, senders, credentials, users, avatars,
  * the storage contract, the translations) and the stores of each database; the contracts of providers and plugins,
- * sessions, middleware and events; the providers and the plugins; composition (`service/`) and the
- * entry files at the top of `src/`, one per subpath export.
+ * sessions, middleware and events; the providers; the plugin kit (`authgate/plugin`); the plugins;
+ * composition (`service/`) and the entry files at the top of `src/`, one per subpath export.
  */
 function floorOf(file: string): number {
   const path = relative(SRC, file).split('\\').join('/');
@@ -16,8 +16,10 @@ function floorOf(file: string): number {
   if (/^(core\/(token|state|limits|senders|credentials|users|avatar|audit|storage|i18n)\/|stores\/)/.test(path)) return 1;
   if (/^(plugin-api\/|providers\/(provider|login-links|provider-name)\.ts|core\/(sessions|middleware|events)\/)/.test(path)) return 2;
   // The browser client and its React hooks import nothing of the server; they sit with the features.
-  if (/^(providers|plugins|client|react)\//.test(path)) return 3;
-  if (/^service\//.test(path) || !path.includes('/')) return 4;
+  if (/^(providers|client|react)\//.test(path)) return 3;
+  if (/^plugin-kit\//.test(path)) return 4;
+  if (/^plugins\//.test(path)) return 5;
+  if (/^service\//.test(path) || !path.includes('/')) return 6;
   throw new Error(`${path} is on no floor: put it in a folder of the layers`);
 }
 
@@ -25,12 +27,24 @@ function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
 }
 
+/**
+ * Every relative module a file names, in any form: `import ... from`, `export ... from`, a bare
+ * `import '...'`, `import('...')`, `require('...')` and `import x = require('...')`, with either quote.
+ */
+const MODULE_NAMES = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)(['"])(\.[^'"]*)\1/g;
+
+/** The relative module specifiers of a source text (see {@link MODULE_NAMES}). */
+export function relativeSpecifiers(text: string): string[] {
+  return [...text.matchAll(MODULE_NAMES)].map((m) => m[2] as string);
+}
+
 function localImports(file: string): string[] {
   const found: string[] = [];
-  for (const [, spec] of readFileSync(file, 'utf8').matchAll(/from '(\.[^']+)'/g)) {
-    const target = join(dirname(file), spec as string);
+  for (const spec of relativeSpecifiers(readFileSync(file, 'utf8'))) {
+    const target = join(dirname(file), spec);
     if (existsSync(`${target}.ts`)) found.push(`${target}.ts`);
     else if (existsSync(join(target, 'index.ts'))) found.push(join(target, 'index.ts'));
+    else throw new Error(`${relative(SRC, file)} names ${spec}, which is no source file`);
   }
   return found;
 }
@@ -43,6 +57,34 @@ describe('the source tree has floors, and no import runs back up', () => {
         .map((target) => `${relative(SRC, file)} (floor ${floorOf(file)}) imports ${relative(SRC, target)} (floor ${floorOf(target)})`),
     );
     expect(upward).toEqual([]);
+  });
+
+  it('finds every form of import (a layer rule a form escapes is no rule)', () => {
+    const text = [
+      `import { a } from './one';`,
+      `import type { B } from "./two";`,
+      `export * from './three';`,
+      `export { c } from "./four";`,
+      `import './five';`,
+      `const d = await import('./six');`,
+      `const e = require("./seven");`,
+      `import f = require('./eight');`,
+      `import g from 'express';`,
+    ].join('\n');
+    expect(relativeSpecifiers(text)).toEqual(['./one', './two', './three', './four', './five', './six', './seven', './eight']);
+  });
+
+  it('a built-in plugin imports only the plugin kit (authgate/plugin) and its own folder', () => {
+    const PLUGINS = readdirSync(join(SRC, 'plugins'));
+    const outside = PLUGINS.flatMap((plugin) =>
+      sources(join(SRC, 'plugins', plugin)).flatMap((file) =>
+        localImports(file)
+          .map((target) => relative(SRC, target).split('\\').join('/'))
+          .filter((target) => !target.startsWith(`plugins/${plugin}/`) && !target.startsWith('plugin-kit/'))
+          .map((target) => `${relative(SRC, file)} imports ${target}`),
+      ),
+    );
+    expect(outside).toEqual([]);
   });
 
   it('no plugin folder imports another: what two plugins share lives in plugin-api/, below both', () => {

@@ -1,4 +1,4 @@
-import { errorBody, type AuthErrorReason } from '../../core/errors';
+import { errorBody, type AuthErrorReason } from '../../plugin-kit/helpers';
 
 /**
  * The reasons of the account service's refusals and the `Code` and `Message` its answers carry

@@ -1,4 +1,4 @@
-import type { MessagesByLocale } from '../../core/i18n/translations';
+import type { MessagesByLocale } from '../../plugin-kit/helpers';
 
 /** The account service's words: its error codes and its mails (templates with `{{.Field}}` placeholders). */
 export const ACCOUNT_MESSAGES: MessagesByLocale = {

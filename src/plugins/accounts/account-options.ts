@@ -1,23 +1,12 @@
-import { configError } from '../../core/errors';
+import { configError, canonicalEmail, positiveMs, requirePackages, warningsLogger, type Logger, type Sender, type AvatarProxy, type CredentialStore } from '../../plugin-kit/helpers';
+import type { User, Sessions } from '../../plugin-kit/sessions';
+import type { SignInMethod, SecondFactor } from '../../plugin-kit/plugin-api';
+import type { CrossSiteOptions } from '../../plugin-kit/http';
+import { resolveIpv6Prefix, type AccountRateLimit, type RateLimitRule, type StateStore, DEFAULT_LOCKOUT, type LockoutRule } from '../../plugin-kit/state';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { User } from '../../core/token/user';
-import type { SignInMethod } from '../../plugin-api/plugin';
-import type { CrossSiteOptions } from '../../internal/cross-origin';
-import { canonicalEmail } from '../../internal/email-address';
-import { positiveMs } from '../../internal/option-checks';
-import { requirePackages } from '../../internal/optional';
-import { resolveIpv6Prefix, type AccountRateLimit, type RateLimitRule } from '../../core/limits/rate-limiter';
-import { warningsLogger, type Logger } from '../../core/logger';
-import type { Sender } from '../../core/senders/sender';
-import type { StateStore } from '../../core/state/state-store';
-import type { Sessions } from '../../core/sessions/session-registry';
-import type { AvatarProxy } from '../../core/avatar/proxy';
-import type { CredentialStore } from '../../core/credentials/credential-store';
-import type { SecondFactor } from '../../plugin-api/second-factor';
 import type { AccountStore } from './account-store';
 import { loadBcrypt } from './passwords';
 import { passwordChecker, type PasswordPolicy } from './password-policy';
-import { DEFAULT_LOCKOUT, type LockoutRule } from '../../core/limits/lockout';
 
 /** Options of {@link createAccountRouter}. */
 export interface AccountRouterOptions extends CrossSiteOptions {

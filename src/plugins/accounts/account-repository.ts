@@ -1,7 +1,5 @@
-import { noopLogger, type Logger } from '../../core/logger';
-import { BY_ID, everyDoc, replaceDoc, UniqueTakenError, type Collection } from '../../core/storage/collection';
-import type { Database } from '../../core/storage/database';
-import { Repository } from '../../core/storage/repository';
+import { noopLogger, type Logger } from '../../plugin-kit/helpers';
+import { BY_ID, everyDoc, replaceDoc, UniqueTakenError, type Collection, type Database, Repository } from '../../plugin-kit/storage';
 import type { Account, LinkedLogin } from './account';
 import { DuplicateEmailError, type AccessTokenRecord, type AccountStore, type LinkOutcome } from './account-store';
 import { ACCOUNT_LOGINS, ACCOUNT_TOKENS, accountSchema, linksOf, tokensOf, type StoredAccessToken, type StoredLink } from './account-schema';

@@ -1,29 +1,18 @@
-import { CORE_MESSAGES } from '../../core/i18n/core-messages';
-import { Translations } from '../../core/i18n/translations';
+import { CORE_MESSAGES, Translations, AuthError, openGuarded, identityKey, PROBE_KEY, probeStore, warningsLogger } from '../../plugin-kit/helpers';
+import { clientIp, CrossSitePolicy, asyncHandler, finishRouter, routerShell, type ErrorAnswer } from '../../plugin-kit/http';
+import type { User } from '../../plugin-kit/sessions';
+import { Lockout, type LockoutRule, type StateStore, ACCOUNT_RATE_LIMITS, RateLimiter, resolveRules, type AccountRateLimit } from '../../plugin-kit/state';
+import type { PluginLockout } from '../../plugin-kit/plugin-api';
+import { createStateStore } from '../../plugin-kit/storage';
+import type { LoginLinks } from '../../plugin-kit/providers';
 import { ACCOUNT_MESSAGES } from './account-messages';
-import { AuthError } from '../../core/errors';
-import { clientIp } from '../../internal/client-ip';
-import type { User } from '../../core/token/user';
 import type { Request, Router } from 'express';
-import { openGuarded } from '../../internal/guarded-store';
 import { DuplicateEmailError } from './account-store';
-import { identityKey } from '../../internal/email-address';
-import { CrossSitePolicy } from '../../internal/cross-origin';
-import { asyncHandler } from '../../internal/async-handler';
-import { finishRouter, routerShell, type ErrorAnswer } from '../../internal/router-shell';
-import { PROBE_KEY, probeStore } from '../../internal/store-probe';
-import { warningsLogger } from '../../core/logger';
 import { accountErrorBody } from './account-error';
 import { AccountService, type AccountCredentialChecker } from './account-service';
-import { Lockout, type LockoutRule } from '../../core/limits/lockout';
-import type { PluginLockout } from '../../plugin-api/core-api';
-import type { StateStore } from '../../core/state/state-store';
 import type { AccountStore } from './account-store';
 import { createAccountStore } from './create-account-store';
 import { resolveAccountOptions, type AccountRouterOptions } from './account-options';
-import { ACCOUNT_RATE_LIMITS, RateLimiter, resolveRules, type AccountRateLimit } from '../../core/limits/rate-limiter';
-import { createStateStore } from '../../stores/create-state-store';
-import type { LoginLinks } from '../../providers/login-links';
 
 /** The router, with the calls an app needs besides the routes. */
 export interface AccountRouter extends Router {

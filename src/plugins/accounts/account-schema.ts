@@ -1,5 +1,5 @@
-import type { Logger } from '../../core/logger';
-import { fromMongoRecord, type Schema } from '../../core/storage/collection';
+import type { Logger } from '../../plugin-kit/helpers';
+import { fromMongoRecord, type Schema } from '../../plugin-kit/storage';
 import type { Account, LinkedLogin } from './account';
 import type { AccessTokenRecord } from './account-store';
 import { planEmailMigration } from './email-migration';

@@ -1,24 +1,28 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { canonicalEmail } from '../../internal/email-address';
-import { safeEqual } from '../../internal/random';
-import { escapeHtml } from '../../internal/html';
-import { hasUnusableChars } from '../../internal/text';
-import type { User } from '../../core/token/user';
-import { AuthError } from '../../core/errors';
-import type { Logger } from '../../core/logger';
-import { describeSendFailure, type Sender } from '../../core/senders/sender';
-import { renderTemplate } from '../../core/senders/template';
-import type { Translations } from '../../core/i18n/translations';
+import {
+  canonicalEmail,
+  safeEqual,
+  hasUnusableChars,
+  AuthError,
+  type Logger,
+  describeSendFailure,
+  type Sender,
+  renderTemplate,
+  type Translations,
+  deleteCredentials,
+  moveCredentials,
+  renameCredentials,
+  type CredentialStore,
+} from '../../plugin-kit/helpers';
+import { escapeHtml } from '../../plugin-kit/http';
+import type { User } from '../../plugin-kit/sessions';
+import type { PluginLockout } from '../../plugin-kit/plugin-api';
+import type { LoginContext, LoginLinks } from '../../plugin-kit/providers';
 import { emptyProfile, isAccountId, PROFILE_FIELDS, publicAccount, type Account, type Profile, type PublicAccount, type StoredCode } from './account';
 import { DuplicateEmailError, type AccountStore } from './account-store';
 import { hashPassword, verifyPassword } from './passwords';
 import type { AccountEventType, LoginSessions } from './account-options';
-import type { PluginLockout } from '../../plugin-api/core-api';
-import type { LoginContext } from '../../providers/direct';
-import type { LoginLinks } from '../../providers/login-links';
 import { bridgeUser, legacyBridgeId, LinkedLogins, type AccountLogin } from './linked-logins';
-import { deleteCredentials, moveCredentials, renameCredentials } from '../../core/credentials/user-credentials';
-import type { CredentialStore } from '../../core/credentials/credential-store';
 
 /** The privilege that lets a user act on other users. */
 export const MANAGE_USER = 'manage_user';

@@ -1,12 +1,10 @@
 import { ACCOUNT_MESSAGES } from './account-messages';
 import { Router, type Request } from 'express';
-import { configError } from '../../core/errors';
-import type { AuthPlugin } from '../../plugin-api/plugin';
-import { DirectProvider } from '../../providers/direct';
-import { LOGIN_LINKS_SERVICE } from '../../plugin-api/login-links-service';
-import { SECOND_FACTOR_SERVICE } from '../../plugin-api/second-factor';
-import type { User } from '../../core/token/user';
-import { ACCOUNT_RATE_LIMITS, resolveRules } from '../../core/limits/rate-limiter';
+import { configError } from '../../plugin-kit/helpers';
+import { type AuthPlugin, LOGIN_LINKS_SERVICE, SECOND_FACTOR_SERVICE } from '../../plugin-kit/plugin-api';
+import { DirectProvider } from '../../plugin-kit/providers';
+import type { User } from '../../plugin-kit/sessions';
+import { ACCOUNT_RATE_LIMITS, resolveRules } from '../../plugin-kit/state';
 import { ACCOUNT_ERROR_CODES } from './account-error';
 import { resolveAccountOptions, type AccountRouterOptions, type LoginSessions } from './account-options';
 import { createAccountRouter, type AccountRouter } from './account-router';

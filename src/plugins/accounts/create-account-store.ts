@@ -1,7 +1,6 @@
-import { uriPath, uriScheme } from '../../internal/store-uri';
-import { openDatabase } from '../../stores/open-database';
+import { uriPath, uriScheme, type Logger } from '../../plugin-kit/helpers';
+import { openDatabase } from '../../plugin-kit/storage';
 import { AccountRepository } from './account-repository';
-import type { Logger } from '../../core/logger';
 import type { AccountStore } from './account-store';
 import { LevelAccountStore } from './stores/level-account-store';
 import { MemoryAccountStore } from './stores/memory-account-store';

@@ -1,4 +1,4 @@
-import { canonicalEmail } from '../../internal/email-address';
+import { canonicalEmail } from '../../plugin-kit/helpers';
 import type { Account } from './account';
 
 /** What a store must do so that every account's e-mail is in its canonical form. */

@@ -1,7 +1,6 @@
-import { AuthError, configError } from '../../core/errors';
-import { canonicalEmail } from '../../internal/email-address';
-import type { LoginIdentity, LoginLinks } from '../../providers/login-links';
-import { hashId, type User } from '../../core/token/user';
+import { AuthError, configError, canonicalEmail } from '../../plugin-kit/helpers';
+import type { LoginIdentity, LoginLinks } from '../../plugin-kit/providers';
+import { hashId, type User } from '../../plugin-kit/sessions';
 import type { Account, LinkedLogin } from './account';
 import type { LoginSessions } from './account-options';
 import type { AccountStore } from './account-store';

@@ -1,7 +1,4 @@
-import { AuthError } from '../../core/errors';
-import type { Logger } from '../../core/logger';
-import { breachedPasswordCheck, type BreachedPasswordOptions } from '../../core/credentials/breached-passwords';
-import { loadOptional } from '../../internal/optional';
+import { AuthError, type Logger, breachedPasswordCheck, type BreachedPasswordOptions, loadOptional } from '../../plugin-kit/helpers';
 
 /** The longest password accepted, in characters (it is digested before bcrypt, so every character counts). */
 export const MAX_PASSWORD_CHARS = 256;

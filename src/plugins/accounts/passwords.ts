@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { loadOptional } from '../../internal/optional';
+import { loadOptional } from '../../plugin-kit/helpers';
 
 /** bcrypt, loaded when accounts are used (an optional package); `createAccountRouter` calls it at start-up so a missing one fails there. */
 export function loadBcrypt(): typeof import('bcrypt') {

@@ -1,6 +1,5 @@
-import { configError } from '../../core/errors';
-import { positiveMs } from '../../internal/option-checks';
-import type { User } from '../../core/token/user';
+import { configError, positiveMs } from '../../plugin-kit/helpers';
+import type { User } from '../../plugin-kit/sessions';
 
 /** Options of the admin plugin: `admin({ ... })`. */
 export interface AdminOptions {

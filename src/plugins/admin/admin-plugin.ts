@@ -1,7 +1,6 @@
 import { ADMIN_MESSAGES } from './console/console-messages';
-import type { AuthPlugin } from '../../plugin-api/plugin';
+import { type AuthPlugin, ADMIN_SERVICE } from '../../plugin-kit/plugin-api';
 import { checkAdminOptions, type AdminOptions } from './admin-options';
-import { ADMIN_SERVICE } from '../../plugin-api/admin-authority';
 import { adminRouteList } from './admin-routes';
 import { AdminService } from './admin-service';
 

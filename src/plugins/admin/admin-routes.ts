@@ -1,20 +1,12 @@
 import type { Request, Response } from 'express';
-import type { PluginRoute } from '../../plugin-api/plugin';
-import type { PluginAuthenticator } from '../../plugin-api/core-api';
-import { AuthError } from '../../core/errors';
-import { asyncHandler } from '../../internal/async-handler';
-import { sendJson } from '../../internal/http';
-import { objectBody } from '../../internal/router-shell';
-import { hasUnusableChars } from '../../internal/text';
-import { stateCall } from '../../core/state/state-call';
-import type { Claims } from '../../core/token/claims';
-import type { User } from '../../core/token/user';
+import { type PluginRoute, type PluginAuthenticator, eventQuery } from '../../plugin-kit/plugin-api';
+import { AuthError, hasUnusableChars, requestClient, type Translations } from '../../plugin-kit/helpers';
+import { asyncHandler, sendJson, objectBody } from '../../plugin-kit/http';
+import { stateCall } from '../../plugin-kit/state';
+import type { Claims, User } from '../../plugin-kit/sessions';
 import type { AdminService } from './admin-service';
-import { eventQuery } from '../../plugin-api/event-query';
-import { requestClient } from '../../core/events/event-bus';
 import { CONSOLE_CSP, CONSOLE_STYLE, consoleHtml, type ConsoleState } from './console/console-assets';
 import { CONSOLE_SCRIPT } from './console/console-script';
-import type { Translations } from '../../core/i18n/translations';
 
 /** What the admin routes need. */
 export interface AdminRouteDeps {

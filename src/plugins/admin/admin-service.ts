@@ -1,16 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import type { PluginAuthenticator } from '../../plugin-api/core-api';
-import { AuthError } from '../../core/errors';
-import { ORGANIZATIONS_SERVICE } from '../../plugin-api/org-keys';
-import type { PluginContext } from '../../plugin-api/plugin';
-import { jtiHash, sessionJti, type SessionInfo } from '../../core/sessions/session-registry';
-import { stateCall } from '../../core/state/state-call';
-import type { Claims } from '../../core/token/claims';
-import { isAdmin as hasAdminAttr, type User } from '../../core/token/user';
-import type { UserList } from '../../core/users/user-directory';
-import { isBanned, type UserRecord } from '../../core/users/user-store';
-import type { EventClient, EventListOptions } from '../../core/events/event-bus';
-import type { AuthEvent } from '../../core/audit/auth-event';
+import { type PluginAuthenticator, ORGANIZATIONS_SERVICE, type PluginContext } from '../../plugin-kit/plugin-api';
+import { AuthError, type UserList, isBanned, type UserRecord, type EventClient, type EventListOptions, type AuthEvent } from '../../plugin-kit/helpers';
+import { jtiHash, sessionJti, type SessionInfo, type Claims, isAdmin as hasAdminAttr, type User } from '../../plugin-kit/sessions';
+import { stateCall } from '../../plugin-kit/state';
 import type { ResolvedAdminOptions } from './admin-options';
 
 /** A user as the admin routes show it: the directory's record and how many live sessions it has. */

@@ -1,4 +1,4 @@
-import type { MessagesByLocale } from '../../core/i18n/translations';
+import type { MessagesByLocale } from '../../plugin-kit/helpers';
 
 /** The API keys plugin's words: its error codes (`limit_reached` is the organizations plugin's too). */
 export const API_KEY_MESSAGES: MessagesByLocale = {

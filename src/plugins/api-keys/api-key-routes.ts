@@ -1,15 +1,8 @@
 import type { Request } from 'express';
-import type { PluginAuthenticator } from '../../plugin-api/core-api';
-import type { PluginRoute } from '../../plugin-api/plugin';
-import { routeCaller } from '../../plugin-api/route-caller';
-import { AuthError } from '../../core/errors';
-import { asyncHandler } from '../../internal/async-handler';
-import { sendJson } from '../../internal/http';
-import { objectBody } from '../../internal/router-shell';
-import { nameField } from '../../internal/text';
-import { param } from '../../internal/text';
-import { OWNER, rolesField, type OrgAuthority } from '../../plugin-api/org-keys';
-import type { User } from '../../core/token/user';
+import { type PluginAuthenticator, type PluginRoute, routeCaller, OWNER, rolesField, type OrgAuthority } from '../../plugin-kit/plugin-api';
+import { AuthError, nameField, param } from '../../plugin-kit/helpers';
+import { asyncHandler, sendJson, objectBody } from '../../plugin-kit/http';
+import type { User } from '../../plugin-kit/sessions';
 import { orgKeyHolder, type ApiKeys, type KeyHolder } from './api-key-service';
 
 const SCOPE = /^[A-Za-z0-9_.:-]{1,64}$/;

@@ -1,16 +1,9 @@
 import type { IncomingMessage } from 'node:http';
-import { AuthError } from '../../core/errors';
-import { BoundedMap } from '../../internal/bounded-map';
-import { safeEqual } from '../../internal/random';
-import type { BearerResolver } from '../../core/middleware/authenticator';
-import type { PluginContext } from '../../plugin-api/plugin';
-import type { Credential } from '../../core/credentials/credential-store';
-import { AnnouncedCache, type AnnouncedMap } from '../../core/state/announced-cache';
-import type { User } from '../../core/token/user';
-import { isBanned } from '../../core/users/user-store';
-import { ORGANIZATIONS_SERVICE, type OrgAuthority } from '../../plugin-api/org-keys';
+import { AuthError, BoundedMap, safeEqual, type Credential, isBanned } from '../../plugin-kit/helpers';
+import type { BearerResolver, User } from '../../plugin-kit/sessions';
+import { type PluginContext, ORGANIZATIONS_SERVICE, type OrgAuthority, actThroughKey, type ApiKeyUse } from '../../plugin-kit/plugin-api';
+import { AnnouncedCache, type AnnouncedMap } from '../../plugin-kit/state';
 import { apiKeyId, bearerApiKey, isApiKey, newApiKey } from './api-key-format';
-import { actThroughKey, type ApiKeyUse } from '../../plugin-api/api-key-use';
 
 /** The channel on which deleted keys (`key:<id>`) and users whose keys stop (`user:<id>`) are announced. */
 export const API_KEY_CHANNEL = 'api-key-changed';

@@ -1,15 +1,11 @@
 import { API_KEY_MESSAGES } from './api-key-messages';
-import { AuthError, configError } from '../../core/errors';
-import type { RateLimitRule } from '../../core/limits/rate-limiter';
+import { AuthError, configError } from '../../plugin-kit/helpers';
+import type { RateLimitRule } from '../../plugin-kit/state';
+import { announceGuards } from '../../plugin-kit/sessions';
+import { type AuthPlugin, apiKeyOf, whenOrgDeleted } from '../../plugin-kit/plugin-api';
 import type { RequestHandler } from 'express';
-import { announceGuards } from '../../core/middleware/middleware-set';
-import type { AuthPlugin } from '../../plugin-api/plugin';
 import { apiKeyRouteList } from './api-key-routes';
 import { ApiKeys, orgKeyHolder } from './api-key-service';
-import { apiKeyOf } from '../../plugin-api/api-key-use';
-import { whenOrgDeleted } from '../../plugin-api/org-keys';
-// The directory's deprovisioning event (org.member.deprovisioned) joins the event types.
-import '../../plugin-api/org-directory';
 
 /** Options of the API keys plugin: `apiKeys({ ... })`. */
 export interface ApiKeysOptions {

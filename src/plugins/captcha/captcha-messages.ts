@@ -1,4 +1,4 @@
-import type { MessagesByLocale } from '../../core/i18n/translations';
+import type { MessagesByLocale } from '../../plugin-kit/helpers';
 
 /** The CAPTCHA plugin's words: its error codes. */
 export const CAPTCHA_MESSAGES: MessagesByLocale = {

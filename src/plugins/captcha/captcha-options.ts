@@ -1,5 +1,5 @@
-import { configError } from '../../core/errors';
-import type { GuardedAction } from '../../plugin-api/plugin';
+import { configError } from '../../plugin-kit/helpers';
+import type { GuardedAction } from '../../plugin-kit/plugin-api';
 import { SERVICES, type CaptchaService } from './captcha-verifiers';
 
 /**

@@ -1,9 +1,9 @@
 import { CAPTCHA_MESSAGES } from './captcha-messages';
 import { createHash } from 'node:crypto';
-import { AuthError } from '../../core/errors';
-import { safeFetch } from '../../internal/safe-fetch';
-import type { AuthPlugin, GuardedAction, PluginContext } from '../../plugin-api/plugin';
-import type { LoginRequest } from '../../providers/provider';
+import { AuthError } from '../../plugin-kit/helpers';
+import { safeFetch } from '../../plugin-kit/http';
+import type { AuthPlugin, GuardedAction, PluginContext } from '../../plugin-kit/plugin-api';
+import type { LoginRequest } from '../../plugin-kit/providers';
 import { resolveCaptchaOptions, type CaptchaOptions, type ResolvedCaptcha } from './captcha-options';
 import { readAnswer, SERVICES, siteverifyForm } from './captcha-verifiers';
 

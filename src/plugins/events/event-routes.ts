@@ -1,11 +1,8 @@
 import type { Request, Response } from 'express';
-import type { PluginEvents } from '../../plugin-api/core-api';
-import { asyncHandler } from '../../internal/async-handler';
-import { sendJson } from '../../internal/http';
-import type { AuthPlugin, PluginRoute } from '../../plugin-api/plugin';
-import { stateCall } from '../../core/state/state-call';
-import type { User } from '../../core/token/user';
-import { eventQuery } from '../../plugin-api/event-query';
+import { type PluginEvents, type AuthPlugin, type PluginRoute, eventQuery } from '../../plugin-kit/plugin-api';
+import { asyncHandler, sendJson } from '../../plugin-kit/http';
+import { stateCall } from '../../plugin-kit/state';
+import type { User } from '../../plugin-kit/sessions';
 
 /** `GET /events`: the caller's own recent activity, newest first (`cursor`, `limit`, `type`, `from`, `to`). */
 export function eventRouteList(deps: { events: PluginEvents; me(req: Request, res: Response): Promise<User>; rateLimit(name: string, id: string): Promise<void> }): PluginRoute[] {

@@ -1,11 +1,8 @@
-import type { PluginRoute } from '../../plugin-api/plugin';
-import type { PluginAuthenticator, PluginEvents } from '../../plugin-api/core-api';
-import { AuthError } from '../../core/errors';
-import { asyncHandler } from '../../internal/async-handler';
-import { sendJson } from '../../internal/http';
-import { requestClient } from '../../core/events/event-bus';
-import type { StateStore } from '../../core/state/state-store';
-import type { User } from '../../core/token/user';
+import type { PluginRoute, PluginAuthenticator, PluginEvents } from '../../plugin-kit/plugin-api';
+import { AuthError, requestClient } from '../../plugin-kit/helpers';
+import { asyncHandler, sendJson } from '../../plugin-kit/http';
+import type { StateStore } from '../../plugin-kit/state';
+import type { User } from '../../plugin-kit/sessions';
 import type { IdpClient } from './idp-options';
 import { grantsOf, revokeGrants } from './grants';
 import { StateAdapter } from './state-adapter';

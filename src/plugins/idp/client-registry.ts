@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { AuthError } from '../../core/errors';
-import type { StateStore } from '../../core/state/state-store';
+import { AuthError } from '../../plugin-kit/helpers';
+import type { StateStore } from '../../plugin-kit/state';
 import { clientMetadata, scopesFor } from './client-metadata';
 import type { IdpClient } from './idp-options';
 import type { OidcProviderLike } from './oidc-types';

@@ -1,13 +1,7 @@
-import type { PluginRoute } from '../../plugin-api/plugin';
-import type { PluginAuthenticator, PluginEvents } from '../../plugin-api/core-api';
-import { AuthError } from '../../core/errors';
-import { asyncHandler } from '../../internal/async-handler';
-import { sendJson } from '../../internal/http';
-import { objectBody } from '../../internal/router-shell';
-import { nameField } from '../../internal/text';
-import { requestClient } from '../../core/events/event-bus';
-import type { Claims } from '../../core/token/claims';
-import type { User } from '../../core/token/user';
+import type { PluginRoute, PluginAuthenticator, PluginEvents } from '../../plugin-kit/plugin-api';
+import { AuthError, nameField, requestClient } from '../../plugin-kit/helpers';
+import { asyncHandler, sendJson, objectBody } from '../../plugin-kit/http';
+import type { Claims, User } from '../../plugin-kit/sessions';
 import type { ClientRegistry } from './client-registry';
 
 function uris(value: unknown, field: string, required: boolean): string[] {

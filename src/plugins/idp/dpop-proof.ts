@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { loadOptional } from '../../internal/optional';
-import type { StateStore } from '../../core/state/state-store';
+import { loadOptional } from '../../plugin-kit/helpers';
+import type { StateStore } from '../../plugin-kit/state';
 
 /** The algorithms a DPoP proof may be signed with (those the identity provider takes too). */
 export const DPOP_ALGS = ['ES256', 'EdDSA'] as const;

@@ -1,4 +1,4 @@
-import type { StateStore } from '../../core/state/state-store';
+import type { StateStore } from '../../plugin-kit/state';
 import { StateAdapter } from './state-adapter';
 
 /**

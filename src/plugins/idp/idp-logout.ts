@@ -1,6 +1,6 @@
-import type { Logger } from '../../core/logger';
-import { jtiHash } from '../../core/sessions/session-registry';
-import type { StateStore } from '../../core/state/state-store';
+import type { Logger } from '../../plugin-kit/helpers';
+import { jtiHash } from '../../plugin-kit/sessions';
+import type { StateStore } from '../../plugin-kit/state';
 import type { OidcProviderLike } from './oidc-types';
 import { sessionsOf, StateAdapter } from './state-adapter';
 

@@ -1,4 +1,4 @@
-import type { MessagesByLocale } from '../../core/i18n/translations';
+import type { MessagesByLocale } from '../../plugin-kit/helpers';
 
 /** The identity provider's words: its pages (consent, errors, the device flow, logout). */
 export const IDP_MESSAGES: MessagesByLocale = {

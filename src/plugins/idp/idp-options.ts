@@ -1,5 +1,5 @@
 import { resolveRegistration, type RegistrationPolicy, type ResolvedRegistration } from './registration-policy';
-import { configError } from '../../core/errors';
+import { configError } from '../../plugin-kit/helpers';
 
 /** A relying party the identity provider serves: another app, a native app, a CLI. */
 export interface IdpClient {

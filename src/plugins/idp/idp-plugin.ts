@@ -1,19 +1,11 @@
 import { IDP_MESSAGES } from './idp-messages';
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { ADMIN_SERVICE } from '../../plugin-api/admin-authority';
+import { ADMIN_SERVICE, type AuthPlugin, type PluginContext, SECOND_FACTOR_SERVICE } from '../../plugin-kit/plugin-api';
+import { AuthError, configError, RateLimitError, loadOptional, requirePackages, isBanned } from '../../plugin-kit/helpers';
+import { clientIp, sendJson, safeFetch } from '../../plugin-kit/http';
+import { jtiHash, type Claims, isAdmin as hasAdminAttr, type User } from '../../plugin-kit/sessions';
 import { Router, type Request, type Response } from 'express';
-import { AuthError, configError, RateLimitError } from '../../core/errors';
-import { clientIp } from '../../internal/client-ip';
-import { sendJson } from '../../internal/http';
-import { loadOptional, requirePackages } from '../../internal/optional';
-import { safeFetch } from '../../internal/safe-fetch';
-import type { AuthPlugin, PluginContext } from '../../plugin-api/plugin';
-import { jtiHash } from '../../core/sessions/session-registry';
-import type { Claims } from '../../core/token/claims';
-import { isAdmin as hasAdminAttr, type User } from '../../core/token/user';
-import { SECOND_FACTOR_SERVICE } from '../../plugin-api/second-factor';
-import { isBanned } from '../../core/users/user-store';
 import { appRouteList } from './app-routes';
 import { linkGrantToSession, revokeGrants, revokeSessionGrants } from './grants';
 import { clientMetadata, scopesFor } from './client-metadata';
@@ -29,8 +21,6 @@ import { KEY_RELOAD_MS, loadSigningKeys, type SigningJwk } from './signing-keys'
 import { StateAdapter } from './state-adapter';
 import { defaultScope, forwardTo } from './request-defaults';
 import { REGISTERED_PREFIX, type ResolvedRegistration } from './registration-policy';
-// The directory's deprovisioning event (org.member.deprovisioned) joins the event types.
-import '../../plugin-api/org-directory';
 
 /** The identity provider plugin: its router serves the issuer. */
 export interface IdentityProviderPlugin extends AuthPlugin {

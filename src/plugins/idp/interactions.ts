@@ -1,14 +1,10 @@
 import { createHmac } from 'node:crypto';
-import type { PluginAuthenticator } from '../../plugin-api/core-api';
+import type { PluginAuthenticator } from '../../plugin-kit/plugin-api';
+import { asyncHandler, escapeHtml } from '../../plugin-kit/http';
+import { safeEqual, type PageWords, type Translations } from '../../plugin-kit/helpers';
+import { jtiHash, type Claims, type User } from '../../plugin-kit/sessions';
 import express, { type Request, type Response, type Router } from 'express';
-import { asyncHandler } from '../../internal/async-handler';
-import { safeEqual } from '../../internal/random';
-import { jtiHash } from '../../core/sessions/session-registry';
-import type { Claims } from '../../core/token/claims';
-import type { User } from '../../core/token/user';
 import { consentPage, originsOf } from './pages';
-import { escapeHtml } from '../../internal/html';
-import type { PageWords, Translations } from '../../core/i18n/translations';
 import type { IdpLogout } from './idp-logout';
 import type { IdpClient, ResolvedIdpOptions } from './idp-options';
 import type { OidcProviderLike, InteractionDetails } from './oidc-types';

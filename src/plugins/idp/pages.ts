@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { escapeHtml } from '../../internal/html';
-import type { PageWords, Translations } from '../../core/i18n/translations';
+import { escapeHtml } from '../../plugin-kit/http';
+import type { PageWords, Translations } from '../../plugin-kit/helpers';
 
 /** What the consent page says a scope lets the app do (`page.scope.<scope>`), else the scope's name. */
 const scopeWords = (words: PageWords, scope: string): string => {

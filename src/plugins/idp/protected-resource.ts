@@ -1,12 +1,9 @@
 import type { KeyObject } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { configError } from '../../core/errors';
-import type { StateStore } from '../../core/state/state-store';
-import { loadOptional, requirePackages } from '../../internal/optional';
-import { createStateStore } from '../../stores/create-state-store';
-import { MemoryStateStore } from '../../stores/memory/memory-state-store';
-import { JwksCache } from '../../providers/jwks-cache';
-import { OidcDiscovery } from '../../providers/oidc/oidc-discovery';
+import { configError, loadOptional, requirePackages } from '../../plugin-kit/helpers';
+import type { StateStore } from '../../plugin-kit/state';
+import { createStateStore, MemoryStateStore } from '../../plugin-kit/storage';
+import { JwksCache, OidcDiscovery } from '../../plugin-kit/providers';
 import { DPOP_ALGS, DpopRefusal, DpopVerifier } from './dpop-proof';
 
 /** Options of {@link protectedResource}: an API that takes the identity provider's access tokens. */

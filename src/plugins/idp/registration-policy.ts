@@ -1,8 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
-import { configError } from '../../core/errors';
-import { isPrivateAddress } from '../../internal/address-guard';
-import { patternProblem, urlPattern, type UrlPattern } from '../../internal/url-pattern';
+import { configError } from '../../plugin-kit/helpers';
+import { isPrivateAddress, patternProblem, urlPattern, type UrlPattern } from '../../plugin-kit/http';
 
 /**
  * Dynamic client registration (RFC 7591) for clients that register themselves (an MCP client, a

@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { AuthError } from '../../core/errors';
-import { loadOptional } from '../../internal/optional';
-import type { ServiceTokenOptions, ServiceTokenSigner } from '../../core/token/token-service';
-import type { User } from '../../core/token/user';
+import { AuthError, loadOptional } from '../../plugin-kit/helpers';
+import type { ServiceTokenOptions, ServiceTokenSigner, User } from '../../plugin-kit/sessions';
 import type { SigningJwk } from './signing-keys';
 
 const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]{1,64}$/;

@@ -1,7 +1,6 @@
 import { generateKeyPairSync, randomBytes, type JsonWebKey } from 'node:crypto';
-import { configError } from '../../core/errors';
-import { SecretBox } from '../../internal/secret-box';
-import type { StateStore } from '../../core/state/state-store';
+import { configError, SecretBox } from '../../plugin-kit/helpers';
+import type { StateStore } from '../../plugin-kit/state';
 
 /** A private signing key as a JWK, with its `kid`, `alg` and when it started signing. */
 export type SigningJwk = JsonWebKey & { kid: string; alg: string; use: 'sig' };

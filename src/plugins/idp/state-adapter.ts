@@ -1,4 +1,4 @@
-import type { StateStore } from '../../core/state/state-store';
+import type { StateStore } from '../../plugin-kit/state';
 
 /** What oidc-provider stores: a model's payload (tokens, codes, sessions, grants, interactions). */
 type Payload = Record<string, unknown> & { grantId?: string; userCode?: string; uid?: string; consumed?: number; accountId?: string; loginTs?: number };

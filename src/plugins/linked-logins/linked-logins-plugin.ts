@@ -1,10 +1,7 @@
-import { errorBody } from '../../core/errors';
-import { asyncHandler } from '../../internal/async-handler';
-import { sendJson } from '../../internal/http';
-import type { AuthPlugin } from '../../plugin-api/plugin';
-import type { LinkFlow } from '../../providers/link-flow';
-import type { LoginLinks } from '../../providers/login-links';
-import { LOGIN_LINKS_SERVICE, type LoginLinksService } from '../../plugin-api/login-links-service';
+import { errorBody } from '../../plugin-kit/helpers';
+import { asyncHandler, sendJson } from '../../plugin-kit/http';
+import { type AuthPlugin, LOGIN_LINKS_SERVICE, type LoginLinksService } from '../../plugin-kit/plugin-api';
+import type { LinkFlow, LoginLinks } from '../../plugin-kit/providers';
 
 /**
  * Linked logins, a core plugin: its `resolve` phase completes a link started in this browser (the

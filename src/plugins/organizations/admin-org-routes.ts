@@ -1,10 +1,8 @@
 import type { Router } from 'express';
-import { AuthError } from '../../core/errors';
-import type { User } from '../../core/token/user';
-import { asyncHandler } from '../../internal/async-handler';
-import { sendJson } from '../../internal/http';
-import type { AdminAuthority } from '../../plugin-api/admin-authority';
-import type { PluginAuthenticator, PluginUsers } from '../../plugin-api/core-api';
+import { AuthError } from '../../plugin-kit/helpers';
+import type { User } from '../../plugin-kit/sessions';
+import { asyncHandler, sendJson } from '../../plugin-kit/http';
+import type { AdminAuthority, PluginAuthenticator, PluginUsers } from '../../plugin-kit/plugin-api';
 import type { OrgStore } from './org-store';
 
 /** What the admin console's organization routes use. */

@@ -1,5 +1,5 @@
-import { uriScheme } from '../../internal/store-uri';
-import { openDatabase } from '../../stores/open-database';
+import { uriScheme } from '../../plugin-kit/helpers';
+import { openDatabase } from '../../plugin-kit/storage';
 import { OrgRepository } from './org-repository';
 import type { OrgStore } from './org-store';
 import { MemoryOrgStore } from './stores/memory-org-store';

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { AuthError } from '../../core/errors';
-import type { PluginEvents } from '../../plugin-api/core-api';
-import type { OrgAuthority } from '../../plugin-api/org-keys';
+import { AuthError } from '../../plugin-kit/helpers';
+import type { PluginEvents, OrgAuthority } from '../../plugin-kit/plugin-api';
 import type { ResolvedOrganizationOptions } from './org-options';
 import type { MemberWrites } from './member-writes';
 import type { OrgMember, OrgRecord, OrgStore } from './org-store';

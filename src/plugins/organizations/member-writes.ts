@@ -1,4 +1,4 @@
-import { AuthError } from '../../core/errors';
+import { AuthError } from '../../plugin-kit/helpers';
 import type { MembershipCache } from './membership-cache';
 import type { OrgMember, OrgStore } from './org-store';
 import { OWNER } from './roles';

@@ -1,5 +1,4 @@
-import type { StateStore } from '../../core/state/state-store';
-import { AnnouncedCache, type AnnouncedMap } from '../../core/state/announced-cache';
+import { type StateStore, AnnouncedCache, type AnnouncedMap } from '../../plugin-kit/state';
 import type { OrgRecord, OrgStore } from './org-store';
 
 /** The channel on which every change of an organization is announced (its id). */

@@ -1,8 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import { apiKeyOf } from '../../plugin-api/api-key-use';
-import { AuthError, configError } from '../../core/errors';
-import type { GuardFactory, RequestCheck } from '../../core/middleware/authenticator';
-import type { Claims } from '../../core/token/claims';
+import { apiKeyOf } from '../../plugin-kit/plugin-api';
+import { AuthError, configError } from '../../plugin-kit/helpers';
+import type { GuardFactory, RequestCheck, Claims } from '../../plugin-kit/sessions';
 import type { Membership, MembershipCache } from './membership-cache';
 import { ACTIVE_ORG_CLAIM } from './org-records';
 import type { RoleBook } from './roles';

@@ -1,5 +1,4 @@
-import { AuthError } from '../../core/errors';
-import { canonicalEmail } from '../../internal/email-address';
+import { AuthError, canonicalEmail } from '../../plugin-kit/helpers';
 import { isSlug } from './org-service';
 
 const bad = (message: string): AuthError => new AuthError('bad_request', message);

@@ -1,4 +1,4 @@
-import type { MessagesByLocale } from '../../core/i18n/translations';
+import type { MessagesByLocale } from '../../plugin-kit/helpers';
 
 /** The organizations plugin's words: its error codes and the invitation mail (`{{.Org}}`, `{{.Site}}`, `{{.Role}}`, `{{.Link}}`, `{{.Expires}}`). */
 export const ORG_MESSAGES: MessagesByLocale = {

@@ -1,9 +1,6 @@
 import { ORG_MESSAGES } from './org-messages';
-import { configError } from '../../core/errors';
-import { positiveMs } from '../../internal/option-checks';
-import type { Sender } from '../../core/senders/sender';
-import type { MaybePromise } from '../../core/token/hooks';
-import type { User } from '../../core/token/user';
+import { configError, positiveMs, type Sender } from '../../plugin-kit/helpers';
+import type { MaybePromise, User } from '../../plugin-kit/sessions';
 import type { OrgStore } from './org-store';
 import { RoleBook } from './roles';
 

@@ -1,6 +1,4 @@
-import { allDocs, UniqueTakenError, type Collection } from '../../core/storage/collection';
-import type { Database } from '../../core/storage/database';
-import { Repository } from '../../core/storage/repository';
+import { allDocs, UniqueTakenError, type Collection, type Database, Repository } from '../../plugin-kit/storage';
 import { memberId, ofMember, ofOrg, ofOrgPart, ORG_INVITATIONS, ORG_MEMBERS, ORGS, type OrgWithMembers } from './org-schema';
 import { SlugTakenError, type MemberPage, type MemberQuery, type OrgInvitation, type OrgMember, type OrgRecord, type OrgStore } from './org-store';
 import { OWNER } from './roles';

@@ -1,4 +1,4 @@
-import { fromMongoRecord, type Schema } from '../../core/storage/collection';
+import { fromMongoRecord, type Schema } from '../../plugin-kit/storage';
 import type { OrgInvitation, OrgMember, OrgRecord } from './org-store';
 
 /** Oldest first: the time as fixed-width text (an id breaks ties). */

@@ -1,12 +1,7 @@
-import type { Translations } from '../../core/i18n/translations';
-import type { OrgAuthority } from '../../plugin-api/org-keys';
-import type { PluginEvents, PluginUsers } from '../../plugin-api/core-api';
+import { type Translations, AuthError, type AuthErrorReason, type Logger, describeSendFailure, renderTemplate } from '../../plugin-kit/helpers';
+import type { OrgAuthority, PluginEvents, PluginUsers } from '../../plugin-kit/plugin-api';
+import type { User } from '../../plugin-kit/sessions';
 import { createHash, randomBytes } from 'node:crypto';
-import { AuthError, type AuthErrorReason } from '../../core/errors';
-import type { Logger } from '../../core/logger';
-import { describeSendFailure } from '../../core/senders/sender';
-import { renderTemplate } from '../../core/senders/template';
-import type { User } from '../../core/token/user';
 import type { Membership, MembershipCache } from './membership-cache';
 import type { ResolvedOrganizationOptions } from './org-options';
 import { type MemberPage, type OrgInvitation, type OrgMember, type OrgRecord, type OrgStore } from './org-store';

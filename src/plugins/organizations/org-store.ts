@@ -1,4 +1,4 @@
-import { AuthError } from '../../core/errors';
+import { AuthError } from '../../plugin-kit/helpers';
 
 /** A member of an organization: a record of its own, found by organization and by user. */
 export interface OrgMember {

@@ -1,10 +1,8 @@
 import { ORG_MESSAGES } from './org-messages';
-import { ORG_EVENT_TYPES, ORGANIZATIONS_SERVICE } from '../../plugin-api/org-keys';
+import { ORG_EVENT_TYPES, ORGANIZATIONS_SERVICE, ADMIN_SERVICE, type AuthPlugin } from '../../plugin-kit/plugin-api';
+import { announceGuards } from '../../plugin-kit/sessions';
 import type { RequestHandler } from 'express';
-import { announceGuards } from '../../core/middleware/middleware-set';
-import { ADMIN_SERVICE } from '../../plugin-api/admin-authority';
 import { addAdminOrgRoutes } from './admin-org-routes';
-import type { AuthPlugin } from '../../plugin-api/plugin';
 import { createOrgStore } from './create-org-store';
 import { MembershipCache } from './membership-cache';
 import { orgGuards } from './org-guards';

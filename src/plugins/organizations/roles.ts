@@ -1,12 +1,11 @@
-import { configError } from '../../core/errors';
+import { configError } from '../../plugin-kit/helpers';
+import { OWNER } from '../../plugin-kit/plugin-api';
 
 /** The permissions the organization routes check; an app's roles may hold its own besides these. */
 export const ORG_PERMISSIONS = ['org:update', 'org:delete', 'member:update', 'member:remove', 'invitation:create', 'invitation:cancel', 'team:manage', 'api-key:manage'] as const;
 
 /** One of {@link ORG_PERMISSIONS}. */
 export type OrgPermission = (typeof ORG_PERMISSIONS)[number];
-
-import { OWNER } from '../../plugin-api/org-keys';
 
 export { OWNER };
 

@@ -1,7 +1,6 @@
-import type { Logger } from '../../core/logger';
-import type { AuthPlugin } from '../../plugin-api/plugin';
-import { resolvePasskeyOptions, type PasskeyOptions } from '../../providers/passkey/passkey-options';
-import { PasskeyProvider } from '../../providers/passkey/passkey-provider';
+import type { Logger } from '../../plugin-kit/helpers';
+import type { AuthPlugin } from '../../plugin-kit/plugin-api';
+import { resolvePasskeyOptions, type PasskeyOptions, PasskeyProvider } from '../../plugin-kit/providers';
 
 /** Options of the {@link passkeys} plugin: the provider's name and its {@link PasskeyOptions}. */
 export interface PasskeysPluginOptions extends PasskeyOptions {

@@ -1,4 +1,4 @@
-import type { Schema } from '../../core/storage/collection';
+import type { Schema } from '../../plugin-kit/storage';
 import { inOrg } from './user-schema';
 
 /** A SCIM group of one organization: a team of it, and (as the organization maps its name) a role. */

@@ -12,7 +12,7 @@ export { MAX_EMAILS } from './user-resource';
 export { MAX_PATCH_OPERATIONS, PATCH_SCHEMA, type PatchOperation } from './scim-patch';
 export { MAX_FILTER_LENGTH } from './scim-filter';
 export { SCIM_BODY_LIMIT } from './scim-user-routes';
-export { DIRECTORY_EVENT_TYPES, ORG_DIRECTORY_SERVICE, VERIFIED_DOMAINS_SERVICE, type DirectoryPerson, type OrgDirectory, type VerifiedDomains } from '../../plugin-api/org-directory';
+export { DIRECTORY_EVENT_TYPES, ORG_DIRECTORY_SERVICE, VERIFIED_DOMAINS_SERVICE, type DirectoryPerson, type OrgDirectory, type VerifiedDomains } from '../../plugin-kit/plugin-api';
 export { ScimGroups } from './scim-groups';
 export type { ScimGroup, ScimSettings } from './group-schema';
 export { MAX_GROUP_MEMBERS, type ScimGroupFields } from './group-resource';

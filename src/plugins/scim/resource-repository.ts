@@ -1,6 +1,4 @@
-import { allDocs, indexOf, MAX_PAGE, UniqueTakenError, type Schema } from '../../core/storage/collection';
-import type { Database } from '../../core/storage/database';
-import { Repository } from '../../core/storage/repository';
+import { allDocs, indexOf, MAX_PAGE, UniqueTakenError, type Schema, type Database, Repository } from '../../plugin-kit/storage';
 import { ScimError } from './scim-errors';
 import { inOrg } from './user-schema';
 

@@ -1,6 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { AuthError, RateLimitError } from '../../core/errors';
-import { StoreUnavailableError } from '../../internal/guarded-store';
+import { AuthError, RateLimitError, StoreUnavailableError } from '../../plugin-kit/helpers';
 
 /** The schema of a SCIM error (RFC 7644 §3.12). */
 export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';

@@ -1,4 +1,4 @@
-import { isReservedName } from '../../internal/plain-keys';
+import { isReservedName } from '../../plugin-kit/helpers';
 import { ScimError } from './scim-errors';
 
 /** A comparison operator of a SCIM filter (RFC 7644 §3.4.2.2); `gt`, `ge`, `lt`, `le` compare strings and dates. */

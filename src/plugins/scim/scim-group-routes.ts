@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import type { PluginRoute } from '../../plugin-api/plugin';
+import type { PluginRoute } from '../../plugin-kit/plugin-api';
 import { listResponse } from './scim-discovery';
 import { sendScim } from './scim-errors';
 import { readPatch } from './scim-patch';

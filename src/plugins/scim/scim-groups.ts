@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { PluginEvents } from '../../plugin-api/core-api';
-import { grantableBy, mayActOn, rolesIn, type OrgAuthority } from '../../plugin-api/org-keys';
+import { type PluginEvents, grantableBy, mayActOn, rolesIn, type OrgAuthority } from '../../plugin-kit/plugin-api';
+import { ownValue } from '../../plugin-kit/helpers';
 import { readGroupFields, groupAttributes, type ScimGroupFields } from './group-resource';
 import type { ScimGroup, ScimSettings } from './group-schema';
 import type { ScimRepository } from './scim-repository';
@@ -10,7 +10,6 @@ import { equalityOn, matches, parseFilter } from './scim-filter';
 import { applyPatch, type PatchOperation } from './scim-patch';
 import { SCIM_SOURCE, type ScimPage } from './scim-users';
 import type { ScimUser } from './user-schema';
-import { ownValue } from '../../internal/plain-keys';
 
 const CASE_EXACT = new Set(['id', 'externalid', 'members.value']);
 const GROUP_LISTS = new Set(['members']);

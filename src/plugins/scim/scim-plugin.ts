@@ -1,8 +1,6 @@
-import { configError } from '../../core/errors';
-import { DIRECTORY_EVENT_TYPES, ORG_DIRECTORY_SERVICE, VERIFIED_DOMAINS_SERVICE } from '../../plugin-api/org-directory';
-import { ORGANIZATIONS_SERVICE, whenOrgDeleted, whenPowerLost } from '../../plugin-api/org-keys';
-import type { AuthPlugin } from '../../plugin-api/plugin';
-import { openDatabase } from '../../stores/open-database';
+import { configError } from '../../plugin-kit/helpers';
+import { DIRECTORY_EVENT_TYPES, ORG_DIRECTORY_SERVICE, VERIFIED_DOMAINS_SERVICE, ORGANIZATIONS_SERVICE, whenOrgDeleted, whenPowerLost, type AuthPlugin } from '../../plugin-kit/plugin-api';
+import { openDatabase } from '../../plugin-kit/storage';
 import { ScimRepository } from './scim-repository';
 import { scimRouteList } from './scim-routes';
 import { SCIM_PERMISSION, ScimTokens } from './scim-tokens';

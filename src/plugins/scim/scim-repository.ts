@@ -1,7 +1,4 @@
-import { allDocs } from '../../core/storage/collection';
-import type { Database } from '../../core/storage/database';
-import { Repository } from '../../core/storage/repository';
-import type { Collection } from '../../core/storage/collection';
+import { allDocs, type Database, Repository, type Collection } from '../../plugin-kit/storage';
 import { ResourceRepository } from './resource-repository';
 import { SCIM_GROUPS, SCIM_SETTINGS, type ScimGroup, type ScimSettings } from './group-schema';
 import { SCIM_USERS, type ScimUser } from './user-schema';

@@ -1,13 +1,7 @@
 import type { Request, Response } from 'express';
-import { AuthError } from '../../core/errors';
-import { requestClient } from '../../core/events/event-bus';
-import { asyncHandler } from '../../internal/async-handler';
-import { sendJson } from '../../internal/http';
-import { objectBody } from '../../internal/router-shell';
-import { param } from '../../internal/text';
-import type { PluginAuthenticator } from '../../plugin-api/core-api';
-import type { PluginRoute, RouteMethod } from '../../plugin-api/plugin';
-import { routeCaller } from '../../plugin-api/route-caller';
+import { AuthError, requestClient, param } from '../../plugin-kit/helpers';
+import { asyncHandler, sendJson, objectBody } from '../../plugin-kit/http';
+import { type PluginAuthenticator, type PluginRoute, type RouteMethod, routeCaller, type OrgAuthority } from '../../plugin-kit/plugin-api';
 import { listResponse, resourceTypes, schemas, serviceProviderConfig } from './scim-discovery';
 import { ScimError, sendScim, sendScimError } from './scim-errors';
 import type { ScimScope, ScimTokens } from './scim-tokens';
@@ -16,7 +10,6 @@ import type { ScimUsers } from './scim-users';
 import type { ScimGroups } from './scim-groups';
 import { scimGroupRoutes } from './scim-group-routes';
 import { scimSettingsRoutes } from './scim-settings-routes';
-import type { OrgAuthority } from '../../plugin-api/org-keys';
 import { tokenId } from './token-schema';
 
 /** The SCIM base path below the auth router. */

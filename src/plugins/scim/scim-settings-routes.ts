@@ -1,15 +1,10 @@
 import type { Request, Response } from 'express';
-import { AuthError } from '../../core/errors';
-import type { User } from '../../core/token/user';
-import { asyncHandler } from '../../internal/async-handler';
-import { sendJson } from '../../internal/http';
-import { objectBody } from '../../internal/router-shell';
-import { param } from '../../internal/text';
-import { OWNER, type OrgAuthority } from '../../plugin-api/org-keys';
-import type { PluginRoute } from '../../plugin-api/plugin';
+import { AuthError, param, isReservedName } from '../../plugin-kit/helpers';
+import type { User } from '../../plugin-kit/sessions';
+import { asyncHandler, sendJson, objectBody } from '../../plugin-kit/http';
+import { OWNER, type OrgAuthority, type PluginRoute } from '../../plugin-kit/plugin-api';
 import type { ScimGroups } from './scim-groups';
 import { SCIM_PERMISSION } from './scim-tokens';
-import { isReservedName } from '../../internal/plain-keys';
 
 /** The most group names an organization maps to roles. */
 export const MAX_GROUP_ROLES = 100;

@@ -1,9 +1,6 @@
-import { AuthError } from '../../core/errors';
-import type { User } from '../../core/token/user';
-import { randomId } from '../../internal/random';
-import { nameField } from '../../internal/text';
-import type { PluginEvents, PluginUsers } from '../../plugin-api/core-api';
-import type { OrgAuthority } from '../../plugin-api/org-keys';
+import { AuthError, randomId, nameField } from '../../plugin-kit/helpers';
+import type { User } from '../../plugin-kit/sessions';
+import type { PluginEvents, PluginUsers, OrgAuthority } from '../../plugin-kit/plugin-api';
 import { MAX_TOKENS_PER_ORG, type ScimRepository } from './scim-repository';
 import { tokenId, type ScimToken } from './token-schema';
 

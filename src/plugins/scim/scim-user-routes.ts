@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { ServerResponse } from 'node:http';
-import type { PluginRoute, RouteMethod } from '../../plugin-api/plugin';
+import type { PluginRoute, RouteMethod } from '../../plugin-kit/plugin-api';
 import { listResponse, MAX_RESULTS } from './scim-discovery';
 import { ScimError, sendScim, sendScimError } from './scim-errors';
 import { readPatch } from './scim-patch';

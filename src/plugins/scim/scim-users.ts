@@ -1,9 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { AuthError } from '../../core/errors';
-import { hashId } from '../../core/token/user';
-import type { PluginEvents, PluginSessions, PluginUsers } from '../../plugin-api/core-api';
-import type { DirectoryPerson, OrgDirectory, VerifiedDomains } from '../../plugin-api/org-directory';
-import { mayActOn, type OrgAuthority } from '../../plugin-api/org-keys';
+import { AuthError } from '../../plugin-kit/helpers';
+import { hashId } from '../../plugin-kit/sessions';
+import {
+  type PluginEvents,
+  type PluginSessions,
+  type PluginUsers,
+  type DirectoryPerson,
+  type OrgDirectory,
+  type VerifiedDomains,
+  mayActOn,
+  type OrgAuthority,
+  DIRECTORY_USER_PREFIX,
+  takeoverRefusal,
+} from '../../plugin-kit/plugin-api';
 import { ScimError } from './scim-errors';
 import { OrgCounts } from './org-counts';
 import { checkVersion, filterMeta } from './versions';
@@ -12,7 +21,6 @@ import { applyPatch, type PatchOperation } from './scim-patch';
 import type { ResourceRepository } from './resource-repository';
 import { addressesOf, personName, readUserFields, userAttributes } from './user-resource';
 import type { ScimUser, ScimUserFields } from './user-schema';
-import { DIRECTORY_USER_PREFIX, takeoverRefusal } from '../../plugin-api/linking-policy';
 
 /** Removing a member in the app needs this permission: a token's maker needs it to deactivate or delete one. */
 const REMOVE_PERMISSION = 'member:remove';

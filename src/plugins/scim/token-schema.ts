@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Schema } from '../../core/storage/collection';
+import type { Schema } from '../../plugin-kit/storage';
 
 /** A SCIM token of an organization: what its directory (Okta, Entra ID) authenticates with. Only its hash is kept. */
 export interface ScimToken {

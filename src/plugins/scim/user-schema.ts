@@ -1,4 +1,4 @@
-import type { Schema } from '../../core/storage/collection';
+import type { Schema } from '../../plugin-kit/storage';
 
 /** The enterprise extension's fields authgate keeps (RFC 7643 §4.3). */
 export interface EnterpriseFields {

@@ -1,14 +1,9 @@
 import type { Request, Response } from 'express';
-import type { PluginAuthenticator, PluginEvents, PluginSessions, PluginTokens } from '../../plugin-api/core-api';
-import type { PluginRoute } from '../../plugin-api/plugin';
-import { AuthError } from '../../core/errors';
-import { asyncHandler } from '../../internal/async-handler';
-import { sendJson } from '../../internal/http';
-import { hasUnusableChars } from '../../internal/text';
-import { stateCall } from '../../core/state/state-call';
-import { isAdmin, type User } from '../../core/token/user';
-import { jtiHash } from '../../core/sessions/session-registry';
-import { requestClient } from '../../core/events/event-bus';
+import type { PluginAuthenticator, PluginEvents, PluginSessions, PluginTokens, PluginRoute } from '../../plugin-kit/plugin-api';
+import { AuthError, hasUnusableChars, requestClient } from '../../plugin-kit/helpers';
+import { asyncHandler, sendJson } from '../../plugin-kit/http';
+import { stateCall } from '../../plugin-kit/state';
+import { isAdmin, type User, jtiHash } from '../../plugin-kit/sessions';
 
 /** What the session routes need from the auth service. */
 export interface SessionRouteDeps {

@@ -1,4 +1,4 @@
-import type { AuthPlugin } from '../../plugin-api/plugin';
+import type { AuthPlugin } from '../../plugin-kit/plugin-api';
 import { sessionRouteList } from './session-routes';
 
 /**

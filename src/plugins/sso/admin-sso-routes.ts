@@ -1,11 +1,7 @@
-import { AuthError } from '../../core/errors';
-import type { User } from '../../core/token/user';
-import { asyncHandler } from '../../internal/async-handler';
-import { sendJson } from '../../internal/http';
-import type { AdminAuthority } from '../../plugin-api/admin-authority';
-import type { PluginAuthenticator } from '../../plugin-api/core-api';
-import type { OrgAuthority } from '../../plugin-api/org-keys';
-import type { PluginRoute } from '../../plugin-api/plugin';
+import { AuthError } from '../../plugin-kit/helpers';
+import type { User } from '../../plugin-kit/sessions';
+import { asyncHandler, sendJson } from '../../plugin-kit/http';
+import type { AdminAuthority, PluginAuthenticator, OrgAuthority, PluginRoute } from '../../plugin-kit/plugin-api';
 import type { SsoRepository } from './sso-repository';
 
 /** The most organizations the admin console's SSO list shows. */

@@ -1,9 +1,7 @@
 import { X509Certificate } from 'node:crypto';
-import { AuthError } from '../../core/errors';
-import { nameField } from '../../internal/text';
+import { AuthError, nameField, isReservedName } from '../../plugin-kit/helpers';
 import type { OidcSettings, RoleMapping, SamlSettings } from './connection-schema';
 import { readIdpMetadata, type IdpMetadata } from './saml-xml';
-import { isReservedName } from '../../internal/plain-keys';
 
 const bad = (message: string): AuthError => new AuthError('bad_request', message);
 

@@ -1,4 +1,4 @@
-import type { Schema } from '../../core/storage/collection';
+import type { Schema } from '../../plugin-kit/storage';
 
 /** How a SAML connection reaches its identity provider. */
 export interface SamlSettings {

@@ -1,5 +1,5 @@
 import { Resolver } from 'node:dns/promises';
-import { AuthError } from '../../core/errors';
+import { AuthError } from '../../plugin-kit/helpers';
 
 /** The DNS name under a domain whose TXT record proves an organization holds it. */
 export const proofName = (domain: string): string => `_authgate-challenge.${domain}`;

@@ -1,4 +1,4 @@
-import type { Schema } from '../../core/storage/collection';
+import type { Schema } from '../../plugin-kit/storage';
 
 /** An organization's claim of an e-mail domain, and its proof once DNS showed it. */
 export interface DomainClaim {

@@ -1,8 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { PageWords } from '../../core/i18n/translations';
-import { escapeHtml } from '../../internal/html';
-import { safeEqual } from '../../internal/random';
+import { type PageWords, safeEqual } from '../../plugin-kit/helpers';
+import { escapeHtml } from '../../plugin-kit/http';
 
 /** Who a SAML single logout names at the IdP, as the session's claims keep it. */
 export interface LogoutSubject {

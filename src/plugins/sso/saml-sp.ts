@@ -1,12 +1,9 @@
 import { inflateRawSync } from 'node:zlib';
-import { AuthError } from '../../core/errors';
-import { loadOptional } from '../../internal/optional';
-import { randomId } from '../../internal/random';
+import { AuthError, loadOptional, randomId, emptyRecord, isReservedName } from '../../plugin-kit/helpers';
 import type { SamlSettings } from './connection-schema';
 import { checkAlgorithms, checkXmlShape, elements, parseForeignXml } from './saml-xml';
 import { precheckSignatures } from './signature-precheck';
 import { certificatePem } from './sp-keys';
-import { emptyRecord, isReservedName } from '../../internal/plain-keys';
 
 type NodeSaml = typeof import('@node-saml/node-saml');
 /** node-saml's own decryption (the one it validates with), for the checks of what an encrypted assertion hides. */

@@ -1,5 +1,4 @@
-import { AuthError } from '../../core/errors';
-import { loadOptional } from '../../internal/optional';
+import { AuthError, loadOptional } from '../../plugin-kit/helpers';
 
 type XmlDom = typeof import('@xmldom/xmldom');
 

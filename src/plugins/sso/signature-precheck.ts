@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
-import { AuthError } from '../../core/errors';
-import { requirePackages } from '../../internal/optional';
+import { AuthError, requirePackages } from '../../plugin-kit/helpers';
 import { elements } from './saml-xml';
 
 const DSIG = 'http://www.w3.org/2000/09/xmldsig#';

@@ -1,5 +1,5 @@
 import { webcrypto } from 'node:crypto';
-import { loadOptional } from '../../internal/optional';
+import { loadOptional } from '../../plugin-kit/helpers';
 
 type X509 = typeof import('@peculiar/x509');
 

@@ -1,9 +1,7 @@
-import { AuthError } from '../../core/errors';
-import { UniqueTakenError } from '../../core/storage/collection';
-import type { User } from '../../core/token/user';
-import { randomId } from '../../internal/random';
-import type { PluginEvents } from '../../plugin-api/core-api';
-import type { OrgAuthority } from '../../plugin-api/org-keys';
+import { AuthError, randomId } from '../../plugin-kit/helpers';
+import { UniqueTakenError } from '../../plugin-kit/storage';
+import type { User } from '../../plugin-kit/sessions';
+import type { PluginEvents, OrgAuthority } from '../../plugin-kit/plugin-api';
 import { domainOf, hasProof, proofName, proofValue, type DnsOptions } from './dns-proof';
 import { MAX_DOMAINS_PER_ORG, type SsoRepository } from './sso-repository';
 import { claimId, type DomainClaim } from './domain-schema';

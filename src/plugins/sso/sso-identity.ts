@@ -1,13 +1,10 @@
-import { AuthError } from '../../core/errors';
-import { hashId, type User } from '../../core/token/user';
-import type { PluginUsers } from '../../plugin-api/core-api';
-import type { OrgDirectory } from '../../plugin-api/org-directory';
-import { grantableBy, mayActOn, rolesIn, type OrgAuthority } from '../../plugin-api/org-keys';
+import { AuthError } from '../../plugin-kit/helpers';
+import { hashId, type User } from '../../plugin-kit/sessions';
+import { type PluginUsers, type OrgDirectory, grantableBy, mayActOn, rolesIn, type OrgAuthority, DIRECTORY_USER_PREFIX, takeoverRefusal } from '../../plugin-kit/plugin-api';
 import type { SsoConnection } from './connection-schema';
 import { domainOfAddress } from './dns-proof';
 import type { SamlAssertion } from './saml-sp';
 import type { SsoDomains } from './sso-domains';
-import { DIRECTORY_USER_PREFIX, takeoverRefusal } from '../../plugin-api/linking-policy';
 import { SSO_PERMISSION } from './sso-domains';
 
 /** Who an identity provider says the user is, whatever the protocol. */

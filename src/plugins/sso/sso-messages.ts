@@ -1,4 +1,4 @@
-import type { MessagesByLocale } from '../../core/i18n/translations';
+import type { MessagesByLocale } from '../../plugin-kit/helpers';
 
 /** The single sign-on plugin's words: its error codes and its sign-out page. */
 export const SSO_MESSAGES: MessagesByLocale = {

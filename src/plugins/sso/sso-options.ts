@@ -1,4 +1,4 @@
-import { configError } from '../../core/errors';
+import { configError } from '../../plugin-kit/helpers';
 import type { DnsOptions } from './dns-proof';
 
 /** Options of the SSO plugin: `sso({ ... })`. */

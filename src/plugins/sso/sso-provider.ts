@@ -1,15 +1,10 @@
 import { LOGOUT_TICKET_MS, logoutTicket, readLogoutTicket, sendLogoutPage, ticketUseKey, type LogoutSubject } from './logout-page';
 import type { ServerResponse } from 'node:http';
-import { AuthError } from '../../core/errors';
-import { HANDSHAKE_DURATION_MS } from '../../core/token/token-service';
-import { sendJson, sendRedirect } from '../../internal/http';
-import { hashId } from '../../core/token/user';
-import { randomId, safeEqual } from '../../internal/random';
-import { loginAudience, loginField, loginFlag } from '../../providers/login-fields';
-import { OidcProvider } from '../../providers/oidc/oidc-provider';
-import { resolveOidcOptions } from '../../providers/oidc/oidc-options';
-import type { LoginRequest, Provider, ProviderAction, ProviderKit } from '../../providers/provider';
-import { mayActOn, type OrgAuthority } from '../../plugin-api/org-keys';
+import { AuthError, randomId, safeEqual } from '../../plugin-kit/helpers';
+import { HANDSHAKE_DURATION_MS, hashId, type User, type Claims } from '../../plugin-kit/sessions';
+import { sendJson, sendRedirect } from '../../plugin-kit/http';
+import { loginAudience, loginField, loginFlag, OidcProvider, resolveOidcOptions, type LoginRequest, type Provider, type ProviderAction, type ProviderKit } from '../../plugin-kit/providers';
+import { mayActOn, type OrgAuthority, DIRECTORY_USER_PREFIX, takeoverRefusal } from '../../plugin-kit/plugin-api';
 import type { SsoConnection } from './connection-schema';
 import { domainOfAddress } from './dns-proof';
 import { MAX_SAML_RESPONSE } from './saml-sp';
@@ -18,9 +13,6 @@ import type { SsoDomains } from './sso-domains';
 import { oidcIdentity, ownsDomainOf, provesTwoFactors, provisionUser, samlIdentity, type ProvisionDeps, type SsoIdentity } from './sso-identity';
 import { ConnectionTested, sendTestReport, testReport, type ConnectionTestReport } from './test-report';
 import { SSO_PERMISSION } from './sso-domains';
-import type { User } from '../../core/token/user';
-import type { Claims } from '../../core/token/claims';
-import { DIRECTORY_USER_PREFIX, takeoverRefusal } from '../../plugin-api/linking-policy';
 
 /** The name of the SSO plugin's provider: its routes are `/sso/login`, `/sso/acs/:id`, `/sso/metadata/:id`, `/sso/oidc/:id`. */
 export const SSO_PROVIDER = 'sso';

@@ -1,6 +1,4 @@
-import type { Collection } from '../../core/storage/collection';
-import { Repository } from '../../core/storage/repository';
-import type { Database } from '../../core/storage/database';
+import { type Collection, Repository, type Database } from '../../plugin-kit/storage';
 import { SSO_CONNECTIONS, type SsoConnection } from './connection-schema';
 import { SSO_DOMAINS, type DomainClaim } from './domain-schema';
 

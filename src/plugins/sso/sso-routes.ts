@@ -1,13 +1,7 @@
-import type { Translations } from '../../core/i18n/translations';
+import { type Translations, requestClient, param } from '../../plugin-kit/helpers';
+import { asyncHandler, sendJson, objectBody } from '../../plugin-kit/http';
+import { type PluginAuthenticator, type PluginRoute, routeCaller } from '../../plugin-kit/plugin-api';
 import type { Request } from 'express';
-import { requestClient } from '../../core/events/event-bus';
-import { asyncHandler } from '../../internal/async-handler';
-import { sendJson } from '../../internal/http';
-import { objectBody } from '../../internal/router-shell';
-import { param } from '../../internal/text';
-import type { PluginAuthenticator } from '../../plugin-api/core-api';
-import type { PluginRoute } from '../../plugin-api/plugin';
-import { routeCaller } from '../../plugin-api/route-caller';
 import type { SsoConnections } from './sso-connections';
 import type { SsoDomains } from './sso-domains';
 import { SETUP_CSP, setupHtml, SETUP_SCRIPT, SETUP_STYLE } from './setup/setup-assets';

@@ -1,8 +1,6 @@
 import type { ServerResponse } from 'node:http';
-import { AuthError } from '../../core/errors';
-import { escapeHtml } from '../../internal/html';
-import type { PageWords } from '../../core/i18n/translations';
-import { sendJson, wantsHtml } from '../../internal/http';
+import { AuthError, type PageWords } from '../../plugin-kit/helpers';
+import { escapeHtml, sendJson, wantsHtml } from '../../plugin-kit/http';
 import type { SsoConnection } from './connection-schema';
 import { provesTwoFactors, type SsoIdentity } from './sso-identity';
 

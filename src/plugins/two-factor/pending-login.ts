@@ -1,11 +1,8 @@
 import type { ServerResponse } from 'node:http';
-import type { PluginTokens } from '../../plugin-api/core-api';
-import { sendJson, sendRedirect } from '../../internal/http';
-import { redirectTarget } from '../../internal/redirect-policy';
-import type { RedirectPolicy } from '../../internal/redirect-policy';
-import type { CompletedLogin, LoginRequest } from '../../providers/provider';
-import { claimsShapeError, isPlainObject, type Claims } from '../../core/token/claims';
-import type { User } from '../../core/token/user';
+import type { PluginTokens } from '../../plugin-kit/plugin-api';
+import { sendJson, sendRedirect, redirectTarget, type RedirectPolicy } from '../../plugin-kit/http';
+import type { CompletedLogin, LoginRequest } from '../../plugin-kit/providers';
+import { claimsShapeError, isPlainObject, type Claims, type User } from '../../plugin-kit/sessions';
 import type { TwoFactor } from './two-factor-service';
 
 /** The cookie of a login that waits for its second factor: signed, HttpOnly, a session cookie. */

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { loadOptional, requirePackages } from '../../internal/optional';
-import { safeEqual } from '../../internal/random';
+import { loadOptional, requirePackages, safeEqual } from '../../plugin-kit/helpers';
 import { base32Decode, base32Encode } from './base32';
 
 type TotpLib = typeof import('@otplib/totp');

@@ -1,5 +1,4 @@
-import { configError } from '../../core/errors';
-import { positiveMs } from '../../internal/option-checks';
+import { configError, positiveMs } from '../../plugin-kit/helpers';
 
 /** Options of two-factor authentication (TOTP, RFC 6238): `createAuth({ twoFactor: {...} })`. */
 export interface TwoFactorOptions {

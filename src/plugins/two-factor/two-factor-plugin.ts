@@ -1,6 +1,5 @@
-import type { AuthPlugin } from '../../plugin-api/plugin';
-import { stateCall } from '../../core/state/state-call';
-import { SECOND_FACTOR_SERVICE } from '../../plugin-api/second-factor';
+import { type AuthPlugin, SECOND_FACTOR_SERVICE } from '../../plugin-kit/plugin-api';
+import { stateCall } from '../../plugin-kit/state';
 import { PendingLogins } from './pending-login';
 import { TwoFactor, type SecondFactor } from './two-factor-service';
 import { checkTwoFactorOptions, type TwoFactorOptions } from './two-factor-options';

@@ -1,17 +1,11 @@
-import { requestClient, type EventClient } from '../../core/events/event-bus';
-import type { CredentialChange } from '../../core/credentials/credential-notices';
-import type { PluginAuthenticator } from '../../plugin-api/core-api';
-import { clientIp } from '../../internal/client-ip';
+import { requestClient, type EventClient, type CredentialChange, AuthError, type NewAuthEvent } from '../../plugin-kit/helpers';
+import type { PluginAuthenticator, PluginRoute } from '../../plugin-kit/plugin-api';
+import { clientIp, asyncHandler, sendJson } from '../../plugin-kit/http';
+import type { CompletedLogin, LoginRequest } from '../../plugin-kit/providers';
+import type { User } from '../../plugin-kit/sessions';
 import type { Request, Response } from 'express';
-import type { PluginRoute } from '../../plugin-api/plugin';
-import { AuthError } from '../../core/errors';
-import { asyncHandler } from '../../internal/async-handler';
-import { sendJson } from '../../internal/http';
-import type { CompletedLogin, LoginRequest } from '../../providers/provider';
-import type { User } from '../../core/token/user';
 import type { PendingLogins } from './pending-login';
 import type { TwoFactor } from './two-factor-service';
-import type { NewAuthEvent } from '../../core/audit/auth-event';
 
 /** What the two-factor routes need from the auth service. */
 export interface TwoFactorRouteDeps {

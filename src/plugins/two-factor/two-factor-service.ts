@@ -1,13 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Credential, CredentialStore } from '../../core/credentials/credential-store';
-import { AuthError } from '../../core/errors';
-import type { User } from '../../core/token/user';
-import { SecretBox } from '../../internal/secret-box';
+import { type Credential, type CredentialStore, AuthError, SecretBox, totpCredentialId as credentialId } from '../../plugin-kit/helpers';
+import type { User } from '../../plugin-kit/sessions';
 import { Totp } from './totp';
 import type { ResolvedTwoFactorOptions } from './two-factor-options';
-import { totpCredentialId as credentialId } from '../../core/credentials/user-credentials';
 
-export type { SecondFactor } from '../../plugin-api/second-factor';
+export type { SecondFactor } from '../../plugin-kit/plugin-api';
 
 /** How many one-shot recovery codes a user gets when two-factor is turned on. */
 export const RECOVERY_CODES = 10;

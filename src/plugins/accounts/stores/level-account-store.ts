@@ -1,5 +1,5 @@
-import type { Logger } from '../../../core/logger';
-import { LevelDatabase } from '../../../stores/level/level-database';
+import type { Logger } from '../../../plugin-kit/helpers';
+import { LevelDatabase } from '../../../plugin-kit/storage';
 import { AccountRepository } from '../account-repository';
 
 /**

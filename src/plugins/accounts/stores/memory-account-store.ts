@@ -1,4 +1,4 @@
-import { MemoryDatabase } from '../../../stores/memory/memory-database';
+import { MemoryDatabase } from '../../../plugin-kit/storage';
 import { AccountRepository } from '../account-repository';
 
 /** Accounts in process memory: for tests and trials (nothing survives a restart). */

@@ -1,6 +1,5 @@
-import { parseMongoUri } from '../../../internal/mongo-uri';
-import type { Logger } from '../../../core/logger';
-import { MongoDatabase } from '../../../stores/mongo/mongo-database';
+import { parseMongoUri, type Logger } from '../../../plugin-kit/helpers';
+import { MongoDatabase } from '../../../plugin-kit/storage';
 import { AccountRepository } from '../account-repository';
 
 /**

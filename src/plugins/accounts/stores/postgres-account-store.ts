@@ -1,4 +1,4 @@
-import { PostgresDatabase } from '../../../stores/postgres/postgres-database';
+import { PostgresDatabase } from '../../../plugin-kit/storage';
 import { AccountRepository } from '../account-repository';
 
 /**

@@ -1,5 +1,5 @@
-import { escapeHtml } from '../../../internal/html';
-import type { PageWords } from '../../../core/i18n/translations';
+import { escapeHtml } from '../../../plugin-kit/http';
+import type { PageWords } from '../../../plugin-kit/helpers';
 
 /**
  * The admin console: one page, its script and its style, served by the auth router at

@@ -1,4 +1,4 @@
-import type { MessagesByLocale } from '../../../core/i18n/translations';
+import type { MessagesByLocale } from '../../../plugin-kit/helpers';
 
 /** The admin console's words (the page and its script). */
 export const ADMIN_MESSAGES: MessagesByLocale = {

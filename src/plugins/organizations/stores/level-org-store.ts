@@ -1,4 +1,4 @@
-import { LevelDatabase } from '../../../stores/level/level-database';
+import { LevelDatabase } from '../../../plugin-kit/storage';
 import { OrgRepository } from '../org-repository';
 
 /** Organizations in an embedded LevelDB folder (one process at a time); what an older version kept there is read on first use. */

@@ -1,4 +1,4 @@
-import { MemoryDatabase } from '../../../stores/memory/memory-database';
+import { MemoryDatabase } from '../../../plugin-kit/storage';
 import { OrgRepository } from '../org-repository';
 
 /** Organizations in process memory: for tests and trials (nothing survives a restart). */

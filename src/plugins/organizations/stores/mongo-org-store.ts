@@ -1,5 +1,5 @@
-import { parseMongoUri } from '../../../internal/mongo-uri';
-import { MongoDatabase } from '../../../stores/mongo/mongo-database';
+import { parseMongoUri } from '../../../plugin-kit/helpers';
+import { MongoDatabase } from '../../../plugin-kit/storage';
 import { OrgRepository } from '../org-repository';
 
 /**

@@ -1,5 +1,5 @@
-import { escapeHtml } from '../../../internal/html';
-import type { PageWords } from '../../../core/i18n/translations';
+import { escapeHtml } from '../../../plugin-kit/http';
+import type { PageWords } from '../../../plugin-kit/helpers';
 
 /**
  * The SSO setup page for an organization's admins (and the customer's IT at their side): one

@@ -1,4 +1,4 @@
-import type { MessagesByLocale } from '../../../core/i18n/translations';
+import type { MessagesByLocale } from '../../../plugin-kit/helpers';
 
 /** The SSO setup page's words (the page, its script and the test report). */
 export const SSO_SETUP_MESSAGES: MessagesByLocale = {
