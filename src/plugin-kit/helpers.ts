@@ -17,7 +17,7 @@ export { isBanned, type UserRecord } from '../core/users/user-store';
 export { BoundedMap } from '../internal/bounded-map';
 export { canonicalEmail, identityKey } from '../internal/email-address';
 export { guardStore, openGuarded, StoreUnavailableError } from '../internal/guarded-store';
-export { type MongoTarget, parseMongoUri } from '../internal/mongo-uri';
+export { type MongoTarget, parseMongoUri } from '../internal/mongo-target';
 export { positiveMs } from '../internal/option-checks';
 export { loadOptional, missingPackages, requirePackages } from '../internal/optional';
 export { emptyRecord, isReservedName, ownValue } from '../internal/plain-keys';

@@ -33,6 +33,19 @@ describe('SCIM at directory scale', () => {
     await auth.close();
   });
 
+  it('creates racing at the limit never pass maxUsers (each counts with itself in, and takes itself back past it)', async () => {
+    const { app, auth } = makeApp({ plugins: [organizations({ sender: senderFunc(() => undefined) }), scim({ maxUsers: 3 })] });
+    const owner = await new Browser(app).login('olga');
+    expect((await owner.post('/auth/orgs', { name: 'Acme', slug: 'acme' })).status).toBe(201);
+    const directory = await Directory.of(app, owner, 'acme');
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => directory.createUser(`p${i}@example.com`)));
+    for (const a of answers) expect([201, 400]).toContain(a.status);
+    const total = (await directory.send('get', '/Users?count=0')).body.totalResults as number;
+    expect(total).toBeLessThanOrEqual(3);
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(total);
+    await auth.close();
+  });
+
   it('scim({ maxUsers }) is checked at start-up', () => {
     for (const bad of [0, 1.5, 10_000_001, '5' as unknown as number]) expect(() => scim({ maxUsers: bad })).toThrow(/maxUsers must be a whole number from 1 to 10000000/);
   });

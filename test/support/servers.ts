@@ -107,11 +107,11 @@ async function toPostgresUser(dir: string): Promise<void> {
  * writes, until stopped.
  */
 async function runPgData(dir: string, data: string): Promise<TestServer> {
-  const port = await freePort();
-  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
+  let port = await freePort();
+  const opts = (): string => `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off`;
   let forget: () => void = () => undefined;
   const start = async (): Promise<void> => {
-    await asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-o', opts, '-l', join(dir, 'log'), '-w', 'start']);
+    await asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-o', opts(), '-l', join(dir, 'log'), '-w', 'start']);
     const pid = Number((await readFile(join(data, 'postmaster.pid'), 'utf8')).split('\n')[0]);
     forget = remember(pid, `postgres -D ${data}`, false);
   };
@@ -119,7 +119,17 @@ async function runPgData(dir: string, data: string): Promise<TestServer> {
     await asPostgres(join(PG_BIN, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
     forget();
   };
-  await start();
+  // A free port can be taken by another test file between its choice and the start: then another is chosen.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await start();
+      break;
+    } catch (err) {
+      const log = await readFile(join(dir, 'log'), 'utf8').catch(() => '');
+      if (attempt >= 3 || !/could not bind|Address already in use/i.test(log)) throw err;
+      port = await freePort();
+    }
+  }
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop,

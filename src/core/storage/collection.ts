@@ -124,6 +124,9 @@ export function encodeCursor(value: string, id: string): Cursor {
   return Buffer.from(JSON.stringify([value, id])).toString('base64url');
 }
 
+/** Half of a UTF-16 pair without its other half. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
 /** The value and id a cursor names. @throws AuthError (`bad_request`) for one no page gave. */
 export function decodeCursor(cursor: Cursor): { value: string; id: string } {
   const bad = (): AuthError => new AuthError('bad_request', 'cursor is malformed: pass the next of the previous page');
@@ -135,6 +138,8 @@ export function decodeCursor(cursor: Cursor): { value: string; id: string } {
     throw bad();
   }
   if (!Array.isArray(parsed) || parsed.length !== 2 || typeof parsed[0] !== 'string' || typeof parsed[1] !== 'string') throw bad();
+  // No page gives an id with NUL (no database keeps one) nor text that is not well-formed UTF-16.
+  if (parsed[1].includes('\u0000') || LONE_SURROGATE.test(parsed[0]) || LONE_SURROGATE.test(parsed[1])) throw bad();
   return { value: parsed[0], id: parsed[1] };
 }
 

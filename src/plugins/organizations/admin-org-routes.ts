@@ -4,6 +4,7 @@ import type { User } from '../../plugin-kit/sessions';
 import { asyncHandler, sendJson } from '../../plugin-kit/http';
 import type { AdminAuthority, PluginAuthenticator, PluginUsers } from '../../plugin-kit/plugin-api';
 import type { OrgStore } from './org-store';
+import { rolesOf } from './member-writes';
 
 /** What the admin console's organization routes use. */
 export interface AdminOrgDeps {
@@ -56,7 +57,7 @@ export function addAdminOrgRoutes(router: Router, deps: AdminOrgDeps): void {
       const members = await Promise.all(
         page.members.map(async (m) => {
           const user = await deps.users.get(m.userId);
-          return { userId: m.userId, name: user?.name ?? m.userId, email: user?.email, roles: m.roles, joined: m.joined };
+          return { userId: m.userId, name: user?.name ?? m.userId, email: user?.email, roles: rolesOf(org, m), joined: m.joined };
         }),
       );
       sendJson(res, 200, { id: org.id, name: org.name, slug: org.slug, created: org.created, members, next: page.next, invitations: (await deps.store.invitations(org.id)).length });

@@ -19,6 +19,8 @@ export interface DirectorySyncDeps {
   change(orgId: string, change: (org: OrgRecord) => OrgRecord | undefined): Promise<OrgRecord>;
   /** Refuses (409 `limit_reached`) a user in the most organizations, or an organization with the most members. */
   joining(orgId: string, userId: string): Promise<void>;
+  /** Whether the organization holds more than `maxMembers`, counted after a join wrote its record. */
+  overFull(orgId: string): Promise<boolean>;
   /** Deletes a team: from the organization, then from its members. */
   dropTeam(orgId: string, teamId: string): Promise<void>;
   /** Deletes the invitations `inviterId` sent (all, or those its roles no longer allow); how many. */
@@ -39,18 +41,24 @@ export class DirectorySync implements Pick<OrgAuthority, 'provision' | 'deprovis
   async provision(orgId: string, userId: string, roles: readonly string[], source: string, options: { keepRoles?: boolean } = {}): Promise<'added' | 'changed' | 'unchanged'> {
     const known = roles.filter((r) => this.deps.options.roles.has(r) && r !== OWNER);
     const wanted = known.length > 0 ? [...new Set(known)] : ['member'];
-    if ((await this.deps.store.get(orgId)) === undefined) throw new AuthError('not_found', 'organization not found');
+    const org = await this.deps.store.get(orgId);
+    if (org === undefined) throw new AuthError('not_found', 'organization not found');
     const actor = { kind: 'system' as const };
     if ((await this.deps.store.member(orgId, userId)) === undefined) {
       await this.deps.joining(orgId, userId);
       if (await this.deps.writes.add({ orgId, userId, roles: wanted, teams: [], joined: Date.now() })) {
+        if (await this.deps.overFull(orgId)) {
+          await this.deps.writes.remove(orgId, userId);
+          throw refuse('conflict', `an organization may have at most ${String(this.deps.options.maxMembers)} members`, 'limit_reached');
+        }
         this.deps.events.emit({ type: 'org.member.added', userId, actor, data: { org: orgId, roles: wanted, source } });
         return 'added';
       }
       // Another request added the member meanwhile: what follows judges its roles.
     }
     // The directory manages what it granted; an owner was made one in the app, and stays one.
-    const keep = (roles_: readonly string[]): boolean => options.keepRoles === true || roles_.includes(OWNER) || roles_.join() === wanted.join();
+    const owner = org.owners.includes(userId);
+    const keep = (roles_: readonly string[]): boolean => options.keepRoles === true || owner || roles_.join() === wanted.join();
     const done = await this.deps.writes.change(orgId, userId, (member) => (keep(member.roles) ? undefined : { ...member, roles: wanted }));
     if (done === undefined || keep(done.before.roles)) return 'unchanged';
     this.deps.events.emit({ type: 'org.member.role_changed', userId, actor, data: { org: orgId, from: done.before.roles, to: wanted, source } });
@@ -100,9 +108,10 @@ export class DirectorySync implements Pick<OrgAuthority, 'provision' | 'deprovis
     const org = await this.deps.store.get(orgId);
     if (org === undefined) return;
     const known = new Set(org.teams.map((t) => t.id));
+    const owner = org.owners.includes(userId);
     const done = await this.deps.writes.change(orgId, userId, (member) => {
       const teams = [...new Set([...member.teams.filter((t) => !placement.managed.includes(t)), ...placement.wanted.filter((t) => known.has(t))])];
-      const nextRoles = roles === undefined || member.roles.includes(OWNER) ? member.roles : roles.length > 0 ? [...new Set(roles)] : ['member'];
+      const nextRoles = roles === undefined || owner ? member.roles : roles.length > 0 ? [...new Set(roles)] : ['member'];
       if (teams.join() === member.teams.join() && nextRoles.join() === member.roles.join()) return undefined;
       return { ...member, teams, roles: nextRoles };
     });

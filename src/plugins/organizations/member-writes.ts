@@ -1,19 +1,26 @@
 import { AuthError } from '../../plugin-kit/helpers';
 import type { MembershipCache } from './membership-cache';
-import type { OrgMember, OrgStore } from './org-store';
+import type { OrgMember, OrgRecord, OrgStore } from './org-store';
 import { OWNER } from './roles';
 
 /** 409 `last_owner`: the change would leave the organization without an owner. */
 export const lastOwner = (): AuthError => new AuthError('conflict', 'an organization keeps at least one owner: make someone else owner first', { reason: 'last_owner' });
 
-const isOwner = (member: Pick<OrgMember, 'roles'> | undefined): boolean => member?.roles.includes(OWNER) === true;
+/** A member's roles as they hold them: `owner` when the organization names them an owner, then their record's roles (`member` when it has none). */
+export function rolesOf(org: Pick<OrgRecord, 'owners'>, member: Pick<OrgMember, 'userId' | 'roles'>): string[] {
+  const own = member.roles.filter((r) => r !== OWNER);
+  return org.owners.includes(member.userId) ? [OWNER, ...own] : own.length > 0 ? own : ['member'];
+}
+
+/** A member record's roles: what it holds besides `owner` (which the organization keeps). */
+export const recordRoles = (roles: readonly string[]): string[] => roles.filter((r) => r !== OWNER);
 
 /**
- * Every write of a member record, with the one rule that spans two records: an organization keeps
- * an owner. The organization's `owners` list is the counter: a member losing `owner` is taken off
- * it first (refused when it would be empty), one gaining `owner` is put on it after its record
- * says so. A stop between the two writes leaves the list naming fewer owners than there are, never
- * more, so the rule holds; the same request again completes the change. Each write is announced.
+ * Every write of a member. Who owns an organization is the organization's own `owners` list, and
+ * only that: giving or taking `owner` is one atomic update of it, where the last-owner rule (and
+ * the caller's own ownership, for the caller's check) is judged on what is stored. A member's
+ * record holds the other roles and the teams; its writes never touch the organization. Each write
+ * is announced.
  */
 export class MemberWrites {
   /**
@@ -25,69 +32,76 @@ export class MemberWrites {
     private readonly cache: MembershipCache,
   ) {}
 
-  /** Adds a member (owners listed after); `false` when the user is one already. */
+  /** Adds a member (its record holds no `owner`); `false` when the user is one already. */
   async add(member: OrgMember): Promise<boolean> {
-    const added = await this.store.addMember(member);
-    if (added && isOwner(member)) await this.listOwner(member.orgId, member.userId);
+    const added = await this.store.addMember({ ...member, roles: recordRoles(member.roles) });
     if (added) await this.cache.memberChanged(member.orgId, member.userId);
     return added;
   }
 
   /**
-   * Changes a member atomically (`change` sees the stored record, may run more than once, may
-   * throw; `undefined` leaves it): the member before and after, `undefined` when there is none.
-   * @throws AuthError 409 `last_owner` when the change would take the organization's last owner.
+   * Changes a member's record atomically (`change` sees the stored record, may run more than once,
+   * may throw; `undefined` leaves it; `owner` in what it returns is dropped): the record before and
+   * after, `undefined` when there is none.
    */
   async change(orgId: string, userId: string, change: (member: OrgMember) => OrgMember | undefined): Promise<{ before: OrgMember; after: OrgMember } | undefined> {
-    let unlisted = false;
-    for (;;) {
-      let before: OrgMember | undefined;
-      let mustUnlist = false;
-      const after = await this.store.updateMember(orgId, userId, (current) => {
-        before = structuredClone(current);
-        const next = change(current);
-        // Off the list before the record loses `owner`: this write waits for that.
-        mustUnlist = !unlisted && isOwner(before) && next !== undefined && !isOwner(next);
-        return mustUnlist ? undefined : next;
-      });
-      if (after === undefined || before === undefined) return undefined;
-      if (mustUnlist) {
-        await this.unlistOwner(orgId, userId);
-        unlisted = true;
-        continue;
-      }
-      if (isOwner(after)) await this.listOwner(orgId, userId);
-      await this.cache.memberChanged(orgId, userId);
-      return { before, after };
-    }
+    let before: OrgMember | undefined;
+    const after = await this.store.updateMember(orgId, userId, (current) => {
+      before = structuredClone(current);
+      const next = change(current);
+      return next === undefined ? undefined : { ...next, roles: recordRoles(next.roles) };
+    });
+    if (after === undefined || before === undefined) return undefined;
+    await this.cache.memberChanged(orgId, userId);
+    return { before, after };
   }
 
   /**
-   * Removes a member (an owner comes off the list first): the removed member, `undefined` when there was none.
+   * Gives (`true`) or takes (`false`) `owner`, in one atomic update of the organization: `allowed`
+   * judges the stored owner list first (the caller's own ownership, say) and may throw; taking the
+   * last owner throws 409 `last_owner`. Whether anything changed.
+   */
+  async setOwner(orgId: string, userId: string, owner: boolean, allowed: (owners: readonly string[]) => void = () => undefined): Promise<boolean> {
+    const stale = owner ? new Set<string>() : await this.absentOwners(orgId, userId);
+    let changed = false;
+    const saved = await this.store.update(orgId, (org) => {
+      allowed(org.owners);
+      changed = false;
+      if (owner) {
+        if (org.owners.includes(userId)) return undefined;
+        changed = true;
+        return { ...org, owners: [...org.owners, userId] };
+      }
+      const owners = org.owners.filter((id) => id !== userId && !stale.has(id));
+      if (owners.length === 0) throw lastOwner();
+      changed = org.owners.includes(userId);
+      return owners.length === org.owners.length ? undefined : { ...org, owners };
+    });
+    if (saved === undefined) throw new AuthError('not_found', 'organization not found');
+    if (changed) await this.cache.changed(orgId);
+    // A member removed while they were made owner: the name is taken off again (it gives nothing: a name without a record is no member).
+    if (owner && changed && (await this.store.member(orgId, userId)) === undefined) await this.setOwner(orgId, userId, false).catch(() => undefined);
+    return changed;
+  }
+
+  /**
+   * Removes a member: off the owner list first (refused for the last owner), then the record. The
+   * removed record, `undefined` when there was none.
    * @throws AuthError 409 `last_owner` for the organization's last owner.
    */
   async remove(orgId: string, userId: string): Promise<OrgMember | undefined> {
-    const seen = await this.store.member(orgId, userId);
-    if (seen === undefined) return undefined;
-    if (isOwner(seen)) await this.unlistOwner(orgId, userId);
+    const org = await this.store.get(orgId);
+    if (org?.owners.includes(userId) === true) await this.setOwner(orgId, userId, false);
     const removed = await this.store.removeMember(orgId, userId);
     await this.cache.memberChanged(orgId, userId);
     return removed;
   }
 
-  private async listOwner(orgId: string, userId: string): Promise<void> {
-    await this.store.update(orgId, (org) => (org.owners.includes(userId) ? undefined : { ...org, owners: [...org.owners, userId] }));
-  }
-
-  /** Takes `userId` off the list, and any name there whose record is no owner (a removal that raced a promotion). */
-  private async unlistOwner(orgId: string, userId: string): Promise<void> {
+  /** The names on the owner list, other than `userId`, that name no member (a removal that raced a promotion): the last-owner rule does not count them. */
+  private async absentOwners(orgId: string, userId: string): Promise<Set<string>> {
     const org = await this.store.get(orgId);
-    const stale = new Set<string>([userId]);
-    for (const id of org?.owners ?? []) if (id !== userId && !isOwner(await this.store.member(orgId, id))) stale.add(id);
-    await this.store.update(orgId, (current) => {
-      const owners = current.owners.filter((id) => !stale.has(id));
-      if (owners.length === 0) throw lastOwner();
-      return owners.length === current.owners.length ? undefined : { ...current, owners };
-    });
+    const absent = new Set<string>();
+    for (const id of org?.owners ?? []) if (id !== userId && (await this.store.member(orgId, id)) === undefined) absent.add(id);
+    return absent;
   }
 }

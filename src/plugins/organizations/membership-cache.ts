@@ -1,5 +1,6 @@
 import { type StateStore, AnnouncedCache, type AnnouncedMap } from '../../plugin-kit/state';
 import type { OrgRecord, OrgStore } from './org-store';
+import { rolesOf } from './member-writes';
 
 /** The channel on which every change of an organization is announced (its id). */
 export const ORG_CHANGED_CHANNEL = 'org-changed';
@@ -18,11 +19,13 @@ export interface Membership {
 /** Whom a membership is looked up for: a member (user id), or a key of the organization with the roles it was given. */
 export type Principal = string | { key: string; roles: readonly string[] };
 
-function membershipIn(org: OrgRecord | undefined, member: { roles: readonly string[]; teams: readonly string[] } | undefined): Membership | null {
+function membershipIn(org: OrgRecord | undefined, member: { roles: readonly string[]; teams: readonly string[] } | undefined, userId?: string): Membership | null {
   if (org === undefined || member === undefined) return null;
+  // A user's roles: `owner` by the organization's list, then the record's; a key's as it was given.
+  const roles = userId === undefined ? [...member.roles] : rolesOf(org, { userId, roles: [...member.roles] });
   return Object.freeze({
     org: Object.freeze({ id: org.id, slug: org.slug, name: org.name }),
-    roles: Object.freeze([...member.roles]),
+    roles: Object.freeze(roles),
     teams: Object.freeze(member.teams.filter((t) => org.teams.some((known) => known.id === t))),
   });
 }
@@ -69,7 +72,7 @@ export class MembershipCache {
     const mark = this.cache.mark();
     const asked = typeof principal === 'string' ? this.orgs.member(orgId, principal) : { roles: principal.roles, teams: [] };
     return Promise.all([this.orgs.get(orgId), asked]).then(([org, member]) => {
-      const found = membershipIn(org, member);
+      const found = membershipIn(org, member, typeof principal === 'string' ? principal : undefined);
       if (this.cache.keep(mark)) {
         let cached = this.byOrg.get(orgId);
         if (cached === undefined || cached.size >= CACHED_MEMBERS_PER_ORG) this.byOrg.set(orgId, (cached = new Map()));

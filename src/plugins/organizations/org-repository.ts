@@ -2,9 +2,15 @@ import { allDocs, UniqueTakenError, type Collection, type Database, Repository }
 import { memberId, ofMember, ofOrg, ofOrgPart, ORG_INVITATIONS, ORG_MEMBERS, ORGS, type OrgWithMembers } from './org-schema';
 import { SlugTakenError, type MemberPage, type MemberQuery, type OrgInvitation, type OrgMember, type OrgRecord, type OrgStore } from './org-store';
 import { OWNER } from './roles';
+import { recordRoles } from './member-writes';
+import { randomBytes } from 'node:crypto';
 
 /** How many organizations of the older form one step of the upgrade moves. */
 const UPGRADE_PAGE = 50;
+/** How long an instance's claim on an organization it moves holds, ms: then another may take it over. */
+export const MOVE_CLAIM_MS = 5 * 60_000;
+
+const pause = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The organization store on any database adapter: the {@link ORGS}, {@link ORG_MEMBERS} and {@link ORG_INVITATIONS} families. */
 export class OrgRepository extends Repository<OrgRecord> implements OrgStore {
@@ -21,8 +27,10 @@ export class OrgRepository extends Repository<OrgRecord> implements OrgStore {
 
   /**
    * Moves the members of organizations of before 2026-11-29 (kept inside them) to their own
-   * records, once per process and before anything is read: records first, then the organization
-   * loses its list, so a stop half-way is finished by the next start (any instance may do it).
+   * records, before anything is read. One instance moves each organization: it claims it (an
+   * atomic update marks it), writes the records (`owner` goes to the organization's list), then the
+   * organization loses its list. Others wait meanwhile; a claim left by a stopped process is taken
+   * over after {@link MOVE_CLAIM_MS}, and the records already written are kept.
    */
   private ready(): Promise<void> {
     this.upgraded ??= this.moveMembers().catch((err: unknown) => {
@@ -33,17 +41,32 @@ export class OrgRepository extends Repository<OrgRecord> implements OrgStore {
   }
 
   private async moveMembers(): Promise<void> {
+    const mine = randomBytes(9).toString('base64url');
     for (;;) {
       const page = await this.docs.find('member', { prefix: '', limit: UPGRADE_PAGE });
       if (page.docs.length === 0) return;
-      for (const older of page.docs as OrgWithMembers[]) {
-        for (const m of older.members ?? []) await this.memberDocs.insert({ ...m, orgId: older.id });
-        await this.docs.update(older.id, (current) => {
-          const { members, ...rest } = current as OrgWithMembers;
-          if (members === undefined) return undefined;
+      let moved = 0;
+      for (const { id } of page.docs) {
+        let claimed: OrgWithMembers | undefined;
+        await this.docs.update(id, (current) => {
+          const older = current as OrgWithMembers;
+          claimed = undefined;
+          if (older.members === undefined || (older.moving !== undefined && older.moving.by !== mine && older.moving.until > Date.now())) return undefined;
+          claimed = { ...older, moving: { by: mine, until: Date.now() + MOVE_CLAIM_MS } };
+          return claimed;
+        });
+        if (claimed === undefined) continue;
+        const members = claimed.members ?? [];
+        for (const m of members) await this.memberDocs.insert({ ...m, orgId: id, roles: recordRoles(m.roles) });
+        await this.docs.update(id, (current) => {
+          const { members: _members, moving, ...rest } = current as OrgWithMembers;
+          if (moving?.by !== mine) return undefined;
           return { ...rest, owners: members.filter((m) => m.roles.includes(OWNER)).map((m) => m.userId) };
         });
+        moved++;
       }
+      // What is left is being moved by another instance: its end is waited for.
+      if (moved === 0) await pause(100);
     }
   }
 
@@ -103,7 +126,8 @@ export class OrgRepository extends Repository<OrgRecord> implements OrgStore {
   /** @inheritdoc */
   async ofUser(userId: string): Promise<OrgRecord[]> {
     await this.ready();
-    const memberships = await allDocs(this.memberDocs, 'user', ofMember(userId));
+    // A prefix finds `x` and `x\u0000y` alike: only this user's records count.
+    const memberships = (await allDocs(this.memberDocs, 'user', ofMember(userId))).filter((m) => m.userId === userId);
     const orgs = await Promise.all(memberships.map((m) => this.docs.get(m.orgId)));
     return orgs.filter((o): o is OrgRecord => o !== undefined);
   }

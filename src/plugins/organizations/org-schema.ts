@@ -13,6 +13,8 @@ export const ofOrgPart = (orgId: string, part: string): string => `${ofOrg(orgId
 /** What an organization of before 2026-11-29 kept inside it: its members (moved to their own records on first use). */
 export interface OrgWithMembers extends OrgRecord {
   members?: Array<Omit<OrgMember, 'orgId'>>;
+  /** The instance moving them, and until when its claim holds (ms since the epoch). */
+  moving?: { by: string; until: number };
 }
 
 /**

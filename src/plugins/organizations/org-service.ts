@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Membership, MembershipCache } from './membership-cache';
 import type { ResolvedOrganizationOptions } from './org-options';
 import { type MemberPage, type OrgInvitation, type OrgMember, type OrgRecord, type OrgStore } from './org-store';
-import { MemberWrites } from './member-writes';
+import { MemberWrites, recordRoles, rolesOf } from './member-writes';
 import { ORG_PERMISSIONS, OWNER } from './roles';
 import { DirectorySync } from './directory-sync';
 
@@ -89,6 +89,7 @@ export class OrgService implements OrgAuthority {
       writes: this.writes,
       change: (orgId, change) => this.change(orgId, change),
       joining: (orgId, userId) => this.joining(orgId, userId),
+      overFull: (orgId) => this.overFull(orgId),
       dropTeam: (orgId, teamId) => this.dropTeam(orgId, teamId),
       dropInvitationsBy: (orgId, inviterId, all) => this.dropInvitationsBy(orgId, inviterId, all),
     });
@@ -110,7 +111,13 @@ export class OrgService implements OrgAuthority {
     return roles[0] ?? 'member';
   }
 
-  private view(org: OrgRecord, member: OrgMember): OrgView {
+  /** `member` with the roles it holds (`owner` from the organization's list). */
+  private held(org: OrgRecord, member: OrgMember): OrgMember {
+    return { ...member, roles: rolesOf(org, member) };
+  }
+
+  private view(org: OrgRecord, record: OrgMember): OrgView {
+    const member = this.held(org, record);
     return {
       id: org.id,
       name: org.name,
@@ -126,9 +133,9 @@ export class OrgService implements OrgAuthority {
   /** The organization `ref` (an id or a slug) with the caller's membership; 404 when it is missing or the caller is no member. */
   async find(ref: string, userId: string): Promise<{ org: OrgRecord; me: OrgMember }> {
     const org = await this.orgOf(ref);
-    const me = org === undefined ? undefined : await this.store.member(org.id, userId);
-    if (org === undefined || me === undefined) throw notFound();
-    return { org, me };
+    const record = org === undefined ? undefined : await this.store.member(org.id, userId);
+    if (org === undefined || record === undefined) throw notFound();
+    return { org, me: this.held(org, record) };
   }
 
   private orgOf(ref: string): Promise<OrgRecord | undefined> {
@@ -212,6 +219,16 @@ export class OrgService implements OrgAuthority {
     if (most !== undefined && orgId !== '' && (await this.store.countMembers(orgId)) >= most) throw refuse('conflict', `an organization may have at most ${most} members`, 'limit_reached');
   }
 
+  /**
+   * Whether the organization holds more members than `maxMembers`, counted after a join wrote its
+   * record: a join that finds it so takes its record back, so racing joins never pass the limit
+   * (each counts every join written before its own count).
+   */
+  private async overFull(orgId: string): Promise<boolean> {
+    const most = this.options.maxMembers;
+    return most !== undefined && (await this.store.countMembers(orgId)) > most;
+  }
+
   /** Creates an organization with `user` as its owner. */
   async create(user: User, input: { name: string; slug?: string | undefined }): Promise<OrgView> {
     if (this.options.allowCreate && !(await this.options.allowCreate(user))) throw refuse('forbidden', 'you may not create organizations', 'forbidden');
@@ -220,7 +237,8 @@ export class OrgService implements OrgAuthority {
     for (let attempt = 0; attempt < 3; attempt++) {
       const slug = input.slug ?? (attempt === 0 ? slugFrom(input.name) : `${slugFrom(input.name).slice(0, 40)}-${randomBytes(3).toString('hex')}`);
       const org: OrgRecord = { id: `org_${randomBytes(12).toString('base64url')}`, name: input.name, slug, created: now, owners: [user.id], teams: [] };
-      const owner: OrgMember = { orgId: org.id, userId: user.id, roles: [OWNER], teams: [], joined: now };
+      // The record holds no role of its own: its owner is one by the organization's list.
+      const owner: OrgMember = { orgId: org.id, userId: user.id, roles: [], teams: [], joined: now };
       // The member first: one whose organization never came to be is read by nobody.
       await this.store.addMember(owner);
       if (await this.store.add(org)) return this.view(org, owner);
@@ -264,10 +282,24 @@ export class OrgService implements OrgAuthority {
     this.deps.events.emit({ type: 'org.deleted', userId: caller.id, actor: { kind: 'user', id: caller.id }, data: { org: org.id } });
   }
 
-  private async target(orgId: string, userId: string): Promise<OrgMember> {
-    const member = await this.store.member(orgId, userId);
+  /** The member `userId` with the roles it holds; 404 when there is none. */
+  private async target(org: OrgRecord, userId: string): Promise<OrgMember> {
+    const member = await this.store.member(org.id, userId);
     if (member === undefined) throw new AuthError('not_found', 'no such member in this organization');
-    return member;
+    return this.held(org, member);
+  }
+
+  /**
+   * After a change the caller made with its power as read before: the caller is read again and,
+   * when it lost that power meanwhile (removed, demoted), `undo` puts the change back and the
+   * answer is 403, so a change is never made with a power that was gone when it was written.
+   */
+  private async confirmCaller(orgId: string, callerId: string, stillMay: (me: OrgMember) => boolean, undo: () => Promise<void>): Promise<void> {
+    const org = await this.store.get(orgId);
+    const record = org === undefined ? undefined : await this.store.member(orgId, callerId);
+    if (org !== undefined && record !== undefined && stillMay(this.held(org, record))) return;
+    await undo();
+    throw refuse('forbidden', 'your role in this organization changed while this ran; nothing was changed', 'role_required');
   }
 
   /** A page of the members (in the order they joined), with names and pictures from the user directory. */
@@ -275,7 +307,8 @@ export class OrgService implements OrgAuthority {
     const { org } = await this.find(ref, userId);
     const page: MemberPage = await this.store.members(org.id, query);
     const members = await Promise.all(
-      page.members.map(async ({ orgId: _org, ...m }) => {
+      page.members.map(async (record) => {
+        const { orgId: _org, ...m } = this.held(org, record);
         const known = await this.deps.users.get(m.userId).catch(() => undefined);
         return { ...m, name: known?.name, picture: known?.picture };
       }),
@@ -289,7 +322,7 @@ export class OrgService implements OrgAuthority {
    */
   async updateMember(ref: string, caller: OrgCaller, targetId: string, input: { roles?: string[] | undefined; teams?: string[] | undefined }): Promise<MemberView> {
     const { org, me } = await this.find(ref, caller.id);
-    const before = await this.target(org.id, targetId);
+    const before = await this.target(org, targetId);
     if (input.roles !== undefined) this.checkGrant(me, before.roles, input.roles);
     if (input.teams !== undefined) {
       this.demand(me, 'team:manage');
@@ -297,17 +330,39 @@ export class OrgService implements OrgAuthority {
       const unknown = input.teams.find((t) => !known.has(t));
       if (unknown !== undefined) throw new AuthError('bad_request', `no team ${unknown} in this organization`);
     }
+    const ownerNow = before.roles.includes(OWNER);
+    const ownerAfter = input.roles?.includes(OWNER) ?? ownerNow;
     // A stolen session must not leave behind a colleague with powers, nor take the owner's away.
-    if (input.roles !== undefined && (before.roles.includes(OWNER) !== input.roles.includes(OWNER) || this.gainsPowers(before.roles, input.roles))) await caller.stepUp();
-    const done = await this.writes.change(org.id, targetId, (current) => {
-      if (input.roles !== undefined) this.checkGrant(me, current.roles, input.roles);
-      return { ...current, roles: input.roles ?? current.roles, teams: input.teams ?? current.teams };
-    });
+    if (input.roles !== undefined && (ownerNow !== ownerAfter || this.gainsPowers(before.roles, input.roles))) await caller.stepUp();
+    // Giving or taking `owner` is judged on the stored list: only an owner does it, and never to the last one.
+    const callerOwns = (owners: readonly string[]): void => {
+      if (!owners.includes(caller.id)) throw refuse('forbidden', 'only an owner gives or takes owner', 'role_required');
+    };
+    // The list first: a refusal there writes nothing, and a stop after it leaves a member with their
+    // old other roles, which the same request again finishes.
+    if (ownerNow !== ownerAfter) await this.writes.setOwner(org.id, targetId, ownerAfter, callerOwns);
+    const done = await this.writes.change(org.id, targetId, (current) => ({
+      ...current,
+      roles: input.roles === undefined ? current.roles : recordRoles(input.roles),
+      teams: input.teams ?? current.teams,
+    }));
     if (done === undefined) throw new AuthError('not_found', 'no such member in this organization');
-    const { orgId: _org, ...after } = done.after;
+    await this.confirmCaller(
+      org.id,
+      caller.id,
+      (mine) =>
+        (input.roles === undefined || (this.roles.allows(mine.roles, 'member:update') && this.roles.mayGrant(mine.roles, input.roles))) &&
+        (input.teams === undefined || this.roles.allows(mine.roles, 'team:manage')),
+      async () => {
+        await this.writes.change(org.id, targetId, (current) => ({ ...current, roles: done.before.roles, teams: done.before.teams }));
+        if (ownerNow !== ownerAfter) await this.writes.setOwner(org.id, targetId, ownerNow).catch(() => undefined);
+      },
+    );
+    const saved = (await this.store.get(org.id)) ?? org;
+    const { orgId: _org, ...after } = this.held(saved, done.after);
     if (input.roles !== undefined) await this.dropInvitationsBy(org.id, targetId, false);
-    if (input.roles !== undefined && after.roles.join() !== done.before.roles.join()) {
-      this.deps.events.emit({ type: 'org.member.role_changed', userId: targetId, actor: { kind: 'user', id: caller.id }, data: { org: org.id, from: done.before.roles, to: after.roles } });
+    if (input.roles !== undefined && after.roles.join() !== before.roles.join()) {
+      this.deps.events.emit({ type: 'org.member.role_changed', userId: targetId, actor: { kind: 'user', id: caller.id }, data: { org: org.id, from: before.roles, to: after.roles } });
     }
     return after;
   }
@@ -334,13 +389,29 @@ export class OrgService implements OrgAuthority {
   async removeMember(ref: string, caller: OrgCaller, targetId: string): Promise<void> {
     const { org, me } = await this.find(ref, caller.id);
     const leaving = targetId === caller.id;
-    const target = await this.target(org.id, targetId);
+    const target = await this.target(org, targetId);
     if (!leaving) {
       this.demand(me, 'member:remove');
       if (!this.roles.mayGrant(me.roles, target.roles)) throw refuse('forbidden', 'you cannot remove a member above your own role', 'role_required');
       if (target.roles.includes(OWNER)) await caller.stepUp();
     }
-    if ((await this.writes.remove(org.id, targetId)) === undefined) throw new AuthError('not_found', 'no such member in this organization');
+    // An owner comes off the list first, judged on what is stored: only an owner removes one, and never the last.
+    if (target.roles.includes(OWNER))
+      await this.writes.setOwner(org.id, targetId, false, (owners) => {
+        if (!leaving && !owners.includes(caller.id)) throw refuse('forbidden', 'only an owner removes an owner', 'role_required');
+      });
+    const removed = await this.writes.remove(org.id, targetId);
+    if (removed === undefined) throw new AuthError('not_found', 'no such member in this organization');
+    if (!leaving)
+      await this.confirmCaller(
+        org.id,
+        caller.id,
+        (mine) => this.roles.allows(mine.roles, 'member:remove') && this.roles.mayGrant(mine.roles, target.roles),
+        async () => {
+          await this.writes.add(removed);
+          if (target.roles.includes(OWNER)) await this.writes.setOwner(org.id, targetId, true);
+        },
+      );
     await this.dropInvitationsBy(org.id, targetId, true);
     this.deps.events.emit({ type: 'org.member.removed', userId: targetId, actor: { kind: 'user', id: caller.id }, data: { org: org.id, left: leaving } });
   }
@@ -417,6 +488,11 @@ export class OrgService implements OrgAuthority {
       const granted = invitation.roles.filter((r) => known.has(r));
       const me: OrgMember = { orgId: org.id, userId: user.id, roles: granted.length > 0 ? granted : ['member'], teams: [], joined: Date.now(), invitedAs: invitation.email };
       if (!(await this.writes.add(me))) throw refuse('conflict', 'you are a member of this organization already', 'already_member');
+      if (await this.overFull(org.id)) {
+        await this.writes.remove(org.id, user.id);
+        throw refuse('conflict', `an organization may have at most ${this.options.maxMembers} members`, 'limit_reached');
+      }
+      if (me.roles.includes(OWNER)) await this.writes.setOwner(org.id, user.id, true);
       return joined(org, me);
     } catch (err) {
       if (err instanceof AuthError && err.reason === 'invitation_invalid') throw invalid();
@@ -431,7 +507,7 @@ export class OrgService implements OrgAuthority {
         const now = await Promise.all([this.store.get(invitation.orgId), this.store.member(invitation.orgId, user.id)]).catch(() => null);
         if (now === null) throw err;
         const [org, me] = now;
-        if (org !== undefined && me !== undefined) return joined(org, me);
+        if (org !== undefined && me !== undefined) return joined(org, this.held(org, me));
         await this.store.addInvitation(invitation);
       }
       throw err;
@@ -440,8 +516,10 @@ export class OrgService implements OrgAuthority {
 
   /** Whether `inviterId` is a member of `orgId` who may still invite with `roles`. */
   private async mayStillInvite(orgId: string, inviterId: string, roles: readonly string[]): Promise<boolean> {
-    const inviter = await this.store.member(orgId, inviterId);
-    return inviter !== undefined && this.roles.allows(inviter.roles, 'invitation:create') && this.roles.mayGrant(inviter.roles, roles);
+    const [org, record] = await Promise.all([this.store.get(orgId), this.store.member(orgId, inviterId)]);
+    if (org === undefined || record === undefined) return false;
+    const inviter = rolesOf(org, record);
+    return this.roles.allows(inviter, 'invitation:create') && this.roles.mayGrant(inviter, roles);
   }
 
   /** Deletes the pending invitations of `orgId` that `inviterId` sent and may no longer send (all of them with `all`); how many. */
@@ -524,12 +602,10 @@ export class OrgService implements OrgAuthority {
         await this.cache.changed(org.id);
         continue;
       }
-      const me = await this.store.member(org.id, userId);
-      const otherOwner = async (): Promise<boolean> => (await this.store.members(org.id, { role: OWNER, limit: 2 })).members.some((m) => m.userId !== userId);
-      if (me?.roles.includes(OWNER) === true && !(await otherOwner())) {
+      if (org.owners.includes(userId) && org.owners.every((id) => id === userId)) {
         const admin = (await this.store.members(org.id, { role: 'admin', limit: 2 })).members.find((m) => m.userId !== userId);
-        const next = admin ?? others[0];
-        if (next !== undefined) await this.writes.change(org.id, next.userId, (m) => ({ ...m, roles: [OWNER, ...m.roles.filter((r) => r !== OWNER)] }));
+        const heir = admin ?? others[0];
+        if (heir !== undefined) await this.writes.setOwner(org.id, heir.userId, true);
       }
       await this.writes.remove(org.id, userId);
     }
@@ -540,7 +616,7 @@ export class OrgService implements OrgAuthority {
     for (const org of await this.store.ofUser(from)) {
       const old = await this.store.member(org.id, from);
       if (old === undefined) continue;
-      // The new id gets its place first (an owner is listed), then the old one goes.
+      // The new id gets its place first (and the old one's ownership), then the old one goes.
       const merged = await this.writes.change(org.id, to, (existing) => ({
         ...existing,
         roles: [...new Set([...existing.roles, ...old.roles])],
@@ -548,6 +624,7 @@ export class OrgService implements OrgAuthority {
         joined: Math.min(existing.joined, old.joined),
       }));
       if (merged === undefined) await this.writes.add({ ...old, userId: to });
+      if (org.owners.includes(from)) await this.writes.setOwner(org.id, to, true);
       await this.writes.remove(org.id, from);
     }
   }

@@ -6,7 +6,7 @@ export interface OrgMember {
   orgId: string;
   /** The user id, as in the token's `user.id`. */
   userId: string;
-  /** The roles held (at least one): `owner`, `admin`, `member` or one of the app's. */
+  /** The roles held besides `owner` (which {@link OrgRecord.owners} alone gives): `admin`, `member` or the app's; none reads as `member`. */
   roles: string[];
   /** Ids of the organization's teams the member is in. */
   teams: string[];
@@ -25,9 +25,8 @@ export interface OrgTeam {
 }
 
 /**
- * An organization with its teams. Its members are records of their own ({@link OrgMember}): a
- * change of one member never reads or writes the others. The organization keeps only the ids of
- * its owners, so "the last owner stays" is one atomic update of it (see {@link OrgRecord.owners}).
+ * An organization with its teams and its owners. Its members are records of their own ({@link OrgMember}):
+ * a change of one member never reads or writes the others, nor the organization.
  */
 export interface OrgRecord {
   /** `org_<random>`; never reused. */
@@ -39,9 +38,9 @@ export interface OrgRecord {
   /** When it was created, ms since the epoch. */
   created: number;
   /**
-   * The owners the last-owner rule counts. A member is an owner by its record's roles; this list
-   * is taken from before a record loses `owner` and added to after one gains it, so it never names
-   * more owners than there are, even when a change stops half-way.
+   * Who owns it, and only this: a member is an owner when named here (their record holds the
+   * other roles). Giving or taking `owner` is one atomic update of the organization, so "the last
+   * owner stays" holds under races across instances.
    */
   owners: string[];
   teams: OrgTeam[];

@@ -128,6 +128,12 @@ export class ScimUsers implements OrgDirectory {
     const user: ScimUser = { ...fields, id, orgId, userId: linked ?? hashId('scim', `${orgId}:${id}`), created: now, modified: now, version: 1 };
     await this.deps.repo.insert(user, attributeOf);
     this.counts.moved(orgId, 1);
+    // Counted again with this person in: of racing creates, none passes the limit (each counts those written before its count).
+    if ((await this.counts.of(orgId)) > this.deps.maxUsers) {
+      await this.deps.repo.delete(user.id);
+      this.counts.moved(orgId, -1);
+      throw new ScimError(400, `an organization's directory may provision at most ${this.deps.maxUsers} users`, 'tooMany');
+    }
     await this.applied(undefined, user, maker);
     this.deps.events.emit({ type: 'scim.user.created', userId: user.userId, actor: { kind: 'system' }, data: { org: orgId, scimId: id, userName: user.userName, active: user.active } });
     return user;
