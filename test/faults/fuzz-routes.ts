@@ -103,9 +103,12 @@ function randomRequest(
         ]),
         rng.chance(0.3)
           ? jwtLike(rng, SECRET)
-          : rng.chance(0.2)
-            ? rng.pick(['fuzz-web', 'fuzz-cli', 'http://localhost:8080/cb', 'code', 'openid offline_access', 'S256', 'login', 'none', 'consent'])
-            : rng.text(40),
+          : rng.chance(0.1)
+            ? // Shaped as a page's cursor, with what databases cannot keep (NUL, half a UTF-16 pair).
+              Buffer.from(JSON.stringify([rng.pick(['', '\u0000', '\ud800', 'org_x\u0000', rng.text(20)]), rng.pick(['', '\u0000', '\udfff', 'org_x/\u0000y', rng.text(20)])])).toString('base64url')
+            : rng.chance(0.2)
+              ? rng.pick(['fuzz-web', 'fuzz-cli', 'http://localhost:8080/cb', 'code', 'openid offline_access', 'S256', 'login', 'none', 'consent'])
+              : rng.text(40),
       );
     path += `?${params.toString()}`;
   }
