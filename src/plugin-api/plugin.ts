@@ -116,6 +116,39 @@ export interface ActionGuard {
   succeeded?(action: GuardedAction, req: LoginRequest): Promise<void>;
 }
 
+/**
+ * What people do that a plugin may hook, by action rather than by feature: signing in (a password,
+ * or any login completing for a user with an address), signing up, recovering a password (asking
+ * for the reset mail and using it), asking for an e-mail sign-in link, accepting an organization's
+ * invitation. SSO's enforcement and CAPTCHA are hooks on these; so is a plugin of the app's own.
+ */
+export type ActionName = 'sign-in' | 'sign-up' | 'recovery' | 'email-link' | 'invitation-accept';
+
+/**
+ * One call of an action's hooks. `before` is called when the request arrives (`req` set: nothing
+ * has been checked, stored or mailed yet) and, for the actions that take an address, once more
+ * when that address is known (`address` set, canonical: trimmed, NFC, lower-case); a hook reads
+ * what it needs and lets the other call pass. A login that completes through a provider (a
+ * passkey, a social login) calls `sign-in`'s `before` with its `address` and `login` alone.
+ */
+export interface ActionCall {
+  action: ActionName;
+  /** The request (the first call, and `after`). */
+  req?: LoginRequest | undefined;
+  /** The address the action is for, canonical (the second call). */
+  address?: string | undefined;
+  /** How a sign-in, sign-up, recovery or link is made (with `address`). */
+  method?: SignInMethod | undefined;
+  /** A login completed by a provider, before a linked login resolved it to its owner (`method: 'login'`). */
+  login?: CompletedLogin | undefined;
+}
+
+/** A plugin's hooks on one action: `before` refuses by throwing an AuthError with a code (`captcha_required`, `sso_required`, one of the plugin's); `after` hears how an attempt ended. */
+export interface ActionHook {
+  before?(call: ActionCall): Promise<void>;
+  after?(call: ActionCall, outcome: 'succeeded' | 'failed'): Promise<void>;
+}
+
 /** What a plugin adds to the service; every part is optional. */
 export interface PluginContribution {
   /**
@@ -143,11 +176,14 @@ export interface PluginContribution {
   /**
    * Asked before a password is checked, a sign-in link is mailed or an account is made for an
    * address (by the core's direct and verify providers, and by plugins that take addresses
-   * through {@link PluginContext.checkSignIn}); every plugin's policy must allow it.
+   * through {@link PluginContext.checkSignIn}); every plugin's policy must allow it. Kept for
+   * plugins written before {@link PluginContribution.actions}: it is run as their `before` with an address.
    */
   signInPolicy?: SignInPolicy;
-  /** Guards actions bots aim at (see {@link GuardedAction}); every plugin's guard must allow it. */
+  /** Guards actions bots aim at (see {@link GuardedAction}); every plugin's guard must allow it. Kept for plugins written before {@link PluginContribution.actions}, which it is run as. */
   actionGuard?: ActionGuard;
+  /** Hooks on what people do (see {@link ActionName}); every plugin's `before` must allow it. */
+  actions?: Readonly<Partial<Record<ActionName, ActionHook>>>;
   /** Stops what the plugin runs and closes what it opened. */
   close?(): Promise<void>;
 }
@@ -196,6 +232,10 @@ export interface PluginContext {
   userIdChanged(from: string, to: User): Promise<void>;
   /** Tells every plugin that the owner took the account back; returns what was removed. */
   credentialsReset(userId: string): Promise<string[]>;
+  /** Runs every plugin's `before` hook of `call.action` (see {@link ActionCall}); throws the first refusal. */
+  beforeAction(call: ActionCall): Promise<void>;
+  /** Runs every plugin's `after` hook of `call.action`. */
+  afterAction(call: ActionCall, outcome: 'succeeded' | 'failed'): Promise<void>;
   /** Asks every plugin's {@link PluginContribution.signInPolicy} whether `address` may sign in by `method`; throws the refusal. */
   checkSignIn(address: string, method: SignInMethod): Promise<void>;
   /** Asks every plugin's {@link ActionGuard} whether the request may do `action`; throws the refusal. */

@@ -7,6 +7,18 @@ export { type AccountStanding, DIRECTORY_USER_PREFIX, takeoverRefusal } from '..
 export { LOGIN_LINKS_SERVICE, type LoginLinksService } from '../plugin-api/login-links-service';
 export { DIRECTORY_EVENT_TYPES, type DirectoryPerson, ORG_DIRECTORY_SERVICE, type OrgDirectory, VERIFIED_DOMAINS_SERVICE, type VerifiedDomains } from '../plugin-api/org-directory';
 export { grantableBy, mayActOn, ORG_EVENT_TYPES, ORGANIZATIONS_SERVICE, type OrgAuthority, OWNER, rolesField, rolesIn, whenOrgDeleted, whenPowerLost } from '../plugin-api/org-keys';
-export { type AuthPlugin, type GuardedAction, type PluginContext, type PluginRoute, type RouteMethod, type SignInMethod } from '../plugin-api/plugin';
+export {
+  type ActionCall,
+  type ActionGuard,
+  type ActionHook,
+  type ActionName,
+  type AuthPlugin,
+  type GuardedAction,
+  type PluginContext,
+  type PluginRoute,
+  type RouteMethod,
+  type SignInMethod,
+  type SignInPolicy,
+} from '../plugin-api/plugin';
 export { routeCaller } from '../plugin-api/route-caller';
 export { SECOND_FACTOR_SERVICE, type SecondFactor } from '../plugin-api/second-factor';

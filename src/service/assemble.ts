@@ -234,6 +234,8 @@ export function pluginContext(core: Core): PluginContext {
     openStore: (given, create, what) => openGuarded(given, create, what, resolved.storeTimeout),
     storeUri: (family) => familyUri(resolved.database, family) ?? 'memory://',
     service: ((name: string) => plugins.service(name)) as PluginContext['service'],
+    beforeAction: (call) => plugins.beforeAction(call),
+    afterAction: (call, outcome) => plugins.afterAction(call, outcome),
     checkSignIn: (address, method) => plugins.checkSignIn(address, method),
     checkAction: (action, req) => plugins.checkAction(action, req),
     actionFailed: (action, req) => plugins.actionFailed(action, req),

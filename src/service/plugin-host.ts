@@ -5,7 +5,18 @@ import { AUTH_EVENT_TYPES } from '../core/audit/auth-event';
 import type { RateLimitRule } from '../core/limits/rate-limiter';
 import type { BearerResolver, GuardFactory } from '../core/middleware/authenticator';
 import type { RouteTable } from './route-table';
-import { LOGIN_PHASES, type AuthPlugin, type LoginPhases, type PluginContext, type PluginContribution, type PluginServices, type SignInMethod, type GuardedAction } from '../plugin-api/plugin';
+import {
+  LOGIN_PHASES,
+  type AuthPlugin,
+  type LoginPhases,
+  type PluginContext,
+  type PluginContribution,
+  type PluginServices,
+  type SignInMethod,
+  type GuardedAction,
+  type ActionCall,
+  type ActionName,
+} from '../plugin-api/plugin';
 import type { CompletedLogin, LoginRequest } from '../providers/provider';
 import { identityKey } from '../internal/email-address';
 
@@ -159,31 +170,53 @@ export class PluginHost {
     return undefined;
   }
 
-  /** Asks every plugin's sign-in policy; the first refusal is thrown. */
-  async checkSignIn(address: string, method: SignInMethod, login?: CompletedLogin): Promise<void> {
-    // One canonical form, whatever the request spelled (` Owner@Example.com\t`): a policy never sees a spelling it does not know.
-    const canonical = identityKey(address);
-    for (const { parts } of this.contributions) await parts.signInPolicy?.(canonical, method, login);
+  /**
+   * Runs every plugin's `before` hook of the action (its `actions`, and what older plugins give as
+   * `signInPolicy` and `actionGuard`, as the same hooks); the first refusal is thrown.
+   */
+  async beforeAction(call: ActionCall): Promise<void> {
+    // One canonical form, whatever the request spelled (` Owner@Example.com\t`): a hook never sees a spelling it does not know.
+    const canonical: ActionCall = call.address === undefined ? call : { ...call, address: identityKey(call.address) };
+    for (const { parts } of this.contributions) {
+      await parts.actions?.[call.action]?.before?.(canonical);
+      if (canonical.address !== undefined && canonical.method !== undefined) await parts.signInPolicy?.(canonical.address, canonical.method, canonical.login);
+      const guarded = guardedName(canonical);
+      if (guarded !== undefined && canonical.req !== undefined) await parts.actionGuard?.check(guarded, canonical.req);
+    }
   }
 
-  /** Whether any plugin contributes a sign-in policy (a login then reads its user's address to ask it). */
+  /** Runs every plugin's `after` hook of the action. */
+  async afterAction(call: ActionCall, outcome: 'succeeded' | 'failed'): Promise<void> {
+    const guarded = guardedName(call);
+    for (const { parts } of this.contributions) {
+      await parts.actions?.[call.action]?.after?.(call, outcome);
+      if (guarded !== undefined && call.req !== undefined) await (outcome === 'failed' ? parts.actionGuard?.failed : parts.actionGuard?.succeeded)?.(guarded, call.req);
+    }
+  }
+
+  /** {@link PluginHost.beforeAction} for an address known (the action follows from `method`). */
+  checkSignIn(address: string, method: SignInMethod, login?: CompletedLogin): Promise<void> {
+    return this.beforeAction({ action: ACTION_OF_METHOD[method], address, method, login });
+  }
+
+  /** Whether a login's address is asked for: some plugin hooks `sign-in` (a login then reads its user's address to ask it). */
   hasSignInPolicy(): boolean {
-    return this.contributions.some(({ parts }) => parts.signInPolicy !== undefined);
+    return this.contributions.some(({ parts }) => parts.signInPolicy !== undefined || parts.actions?.['sign-in']?.before !== undefined);
   }
 
-  /** Asks every plugin's action guard; the first refusal is thrown. */
-  async checkAction(action: GuardedAction, req: LoginRequest): Promise<void> {
-    for (const { parts } of this.contributions) await parts.actionGuard?.check(action, req);
+  /** {@link PluginHost.beforeAction} when the request arrives. */
+  checkAction(action: GuardedAction, req: LoginRequest): Promise<void> {
+    return this.beforeAction(callOf(action, req));
   }
 
-  /** Tells every plugin's action guard of a failed attempt. */
-  async actionFailed(action: GuardedAction, req: LoginRequest): Promise<void> {
-    for (const { parts } of this.contributions) await parts.actionGuard?.failed?.(action, req);
+  /** {@link PluginHost.afterAction}: an attempt failed. */
+  actionFailed(action: GuardedAction, req: LoginRequest): Promise<void> {
+    return this.afterAction(callOf(action, req), 'failed');
   }
 
-  /** Tells every plugin's action guard of a successful attempt. */
-  async actionSucceeded(action: GuardedAction, req: LoginRequest): Promise<void> {
-    for (const { parts } of this.contributions) await parts.actionGuard?.succeeded?.(action, req);
+  /** {@link PluginHost.afterAction}: an attempt succeeded. */
+  actionSucceeded(action: GuardedAction, req: LoginRequest): Promise<void> {
+    return this.afterAction(callOf(action, req), 'succeeded');
   }
 
   /** Runs every plugin's `userDeleted`. */
@@ -207,4 +240,28 @@ export class PluginHost {
   async close(): Promise<void> {
     for (const { parts } of [...this.contributions].reverse()) await parts.close?.();
   }
+}
+
+/** The action each way of signing in is part of. */
+const ACTION_OF_METHOD: Record<SignInMethod, ActionName> = { password: 'sign-in', login: 'sign-in', signup: 'sign-up', recovery: 'recovery', link: 'email-link' };
+
+/** The actions older guards were told of, by their older names, and back. */
+const ACTION_OF_GUARDED: Record<GuardedAction, ActionName> = {
+  login: 'sign-in',
+  signup: 'sign-up',
+  'password-reset': 'recovery',
+  'email-link': 'email-link',
+  'invitation-accept': 'invitation-accept',
+};
+
+/** The call of an action when its request arrives (a password sign-in's method is `password`). */
+function callOf(action: GuardedAction, req: LoginRequest): ActionCall {
+  return { action: ACTION_OF_GUARDED[action], req, method: action === 'login' ? 'password' : undefined };
+}
+
+/** An older guard's name of a call made when the request arrived; `undefined` for a call an older guard never got (a completed login). */
+function guardedName(call: ActionCall): GuardedAction | undefined {
+  if (call.req === undefined) return undefined;
+  const found = (Object.keys(ACTION_OF_GUARDED) as GuardedAction[]).find((name) => ACTION_OF_GUARDED[name] === call.action);
+  return found;
 }

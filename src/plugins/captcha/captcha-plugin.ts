@@ -2,7 +2,7 @@ import { CAPTCHA_MESSAGES } from './captcha-messages';
 import { createHash } from 'node:crypto';
 import { AuthError } from '../../plugin-kit/helpers';
 import { safeFetch } from '../../plugin-kit/http';
-import type { AuthPlugin, GuardedAction, PluginContext } from '../../plugin-kit/plugin-api';
+import type { ActionHook, ActionName, AuthPlugin, GuardedAction, PluginContext } from '../../plugin-kit/plugin-api';
 import type { LoginRequest } from '../../plugin-kit/providers';
 import { resolveCaptchaOptions, type CaptchaOptions, type ResolvedCaptcha } from './captcha-options';
 import { readAnswer, SERVICES, siteverifyForm } from './captcha-verifiers';
@@ -70,6 +70,15 @@ async function verify(ctx: PluginContext, settings: ResolvedCaptcha, hostnames: 
   if (scored && !((answer.score ?? 0) >= settings.minScore)) throw invalid('the score is too low');
 }
 
+/** The actions a CAPTCHA hooks, and the names its `actions` option gives them. */
+const OPTION_OF_ACTION: Readonly<Record<ActionName, GuardedAction>> = {
+  'sign-in': 'login',
+  'sign-up': 'signup',
+  recovery: 'password-reset',
+  'email-link': 'email-link',
+  'invitation-accept': 'invitation-accept',
+};
+
 /**
  * A CAPTCHA on the actions bots aim at: `createAuth({ plugins: [captcha({ service: 'turnstile',
  * secret })] })`. Cloudflare Turnstile, hCaptcha or reCAPTCHA v3, verified on the server before a
@@ -88,28 +97,36 @@ export function captcha(options: CaptchaOptions): AuthPlugin {
       // Attempts and successes count in one fixed window of the clock: a success taken back can never
       // outlive the attempts it was counted against (no refund is kept for a later window).
       const windowOf = (action: GuardedAction, req: LoginRequest, windowMs: number): string => `${action}:${ctx.clientGroup(req.ip)}:${Math.floor(Date.now() / windowMs)}`;
+      const check = async (action: GuardedAction, req: LoginRequest): Promise<void> => {
+        const when = settings.actions.get(action);
+        if (when === undefined) return;
+        if (when !== 'always') {
+          // Counted here, before anything is checked: of a burst of concurrent attempts only
+          // `after` pass unasked, whatever order their failures come back in. A success is taken back.
+          const attempts = await ctx.stateStore.increment(`captcha:tried:${windowOf(action, req, when.windowMs)}`, 2 * when.windowMs);
+          const succeededHere = Number((await ctx.stateStore.get(`captcha:ok:${windowOf(action, req, when.windowMs)}`)) ?? 0);
+          if (attempts - succeededHere <= when.after) return;
+        }
+        const token = tokenOf(req, settings);
+        if (token === undefined)
+          throw new AuthError('forbidden', `a CAPTCHA answer is required: send the ${settings.service} token in ${settings.header} or ${settings.field}`, { reason: 'captcha_required' });
+        await verify(ctx, settings, hostnames, token, action, req.ip);
+      };
+      const succeeded = async (action: GuardedAction, req: LoginRequest): Promise<void> => {
+        const when = settings.actions.get(action);
+        if (when !== undefined && when !== 'always') await ctx.stateStore.increment(`captcha:ok:${windowOf(action, req, when.windowMs)}`, 2 * when.windowMs);
+      };
       return {
-        actionGuard: {
-          async check(action, req) {
-            const when = settings.actions.get(action);
-            if (when === undefined) return;
-            if (when !== 'always') {
-              // Counted here, before anything is checked: of a burst of concurrent attempts only
-              // `after` pass unasked, whatever order their failures come back in. A success is taken back.
-              const attempts = await ctx.stateStore.increment(`captcha:tried:${windowOf(action, req, when.windowMs)}`, 2 * when.windowMs);
-              const succeeded = Number((await ctx.stateStore.get(`captcha:ok:${windowOf(action, req, when.windowMs)}`)) ?? 0);
-              if (attempts - succeeded <= when.after) return;
-            }
-            const token = tokenOf(req, settings);
-            if (token === undefined)
-              throw new AuthError('forbidden', `a CAPTCHA answer is required: send the ${settings.service} token in ${settings.header} or ${settings.field}`, { reason: 'captcha_required' });
-            await verify(ctx, settings, hostnames, token, action, req.ip);
-          },
-          async succeeded(action, req) {
-            const when = settings.actions.get(action);
-            if (when !== undefined && when !== 'always') await ctx.stateStore.increment(`captcha:ok:${windowOf(action, req, when.windowMs)}`, 2 * when.windowMs);
-          },
-        },
+        actions: Object.fromEntries(
+          (Object.entries(OPTION_OF_ACTION) as Array<[ActionName, GuardedAction]>).map(([action, name]): [ActionName, ActionHook] => [
+            action,
+            {
+              // The call made when the request arrives: the answer is in the request.
+              before: async ({ req }) => (req === undefined ? undefined : check(name, req)),
+              after: async ({ req }, outcome) => (req === undefined || outcome === 'failed' ? undefined : succeeded(name, req)),
+            },
+          ]),
+        ),
       };
     },
   };

@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { mergeMessages, AuthError, configError, SecretBox, missingPackages } from '../../plugin-kit/helpers';
 import type { User } from '../../plugin-kit/sessions';
-import { ORG_DIRECTORY_SERVICE, VERIFIED_DOMAINS_SERVICE, ORGANIZATIONS_SERVICE, whenOrgDeleted, whenPowerLost, ADMIN_SERVICE, type AuthPlugin, type SignInMethod } from '../../plugin-kit/plugin-api';
-import type { CompletedLogin } from '../../plugin-kit/providers';
+import { ORG_DIRECTORY_SERVICE, VERIFIED_DOMAINS_SERVICE, ORGANIZATIONS_SERVICE, whenOrgDeleted, whenPowerLost, ADMIN_SERVICE, type AuthPlugin, type ActionHook } from '../../plugin-kit/plugin-api';
 import { openDatabase } from '../../plugin-kit/storage';
 import { SSO_SETUP_MESSAGES } from './setup/setup-messages';
 import { SSO_MESSAGES } from './sso-messages';
@@ -109,17 +108,21 @@ export function sso(options: SsoOptions): SsoPlugin {
         rateLimit: (name, identity) => ctx.rateLimit(name, identity),
         navigationUser: async (req, res) => (await ctx.authenticator.navigationClaims(req.raw as Request, res)).user as User,
       });
-      const signInPolicy = async (address: string, method: SignInMethod, login?: CompletedLogin): Promise<void> => {
-        const domain = domainOfAddress(address);
-        if (domain === undefined) return;
-        const enforcer = await madeDomains.enforcedBy(domain);
-        if (enforcer === undefined) return;
-        // What enforcement asks for: a login through a connection of the organization that enforces the domain (not another's).
-        if (method === 'login' && login?.provider === SSO_PROVIDER && login.user.attrs?.sso_org === enforcer) return;
-        throw new AuthError('forbidden', `${domain} signs in through its organization's identity provider: start at /sso/login?email=<address> of the auth routes`, { reason: 'sso_required' });
+      // Enforcement: every way of signing in with an address of an enforced domain, once the address is known.
+      const enforce: ActionHook = {
+        async before({ address, method, login }) {
+          if (address === undefined) return;
+          const domain = domainOfAddress(address);
+          if (domain === undefined) return;
+          const enforcer = await madeDomains.enforcedBy(domain);
+          if (enforcer === undefined) return;
+          // What enforcement asks for: a login through a connection of the organization that enforces the domain (not another's).
+          if (method === 'login' && login?.provider === SSO_PROVIDER && login.user.attrs?.sso_org === enforcer) return;
+          throw new AuthError('forbidden', `${domain} signs in through its organization's identity provider: start at /sso/login?email=<address> of the auth routes`, { reason: 'sso_required' });
+        },
       };
       return {
-        signInPolicy,
+        actions: { 'sign-in': enforce, 'sign-up': enforce, recovery: enforce, 'email-link': enforce },
         providers: [provider],
         services: { [VERIFIED_DOMAINS_SERVICE]: madeDomains },
         userEvents: {
