@@ -1,5 +1,5 @@
 /** The plugin kit: errors with codes, the logger, translations, senders, credentials, users, events, and small helpers. */
-export { type AuthEvent, type NewAuthEvent } from '../core/audit/auth-event';
+export { type AuthEvent, type AuthEventType, type NewAuthEvent } from '../core/audit/auth-event';
 export { type AvatarProxy } from '../core/avatar/proxy';
 export { breachedPasswordCheck, type BreachedPasswordOptions } from '../core/credentials/breached-passwords';
 export { type CredentialChange } from '../core/credentials/credential-notices';

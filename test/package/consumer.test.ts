@@ -7,6 +7,8 @@ import { freshProject, npmInstall, packTarball, readmeQuickStart, ROOT } from '.
 import { isSampleFile, writeSamples } from '../support/doc-samples';
 import { freePort } from '../support/ports';
 import { spawnTracked } from '../support/children';
+import { installOutsidePlugin, packOutsidePlugin, startAllowlistApp } from '../support/outside-plugin';
+import { startPostgres } from '../support/servers';
 
 const run = promisify(execFile);
 
@@ -251,4 +253,42 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
     },
     60_000,
   );
+
+  it('runs a plugin built in its own package on authgate/plugin alone (examples/plugin-allowlist): a record family on SQLite and PostgreSQL, routes with step-up, hooks on sign-in, translated refusals', async () => {
+    await installOutsidePlugin(project, await packOutsidePlugin(work, tarball));
+    const pg = await startPostgres();
+    try {
+      for (const database of [`sqlite://${join(project, 'allowlist.db')}`, `${pg.url}?schema=allowlist`]) {
+        let app = await startAllowlistApp(project, database);
+        try {
+          // An empty list lets everyone in; an admin with a fresh login allows one domain.
+          expect((await app.login('eve@evil.test')).status).toBe(200);
+          const root = await app.login('root@example.com');
+          expect(root.status).toBe(200);
+          expect((await (await app.login('ann@example.com')).browser.status('/auth/allowlist', { method: 'POST', body: { domain: 'x.test' } })).status).toBe(403);
+          expect((await root.browser.status('/auth/allowlist', { method: 'POST', body: { domain: 'Not A Domain' } })).status).toBe(400);
+          const added = await root.browser.status('/auth/allowlist', { method: 'POST', body: { domain: 'example.com' } });
+          expect([database, added.status, added.body.domain]).toEqual([database, 201, 'example.com']);
+        } finally {
+          await app.stop();
+        }
+        // Stored in the database: a new process refuses the other domains, in the browser's language.
+        app = await startAllowlistApp(project, database);
+        try {
+          const refused = await app.login('Eve@Evil.TEST');
+          expect([refused.status, refused.body.code, refused.body.error]).toEqual([403, 'domain_not_allowed', 'Signing in from evil.test is not allowed here']);
+          expect((await app.login('eve@evil.test', 'de')).body.error).toBe('Die Anmeldung aus dieser Domain ist hier nicht erlaubt');
+          expect((await app.login('ann@example.com')).status).toBe(200);
+          const root = await app.login('root@example.com');
+          expect(((await root.browser.status('/auth/allowlist')).body as unknown as Array<{ domain: string }>).map((d) => d.domain)).toEqual(['example.com']);
+          expect((await root.browser.status('/auth/allowlist/example.com', { method: 'DELETE' })).status).toBe(200);
+          expect((await app.login('eve@evil.test')).status).toBe(200);
+        } finally {
+          await app.stop();
+        }
+      }
+    } finally {
+      await pg.destroy();
+    }
+  }, 600_000);
 });
