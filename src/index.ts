@@ -93,6 +93,9 @@ export type {
   SignInPolicy,
   GuardedAction,
   ActionGuard,
+  ActionName,
+  ActionCall,
+  ActionHook,
 } from './plugin-api/plugin';
 export type { PluginAuthenticator, PluginAvatars, PluginEvents, PluginLockout, PluginKit, PluginSessions, PluginTokens, PluginUsers } from './plugin-api/core-api';
 export { LOGIN_PHASES } from './plugin-api/plugin';

@@ -4,11 +4,12 @@ import { uriPath, uriScheme } from './store-uri';
 
 /**
  * The store families of the core, by the name each takes in a folder: what `createAuth({ database })`
- * places on one database. A plugin's family is any other name of lower-case letters and dashes.
+ * places on one database. A plugin's family is any other name of lower-case letters, digits, dashes
+ * and `_` (a record family's `Schema.family` name fits).
  */
 export type StoreFamily = 'state' | 'avatars' | 'credentials' | 'users' | 'audit';
 
-const FAMILY_NAME = /^[a-z][a-z-]{0,39}$/;
+const FAMILY_NAME = /^[a-z][a-z0-9_-]{0,39}$/;
 
 /** The schemes `database` takes, as errors list them. */
 export const DATABASE_SCHEMES = ['memory://', 'level:///path', 'postgres://...', 'mysql://...', 'sqlite:///path/file.db', 'mongodb://...'] as const;
@@ -21,7 +22,7 @@ export const DATABASE_SCHEMES = ['memory://', 'level:///path', 'postgres://...',
  * @throws AuthError (`config`) for a URI no family can live on.
  */
 export function familyUri(database: string | undefined, family: StoreFamily | (string & {})): string | undefined {
-  if (!FAMILY_NAME.test(family)) throw configError(`a store family is named with lower-case letters and dashes; got ${JSON.stringify(family)}`);
+  if (!FAMILY_NAME.test(family)) throw configError(`a store family is named with lower-case letters, digits, dashes and _; got ${JSON.stringify(family)}`);
   if (database === undefined) return undefined;
   const ambiguous = ambiguousUri(database);
   if (ambiguous !== undefined) throw configError(`database: ${ambiguous}`);

@@ -1,7 +1,7 @@
 /** The plugin kit: what a plugin is and what it may ask of the core and of other plugins. */
 export { ADMIN_SERVICE, type AdminAuthority } from '../plugin-api/admin-authority';
 export { actThroughKey, apiKeyOf, type ApiKeyUse } from '../plugin-api/api-key-use';
-export { type PluginAuthenticator, type PluginEvents, type PluginLockout, type PluginSessions, type PluginTokens, type PluginUsers } from '../plugin-api/core-api';
+export { type PluginAuthenticator, type PluginAvatars, type PluginEvents, type PluginKit, type PluginLockout, type PluginSessions, type PluginTokens, type PluginUsers } from '../plugin-api/core-api';
 export { eventQuery } from '../plugin-api/event-query';
 export { type AccountStanding, DIRECTORY_USER_PREFIX, takeoverRefusal } from '../plugin-api/linking-policy';
 export { LOGIN_LINKS_SERVICE, type LoginLinksService } from '../plugin-api/login-links-service';
@@ -15,6 +15,7 @@ export {
   type AuthPlugin,
   type GuardedAction,
   type PluginContext,
+  type PluginContribution,
   type PluginRoute,
   type RouteMethod,
   type SignInMethod,

@@ -96,13 +96,14 @@ export class DirectProvider implements Provider {
     if (!ok) {
       // Failures only: strangers' wrong guesses must not keep the owner out (429 past the limit).
       kit.event({ type: 'login.failed', userId: hashId(this.name, user), actor: { kind: 'user' }, data: { provider: this.name, identity: identityKey(user), reason: 'credentials_rejected' } }, req);
-      await kit.actionFailed('login', req);
+      await kit.actionFailed('login', req, user);
       await kit.rateLimit('loginPerUser', `${this.name}:${identityKey(user)}`);
       throw new AuthError('forbidden', 'incorrect user or password', { reason: 'credentials_rejected' });
     }
-    await kit.actionSucceeded('login', req);
+    await kit.actionSucceeded('login', req, user);
     await kit.completeLogin(req, res, {
       provider: this.name,
+      judged: identityKey(user),
       user: { name: user, id: hashId(this.name, subject), picture: '', ...(email !== undefined ? { email } : {}) },
       aud: loginAudience(req),
       sessionOnly: loginFlag(req, 'session', 'sess'),

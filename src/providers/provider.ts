@@ -30,6 +30,8 @@ export interface LoginRequest {
 export interface CompletedLogin {
   /** The provider's name (recorded in `auth_provider`). */
   provider: string;
+  /** The address (canonical) the provider asked the `sign-in` hooks about itself, before checking a password: the login is not asked about it again. */
+  judged?: string | undefined;
   /** The user; `picture` is the source picture URL, replaced by the proxied one. */
   user: User;
   /** Requested audience (`aud` or `site`). @default the only/first allowed audience, else the issuer */
@@ -111,9 +113,9 @@ export interface ProviderKit {
   /** Asks the plugins' action guards (a CAPTCHA) whether the request may do `action`; throws the refusal. */
   checkAction(action: 'login' | 'email-link', req: LoginRequest): Promise<void>;
   /** Tells the plugins' action guards that an attempt failed (a wrong password). */
-  actionFailed(action: 'login', req: LoginRequest): Promise<void>;
+  actionFailed(action: 'login', req: LoginRequest, address?: string): Promise<void>;
   /** Tells the action guards of a login whose password was right. */
-  actionSucceeded(action: 'login', req: LoginRequest): Promise<void>;
+  actionSucceeded(action: 'login', req: LoginRequest, address?: string): Promise<void>;
 }
 
 /** A route of a provider besides login, callback and logout: `/<name>/<action>` and `/<name>/<action>/<arg>`. */

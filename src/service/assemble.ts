@@ -1,3 +1,4 @@
+import { canonicalEmail, identityKey } from '../internal/email-address';
 import { addressGroup } from '../internal/client-ip';
 import type { Request } from 'express';
 import { DEFAULT_LOCKOUT, Lockout } from '../core/limits/lockout';
@@ -130,14 +131,17 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
     ),
   );
   const links = new LinkFlow(tokens, sessions, useOnce, resolved, notices);
-  const plugins = new PluginHost([linkedLogins(links), ...resolved.plugins]);
+  const plugins = new PluginHost([linkedLogins(links), ...resolved.plugins], resolved.logger);
   const translations = new Translations(resolved.translations, [CORE_MESSAGES, NOTICE_MESSAGES, ...plugins.messages()]);
   const users = new UserDirectory(resolved.userStore);
   if (notifications !== undefined) new Notifications(notifications, { events, users, state: resolved.stateStore, logger: resolved.logger, translations });
   const completer = new LoginCompleter(tokens, avatars, sessions, plugins.phases, users, resolved, events, async (login, made) => {
     if (!plugins.hasSignInPolicy()) return;
-    const email = login.user.email ?? (await users.get(login.user.id))?.email;
-    if (email !== undefined) await plugins.checkSignIn(email, 'login', made);
+    // The user's address: the login's, the directory's, else a name that is one (a direct provider's
+    // user typed as an address, signing in later with a passkey).
+    const email = login.user.email ?? (await users.get(login.user.id))?.email ?? canonicalEmail(login.user.name ?? '');
+    // A provider that asked about this address itself (a password login) is not asked twice.
+    if (email !== undefined && identityKey(email) !== made.judged) await plugins.checkSignIn(email, 'login', made);
   });
   const limiter = new RateLimiter<string>(resolved.stateStore, resolved.rateLimits, resolved.ipv6RateLimitPrefix);
   // Told once per limit and identity while it lasts, so a flood of 429s cannot flood the audit log.
@@ -185,8 +189,8 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
     event: (event, req) => events.emit(event, req && clientOf(req)),
     checkSignIn: (address, method) => plugins.checkSignIn(address, method),
     checkAction: (action, req) => plugins.checkAction(action, req),
-    actionFailed: (action, req) => plugins.actionFailed(action, req),
-    actionSucceeded: (action, req) => plugins.actionSucceeded(action, req),
+    actionFailed: (action, req, address) => plugins.actionFailed(action, req, address),
+    actionSucceeded: (action, req, address) => plugins.actionSucceeded(action, req, address),
   };
   return { resolved, providers, tokens, avatars, sessions, everyRequest, links, plugins, users, completer, limiter, authenticator, kit, events, countHit, translations };
 }

@@ -19,6 +19,7 @@ import {
 } from '../plugin-api/plugin';
 import type { CompletedLogin, LoginRequest } from '../providers/provider';
 import { identityKey } from '../internal/email-address';
+import { noopLogger, type Logger } from '../core/logger';
 
 /**
  * Checks a list of plugins: each made by a factory (a name and `setup`), no name twice.
@@ -90,7 +91,14 @@ export class PluginHost {
   private readonly plugins: readonly AuthPlugin[];
 
   /** @param plugins - as given to `createAuth({ plugins })`, core plugins first; set up in that order, each after those it requires or uses. */
-  constructor(plugins: readonly AuthPlugin[]) {
+  /**
+   * @param plugins - the app's plugins (checked, then ordered for setup).
+   * @param logger - where a failing `after` hook is told of.
+   */
+  constructor(
+    plugins: readonly AuthPlugin[],
+    private readonly logger: Logger = noopLogger,
+  ) {
     this.plugins = setupOrder(checkPlugins(plugins));
   }
 
@@ -185,12 +193,19 @@ export class PluginHost {
     }
   }
 
-  /** Runs every plugin's `after` hook of the action. */
+  /**
+   * Runs every plugin's `after` hook of the action. The action has happened: a hook that fails is
+   * logged, and neither changes the answer nor keeps the other plugins' hooks from running.
+   */
   async afterAction(call: ActionCall, outcome: 'succeeded' | 'failed'): Promise<void> {
     const guarded = guardedName(call);
-    for (const { parts } of this.contributions) {
-      await parts.actions?.[call.action]?.after?.(call, outcome);
-      if (guarded !== undefined && call.req !== undefined) await (outcome === 'failed' ? parts.actionGuard?.failed : parts.actionGuard?.succeeded)?.(guarded, call.req);
+    for (const { name, parts } of this.contributions) {
+      try {
+        await parts.actions?.[call.action]?.after?.(call, outcome);
+        if (guarded !== undefined && call.req !== undefined) await (outcome === 'failed' ? parts.actionGuard?.failed : parts.actionGuard?.succeeded)?.(guarded, call.req);
+      } catch (err) {
+        this.logger.logf('[WARN] plugin %s: its after hook of %s failed: %s', name, call.action, (err as Error)?.message ?? String(err));
+      }
     }
   }
 
@@ -209,14 +224,14 @@ export class PluginHost {
     return this.beforeAction(callOf(action, req));
   }
 
-  /** {@link PluginHost.afterAction}: an attempt failed. */
-  actionFailed(action: GuardedAction, req: LoginRequest): Promise<void> {
-    return this.afterAction(callOf(action, req), 'failed');
+  /** {@link PluginHost.afterAction}: an attempt failed (for `address`, when known). */
+  actionFailed(action: GuardedAction, req: LoginRequest, address?: string): Promise<void> {
+    return this.afterAction(callOf(action, req, address), 'failed');
   }
 
-  /** {@link PluginHost.afterAction}: an attempt succeeded. */
-  actionSucceeded(action: GuardedAction, req: LoginRequest): Promise<void> {
-    return this.afterAction(callOf(action, req), 'succeeded');
+  /** {@link PluginHost.afterAction}: an attempt succeeded (for `address`, when known). */
+  actionSucceeded(action: GuardedAction, req: LoginRequest, address?: string): Promise<void> {
+    return this.afterAction(callOf(action, req, address), 'succeeded');
   }
 
   /** Runs every plugin's `userDeleted`. */
@@ -255,8 +270,8 @@ const ACTION_OF_GUARDED: Record<GuardedAction, ActionName> = {
 };
 
 /** The call of an action when its request arrives (a password sign-in's method is `password`). */
-function callOf(action: GuardedAction, req: LoginRequest): ActionCall {
-  return { action: ACTION_OF_GUARDED[action], req, method: action === 'login' ? 'password' : undefined };
+function callOf(action: GuardedAction, req: LoginRequest, address?: string): ActionCall {
+  return { action: ACTION_OF_GUARDED[action], req, method: action === 'login' ? 'password' : undefined, address: address === undefined ? undefined : identityKey(address) };
 }
 
 /** An older guard's name of a call made when the request arrived; `undefined` for a call an older guard never got (a completed login). */

@@ -93,3 +93,40 @@ describe('hooks by action (a plugin of the app own, on authgate/plugin)', () => 
     await auth.close();
   });
 });
+
+describe('one sign-in, one judgement per address', () => {
+  it('a direct login whose checker gives the same address: its address is judged once, and after hears it', async () => {
+    const seen: string[] = [];
+    const spy: AuthPlugin = {
+      name: 'spy',
+      setup: () => ({
+        actions: {
+          'sign-in': {
+            async before(call: ActionCall) {
+              seen.push(`before ${call.req ? 'req' : ''}${call.address ? `address=${call.address} method=${call.method}` : ''}`);
+            },
+            async after(call, outcome) {
+              seen.push(`after ${outcome} ${call.address ?? ''}`);
+            },
+          },
+        },
+      }),
+    };
+    const { app, auth } = makeApp({ plugins: [spy] }, (a) => a.addDirectProvider('mail', (user, passwd) => (passwd === 'pw' ? { subject: user, email: user } : false)));
+    expect((await request(app).post('/auth/mail/login').send({ user: 'ann@example.com', passwd: 'pw' })).status).toBe(200);
+    expect(seen).toEqual(['before req', 'before address=ann@example.com method=password', 'after succeeded ann@example.com']);
+    await auth.close();
+  });
+
+  it("an after hook that throws is logged, and neither changes the answer nor stops the other plugins' hooks", async () => {
+    const heard: string[] = [];
+    const lines: string[] = [];
+    const throwing: AuthPlugin = { name: 'throwing', setup: () => ({ actions: { 'sign-in': { after: async () => Promise.reject(new Error('notes store down')) } } }) };
+    const listening: AuthPlugin = { name: 'listening', setup: () => ({ actions: { 'sign-in': { after: async (call, outcome) => void heard.push(`${outcome} ${call.address ?? ''}`) } } }) };
+    const { app, auth } = makeApp({ plugins: [throwing, listening], logger: { logf: (format: string, ...args: unknown[]) => void lines.push([format, ...args].join(' ')) } });
+    expect((await request(app).post('/auth/local/login').send({ user: 'ann@example.com', passwd: 'pw' })).status).toBe(200);
+    expect(heard).toEqual(['succeeded ann@example.com']);
+    expect(lines.join('\n')).toMatch(/\[WARN\] plugin %s: its after hook of %s failed: %s throwing sign-in notes store down/);
+    await auth.close();
+  });
+});

@@ -226,6 +226,8 @@ export class AccountService {
    */
   async resend(body: Record<string, unknown>, locale?: string): Promise<void> {
     const email = this.email(body);
+    // It finishes a sign-up: the sign-up hooks judge the address as they did (SSO enforcement since, say).
+    await this.settings.loginSessions?.checkSignIn?.(email, 'signup');
     const pwd = stringField(body, 'Pwd');
     const account = await this.settings.store.getByEmail(email);
     const pending = account && !account.Approved ? account : undefined;
@@ -257,6 +259,7 @@ export class AccountService {
     if (typeof code !== 'string' || code === '' || code.length > 128) throw invalid('code is required');
     const account = await this.settings.store.get(id);
     if (!account) throw new AuthError('not_found', 'no such account', { reason: 'no_such_id' });
+    if (!account.Approved) await this.settings.loginSessions?.checkSignIn?.(account.Email, 'signup');
     let accepted = false;
     await this.settings.store.update(id, (a) => {
       const stored = a.ConfirmCodes[ACTIVATE];

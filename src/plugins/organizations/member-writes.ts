@@ -34,6 +34,8 @@ export class MemberWrites {
 
   /** Adds a member (its record holds no `owner`); `false` when the user is one already. */
   async add(member: OrgMember): Promise<boolean> {
+    // A name left on the owner list by a removal that raced a promotion gives a new member nothing.
+    if ((await this.store.member(member.orgId, member.userId)) === undefined) await this.dropStaleOwner(member.orgId, member.userId);
     const added = await this.store.addMember({ ...member, roles: recordRoles(member.roles) });
     if (added) await this.cache.memberChanged(member.orgId, member.userId);
     return added;
@@ -62,6 +64,15 @@ export class MemberWrites {
    * last owner throws 409 `last_owner`. Whether anything changed.
    */
   async setOwner(orgId: string, userId: string, owner: boolean, allowed: (owners: readonly string[]) => void = () => undefined): Promise<boolean> {
+    if (!owner) {
+      // Taking owner from someone who is none writes nothing, and locks nothing: a member's removal stays a member's write.
+      const seen = await this.store.get(orgId);
+      if (seen === undefined) throw new AuthError('not_found', 'organization not found');
+      if (!seen.owners.includes(userId)) {
+        allowed(seen.owners);
+        return false;
+      }
+    }
     const stale = owner ? new Set<string>() : await this.absentOwners(orgId, userId);
     let changed = false;
     const saved = await this.store.update(orgId, (org) => {
@@ -72,6 +83,7 @@ export class MemberWrites {
         changed = true;
         return { ...org, owners: [...org.owners, userId] };
       }
+      if (!org.owners.includes(userId)) return undefined;
       const owners = org.owners.filter((id) => id !== userId && !stale.has(id));
       if (owners.length === 0) throw lastOwner();
       changed = org.owners.includes(userId);
@@ -89,12 +101,28 @@ export class MemberWrites {
    * removed record, `undefined` when there was none.
    * @throws AuthError 409 `last_owner` for the organization's last owner.
    */
-  async remove(orgId: string, userId: string): Promise<OrgMember | undefined> {
-    const org = await this.store.get(orgId);
-    if (org?.owners.includes(userId) === true) await this.setOwner(orgId, userId, false);
+  async remove(orgId: string, userId: string, allowed?: (owners: readonly string[]) => void): Promise<OrgMember | undefined> {
+    await this.setOwner(orgId, userId, false, allowed);
     const removed = await this.store.removeMember(orgId, userId);
     await this.cache.memberChanged(orgId, userId);
+    // A promotion that landed between the two writes leaves a name without a member: taken off again.
+    await this.dropStaleOwner(orgId, userId);
     return removed;
+  }
+
+  /** Takes `userId` off the owner list when no member record has that id (never refused: a name without a member owns nothing). */
+  private async dropStaleOwner(orgId: string, userId: string): Promise<void> {
+    const org = await this.store.get(orgId);
+    if (org?.owners.includes(userId) !== true) return;
+    const changed = await this.store.update(orgId, (current) => (current.owners.includes(userId) ? { ...current, owners: current.owners.filter((id) => id !== userId) } : undefined));
+    if (changed !== undefined) await this.cache.changed(orgId);
+  }
+
+  /** The owners of `orgId` that are members (a name left by a race is none), other than `except`. */
+  async ownersBesides(org: OrgRecord, except: string): Promise<string[]> {
+    const found: string[] = [];
+    for (const id of org.owners) if (id !== except && (await this.store.member(org.id, id)) !== undefined) found.push(id);
+    return found;
   }
 
   /** The names on the owner list, other than `userId`, that name no member (a removal that raced a promotion): the last-owner rule does not count them. */

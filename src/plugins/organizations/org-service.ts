@@ -277,6 +277,8 @@ export class OrgService implements OrgAuthority {
     const { org, me } = await this.find(ref, caller.id);
     this.demand(me, 'org:delete');
     await caller.stepUp();
+    // The caller's power as it is now, after the step-up's wait: a demotion meanwhile refuses it.
+    this.demand((await this.find(org.id, caller.id)).me, 'org:delete');
     await this.store.delete(org.id);
     await this.cache.changed(org.id);
     this.deps.events.emit({ type: 'org.deleted', userId: caller.id, actor: { kind: 'user', id: caller.id }, data: { org: org.id } });
@@ -395,12 +397,10 @@ export class OrgService implements OrgAuthority {
       if (!this.roles.mayGrant(me.roles, target.roles)) throw refuse('forbidden', 'you cannot remove a member above your own role', 'role_required');
       if (target.roles.includes(OWNER)) await caller.stepUp();
     }
-    // An owner comes off the list first, judged on what is stored: only an owner removes one, and never the last.
-    if (target.roles.includes(OWNER))
-      await this.writes.setOwner(org.id, targetId, false, (owners) => {
-        if (!leaving && !owners.includes(caller.id)) throw refuse('forbidden', 'only an owner removes an owner', 'role_required');
-      });
-    const removed = await this.writes.remove(org.id, targetId);
+    // Judged on the stored owner list, whatever was read before: only an owner removes one (even one made owner meanwhile), and never the last.
+    const removed = await this.writes.remove(org.id, targetId, (owners) => {
+      if (!leaving && owners.includes(targetId) && !owners.includes(caller.id)) throw refuse('forbidden', 'only an owner removes an owner', 'role_required');
+    });
     if (removed === undefined) throw new AuthError('not_found', 'no such member in this organization');
     if (!leaving)
       await this.confirmCaller(
@@ -602,7 +602,8 @@ export class OrgService implements OrgAuthority {
         await this.cache.changed(org.id);
         continue;
       }
-      if (org.owners.includes(userId) && org.owners.every((id) => id === userId)) {
+      // Only owners who are members count: a name left by a race owns nothing.
+      if (org.owners.includes(userId) && (await this.writes.ownersBesides(org, userId)).length === 0) {
         const admin = (await this.store.members(org.id, { role: 'admin', limit: 2 })).members.find((m) => m.userId !== userId);
         const heir = admin ?? others[0];
         if (heir !== undefined) await this.writes.setOwner(org.id, heir.userId, true);
