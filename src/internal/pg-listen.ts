@@ -5,6 +5,14 @@ import { probedSubscription, type MovablePubSub } from './probed-subscription';
 import type { Subscription } from './subscription';
 
 /**
+ * How often a LISTEN over several hosts proves it hears its primary, in ms. A primary turned
+ * read-only while it keeps answering (a switchover) is noticed by the next probe; until then an
+ * instance that wrote nothing trusts its announced caches, so this bounds how long a revocation
+ * made on the new primary can go unheard there.
+ */
+export const PG_PROBE_EVERY_MS = 500;
+
+/**
  * LISTEN on the primary of a pool over several hosts, as a {@link probedSubscription}: the probes go
  * out through the pool's NOTIFY, which fails on a host that is no longer the primary, so a
  * switchover ends liveness within a probe and the subscription LISTENs anew on the new primary.
@@ -45,5 +53,5 @@ export function listenOnPrimary(pool: PgPool, channel: string, onMessage: (messa
       return () => troubles.delete(report);
     },
   };
-  return probedSubscription(pubSub, channel, onMessage, onGap);
+  return probedSubscription(pubSub, channel, onMessage, onGap, PG_PROBE_EVERY_MS);
 }

@@ -41,9 +41,9 @@ function limited<T>(call: Promise<T>): Promise<T> {
  * {@link PROBE_EVERY_MS}. A probe not heard by the next one, a probe that could not be published,
  * or a report of a lost connection ends liveness (`onGap`) until a probe is heard again (`onGap`
  * once more). After two probes unheard in a row, a failed publish or a lost connection, it
- * subscribes anew (on the server of the moment).
+ * subscribes anew (on the server of the moment). `probeEveryMs` bounds how long a move goes unseen.
  */
-export function probedSubscription(pubSub: MovablePubSub, channel: string, onMessage: (message: string) => void, onGap: () => void): Subscription {
+export function probedSubscription(pubSub: MovablePubSub, channel: string, onMessage: (message: string) => void, onGap: () => void, probeEveryMs = PROBE_EVERY_MS): Subscription {
   let live = false;
   let closed = false;
   let subscribed = false;
@@ -107,7 +107,7 @@ export function probedSubscription(pubSub: MovablePubSub, channel: string, onMes
     probing = true;
     void probe().finally(() => {
       probing = false;
-      schedule(live ? PROBE_EVERY_MS : RETRY_EVERY_MS);
+      schedule(live ? probeEveryMs : RETRY_EVERY_MS);
     });
   };
   tick();
