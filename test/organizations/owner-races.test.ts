@@ -30,6 +30,26 @@ async function withOrgs(store: OrgStore): Promise<{ plugin: OrganizationsPlugin;
   return { plugin, close: () => auth.close() };
 }
 
+/**
+ * Acme of owner ann, with `other` (an admin) and bob; bob leaves, and ann's promotion of bob lands
+ * just before his record goes.
+ */
+async function bobLeavesWhilePromoted(other: string): Promise<{ h: ReturnType<typeof hooked>; t: Awaited<ReturnType<typeof withOrgs>>; s: OrganizationsPlugin['service']; orgId: string }> {
+  const h = hooked(new MemoryOrgStore());
+  const t = await withOrgs(h.store);
+  const s = t.plugin.service;
+  const org = await s.create({ id: 'ann', name: 'Ann', picture: '' }, { name: 'Acme', slug: 'acme' });
+  await s.provision(org.id, other, ['admin'], 'scim');
+  await s.provision(org.id, 'bob', ['member'], 'scim');
+  h.before(
+    'removeMember',
+    (a) => a[1] === 'bob',
+    () => s.updateMember('acme', caller('ann'), 'bob', { roles: ['owner'] }),
+  );
+  await s.removeMember('acme', caller('bob'), 'bob');
+  return { h, t, s, orgId: org.id };
+}
+
 /** Races between a change of the owner list and a member's removal, each forced by running one call just before a chosen store call. */
 describe('the owner list under races', () => {
   it('an admin removing a member the owner promotes meanwhile is refused (judged on the stored list), and the new owner stays', async () => {
@@ -56,19 +76,8 @@ describe('the owner list under races', () => {
   });
 
   it("a promotion landing just before a leaving member's record goes leaves no owner name behind: re-added later, the member is no owner", async () => {
-    const h = hooked(new MemoryOrgStore());
-    const t = await withOrgs(h.store);
-    const s = t.plugin.service;
-    const org = await s.create({ id: 'ann', name: 'Ann', picture: '' }, { name: 'Acme', slug: 'acme' });
-    await s.provision(org.id, 'mallory', ['admin'], 'scim');
-    await s.provision(org.id, 'bob', ['member'], 'scim');
-    // Bob leaves; Ann's promotion of Bob lands just before his record goes.
-    h.before(
-      'removeMember',
-      (a) => a[1] === 'bob',
-      () => s.updateMember('acme', caller('ann'), 'bob', { roles: ['owner'] }),
-    );
-    await s.removeMember('acme', caller('bob'), 'bob');
+    const { h, t, s, orgId } = await bobLeavesWhilePromoted('mallory');
+    const org = { id: orgId };
     expect((await h.store.get(org.id))?.owners).toEqual(['ann']);
     // Later the directory (or an admin's invitation as `member`) adds Bob back as a plain member.
     expect(await s.provision(org.id, 'bob', ['member'], 'scim')).toBe('added');
@@ -81,18 +90,8 @@ describe('the owner list under races', () => {
   });
 
   it('after such a race, the last real owner deleted still leaves an heir', async () => {
-    const h = hooked(new MemoryOrgStore());
-    const t = await withOrgs(h.store);
-    const s = t.plugin.service;
-    const org = await s.create({ id: 'ann', name: 'Ann', picture: '' }, { name: 'Acme', slug: 'acme' });
-    await s.provision(org.id, 'carl', ['admin'], 'scim');
-    await s.provision(org.id, 'bob', ['member'], 'scim');
-    h.before(
-      'removeMember',
-      (a) => a[1] === 'bob',
-      () => s.updateMember('acme', caller('ann'), 'bob', { roles: ['owner'] }),
-    );
-    await s.removeMember('acme', caller('bob'), 'bob');
+    const { h, t, s, orgId } = await bobLeavesWhilePromoted('carl');
+    const org = { id: orgId };
     const deleted = await s.userDeleted('ann').then(
       () => 'ok',
       (e: { reason?: string; message?: string }) => `threw ${e.reason ?? e.message}`,

@@ -1,6 +1,5 @@
 import request from 'supertest';
-import { EmailSender } from '../../src';
-import { accounts } from '../../src/accounts';
+import { accountsOn } from '../support/account-app';
 import { admin } from '../../src/admin';
 import { sso } from '../../src/plugins/sso';
 import { scim } from '../../src/plugins/scim';
@@ -26,12 +25,7 @@ describe('a connection and a SCIM token end with the power of who made (or chang
 
   beforeAll(async () => {
     [smtp, dns, idp] = await Promise.all([startSmtpPeer(), startDnsPeer(), startSamlIdp()]);
-    const accountService = accounts({
-      store: 'memory://',
-      sender: new EmailSender({ host: '127.0.0.1', port: smtp.port, from: 'accounts@app.example', timeout: 5000 }),
-      baseUrl: 'http://127.0.0.1:8080/account',
-      bcryptRounds: 4,
-    });
+    const accountService = accountsOn(smtp);
     t = orgApp(smtp, 'memory://', { plugins: [accountService, admin(), sso({ key: SSO_KEY, privateOrigins: [idp.origin], dns: { servers: [dns.server] } }), scim()], claimsUpdater: rootIsAdmin });
     t.app.use('/account', accountService.router);
   });

@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { EmailSender, hashId } from '../../src';
+import { hashId } from '../../src';
 import { CookieJar } from '../support/cookie-jar';
 import { SoftAuthenticator } from '../support/soft-authenticator';
-import { accounts } from '../../src/accounts';
+import { accountsOn } from '../support/account-app';
 import { Browser } from '../organizations/org-helpers';
 import { samlConnection, ssoApp, type SsoApp, ssoPeers } from '../sso/sso-helpers';
 
@@ -13,12 +13,7 @@ describe('SSO enforcement reaches every way in', () => {
   let t: SsoApp;
   beforeEach(async () => {
     peers.idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
-    const accountService = accounts({
-      store: 'memory://',
-      sender: new EmailSender({ host: '127.0.0.1', port: peers.smtp.port, from: 'accounts@app.example', timeout: 5000 }),
-      baseUrl: 'http://127.0.0.1:8080/account',
-      bcryptRounds: 4,
-    });
+    const accountService = accountsOn(peers.smtp);
     t = await ssoApp(peers.smtp, peers.dns, 'memory://', { privateOrigins: [peers.idp.origin] }, { plugins: [accountService], rateLimits: false });
     t.app.use('/account', accountService.router);
     await samlConnection(t, peers.idp);

@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { EmailSender, hashId, senderFunc } from '../../src';
+import { hashId, senderFunc } from '../../src';
 import { CookieJar } from '../support/cookie-jar';
 import { SoftAuthenticator } from '../support/soft-authenticator';
-import { accounts } from '../../src/accounts';
+import { accountsOn } from '../support/account-app';
 import { Browser } from '../organizations/org-helpers';
 import { samlConnection, SsoBrowser, ssoApp, type SsoApp, ssoPeers } from './sso-helpers';
 import { awayFromStepEdge, codeNow } from '../support/totp-code';
@@ -15,12 +15,7 @@ describe('enforced SSO for a verified domain', () => {
   const mails: string[] = [];
   beforeEach(async () => {
     peers.idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
-    const accountService = accounts({
-      store: 'memory://',
-      sender: new EmailSender({ host: '127.0.0.1', port: peers.smtp.port, from: 'accounts@app.example', timeout: 5000 }),
-      baseUrl: 'http://127.0.0.1:8080/account',
-      bcryptRounds: 4,
-    });
+    const accountService = accountsOn(peers.smtp);
     t = await ssoApp(
       peers.smtp,
       peers.dns,

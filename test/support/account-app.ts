@@ -2,6 +2,7 @@ import express, { type Express } from 'express';
 import request from 'supertest';
 import { createAccountRouter, EmailSender, type AccountRouter, type AccountRouterOptions } from '../../src';
 import type { SmtpPeer } from './smtp-peer';
+import { accounts, type AccountsPlugin } from '../../src/accounts';
 
 /** An app with the account router at /account, sending mail to the SMTP peer. */
 export function makeAccountApp(peer: SmtpPeer, options: Partial<AccountRouterOptions> = {}): { app: Express; accounts: AccountRouter } {
@@ -41,3 +42,13 @@ export async function mailTo(peer: SmtpPeer, email: string, since: number): Prom
 
 /** The header that carries an access token, for `.set(...bearer(token))`. */
 export const bearer = (token: string): [string, string] => ['Authorization', `Bearer ${token}`];
+
+/** The account service as a plugin, mailing through the SMTP peer (bcrypt cost 4: tests, not users). */
+export function accountsOn(peer: SmtpPeer): AccountsPlugin {
+  return accounts({
+    store: 'memory://',
+    sender: new EmailSender({ host: '127.0.0.1', port: peer.port, from: 'accounts@app.example', timeout: 5000 }),
+    baseUrl: 'http://127.0.0.1:8080/account',
+    bcryptRounds: 4,
+  });
+}
