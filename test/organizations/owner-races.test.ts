@@ -101,4 +101,24 @@ describe('the owner list under races', () => {
     expect(stored?.owners).toContain('carl');
     await t.close();
   });
+
+  it('an owner demoted just before her deletion of the organization is refused, and the organization stays', async () => {
+    const h = hooked(new MemoryOrgStore());
+    const t = await withOrgs(h.store);
+    const s = t.plugin.service;
+    const org = await s.create({ id: 'ann', name: 'Ann', picture: '' }, { name: 'Acme', slug: 'acme' });
+    await s.provision(org.id, 'bob', ['member'], 'scim');
+    await s.updateMember('acme', caller('ann'), 'bob', { roles: ['owner'] });
+    h.before(
+      'delete',
+      (a) => a[0] === org.id,
+      () => s.updateMember('acme', caller('bob'), 'ann', { roles: ['member'] }),
+    );
+    await expect(s.delete('acme', caller('ann'))).rejects.toMatchObject({ status: 403, reason: 'permission_required' });
+    expect((await h.store.get(org.id))?.owners).toEqual(['bob']);
+    // Still an owner, she could have: the same call by Bob deletes it.
+    await s.delete('acme', caller('bob'));
+    expect(await h.store.get(org.id)).toBeUndefined();
+    await t.close();
+  });
 });

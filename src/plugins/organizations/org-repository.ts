@@ -103,8 +103,10 @@ export class OrgRepository extends Repository<OrgRecord> implements OrgStore {
   }
 
   /** @inheritdoc */
-  override async delete(id: string): Promise<boolean> {
+  override async delete(id: string, guard?: (org: OrgRecord) => void): Promise<boolean> {
     await this.ready();
+    // Judged on the locked, stored organization: a change that lands after this is after the decision.
+    if (guard !== undefined && (await this.docs.update(id, (current) => (guard(current), undefined))) === undefined) return false;
     // The organization goes first: its members and invitations, orphaned by a stop half-way, are read by nobody.
     if (!(await super.delete(id))) return false;
     for (;;) {

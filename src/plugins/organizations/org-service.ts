@@ -277,9 +277,10 @@ export class OrgService implements OrgAuthority {
     const { org, me } = await this.find(ref, caller.id);
     this.demand(me, 'org:delete');
     await caller.stepUp();
-    // The caller's power as it is now, after the step-up's wait: a demotion meanwhile refuses it.
-    this.demand((await this.find(org.id, caller.id)).me, 'org:delete');
-    await this.store.delete(org.id);
+    // The caller's power as it is when the organization goes: a demotion before that refuses it.
+    const record = await this.target(org, caller.id);
+    const deleted = await this.store.delete(org.id, (stored) => this.demand({ ...record, roles: rolesOf(stored, record) }, 'org:delete'));
+    if (!deleted) throw notFound();
     await this.cache.changed(org.id);
     this.deps.events.emit({ type: 'org.deleted', userId: caller.id, actor: { kind: 'user', id: caller.id }, data: { org: org.id } });
   }

@@ -106,8 +106,12 @@ export interface OrgStore {
    * stored result, `undefined` when there is none. A slug of another organization throws {@link SlugTakenError}.
    */
   update(id: string, change: (org: OrgRecord) => OrgRecord | undefined): Promise<OrgRecord | undefined>;
-  /** Deletes an organization, then its members and invitations; `false` when there was none. */
-  delete(id: string): Promise<boolean>;
+  /**
+   * Deletes an organization, then its members and invitations; `false` when there was none.
+   * `guard` judges the stored organization first, in one atomic step with what is stored, and
+   * may throw to refuse (the caller's ownership as it is at that moment).
+   */
+  delete(id: string, guard?: (org: OrgRecord) => void): Promise<boolean>;
   /** The organizations `userId` is a member of, in the order joined. */
   ofUser(userId: string): Promise<OrgRecord[]>;
   /** The member `userId` of organization `orgId`. */
