@@ -9,11 +9,11 @@
 export { createAuth, type Auth, type AuthHandlers } from './service/service';
 export { resolveOptions, type AuthOptions, type ResolvedOptions, type SameSite } from './service/options';
 export type { BasicAuthChecker, ClaimsUpdater, MaybePromise, SecretReader, UserUpdater, Validator } from './core/token/hooks';
-export { AuthError, type AuthErrorCode, type AuthErrorReason, type AuthErrorReasons } from './core/errors';
+export { AuthError, type AuthErrorCode, type AuthErrorReason, type AuthErrorReasons } from './base/errors';
 export { browserModules } from './browser-modules';
 export { Translations, acceptedLanguages, type TranslationOptions, type Messages, type MessagesByLocale, type PageWords } from './core/i18n/translations';
 export { breachedPasswordCheck, type BreachedPasswordOptions } from './core/credentials/breached-passwords';
-export { consoleLogger, noopLogger, warningsLogger, loggerFunc, type Logger } from './core/logger';
+export { consoleLogger, noopLogger, warningsLogger, loggerFunc, type Logger } from './base/logger';
 
 // Users, claims and tokens
 export { hashId, getStrAttr, getBoolAttr, setStrAttr, setBoolAttr, isAdmin, setAdmin, getRole, setRole, type User, type AttrValue } from './core/token/user';

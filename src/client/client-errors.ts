@@ -1,4 +1,4 @@
-import { reasonOfStatus } from '../core/errors';
+import { reasonOfStatus } from '../base/errors';
 
 /**
  * Every reason the server answers as `code`, by name: the core's kinds and reasons, the account

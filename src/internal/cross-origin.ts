@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { configError } from '../core/errors';
+import { configError } from '../base/errors';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -1,4 +1,4 @@
-import { configError } from '../core/errors';
+import { configError } from '../base/errors';
 import { ambiguousUri, displayUri } from './guarded-store';
 import { uriPath, uriScheme } from './store-uri';
 

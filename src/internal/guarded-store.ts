@@ -1,4 +1,4 @@
-import { AuthError } from '../core/errors';
+import { AuthError } from '../base/errors';
 import { rememberCommandLimit, withCallDeadline } from './command-limits';
 
 /** A store call that failed or did not answer in time; answered with 503. */

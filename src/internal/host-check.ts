@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../base/logger';
 
 /**
  * Says once, as a warning, when a request reaches the auth routes under another host name than

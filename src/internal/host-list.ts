@@ -1,4 +1,4 @@
-import { configError } from '../core/errors';
+import { configError } from '../base/errors';
 
 /** One `host:port` of a URI's host list. */
 export interface HostPort {

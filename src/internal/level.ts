@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import type { Level } from 'level';
-import { configError } from '../core/errors';
+import { configError } from '../base/errors';
 import { loadOptional } from './optional';
 import { SharedHandles, type Lease } from './shared-handles';
 

@@ -1,4 +1,4 @@
-import { AuthError } from '../core/errors';
+import { AuthError } from '../base/errors';
 
 /** A mongodb URI split into what the driver gets and where authgate keeps its data. */
 export interface MongoTarget {

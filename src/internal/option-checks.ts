@@ -1,4 +1,4 @@
-import { configError } from '../core/errors';
+import { configError } from '../base/errors';
 
 /** A positive number of milliseconds, or `fallback` when absent; a start-up error naming the option otherwise. */
 export function positiveMs(name: string, value: number | undefined, fallback: number): number {

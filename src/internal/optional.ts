@@ -1,4 +1,4 @@
-import { configError } from '../core/errors';
+import { configError } from '../base/errors';
 
 const loaded = new Map<string, unknown>();
 

@@ -1,6 +1,6 @@
 import type { Client, Pool, PoolClient, QueryResultRow } from 'pg';
 import type { Subscription } from './subscription';
-import { configError } from '../core/errors';
+import { configError } from '../base/errors';
 import { parseHostList, type HostPort } from './host-list';
 import { callDeadline, commandLimitOf } from './command-limits';
 import { loadOptional } from './optional';

@@ -1,5 +1,5 @@
 import type { RedisClientType } from '@redis/client';
-import { configError } from '../core/errors';
+import { configError } from '../base/errors';
 import { parseHostList, type HostPort } from './host-list';
 import { loadOptional } from './optional';
 import type { MovablePubSub } from './probed-subscription';

@@ -1,6 +1,6 @@
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { AuthError, RateLimitError } from '../core/errors';
-import type { Logger } from '../core/logger';
+import { AuthError, RateLimitError } from '../base/errors';
+import type { Logger } from '../base/logger';
 import { StoreUnavailableError } from './guarded-store';
 import { privateAnswerHeaders } from './security-headers';
 import { sendJson } from './http';

@@ -1,4 +1,4 @@
-import { configError } from '../core/errors';
+import { configError } from '../base/errors';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 

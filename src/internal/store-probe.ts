@@ -1,4 +1,4 @@
-import type { Logger } from '../core/logger';
+import type { Logger } from '../base/logger';
 
 /** A key no store holds: reading it opens the store's connection or folder and nothing more. */
 export const PROBE_KEY = 'authgate:start-up-probe';

@@ -1,4 +1,4 @@
-import { AuthError } from '../core/errors';
+import { AuthError } from '../base/errors';
 import { displayUri } from './guarded-store';
 
 /** The lower-case scheme of a store URI (`file`, `level`, `memory`, `mongodb`, ...), or `undefined` for a plain path. */

@@ -1,4 +1,4 @@
-import { AuthError } from '../core/errors';
+import { AuthError } from '../base/errors';
 
 /**
  * `true` when the text has a character no identifier or stored field should hold: an ASCII

@@ -1,6 +1,6 @@
 import type { Request } from 'express';
 import type { AuthEventType } from '../core/audit/auth-event';
-import { AuthError } from '../core/errors';
+import { AuthError } from '../base/errors';
 import type { EventListOptions } from '../core/events/event-bus';
 
 /** Reads `cursor`, `limit`, `type` (comma-separated), `from` and `to` of a query string; 400 for a malformed one. */

@@ -1,4 +1,4 @@
-import { AuthError } from '../core/errors';
+import { AuthError } from '../base/errors';
 
 /** The name the organizations plugin gives its service among the plugin services. */
 export const ORGANIZATIONS_SERVICE = 'organizations';

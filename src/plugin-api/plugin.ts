@@ -4,7 +4,7 @@ import type { ServerResponse } from 'node:http';
 import type { CredentialStore } from '../core/credentials/credential-store';
 import type { RedirectPolicy } from '../internal/redirect-policy';
 import type { RateLimitRule } from '../core/limits/rate-limiter';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../base/logger';
 import type { BearerResolver, GuardFactory } from '../core/middleware/authenticator';
 import type { CompletedLogin, LoginRequest, Provider } from '../providers/provider';
 import type { StateStore } from '../core/state/state-store';

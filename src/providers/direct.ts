@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { AuthError, configError } from '../core/errors';
+import { AuthError, configError } from '../base/errors';
 import { toFunction, type MaybePromise } from '../core/token/hooks';
 import { identityKey } from '../internal/email-address';
 import { hasUnusableChars } from '../internal/text';

@@ -1,6 +1,6 @@
 import type { CredentialNotices } from '../core/credentials/credential-notices';
 import type { ServerResponse } from 'node:http';
-import { AuthError } from '../core/errors';
+import { AuthError } from '../base/errors';
 import { sendJson } from '../internal/http';
 import type { CrossSitePolicy } from '../internal/cross-origin';
 import { SESSION_JTI_PREFIX, type SessionRegistry } from '../core/sessions/session-registry';

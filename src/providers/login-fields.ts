@@ -1,4 +1,4 @@
-import { AuthError } from '../core/errors';
+import { AuthError } from '../base/errors';
 import type { LoginRequest } from './provider';
 
 /** The longest value accepted in a login field. */

@@ -1,4 +1,4 @@
-import { configError } from '../core/errors';
+import { configError } from '../base/errors';
 import { hasUnusableChars } from '../internal/text';
 
 const RESERVED = /[/?#[\]@!$&'()*+,;=:%\s]/;

@@ -3,7 +3,7 @@ import type { Translations } from '../core/i18n/translations';
 import type { CredentialChange } from '../core/credentials/credential-notices';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthRateLimit } from '../core/limits/rate-limiter';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../base/logger';
 import type { TokenService } from '../core/token/token-service';
 import type { User } from '../core/token/user';
 import type { Claims } from '../core/token/claims';

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { AuthError, configError } from '../core/errors';
+import { AuthError, configError } from '../base/errors';
 import { sendHtmlForm, sendJson } from '../internal/http';
 import { canonicalEmail, identityKey } from '../internal/email-address';
 import { hasUnusableChars } from '../internal/text';

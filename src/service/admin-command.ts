@@ -1,5 +1,5 @@
-import { AuthError } from '../core/errors';
-import { noopLogger } from '../core/logger';
+import { AuthError } from '../base/errors';
+import { noopLogger } from '../base/logger';
 import type { UserRecord } from '../core/users/user-store';
 import { createAuth } from './service';
 

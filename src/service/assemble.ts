@@ -35,7 +35,7 @@ import { createUserStore } from '../stores/create-user-store';
 import { UserDirectory } from '../core/users/user-directory';
 import { clientOf, EventBus } from '../core/events/event-bus';
 import { WebhookQueue } from '../core/events/webhooks';
-import { RateLimitError } from '../core/errors';
+import { RateLimitError } from '../base/errors';
 import { BoundedMap } from '../internal/bounded-map';
 import { createAuditStore } from '../stores/create-audit-store';
 

@@ -1,13 +1,13 @@
 import { clientIp } from '../internal/client-ip';
 import type { Request, Router } from 'express';
-import { AuthError } from '../core/errors';
+import { AuthError } from '../base/errors';
 import { RateLimitError } from '../core/limits/rate-limiter';
 import type { CrossSitePolicy } from '../internal/cross-origin';
 import { asyncHandler } from '../internal/async-handler';
 import { sendHtmlPage, sendJson, wantsHtml } from '../internal/http';
 import { finishRouter, routerShell, type ErrorAnswer } from '../internal/router-shell';
 import { foreignHostWarning } from '../internal/host-check';
-import type { Logger } from '../core/logger';
+import type { Logger } from '../base/logger';
 import type { Authenticator } from '../core/middleware/authenticator';
 import type { LoginRequest, Provider, ProviderAction, ProviderKit } from '../providers/provider';
 import type { TokenService } from '../core/token/token-service';

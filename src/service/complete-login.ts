@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { AvatarProxy } from '../core/avatar/proxy';
-import { AuthError } from '../core/errors';
+import { AuthError } from '../base/errors';
 import { sendJson, sendRedirect } from '../internal/http';
 import { redirectTarget } from '../internal/redirect-policy';
 import type { RedirectPolicy } from '../internal/redirect-policy';

@@ -1,11 +1,11 @@
 import type { AvatarStore } from '../core/avatar/avatar-store';
 import { checkDatabase, ephemeralFamilies, familyUri } from '../internal/database-uri';
 import { resolveAvatarOptions, type AvatarOptions, type ResolvedAvatarOptions } from '../core/avatar/avatar-options';
-import { configError } from '../core/errors';
+import { configError } from '../base/errors';
 import { CrossSitePolicy, type CrossSiteOptions } from '../internal/cross-origin';
 import { positiveMs } from '../internal/option-checks';
 import { AUTH_RATE_LIMITS, resolveRules, type AuthRateLimit, type RateLimitRule, resolveIpv6Prefix } from '../core/limits/rate-limiter';
-import { warningsLogger, type Logger } from '../core/logger';
+import { warningsLogger, type Logger } from '../base/logger';
 import { resolveMiddlewareOptions, type MiddlewareOptions, type ResolvedMiddlewareOptions } from '../core/middleware/middleware-options';
 import type { RefreshCache } from '../core/middleware/refresh-cache';
 import type { StateStore } from '../core/state/state-store';

@@ -1,6 +1,6 @@
 import type { MessagesByLocale } from '../core/i18n/translations';
 import type { Router } from 'express';
-import { configError } from '../core/errors';
+import { configError } from '../base/errors';
 import { AUTH_EVENT_TYPES } from '../core/audit/auth-event';
 import type { RateLimitRule } from '../core/limits/rate-limiter';
 import type { BearerResolver, GuardFactory } from '../core/middleware/authenticator';
@@ -19,7 +19,7 @@ import {
 } from '../plugin-api/plugin';
 import type { CompletedLogin, LoginRequest } from '../providers/provider';
 import { identityKey } from '../internal/email-address';
-import { noopLogger, type Logger } from '../core/logger';
+import { noopLogger, type Logger } from '../base/logger';
 
 /**
  * Checks a list of plugins: each made by a factory (a name and `setup`), no name twice.

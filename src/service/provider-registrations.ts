@@ -1,4 +1,4 @@
-import { configError } from '../core/errors';
+import { configError } from '../base/errors';
 import type { Auth } from './service';
 import type { Core } from './assemble';
 import { AppleProvider } from '../providers/apple/apple-provider';

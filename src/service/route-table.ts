@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
-import { configError } from '../core/errors';
+import { configError } from '../base/errors';
 import { clientIp } from '../internal/client-ip';
 import { sendJson } from '../internal/http';
 import type { PluginRoute, RouteMethod } from '../plugin-api/plugin';

@@ -20,7 +20,7 @@ import type { AppleProviderOptions } from '../providers/apple/apple-provider';
 import type { ApplePrivateKeyLoader } from '../providers/apple/private-key';
 import { TelegramProvider, type TelegramProviderOptions } from '../providers/telegram/telegram-provider';
 import type { Sender } from '../core/senders/sender';
-import { configError } from '../core/errors';
+import { configError } from '../base/errors';
 import { createCore, pluginContext } from './assemble';
 import type { Translations } from '../core/i18n/translations';
 import { checkNotifications, fromCredentialNotices } from '../core/events/notifications';

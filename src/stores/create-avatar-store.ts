@@ -1,4 +1,4 @@
-import { AuthError } from '../core/errors';
+import { AuthError } from '../base/errors';
 import { uriPath, uriScheme } from '../internal/store-uri';
 import { openDatabase } from './open-database';
 import { CollectionAvatarStore } from '../core/avatar/collection-avatar-store';

@@ -1,4 +1,4 @@
-import { configError } from '../errors';
+import { configError } from '../../base/errors';
 import { positiveMs } from '../../internal/option-checks';
 import type { AvatarStore } from './avatar-store';
 

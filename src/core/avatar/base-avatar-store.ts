@@ -1,4 +1,4 @@
-import { AuthError } from '../errors';
+import { AuthError } from '../../base/errors';
 import { avatarIdFor, isAvatarId } from './avatar-id';
 import type { AvatarStore } from './avatar-store';
 

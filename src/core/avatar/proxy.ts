@@ -1,4 +1,4 @@
-import type { Logger } from '../logger';
+import type { Logger } from '../../base/logger';
 import { safeFetch, type SafeFetchLimits } from '../../internal/safe-fetch';
 import type { User } from '../token/user';
 import { avatarIdFor } from './avatar-id';

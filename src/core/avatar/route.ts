@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { asyncHandler } from '../../internal/async-handler';
 import { sendJson } from '../../internal/http';
 import { securityHeaders } from '../../internal/security-headers';
-import type { Logger } from '../logger';
+import type { Logger } from '../../base/logger';
 import { isAvatarId } from './avatar-id';
 import { sniffImageType } from './image-type';
 import type { AvatarStore } from './avatar-store';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { AuthError, configError } from '../errors';
-import type { Logger } from '../logger';
+import { AuthError, configError } from '../../base/errors';
+import type { Logger } from '../../base/logger';
 import { safeFetch } from '../../internal/safe-fetch';
 
 /**

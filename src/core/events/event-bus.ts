@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { clientIp, type AddressedRequest } from '../../internal/client-ip';
-import type { Logger } from '../logger';
+import type { Logger } from '../../base/logger';
 import { summarizeUserAgent } from '../sessions/user-agent';
 import type { AuditStore } from '../audit/audit-store';
-import { AuthError, configError } from '../errors';
+import { AuthError, configError } from '../../base/errors';
 import { type AuthEvent, type AuthEventType, type NewAuthEvent } from '../audit/auth-event';
 import { eventId, isEventId } from '../audit/event-ids';
 import type { WebhookQueue } from './webhooks';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { configError } from '../errors';
-import type { Logger } from '../logger';
+import { configError } from '../../base/errors';
+import type { Logger } from '../../base/logger';
 import { describeSendFailure, type Sender } from '../senders/sender';
 import { renderTemplate } from '../senders/template';
 import type { StateStore } from '../state/state-store';

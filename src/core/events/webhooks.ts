@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
-import { configError } from '../errors';
+import { configError } from '../../base/errors';
 import { safeFetch } from '../../internal/safe-fetch';
-import type { Logger } from '../logger';
+import type { Logger } from '../../base/logger';
 import type { StateStore } from '../state/state-store';
 import type { AuthEvent, AuthEventType } from '../audit/auth-event';
 

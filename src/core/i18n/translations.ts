@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { configError, errorBody, type AuthErrorReason } from '../errors';
+import { configError, errorBody, type AuthErrorReason } from '../../base/errors';
 import { renderTemplate } from '../senders/template';
 import { emptyRecord, ownValue } from '../../internal/plain-keys';
 

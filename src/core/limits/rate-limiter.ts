@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { AuthError, configError, RateLimitError } from '../errors';
+import { AuthError, configError, RateLimitError } from '../../base/errors';
 
 export { RateLimitError };
 import { addressGroup } from '../../internal/client-ip';

@@ -1,7 +1,7 @@
 import { clientIp } from '../../internal/client-ip';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request } from 'express';
-import { AuthError, type AuthErrorReason } from '../errors';
+import { AuthError, type AuthErrorReason } from '../../base/errors';
 import type { ResolvedMiddlewareOptions } from './middleware-options';
 import type { ResolvedSessionOptions } from '../sessions/session-options';
 import { isPlainObject, type Claims } from '../token/claims';
@@ -12,7 +12,7 @@ import { checkBasicAuth, parseBasicAuth } from './basic-auth';
 import type { AuthRateLimit, RateLimiter } from '../limits/rate-limiter';
 import { stateCall } from '../state/state-call';
 import type { RefreshCache, RefreshedToken } from './refresh-cache';
-import type { Logger } from '../logger';
+import type { Logger } from '../../base/logger';
 import type { CrossSitePolicy } from '../../internal/cross-origin';
 import { jtiHash, type SessionRegistry, type SessionStatus } from '../sessions/session-registry';
 import type { RevocationCache } from '../sessions/revocation-cache';

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { AuthError } from '../errors';
+import { AuthError } from '../../base/errors';
 import type { BasicAuthChecker } from '../token/hooks';
 import { safeEqual } from '../../internal/random';
 import type { User } from '../token/user';

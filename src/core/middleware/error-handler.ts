@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { AuthError, errorBody } from '../errors';
+import { AuthError, errorBody } from '../../base/errors';
 import { RateLimitError } from '../limits/rate-limiter';
 import type { Translations } from '../i18n/translations';
 

@@ -1,4 +1,4 @@
-import { configError } from '../errors';
+import { configError } from '../../base/errors';
 import { toFunction, type BasicAuthChecker, type MaybePromise, type UserUpdater, type Validator } from '../token/hooks';
 import type { Claims } from '../token/claims';
 import type { User } from '../token/user';

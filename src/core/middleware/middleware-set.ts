@@ -1,6 +1,6 @@
 import type { Translations } from '../i18n/translations';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AuthError, configError } from '../errors';
+import { AuthError, configError } from '../../base/errors';
 import { StoreUnavailableError } from '../../internal/guarded-store';
 import { getUser, setRequestUser } from '../token/request-user';
 import { getRole, isAdmin, type User } from '../token/user';

@@ -1,4 +1,4 @@
-import { configError } from '../errors';
+import { configError } from '../../base/errors';
 import type { Mail } from 'nodemailer';
 import { loadOptional } from '../../internal/optional';
 import { isEmailAddress } from '../../internal/email-address';

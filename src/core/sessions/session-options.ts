@@ -1,4 +1,4 @@
-import { configError } from '../errors';
+import { configError } from '../../base/errors';
 
 /** When a revoked session stops working. */
 export type RevocationCheck = 'refresh' | 'every-request';

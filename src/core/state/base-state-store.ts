@@ -1,4 +1,4 @@
-import { AuthError } from '../errors';
+import { AuthError } from '../../base/errors';
 import type { GroupMember, StateStore, Subscription } from './state-store';
 
 /** The longest key accepted. */

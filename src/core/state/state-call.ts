@@ -1,4 +1,4 @@
-import { AuthError } from '../errors';
+import { AuthError } from '../../base/errors';
 
 /**
  * Runs a state-store call for a request: a failure of the store becomes a 503 AuthError

@@ -1,4 +1,4 @@
-import { AuthError } from '../errors';
+import { AuthError } from '../../base/errors';
 
 /**
  * One index of a family: the values a document is found by. A value is text; a document may have

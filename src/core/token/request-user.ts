@@ -1,4 +1,4 @@
-import { configError } from '../errors';
+import { configError } from '../../base/errors';
 import type { IncomingMessage } from 'node:http';
 import type { User } from './user';
 

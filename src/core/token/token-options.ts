@@ -1,4 +1,4 @@
-import { configError } from '../errors';
+import { configError } from '../../base/errors';
 import { toFunction, type ClaimsUpdater, type MaybePromise, type SecretReader } from './hooks';
 import { headerName, positiveMs, wholeNumber } from '../../internal/option-checks';
 import type { Claims } from './claims';

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AuthError, configError, type AuthErrorReason } from '../errors';
+import { AuthError, configError, type AuthErrorReason } from '../../base/errors';
 import { appendSetCookie, readCookie, serializeCookie, type CookieAttributes } from '../../internal/cookies';
 import { randomId, safeEqual } from '../../internal/random';
 import type { ResolvedTokenOptions } from './token-options';

@@ -1,4 +1,4 @@
-import { AuthError } from '../errors';
+import { AuthError } from '../../base/errors';
 import { canonicalEmail } from '../../internal/email-address';
 import type { User } from '../token/user';
 import { searchKey } from './search-keys';

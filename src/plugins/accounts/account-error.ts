@@ -25,7 +25,7 @@ export const ACCOUNT_ERROR_CODES = {
 /** A reason the account service answers with its own `Code`. */
 export type AccountErrorReason = Exclude<keyof typeof ACCOUNT_ERROR_CODES, 'bad_request'>;
 
-declare module '../../core/errors' {
+declare module '../../base/errors' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the account service's reasons join the registry
   interface AuthErrorReasons extends Record<AccountErrorReason, true> {}
 }

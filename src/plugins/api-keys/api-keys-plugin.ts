@@ -33,7 +33,7 @@ declare module '../../core/middleware/middleware-set' {
 }
 announceGuards('apiKeys()', ['scopes']);
 
-declare module '../../core/errors' {
+declare module '../../base/errors' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the API keys' reasons join the registry
   interface AuthErrorReasons extends Record<(typeof API_KEY_ERROR_CODES)[number], true> {}
 }

@@ -10,7 +10,7 @@ import { readAnswer, SERVICES, siteverifyForm } from './captcha-verifiers';
 /** The error codes the plugin answers with (403), besides the core's. */
 export const CAPTCHA_ERROR_CODES = ['captcha_required', 'captcha_invalid'] as const;
 
-declare module '../../core/errors' {
+declare module '../../base/errors' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the CAPTCHA's reasons join the registry
   interface AuthErrorReasons extends Record<(typeof CAPTCHA_ERROR_CODES)[number], true> {}
 }

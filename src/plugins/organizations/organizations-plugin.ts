@@ -34,7 +34,7 @@ declare module '../../core/middleware/middleware-set' {
 }
 announceGuards('organizations({...})', ['org', 'can']);
 
-declare module '../../core/errors' {
+declare module '../../base/errors' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the organizations' reasons join the registry
   interface AuthErrorReasons extends Record<(typeof ORG_ERROR_CODES)[number], true> {}
 }

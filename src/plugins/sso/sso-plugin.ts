@@ -30,7 +30,7 @@ export const SSO_EVENT_TYPES = [
   'sso.connection.disabled',
 ] as const;
 
-declare module '../../core/errors' {
+declare module '../../base/errors' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the SSO reasons join the registry
   interface AuthErrorReasons extends Record<(typeof SSO_ERROR_CODES)[number], true> {}
 }

@@ -29,7 +29,7 @@ const dataOf = (c: Credential): TotpData => c.data as unknown as TotpData;
 /** The error codes the two-factor routes answer with (403), besides the core's. */
 export const TWO_FACTOR_ERROR_CODES = ['second_factor_wrong'] as const;
 
-declare module '../../core/errors' {
+declare module '../../base/errors' {
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- two-factor's reasons join the registry
   interface AuthErrorReasons extends Record<(typeof TWO_FACTOR_ERROR_CODES)[number], true> {}
 }

@@ -1,7 +1,7 @@
 import { createHash, type KeyObject } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { loadOptional } from '../../internal/optional';
-import { AuthError, configError } from '../../core/errors';
+import { AuthError, configError } from '../../base/errors';
 import { sendRedirect } from '../../internal/http';
 import { callJson, JsonCallError } from '../../internal/json-client';
 import { randomId, safeEqual } from '../../internal/random';

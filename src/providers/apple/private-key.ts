@@ -1,4 +1,4 @@
-import { configError } from '../../core/errors';
+import { configError } from '../../base/errors';
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 

@@ -1,4 +1,4 @@
-import { configError } from '../../core/errors';
+import { configError } from '../../base/errors';
 import { pickString } from '../oauth2/profile';
 import type { BuiltinSpec } from './spec';
 

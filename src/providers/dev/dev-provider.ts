@@ -1,4 +1,4 @@
-import { AuthError } from '../../core/errors';
+import { AuthError } from '../../base/errors';
 import { OAuth2Provider } from '../oauth2/oauth2-provider';
 import { pickString, toUser } from '../oauth2/profile';
 import { createOAuth2Strategy } from '../oauth2/strategy';

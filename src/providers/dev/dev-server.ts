@@ -5,7 +5,7 @@ import { BoundedMap } from '../../internal/bounded-map';
 import { sendJson } from '../../internal/http';
 import { randomId, safeEqual } from '../../internal/random';
 import { hasUnusableChars } from '../../internal/text';
-import type { Logger } from '../../core/logger';
+import type { Logger } from '../../base/logger';
 import { readForm } from '../../internal/read-form';
 import { SmallServer } from '../../internal/small-server';
 import { devLoginPage, devPageText, loginPageHeaders, type AuthorizeParams } from './login-page';

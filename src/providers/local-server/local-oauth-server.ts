@@ -1,5 +1,5 @@
 import { clientIp } from '../../internal/client-ip';
-import { configError } from '../../core/errors';
+import { configError } from '../../base/errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { loadOptional } from '../../internal/optional';
@@ -12,7 +12,7 @@ import { hasUnusableChars } from '../../internal/text';
 import { AUTH_RATE_LIMITS, RateLimiter, RateLimitError, resolveRules, type RateLimitRule } from '../../core/limits/rate-limiter';
 import { createStateStore } from '../../stores/create-state-store';
 import type { StateStore } from '../../core/state/state-store';
-import { warningsLogger, type Logger } from '../../core/logger';
+import { warningsLogger, type Logger } from '../../base/logger';
 import { hashId, type User } from '../../core/token/user';
 import type { CustomProviderConfig } from '../oauth2/custom-provider';
 import { pickString } from '../oauth2/profile';

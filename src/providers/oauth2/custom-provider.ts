@@ -1,4 +1,4 @@
-import { configError } from '../../core/errors';
+import { configError } from '../../base/errors';
 import type { MaybePromise } from '../../core/token/hooks';
 import type { User } from '../../core/token/user';
 import { OAuth2Provider, type BearerTokens, type OAuth2ProviderOptions } from './oauth2-provider';

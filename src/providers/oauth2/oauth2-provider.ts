@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { AuthError } from '../../core/errors';
+import { AuthError } from '../../base/errors';
 import type { MaybePromise } from '../../core/token/hooks';
 import { sendRedirect } from '../../internal/http';
 import { randomId } from '../../internal/random';

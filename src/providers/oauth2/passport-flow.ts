@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { AuthError } from '../../core/errors';
+import { AuthError } from '../../base/errors';
 import { safeEqual } from '../../internal/random';
 
 /** What a finished OAuth2 exchange gives: the profile and the provider's tokens. */

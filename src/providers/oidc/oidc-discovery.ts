@@ -1,4 +1,4 @@
-import { AuthError } from '../../core/errors';
+import { AuthError } from '../../base/errors';
 import { callJson, type NetworkGuard } from '../../internal/json-client';
 import { isPlainObject } from '../../core/token/claims';
 

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { configError } from '../../core/errors';
+import { configError } from '../../base/errors';
 import type { MaybePromise } from '../../core/token/hooks';
 import { positiveMs } from '../../internal/option-checks';
 import type { User } from '../../core/token/user';

@@ -1,6 +1,6 @@
 import { createHash, createPrivateKey, randomBytes, type KeyObject } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import { AuthError } from '../../core/errors';
+import { AuthError } from '../../base/errors';
 import { sendJson, sendRedirect } from '../../internal/http';
 import { callJson, JsonCallError } from '../../internal/json-client';
 import { loadOptional } from '../../internal/optional';

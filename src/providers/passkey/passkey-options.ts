@@ -1,4 +1,4 @@
-import { configError } from '../../core/errors';
+import { configError } from '../../base/errors';
 import type { MaybePromise } from '../../core/token/hooks';
 import { positiveMs } from '../../internal/option-checks';
 

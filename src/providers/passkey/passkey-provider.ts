@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { dirname, join } from 'node:path';
 import type { Credential } from '../../core/credentials/credential-store';
-import { AuthError } from '../../core/errors';
+import { AuthError } from '../../base/errors';
 import { sendJson } from '../../internal/http';
 import { loadOptional, requirePackages } from '../../internal/optional';
 import { hasUnusableChars } from '../../internal/text';

@@ -1,5 +1,5 @@
 import type { Pool, PoolConnection } from 'mysql2/promise';
-import { configError } from '../../core/errors';
+import { configError } from '../../base/errors';
 import { callDeadline, commandLimitOf } from '../../internal/command-limits';
 import { loadOptional } from '../../internal/optional';
 import { SharedHandles, type Lease } from '../../internal/shared-handles';

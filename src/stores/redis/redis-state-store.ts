@@ -3,7 +3,7 @@ import type { Lease } from '../../internal/shared-handles';
 import type { Subscription } from '../../core/state/state-store';
 import { BaseStateStore, type StateEntry } from '../../core/state/base-state-store';
 import { probedSubscription } from '../../internal/probed-subscription';
-import { configError } from '../../core/errors';
+import { configError } from '../../base/errors';
 
 /**
  * The start of every script that changes something: ARGV[1] is the command's deadline in the

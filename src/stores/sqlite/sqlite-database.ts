@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { configError } from '../../core/errors';
+import { configError } from '../../base/errors';
 import { loadOptional } from '../../internal/optional';
 import { SharedHandles, type Lease } from '../../internal/shared-handles';
 import { applyMigrations, migrationsTableOf, SqlDatabase, sqlText, type SqlDriver, type SqlNaming, type SqlSession } from '../sql/sql';
