@@ -64,6 +64,8 @@ export class MemberWrites {
    * last owner throws 409 `last_owner`. Whether anything changed.
    */
   async setOwner(orgId: string, userId: string, owner: boolean, allowed: (owners: readonly string[]) => void = () => undefined): Promise<boolean> {
+    // Names on the list, other than `userId`, that name no member (a removal that raced a promotion): the last-owner rule does not count them.
+    const stale = new Set<string>();
     if (!owner) {
       // Taking owner from someone who is none writes nothing, and locks nothing: a member's removal stays a member's write.
       const seen = await this.store.get(orgId);
@@ -72,8 +74,9 @@ export class MemberWrites {
         allowed(seen.owners);
         return false;
       }
+      const present = await this.ownersBesides(seen, userId);
+      for (const id of seen.owners) if (id !== userId && !present.includes(id)) stale.add(id);
     }
-    const stale = owner ? new Set<string>() : await this.absentOwners(orgId, userId);
     let changed = false;
     const saved = await this.store.update(orgId, (org) => {
       allowed(org.owners);
@@ -123,13 +126,5 @@ export class MemberWrites {
     const found: string[] = [];
     for (const id of org.owners) if (id !== except && (await this.store.member(org.id, id)) !== undefined) found.push(id);
     return found;
-  }
-
-  /** The names on the owner list, other than `userId`, that name no member (a removal that raced a promotion): the last-owner rule does not count them. */
-  private async absentOwners(orgId: string, userId: string): Promise<Set<string>> {
-    const org = await this.store.get(orgId);
-    const absent = new Set<string>();
-    for (const id of org?.owners ?? []) if (id !== userId && (await this.store.member(orgId, id)) === undefined) absent.add(id);
-    return absent;
   }
 }
