@@ -13,7 +13,7 @@ export { AuthError, type AuthErrorCode, type AuthErrorReason, type AuthErrorReas
 export { browserModules } from './browser-modules';
 export { Translations, acceptedLanguages, type TranslationOptions, type Messages, type MessagesByLocale, type PageWords } from './core/i18n/translations';
 export { breachedPasswordCheck, type BreachedPasswordOptions } from './core/credentials/breached-passwords';
-export { consoleLogger, noopLogger, warningsLogger, loggerFunc, type Logger } from './base/logger';
+export { consoleLogger, noopLogger, warningsLogger, loggerFunc, logTo, type Logger, type LeveledLogger, type LineLogger, type Log, type LogFields, type LogLevel, type LogMethod } from './base/logger';
 
 // Users, claims and tokens
 export { hashId, getStrAttr, getBoolAttr, setStrAttr, setBoolAttr, isAdmin, setAdmin, getRole, setRole, type User, type AttrValue } from './core/token/user';

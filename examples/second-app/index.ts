@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { consoleLogger } from '../../src';
+import { consoleLogger, logTo } from '../../src';
 import { SECOND_APP_SECRET } from '../server/app';
 import { createSecondApp } from './app';
 
@@ -14,7 +14,7 @@ function main(): void {
     clientSecret: process.env.SECOND_APP_SECRET ?? SECOND_APP_SECRET,
     secret: process.env.AUTH_SECRET ?? randomBytes(32).toString('hex'),
   });
-  app.listen(port, () => consoleLogger.logf('second example app listening on %s (it signs in through %s/oidc)', url, first));
+  app.listen(port, () => logTo(consoleLogger).info('second example app listening on {url} (it signs in through {first}/oidc)', { url, first }));
 }
 
 main();

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import express, { type Express } from 'express';
 import { clientScript } from './client-bundle';
 import { exampleSender } from './mail';
-import { consoleLogger, createAuth, getUser, hashId, loadApplePrivateKeyFromFile, mustGetUser, setAdmin, type AccountRouter, type Auth, type DevServer, type Logger } from '../../src';
+import { consoleLogger, logTo, createAuth, getUser, hashId, loadApplePrivateKeyFromFile, mustGetUser, setAdmin, type AccountRouter, type Auth, type DevServer, type Logger } from '../../src';
 import { accounts } from '../../src/accounts';
 import { organizations, orgOf, type OrganizationsPlugin } from '../../src/organizations';
 import { sso, type SsoPlugin } from '../../src/plugins/sso';
@@ -83,7 +83,7 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
   let secret = env.AUTH_SECRET ?? '';
   if (secret === '') {
     secret = randomBytes(32).toString('hex');
-    logger.logf('[WARN] AUTH_SECRET is not set: using a random secret, so logins end when the server restarts');
+    logTo(logger).warn('AUTH_SECRET is not set: using a random secret, so logins end when the server restarts');
   }
   return {
     port,

@@ -1,4 +1,6 @@
-import { consoleLogger } from '../../src';
+import { consoleLogger, logTo } from '../../src';
+
+const log = logTo(consoleLogger);
 import { createExampleApp, DEMO_USERS, readExampleConfig } from './app';
 import { SSO_DEMO, startSsoDemo } from './sso-demo';
 import { checkStoreFolders, customerIdpProblem, devServerProblem, listen } from './startup';
@@ -25,16 +27,16 @@ async function main(): Promise<void> {
     ?.setUp({ orgs, sso }, `${config.url}/auth`)
     .then(() => true)
     .catch((err: unknown) => {
-      consoleLogger.logf('[WARN] the SSO demo is not set up: %s', (err as Error)?.message ?? String(err));
+      log.warn('the SSO demo is not set up: {error}', { error: (err as Error)?.message ?? String(err) });
       return false;
     });
   const server = await listen(app, config.port, 'PORT').catch(async (err: unknown) => {
     await dev.stop();
     throw err;
   });
-  consoleLogger.logf('example listening on %s', config.url);
-  for (const [user, passwd] of Object.entries(DEMO_USERS)) consoleLogger.logf('demo login: user %s, password %s', user, passwd);
-  if (ssoReady) consoleLogger.logf('SSO demo: %s signs in through the customer IdP at %s/auth/sso/login?email=%s', SSO_DEMO.person, config.url, SSO_DEMO.person);
+  log.info('example listening on {url}', { url: config.url });
+  for (const [user, passwd] of Object.entries(DEMO_USERS)) log.info('demo login: user {user}, password {password}', { user, password: passwd });
+  if (ssoReady) log.info('SSO demo: {person} signs in through the customer IdP at {url}/auth/sso/login?email={person}', { person: SSO_DEMO.person, url: config.url });
   const stop = (): void => {
     void dev.stop();
     void demo?.close();
@@ -45,6 +47,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  consoleLogger.logf('example failed to start: %s', (err as Error)?.message ?? String(err));
+  log.error('example failed to start: {error}', { error: (err as Error)?.message ?? String(err) });
   process.exit(1);
 });

@@ -1,4 +1,4 @@
-import { EmailSender, senderFunc, type Logger, type Sender } from '../../src';
+import { EmailSender, logTo, senderFunc, type Logger, type Sender } from '../../src';
 
 /**
  * The example's sender: SMTP from `SMTP_URL` (`smtp://user:pass@host:25`, `smtp://host:587?starttls=1`,
@@ -6,7 +6,7 @@ import { EmailSender, senderFunc, type Logger, type Sender } from '../../src';
  * message to the log, so logins work with nothing installed.
  */
 export function exampleSender(smtpUrl: string | undefined, logger: Logger): Sender {
-  if (!smtpUrl) return senderFunc((address, text) => logger.logf('[MAIL] to %s: %s', address, text));
+  if (!smtpUrl) return senderFunc((address, text) => logTo(logger).info('mail to {to}: {text}', { to: address, text }));
   const url = new URL(smtpUrl);
   if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('SMTP_URL must start with smtp:// or smtps://');
   return new EmailSender({

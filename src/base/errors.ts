@@ -137,3 +137,8 @@ export class RateLimitError extends AuthError {
     this.retryAfter = retryAfter;
   }
 }
+
+/** The name of what was thrown (`TypeError`, `StoreUnavailableError`), or its type when it is not an error: what logs say of a failure without its message, which may hold data. */
+export function errorName(err: unknown): string {
+  return (err as Error | null | undefined)?.name ?? typeof err;
+}

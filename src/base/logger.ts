@@ -1,32 +1,138 @@
+/** How much a log line matters: `debug` and `info` tell what happened, `warn` and `error` need an operator. */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/** What a line is about, as named values (`{ provider: 'github', error: 'ETIMEDOUT' }`). Never secrets. */
+export type LogFields = Readonly<Record<string, unknown>>;
+
+/** One level of a {@link LeveledLogger}: the fields first, then the message (the order of pino, bunyan and fastify). */
+export type LogMethod = (fields: LogFields, message: string) => void;
+
 /**
- * Where authgate writes what it does. `logf` takes a printf-like format with `%s`/`%d`/`%j`
- * placeholders, like Node's `util.format`. authgate never passes secrets (passwords, tokens,
- * client secrets) to the logger.
+ * A logger with levels, which pino, bunyan and `console` all are: `logger: pino()` or
+ * `logger: console` work as they are. authgate never passes secrets (passwords, tokens, client
+ * secrets) to it.
  */
-export interface Logger {
+export interface LeveledLogger {
+  /** What a developer follows a request by (a token refreshed). */
+  debug: LogMethod;
+  /** What happened that an operator may want to know (a provider registered). */
+  info: LogMethod;
+  /** Something failed and authgate went on (a mail not sent). */
+  warn: LogMethod;
+  /** Something failed that an operator must look at (a route that threw). */
+  error: LogMethod;
+}
+
+/**
+ * The line logger of go-pkgz/auth and of earlier authgate versions: `logf` takes a printf-like
+ * format (`%s`/`%d`/`%j`, like Node's `util.format`) that starts with the level in brackets
+ * (`[WARN] ...`). Still accepted wherever a logger is.
+ */
+export interface LineLogger {
   /** Writes one formatted line. */
   logf(format: string, ...args: unknown[]): void;
 }
 
-/** A logger that drops everything: `logger: noopLogger` silences authgate. */
-export const noopLogger: Logger = {
-  logf(): void {
-    /* intentionally empty */
-  },
-};
+/** Where authgate writes what it does: a {@link LeveledLogger} (pino, `console`) or a {@link LineLogger}. */
+export type Logger = LeveledLogger | LineLogger;
 
-/** A logger that writes each line to `console.log` with an ISO time stamp and `[authgate]`. */
-export const consoleLogger: Logger = {
+/**
+ * How authgate's own code logs, whatever logger the app gave. The message is a template whose
+ * `{name}` placeholders the fields fill: a leveled logger receives the fields and the filled
+ * message; a line logger the template with `%s` in their places and the values as arguments.
+ */
+export interface Log {
+  /** Logs at `debug`. */
+  debug(template: string, fields?: LogFields): void;
+  /** Logs at `info`. */
+  info(template: string, fields?: LogFields): void;
+  /** Logs at `warn`. */
+  warn(template: string, fields?: LogFields): void;
+  /** Logs at `error`. */
+  error(template: string, fields?: LogFields): void;
+}
+
+const PLACEHOLDER = /\{([a-zA-Z]\w*)\}/g;
+const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+const NO_FIELDS: LogFields = Object.freeze({});
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : value instanceof Error ? value.message : (JSON.stringify(value) ?? String(value)));
+
+/** The template with its placeholders filled from the fields (a placeholder without a field stays as written). */
+export function fillTemplate(template: string, fields: LogFields): string {
+  return template.replace(PLACEHOLDER, (whole, name: string) => (Object.prototype.hasOwnProperty.call(fields, name) ? text(fields[name]) : whole));
+}
+
+function isLineLogger(logger: Logger): logger is LineLogger {
+  return typeof (logger as Partial<LineLogger>).logf === 'function' && typeof (logger as Partial<LeveledLogger>).warn !== 'function';
+}
+
+function lineLog(logger: LineLogger): Log {
+  const at =
+    (level: LogLevel) =>
+    (template: string, fields: LogFields = NO_FIELDS): void => {
+      const args: unknown[] = [];
+      const format = template.replace(PLACEHOLDER, (whole, name: string) => {
+        if (!Object.prototype.hasOwnProperty.call(fields, name)) return whole;
+        args.push(fields[name]);
+        return '%s';
+      });
+      logger.logf(`[${level.toUpperCase()}] ${format}`, ...args);
+    };
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+function leveledLog(logger: LeveledLogger): Log {
+  const at =
+    (level: LogLevel) =>
+    (template: string, fields: LogFields = NO_FIELDS): void =>
+      logger[level](fields, fillTemplate(template, fields));
+  return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+}
+
+const logs = new WeakMap<Logger, Log>();
+
+/**
+ * The {@link Log} that writes to a logger the app gave (made once per logger).
+ * @throws TypeError when `logger` is neither a leveled logger nor one with `logf`.
+ */
+export function logTo(logger: Logger): Log {
+  let log = logs.get(logger);
+  if (log === undefined) {
+    if (isLineLogger(logger)) log = lineLog(logger);
+    else if (LEVELS.every((level) => typeof (logger as Partial<LeveledLogger>)[level] === 'function')) log = leveledLog(logger);
+    else throw new TypeError('authgate: a logger needs debug, info, warn and error methods (pino, console) or logf (a line logger)');
+    logs.set(logger, log);
+  }
+  return log;
+}
+
+const stamp = (): string => `${new Date().toISOString()} [authgate]`;
+
+// authgate's templates name every field they pass, so the message already holds them all.
+const lineFormat = (level: LogLevel, _fields: LogFields, message: string): string => `${stamp()} [${level.toUpperCase()}] ${message}`;
+
+const drop = (): void => undefined;
+
+/** A logger that drops everything: `logger: noopLogger` silences authgate. */
+export const noopLogger: LeveledLogger & LineLogger = { debug: drop, info: drop, warn: drop, error: drop, logf: drop };
+
+/** A logger that writes every level to the console (`console.log` up to info, `console.warn` above) with an ISO time stamp and `[authgate]`. */
+export const consoleLogger: LeveledLogger & LineLogger = {
+  debug: (fields, message) => console.log(lineFormat('debug', fields, message)),
+  info: (fields, message) => console.log(lineFormat('info', fields, message)),
+  warn: (fields, message) => console.warn(lineFormat('warn', fields, message)),
+  error: (fields, message) => console.warn(lineFormat('error', fields, message)),
   logf(format: string, ...args: unknown[]): void {
-    console.log(`${new Date().toISOString()} [authgate] ${format}`, ...args);
+    console.log(`${stamp()} ${format}`, ...args);
   },
 };
 
 /**
- * Turns a plain function into a {@link Logger}, so `logger: console.log`-style callbacks work.
- * @param fn - receives the already formatted line.
+ * Turns a plain function into a line logger, so `logger: console.log`-style callbacks work.
+ * @param fn - receives the already formatted line, which starts with its level (`[WARN] ...`).
  */
-export function loggerFunc(fn: (line: string) => void): Logger {
+export function loggerFunc(fn: (line: string) => void): LineLogger {
   return {
     logf(format: string, ...args: unknown[]): void {
       // util.format is loaded lazily: most users never log.
@@ -38,12 +144,15 @@ export function loggerFunc(fn: (line: string) => void): Logger {
 }
 
 /**
- * Writes only warnings and errors (lines that start with `[WARN]` or `[ERROR]`) to `console.warn`
- * (stderr): the default of every option that takes a logger, so that a store that failed or a
- * mail that could not be sent is never silent.
+ * Writes only warnings and errors to `console.warn` (stderr): the default of every option that
+ * takes a logger, so that a store that failed or a mail that could not be sent is never silent.
  */
-export const warningsLogger: Logger = {
+export const warningsLogger: LeveledLogger & LineLogger = {
+  debug: drop,
+  info: drop,
+  warn: consoleLogger.warn,
+  error: consoleLogger.error,
   logf(format: string, ...args: unknown[]): void {
-    if (format.startsWith('[WARN]') || format.startsWith('[ERROR]')) console.warn(`${new Date().toISOString()} [authgate] ${format}`, ...args);
+    if (format.startsWith('[WARN]') || format.startsWith('[ERROR]')) console.warn(`${stamp()} ${format}`, ...args);
   },
 };

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { Logger } from '../base/logger';
+import { type Logger, logTo } from '../base/logger';
 
 /**
  * Says once, as a warning, when a request reaches the auth routes under another host name than
@@ -16,11 +16,9 @@ export function foreignHostWarning(url: URL, logger: Logger): RequestHandler {
       const host = (typeof forwarded === 'string' ? forwarded.split(',')[0]!.trim() : req.headers.host)?.toLowerCase().replace(/:\d+$/, '');
       if (host !== undefined && host !== '' && host !== own) {
         warned = true;
-        logger.logf(
-          '[WARN] a request came to the auth routes for host %s but url is %s: a login started there loses its cookies on the way back. Open the app at %s, or set createAuth({ url }) to the address browsers use; behind a proxy, pass the Host header on (nginx: proxy_set_header Host $host) or X-Forwarded-Host (logged once)',
-          JSON.stringify(host.slice(0, 100)),
-          url.origin,
-          url.origin,
+        logTo(logger).warn(
+          'a request came to the auth routes for host {host} but url is {url}: a login started there loses its cookies on the way back. Open the app at {url}, or set createAuth({ url }) to the address browsers use; behind a proxy, pass the Host header on (nginx: proxy_set_header Host $host) or X-Forwarded-Host (logged once)',
+          { host: JSON.stringify(host.slice(0, 100)), url: url.origin },
         );
       }
     }

@@ -1,6 +1,6 @@
 import express, { Router, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
-import { AuthError, RateLimitError } from '../base/errors';
-import type { Logger } from '../base/logger';
+import { AuthError, RateLimitError, errorName } from '../base/errors';
+import { type Logger, logTo } from '../base/logger';
 import { StoreUnavailableError } from './guarded-store';
 import { privateAnswerHeaders } from './security-headers';
 import { sendJson } from './http';
@@ -81,17 +81,20 @@ export function finishRouter(router: Router, options: { answer: ErrorAnswer; log
     if (err instanceof AuthError) {
       // A store's own error is written to be logged (see guardStore); any other cause by name only.
       if (err.status >= 500)
-        options.logger.logf('[ERROR] %s (cause: %s)', err.message, err.cause instanceof StoreUnavailableError ? err.cause.message : ((err.cause as Error | undefined)?.name ?? 'none'));
+        logTo(options.logger).error('{error} (cause: {cause})', {
+          error: err.message,
+          cause: err.cause instanceof StoreUnavailableError ? err.cause.message : ((err.cause as Error | undefined)?.name ?? 'none'),
+        });
       return options.answer(res, err.status, err.message, err);
     }
     if (err instanceof StoreUnavailableError) {
-      options.logger.logf('[ERROR] %s', err.message);
+      logTo(options.logger).error('{error}', { error: err.message });
       return options.answer(res, 503, 'a store is unavailable, try again', err);
     }
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return options.answer(res, status, BODY_MESSAGES[status] ?? (typeof (err as { toJSON?: unknown }).toJSON === 'function' ? (err as Error).message : 'the request body is malformed'), err);
     }
-    options.logger.logf('[ERROR] route failed: %s', (err as Error | null)?.name ?? typeof err);
+    logTo(options.logger).error('route failed: {error}', { error: errorName(err) });
     return options.answer(res, options.unexpected, options.unexpected === 503 ? 'unavailable, try again' : 'internal error', err);
   });
   return router;

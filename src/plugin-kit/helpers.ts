@@ -5,11 +5,11 @@ export { breachedPasswordCheck, type BreachedPasswordOptions } from '../core/cre
 export { type CredentialChange } from '../core/credentials/credential-notices';
 export { type Credential, type CredentialStore } from '../core/credentials/credential-store';
 export { deleteCredentials, moveCredentials, renameCredentials, totpCredentialId } from '../core/credentials/user-credentials';
-export { AuthError, type AuthErrorReason, configError, errorBody, RateLimitError } from '../base/errors';
+export { AuthError, type AuthErrorReason, configError, errorBody, errorName, RateLimitError } from '../base/errors';
 export { type EventClient, type EventListOptions, requestClient } from '../core/events/event-bus';
 export { CORE_MESSAGES } from '../core/i18n/core-messages';
 export { mergeMessages, type MessagesByLocale, type PageWords, Translations } from '../core/i18n/translations';
-export { type Logger, noopLogger, warningsLogger } from '../base/logger';
+export { type Log, type LogFields, type Logger, logTo, noopLogger, warningsLogger } from '../base/logger';
 export { describeSendFailure, type Sender } from '../core/senders/sender';
 export { renderTemplate } from '../core/senders/template';
 export { type UserList } from '../core/users/user-directory';

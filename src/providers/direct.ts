@@ -1,5 +1,6 @@
+import { logTo } from '../base/logger';
 import type { ServerResponse } from 'node:http';
-import { AuthError, configError } from '../base/errors';
+import { AuthError, configError, errorName } from '../base/errors';
 import { toFunction, type MaybePromise } from '../core/token/hooks';
 import { identityKey } from '../internal/email-address';
 import { hasUnusableChars } from '../internal/text';
@@ -90,7 +91,7 @@ export class DirectProvider implements Provider {
       if (err instanceof AuthError) throw err;
       if (err instanceof StoreUnavailableError) throw new AuthError('unavailable', 'a store is unavailable, try again', { cause: err });
       // Only the error's name: a checker's message may carry connection strings or passwords.
-      kit.logger.logf('[ERROR] %s: credential check threw %s', this.name, (err as Error)?.name ?? typeof err);
+      logTo(kit.logger).error('{provider}: credential check threw {error}', { provider: this.name, error: errorName(err) });
       throw new AuthError('internal', 'failed to check user credentials', { cause: err });
     }
     if (!ok) {

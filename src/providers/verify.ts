@@ -1,3 +1,4 @@
+import { logTo } from '../base/logger';
 import type { ServerResponse } from 'node:http';
 import { AuthError, configError } from '../base/errors';
 import { sendHtmlForm, sendJson } from '../internal/http';
@@ -82,7 +83,7 @@ export class VerifyProvider implements Provider {
     try {
       await this.sender.send(address, text);
     } catch (err) {
-      kit.logger.logf('[WARN] %s: sending the confirmation failed: %s', this.name, describeSendFailure(err));
+      logTo(kit.logger).warn('{provider}: sending the confirmation failed: {error}', { provider: this.name, error: describeSendFailure(err) });
       throw new AuthError('bad_gateway', 'failed to send the confirmation message', { cause: err });
     }
     sendJson(res, 200, { user, address });

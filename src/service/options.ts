@@ -5,7 +5,7 @@ import { configError } from '../base/errors';
 import { CrossSitePolicy, type CrossSiteOptions } from '../internal/cross-origin';
 import { positiveMs } from '../internal/option-checks';
 import { AUTH_RATE_LIMITS, resolveRules, type AuthRateLimit, type RateLimitRule, resolveIpv6Prefix } from '../core/limits/rate-limiter';
-import { warningsLogger, type Logger } from '../base/logger';
+import { warningsLogger, type Logger, logTo } from '../base/logger';
 import { resolveMiddlewareOptions, type MiddlewareOptions, type ResolvedMiddlewareOptions } from '../core/middleware/middleware-options';
 import type { RefreshCache } from '../core/middleware/refresh-cache';
 import type { StateStore } from '../core/state/state-store';
@@ -208,10 +208,9 @@ function warnIfEphemeral(stores: Parameters<typeof ephemeralFamilies>[0], logger
   if (process.env.NODE_ENV !== 'production') return;
   const lost = ephemeralFamilies(stores).filter((family) => family !== 'avatars' && family !== 'audit');
   if (lost.length === 0) return;
-  logger.logf(
-    '[WARN] NODE_ENV is production but the %s store%s in memory: sessions and users are lost on a restart and not shared by instances; set createAuth({ database: process.env.DATABASE_URL }) (or the per-store option)',
-    lost.join(', '),
-    lost.length === 1 ? ' is' : 's are',
+  logTo(logger).warn(
+    'NODE_ENV is production but the {stores} store{verb} in memory: sessions and users are lost on a restart and not shared by instances; set createAuth({ database: process.env.DATABASE_URL }) (or the per-store option)',
+    { stores: lost.join(', '), verb: lost.length === 1 ? ' is' : 's are' },
   );
 }
 

@@ -19,7 +19,7 @@ import {
 } from '../plugin-api/plugin';
 import type { CompletedLogin, LoginRequest } from '../providers/provider';
 import { identityKey } from '../internal/email-address';
-import { noopLogger, type Logger } from '../base/logger';
+import { noopLogger, type Logger, logTo } from '../base/logger';
 
 /**
  * Checks a list of plugins: each made by a factory (a name and `setup`), no name twice.
@@ -204,7 +204,7 @@ export class PluginHost {
         await parts.actions?.[call.action]?.after?.(call, outcome);
         if (guarded !== undefined && call.req !== undefined) await (outcome === 'failed' ? parts.actionGuard?.failed : parts.actionGuard?.succeeded)?.(guarded, call.req);
       } catch (err) {
-        this.logger.logf('[WARN] plugin %s: its after hook of %s failed: %s', name, call.action, (err as Error)?.message ?? String(err));
+        logTo(this.logger).warn('plugin {plugin}: its after hook of {action} failed: {error}', { plugin: name, action: call.action, error: (err as Error)?.message ?? String(err) });
       }
     }
   }

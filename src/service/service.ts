@@ -1,3 +1,4 @@
+import { logTo } from '../base/logger';
 import type { Router } from 'express';
 import { AvatarProxy } from '../core/avatar/proxy';
 import { createAvatarRouter } from '../core/avatar/route';
@@ -150,7 +151,7 @@ export function createAuth(options: AuthOptions): Auth {
     addCustomHandler(provider) {
       if (!provider || typeof provider.login !== 'function') throw configError('addCustomHandler() needs a provider with a login() method');
       providers.set(validateProviderName(provider.name, providers), provider);
-      resolved.logger.logf('[INFO] provider %s registered', provider.name);
+      logTo(resolved.logger).info('provider {provider} registered', { provider: provider.name });
       return auth;
     },
     providerNames: () => [...providers.keys()],

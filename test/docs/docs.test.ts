@@ -66,10 +66,9 @@ describe('the manual (README.md and docs/)', () => {
       readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(join(dir, e.name)) : e.name.endsWith('.ts') ? [join(dir, e.name)] : []));
     const undocumented: string[] = [];
     for (const file of sources('src')) {
-      for (const [, format] of (await readFile(join(ROOT, file), 'utf8')).matchAll(/logf\(\s*['`](\[(?:WARN|ERROR)\][^'`]*)['`]/g)) {
+      for (const [, format] of (await readFile(join(ROOT, file), 'utf8')).matchAll(/\.(?:warn|error)\(\s*['`]([^'`]*)['`]/g)) {
         const words = format!
-          .replace(/^\[(WARN|ERROR)\] /, '')
-          .split(/%[sdj]|\$\{[^}]*\}/)
+          .split(/\{[a-zA-Z]\w*\}|\$\{[^}]*\}/)
           .map((w) =>
             w
               .trim()

@@ -133,6 +133,8 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
       '@types/node@^20',
       `openid-client@${await versionOf('openid-client')}`,
       `@simplewebauthn/browser@${await versionOf('@simplewebauthn/browser')}`,
+      // docs/troubleshooting.md gives pino as the logger.
+      `pino@${await versionOf('pino')}`,
       // The React samples of docs/client.md (types only: they are type-checked, not run).
       `@types/react@${await versionOf('@types/react')}`,
     ]);

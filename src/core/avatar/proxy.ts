@@ -1,4 +1,4 @@
-import type { Logger } from '../../base/logger';
+import { type Logger, logTo } from '../../base/logger';
 import { safeFetch, type SafeFetchLimits } from '../../internal/safe-fetch';
 import type { User } from '../token/user';
 import { avatarIdFor } from './avatar-id';
@@ -54,7 +54,7 @@ export class AvatarProxy {
       return await this.putOrThrow(user, noAva);
     } catch (err) {
       // A login goes on without an avatar rather than failing on an unavailable avatar store.
-      this.options.logger.logf('[WARN] avatar of %s not stored: %s', user.id, (err as Error)?.message ?? 'unknown');
+      logTo(this.options.logger).warn('avatar of {user} not stored: {error}', { user: user.id, error: (err as Error)?.message ?? 'unknown' });
       return '';
     }
   }
@@ -94,7 +94,7 @@ export class AvatarProxy {
     try {
       return await store.put(key, await normalizeImage(await fetch(), this.options.resizeLimit, this.options.maxPixels));
     } catch (err) {
-      logger.logf('[WARN] avatar of %s not used, identicon instead: %s', user.id, (err as Error).message);
+      logTo(logger).warn('avatar of {user} not used, identicon instead: {error}', { user: user.id, error: (err as Error).message });
     }
     // A stored avatar beats an identicon when the provider's picture is only briefly unreachable.
     if ((await store.id(key)) !== undefined) return key;

@@ -2,7 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { asyncHandler } from '../../internal/async-handler';
 import { sendJson } from '../../internal/http';
 import { securityHeaders } from '../../internal/security-headers';
-import type { Logger } from '../../base/logger';
+import { type Logger, logTo } from '../../base/logger';
 import { isAvatarId } from './avatar-id';
 import { sniffImageType } from './image-type';
 import type { AvatarStore } from './avatar-store';
@@ -49,7 +49,7 @@ export function createAvatarRouter(store: AvatarStore, logger: Logger): Router {
         res.setHeader('Content-Length', data.length);
         res.end(req.method === 'HEAD' ? undefined : data);
       } catch (err) {
-        logger.logf('[ERROR] avatar %s: %s', avatarId, (err as Error).message);
+        logTo(logger).error('avatar {avatar}: {error}', { avatar: avatarId, error: (err as Error).message });
         sendJson(res, 503, { error: 'avatar store unavailable' });
       }
     }),

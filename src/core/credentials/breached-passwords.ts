@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AuthError, configError } from '../../base/errors';
-import type { Logger } from '../../base/logger';
+import { type Logger, logTo } from '../../base/logger';
 import { safeFetch } from '../../internal/safe-fetch';
 
 /**
@@ -67,7 +67,12 @@ export function breachedPasswordCheck(options: BreachedPasswordOptions = {}, log
     } catch (err) {
       // Not the error's message: it names the URL, whose path holds the hash prefix.
       const why = (err as { status?: number }).status !== undefined ? `status ${(err as { status: number }).status}` : ((err as Error).name ?? 'error');
-      logger?.logf('[WARN] breached-password check: the range API at %s did not answer (%s); the password was %s', parsed.host, why, failOpen ? 'accepted (failOpen)' : 'refused');
+      if (logger !== undefined)
+        logTo(logger).warn('breached-password check: the range API at {host} did not answer ({error}); the password was {outcome}', {
+          host: parsed.host,
+          error: why,
+          outcome: failOpen ? 'accepted (failOpen)' : 'refused',
+        });
       if (failOpen) return;
       throw new AuthError('unavailable', 'the password cannot be checked now; try again in a moment');
     }

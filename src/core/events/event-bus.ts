@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { clientIp, type AddressedRequest } from '../../internal/client-ip';
-import type { Logger } from '../../base/logger';
+import { type Logger, logTo } from '../../base/logger';
 import { summarizeUserAgent } from '../sessions/user-agent';
 import type { AuditStore } from '../audit/audit-store';
-import { AuthError, configError } from '../../base/errors';
+import { AuthError, configError, errorName } from '../../base/errors';
 import { type AuthEvent, type AuthEventType, type NewAuthEvent } from '../audit/auth-event';
 import { eventId, isEventId } from '../audit/event-ids';
 import type { WebhookQueue } from './webhooks';
@@ -130,17 +130,21 @@ export class EventBus {
     const work = new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
       const full: AuthEvent = { ...event, id: eventId(time), time, data: event.data ?? {}, ...(await this.clientFields(client)) };
       if (this.options.store !== undefined) {
-        await this.options.store.append(full).catch((err: unknown) => this.options.logger.logf('[WARN] event %s not written to the audit log: %s', full.type, (err as Error)?.name ?? typeof err));
+        await this.options.store
+          .append(full)
+          .catch((err: unknown) => logTo(this.options.logger).warn('event {event} not written to the audit log: {error}', { event: full.type, error: errorName(err) }));
       }
       if (this.options.webhooks?.active) {
-        await this.options.webhooks.enqueue(full).catch((err: unknown) => this.options.logger.logf('[WARN] event %s not queued for webhooks: %s', full.type, (err as Error)?.name ?? typeof err));
+        await this.options.webhooks
+          .enqueue(full)
+          .catch((err: unknown) => logTo(this.options.logger).warn('event {event} not queued for webhooks: {error}', { event: full.type, error: errorName(err) }));
       }
       for (const handler of [...(this.handlers.get(full.type) ?? []), ...(this.handlers.get('*') ?? [])]) {
         try {
           await handler(structuredClone(full), { acceptLanguage: client?.acceptLanguage });
         } catch (err) {
           const duty = this.duties.get(handler);
-          this.options.logger.logf('[WARN] a handler of %s failed%s: %s', full.type, duty === undefined ? '' : ` (${duty}, tried again later)`, (err as Error)?.name ?? typeof err);
+          logTo(this.options.logger).warn('a handler of {event} failed{duty}: {error}', { event: full.type, duty: duty === undefined ? '' : ` (${duty}, tried again later)`, error: errorName(err) });
           if (duty !== undefined) this.retryLater(duty, handler, full, 0);
         }
       }
@@ -164,7 +168,7 @@ export class EventBus {
             this.track(
               Promise.resolve(handler(structuredClone(event), {})).catch(() => {
                 if (Date.now() - event.time < MAX_LOCAL_RETRY_MS) this.retryLater(duty, handler, event, attempt + 1);
-                else this.options.logger.logf('[ERROR] %s of %s (event %s) given up: neither it nor the queue of retries worked for an hour', duty, event.type, event.id);
+                else logTo(this.options.logger).error('{duty} of {event} (event {id}) given up: neither it nor the queue of retries worked for an hour', { duty, event: event.type, id: event.id });
               }),
             );
           },
@@ -198,7 +202,7 @@ export class EventBus {
   private async purge(): Promise<void> {
     const store = this.options.store;
     if (store === undefined) return;
-    await store.purge(Date.now() - this.options.retentionMs).catch((err: unknown) => this.options.logger.logf('[WARN] the audit log was not purged: %s', (err as Error)?.name ?? typeof err));
+    await store.purge(Date.now() - this.options.retentionMs).catch((err: unknown) => logTo(this.options.logger).warn('the audit log was not purged: {error}', { error: errorName(err) }));
   }
 
   /**

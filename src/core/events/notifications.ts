@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { configError } from '../../base/errors';
-import type { Logger } from '../../base/logger';
+import { type Logger, logTo } from '../../base/logger';
 import { describeSendFailure, type Sender } from '../senders/sender';
 import { renderTemplate } from '../senders/template';
 import type { StateStore } from '../state/state-store';
@@ -125,7 +125,7 @@ export class Notifications {
       );
       await this.options.sender.send(address, mail);
     } catch (err) {
-      this.deps.logger.logf('[WARN] a %s notice to user %s was not sent: %s', kind, event.userId, describeSendFailure(err));
+      logTo(this.deps.logger).warn('a {notice} notice to user {user} was not sent: {error}', { notice: kind, user: event.userId, error: describeSendFailure(err) });
     }
   }
 }

@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
-import { configError } from '../../base/errors';
+import { configError, errorName } from '../../base/errors';
 import { safeFetch } from '../../internal/safe-fetch';
-import type { Logger } from '../../base/logger';
+import { type Logger, logTo } from '../../base/logger';
 import type { StateStore } from '../state/state-store';
 import type { AuthEvent, AuthEventType } from '../audit/auth-event';
 
@@ -155,7 +155,7 @@ export class WebhookQueue {
   drain(): Promise<void> {
     if (this.closed) return Promise.resolve();
     this.draining ??= this.drainOnce()
-      .catch((err: unknown) => this.options.logger.logf('[WARN] the webhook queue could not be read: %s', (err as Error)?.name ?? typeof err))
+      .catch((err: unknown) => logTo(this.options.logger).warn('the webhook queue could not be read: {error}', { error: errorName(err) }))
       .finally(() => (this.draining = undefined));
     return this.draining;
   }
@@ -184,7 +184,7 @@ export class WebhookQueue {
       }
       const wait = this.options.backoffMs[value.attempt];
       if (wait === undefined) {
-        this.options.logger.logf('[WARN] webhook %s: event %s dropped after %d attempts', hook.id, value.event.id, value.attempt + 1);
+        logTo(this.options.logger).warn('webhook {webhook}: event {id} dropped after {attempts} attempts', { webhook: hook.id, id: value.event.id, attempts: value.attempt + 1 });
         await this.state.deleteMember(QUEUE, member);
       } else {
         await this.state.setMember(QUEUE, member, { ...value, attempt: value.attempt + 1, due: Date.now() + wait }, QUEUE_TTL_MS);
@@ -197,12 +197,17 @@ export class WebhookQueue {
       await duty(structuredClone(value.event));
     } catch (err) {
       if (Date.now() - value.event.time > QUEUE_TTL_MS) {
-        this.options.logger.logf('[ERROR] %s of %s (event %s) given up after three days of failures: %s', value.hook, value.event.type, value.event.id, (err as Error)?.name ?? typeof err);
+        logTo(this.options.logger).error('{duty} of {event} (event {id}) given up after three days of failures: {error}', {
+          duty: value.hook,
+          event: value.event.type,
+          id: value.event.id,
+          error: errorName(err),
+        });
         await this.state.deleteMember(QUEUE, member);
         return;
       }
       const wait = DUTY_BACKOFF_MS[Math.min(value.attempt + 1, DUTY_BACKOFF_MS.length - 1)] as number;
-      this.options.logger.logf('[WARN] %s of %s failed again (attempt %d): %s', value.hook, value.event.type, value.attempt + 2, (err as Error)?.name ?? typeof err);
+      logTo(this.options.logger).warn('{duty} of {event} failed again (attempt {attempt}): {error}', { duty: value.hook, event: value.event.type, attempt: value.attempt + 2, error: errorName(err) });
       await this.state.setMember(QUEUE, member, { ...value, attempt: value.attempt + 1, due: Date.now() + wait }, QUEUE_TTL_MS);
       return;
     }
@@ -224,7 +229,7 @@ export class WebhookQueue {
       });
       return true;
     } catch (err) {
-      this.options.logger.logf('[WARN] webhook %s: delivery of %s failed: %s', hook.id, event.id, (err as Error)?.message ?? typeof err);
+      logTo(this.options.logger).warn('webhook {webhook}: delivery of {id} failed: {error}', { webhook: hook.id, id: event.id, error: (err as Error)?.message ?? typeof err });
       return false;
     }
   }

@@ -12,7 +12,7 @@ import { checkBasicAuth, parseBasicAuth } from './basic-auth';
 import type { AuthRateLimit, RateLimiter } from '../limits/rate-limiter';
 import { stateCall } from '../state/state-call';
 import type { RefreshCache, RefreshedToken } from './refresh-cache';
-import type { Logger } from '../../base/logger';
+import { type Logger, logTo } from '../../base/logger';
 import type { CrossSitePolicy } from '../../internal/cross-origin';
 import { jtiHash, type SessionRegistry, type SessionStatus } from '../sessions/session-registry';
 import type { RevocationCache } from '../sessions/revocation-cache';
@@ -408,7 +408,7 @@ export class Authenticator {
     // so that sessionMaxAge and step-up bound it from now on.
     if (typeof base.auth_time !== 'number' && typeof read.claims.iat === 'number') base.auth_time = read.claims.iat;
     const refreshed = await this.tokens.create(base, this.sessionEnd(read.claims));
-    this.options.logger.logf('[DEBUG] token of %s refreshed', read.claims.user?.id ?? 'unknown');
+    logTo(this.options.logger).debug('token of {user} refreshed', { user: read.claims.user?.id ?? 'unknown' });
     return refreshed;
   }
 

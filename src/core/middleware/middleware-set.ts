@@ -1,3 +1,4 @@
+import { logTo } from '../../base/logger';
 import type { Translations } from '../i18n/translations';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { AuthError, configError } from '../../base/errors';
@@ -45,7 +46,7 @@ export function createMiddleware(authenticator: Authenticator, options: Authenti
   /** Whether a failure was answered (an AuthError, a store that failed: 503); else it goes to `next`. */
   const asAuthError = (caught: unknown): unknown => {
     if (!(caught instanceof StoreUnavailableError)) return caught;
-    options.logger.logf('[ERROR] %s', caught.message);
+    logTo(options.logger).error('{error}', { error: caught.message });
     return new AuthError('unavailable', 'a store is unavailable, try again', { cause: caught });
   };
 

@@ -1,4 +1,4 @@
-import type { Logger } from '../../plugin-kit/helpers';
+import { type Logger, logTo } from '../../plugin-kit/helpers';
 import { fromMongoRecord, type Schema } from '../../plugin-kit/storage';
 import type { Account, LinkedLogin } from './account';
 import type { AccessTokenRecord } from './account-store';
@@ -43,10 +43,11 @@ function canonicalEmails(accounts: Account[], logger: Logger): Account[] {
   const plan = planEmailMigration(accounts);
   const renamed = new Map(plan.renames.map((r) => [r.id, r.to]));
   const dropped = new Set(plan.deletes.map((d) => d.id));
-  if (plan.renames.length > 0) logger.logf('[INFO] account store: %d e-mails moved to the canonical form (lower case)', plan.renames.length);
+  if (plan.renames.length > 0) logTo(logger).info('account store: {count} e-mails moved to the canonical form (lower case)', { count: plan.renames.length });
   // Such an account keeps its old spelling, which no canonical lookup reaches: found by id only.
-  for (const { id, kept } of plan.unindexed) logger.logf('[WARN] account store: account %s has the same canonical e-mail as account %s, which keeps it; %s stays reachable by id', id, kept, id);
-  for (const id of dropped) logger.logf('[INFO] account store: unactivated sign-up %s dropped: another account has the same canonical e-mail', id);
+  for (const { id, kept } of plan.unindexed)
+    logTo(logger).warn('account store: account {account} has the same canonical e-mail as account {kept}, which keeps it; {account} stays reachable by id', { account: id, kept });
+  for (const id of dropped) logTo(logger).info('account store: unactivated sign-up {account} dropped: another account has the same canonical e-mail', { account: id });
   return accounts.filter((a) => !dropped.has(a.Id)).map((a) => ({ ...a, Email: renamed.get(a.Id) ?? a.Email }));
 }
 

@@ -13,6 +13,8 @@ import {
   moveCredentials,
   renameCredentials,
   type CredentialStore,
+  logTo,
+  errorName,
 } from '../../plugin-kit/helpers';
 import { escapeHtml } from '../../plugin-kit/http';
 import type { User } from '../../plugin-kit/sessions';
@@ -249,7 +251,7 @@ export class AccountService {
 
   private send(to: string, text: string, accountId: string, what: string): void {
     this.settings.sender.send(to, text).catch((err: unknown) => {
-      this.settings.logger.logf('[WARN] %s to account %s not sent: %s', what, accountId, describeSendFailure(err));
+      logTo(this.settings.logger).warn('{mail} to account {account} not sent: {error}', { mail: what, account: accountId, error: describeSendFailure(err) });
     });
   }
 
@@ -453,7 +455,7 @@ export class AccountService {
     const steps: Array<[string, () => Promise<unknown>]> = [['sessions', () => this.endLoginSessions(account)]];
     if (accessTokens) steps.unshift(['access tokens', () => this.settings.store.deleteTokensOf(account.Id, accessTokens.keep)]);
     await afterSaved(steps, (what, err) =>
-      this.settings.logger.logf('[WARN] account %s: the change was saved, but ending its %s again failed: %s', account.Id, what, (err as Error)?.name ?? typeof err),
+      logTo(this.settings.logger).warn('account {account}: the change was saved, but ending its {what} again failed: {error}', { account: account.Id, what, error: errorName(err) }),
     );
   }
 
@@ -542,7 +544,7 @@ export class AccountService {
       ['passkey names', async () => (bridge?.credentials ? renameCredentials(bridge.credentials, bridgeUser(bridge, changed)) : undefined)],
     ];
     const pending = await afterSaved(steps, (what, err) =>
-      this.settings.logger.logf('[WARN] account %s: the e-mail change was saved, but updating its %s failed: %s', account.Id, what, (err as Error)?.name ?? typeof err),
+      logTo(this.settings.logger).warn('account {account}: the e-mail change was saved, but updating its {what} failed: {error}', { account: account.Id, what, error: errorName(err) }),
     );
     return { ...changed.Profile, Id: changed.Id, Email: changed.Email, ...(pending.length > 0 ? { Pending: pending } : {}) };
   }
@@ -570,7 +572,7 @@ export class AccountService {
       steps.push(["the plugins' records", async () => bridge?.onUserDeleted?.(userId)]);
     }
     const pending = await afterSaved(steps, (what, err) =>
-      this.settings.logger.logf('[WARN] account %s: the account was deleted, but removing its %s failed: %s', account.Id, what, (err as Error)?.name ?? typeof err),
+      logTo(this.settings.logger).warn('account {account}: the account was deleted, but removing its {what} failed: {error}', { account: account.Id, what, error: errorName(err) }),
     );
     return pending.length === 0 ? {} : { pending };
   }

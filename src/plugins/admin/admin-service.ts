@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { type PluginAuthenticator, ORGANIZATIONS_SERVICE, type PluginContext } from '../../plugin-kit/plugin-api';
-import { AuthError, type UserList, isBanned, type UserRecord, type EventClient, type EventListOptions, type AuthEvent } from '../../plugin-kit/helpers';
+import { AuthError, type UserList, isBanned, type UserRecord, type EventClient, type EventListOptions, type AuthEvent, logTo, errorName } from '../../plugin-kit/helpers';
 import { jtiHash, sessionJti, type SessionInfo, type Claims, isAdmin as hasAdminAttr, type User } from '../../plugin-kit/sessions';
 import { stateCall } from '../../plugin-kit/state';
 import type { ResolvedAdminOptions } from './admin-options';
@@ -135,7 +135,7 @@ export class AdminService {
     const user = await this.ctx.users.update(id, (current) => ({ ...current, status: 'banned', banReason: reason, bannedUntil: until }));
     if (user === undefined) throw notFound();
     const revoked = await stateCall(() => this.ctx.sessions.revokeAll(id)).catch((err: unknown) => {
-      this.ctx.logger.logf('[WARN] the ban of %s was saved, but ending its sessions failed (%s): they end at their next refresh', id, (err as Error)?.name ?? typeof err);
+      logTo(this.ctx.logger).warn('the ban of {user} was saved, but ending its sessions failed ({error}): they end at their next refresh', { user: id, error: errorName(err) });
       return undefined;
     });
     this.ctx.events.emit(

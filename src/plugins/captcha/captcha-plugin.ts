@@ -1,6 +1,6 @@
 import { CAPTCHA_MESSAGES } from './captcha-messages';
 import { createHash } from 'node:crypto';
-import { AuthError } from '../../plugin-kit/helpers';
+import { AuthError, logTo } from '../../plugin-kit/helpers';
 import { safeFetch } from '../../plugin-kit/http';
 import type { ActionHook, ActionName, AuthPlugin, GuardedAction, PluginContext } from '../../plugin-kit/plugin-api';
 import type { LoginRequest } from '../../plugin-kit/providers';
@@ -50,12 +50,11 @@ async function verify(ctx: PluginContext, settings: ResolvedCaptcha, hostnames: 
     answer = readAnswer(body);
     if (answer === undefined) throw new Error('the answer is not a siteverify answer');
   } catch (err) {
-    ctx.logger.logf(
-      '[WARN] captcha: %s did not answer (%s); the request was %s',
-      new URL(settings.verifyUrl).host,
-      (err as Error)?.name ?? 'error',
-      settings.failOpen ? 'let through (failOpen)' : 'refused',
-    );
+    logTo(ctx.logger).warn('captcha: {host} did not answer ({error}); the request was {outcome}', {
+      host: new URL(settings.verifyUrl).host,
+      error: (err as Error)?.name ?? 'error',
+      outcome: settings.failOpen ? 'let through (failOpen)' : 'refused',
+    });
     if (settings.failOpen) return;
     // The service never judged it: the same answer may be tried again once the service is back.
     await ctx.stateStore.delete(used).catch(() => undefined);

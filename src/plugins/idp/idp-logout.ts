@@ -1,4 +1,4 @@
-import type { Logger } from '../../plugin-kit/helpers';
+import { type Logger, logTo } from '../../plugin-kit/helpers';
 import { jtiHash } from '../../plugin-kit/sessions';
 import type { StateStore } from '../../plugin-kit/state';
 import type { OidcProviderLike } from './oidc-types';
@@ -52,7 +52,7 @@ export class IdpLogout {
         if (client?.backchannelLogoutUri === undefined) continue;
         await client
           .backchannelLogout(link.accountId, authorization.sid ?? '')
-          .catch((err: unknown) => this.logger.logf('[WARN] back-channel logout of %s failed: %s', clientId, (err as Error).message));
+          .catch((err: unknown) => logTo(this.logger).warn('back-channel logout of {client} failed: {error}', { client: clientId, error: (err as Error).message }));
       }
     }
   }

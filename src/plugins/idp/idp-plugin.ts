@@ -2,7 +2,7 @@ import { IDP_MESSAGES } from './idp-messages';
 import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ADMIN_SERVICE, type AuthPlugin, type PluginContext, SECOND_FACTOR_SERVICE } from '../../plugin-kit/plugin-api';
-import { AuthError, configError, RateLimitError, loadOptional, requirePackages, isBanned } from '../../plugin-kit/helpers';
+import { AuthError, configError, RateLimitError, loadOptional, requirePackages, isBanned, logTo } from '../../plugin-kit/helpers';
 import { clientIp, sendJson, safeFetch } from '../../plugin-kit/http';
 import { jtiHash, type Claims, isAdmin as hasAdminAttr, type User } from '../../plugin-kit/sessions';
 import { Router, type Request, type Response } from 'express';
@@ -270,7 +270,7 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
       { ip: clientIp(req), userAgent: String(req.headers['user-agent'] ?? '') },
     );
   });
-  provider.on('server_error', (_octx, err) => ctx.logger.logf('[ERROR] identity provider: %s', (err as Error | undefined)?.name ?? 'error'));
+  provider.on('server_error', (_octx, err) => logTo(ctx.logger).error('identity provider: {error}', { error: (err as Error | undefined)?.name ?? 'error' }));
   return { provider, keys };
 }
 
@@ -321,14 +321,17 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
       resolved = checked;
       const keysNow = (): Promise<SigningJwk[]> => loadSigningKeys(ctx.stateStore, options.key, checked.signingAlg, checked.keyRotationMs);
       started = keysNow().then((keys) => buildProvider(ctx, checked, options.key, keys));
-      started.catch((err: unknown) => ctx.logger.logf('[ERROR] the identity provider did not start: %s', (err as Error).message));
+      started.catch((err: unknown) => logTo(ctx.logger).error('the identity provider did not start: {error}', { error: (err as Error).message }));
       // oidc-provider's keys are fixed when it is made: a rotation (a key made here or on another instance) makes a new one.
       const reload = async (): Promise<void> => {
         const [keys, running] = await Promise.all([keysNow(), started as Promise<{ keys: SigningJwk[] }>]);
         if (keys.map((k) => k.kid).join() !== running.keys.map((k) => k.kid).join()) started = Promise.resolve(buildProvider(ctx, checked, options.key, keys));
       };
       reloadKeys = reload;
-      const timer = setInterval(() => void reload().catch((err: unknown) => ctx.logger.logf('[WARN] the identity provider could not reload its keys: %s', (err as Error).message)), KEY_RELOAD_MS);
+      const timer = setInterval(
+        () => void reload().catch((err: unknown) => logTo(ctx.logger).warn('the identity provider could not reload its keys: {error}', { error: (err as Error).message })),
+        KEY_RELOAD_MS,
+      );
       timer.unref();
       ctx.tokens.useServiceSigner(serviceTokenSigner(checked.issuer.href.replace(/\/$/, ''), () => (started as Promise<{ keys: SigningJwk[] }>).then((s) => s.keys)));
       const logout = new IdpLogout(ctx.stateStore, provider, ctx.logger);
@@ -351,7 +354,7 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
       ctx.events.on('logout', (e) => (e.session !== undefined ? logout.ended(e.session) : undefined));
       // Any end of an authgate session (logout, revocation, "end all", a ban, a deletion) ends the grants it made.
       ctx.sessions.onRevoke((h) =>
-        revokeSessionGrants(ctx.stateStore, h).catch((err: unknown) => ctx.logger.logf('[ERROR] the grants of an ended session were not revoked: %s', (err as Error).message)),
+        revokeSessionGrants(ctx.stateStore, h).catch((err: unknown) => logTo(ctx.logger).error('the grants of an ended session were not revoked: {error}', { error: (err as Error).message })),
       );
       // A ban ends every grant of the user, whichever session made it (its tokens stop at once anyway: see mayHoldGrants).
       for (const type of ['user.banned', 'org.member.deprovisioned'] as const)

@@ -1,4 +1,4 @@
-import { type Translations, AuthError, type AuthErrorReason, type Logger, describeSendFailure, renderTemplate } from '../../plugin-kit/helpers';
+import { type Translations, AuthError, type AuthErrorReason, type Logger, describeSendFailure, renderTemplate, logTo } from '../../plugin-kit/helpers';
 import type { OrgAuthority, PluginEvents, PluginUsers } from '../../plugin-kit/plugin-api';
 import type { User } from '../../plugin-kit/sessions';
 import { createHash, randomBytes } from 'node:crypto';
@@ -444,7 +444,7 @@ export class OrgService implements OrgAuthority {
       await sender.send(input.email, text);
     } catch (err) {
       await this.store.deleteInvitation(invitation.id);
-      this.deps.logger.logf('[WARN] invitation mail to an address of organization %s not sent: %s', org.id, describeSendFailure(err));
+      logTo(this.deps.logger).warn('invitation mail to an address of organization {org} not sent: {error}', { org: org.id, error: describeSendFailure(err) });
       throw new AuthError('bad_gateway', 'the invitation mail could not be sent; nothing was saved, try again');
     }
     const { orgId: _org, ...shown } = invitation;

@@ -1,4 +1,4 @@
-import type { Logger } from '../../plugin-kit/helpers';
+import { type Logger, logTo } from '../../plugin-kit/helpers';
 import type { AuthPlugin } from '../../plugin-kit/plugin-api';
 import { resolvePasskeyOptions, type PasskeyOptions, PasskeyProvider } from '../../plugin-kit/providers';
 
@@ -12,7 +12,7 @@ export interface PasskeysPluginOptions extends PasskeyOptions {
 export function makePasskeyProvider(name: string, options: PasskeyOptions | undefined, url: URL, logger: Logger): PasskeyProvider {
   const settled = resolvePasskeyOptions(options, url);
   if (/^[\d.]+$|:/.test(settled.rpId)) {
-    logger.logf('[WARN] passkeys: %s is an IP address, which browsers refuse as a relying party; open the site by a host name such as localhost', settled.rpId);
+    logTo(logger).warn('passkeys: {rpId} is an IP address, which browsers refuse as a relying party; open the site by a host name such as localhost', { rpId: settled.rpId });
   }
   return new PasskeyProvider(name, settled);
 }

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { mergeMessages, AuthError, configError, SecretBox, missingPackages } from '../../plugin-kit/helpers';
+import { mergeMessages, AuthError, configError, SecretBox, missingPackages, logTo } from '../../plugin-kit/helpers';
 import type { User } from '../../plugin-kit/sessions';
 import { ORG_DIRECTORY_SERVICE, VERIFIED_DOMAINS_SERVICE, ORGANIZATIONS_SERVICE, whenOrgDeleted, whenPowerLost, ADMIN_SERVICE, type AuthPlugin, type ActionHook } from '../../plugin-kit/plugin-api';
 import { openDatabase } from '../../plugin-kit/storage';
@@ -84,7 +84,7 @@ export function sso(options: SsoOptions): SsoPlugin {
       const repo = ctx.openStore(checked.store ?? ctx.storeUri('sso'), (uri) => new SsoRepository(openDatabase(uri, 'SSO')), 'SSO store');
       const madeDomains = new SsoDomains(repo, orgs, checked.dns ?? {}, ctx.events);
       const madeConnections = new SsoConnections(repo, orgs, new SecretBox(checked.key, 'sso'), ctx.events, { privateOrigins: checked.privateOrigins, skewMs: checked.clockSkewMs, samlMissing });
-      if (samlMissing.length > 0) ctx.logger.logf('[WARN] sso(): SAML connections are off until you run npm install %s (OpenID Connect connections work)', samlMissing.join(' '));
+      if (samlMissing.length > 0) logTo(ctx.logger).warn('sso(): SAML connections are off until you run npm install {packages} (OpenID Connect connections work)', { packages: samlMissing.join(' ') });
       domains = madeDomains;
       connections = madeConnections;
       // A connection ends with its author's power (as keys, grants and invitations do).

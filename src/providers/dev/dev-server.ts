@@ -5,7 +5,7 @@ import { BoundedMap } from '../../internal/bounded-map';
 import { sendJson } from '../../internal/http';
 import { randomId, safeEqual } from '../../internal/random';
 import { hasUnusableChars } from '../../internal/text';
-import type { Logger } from '../../base/logger';
+import { type Logger, logTo } from '../../base/logger';
 import { readForm } from '../../internal/read-form';
 import { SmallServer } from '../../internal/small-server';
 import { devLoginPage, devPageText, loginPageHeaders, type AuthorizeParams } from './login-page';
@@ -89,7 +89,7 @@ export class DevServer {
     if (this.options.externalUrl !== undefined) return this.url;
     const wasStarted = this.started;
     const url = await this.http.start(this.options.host, this.options.port);
-    if (!wasStarted) this.options.logger.logf('[WARN] dev OAuth2 server on %s: for development only, any user name logs in', url);
+    if (!wasStarted) logTo(this.options.logger).warn('dev OAuth2 server on {url}: for development only, any user name logs in', { url });
     return url;
   }
 

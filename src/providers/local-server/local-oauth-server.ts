@@ -1,5 +1,5 @@
 import { clientIp } from '../../internal/client-ip';
-import { configError } from '../../base/errors';
+import { configError, errorName } from '../../base/errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type OAuth2Server from '@node-oauth/oauth2-server';
 import { loadOptional } from '../../internal/optional';
@@ -12,7 +12,7 @@ import { hasUnusableChars } from '../../internal/text';
 import { AUTH_RATE_LIMITS, RateLimiter, RateLimitError, resolveRules, type RateLimitRule } from '../../core/limits/rate-limiter';
 import { createStateStore } from '../../stores/create-state-store';
 import type { StateStore } from '../../core/state/state-store';
-import { warningsLogger, type Logger } from '../../base/logger';
+import { warningsLogger, type Logger, logTo } from '../../base/logger';
 import { hashId, type User } from '../../core/token/user';
 import type { CustomProviderConfig } from '../oauth2/custom-provider';
 import { pickString } from '../oauth2/profile';
@@ -80,7 +80,7 @@ export class LocalOAuthServer {
       'local OAuth2 server',
       (req, res) => this.handle(req, res),
       (err, res) => {
-        this.logger.logf('[WARN] local OAuth2 server: %s', (err as Error)?.name ?? typeof err);
+        logTo(this.logger).warn('local OAuth2 server: {error}', { error: errorName(err) });
         if (!res.headersSent) sendJson(res, 400, { error: 'invalid_request' });
       },
     );
@@ -103,7 +103,7 @@ export class LocalOAuthServer {
   /** Starts listening on the host and port of `url`; resolves with the base URL. */
   async start(): Promise<string> {
     const url = await this.http.start(this.bind.hostname.replace(/^\[|\]$/g, ''), Number(this.bind.port || 80));
-    this.logger.logf('[INFO] local OAuth2 server on %s', url);
+    logTo(this.logger).info('local OAuth2 server on {url}', { url });
     return url;
   }
 
@@ -185,7 +185,7 @@ export class LocalOAuthServer {
       await this.oauth.authorize(request, response, { authenticateHandler: { handle: () => ({ id: username }) } });
     } catch (err) {
       const e = err as { code?: number; name?: string };
-      this.logger.logf('[WARN] local OAuth2 authorize refused: %s %s', e.name ?? '', (err as Error).message);
+      logTo(this.logger).warn('local OAuth2 authorize refused: {error} {reason}', { error: e.name ?? '', reason: (err as Error).message });
       return sendJson(res, e.code && e.code < 500 ? e.code : 400, { error: e.name ?? 'invalid_request' });
     }
     res.writeHead(response.status ?? 302, { Location: String(response.headers?.location ?? ''), 'Content-Length': 0 });

@@ -1,5 +1,6 @@
+import { logTo } from '../../base/logger';
 import type { ServerResponse } from 'node:http';
-import { AuthError } from '../../base/errors';
+import { AuthError, errorName } from '../../base/errors';
 import type { MaybePromise } from '../../core/token/hooks';
 import { sendRedirect } from '../../internal/http';
 import { randomId } from '../../internal/random';
@@ -132,6 +133,6 @@ export async function completeCallback(
   try {
     await done.onBearerToken(done.provider, done.user, done.tokens);
   } catch (err) {
-    kit.logger.logf('[WARN] %s: onBearerToken threw %s', done.provider, (err as Error)?.name ?? typeof err);
+    logTo(kit.logger).warn('{provider}: onBearerToken threw {error}', { provider: done.provider, error: errorName(err) });
   }
 }

@@ -2,11 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Bot, Context } from 'node-telegram-bot-api';
 import { loadOptional } from '../../internal/optional';
 import type { AvatarProxy } from '../../core/avatar/proxy';
-import { AuthError, configError } from '../../base/errors';
+import { AuthError, configError, errorName } from '../../base/errors';
 import { sendJson } from '../../internal/http';
 import { randomId, safeEqual } from '../../internal/random';
 import { safeFetch } from '../../internal/safe-fetch';
-import type { Logger } from '../../base/logger';
+import { type Logger, logTo } from '../../base/logger';
 import { stateCall } from '../../core/state/state-call';
 import type { StateStore } from '../../core/state/state-store';
 import { hashId, type User } from '../../core/token/user';
@@ -70,14 +70,14 @@ export class TelegramProvider implements Provider {
     const { Bot: TelegramBot } = loadOptional<typeof import('node-telegram-bot-api')>('node-telegram-bot-api', 'the Telegram provider');
     this.bot = new TelegramBot(options.token, { apiRoot: options.apiRoot, timeoutMs: 60_000, maxRetries: 1 });
     this.bot.on('message', (ctx) => this.onMessage(ctx));
-    this.bot.catch((err) => this.logger.logf('[WARN] %s: update failed: %s', this.name, (err as Error)?.name ?? typeof err));
+    this.bot.catch((err) => logTo(this.logger).warn('{provider}: update failed: {error}', { provider: this.name, error: errorName(err) }));
     if (options.polling ?? true) this.startPolling();
   }
 
   private startPolling(): void {
     this.polling = this.bot
-      .startPolling(undefined, { timeout: 25, onError: (err) => this.logger.logf('[WARN] %s: polling error: %s', this.name, (err as Error)?.name ?? typeof err) })
-      .catch((err: unknown) => this.logger.logf('[ERROR] %s: polling stopped: %s', this.name, (err as Error)?.name ?? typeof err));
+      .startPolling(undefined, { timeout: 25, onError: (err) => logTo(this.logger).warn('{provider}: polling error: {error}', { provider: this.name, error: errorName(err) }) })
+      .catch((err: unknown) => logTo(this.logger).error('{provider}: polling stopped: {error}', { provider: this.name, error: errorName(err) }));
   }
 
   /** The bot's user name, from getMe (cached). */
