@@ -6,8 +6,8 @@ import { precheckSignatures } from './signature-precheck';
 import { certificatePem } from './sp-keys';
 
 type NodeSaml = typeof import('@node-saml/node-saml');
-/** node-saml's own decryption (the one it validates with), for the checks of what an encrypted assertion hides. */
-type NodeSamlXml = { decryptXml(xml: string, key: string | Buffer): Promise<string> };
+/** The XML decryption node-saml validates with (its own dependency), for the checks of what an encrypted assertion hides. */
+type XmlEncryption = { decrypt(xml: string, options: { key: string | Buffer }, done: (err: Error | null, result?: string) => void): void };
 
 const ASSERTION = 'urn:oasis:names:tc:SAML:2.0:assertion';
 const PROTOCOL = 'urn:oasis:names:tc:SAML:2.0:protocol';
@@ -196,10 +196,14 @@ export class SamlServiceProvider {
     precheckSignatures(doc, this.settings.certificates.map(certificatePem));
     // What an encrypted assertion holds gets the same checks (no DTD, comments or SHA-1 inside).
     for (const encrypted of elements(doc, ASSERTION, 'EncryptedAssertion')) {
-      const xml = loadOptional<NodeSamlXml>('@node-saml/node-saml/lib/xml', 'SAML connections (sso)');
+      const xmlenc = loadOptional<XmlEncryption>('xml-encryption', 'SAML connections (sso)');
       let decrypted: string;
       try {
-        decrypted = await xml.decryptXml(encrypted.toString(), this.keys.privateKey);
+        decrypted = await new Promise<string>((resolve, reject) =>
+          xmlenc.decrypt(encrypted.toString(), { key: this.keys.privateKey }, (err, result) =>
+            err !== null || result === undefined ? reject(err ?? new Error('nothing decrypted')) : resolve(result),
+          ),
+        );
       } catch {
         throw refused("its encrypted assertion cannot be decrypted with this connection's key");
       }

@@ -3,7 +3,7 @@ import { AuthError, loadOptional } from '../../plugin-kit/helpers';
 type XmlDom = typeof import('@xmldom/xmldom');
 
 /** The packages SAML connections load, for one install line at start-up. */
-export const SAML_PACKAGES = ['@node-saml/node-saml', '@xmldom/xmldom'] as const;
+export const SAML_PACKAGES = ['@node-saml/node-saml', '@xmldom/xmldom', 'xml-encryption'] as const;
 
 const FEATURE = 'SAML connections (sso)';
 
