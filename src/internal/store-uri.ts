@@ -31,5 +31,14 @@ export function storeForUri<T>(family: string, uri: string, schemes: readonly st
   const scheme = typeof uri === 'string' ? uriScheme(uri) : undefined;
   const make = scheme !== undefined && Object.prototype.hasOwnProperty.call(makers, scheme) ? makers[scheme] : undefined;
   if (make !== undefined) return make();
-  throw new AuthError('config', `authgate: unsupported ${family} store URI ${JSON.stringify(displayUri(String(uri)).slice(0, 80))}; use one of ${schemes.join(', ')}`);
+  throw unsupportedStore(family, uri, schemes);
+}
+
+/**
+ * The error of a store URI no maker takes.
+ * @param family - how the error names the family ("state", "account", ...).
+ * @param schemes - the accepted schemes, as the error lists them.
+ */
+export function unsupportedStore(family: string, uri: unknown, schemes: readonly string[]): AuthError {
+  return new AuthError('config', `authgate: unsupported ${family} store URI ${JSON.stringify(displayUri(String(uri)).slice(0, 80))}; use one of ${schemes.join(', ')}`);
 }

@@ -1,12 +1,8 @@
 import { AuthError } from '../base/errors';
 import { uriPath, uriScheme } from '../internal/store-uri';
-import { openDatabase } from './open-database';
+import { storeFor } from './adapters';
 import { CollectionAvatarStore } from '../core/avatar/collection-avatar-store';
-import { LevelAvatarStore } from './level/level-avatar-store';
-import { MongoAvatarStore } from './mongo/mongo-avatar-store';
-import { PostgresAvatarStore } from './postgres/postgres-avatar-store';
 import { FileAvatarStore } from './file/file-avatar-store';
-import { MemoryAvatarStore } from './memory/memory-avatar-store';
 import { NoopAvatarStore } from '../core/avatar/noop-avatar-store';
 import type { AvatarStore } from '../core/avatar/avatar-store';
 
@@ -27,27 +23,11 @@ export function createAvatarStore(uri: string): AvatarStore {
     throw new AuthError('config', `authgate: avatar store URI is empty; use one of ${AVATAR_STORE_SCHEMES.join(', ')} or a path`);
   }
   const scheme = uriScheme(uri);
-  switch (scheme) {
-    case undefined:
-      return new FileAvatarStore(uri);
-    case 'file':
-      return new FileAvatarStore(uriPath(uri, 'file:///var/lib/app/avatars'));
-    case 'level':
-      return new LevelAvatarStore(uriPath(uri, 'level:///var/lib/app/avatars'));
-    case 'postgres':
-    case 'postgresql':
-      return new PostgresAvatarStore(uri);
-    case 'mysql':
-    case 'sqlite':
-      return new CollectionAvatarStore(openDatabase(uri, 'avatar'));
-    case 'mongodb':
-    case 'mongodb+srv':
-      return new MongoAvatarStore(uri);
-    case 'memory':
-      return new MemoryAvatarStore();
-    case 'noop':
-      return new NoopAvatarStore();
-    default:
-      throw new AuthError('config', `authgate: unknown avatar store scheme "${scheme}:"; use one of ${AVATAR_STORE_SCHEMES.join(', ')} or a path`);
+  if (scheme === undefined) return new FileAvatarStore(uri);
+  if (scheme === 'file') return new FileAvatarStore(uriPath(uri, 'file:///var/lib/app/avatars'));
+  if (scheme === 'noop') return new NoopAvatarStore();
+  if (!AVATAR_STORE_SCHEMES.includes(`${scheme}://` as (typeof AVATAR_STORE_SCHEMES)[number])) {
+    throw new AuthError('config', `authgate: unknown avatar store scheme "${scheme}:"; use one of ${AVATAR_STORE_SCHEMES.join(', ')} or a path`);
   }
+  return storeFor('avatars', uri, 'avatar', AVATAR_STORE_SCHEMES, (database) => new CollectionAvatarStore(database));
 }

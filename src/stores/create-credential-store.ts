@@ -1,10 +1,6 @@
-import { uriScheme } from '../internal/store-uri';
-import { openDatabase } from './open-database';
+import { storeFor } from './adapters';
 import { CredentialRepository } from '../core/credentials/credential-repository';
 import type { CredentialStore } from '../core/credentials/credential-store';
-import { MemoryCredentialStore } from './memory/memory-credential-store';
-import { MongoCredentialStore } from './mongo/mongo-credential-store';
-import { PostgresCredentialStore } from './postgres/postgres-credential-store';
 
 /** The URI schemes {@link createCredentialStore} accepts. */
 export const CREDENTIAL_STORE_SCHEMES = ['level://', 'postgres://', 'postgresql://', 'mysql://', 'sqlite://', 'mongodb://', 'mongodb+srv://', 'memory://'] as const;
@@ -17,10 +13,6 @@ export const CREDENTIAL_STORE_SCHEMES = ['level://', 'postgres://', 'postgresql:
  * @throws AuthError (`config`) naming the accepted schemes for anything else.
  */
 export function createCredentialStore(uri: string): CredentialStore {
-  const scheme = typeof uri === 'string' ? uriScheme(uri) : undefined;
-  if (scheme === 'mongodb' || scheme === 'mongodb+srv') return new MongoCredentialStore(uri);
-  // The classes of the older stores stay what these URIs give (apps may test for them).
-  if (scheme === 'memory') return new MemoryCredentialStore();
-  if (scheme === 'postgres' || scheme === 'postgresql') return new PostgresCredentialStore(uri);
-  return new CredentialRepository(openDatabase(uri, 'credential'));
+  // The classes of the older stores stay what their URIs give (apps may test for them).
+  return storeFor('credentials', uri, 'credential', CREDENTIAL_STORE_SCHEMES, (database) => new CredentialRepository(database));
 }

@@ -1,11 +1,5 @@
-import { storeForUri, uriPath } from '../internal/store-uri';
-import { openDatabase } from './open-database';
+import { storeFor } from './adapters';
 import { CollectionStateStore } from '../core/state/collection-state-store';
-import { LevelStateStore } from './level/level-state-store';
-import { MemoryStateStore } from './memory/memory-state-store';
-import { MongoStateStore } from './mongo/mongo-state-store';
-import { PostgresStateStore } from './postgres/postgres-state-store';
-import { RedisStateStore } from './redis/redis-state-store';
 import type { StateStore } from '../core/state/state-store';
 
 /** The URI schemes {@link createStateStore} accepts. */
@@ -34,24 +28,5 @@ export const STATE_STORE_SCHEMES = [
  * @throws AuthError (`config`) naming the accepted schemes for anything else.
  */
 export function createStateStore(uri: string): StateStore {
-  const postgres = (): StateStore => new PostgresStateStore(uri);
-  const redis = (): StateStore => new RedisStateStore(uri);
-  const mongo = (): StateStore => new MongoStateStore(uri);
-  const onDatabase = (): StateStore => new CollectionStateStore(openDatabase(uri, 'state'));
-  return storeForUri('state', uri, STATE_STORE_SCHEMES, {
-    memory: () => new MemoryStateStore(),
-    level: () => new LevelStateStore(uriPath(uri, 'level:///var/lib/app/state')),
-    redis,
-    rediss: redis,
-    'redis+sentinel': redis,
-    'rediss+sentinel': redis,
-    'redis+cluster': redis,
-    'rediss+cluster': redis,
-    postgres,
-    postgresql: postgres,
-    mysql: onDatabase,
-    sqlite: onDatabase,
-    mongodb: mongo,
-    'mongodb+srv': mongo,
-  });
+  return storeFor('state', uri, 'state', STATE_STORE_SCHEMES, (database) => new CollectionStateStore(database));
 }

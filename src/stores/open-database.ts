@@ -1,10 +1,4 @@
-import { storeForUri } from '../internal/store-uri';
-import { LevelDatabase } from './level/level-database';
-import { MemoryDatabase } from './memory/memory-database';
-import { MongoDatabase } from './mongo/mongo-database';
-import { MysqlDatabase } from './mysql/mysql-database';
-import { PostgresDatabase } from './postgres/postgres-database';
-import { SqliteDatabase } from './sqlite/sqlite-database';
+import { databaseFor } from './adapters';
 import type { Database } from '../core/storage/database';
 
 /** The URI schemes of the databases the store families live on through {@link openDatabase}. */
@@ -19,16 +13,5 @@ export const DATABASE_URI_SCHEMES = ['memory://', 'level:///path', 'postgres://.
  * @throws AuthError (`config`) naming the accepted schemes for anything else.
  */
 export function openDatabase(uri: string, family: string): Database {
-  const postgres = (): Database => new PostgresDatabase(uri);
-  const mongo = (): Database => new MongoDatabase(uri);
-  return storeForUri(family, uri, DATABASE_URI_SCHEMES, {
-    memory: () => new MemoryDatabase(),
-    level: () => new LevelDatabase(uri),
-    postgres,
-    postgresql: postgres,
-    mysql: () => new MysqlDatabase(uri),
-    sqlite: () => new SqliteDatabase(uri),
-    mongodb: mongo,
-    'mongodb+srv': mongo,
-  });
+  return databaseFor(uri, family, DATABASE_URI_SCHEMES);
 }

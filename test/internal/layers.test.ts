@@ -6,14 +6,14 @@ const SRC = join(__dirname, '..', '..', 'src');
 /**
  * The floors of the source tree, bottom first, one folder each: shared helpers (`internal/`) and
  * the error and logger types (`base/`); the core's parts (tokens, state, limits, senders, credentials, users, avatars,
- * the storage contract, the translations) and the stores of each database; the contracts of providers and plugins,
+ * the storage contract, the store adapter contract, the translations) and the stores of each database; the contracts of providers and plugins,
  * sessions, middleware and events; the providers; the plugin kit (`authgate/plugin`); the plugins;
  * composition (`service/`) and the entry files at the top of `src/`, one per subpath export.
  */
 function floorOf(file: string): number {
   const path = relative(SRC, file).split('\\').join('/');
   if (/^(internal|base)\//.test(path)) return 0;
-  if (/^(core\/(token|state|limits|senders|credentials|users|avatar|audit|storage|i18n)\/|stores\/)/.test(path)) return 1;
+  if (/^(core\/(token|state|limits|senders|credentials|users|avatar|audit|storage|adapters|i18n)\/|stores\/)/.test(path)) return 1;
   if (/^(plugin-api\/|providers\/(provider|login-links|provider-name)\.ts|core\/(sessions|middleware|events)\/)/.test(path)) return 2;
   // The browser client and its React hooks import nothing of the server; they sit with the features.
   if (/^(providers|client|react)\//.test(path)) return 3;
