@@ -13,16 +13,17 @@ export function linkedLogins(flow: LinkFlow): AuthPlugin {
     name: 'linked-logins',
     setup(ctx) {
       return {
-        routes(router) {
-          router.post(
-            '/:provider/link',
-            asyncHandler(async (req, res) => {
+        routes: [
+          {
+            method: 'POST',
+            path: '/:provider/link',
+            handler: asyncHandler(async (req, res) => {
               const provider = ctx.providers.get(String(req.params.provider));
               if (provider === undefined) return sendJson(res, 404, errorBody(404, `provider ${String(req.params.provider).slice(0, 64)} not supported`));
               return flow.start(res, await ctx.authenticator.stepUpClaims(req, res), provider);
             }),
-          );
-        },
+          },
+        ],
         services: { [LOGIN_LINKS_SERVICE]: { use: (links: LoginLinks) => flow.use(links) } satisfies LoginLinksService },
         phases: {
           async resolve(req, res, login) {
