@@ -1,8 +1,7 @@
-import type { Router } from 'express';
 import { AuthError } from '../../plugin-kit/helpers';
 import type { User } from '../../plugin-kit/sessions';
 import { asyncHandler, sendJson } from '../../plugin-kit/http';
-import type { AdminAuthority, PluginAuthenticator, PluginUsers } from '../../plugin-kit/plugin-api';
+import type { AdminAuthority, PluginAuthenticator, PluginRoute, PluginUsers } from '../../plugin-kit/plugin-api';
 import type { OrgStore } from './org-store';
 import { rolesOf } from './member-writes';
 
@@ -25,7 +24,7 @@ const MEMBERS_PAGE = 200;
  * `GET /admin/orgs/:id` (one with a page of its members, `?cursor=` the `next` of the previous one, each with the name and e-mail the user directory
  * has): for the app's admins, when the admin plugin is on.
  */
-export function addAdminOrgRoutes(router: Router, deps: AdminOrgDeps): void {
+export function adminOrgRouteList(deps: AdminOrgDeps): PluginRoute[] {
   const asAdmin = asyncHandler(async (req, res, next) => {
     const admin = deps.admin();
     if (admin === undefined) throw new AuthError('not_found', 'the admin plugin is not on');
@@ -33,34 +32,41 @@ export function addAdminOrgRoutes(router: Router, deps: AdminOrgDeps): void {
     if (!admin.isAdmin(claims.user as User, claims)) throw new AuthError('forbidden', 'admin access required');
     next();
   });
-  router.get(
-    '/admin/orgs',
-    asAdmin,
-    asyncHandler(async (req, res) => {
-      const cursor = req.query.cursor;
-      if (cursor !== undefined && (typeof cursor !== 'string' || cursor.length > 512)) throw new AuthError('bad_request', 'cursor must be the next of the previous page');
-      if (deps.store.list === undefined) throw new AuthError('not_found', 'this organization store cannot list organizations');
-      const page = await deps.store.list({ cursor, limit: PAGE });
-      const orgs = await Promise.all(page.orgs.map(async (o) => ({ id: o.id, name: o.name, slug: o.slug, created: o.created, members: await deps.store.countMembers(o.id) })));
-      sendJson(res, 200, { orgs, next: page.next });
-    }),
-  );
-  router.get(
-    '/admin/orgs/:id',
-    asAdmin,
-    asyncHandler(async (req, res) => {
-      const org = await deps.store.get(String(req.params.id));
-      if (org === undefined) throw new AuthError('not_found', 'no such organization');
-      const cursor = req.query.cursor;
-      if (cursor !== undefined && (typeof cursor !== 'string' || cursor.length > 2048)) throw new AuthError('bad_request', 'cursor must be the next of the previous page');
-      const page = await deps.store.members(org.id, { cursor, limit: MEMBERS_PAGE });
-      const members = await Promise.all(
-        page.members.map(async (m) => {
-          const user = await deps.users.get(m.userId);
-          return { userId: m.userId, name: user?.name ?? m.userId, email: user?.email, roles: rolesOf(org, m), joined: m.joined };
-        }),
-      );
-      sendJson(res, 200, { id: org.id, name: org.name, slug: org.slug, created: org.created, members, next: page.next, invitations: (await deps.store.invitations(org.id)).length });
-    }),
-  );
+  const list: PluginRoute = {
+    method: 'GET',
+    path: '/admin/orgs',
+    handler: [
+      asAdmin,
+      asyncHandler(async (req, res) => {
+        const cursor = req.query.cursor;
+        if (cursor !== undefined && (typeof cursor !== 'string' || cursor.length > 512)) throw new AuthError('bad_request', 'cursor must be the next of the previous page');
+        if (deps.store.list === undefined) throw new AuthError('not_found', 'this organization store cannot list organizations');
+        const page = await deps.store.list({ cursor, limit: PAGE });
+        const orgs = await Promise.all(page.orgs.map(async (o) => ({ id: o.id, name: o.name, slug: o.slug, created: o.created, members: await deps.store.countMembers(o.id) })));
+        sendJson(res, 200, { orgs, next: page.next });
+      }),
+    ],
+  };
+  const one: PluginRoute = {
+    method: 'GET',
+    path: '/admin/orgs/:id',
+    handler: [
+      asAdmin,
+      asyncHandler(async (req, res) => {
+        const org = await deps.store.get(String(req.params.id));
+        if (org === undefined) throw new AuthError('not_found', 'no such organization');
+        const cursor = req.query.cursor;
+        if (cursor !== undefined && (typeof cursor !== 'string' || cursor.length > 2048)) throw new AuthError('bad_request', 'cursor must be the next of the previous page');
+        const page = await deps.store.members(org.id, { cursor, limit: MEMBERS_PAGE });
+        const members = await Promise.all(
+          page.members.map(async (m) => {
+            const user = await deps.users.get(m.userId);
+            return { userId: m.userId, name: user?.name ?? m.userId, email: user?.email, roles: rolesOf(org, m), joined: m.joined };
+          }),
+        );
+        sendJson(res, 200, { id: org.id, name: org.name, slug: org.slug, created: org.created, members, next: page.next, invitations: (await deps.store.invitations(org.id)).length });
+      }),
+    ],
+  };
+  return [list, one];
 }

@@ -2,12 +2,12 @@ import { ORG_MESSAGES } from './org-messages';
 import { ORG_EVENT_TYPES, ORGANIZATIONS_SERVICE, ADMIN_SERVICE, type AuthPlugin } from '../../plugin-kit/plugin-api';
 import { announceGuards } from '../../plugin-kit/sessions';
 import type { RequestHandler } from 'express';
-import { addAdminOrgRoutes } from './admin-org-routes';
+import { adminOrgRouteList } from './admin-org-routes';
 import { createOrgStore } from './create-org-store';
 import { MembershipCache } from './membership-cache';
 import { orgGuards } from './org-guards';
 import { checkOrganizationOptions, type OrganizationOptions } from './org-options';
-import { addOrgRoutes } from './org-routes';
+import { orgRouteList } from './org-routes';
 import { OrgService } from './org-service';
 
 /** The organizations plugin, with its service once `createAuth` has set it up. */
@@ -73,21 +73,23 @@ export function organizations(options: OrganizationOptions): OrganizationsPlugin
       // Where the app mounted the auth router, learnt from its first request (a login comes before any org), for the guards' messages.
       let authMount: string | undefined;
       return {
-        routes: (router) => {
-          router.use((req, _res, next) => {
-            authMount ??= req.baseUrl;
-            next();
-          });
-          addOrgRoutes(router, {
-            orgs,
-            authenticator: ctx.authenticator,
-            rateLimit: (name, id) => ctx.rateLimit(name, id),
-            checkAction: (action, req) => ctx.checkAction(action, ctx.toLoginRequest(req)),
-            localeOf: (req) => ctx.translations.localeOf(req),
-          });
+        routes: [
+          ...orgRouteList(
+            {
+              orgs,
+              authenticator: ctx.authenticator,
+              rateLimit: (name, id) => ctx.rateLimit(name, id),
+              checkAction: (action, req) => ctx.checkAction(action, ctx.toLoginRequest(req)),
+              localeOf: (req) => ctx.translations.localeOf(req),
+            },
+            (req, _res, next) => {
+              authMount ??= req.baseUrl;
+              next();
+            },
+          ),
           // Asked per request: the admin plugin may be set up after this one.
-          addAdminOrgRoutes(router, { admin: () => ctx.service(ADMIN_SERVICE), store, users: ctx.users, authenticator: ctx.authenticator });
-        },
+          ...adminOrgRouteList({ admin: () => ctx.service(ADMIN_SERVICE), store, users: ctx.users, authenticator: ctx.authenticator }),
+        ],
         guards: orgGuards(cache, checked.roles, () => authMount ?? '<auth mount>'),
         userEvents: {
           userDeleted: (userId) => orgs.userDeleted(userId),
