@@ -1,2 +1,2 @@
-/** `authgate/telegram`: login through a Telegram bot (needs the optional package node-telegram-bot-api); register it with `auth.addTelegramProvider()`. */
+/** `authgate/telegram`: login through a Telegram bot (the Bot API over `fetch`: no package to install); register it with `auth.addTelegramProvider()`. */
 export { TelegramProvider, type TelegramProviderOptions } from './providers/telegram/telegram-provider';

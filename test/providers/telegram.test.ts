@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { hashId, loggerFunc, MemoryStateStore, type Auth, type TelegramProvider } from '../../src';
 import { makeApp, type TestApp } from '../support/auth-app';
@@ -141,6 +143,77 @@ describe('telegram provider against a Bot API stand-in', () => {
     expect(peer.sent.at(-1)).toEqual({ chat_id: '46', text: 'Hooked' });
     await request(hook.app).get(`/auth/telegram/login?token=${token}`).expect(200);
     expect(() => provider!.webhookHandler('short')).toThrow(/secret token/);
+  });
+
+  it('answers hostile webhook updates 200 and does nothing with them', async () => {
+    let provider: TelegramProvider | undefined;
+    const hook = makeApp({}, (auth) => {
+      provider = auth.addTelegramProvider({ token: TOKEN, apiRoot: peer.apiRoot, polling: false });
+    });
+    closers.push(hook.auth);
+    hook.app.post('/telegram/webhook', provider!.webhookHandler('webhook-secret-0123456789'));
+    const { token } = await loginToken(hook.app);
+    const sentBefore = peer.sent.length;
+    const hostile: unknown[] = [
+      [],
+      'x',
+      null,
+      { message: null },
+      { message: { text: `/start ${token}`, chat: null } },
+      { message: { text: 12345, chat: { id: 1, type: 'private' }, from: { id: 1 } } },
+      { message: { text: `/start ${token}`, chat: { id: 1, type: 'group' }, from: { id: 1, first_name: 'G' } } },
+      JSON.parse(`{"message": {"__proto__": {"text": "/start ${token}"}, "chat": {"id": 1, "type": "private"}}}`),
+    ];
+    for (const update of hostile) {
+      const res = await request(hook.app)
+        .post('/telegram/webhook')
+        .set('X-Telegram-Bot-Api-Secret-Token', 'webhook-secret-0123456789')
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify(update));
+      expect([JSON.stringify(update), res.status]).toEqual([JSON.stringify(update), 200]);
+    }
+    expect(peer.sent.length).toBe(sentBefore);
+    // The login is still pending: none of them confirmed it.
+    await request(hook.app).get(`/auth/telegram/login?token=${token}`).expect(404);
+  });
+
+  it('keeps polling through a Bot API that fails, logging without the token, and logs in once it answers', async () => {
+    // A bot of its own: Telegram hands an update to one poller, the stand-in to every one.
+    const own = await startTelegramPeer(TOKEN, 'authgate_down_bot');
+    let down = true;
+    const front = http.createServer((req, res) => {
+      if (down) {
+        res.statusCode = 502;
+        res.end('bad gateway');
+        return;
+      }
+      const forwarded = http.request(`${own.apiRoot}${req.url ?? '/'}`, { method: req.method, headers: req.headers }, (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      });
+      req.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
+    const lines: string[] = [];
+    const polling = makeApp({ logger: loggerFunc((l) => lines.push(l)) }, (auth) => {
+      auth.addTelegramProvider({ token: TOKEN, apiRoot: `http://127.0.0.1:${(front.address() as AddressInfo).port}`, successMsg: 'Back' });
+    });
+    try {
+      await request(polling.app).get('/auth/telegram/login').expect(503);
+      await sleep(1200);
+      expect(lines.filter((l) => l.includes('polling error')).length).toBeGreaterThanOrEqual(1);
+      expect(lines.join('\n')).not.toContain(TOKEN.split(':')[1]);
+      down = false;
+      const { token } = await loginToken(polling.app);
+      own.pushUpdate(startMessage(token, { id: 47, type: 'private' }));
+      await own.waitForSent(1);
+      expect(own.sent).toEqual([{ chat_id: '47', text: 'Back' }]);
+      await request(polling.app).get(`/auth/telegram/login?token=${token}`).expect(200);
+    } finally {
+      await polling.auth.close();
+      await new Promise<void>((resolve) => front.close(() => resolve()));
+      await own.close();
+    }
   });
 
   it('refuses bad tokens and configuration clearly', async () => {

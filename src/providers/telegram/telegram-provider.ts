@@ -1,6 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Bot, Context } from 'node-telegram-bot-api';
-import { loadOptional } from '../../internal/optional';
 import type { AvatarProxy } from '../../core/avatar/proxy';
 import { AuthError, configError, errorName } from '../../base/errors';
 import { sendJson } from '../../internal/http';
@@ -11,6 +9,7 @@ import { stateCall } from '../../core/state/state-call';
 import type { StateStore } from '../../core/state/state-store';
 import { hashId, type User } from '../../core/token/user';
 import { loginAudience, loginField, loginFlag } from '../login-fields';
+import { BotApi, type TelegramMessage, type TelegramUpdate } from './bot-api';
 import type { LoginRequest, Provider, ProviderKit } from '../provider';
 
 /** Options of `addTelegramProvider`. */
@@ -47,7 +46,7 @@ export class TelegramProvider implements Provider {
   readonly name: string;
   /** The page asks for a token and checks it with GET. */
   readonly methods = { login: ['GET'] } as const;
-  private readonly bot: Bot;
+  private readonly bot: BotApi;
   private readonly ttl: number;
   private username: Promise<string> | undefined;
   private polling: Promise<void> | undefined;
@@ -67,22 +66,22 @@ export class TelegramProvider implements Provider {
     if (!options?.token || !/^\d+:[A-Za-z0-9_-]{20,}$/.test(options.token)) throw configError('addTelegramProvider() needs the bot token from @BotFather (<id>:<secret>)');
     this.name = options.providerName ?? 'telegram';
     this.ttl = options.tokenTtl ?? 10 * 60_000;
-    const { Bot: TelegramBot } = loadOptional<typeof import('node-telegram-bot-api')>('node-telegram-bot-api', 'the Telegram provider');
-    this.bot = new TelegramBot(options.token, { apiRoot: options.apiRoot, timeoutMs: 60_000, maxRetries: 1 });
-    this.bot.on('message', (ctx) => this.onMessage(ctx));
-    this.bot.catch((err) => logTo(this.logger).warn('{provider}: update failed: {error}', { provider: this.name, error: errorName(err) }));
+    this.bot = new BotApi(options.token, options.apiRoot ?? 'https://api.telegram.org');
     if (options.polling ?? true) this.startPolling();
   }
 
   private startPolling(): void {
     this.polling = this.bot
-      .startPolling(undefined, { timeout: 25, onError: (err) => logTo(this.logger).warn('{provider}: polling error: {error}', { provider: this.name, error: errorName(err) }) })
+      .poll(
+        (update) => this.handleUpdate(update),
+        (err) => logTo(this.logger).warn('{provider}: polling error: {error}', { provider: this.name, error: errorName(err) }),
+      )
       .catch((err: unknown) => logTo(this.logger).error('{provider}: polling stopped: {error}', { provider: this.name, error: errorName(err) }));
   }
 
   /** The bot's user name, from getMe (cached). */
   botUsername(): Promise<string> {
-    this.username ??= this.bot.api.getMe().then(
+    this.username ??= this.bot.call<{ username?: string }>('getMe').then(
       (me) => me.username ?? '',
       (err: unknown) => {
         this.username = undefined;
@@ -122,9 +121,11 @@ export class TelegramProvider implements Provider {
     });
   }
 
-  /** Handles one Bot API update (used by polling and by the webhook handler). */
-  handleUpdate(update: unknown): Promise<void> {
-    return this.bot.handleUpdate(update as Parameters<Bot['handleUpdate']>[0]);
+  /** Handles one Bot API update (used by polling and by the webhook handler); a failure is logged, never thrown. */
+  async handleUpdate(update: unknown): Promise<void> {
+    const message = (update as Partial<TelegramUpdate> | null)?.message;
+    if (typeof message !== 'object' || message === null) return;
+    await this.onMessage(message).catch((err: unknown) => logTo(this.logger).warn('{provider}: update failed: {error}', { provider: this.name, error: errorName(err) }));
   }
 
   /**
@@ -158,14 +159,13 @@ export class TelegramProvider implements Provider {
     };
   }
 
-  private async onMessage(ctx: Context): Promise<void> {
-    const message = ctx.message;
-    const token = START.exec(message?.text ?? '')?.[1];
+  private async onMessage(message: TelegramMessage): Promise<void> {
+    const token = START.exec(typeof message.text === 'string' ? message.text : '')?.[1];
     // Only private chats: in a group anyone could replay a start link they saw.
-    if (!message || !token || message.chat.type !== 'private' || !message.from) return;
+    if (!token || message.chat?.type !== 'private' || !message.from) return;
     const pending = await this.state.take<{ aud: string }>(`tg:pending:${token}`);
     if (!pending) {
-      await this.bot.api.sendMessage({ chat_id: message.chat.id, text: this.options.errorMsg ?? 'This login link is unknown or expired. Start again on the site.' });
+      await this.bot.call('sendMessage', { chat_id: message.chat.id, text: this.options.errorMsg ?? 'This login link is unknown or expired. Start again on the site.' });
       return;
     }
     const from = message.from;
@@ -176,20 +176,19 @@ export class TelegramProvider implements Provider {
     };
     user.picture = await this.avatars.putImage(user, () => this.profilePhoto(from.id));
     await this.state.set(`tg:done:${token}`, { user, aud: pending.aud }, this.ttl);
-    await this.bot.api.sendMessage({ chat_id: message.chat.id, text: this.options.successMsg ?? 'You are logged in. Return to the site.' });
+    await this.bot.call('sendMessage', { chat_id: message.chat.id, text: this.options.successMsg ?? 'You are logged in. Return to the site.' });
   }
 
   /** Downloads the largest profile photo server-side; the file URL holds the bot token and stays here. */
   private async profilePhoto(userId: number): Promise<Buffer> {
-    const photos = await this.bot.api.getUserProfilePhotos({ user_id: userId, limit: 1 });
+    const photos = await this.bot.call<{ photos: Array<Array<{ file_id: string; width: number; height: number }>> }>('getUserProfilePhotos', { user_id: userId, limit: 1 });
     const sizes = photos.photos[0] ?? [];
     const largest = [...sizes].sort((a, b) => b.width * b.height - a.width * a.height)[0];
     if (!largest) throw new Error('no profile photo');
-    const file = await this.bot.api.getFile({ file_id: largest.file_id });
+    const file = await this.bot.call<{ file_path?: string }>('getFile', { file_id: largest.file_id });
     if (!file.file_path) throw new Error('profile photo has no file path');
-    const root = (this.options.apiRoot ?? 'https://api.telegram.org').replace(/\/+$/, '');
     try {
-      return await safeFetch(`${root}/file/bot${this.options.token}/${file.file_path}`, { timeoutMs: 10_000, maxBytes: 10 * 1024 * 1024, allowPrivateNetworks: true });
+      return await safeFetch(this.bot.fileUrl(file.file_path), { timeoutMs: 10_000, maxBytes: 10 * 1024 * 1024, allowPrivateNetworks: true });
     } catch {
       // The fetch error names the URL, which carries the bot token: replace it.
       throw new Error('profile photo download failed');

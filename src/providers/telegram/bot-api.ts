@@ -1,0 +1,112 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** The parts of a Telegram user the login reads (Bot API `User`). */
+export interface TelegramUser {
+  id: number;
+  first_name: string;
+  last_name?: string;
+  username?: string;
+}
+
+/** The parts of a Telegram message the login reads (Bot API `Message`). */
+export interface TelegramMessage {
+  text?: string;
+  chat: { id: number; type: string };
+  from?: TelegramUser;
+}
+
+/** One update of `getUpdates` or of a webhook call (Bot API `Update`). */
+export interface TelegramUpdate {
+  update_id: number;
+  message?: TelegramMessage;
+}
+
+/** Why a Bot API call failed; the message names the method and Telegram's code, never the URL (it holds the token). */
+export class BotApiError extends Error {
+  override readonly name = 'BotApiError';
+}
+
+/** The longest a `getUpdates` long poll waits on Telegram's side, in seconds. */
+const POLL_SECONDS = 25;
+/** The waits after failed polls, in ms: a bot offline for a while is asked once in 30 s. */
+const BACKOFF_MS = [1000, 2000, 5000, 10_000, 30_000];
+
+/**
+ * The Bot API calls the Telegram login makes (getMe, getUpdates, sendMessage,
+ * getUserProfilePhotos, getFile) over `fetch`, as form-encoded POSTs to
+ * `<apiRoot>/bot<token>/<method>`, each with a time limit. The token appears in no error.
+ */
+export class BotApi {
+  private readonly root: string;
+  private stopped = new AbortController();
+
+  /**
+   * @param token - the bot token.
+   * @param apiRoot - the Bot API origin (`https://api.telegram.org`, a local Bot API server, a stand-in).
+   * @param timeoutMs - time limit of one call besides the long poll's own wait.
+   */
+  constructor(
+    private readonly token: string,
+    apiRoot: string,
+    private readonly timeoutMs = 30_000,
+  ) {
+    this.root = apiRoot.replace(/\/+$/, '');
+  }
+
+  /** The URL of a file `getFile` named (it holds the token: never log it). */
+  fileUrl(filePath: string): string {
+    return `${this.root}/file/bot${this.token}/${filePath}`;
+  }
+
+  /**
+   * Calls one method and returns its `result`.
+   * @throws BotApiError when Telegram answers `ok: false`, with a status that is not JSON, or not in time.
+   */
+  async call<T>(method: string, params: Readonly<Record<string, string | number>> = {}, waitMs = 0): Promise<T> {
+    const body = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
+    let res: Response;
+    try {
+      res = await fetch(`${this.root}/bot${this.token}/${method}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body,
+        signal: AbortSignal.any([this.stopped.signal, AbortSignal.timeout(this.timeoutMs + waitMs)]),
+      });
+    } catch (err) {
+      throw new BotApiError(`${method}: the Bot API did not answer (${(err as Error)?.name ?? typeof err})`);
+    }
+    const answer = (await res.json().catch(() => undefined)) as { ok?: boolean; result?: T; error_code?: number } | undefined;
+    if (answer?.ok !== true) throw new BotApiError(`${method}: the Bot API answered ${answer?.error_code ?? res.status}`);
+    return answer.result as T;
+  }
+
+  /**
+   * Long-polls `getUpdates` until {@link stop}, handing each update to `onUpdate` in order and
+   * confirming it with the next offset. A failed poll waits (1 s up to 30 s) and tries again.
+   * @param onError - hears each failed poll.
+   */
+  async poll(onUpdate: (update: TelegramUpdate) => Promise<void>, onError: (err: unknown) => void): Promise<void> {
+    let offset = 0;
+    let failures = 0;
+    const signal = this.stopped.signal;
+    while (!signal.aborted) {
+      try {
+        const updates = await this.call<TelegramUpdate[]>('getUpdates', { offset, timeout: POLL_SECONDS, allowed_updates: '["message"]' }, POLL_SECONDS * 1000);
+        failures = 0;
+        for (const update of updates) {
+          offset = Math.max(offset, update.update_id + 1);
+          await onUpdate(update);
+        }
+      } catch (err) {
+        if (signal.aborted) return;
+        onError(err);
+        await sleep(BACKOFF_MS[Math.min(failures++, BACKOFF_MS.length - 1)], undefined, { signal }).catch(() => undefined);
+      }
+    }
+  }
+
+  /** Ends the poll and any call under way. */
+  stop(): void {
+    this.stopped.abort();
+  }
+}
