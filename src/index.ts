@@ -72,8 +72,8 @@ export type { CredentialChange, CredentialNoticeOptions } from './core/credentia
 export { createCredentialStore, CREDENTIAL_STORE_SCHEMES } from './stores/create-credential-store';
 export { MemoryCredentialStore } from './stores/memory/memory-credential-store';
 export type { TwoFactorOptions } from './plugins/two-factor/two-factor-options';
-export { TWO_FACTOR_COOKIE } from './plugins/two-factor/pending-login';
-export { RECOVERY_CODES, type SecondFactor } from './plugins/two-factor/two-factor-service';
+export { RECOVERY_CODES, TWO_FACTOR_COOKIE } from './plugins/two-factor/two-factor-options';
+export type { SecondFactor } from './plugins/two-factor/two-factor-service';
 export type { PasskeyOptions } from './providers/passkey/passkey-options';
 export type { OidcProviderOptions, OidcClientAuth } from './providers/oidc/oidc-options';
 export { OidcProvider, defaultOidcUser } from './providers/oidc/oidc-provider';
@@ -115,7 +115,8 @@ export { MemoryStateStore } from './stores/memory/memory-state-store';
 export { RateLimitError, AUTH_RATE_LIMITS, ACCOUNT_RATE_LIMITS, type AuthRateLimit, type AccountRateLimit, type RateLimitRule } from './core/limits/rate-limiter';
 
 // The account router (the whole family is in `authgate/accounts`)
-export { createAccountRouter, type AccountRouter, type AccountCoreParts } from './plugins/accounts/account-router';
+export { createAccountRouter } from './plugins/accounts/account-router-on-use';
+export type { AccountRouter, AccountCoreParts } from './plugins/accounts/account-router';
 export type { AccountRouterOptions, LoginSessions } from './plugins/accounts/account-options';
 
 // Security events and the audit log

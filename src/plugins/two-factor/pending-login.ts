@@ -4,9 +4,7 @@ import { sendJson, sendRedirect, redirectTarget, type RedirectPolicy } from '../
 import type { CompletedLogin, LoginRequest } from '../../plugin-kit/providers';
 import { claimsShapeError, isPlainObject, type Claims, type User } from '../../plugin-kit/sessions';
 import type { TwoFactor } from './two-factor-service';
-
-/** The cookie of a login that waits for its second factor: signed, HttpOnly, a session cookie. */
-export const TWO_FACTOR_COOKIE = '2FA-TOKEN';
+import { TWO_FACTOR_COOKIE } from './two-factor-options';
 
 const PENDING_ID = 'second-factor';
 

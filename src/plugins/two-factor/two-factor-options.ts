@@ -1,5 +1,11 @@
 import { configError, positiveMs } from '../../plugin-kit/helpers';
 
+/** The cookie of a login that waits for its second factor: signed, HttpOnly, a session cookie. */
+export const TWO_FACTOR_COOKIE = '2FA-TOKEN';
+
+/** How many one-shot recovery codes a user gets when two-factor is turned on. */
+export const RECOVERY_CODES = 10;
+
 /** Options of two-factor authentication (TOTP, RFC 6238): `createAuth({ twoFactor: {...} })`. */
 export interface TwoFactorOptions {
   /** Encrypts the TOTP secrets at rest (AES-256-GCM, key derived with HKDF); at least 32 characters. Keep it apart from `secret`. */

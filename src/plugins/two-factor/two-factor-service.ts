@@ -2,12 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { type Credential, type CredentialStore, AuthError, SecretBox, totpCredentialId as credentialId } from '../../plugin-kit/helpers';
 import type { User } from '../../plugin-kit/sessions';
 import { Totp } from './totp';
-import type { ResolvedTwoFactorOptions } from './two-factor-options';
+import { RECOVERY_CODES, type ResolvedTwoFactorOptions } from './two-factor-options';
 
 export type { SecondFactor } from '../../plugin-kit/plugin-api';
-
-/** How many one-shot recovery codes a user gets when two-factor is turned on. */
-export const RECOVERY_CODES = 10;
 
 /** What a TOTP credential keeps: the sealed secret, whether it was confirmed, the last time step used, recovery-code hashes. */
 interface TotpData {
