@@ -13,7 +13,6 @@ import { createPassportProvider } from '../providers/oauth2/passport-provider';
 import { resolveOidcOptions } from '../providers/oidc/oidc-options';
 import { OidcProvider } from '../providers/oidc/oidc-provider';
 import { makePasskeyProvider } from '../plugins/passkeys/passkeys-plugin';
-import { TelegramProvider } from '../providers/telegram/telegram-provider';
 import { VerifyProvider } from '../providers/verify';
 
 /** The `add*` calls of {@link Auth}: each makes a provider and registers it. */
@@ -69,6 +68,9 @@ export function providerRegistrations(core: Core, auth: () => Auth): ProviderReg
       return auth().addCustomHandler(new VerifyProvider(name, template, sender));
     },
     addTelegramProvider(telegramOptions) {
+      // Loaded when an app adds one: require('authgate') loads no Bot API client.
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      const { TelegramProvider } = require('../providers/telegram/telegram-provider') as typeof import('../providers/telegram/telegram-provider');
       const provider = new TelegramProvider(telegramOptions, resolved.stateStore, avatars, resolved.logger);
       try {
         auth().addCustomHandler(provider);
