@@ -1,15 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAccountStore, DuplicateEmailError, MemoryAccountStore, type Account, type AccountStore, type LinkedLogin } from '../../src/accounts';
 import { LevelAccountStore } from '../../src/stores-level';
 import { MongoAccountStore } from '../../src/stores-mongo';
-import { PostgresAccountStore } from '../../src/stores-postgres';
-import { contractHooks, folderHarness, type Harness } from '../support/contract';
-import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
+import { familyOnEveryDatabase } from '../support/every-store';
+import { contractHooks, type Harness } from '../support/contract';
 import { withLegacyLevel, withLegacyMongo, withLegacyPostgres } from '../support/legacy-stores';
-import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
+import { describePostgres, sharedServer, startPostgres } from '../support/servers';
 
 let counter = 0;
 function account(email: string): Account {
@@ -182,26 +180,8 @@ function accountStoreContract(name: string, describeFn: jest.Describe, makeHarne
   });
 }
 
-accountStoreContract('memory', describe, async () => ({ open: () => new MemoryAccountStore(), cleanup: async () => undefined, persistent: false }));
-accountStoreContract('level', describe, () => folderHarness('authgate-accounts-', (dir) => new LevelAccountStore(dir)));
+familyOnEveryDatabase(accountStoreContract, (uri) => createAccountStore(uri));
 const postgres = sharedServer(startPostgres);
-accountStoreContract('postgres', describePostgres, async () => {
-  const server = await postgres();
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  return { open: () => new PostgresAccountStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
-});
-
-accountStoreContract('SQLite', describe, () => folderHarness('authgate-accounts-', (dir) => createAccountStore(`sqlite://${join(dir, 'auth.db')}`)));
-const mariadb = sharedServer(startMysql);
-accountStoreContract('MySQL (MariaDB)', describeMysql, async () => {
-  const fresh = await freshMysqlDatabase((await mariadb()).url);
-  return { open: () => createAccountStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
-});
-
-accountStoreContract('mongo', describeMongo, async () => {
-  const { uri, db } = await freshMongoUri('acc');
-  return { open: () => new MongoAccountStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
-});
 
 describe('createAccountStore', () => {
   it('makes stores from URIs and refuses others', async () => {

@@ -1,15 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { avatarIdFor, createAvatarStore, FileAvatarStore, MemoryAvatarStore, migrateAvatars, type AvatarStore } from '../../src';
 import { LevelAvatarStore } from '../../src/stores-level';
 import { MongoAvatarStore } from '../../src/stores-mongo';
-import { PostgresAvatarStore } from '../../src/stores-postgres';
 import { KeyValueAvatarStore, MapKeyValueClient } from '../../examples/custom-avatar-store';
+import { familyOnEveryDatabase } from '../support/every-store';
 import { contractHooks, folderHarness, type Harness } from '../support/contract';
-import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
-import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
 
 const png = (n: number): Buffer => Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(n, n % 251)]);
 
@@ -83,31 +80,13 @@ async function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'authgate-ava-'));
 }
 
-avatarStoreContract('memory', describe, async () => ({ open: () => new MemoryAvatarStore(), cleanup: async () => undefined, persistent: false }));
+familyOnEveryDatabase(avatarStoreContract, createAvatarStore);
 avatarStoreContract('file', describe, () => folderHarness('authgate-ava-', (dir) => new FileAvatarStore(dir)));
-avatarStoreContract('level', describe, () => folderHarness('authgate-ava-', (dir) => new LevelAvatarStore(dir)));
 avatarStoreContract('custom (examples/custom-avatar-store.ts)', describe, async () => ({
   open: () => new KeyValueAvatarStore(new MapKeyValueClient()),
   cleanup: async () => undefined,
   persistent: false,
 }));
-const postgres = sharedServer(startPostgres);
-avatarStoreContract('postgres', describePostgres, async () => {
-  const server = await postgres();
-  const schema = `t_${randomBytes(6).toString('hex')}`;
-  return { open: () => new PostgresAvatarStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
-});
-
-avatarStoreContract('SQLite', describe, () => folderHarness('authgate-ava-', (dir) => createAvatarStore(`sqlite://${join(dir, 'auth.db')}`)));
-const mariadb = sharedServer(startMysql);
-avatarStoreContract('MySQL (MariaDB)', describeMysql, async () => {
-  const fresh = await freshMysqlDatabase((await mariadb()).url);
-  return { open: () => createAvatarStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
-});
-avatarStoreContract('mongo', describeMongo, async () => {
-  const { uri, db } = await freshMongoUri('ava');
-  return { open: () => new MongoAvatarStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
-});
 
 describe('migrateAvatars', () => {
   it('copies every avatar keeping ids, and reports failures without stopping', async () => {

@@ -1,13 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { createCredentialStore, MemoryCredentialStore, type Credential, type CredentialStore } from '../../src';
-import { LevelCredentialStore } from '../../src/stores-level';
-import { MongoCredentialStore } from '../../src/stores-mongo';
-import { PostgresCredentialStore } from '../../src/stores-postgres';
 import { olderMongoRecord, withLegacyLevel, withLegacyMongo, withLegacyPostgres } from '../support/legacy-stores';
-import { contractHooks, folderHarness, type Harness } from '../support/contract';
-import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
-import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
-import { join } from 'node:path';
+import { familyOnEveryDatabase } from '../support/every-store';
+import { contractHooks, type Harness } from '../support/contract';
+import { describePostgres, sharedServer, startPostgres } from '../support/servers';
 
 let counter = 0;
 function credential(userId: string, extra: Partial<Credential> = {}): Credential {
@@ -60,24 +55,8 @@ function credentialStoreContract(name: string, describeFn: jest.Describe, makeHa
   });
 }
 
-credentialStoreContract('memory', describe, async () => ({ open: () => new MemoryCredentialStore(), cleanup: async () => undefined, persistent: false }));
-credentialStoreContract('level', describe, () => folderHarness('authgate-credentials-', (dir) => new LevelCredentialStore(dir)));
+familyOnEveryDatabase(credentialStoreContract, createCredentialStore);
 const postgres = sharedServer(startPostgres);
-credentialStoreContract('postgres', describePostgres, async () => {
-  const server = await postgres();
-  const schema = `c_${randomBytes(6).toString('hex')}`;
-  return { open: () => new PostgresCredentialStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
-});
-credentialStoreContract('SQLite', describe, () => folderHarness('authgate-credentials-', (dir) => createCredentialStore(`sqlite://${join(dir, 'auth.db')}`)));
-const mariadb = sharedServer(startMysql);
-credentialStoreContract('MySQL (MariaDB)', describeMysql, async () => {
-  const fresh = await freshMysqlDatabase((await mariadb()).url);
-  return { open: () => createCredentialStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
-});
-credentialStoreContract('mongo', describeMongo, async () => {
-  const { uri, db } = await freshMongoUri('cred');
-  return { open: () => new MongoCredentialStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
-});
 
 /** What the stores of before 2026-11-27 wrote, written here as they wrote it: an upgrade must read every credential. */
 describe('credentials of the older stores are read after an upgrade', () => {

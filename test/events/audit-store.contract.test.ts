@@ -1,17 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type { AuditStore } from '../../src/core/audit/audit-store';
 import type { AuthEvent, AuthEventType } from '../../src/core/audit/auth-event';
 import { eventId } from '../../src/core/audit/event-ids';
-import { LevelAuditStore } from '../../src/stores/level/level-audit-store';
-import { MemoryAuditStore } from '../../src/stores/memory/memory-audit-store';
-import { MongoAuditStore } from '../../src/stores/mongo/mongo-audit-store';
-import { PostgresAuditStore } from '../../src/stores/postgres/postgres-audit-store';
-import { contractHooks, folderHarness, type Harness } from '../support/contract';
-import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
-import { join } from 'node:path';
+import { familyOnEveryDatabase } from '../support/every-store';
+import { contractHooks, type Harness } from '../support/contract';
 import { createAuditStore } from '../../src/stores/create-audit-store';
 import { olderMongoRecord, withLegacyLevel, withLegacyMongo, withLegacyPostgres } from '../support/legacy-stores';
-import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
+import { describePostgres, sharedServer, startPostgres } from '../support/servers';
 
 function event(time: number, type: AuthEventType, userId?: string): AuthEvent {
   return { id: eventId(time), time, type, ...(userId ? { userId } : {}), actor: { kind: 'user', id: userId }, data: { n: time } };
@@ -89,24 +83,8 @@ function auditContract(name: string, describeFn: jest.Describe, makeHarness: () 
   });
 }
 
-auditContract('memory', describe, async () => ({ open: () => new MemoryAuditStore(), cleanup: async () => undefined, persistent: false }));
-auditContract('level', describe, () => folderHarness('authgate-audit-', (dir) => new LevelAuditStore(dir)));
+familyOnEveryDatabase(auditContract, createAuditStore);
 const postgres = sharedServer(startPostgres);
-auditContract('postgres', describePostgres, async () => {
-  const server = await postgres();
-  const schema = `au_${randomBytes(6).toString('hex')}`;
-  return { open: () => new PostgresAuditStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
-});
-auditContract('SQLite', describe, () => folderHarness('authgate-audit-', (dir) => createAuditStore(`sqlite://${join(dir, 'auth.db')}`)));
-const mariadb = sharedServer(startMysql);
-auditContract('MySQL (MariaDB)', describeMysql, async () => {
-  const fresh = await freshMysqlDatabase((await mariadb()).url);
-  return { open: () => createAuditStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
-});
-auditContract('mongo', describeMongo, async () => {
-  const { uri, db } = await freshMongoUri('audit');
-  return { open: () => new MongoAuditStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
-});
 
 /** What the stores of before 2026-11-28 wrote, written here as they wrote it: an upgrade keeps every event. */
 describe('events of the older audit stores are read after an upgrade', () => {

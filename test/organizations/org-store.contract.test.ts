@@ -1,11 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { MemoryOrgStore, SlugTakenError, type OrgInvitation, type OrgMember, type OrgRecord, type OrgStore } from '../../src/organizations';
+import { SlugTakenError, type OrgInvitation, type OrgMember, type OrgRecord, type OrgStore } from '../../src/organizations';
 import { createOrgStore } from '../../src/organizations';
-import { LevelOrgStore } from '../../src/stores-level';
-import { MongoOrgStore } from '../../src/stores-mongo';
-import { PostgresOrgStore } from '../../src/stores-postgres';
 import { olderMongoRecord, withLegacyLevel, withLegacyMongo, withLegacyPostgres } from '../support/legacy-stores';
-import { contractHooks, folderHarness, type Harness } from '../support/contract';
+import { familyOnEveryDatabase } from '../support/every-store';
+import { contractHooks, type Harness } from '../support/contract';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 import { join } from 'node:path';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -160,24 +158,9 @@ function orgStoreContract(name: string, describeFn: jest.Describe, makeHarness: 
   });
 }
 
-orgStoreContract('memory', describe, async () => ({ open: () => new MemoryOrgStore(), cleanup: async () => undefined, persistent: false }));
-orgStoreContract('level', describe, () => folderHarness('authgate-orgs-', (dir) => new LevelOrgStore(dir)));
+familyOnEveryDatabase(orgStoreContract, createOrgStore);
 const postgres = sharedServer(startPostgres);
-orgStoreContract('postgres', describePostgres, async () => {
-  const server = await postgres();
-  const schema = `o_${randomBytes(6).toString('hex')}`;
-  return { open: () => new PostgresOrgStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
-});
-orgStoreContract('SQLite', describe, () => folderHarness('authgate-orgs-', (dir) => createOrgStore(`sqlite://${join(dir, 'auth.db')}`)));
 const mariadb = sharedServer(startMysql);
-orgStoreContract('MySQL (MariaDB)', describeMysql, async () => {
-  const fresh = await freshMysqlDatabase((await mariadb()).url);
-  return { open: () => createOrgStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
-});
-orgStoreContract('mongo', describeMongo, async () => {
-  const { uri, db } = await freshMongoUri('org');
-  return { open: () => new MongoOrgStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
-});
 
 /** What the stores of before 2026-11-27 wrote, written as they wrote it: after an upgrade, organizations, slugs, members and invitations are found. */
 /** An organization as the stores of before 2026-11-29 kept it: its members inside it. */

@@ -2,32 +2,22 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createStateStore, MemoryStateStore } from '../../src';
+import { createStateStore, MemoryStateStore, type StateStore } from '../../src';
 import { LevelStateStore } from '../../src/stores-level';
 import { MongoStateStore } from '../../src/stores-mongo';
-import { PostgresStateStore } from '../../src/stores-postgres';
 import { RedisStateStore } from '../../src/stores-redis';
-import { folderHarness } from '../support/contract';
-import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
+import { familyOnEveryDatabase } from '../support/every-store';
 import { stateStoreContract } from '../support/state-store-contract';
-import { describeMysql, describePostgres, describeRedis, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres, startRedis } from '../support/servers';
+import { describeRedis, sharedServer, startRedis } from '../support/servers';
 
-stateStoreContract('memory', describe, async () => ({ open: () => new MemoryStateStore(), cleanup: async () => undefined, persistent: false }), 'local');
-
-stateStoreContract('level', describe, () => folderHarness('authgate-state-', (dir) => new LevelStateStore(dir)), 'local');
-
-const postgres = sharedServer(startPostgres);
-stateStoreContract(
-  'postgres',
-  describePostgres,
-  async () => {
-    const server = await postgres();
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    return { open: () => new PostgresStateStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
-  },
-  'shared',
+/** What each database's state store announces to the caches of other instances (see the contract). */
+const ANNOUNCES: Readonly<Record<string, 'local' | 'shared' | 'none'>> = { memory: 'local', level: 'local', postgres: 'shared', SQLite: 'none', 'MySQL (MariaDB)': 'none', mongo: 'none' };
+familyOnEveryDatabase<StateStore>(
+  (name, describeFn, makeHarness) => stateStoreContract(name, describeFn, makeHarness, ANNOUNCES[name]!),
+  (uri) => createStateStore(uri),
 );
 
+// Redis holds the state store only: it has no database of the other families.
 const redis = sharedServer(startRedis);
 stateStoreContract(
   'redis',
@@ -38,29 +28,6 @@ stateStoreContract(
     return { open: () => new RedisStateStore(`${server.url}?prefix=${prefix}`), cleanup: async () => undefined, persistent: true };
   },
   'shared',
-);
-
-stateStoreContract('SQLite', describe, () => folderHarness('authgate-state-', (dir) => createStateStore(`sqlite://${join(dir, 'auth.db')}`)), 'none');
-
-const mariadb = sharedServer(startMysql);
-stateStoreContract(
-  'MySQL (MariaDB)',
-  describeMysql,
-  async () => {
-    const fresh = await freshMysqlDatabase((await mariadb()).url);
-    return { open: () => createStateStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
-  },
-  'none',
-);
-
-stateStoreContract(
-  'mongo',
-  describeMongo,
-  async () => {
-    const { uri, db } = await freshMongoUri('state');
-    return { open: () => new MongoStateStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
-  },
-  'none',
 );
 
 describe('createStateStore and the memory bound', () => {

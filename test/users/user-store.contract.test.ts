@@ -1,13 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { createUserStore, MemoryUserStore, UserDirectory, type UserRecord, type UserStore } from '../../src';
-import { LevelUserStore } from '../../src/stores-level';
-import { MongoUserStore } from '../../src/stores-mongo';
-import { PostgresUserStore } from '../../src/stores-postgres';
 import { olderMongoRecord, withLegacyLevel, withLegacyMongo, withLegacyPostgres } from '../support/legacy-stores';
-import { contractHooks, folderHarness, type Harness } from '../support/contract';
-import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
-import { join } from 'node:path';
-import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
+import { familyOnEveryDatabase } from '../support/every-store';
+import { contractHooks, type Harness } from '../support/contract';
+import { describePostgres, sharedServer, startPostgres } from '../support/servers';
 
 function user(id: string, name: string, email?: string): UserRecord {
   return { id, name, ...(email ? { email } : {}), logins: [{ provider: 'local', id }], created: 1_000, lastLogin: 1_000, status: 'active' };
@@ -101,24 +96,8 @@ function userStoreContract(name: string, describeFn: jest.Describe, makeHarness:
   });
 }
 
-userStoreContract('memory', describe, async () => ({ open: () => new MemoryUserStore(), cleanup: async () => undefined, persistent: false }));
-userStoreContract('level', describe, () => folderHarness('authgate-users-', (dir) => new LevelUserStore(dir)));
+familyOnEveryDatabase(userStoreContract, createUserStore);
 const postgres = sharedServer(startPostgres);
-userStoreContract('postgres', describePostgres, async () => {
-  const server = await postgres();
-  const schema = `u_${randomBytes(6).toString('hex')}`;
-  return { open: () => new PostgresUserStore(`${server.url}?schema=${schema}`), cleanup: () => dropSchema(server.url, schema), persistent: true };
-});
-userStoreContract('SQLite', describe, () => folderHarness('authgate-users-', (dir) => createUserStore(`sqlite://${join(dir, 'auth.db')}`)));
-const mariadb = sharedServer(startMysql);
-userStoreContract('MySQL (MariaDB)', describeMysql, async () => {
-  const fresh = await freshMysqlDatabase((await mariadb()).url);
-  return { open: () => createUserStore(fresh.uri), cleanup: () => fresh.drop(), persistent: true };
-});
-userStoreContract('mongo', describeMongo, async () => {
-  const { uri, db } = await freshMongoUri('user');
-  return { open: () => new MongoUserStore(uri), cleanup: () => dropMongoDb(db), persistent: true };
-});
 
 /** What the stores of before 2026-11-27 wrote, written here as they wrote it: after an upgrade every user is found and searchable. */
 describe('users of the older stores are read after an upgrade', () => {
