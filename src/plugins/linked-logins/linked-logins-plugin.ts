@@ -1,4 +1,4 @@
-import { errorBody } from '../../plugin-kit/helpers';
+import { errorBody } from '../../plugin-kit/basics';
 import { asyncHandler, sendJson } from '../../plugin-kit/http';
 import { type AuthPlugin, LOGIN_LINKS_SERVICE, type LoginLinksService } from '../../plugin-kit/plugin-api';
 import type { LinkFlow, LoginLinks } from '../../plugin-kit/providers';

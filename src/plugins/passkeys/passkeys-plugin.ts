@@ -1,4 +1,4 @@
-import { type Logger, logTo } from '../../plugin-kit/helpers';
+import { type Logger, logTo } from '../../plugin-kit/basics';
 import type { AuthPlugin } from '../../plugin-kit/plugin-api';
 import { resolvePasskeyOptions, type PasskeyOptions, PasskeyProvider } from '../../plugin-kit/providers';
 

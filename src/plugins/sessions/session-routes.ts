@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { PluginAuthenticator, PluginEvents, PluginSessions, PluginTokens, PluginRoute } from '../../plugin-kit/plugin-api';
-import { AuthError, hasUnusableChars, requestClient } from '../../plugin-kit/helpers';
+import { AuthError, hasUnusableChars, requestClient } from '../../plugin-kit/basics';
 import { asyncHandler, sendJson } from '../../plugin-kit/http';
 import { stateCall } from '../../plugin-kit/state';
 import { isAdmin, type User, jtiHash } from '../../plugin-kit/sessions';

@@ -1,4 +1,4 @@
-import { configError, positiveMs } from '../../plugin-kit/helpers';
+import { configError, positiveMs } from '../../plugin-kit/basics';
 
 /** The cookie of a login that waits for its second factor: signed, HttpOnly, a session cookie. */
 export const TWO_FACTOR_COOKIE = '2FA-TOKEN';
