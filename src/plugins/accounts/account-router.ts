@@ -66,16 +66,8 @@ function ownLimits(store: StateStore, given: AccountRouterOptions['rateLimits'],
   return (name, identity) => limiter.hit(name, identity);
 }
 
-/**
- * The account service (kidstuff/WebAuth's routes) as a router for any Express app:
- * `POST /signup`, `POST /signup/resend`, `GET /active/:id`, `GET|POST|DELETE /tokens`,
- * `GET|PUT /profile/:id/info`, `POST /profile/:id/change-password`, `POST /profile/:id/email`,
- * `POST /profile/:id/email/confirm`, `DELETE /profile/:id`, `GET /profile/:id/logins`,
- * `DELETE /profile/:id/logins/:userId`, `POST /password/forgot|reset`, `GET /profiles`.
- * Errors are `{Code, Message, Description}`. `core` is given by the accounts plugin: the router
- * then counts its limits and lockout in the identity core's state store, under its limits.
- */
-export function createAccountRouter(options: AccountRouterOptions, core?: AccountCoreParts): AccountRouter {
+/** The account service a router serves, with its store, words and limits (in the core's state store inside the identity core). */
+function openAccountService(options: AccountRouterOptions, core: AccountCoreParts | undefined) {
   const settled = resolveAccountOptions(options);
   const logger = options.logger ?? warningsLogger;
   const store = openGuarded(
@@ -93,34 +85,53 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
   const translations = core?.translations ?? new Translations({}, [CORE_MESSAGES, ACCOUNT_MESSAGES]);
   const service = new AccountService({ ...settled, lockout, store, sender: options.sender, baseUrl: settled.baseUrl.href.replace(/\/+$/, ''), logger, translations });
 
-  const crossSite = new CrossSitePolicy(settled.baseUrl, options);
-  const answer: ErrorAnswer = (res, status, message, err) => {
-    const body = accountErrorBody(status, message, err);
-    void res.status(status >= 500 ? 503 : status).json(res.req ? { ...body, Description: translations.errorMessage(res.req, body.code, body.Description) } : body);
-  };
-  const router = routerShell({ refuseCrossSite: (req) => crossSite.isCrossSiteWrite(req), bodyLimit: settled.bodyLimit, parameterLimit: 50, answer });
-  const actor = (req: Request) => service.authenticate(req.headers.authorization);
-  const hit = core?.rateLimit ?? ownLimits(ownState as StateStore, options.rateLimits, settled.ipv6RateLimitPrefix);
+  return { settled, logger, store, ownState, translations, service };
+}
+
+/** What the account routes share: the service, its words, the limits and the guard of login sessions. */
+interface AccountRouteKit {
+  service: AccountService;
+  translations: Translations;
+  /** The guard of login sessions (a CAPTCHA, the identity core's sign-in hooks). */
+  guard: AccountRouterOptions['loginSessions'];
+  /** Counts hits against per-IP and per-identity limits (429 past one). */
+  limit(...hits: Array<[AccountRateLimit, unknown]>): Promise<void>;
+  /** Runs `attempt`; a failure on the caller's credential (`wrong` says which) counts against `rule`. */
+  failuresCounted<T>(rule: [AccountRateLimit, unknown], wrong: (err: AuthError) => boolean, attempt: () => Promise<T>): Promise<T>;
+  /** The account a request's access token names. */
+  actor(req: Request): ReturnType<AccountService['authenticate']>;
+}
+
+/** The limits and checks every account route uses. */
+function accountRouteKit(service: AccountService, translations: Translations, options: AccountRouterOptions, hit: (name: AccountRateLimit, identity: string) => Promise<void>): AccountRouteKit {
   const limit = async (...hits: Array<[AccountRateLimit, unknown]>): Promise<void> => {
     // Only text names an identity: any other JSON is left to the route's check of its fields (400).
     for (const [name, identity] of hits) if (typeof identity === 'string') await hit(name, identityKey(identity));
   };
-  /**
-   * Runs `attempt`; when it fails on the caller's credential (`wrong` says which errors are that),
-   * counts the failure against the per-identity `rule` (429 past it). Never counted before the
-   * attempt: strangers' failures must not refuse the owner's right password or valid code.
-   */
-  const failuresCounted = async <T>(rule: [AccountRateLimit, unknown], wrong: (err: AuthError) => boolean, attempt: () => Promise<T>): Promise<T> => {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (err instanceof AuthError && wrong(err)) await limit(rule);
-      throw err;
-    }
+  return {
+    service,
+    translations,
+    guard: options.loginSessions,
+    limit,
+    /**
+     * Never counted before the attempt: strangers' failures must not refuse the owner's right
+     * password or valid code.
+     */
+    async failuresCounted(rule, wrong, attempt) {
+      try {
+        return await attempt();
+      } catch (err) {
+        if (err instanceof AuthError && wrong(err)) await limit(rule);
+        throw err;
+      }
+    },
+    actor: (req) => service.authenticate(req.headers.authorization),
   };
-  const ip = clientIp;
-  const guard = options.loginSessions;
+}
 
+/** `POST /signup`, `POST /signup/resend`, `GET /active/:id`: sign-up and activation. */
+function addSignupRoutes(router: Router, { service, translations, guard, limit }: AccountRouteKit): void {
+  const ip = clientIp;
   router.post(
     '/signup',
     asyncHandler(async (req, res) => {
@@ -150,7 +161,12 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
       res.json({ Message: 'Account activated' });
     }),
   );
-  const sessionUser = options.loginSessions?.sessionUser;
+}
+
+/** `GET|POST /tokens` (an access token for a password, or for the browser session) and `DELETE /tokens`. */
+function addTokenRoutes(router: Router, { service, guard, limit, failuresCounted, actor }: AccountRouteKit): void {
+  const ip = clientIp;
+  const sessionUser = guard?.sessionUser;
   const issue = asyncHandler(async (req, res) => {
     const given = fields(req);
     await limit(['tokensPerIp', ip(req)]);
@@ -189,6 +205,10 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
       res.json({ Message: 'Token revoked' });
     }),
   );
+}
+
+/** `/profile/:id/...` (the profile, password, e-mail, deletion, linked logins) and `GET /profiles`. */
+function addProfileRoutes(router: Router, { service, translations, limit, actor }: AccountRouteKit): void {
   router.get(
     '/profile/:id/info',
     asyncHandler(async (req, res) => {
@@ -253,6 +273,19 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
       res.json({ Message: 'Login unlinked; its sessions were signed out' });
     }),
   );
+  router.get(
+    '/profiles',
+    asyncHandler(async (req, res) => {
+      const who = await actor(req);
+      const query = fields(req);
+      res.json(await service.list(who, query.offset, query.limit));
+    }),
+  );
+}
+
+/** `POST /password/forgot` and `POST /password/reset`. */
+function addPasswordRoutes(router: Router, { service, translations, guard, limit, failuresCounted }: AccountRouteKit): void {
+  const ip = clientIp;
   router.post(
     '/password/forgot',
     asyncHandler(async (req, res) => {
@@ -276,14 +309,27 @@ export function createAccountRouter(options: AccountRouterOptions, core?: Accoun
       res.json({ Message: 'Password changed; every session was signed out' });
     }),
   );
-  router.get(
-    '/profiles',
-    asyncHandler(async (req, res) => {
-      const who = await actor(req);
-      const query = fields(req);
-      res.json(await service.list(who, query.offset, query.limit));
-    }),
-  );
+}
+
+/**
+ * The account service (kidstuff/WebAuth's routes) as a router for any Express app:
+ * `POST /signup`, `POST /signup/resend`, `GET /active/:id`, `GET|POST|DELETE /tokens`,
+ * `GET|PUT /profile/:id/info`, `POST /profile/:id/change-password`, `POST /profile/:id/email`,
+ * `POST /profile/:id/email/confirm`, `DELETE /profile/:id`, `GET /profile/:id/logins`,
+ * `DELETE /profile/:id/logins/:userId`, `POST /password/forgot|reset`, `GET /profiles`.
+ * Errors are `{Code, Message, Description}`. `core` is given by the accounts plugin: the router
+ * then counts its limits and lockout in the identity core's state store, under its limits.
+ */
+export function createAccountRouter(options: AccountRouterOptions, core?: AccountCoreParts): AccountRouter {
+  const { settled, logger, store, ownState, translations, service } = openAccountService(options, core);
+  const crossSite = new CrossSitePolicy(settled.baseUrl, options);
+  const answer: ErrorAnswer = (res, status, message, err) => {
+    const body = accountErrorBody(status, message, err);
+    void res.status(status >= 500 ? 503 : status).json(res.req ? { ...body, Description: translations.errorMessage(res.req, body.code, body.Description) } : body);
+  };
+  const router = routerShell({ refuseCrossSite: (req) => crossSite.isCrossSiteWrite(req), bodyLimit: settled.bodyLimit, parameterLimit: 50, answer });
+  const kit = accountRouteKit(service, translations, options, core?.rateLimit ?? ownLimits(ownState as StateStore, options.rateLimits, settled.ipv6RateLimitPrefix));
+  for (const add of [addSignupRoutes, addTokenRoutes, addProfileRoutes, addPasswordRoutes]) add(router, kit);
   finishRouter(router, { answer, logger, unexpected: 503, notFound: 'no such route' });
 
   return Object.assign(router, {
