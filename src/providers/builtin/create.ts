@@ -1,4 +1,4 @@
-import { createOAuth2Strategy } from '../oauth2/strategy';
+import { CodeFlow } from '../oauth2/code-flow';
 import { OAuth2Provider } from '../oauth2/oauth2-provider';
 import { toUser } from '../oauth2/profile';
 import type { BuiltinProviderOptions, BuiltinSpec } from './spec';
@@ -6,14 +6,17 @@ import type { BuiltinProviderOptions, BuiltinSpec } from './spec';
 /** A built-in provider with its endpoints (overridable) and user mapping. */
 export function createBuiltinProvider(spec: BuiltinSpec, cid: string, csecret: string, options: BuiltinProviderOptions = {}): OAuth2Provider {
   const defaults = spec.endpoints(options);
-  const strategy = createOAuth2Strategy({
-    cid,
-    csecret,
-    authUrl: options.authUrl ?? defaults.authUrl,
-    tokenUrl: options.tokenUrl ?? defaults.tokenUrl,
-    infoUrl: options.infoUrl ?? defaults.infoUrl,
-    scopes: options.scopes ?? defaults.scopes,
-    basicAuth: spec.basicAuth ?? false,
-  });
-  return new OAuth2Provider(spec.name, strategy, (info) => toUser(spec.name, spec.mapUser(info, options)), options);
+  const flow = new CodeFlow(
+    {
+      cid,
+      csecret,
+      authUrl: options.authUrl ?? defaults.authUrl,
+      tokenUrl: options.tokenUrl ?? defaults.tokenUrl,
+      infoUrl: options.infoUrl ?? defaults.infoUrl,
+      scopes: options.scopes ?? defaults.scopes,
+      basicAuth: spec.basicAuth ?? false,
+    },
+    options.pkce ?? true,
+  );
+  return new OAuth2Provider(spec.name, flow, (info) => toUser(spec.name, spec.mapUser(info, options)), options);
 }

@@ -1,7 +1,7 @@
 import { AuthError } from '../../base/errors';
 import { OAuth2Provider } from '../oauth2/oauth2-provider';
 import { pickString, toUser } from '../oauth2/profile';
-import { createOAuth2Strategy } from '../oauth2/strategy';
+import { CodeFlow } from '../oauth2/code-flow';
 import type { DevServer } from './dev-server';
 
 /**
@@ -13,7 +13,7 @@ export function createDevProvider(name: string, server: DevServer): OAuth2Provid
     name,
     () => {
       if (!server.started) throw new AuthError('unavailable', 'the dev OAuth2 server is not started: await dev.start()');
-      return createOAuth2Strategy({
+      return new CodeFlow({
         cid: 'authgate-dev',
         csecret: 'authgate-dev',
         authUrl: `${server.url}/login/oauth/authorize`,

@@ -2,7 +2,7 @@ import { configError } from '../../base/errors';
 import type { MaybePromise } from '../../core/token/hooks';
 import type { User } from '../../core/token/user';
 import { OAuth2Provider, type BearerTokens, type OAuth2ProviderOptions } from './oauth2-provider';
-import { createOAuth2Strategy } from './strategy';
+import { CodeFlow } from './code-flow';
 
 /** Client credentials of a custom provider. */
 export interface CustomClient {
@@ -36,6 +36,6 @@ export function createCustomProvider(name: string, client: CustomClient, config:
     }
   }
   if (typeof config.mapUser !== 'function') throw configError(`addCustomProvider("${name}") needs mapUser(info)`);
-  const strategy = createOAuth2Strategy({ ...client, ...config, scopes: config.scopes ?? [] });
-  return new OAuth2Provider(name, strategy, (info, outcome) => config.mapUser(info, outcome), config);
+  const flow = new CodeFlow({ ...client, ...config, scopes: config.scopes ?? [] }, config.pkce ?? true);
+  return new OAuth2Provider(name, flow, (info, outcome) => config.mapUser(info, outcome), config);
 }

@@ -9,7 +9,7 @@ import type { User } from '../../core/token/user';
 import type { Claims } from '../../core/token/claims';
 import { loginAudience, loginField, loginFlag } from '../login-fields';
 import type { LoginRequest, Provider, ProviderKit } from '../provider';
-import { PassportFlow, type FlowRequest, type OAuth2Outcome, type PassportOAuth2Strategy } from './passport-flow';
+import type { FlowRequest, OAuth2Flow, OAuth2Outcome } from './flow';
 import { copyAttributes } from './profile';
 
 /** The provider's tokens handed to `onBearerToken`. */
@@ -39,33 +39,31 @@ function flowRequest(req: LoginRequest): FlowRequest {
 }
 
 /**
- * An OAuth2 login on a passport-oauth2 strategy: `/login` signs state, PKCE verifier, `from`,
+ * An OAuth2 login on a flow (oauth4webapi's, or a Passport strategy's): `/login` signs state, PKCE verifier, `from`,
  * audience and flags into a handshake cookie and redirects (302) to the provider; `/callback`
  * checks them, exchanges the code, maps the user and completes the login.
  */
 export class OAuth2Provider implements Provider {
   /** The login starts with a redirect (GET); callbacks come as GET (or a form_post). */
   readonly methods = { login: ['GET'], callback: ['GET', 'POST'] } as const;
-  private flow: PassportFlow | undefined;
+  private made: OAuth2Flow | undefined;
 
   /**
    * @param name - provider name.
-   * @param strategy - the strategy, or a function making it on first use (for endpoints known late).
+   * @param flow - the flow, or a function making it on first use (for endpoints known late).
    * @param mapUser - profile to user.
    * @param options - attributes, bearer-token hook, PKCE.
    */
   constructor(
     readonly name: string,
-    private readonly strategy: PassportOAuth2Strategy | (() => PassportOAuth2Strategy),
+    private readonly flow: OAuth2Flow | (() => OAuth2Flow),
     private readonly mapUser: ProfileMapper,
     private readonly options: OAuth2ProviderOptions = {},
-  ) {
-    if (typeof strategy !== 'function') this.flow = new PassportFlow(strategy, options.pkce ?? true);
-  }
+  ) {}
 
-  private getFlow(): PassportFlow {
-    this.flow ??= new PassportFlow((this.strategy as () => PassportOAuth2Strategy)(), this.options.pkce ?? true);
-    return this.flow;
+  private getFlow(): OAuth2Flow {
+    this.made ??= typeof this.flow === 'function' ? this.flow() : this.flow;
+    return this.made;
   }
 
   private callbackUrl(req: LoginRequest, kit: ProviderKit): string {

@@ -1,31 +1,6 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import { AuthError } from '../../base/errors';
 import { safeEqual } from '../../internal/random';
-
-/** What a finished OAuth2 exchange gives: the profile and the provider's tokens. */
-export interface OAuth2Outcome {
-  /** The strategy's profile (raw user-info JSON for authgate's own strategies). */
-  profile: unknown;
-  /** The access token. */
-  accessToken: string;
-  /** The refresh token, when the provider sends one. */
-  refreshToken: string | undefined;
-  /** The whole token response. */
-  params: Record<string, unknown>;
-}
-
-/** The request shape passport-oauth2 reads: query and body only. */
-export interface FlowRequest {
-  query: Record<string, string>;
-  body: unknown;
-  headers: IncomingHttpHeaders;
-}
-
-/** The handshake values checked at the callback. */
-export interface FlowHandshake {
-  state: string;
-  pkce?: string | undefined;
-}
+import type { FlowHandshake, FlowRequest, OAuth2Flow, OAuth2Outcome } from './flow';
 
 type Callback = (err: unknown, ...rest: unknown[]) => void;
 
@@ -71,14 +46,9 @@ function captureVerify(accessToken: string, refreshToken: string | undefined, pa
   done(null, { accessToken, refreshToken, params, profile } satisfies OAuth2Outcome);
 }
 
-/** Marks failures of the user-info request, answered with 503. */
-export class UserInfoError extends Error {
-  override readonly name = 'UserInfoError';
-}
-
 function classify(err: unknown): AuthError {
   const e = err as { name?: string; message?: string; code?: string; oauthError?: { statusCode?: number } };
-  if (err instanceof UserInfoError || /profile/i.test(e.message ?? '')) {
+  if (/profile/i.test(e.message ?? '')) {
     return new AuthError('unavailable', 'failed to load the user info from the provider', { cause: err });
   }
   if (e.name === 'TokenError' || e.name === 'AuthorizationError') {
@@ -95,7 +65,7 @@ function classify(err: unknown): AuthError {
  * Drives a passport-oauth2 strategy without a server session: builds the authorization redirect
  * (state + PKCE S256) and finishes the callback (state check, code exchange, user info).
  */
-export class PassportFlow {
+export class PassportFlow implements OAuth2Flow {
   /**
    * Takes over the strategy's state store and verify callback.
    * @param strategy - any passport-oauth2 based strategy.

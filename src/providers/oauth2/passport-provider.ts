@@ -2,7 +2,7 @@ import { configError } from '../../base/errors';
 import type { MaybePromise } from '../../core/token/hooks';
 import type { User } from '../../core/token/user';
 import { OAuth2Provider, type OAuth2ProviderOptions } from './oauth2-provider';
-import type { PassportOAuth2Strategy } from './passport-flow';
+import { PassportFlow, type PassportOAuth2Strategy } from './passport-flow';
 import { pickString, toUser } from './profile';
 
 /** Turns a Passport profile into the user. */
@@ -38,5 +38,5 @@ export function createPassportProvider(name: string, strategy: PassportOAuth2Str
     throw configError(`addPassportProvider("${name}") needs a Passport strategy instance`);
   }
   const mapper = mapProfile ?? defaultPassportMapper(name);
-  return new OAuth2Provider(name, strategy, (profile) => mapper(profile as PassportProfile), options);
+  return new OAuth2Provider(name, new PassportFlow(strategy, options.pkce ?? true), (profile) => mapper(profile as PassportProfile), options);
 }
