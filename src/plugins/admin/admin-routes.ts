@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { type PluginRoute, type PluginAuthenticator, eventQuery } from '../../plugin-kit/plugin-api';
 import { AuthError, hasUnusableChars, requestClient, type Translations } from '../../plugin-kit/helpers';
 import { asyncHandler, sendJson, objectBody } from '../../plugin-kit/http';
@@ -42,30 +42,26 @@ function queryText(value: unknown, name: string, max: number): string | undefine
   return value;
 }
 
-/**
- * The admin routes under the auth router: `GET /admin/users`, `GET /admin/users/:id`,
- * `POST /admin/users/:id/ban|unban|impersonate`, `POST /admin/users/:id/sessions/revoke-all`,
- * `GET`/`POST /admin/impersonation(/stop)`, and the console at `GET /admin/`. Admins only (403
- * otherwise); writes need a fresh login (`stepUpMaxAge`) with the cookie and its XSRF header.
- */
-export function adminRouteList(deps: AdminRouteDeps): PluginRoute[] {
-  const { admin, authenticator } = deps;
-  type Handler = (req: Request, res: Response, me: { user: User; claims: Claims }) => Promise<void>;
-  const asAdmin = (write: boolean, handler: Handler) =>
+type AdminHandler = (req: Request, res: Response, me: { user: User; claims: Claims }) => Promise<void>;
+/** A route for the app's admins: a read, or a write that needs a fresh login (step-up). */
+type AsAdmin = (write: boolean, handler: AdminHandler) => RequestHandler;
+
+/** The check every admin route runs: a logged-in admin, within `adminRequestsPerUser`. */
+function adminGate({ admin, authenticator, rateLimit }: AdminRouteDeps): AsAdmin {
+  return (write, handler) =>
     asyncHandler(async (req, res) => {
       const claims = await authenticator.tokenClaims(req, res);
       const user = claims.user as User;
       if (!admin.isAdmin(user, claims)) throw new AuthError('forbidden', 'admin access required');
-      await stateCall(() => deps.rateLimit('adminRequestsPerUser', user.id));
+      await stateCall(() => rateLimit('adminRequestsPerUser', user.id));
       // Writes: a fresh login through the cookie with its XSRF header (never a token carried off elsewhere).
       const checked = write ? await authenticator.stepUpClaims(req, res) : claims;
       await handler(req, res, { user, claims: checked });
     });
-  const page = (res: Response, status: number, html: string): void => {
-    res.setHeader('Content-Security-Policy', CONSOLE_CSP);
-    res.status(status).type('html').send(html);
-  };
+}
 
+/** The users: list, read, ban and unban, end their sessions, act as one. */
+function userRoutes({ admin }: AdminRouteDeps, asAdmin: AsAdmin): PluginRoute[] {
   return [
     {
       method: 'GET',
@@ -112,7 +108,12 @@ export function adminRouteList(deps: AdminRouteDeps): PluginRoute[] {
         sendJson(res, 200, { status: 'impersonating', user: started.user, admin: { id: started.act.sub, name: started.act.name }, expires: started.act.exp * 1000 });
       }),
     },
+  ];
+}
 
+/** The audit log, and the impersonation a session is in (and its end). */
+function auditAndImpersonationRoutes({ admin, authenticator }: AdminRouteDeps, asAdmin: AsAdmin): PluginRoute[] {
+  return [
     {
       method: 'GET',
       path: '/admin/audit',
@@ -136,7 +137,18 @@ export function adminRouteList(deps: AdminRouteDeps): PluginRoute[] {
         sendJson(res, 200, back ? { status: 'stopped', user: back } : { status: 'stopped', user: null });
       }),
     },
+  ];
+}
 
+/** The console page, its script and its style. */
+function consoleRoutes(deps: AdminRouteDeps): PluginRoute[] {
+  const { admin } = deps;
+  const page = (res: Response, status: number, html: string): void => {
+    res.setHeader('Content-Security-Policy', CONSOLE_CSP);
+    res.status(status).type('html').send(html);
+  };
+
+  return [
     {
       method: 'GET',
       path: '/admin/',
@@ -170,4 +182,15 @@ export function adminRouteList(deps: AdminRouteDeps): PluginRoute[] {
       },
     },
   ];
+}
+
+/**
+ * The admin routes under the auth router: `GET /admin/users`, `GET /admin/users/:id`,
+ * `POST /admin/users/:id/ban|unban|impersonate`, `POST /admin/users/:id/sessions/revoke-all`,
+ * `GET`/`POST /admin/impersonation(/stop)`, and the console at `GET /admin/`. Admins only (403
+ * otherwise); writes need a fresh login (`stepUpMaxAge`) with the cookie and its XSRF header.
+ */
+export function adminRouteList(deps: AdminRouteDeps): PluginRoute[] {
+  const asAdmin = adminGate(deps);
+  return [...userRoutes(deps, asAdmin), ...auditAndImpersonationRoutes(deps, asAdmin), ...consoleRoutes(deps)];
 }

@@ -33,36 +33,47 @@ function codeOf(req: Request): string {
   return code.trim();
 }
 
-/**
- * `GET /2fa` (status, and whether a login waits in this browser), `POST /2fa/enroll`,
- * `POST /2fa/confirm {code}`, `POST /2fa/disable {code}` (logged in, with XSRF), and
- * `POST /2fa/verify {code}` (completes a login that waits for its second factor).
- */
-export function twoFactorRouteList(deps: TwoFactorRouteDeps): PluginRoute[] {
-  const on = (): { twoFactor: TwoFactor; pending: PendingLogins } => deps;
-  const limit = (req: Request, userId: string): Promise<void> => deps.limit(clientIp(req), userId);
-  const me = async (req: Request, res: Response): Promise<User> => (await deps.authenticator.tokenClaims(req, res)).user as User;
+/** What the two-factor routes share: the limits, the callers and the code check. */
+interface TwoFactorRouteKit {
+  /** Counts a code tried, per IP and per user. */
+  limit(req: Request, userId: string): Promise<void>;
+  /** The logged-in user. */
+  me(req: Request, res: Response): Promise<User>;
   /** The user of a login fresh enough to change credentials (see `stepUpMaxAge`). */
-  const steppedUp = async (req: Request, res: Response): Promise<User> => (await deps.authenticator.stepUpClaims(req, res)).user as User;
-  const noStore = (res: Response): void => void res.setHeader('Cache-Control', 'no-store');
+  steppedUp(req: Request, res: Response): Promise<User>;
+  /** Keeps an answer with secrets out of caches. */
+  noStore(res: Response): void;
   /** Checks a code of a login or a step-up, and records `second_factor.succeeded` or `.failed`. */
-  const checked = async (req: Request, userId: string, code: string, purpose: 'login' | 'step-up'): Promise<void> => {
-    const event = (type: 'second_factor.succeeded' | 'second_factor.failed'): void => deps.event({ type, userId, actor: { kind: 'user', id: userId }, data: { purpose } }, deps.toLoginRequest(req));
-    try {
-      await deps.twoFactor.check(userId, code);
-    } catch (err) {
-      if (err instanceof AuthError && err.status < 500 && err.status !== 429) event('second_factor.failed');
-      throw err;
-    }
-    event('second_factor.succeeded');
-  };
+  checked(req: Request, userId: string, code: string, purpose: 'login' | 'step-up'): Promise<void>;
+}
 
+function twoFactorRouteKit(deps: TwoFactorRouteDeps): TwoFactorRouteKit {
+  return {
+    limit: (req, userId) => deps.limit(clientIp(req), userId),
+    me: async (req, res) => (await deps.authenticator.tokenClaims(req, res)).user as User,
+    steppedUp: async (req, res) => (await deps.authenticator.stepUpClaims(req, res)).user as User,
+    noStore: (res) => void res.setHeader('Cache-Control', 'no-store'),
+    async checked(req, userId, code, purpose) {
+      const event = (type: 'second_factor.succeeded' | 'second_factor.failed'): void => deps.event({ type, userId, actor: { kind: 'user', id: userId }, data: { purpose } }, deps.toLoginRequest(req));
+      try {
+        await deps.twoFactor.check(userId, code);
+      } catch (err) {
+        if (err instanceof AuthError && err.status < 500 && err.status !== 429) event('second_factor.failed');
+        throw err;
+      }
+      event('second_factor.succeeded');
+    },
+  };
+}
+
+/** `GET /2fa` (the status), enrolment, its confirmation, and turning it off. */
+function enrolmentRoutes(deps: TwoFactorRouteDeps, { limit, me, steppedUp, noStore }: TwoFactorRouteKit): PluginRoute[] {
+  const { twoFactor, pending } = deps;
   return [
     {
       method: 'GET',
       path: '/2fa',
       handler: asyncHandler(async (req, res) => {
-        const { twoFactor, pending } = on();
         noStore(res);
         const waiting = (await pending.read(deps.toLoginRequest(req))) !== undefined;
         const user = await me(req, res).catch((err: unknown) => {
@@ -77,7 +88,6 @@ export function twoFactorRouteList(deps: TwoFactorRouteDeps): PluginRoute[] {
       method: 'POST',
       path: '/2fa/enroll',
       handler: asyncHandler(async (req, res) => {
-        const { twoFactor } = on();
         const user = await steppedUp(req, res);
         noStore(res);
         sendJson(res, 200, await twoFactor.enroll(user));
@@ -88,7 +98,6 @@ export function twoFactorRouteList(deps: TwoFactorRouteDeps): PluginRoute[] {
       method: 'POST',
       path: '/2fa/confirm',
       handler: asyncHandler(async (req, res) => {
-        const { twoFactor } = on();
         const user = await steppedUp(req, res);
         const code = codeOf(req);
         await limit(req, user.id);
@@ -103,7 +112,6 @@ export function twoFactorRouteList(deps: TwoFactorRouteDeps): PluginRoute[] {
       method: 'POST',
       path: '/2fa/disable',
       handler: asyncHandler(async (req, res) => {
-        const { twoFactor } = on();
         const user = await steppedUp(req, res);
         const code = codeOf(req);
         await limit(req, user.id);
@@ -112,7 +120,13 @@ export function twoFactorRouteList(deps: TwoFactorRouteDeps): PluginRoute[] {
         sendJson(res, 200, { enabled: false });
       }),
     },
+  ];
+}
 
+/** The codes that complete something: a step-up of a live session, a login that waits. */
+function codeRoutes(deps: TwoFactorRouteDeps, { limit, checked }: TwoFactorRouteKit): PluginRoute[] {
+  const { twoFactor, pending } = deps;
+  return [
     {
       method: 'POST',
       path: '/2fa/step-up',
@@ -135,7 +149,6 @@ export function twoFactorRouteList(deps: TwoFactorRouteDeps): PluginRoute[] {
       method: 'POST',
       path: '/2fa/verify',
       handler: asyncHandler(async (req, res) => {
-        const { twoFactor, pending } = on();
         const loginReq = deps.toLoginRequest(req);
         const waiting = await pending.read(loginReq);
         if (!waiting) throw new AuthError('unauthorized', 'no login waits for a second factor here: log in again');
@@ -152,4 +165,14 @@ export function twoFactorRouteList(deps: TwoFactorRouteDeps): PluginRoute[] {
       }),
     },
   ];
+}
+
+/**
+ * `GET /2fa` (status, and whether a login waits in this browser), `POST /2fa/enroll`,
+ * `POST /2fa/confirm {code}`, `POST /2fa/disable {code}` (logged in, with XSRF), and
+ * `POST /2fa/verify {code}` (completes a login that waits for its second factor).
+ */
+export function twoFactorRouteList(deps: TwoFactorRouteDeps): PluginRoute[] {
+  const kit = twoFactorRouteKit(deps);
+  return [...enrolmentRoutes(deps, kit), ...codeRoutes(deps, kit)];
 }
