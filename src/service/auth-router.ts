@@ -1,5 +1,5 @@
 import { clientIp } from '../internal/client-ip';
-import type { Request, Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import { AuthError } from '../base/errors';
 import { RateLimitError } from '../core/limits/rate-limiter';
 import type { CrossSitePolicy } from '../internal/cross-origin';
@@ -60,14 +60,9 @@ function actionOf(provider: Provider | undefined, action: string | undefined): P
   return provider !== undefined && action !== undefined && Object.hasOwn(provider.actions ?? {}, action) ? provider.actions?.[action] : undefined;
 }
 
-/**
- * The auth router: `/list`, `/user`, `/status`, `/logout`, the plugins' routes (`/sessions...`,
- * `/2fa...`, `/<provider>/link`), and `/<provider>/login|callback|logout`. Logging out revokes the session of the request's token.
- * Every answer carries nosniff and a strict CSP; every error is `{"error": "...", "code": "<reason>"}`.
- */
-export function createAuthRouter(deps: AuthRouterDeps): Router {
-  const { providers, tokens, authenticator, kit, logger, translations } = deps;
-  const answer: ErrorAnswer = (res, status, message, err) => {
+/** How the auth router answers an error: a route's own way, a page for a person on a failed callback, else JSON. */
+function authErrorAnswer({ providers, translations }: AuthRouterDeps, table: RouteTable): ErrorAnswer {
+  return (res, status, message, err) => {
     // A person whose browser lands on a failed callback (a stale tab, another host name)
     // gets a page with a way to start again; API clients get the JSON.
     const req = res.req;
@@ -83,34 +78,32 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     }
     sendJson(res, status, translations.errorBody(req, status, message, err));
   };
-  const table = new RouteTable(CORE_ROUTES);
-  const router = routerShell({
-    // A cross-site GET may start a login or come back from a provider, but not log out; logins that
-    // a cross-site request would complete are refused where every login ends (the LoginCompleter).
-    refuseCrossSite: (req) => {
-      const [, first, action] = req.path.split('/');
-      const logout = first === 'logout' || action === 'logout';
-      if (!(deps.crossSite.isCrossSiteWrite(req) || (logout && deps.crossSite.isCrossSite(req)))) return false;
-      const provider = providers.get(first ?? '');
-      return !((action === 'callback' && provider?.crossSiteCallback) || actionOf(provider, action)?.crossSite === true);
-    },
-    bodyLimit: deps.bodyLimit,
-    bodyLimitFor: (req) => {
-      const [, first, action] = req.path.split('/');
-      return actionOf(providers.get(first ?? ''), action)?.bodyLimit ?? table.bodyLimitFor(req.method, req.path);
-    },
-    parameterLimit: 100,
-    answer,
-  });
+}
 
-  router.use(foreignHostWarning(kit.url, logger));
+/** A cross-site GET may start a login or come back from a provider, but not log out. */
+function crossSiteRefusal(deps: AuthRouterDeps): (req: Request) => boolean {
+  // Logins that a cross-site request would complete are refused where every login ends (the LoginCompleter).
+  return (req) => {
+    const [, first, action] = req.path.split('/');
+    const logout = first === 'logout' || action === 'logout';
+    if (!(deps.crossSite.isCrossSiteWrite(req) || (logout && deps.crossSite.isCrossSite(req)))) return false;
+    const provider = deps.providers.get(first ?? '');
+    return !((action === 'callback' && provider?.crossSiteCallback) || actionOf(provider, action)?.crossSite === true);
+  };
+}
 
-  const loggedOut = (req: Request, claims: Claims | undefined): void => {
+/** Records the end of a session as a `logout` event. */
+function logoutRecorder({ kit }: AuthRouterDeps): (req: Request, claims: Claims | undefined) => void {
+  return (req, claims) => {
     const userId = claims?.user?.id;
     if (userId === undefined) return;
     kit.event({ type: 'logout', userId, actor: { kind: 'user', id: userId }, session: jtiHash(claims?.jti as string), data: {} }, toLoginRequest(req));
   };
+}
 
+/** `GET /list`, `GET /user`, `GET /status` and `/logout`. */
+function addSessionRoutes(router: Router, deps: AuthRouterDeps, loggedOut: (req: Request, claims: Claims | undefined) => void): void {
+  const { providers, tokens, authenticator, translations } = deps;
   router.get('/list', (_req, res) => sendJson(res, 200, [...providers.keys()]));
 
   router.get(
@@ -142,10 +135,12 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
       sendJson(res, 200, { status: 'logged out' });
     }),
   );
+}
 
-  deps.addPluginRoutes(router, table);
-
-  const providerRoute = asyncHandler(async (req, res) => {
+/** `/:provider/:action(/:arg)`: a provider's login, callback, logout, link or an action of its own. */
+function providerRoute(deps: AuthRouterDeps, loggedOut: (req: Request, claims: Claims | undefined) => void): RequestHandler {
+  const { providers, tokens, authenticator, kit, translations } = deps;
+  return asyncHandler(async (req, res) => {
     const name = String(req.params.provider);
     const action = String(req.params.action);
     const provider = providers.get(name);
@@ -175,8 +170,33 @@ export function createAuthRouter(deps: AuthRouterDeps): Router {
     tokens.reset(res);
     return sendJson(res, 200, { status: 'logged out' });
   });
-  router.all('/:provider/:action', providerRoute);
-  router.all('/:provider/:action/:arg', providerRoute);
+}
 
+/**
+ * The auth router: `/list`, `/user`, `/status`, `/logout`, the plugins' routes (`/sessions...`,
+ * `/2fa...`, `/<provider>/link`), and `/<provider>/login|callback|logout`. Logging out revokes the session of the request's token.
+ * Every answer carries nosniff and a strict CSP; every error is `{"error": "...", "code": "<reason>"}`.
+ */
+export function createAuthRouter(deps: AuthRouterDeps): Router {
+  const table = new RouteTable(CORE_ROUTES);
+  const { providers, logger, kit } = deps;
+  const answer = authErrorAnswer(deps, table);
+  const router = routerShell({
+    refuseCrossSite: crossSiteRefusal(deps),
+    bodyLimit: deps.bodyLimit,
+    bodyLimitFor: (req) => {
+      const [, first, action] = req.path.split('/');
+      return actionOf(providers.get(first ?? ''), action)?.bodyLimit ?? table.bodyLimitFor(req.method, req.path);
+    },
+    parameterLimit: 100,
+    answer,
+  });
+  router.use(foreignHostWarning(kit.url, logger));
+  const loggedOut = logoutRecorder(deps);
+  addSessionRoutes(router, deps, loggedOut);
+  deps.addPluginRoutes(router, table);
+  const route = providerRoute(deps, loggedOut);
+  router.all('/:provider/:action', route);
+  router.all('/:provider/:action/:arg', route);
   return finishRouter(router, { answer, logger, unexpected: 500, notFound: 'not found' });
 }
