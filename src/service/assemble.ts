@@ -76,10 +76,8 @@ function openStores(settled: SettledOptions): ResolvedOptions {
   };
 }
 
-/** Makes the parts of a service from its checked options (stores opened here), plugins not set up yet. */
-export function createCore(settled: SettledOptions, notifications: NotificationOptions | undefined): Core {
-  const resolved = openStores(settled);
-  // A wrong address or a level folder held by another process is said at start-up, not at the first login.
+/** Says at start-up what is wrong with a store (a wrong address, a level folder held by another process), not at the first login. */
+function probeStores(settled: SettledOptions, resolved: ResolvedOptions): void {
   // One database under several families is probed (and reported) once.
   const probed = new Set<unknown>();
   for (const [given, probe] of [
@@ -90,8 +88,10 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
     if (!probed.has(given)) probeStore(given, probe, resolved.logger);
     probed.add(given);
   }
-  const providers = new Map<string, Provider>();
-  const tokens = new TokenService(resolved);
+}
+
+/** The event bus, with the webhook queue it feeds. */
+function eventBus(resolved: ResolvedOptions, tokens: TokenService): EventBus {
   const webhooks = new WebhookQueue(resolved.stateStore, resolved.webhooks, { logger: resolved.logger, backoffMs: resolved.webhookBackoff, pollMs: 1000 });
   webhooks.start();
   const events = new EventBus({
@@ -102,7 +102,12 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
     webhooks,
     types: resolved.eventTypes,
   });
-  const avatars = new AvatarProxy({
+  return events;
+}
+
+/** The avatar proxy, as the options say. */
+function avatarProxy(resolved: ResolvedOptions): AvatarProxy {
+  return new AvatarProxy({
     store: resolved.avatarStore,
     routeUrl: `${resolved.url.href.replace(/\/+$/, '')}${resolved.avatarRoutePath}`,
     resizeLimit: resolved.avatarResizeLimit,
@@ -116,10 +121,11 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
     },
     logger: resolved.logger,
   });
-  const sessions = new SessionRegistry(resolved.stateStore, { ...resolved, secretFor: (aud) => tokens.signingSecret(aud) });
-  const everyRequest = resolved.revocationCheck === 'every-request' ? new RevocationCache(sessions, resolved.stateStore) : undefined;
-  const useOnce = (key: string, ttlMs: number): Promise<boolean> => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs));
-  const notices = new CredentialNotices((user, change, client) =>
+}
+
+/** The notices of credential changes, told as `credential.added` and `credential.removed` events. */
+function credentialNotices(events: EventBus): CredentialNotices {
+  return new CredentialNotices((user, change, client) =>
     events.emit(
       {
         type: change.change === 'added' ? 'credential.added' : 'credential.removed',
@@ -130,6 +136,65 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
       client,
     ),
   );
+}
+
+/** A hit against a rate limit; past it, the 429 is also an event (the limit's name, never who). */
+function hitCounter(limiter: RateLimiter<string>, events: EventBus): (name: string, identity: string) => Promise<void> {
+  // Told once per limit and identity while it lasts, so a flood of 429s cannot flood the audit log.
+  const limitedLately = new BoundedMap<string, true>(10_000);
+  return async (name, identity) => {
+    try {
+      await limiter.hit(name, identity);
+    } catch (err) {
+      const key = `${name}\u0000${identity}`;
+      if (err instanceof RateLimitError && limitedLately.get(key) === undefined) {
+        limitedLately.set(key, true, err.retryAfter * 1000);
+        events.emit({ type: 'rate_limited', actor: { kind: 'system' }, data: { limit: name } });
+      }
+      throw err;
+    }
+  };
+}
+
+/** The authenticator of the middleware and routes, with the session checks and the plugins' guard of basic auth. */
+function makeAuthenticator(parts: {
+  tokens: TokenService;
+  resolved: ResolvedOptions;
+  providers: Map<string, Provider>;
+  limiter: RateLimiter<string>;
+  sessions: SessionRegistry;
+  everyRequest: RevocationCache | undefined;
+  users: UserDirectory;
+  events: EventBus;
+  plugins: PluginHost;
+}): Authenticator {
+  const { tokens, resolved, providers, limiter, sessions, everyRequest, users, events, plugins } = parts;
+  return new Authenticator(tokens, resolved, (name) => providers.has(name), limiter, {
+    registry: sessions,
+    everyRequest,
+    isBanned: (userId) => users.isBanned(userId),
+    refreshRefused: (claims, reason) =>
+      events.emit({ type: 'session.refresh_refused', userId: claims.user?.id, actor: { kind: 'system' }, session: typeof claims.jti === 'string' ? jtiHash(claims.jti) : undefined, data: { reason } }),
+    basicLoginGuard: {
+      check: (req) => plugins.checkAction('login', toLoginRequest(req)),
+      failed: (req) => plugins.actionFailed('login', toLoginRequest(req)),
+      succeeded: (req) => plugins.actionSucceeded('login', toLoginRequest(req)),
+    },
+  });
+}
+
+/** Makes the parts of a service from its checked options (stores opened here), plugins not set up yet. */
+export function createCore(settled: SettledOptions, notifications: NotificationOptions | undefined): Core {
+  const resolved = openStores(settled);
+  probeStores(settled, resolved);
+  const providers = new Map<string, Provider>();
+  const tokens = new TokenService(resolved);
+  const events = eventBus(resolved, tokens);
+  const avatars = avatarProxy(resolved);
+  const sessions = new SessionRegistry(resolved.stateStore, { ...resolved, secretFor: (aud) => tokens.signingSecret(aud) });
+  const everyRequest = resolved.revocationCheck === 'every-request' ? new RevocationCache(sessions, resolved.stateStore) : undefined;
+  const useOnce = (key: string, ttlMs: number): Promise<boolean> => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs));
+  const notices = credentialNotices(events);
   const links = new LinkFlow(tokens, sessions, useOnce, resolved, notices);
   const plugins = new PluginHost([linkedLogins(links), ...resolved.plugins], resolved.logger);
   const translations = new Translations(resolved.translations, [CORE_MESSAGES, NOTICE_MESSAGES, ...plugins.messages()]);
@@ -144,33 +209,8 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
     if (email !== undefined && identityKey(email) !== made.judged) await plugins.checkSignIn(email, 'login', made);
   });
   const limiter = new RateLimiter<string>(resolved.stateStore, resolved.rateLimits, resolved.ipv6RateLimitPrefix);
-  // Told once per limit and identity while it lasts, so a flood of 429s cannot flood the audit log.
-  const limitedLately = new BoundedMap<string, true>(10_000);
-  /** A hit against a rate limit; past it, the 429 is also an event (the limit's name, never who). */
-  const countHit = async (name: string, identity: string): Promise<void> => {
-    try {
-      await limiter.hit(name, identity);
-    } catch (err) {
-      const key = `${name}\u0000${identity}`;
-      if (err instanceof RateLimitError && limitedLately.get(key) === undefined) {
-        limitedLately.set(key, true, err.retryAfter * 1000);
-        events.emit({ type: 'rate_limited', actor: { kind: 'system' }, data: { limit: name } });
-      }
-      throw err;
-    }
-  };
-  const authenticator = new Authenticator(tokens, resolved, (name) => providers.has(name), limiter, {
-    registry: sessions,
-    everyRequest,
-    isBanned: (userId) => users.isBanned(userId),
-    refreshRefused: (claims, reason) =>
-      events.emit({ type: 'session.refresh_refused', userId: claims.user?.id, actor: { kind: 'system' }, session: typeof claims.jti === 'string' ? jtiHash(claims.jti) : undefined, data: { reason } }),
-    basicLoginGuard: {
-      check: (req) => plugins.checkAction('login', toLoginRequest(req)),
-      failed: (req) => plugins.actionFailed('login', toLoginRequest(req)),
-      succeeded: (req) => plugins.actionSucceeded('login', toLoginRequest(req)),
-    },
-  });
+  const countHit = hitCounter(limiter, events);
+  const authenticator = makeAuthenticator({ tokens, resolved, providers, limiter, sessions, everyRequest, users, events, plugins });
   const kit: ProviderKit = {
     translations,
     tokens,
