@@ -3,7 +3,7 @@ import type { PluginAuthenticator } from '../../plugin-kit/plugin-api';
 import { asyncHandler, escapeHtml } from '../../plugin-kit/http';
 import { safeEqual, type PageWords, type Translations } from '../../plugin-kit/helpers';
 import { jtiHash, type Claims, type User } from '../../plugin-kit/sessions';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { consentPage, originsOf } from './pages';
 import type { IdpLogout } from './idp-logout';
 import type { IdpClient, ResolvedIdpOptions } from './idp-options';
@@ -58,13 +58,8 @@ function expiredPage(res: Response, words: PageWords): void {
     );
 }
 
-/**
- * The identity provider's login and consent steps, at `<issuer>/interaction/:uid`: a user signed in
- * to authgate is not asked again (unless `prompt=login` or `max_age` asks for a new login); else
- * the browser goes to the app's login page and comes back. Trusted clients skip consent; for others
- * a consent page (no script, its own CSP, sized for a phone) posts back with an anti-forgery value.
- */
-export function addInteractionRoutes(router: Router, deps: InteractionDeps): void {
+/** What the two interaction routes share: the issuer's path, the page words, the consent CSRF token, the interaction and the consenting session. */
+function interactionKit(deps: InteractionDeps) {
   const { options, authenticator } = deps;
   const path = options.issuer.pathname === '/' ? '' : options.issuer.pathname;
   const wordsFor = (req: Request): PageWords => deps.translations.page(deps.translations.localeOf(req));
@@ -106,78 +101,94 @@ export function addInteractionRoutes(router: Router, deps: InteractionDeps): voi
     return claims;
   };
   const loginAgain = (res: Response, found: InteractionDetails): void => res.redirect(303, options.loginUrl(`${options.issuer.origin}${path}/interaction/${found.uid}`, true));
+  return { path, wordsFor, csrfOf, details, grantAll, consentingSession, loginAgain };
+}
 
-  router.get(
-    `${path}/interaction/:uid`,
-    asyncHandler(async (req, res) => {
-      const found = await details(req, res);
-      if (found === undefined) return;
-      const { provider, details: d } = found;
-      res.setHeader('Cache-Control', 'no-store');
-      if (d.prompt.name === 'login') {
-        const claims = await authenticator.navigationClaims(req, res).catch(() => undefined);
-        const recentEnough = claims !== undefined && (!grantLasts(d.params.scope, d.deviceCode) || authenticator.isRecentLogin(claims));
-        if (claims?.user !== undefined && claims.act === undefined && loginFits(claims, d) && recentEnough) {
-          const user = claims.user as User;
-          const ts = typeof claims.auth_time === 'number' ? claims.auth_time : (claims.iat ?? Math.floor(Date.now() / 1000));
-          if (typeof claims.jti === 'string') await deps.logout.remember(claims.jti, user.id, ts);
-          const { amr, acr } = await deps.proof(claims);
-          return provider.interactionFinished(req, res, { login: { accountId: user.id, ts, acr, ...(amr.length > 0 ? { amr } : {}) } }, { mergeWithLastSubmission: false });
-        }
-        const fresh = claims?.user !== undefined;
-        return res.redirect(303, options.loginUrl(`${options.issuer.origin}${path}/interaction/${d.uid}`, fresh));
-      }
-      const accountId = d.session?.accountId;
-      const client = await deps.clientOf(String(d.params.client_id));
-      if (d.prompt.name !== 'consent' || accountId === undefined || client === undefined) return expiredPage(res, wordsFor(req));
-      const claims = await consentingSession(req, res, d);
-      if (claims === undefined) return loginAgain(res, d);
-      if (client.trusted === true) {
-        const grantId = await grantAll(provider, d, accountId, claims);
-        return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
-      }
-      const scopes = String(d.params.scope ?? 'openid')
-        .split(' ')
-        .filter((s) => s !== '');
-      const page = consentPage(
-        {
-          app: client.name ?? client.clientId,
-          user: (claims.user as User).name,
-          scopes,
-          resources: [d.params.resource ?? []].flat().filter((r): r is string => typeof r === 'string'),
-          action: `${path}/interaction/${d.uid}/confirm`,
-          csrf: csrfOf(d.uid),
-          redirectOrigins: originsOf(client.redirectUris),
-        },
-        wordsFor(req),
-      );
-      res.setHeader('Content-Security-Policy', page.csp);
-      res.setHeader('X-Frame-Options', 'DENY');
-      res.type('html').send(page.html);
-    }),
-  );
+type InteractionKit = ReturnType<typeof interactionKit>;
 
-  router.post(
-    `${path}/interaction/:uid/confirm`,
-    express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }),
-    asyncHandler(async (req, res) => {
-      const found = await details(req, res);
-      if (found === undefined) return;
-      const { provider, details: d } = found;
-      const body = (req.body ?? {}) as Record<string, unknown>;
-      const origin = req.headers.origin;
-      const sameSite = origin === undefined || origin === options.issuer.origin;
-      if (!sameSite || typeof body.csrf !== 'string' || !safeEqual(body.csrf, csrfOf(d.uid)) || d.prompt.name !== 'consent' || d.session?.accountId === undefined) {
-        res.status(403).type('text/plain').send('This form was not sent from the consent page: start again from the app.');
-        return;
+/** `GET <issuer>/interaction/:uid`: a login that fits finishes at once; a consent is given for trusted apps, else asked on a page. */
+function showInteraction(deps: InteractionDeps, { path, wordsFor, csrfOf, details, grantAll, consentingSession, loginAgain }: InteractionKit): RequestHandler {
+  const { options, authenticator } = deps;
+  return asyncHandler(async (req, res) => {
+    const found = await details(req, res);
+    if (found === undefined) return;
+    const { provider, details: d } = found;
+    res.setHeader('Cache-Control', 'no-store');
+    if (d.prompt.name === 'login') {
+      const claims = await authenticator.navigationClaims(req, res).catch(() => undefined);
+      const recentEnough = claims !== undefined && (!grantLasts(d.params.scope, d.deviceCode) || authenticator.isRecentLogin(claims));
+      if (claims?.user !== undefined && claims.act === undefined && loginFits(claims, d) && recentEnough) {
+        const user = claims.user as User;
+        const ts = typeof claims.auth_time === 'number' ? claims.auth_time : (claims.iat ?? Math.floor(Date.now() / 1000));
+        if (typeof claims.jti === 'string') await deps.logout.remember(claims.jti, user.id, ts);
+        const { amr, acr } = await deps.proof(claims);
+        return provider.interactionFinished(req, res, { login: { accountId: user.id, ts, acr, ...(amr.length > 0 ? { amr } : {}) } }, { mergeWithLastSubmission: false });
       }
-      if (body.decision !== 'allow') {
-        return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user denied the request' }, { mergeWithLastSubmission: false });
-      }
-      const claims = await consentingSession(req, res, d);
-      if (claims === undefined) return loginAgain(res, d);
-      const grantId = await grantAll(provider, d, d.session.accountId, claims);
+      const fresh = claims?.user !== undefined;
+      return res.redirect(303, options.loginUrl(`${options.issuer.origin}${path}/interaction/${d.uid}`, fresh));
+    }
+    const accountId = d.session?.accountId;
+    const client = await deps.clientOf(String(d.params.client_id));
+    if (d.prompt.name !== 'consent' || accountId === undefined || client === undefined) return expiredPage(res, wordsFor(req));
+    const claims = await consentingSession(req, res, d);
+    if (claims === undefined) return loginAgain(res, d);
+    if (client.trusted === true) {
+      const grantId = await grantAll(provider, d, accountId, claims);
       return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
-    }),
-  );
+    }
+    const scopes = String(d.params.scope ?? 'openid')
+      .split(' ')
+      .filter((s) => s !== '');
+    const page = consentPage(
+      {
+        app: client.name ?? client.clientId,
+        user: (claims.user as User).name,
+        scopes,
+        resources: [d.params.resource ?? []].flat().filter((r): r is string => typeof r === 'string'),
+        action: `${path}/interaction/${d.uid}/confirm`,
+        csrf: csrfOf(d.uid),
+        redirectOrigins: originsOf(client.redirectUris),
+      },
+      wordsFor(req),
+    );
+    res.setHeader('Content-Security-Policy', page.csp);
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.type('html').send(page.html);
+  });
+}
+
+/** `POST <issuer>/interaction/:uid/confirm`: the consent page's answer (same-site, with its CSRF token). */
+function confirmInteraction(deps: InteractionDeps, { csrfOf, details, grantAll, consentingSession, loginAgain }: InteractionKit): RequestHandler {
+  const { options } = deps;
+  return asyncHandler(async (req, res) => {
+    const found = await details(req, res);
+    if (found === undefined) return;
+    const { provider, details: d } = found;
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const origin = req.headers.origin;
+    const sameSite = origin === undefined || origin === options.issuer.origin;
+    if (!sameSite || typeof body.csrf !== 'string' || !safeEqual(body.csrf, csrfOf(d.uid)) || d.prompt.name !== 'consent' || d.session?.accountId === undefined) {
+      res.status(403).type('text/plain').send('This form was not sent from the consent page: start again from the app.');
+      return;
+    }
+    if (body.decision !== 'allow') {
+      return provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'the user denied the request' }, { mergeWithLastSubmission: false });
+    }
+    const claims = await consentingSession(req, res, d);
+    if (claims === undefined) return loginAgain(res, d);
+    const grantId = await grantAll(provider, d, d.session.accountId, claims);
+    return provider.interactionFinished(req, res, { consent: { grantId } }, { mergeWithLastSubmission: true });
+  });
+}
+
+/**
+ * The identity provider's login and consent steps, at `<issuer>/interaction/:uid`: a user signed in
+ * to authgate is not asked again (unless `prompt=login` or `max_age` asks for a new login); else
+ * the browser goes to the app's login page and comes back. Trusted clients skip consent; for others
+ * a consent page (no script, its own CSP, sized for a phone) posts back with an anti-forgery value.
+ */
+export function addInteractionRoutes(router: Router, deps: InteractionDeps): void {
+  const kit = interactionKit(deps);
+  router.get(`${kit.path}/interaction/:uid`, showInteraction(deps, kit));
+  router.post(`${kit.path}/interaction/:uid/confirm`, express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }), confirmInteraction(deps, kit));
 }
