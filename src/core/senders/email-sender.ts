@@ -1,4 +1,4 @@
-import { configError } from '../../base/errors';
+import { AuthError, configError } from '../../base/errors';
 import type { Mail } from 'nodemailer';
 import { loadOptional } from '../../internal/optional';
 import { isEmailAddress } from '../../internal/email-address';
@@ -32,9 +32,14 @@ export interface EmailSenderOptions {
   timeout?: number;
 }
 
-/** Why a mail was not sent; the message names the kind of failure, never the server's reply. */
-export class SenderError extends Error {
+/** Why a mail was not sent (code `bad_gateway`); the message names the kind of failure, never the server's reply. */
+export class SenderError extends AuthError {
   override readonly name = 'SenderError';
+
+  /** @param message - the kind of failure. @param options - `cause`: the transport's error, for logs. */
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super('bad_gateway', message, options);
+  }
 }
 
 function describeFailure(err: unknown): string {

@@ -1,3 +1,4 @@
+import { AuthError } from '../../plugin-kit/basics';
 import type { Account, LinkedLogin } from './account';
 
 /** A stored access token: only its hash is the key. */
@@ -7,9 +8,14 @@ export interface AccessTokenRecord {
   Expires: string;
 }
 
-/** Thrown by `create` when the e-mail is taken. */
-export class DuplicateEmailError extends Error {
+/** Thrown by `create` when the e-mail is taken (code `conflict`, reason `email_taken`). */
+export class DuplicateEmailError extends AuthError {
   override readonly name = 'DuplicateEmailError';
+
+  /** @param email - the address that is taken. */
+  constructor(email: string) {
+    super('conflict', `an account with the e-mail ${email} exists`, { reason: 'email_taken' });
+  }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
+import { AuthError } from '../../base/errors';
 
 /** The parts of a Telegram user the login reads (Bot API `User`). */
 export interface TelegramUser {
@@ -21,9 +22,14 @@ export interface TelegramUpdate {
   message?: TelegramMessage;
 }
 
-/** Why a Bot API call failed; the message names the method and Telegram's code, never the URL (it holds the token). */
-export class BotApiError extends Error {
+/** Why a Bot API call failed (code `bad_gateway`); the message names the method and Telegram's code, never the URL (it holds the token). */
+export class BotApiError extends AuthError {
   override readonly name = 'BotApiError';
+
+  /** @param message - the method and what went wrong. */
+  constructor(message: string) {
+    super('bad_gateway', message);
+  }
 }
 
 /** The longest a `getUpdates` long poll waits on Telegram's side, in seconds. */
