@@ -56,6 +56,35 @@ const PLACEHOLDER = /\{([a-zA-Z]\w*)\}/g;
 const LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 const NO_FIELDS: LogFields = Object.freeze({});
 
+// Control characters (a newline above all) would let a value a client chose start a line of its own in a text log.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+
+/** A value as a log line may hold it: text with its control characters escaped (`\n`, `\u001b`). */
+function safeValue(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  return value.replace(CONTROL, (c) => JSON.stringify(c).slice(1, -1));
+}
+
+/** The fields with every text value made safe for a line (the same object when none needed it). */
+function safeFields(fields: LogFields): LogFields {
+  let safe: Record<string, unknown> | undefined;
+  for (const [name, value] of Object.entries(fields)) {
+    const made = safeValue(value);
+    if (made !== value) (safe ??= { ...fields })[name] = made;
+  }
+  return safe ?? fields;
+}
+
+/** Runs a write to the app's logger: a logger that throws must not fail the request or the work that logs. */
+function guarded(write: () => void): void {
+  try {
+    write();
+  } catch {
+    // Nowhere left to say it: the logger itself failed.
+  }
+}
+
 const text = (value: unknown): string => (typeof value === 'string' ? value : value instanceof Error ? value.message : (JSON.stringify(value) ?? String(value)));
 
 /** The template with its placeholders filled from the fields (a placeholder without a field stays as written). */
@@ -70,14 +99,15 @@ function isLineLogger(logger: Logger): logger is LineLogger {
 function lineLog(logger: LineLogger): Log {
   const at =
     (level: LogLevel) =>
-    (template: string, fields: LogFields = NO_FIELDS): void => {
+    (template: string, given: LogFields = NO_FIELDS): void => {
+      const fields = safeFields(given);
       const args: unknown[] = [];
       const format = template.replace(PLACEHOLDER, (whole, name: string) => {
         if (!Object.prototype.hasOwnProperty.call(fields, name)) return whole;
         args.push(fields[name]);
         return '%s';
       });
-      logger.logf(`[${level.toUpperCase()}] ${format}`, ...args);
+      guarded(() => logger.logf(`[${level.toUpperCase()}] ${format}`, ...args));
     };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
@@ -85,8 +115,10 @@ function lineLog(logger: LineLogger): Log {
 function leveledLog(logger: LeveledLogger): Log {
   const at =
     (level: LogLevel) =>
-    (template: string, fields: LogFields = NO_FIELDS): void =>
-      logger[level](fields, fillTemplate(template, fields));
+    (template: string, given: LogFields = NO_FIELDS): void => {
+      const fields = safeFields(given);
+      guarded(() => logger[level](fields, fillTemplate(template, fields)));
+    };
   return { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
 }
 

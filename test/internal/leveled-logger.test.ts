@@ -49,6 +49,37 @@ describe('the leveled logger', () => {
     expect(calls).toEqual([['[ERROR] %s of %s failed: %s', 'mail', 'user.login', 'ETIMEDOUT'], ['[DEBUG] no fields here']]);
   });
 
+  it('escapes control characters in values, so a value a client chose cannot start a line of its own', () => {
+    const lines: string[] = [];
+    const forged = 'x\n2026-11-29T00:00:00.000Z [authgate] [ERROR] the state store (postgres://db/app) failed\u001b[2J';
+    logTo({ logf: (format: string, ...args: unknown[]) => void lines.push(format.replace(/%s/g, () => String(args.shift()))) }).warn('refused: {reason}', { reason: forged });
+    logTo({ debug: () => undefined, info: () => undefined, warn: (_f, message) => void lines.push(message), error: () => undefined }).warn('refused: {reason}', { reason: forged });
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      expect(line).not.toMatch(/[\n\u001b]/);
+      expect(line).toContain('x\\n2026-11-29');
+    }
+  });
+
+  it('drops what a logger that throws fails to write: the request is answered and the other hooks run', async () => {
+    const failing = {
+      debug: () => undefined,
+      info: () => undefined,
+      warn: () => {
+        throw new Error('log disk full');
+      },
+      error: () => {
+        throw new Error('log disk full');
+      },
+    };
+    const heard: string[] = [];
+    const listening: AuthPlugin = { name: 'listening', setup: () => ({ actions: { 'sign-in': { after: async (_call, outcome) => void heard.push(outcome) } } }) };
+    const { app, auth } = makeApp({ plugins: [failingAfterHook, listening], logger: failing });
+    expect((await request(app).post('/auth/local/login').send({ user: 'ann@example.com', passwd: 'pw' })).status).toBe(200);
+    expect(heard).toEqual(['succeeded']);
+    await auth.close();
+  });
+
   it('keeps the defaults quiet below warn, and refuses a logger it cannot write to', () => {
     const out = jest.spyOn(console, 'log').mockImplementation(() => undefined);
     const err = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
