@@ -32,10 +32,31 @@ export class BotApiError extends AuthError {
   }
 }
 
+/** The largest answer of a call read, in bytes (a batch of 100 updates of 64 KiB fits). */
+const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 /** The longest a `getUpdates` long poll waits on Telegram's side, in seconds. */
 const POLL_SECONDS = 25;
 /** The waits after failed polls, in ms: a bot offline for a while is asked once in 30 s. */
 const BACKOFF_MS = [1000, 2000, 5000, 10_000, 30_000];
+
+/** The JSON of an answer, read up to {@link MAX_ANSWER_BYTES}; a larger one is refused without reading the rest. */
+async function readCapped(res: Response): Promise<unknown> {
+  const reader = res.body?.getReader();
+  if (reader === undefined) return undefined;
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_ANSWER_BYTES) {
+      await reader.cancel();
+      throw new BotApiError('the Bot API answer is too large');
+    }
+    chunks.push(value);
+  }
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
 
 /**
  * The Bot API calls the Telegram login makes (getMe, getUpdates, sendMessage,
@@ -68,7 +89,7 @@ export class BotApi {
    * Calls one method and returns its `result`.
    * @throws BotApiError when Telegram answers `ok: false`, with a status that is not JSON, or not in time.
    */
-  async call<T>(method: string, params: Readonly<Record<string, string | number>> = {}, waitMs = 0): Promise<T> {
+  async call<T>(method: string, params: Readonly<Record<string, string | number>> = {}, limits: { timeoutMs?: number; waitMs?: number } = {}): Promise<T> {
     const body = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)]));
     let res: Response;
     try {
@@ -76,12 +97,12 @@ export class BotApi {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body,
-        signal: AbortSignal.any([this.stopped.signal, AbortSignal.timeout(this.timeoutMs + waitMs)]),
+        signal: AbortSignal.any([this.stopped.signal, AbortSignal.timeout((limits.timeoutMs ?? this.timeoutMs) + (limits.waitMs ?? 0))]),
       });
     } catch (err) {
       throw new BotApiError(`${method}: the Bot API did not answer (${(err as Error)?.name ?? typeof err})`);
     }
-    const answer = (await res.json().catch(() => undefined)) as { ok?: boolean; result?: T; error_code?: number } | undefined;
+    const answer = (await readCapped(res).catch(() => undefined)) as { ok?: boolean; result?: T; error_code?: number } | undefined;
     if (answer?.ok !== true) throw new BotApiError(`${method}: the Bot API answered ${answer?.error_code ?? res.status}`);
     return answer.result as T;
   }
@@ -97,11 +118,15 @@ export class BotApi {
     const signal = this.stopped.signal;
     while (!signal.aborted) {
       try {
-        const updates = await this.call<TelegramUpdate[]>('getUpdates', { offset, timeout: POLL_SECONDS, allowed_updates: '["message"]' }, POLL_SECONDS * 1000);
+        const updates = await this.call<unknown>('getUpdates', { offset, timeout: POLL_SECONDS, allowed_updates: '["message"]' }, { waitMs: POLL_SECONDS * 1000 });
+        if (!Array.isArray(updates)) throw new BotApiError('getUpdates: the answer is not a list of updates');
         failures = 0;
-        for (const update of updates) {
-          offset = Math.max(offset, update.update_id + 1);
-          await onUpdate(update);
+        for (const update of updates as unknown[]) {
+          const id = (update as Partial<TelegramUpdate> | null)?.update_id;
+          // Only a whole number moves the offset: anything else would stall it or skip updates for good.
+          if (!Number.isSafeInteger(id)) continue;
+          offset = Math.max(offset, (id as number) + 1);
+          await onUpdate(update as TelegramUpdate);
         }
       } catch (err) {
         if (signal.aborted) return;

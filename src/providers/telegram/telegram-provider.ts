@@ -34,6 +34,11 @@ interface Confirmed {
   user: User;
 }
 
+/** How long a Bot API call made while a browser waits may take. */
+const IN_REQUEST_MS = 10_000;
+/** The longest name kept of a Telegram user (Telegram's own limit is 64 characters per part). */
+const MAX_NAME = 128;
+
 const START = /^\/start(?:@[A-Za-z0-9_]+)?\s+([A-Za-z0-9_-]{8,64})\s*$/;
 
 /**
@@ -81,13 +86,18 @@ export class TelegramProvider implements Provider {
 
   /** The bot's user name, from getMe (cached). */
   botUsername(): Promise<string> {
-    this.username ??= this.bot.call<{ username?: string }>('getMe').then(
-      (me) => me.username ?? '',
-      (err: unknown) => {
+    this.username ??= this.bot
+      .call<unknown>('getMe', {}, { timeoutMs: IN_REQUEST_MS })
+      .then((me) => {
+        const name = (me as { username?: unknown } | null)?.username;
+        if (typeof name !== 'string' || !/^[A-Za-z0-9_]{1,64}$/.test(name)) throw new Error('getMe gave no bot user name');
+        return name;
+      })
+      .catch((err: unknown) => {
+        // Asked again at the next login: a failure is never kept.
         this.username = undefined;
         throw new AuthError('unavailable', 'the Telegram Bot API is unreachable', { cause: err });
-      },
-    );
+      });
     return this.username;
   }
 
@@ -137,6 +147,12 @@ export class TelegramProvider implements Provider {
     return (req, res) => {
       const header = req.headers['x-telegram-bot-api-secret-token'];
       if (req.method !== 'POST' || typeof header !== 'string' || !safeEqual(header, secretToken)) return sendJson(res, 401, { error: 'unauthorized' });
+      // Behind a body parser (app.use(express.json())) the body was read already: the stream has nothing left.
+      const parsed = (req as IncomingMessage & { body?: unknown }).body;
+      if (parsed !== undefined || req.readableEnded) {
+        if (typeof parsed !== 'object' || parsed === null) return sendJson(res, 400, { error: 'malformed update' });
+        return void this.handleUpdate(parsed).then(() => sendJson(res, 200, { ok: true }));
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       req.on('data', (chunk: Buffer) => {
@@ -162,15 +178,17 @@ export class TelegramProvider implements Provider {
   private async onMessage(message: TelegramMessage): Promise<void> {
     const token = START.exec(typeof message.text === 'string' ? message.text : '')?.[1];
     // Only private chats: in a group anyone could replay a start link they saw.
-    if (!token || message.chat?.type !== 'private' || !message.from) return;
+    const chatId = message.chat?.id;
+    const from = message.from;
+    if (!token || message.chat?.type !== 'private' || typeof from !== 'object' || from === null || !Number.isSafeInteger(chatId) || !Number.isSafeInteger(from.id)) return;
     const pending = await this.state.take<{ aud: string }>(`tg:pending:${token}`);
     if (!pending) {
       await this.bot.call('sendMessage', { chat_id: message.chat.id, text: this.options.errorMsg ?? 'This login link is unknown or expired. Start again on the site.' });
       return;
     }
-    const from = message.from;
+    const text = (value: unknown): string => (typeof value === 'string' ? value.trim() : '');
     const user: User = {
-      name: [from.first_name, from.last_name].filter(Boolean).join(' ') || from.username || `telegram ${from.id}`,
+      name: ([text(from.first_name), text(from.last_name)].filter(Boolean).join(' ') || text(from.username) || `telegram ${from.id}`).slice(0, MAX_NAME),
       id: hashId(this.name, String(message.chat.id)),
       picture: '',
     };
