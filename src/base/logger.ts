@@ -71,6 +71,8 @@ function safeFields(fields: LogFields): LogFields {
   let safe: Record<string, unknown> | undefined;
   for (const [name, value] of Object.entries(fields)) {
     const made = safeValue(value);
+    // The names are the fields' own, which authgate's code chose.
+    // eslint-disable-next-line no-restricted-syntax
     if (made !== value) (safe ??= { ...fields })[name] = made;
   }
   return safe ?? fields;
