@@ -12,6 +12,7 @@ import type { LoginPhases } from '../plugin-api/plugin';
 import type { CompletedLogin, LoginRequest } from '../providers/provider';
 import type { UserDirectory } from '../core/users/user-directory';
 import { setAdmin } from '../core/token/user';
+import { claimsShapeError } from '../core/token/claims';
 
 /** What the end of a login needs to know of the service. */
 export interface LoginCompleterOptions extends RedirectPolicy {
@@ -69,6 +70,9 @@ export class LoginCompleter {
       // Login CSRF: another site must not log this browser in (for instance into its own account).
       throw new AuthError('forbidden', 'cross-site login refused: start the login on this site', { reason: 'cross_site' });
     }
+    // A provider's data (a mapUser passing a provider's object on) must not reach the user store half-typed.
+    const shapeError = claimsShapeError({ user: login.user });
+    if (shapeError !== undefined) throw new AuthError('bad_gateway', `the provider gave a user authgate cannot use (${shapeError})`);
     const given: CompletedLogin = { ...login, loginId: login.user.id };
     const resolved = this.phases.resolve ? await this.phases.resolve(req, res, given) : given;
     if (resolved === undefined) return;

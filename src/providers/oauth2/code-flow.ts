@@ -27,6 +27,10 @@ export interface OAuth2Endpoints {
 const INFO_LIMITS = { timeoutMs: 10_000, maxBytes: 1024 * 1024, allowPrivateNetworks: true, accept: 'application/json' };
 /** The longest the token endpoint may take. */
 const TOKEN_TIMEOUT_MS = 10_000;
+/** The largest token response read, in bytes. */
+const MAX_TOKEN_RESPONSE = 1024 * 1024;
+/** The most of a provider's `error_description` a refusal repeats. */
+const MAX_DESCRIPTION = 200;
 /** What a callback may carry that the flow reads (an `iss` is left out: a plain OAuth2 provider has no issuer to match). */
 const CALLBACK_PARAMETERS = ['code', 'state', 'error', 'error_description', 'error_uri'] as const;
 
@@ -51,10 +55,51 @@ function basicAuth(endpoints: OAuth2Endpoints): Oauth.ClientAuth {
   return (_as, _client, _body, headers) => headers.set('authorization', `Basic ${credentials}`);
 }
 
+/** `fetch` for the token endpoint with its answer read up to {@link MAX_TOKEN_RESPONSE}: a larger one is refused unread. */
+async function cappedFetch(url: string, init: RequestInit): Promise<Response> {
+  const res = await fetch(url, init);
+  const reader = res.body?.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const step = reader === undefined ? { done: true as const } : await reader.read();
+    if (step.done) break;
+    size += step.value.byteLength;
+    if (size > MAX_TOKEN_RESPONSE) {
+      await reader?.cancel();
+      throw new AuthError('bad_gateway', `the provider's token response is larger than ${MAX_TOKEN_RESPONSE} bytes`);
+    }
+    chunks.push(step.value);
+  }
+  const body = Buffer.concat(chunks);
+  // GitHub answers a bad code with 200 and an OAuth error body: an error, as RFC 6749 §5.2 would send it.
+  return new Response(body, { status: res.status === 200 && isErrorBody(body) ? 400 : res.status, statusText: res.statusText, headers: res.headers });
+}
+
+/** Whether a token response is an OAuth error (an `error`, no `access_token`). */
+function isErrorBody(body: Buffer): boolean {
+  try {
+    const json = JSON.parse(body.toString('utf8')) as unknown;
+    return typeof json === 'object' && json !== null && typeof (json as { error?: unknown }).error === 'string' && (json as { access_token?: unknown }).access_token === undefined;
+  } catch {
+    return false;
+  }
+}
+
+/** A provider's words for a refusal, short and on one line. */
+function description(text: string | null): string {
+  // eslint-disable-next-line no-control-regex
+  return text === null ? '' : `: ${text.replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' ').slice(0, MAX_DESCRIPTION)}`;
+}
+
 /** The answer to a failed exchange: the provider said no (403), or could not be reached or read (503). */
 function exchangeError(oauth: typeof Oauth, err: unknown): AuthError {
   if (err instanceof AuthError) return err;
-  if (err instanceof oauth.ResponseBodyError) return new AuthError('forbidden', `the provider refused the login (${err.error})`, { cause: err });
+  if (err instanceof oauth.ResponseBodyError) return new AuthError('forbidden', `the provider refused the login (${err.error.slice(0, 64)})`, { cause: err });
+  // An answer oauth4webapi refuses (no access_token, an id_token for another client or issuer): the provider's fault.
+  if (err instanceof oauth.OperationProcessingError || err instanceof oauth.UnsupportedOperationError) {
+    return new AuthError('bad_gateway', 'the provider answered the code exchange in a way authgate refuses', { cause: err });
+  }
   const status = (err as { cause?: { status?: unknown } }).cause?.status;
   if (typeof status === 'number' && status >= 400 && status < 500) return new AuthError('forbidden', 'the provider refused the authorization code', { cause: err });
   return new AuthError('unavailable', 'the provider could not be reached to exchange the code', { cause: err });
@@ -102,9 +147,9 @@ export class CodeFlow implements OAuth2Flow {
   async finish(req: FlowRequest, callbackURL: string, handshake: FlowHandshake): Promise<OAuth2Outcome> {
     const given = callbackParameters(req);
     const error = given.get('error');
-    if (error === 'access_denied') throw new AuthError('forbidden', `login refused${given.get('error_description') ? `: ${given.get('error_description')}` : ''}`);
+    if (error === 'access_denied') throw new AuthError('forbidden', `login refused${description(given.get('error_description'))}`);
     if (error !== null) throw new AuthError('forbidden', `the provider refused the login (${error.slice(0, 64)})`);
-    if (given.get('code') === null) throw new AuthError('forbidden', 'the OAuth2 callback carried no code');
+    if (!given.get('code')) throw new AuthError('forbidden', 'the OAuth2 callback carried no code');
     const state = given.get('state');
     if (state === null || !safeEqual(state, handshake.state)) throw new AuthError('forbidden', 'login refused: invalid state');
     const tokens = await this.exchange(given, callbackURL, handshake);
@@ -115,7 +160,7 @@ export class CodeFlow implements OAuth2Flow {
     const { oauth, as, endpoints } = this;
     const client: Oauth.Client = { client_id: endpoints.cid };
     const auth = endpoints.basicAuth ? basicAuth(endpoints) : oauth.ClientSecretPost(endpoints.csecret);
-    const options = { signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS), [oauth.allowInsecureRequests]: new URL(endpoints.tokenUrl).protocol === 'http:' };
+    const options = { signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS), [oauth.allowInsecureRequests]: new URL(endpoints.tokenUrl).protocol === 'http:', [oauth.customFetch]: cappedFetch };
     try {
       const checked = oauth.validateAuthResponse(as, client, given, handshake.state);
       const response = await oauth.authorizationCodeGrantRequest(as, client, auth, checked, callbackURL, handshake.pkce ?? oauth.nopkce, options);
