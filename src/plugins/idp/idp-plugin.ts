@@ -282,6 +282,64 @@ declare module '../../core/audit/auth-event' {
   interface AuthEventTypes extends Record<(typeof IDP_EVENT_TYPES)[number], true> {}
 }
 
+/** Ends what the provider granted when authgate's sessions end: a logout, any revocation, a ban, a deprovisioning. */
+function followSessions(ctx: PluginContext, logout: IdpLogout): void {
+  // Logging out of authgate ends the provider sessions its login made (the apps are told by back channel).
+  ctx.events.on('logout', (e) => (e.session !== undefined ? logout.ended(e.session) : undefined));
+  // Any end of an authgate session (logout, revocation, "end all", a ban, a deletion) ends the grants it made.
+  ctx.sessions.onRevoke((h) =>
+    revokeSessionGrants(ctx.stateStore, h).catch((err: unknown) => logTo(ctx.logger).error('the grants of an ended session were not revoked: {error}', { error: (err as Error).message })),
+  );
+  // A ban ends every grant of the user, whichever session made it (its tokens stop at once anyway: see mayHoldGrants).
+  for (const type of ['user.banned', 'org.member.deprovisioned'] as const)
+    ctx.events.on(type, async (e) => void (e.userId !== undefined ? await revokeGrants(ctx.stateStore, e.userId) : undefined), { retryAs: 'idp:revoke-grants' });
+}
+
+/** The provider's own routes under the issuer, with what authgate adds in front: the logout's user, per-IP limits, RFC 8414's metadata URL, the default scope. */
+function addIssuerRoutes(router: Router, ctx: PluginContext, checked: ResolvedIdpOptions, provider: () => Promise<OidcProviderLike>): void {
+  const path = checked.issuer.pathname === '/' ? '' : checked.issuer.pathname;
+  // oidc-provider's logout event cannot wait: whose authgate session this browser holds is read first.
+  router.post(`${path}/session/end/confirm`, (req, _res, next) => {
+    ctx.tokens.peek(req).then(
+      (claims) => {
+        const userId = (claims?.user as User | undefined)?.id;
+        if (userId !== undefined) logoutCookieUsers.set(req, userId);
+        next();
+      },
+      () => next(),
+    );
+  });
+  const perIp =
+    (limit: string, message: string) =>
+    (req: Request, res: Response, next: (err?: unknown) => void): void => {
+      ctx.rateLimit(limit, clientIp(req)).then(
+        () => next(),
+        (err: unknown) => {
+          if (!(err instanceof RateLimitError)) return next(err);
+          res.setHeader('Retry-After', String(err.retryAfter));
+          // The shape of the provider's own errors (RFC 6749 5.2, RFC 7591 3.2.2), with authgate's code.
+          sendJson(res, 429, { error: 'rate_limited', error_description: `${message}; try again in ${err.retryAfter} s`, code: 'rate_limited' });
+        },
+      );
+    };
+  // A user code is short (8 letters): entering codes is limited per client IP.
+  router.post(`${path}/device`, perIp('idpDeviceCodePerIp', 'too many codes entered: wait and try again'));
+  if (checked.registration !== undefined)
+    router.post(
+      `${path}/reg`,
+      perIp('idpRegistrationPerIp', 'too many client registrations from this address (createAuth rateLimits.idpRegistrationPerIp): a client keeps its registration and registers once'),
+    );
+  // RFC 8414's metadata URL for an issuer with a path (/.well-known/oauth-authorization-server/oidc): the same document as discovery.
+  if (path !== '') router.get(`/.well-known/oauth-authorization-server${path}`, (req, _res, next) => forwardTo(`${path}/.well-known/openid-configuration`, req, next));
+  router.get(`${path}/auth`, (req, _res, next) => void defaultScope(req, checked.resources, provider).then(() => next(), next));
+  router.use(path || '/', (req, res, next) => {
+    provider().then(
+      (p) => p.callback()(req, res),
+      (err: unknown) => next(err),
+    );
+  });
+}
+
 /**
  * authgate as an OpenID Provider for the team's other apps, native apps and CLIs, on
  * `oidc-provider`: `createAuth({ plugins: [idp] })` and `app.use(idp.router)`. Logins are authgate's
@@ -350,61 +408,13 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
         granted: (sessionHash, grantId) => linkGrantToSession(ctx.stateStore, sessionHash, grantId, grantTtlMs),
         translations: ctx.translations,
       });
-      // Logging out of authgate ends the provider sessions its login made (the apps are told by back channel).
-      ctx.events.on('logout', (e) => (e.session !== undefined ? logout.ended(e.session) : undefined));
-      // Any end of an authgate session (logout, revocation, "end all", a ban, a deletion) ends the grants it made.
-      ctx.sessions.onRevoke((h) =>
-        revokeSessionGrants(ctx.stateStore, h).catch((err: unknown) => logTo(ctx.logger).error('the grants of an ended session were not revoked: {error}', { error: (err as Error).message })),
-      );
-      // A ban ends every grant of the user, whichever session made it (its tokens stop at once anyway: see mayHoldGrants).
-      for (const type of ['user.banned', 'org.member.deprovisioned'] as const)
-        ctx.events.on(type, async (e) => void (e.userId !== undefined ? await revokeGrants(ctx.stateStore, e.userId) : undefined), { retryAs: 'idp:revoke-grants' });
+      followSessions(ctx, logout);
       const appNames = async (clientIds: string[]): Promise<string[]> => {
         if (clientIds.length === 0) return [];
         const names = await Promise.all(clientIds.map(async (id) => (await clientOf(id))?.name ?? id));
         return [`the access of ${names.length} app${names.length === 1 ? '' : 's'} (${names.join(', ')})`];
       };
-      const path = checked.issuer.pathname === '/' ? '' : checked.issuer.pathname;
-      // oidc-provider's logout event cannot wait: whose authgate session this browser holds is read first.
-      router.post(`${path}/session/end/confirm`, (req, _res, next) => {
-        ctx.tokens.peek(req).then(
-          (claims) => {
-            const userId = (claims?.user as User | undefined)?.id;
-            if (userId !== undefined) logoutCookieUsers.set(req, userId);
-            next();
-          },
-          () => next(),
-        );
-      });
-      const perIp =
-        (limit: string, message: string) =>
-        (req: Request, res: Response, next: (err?: unknown) => void): void => {
-          ctx.rateLimit(limit, clientIp(req)).then(
-            () => next(),
-            (err: unknown) => {
-              if (!(err instanceof RateLimitError)) return next(err);
-              res.setHeader('Retry-After', String(err.retryAfter));
-              // The shape of the provider's own errors (RFC 6749 5.2, RFC 7591 3.2.2), with authgate's code.
-              sendJson(res, 429, { error: 'rate_limited', error_description: `${message}; try again in ${err.retryAfter} s`, code: 'rate_limited' });
-            },
-          );
-        };
-      // A user code is short (8 letters): entering codes is limited per client IP.
-      router.post(`${path}/device`, perIp('idpDeviceCodePerIp', 'too many codes entered: wait and try again'));
-      if (checked.registration !== undefined)
-        router.post(
-          `${path}/reg`,
-          perIp('idpRegistrationPerIp', 'too many client registrations from this address (createAuth rateLimits.idpRegistrationPerIp): a client keeps its registration and registers once'),
-        );
-      // RFC 8414's metadata URL for an issuer with a path (/.well-known/oauth-authorization-server/oidc): the same document as discovery.
-      if (path !== '') router.get(`/.well-known/oauth-authorization-server${path}`, (req, _res, next) => forwardTo(`${path}/.well-known/openid-configuration`, req, next));
-      router.get(`${path}/auth`, (req, _res, next) => void defaultScope(req, checked.resources, provider).then(() => next(), next));
-      router.use(path || '/', (req, res, next) => {
-        provider().then(
-          (p) => p.callback()(req, res),
-          (err: unknown) => next(err),
-        );
-      });
+      addIssuerRoutes(router, ctx, checked, provider);
       // The admin plugin, when it is on, was set up first (it is optional here): who is an admin is its to say.
       const admins = ctx.service(ADMIN_SERVICE);
       return {

@@ -88,14 +88,8 @@ class Refusal extends Error {
   }
 }
 
-/**
- * Protects an API (in this app or another Node service) with the identity provider's JWT access
- * tokens (RFC 9068): signed by a key of the issuer's JWKS, `iss` the issuer, `aud` this resource,
- * the scopes asked, and for a DPoP-bound token (`cnf.jkt`) a proof of its key on every call. A
- * refusal is 401 (403 for a missing scope) with a `WWW-Authenticate` challenge that names the
- * metadata document (RFC 9728), from which a client such as an MCP client finds the issuer.
- */
-export function protectedResource(options: ProtectedResourceOptions): ProtectedResource {
+/** What the options settle: the issuer and resource, the DPoP proof verifier and its replay store, where the metadata lives. */
+function settleResource(options: ProtectedResourceOptions) {
   requirePackages(['jose'], 'protectedResource (authgate/idp)');
   const issuer = absolute(options?.issuer, 'issuer').replace(/\/$/, '');
   const resource = absolute(options.resource, 'resource');
@@ -111,18 +105,28 @@ export function protectedResource(options: ProtectedResourceOptions): ProtectedR
   const resourceUrl = new URL(resource);
   const metadataPath = `/.well-known/oauth-protected-resource${resourceUrl.pathname === '/' ? '' : resourceUrl.pathname}`;
   const metadataUrl = `${resourceUrl.origin}${metadataPath}`;
+  return { issuer, resource, publicOrigin, ownStore, verifier, metadataPath, metadataUrl };
+}
+
+type SettledResource = ReturnType<typeof settleResource>;
+
+/** The issuer's signing keys by `kid`, through its discovery and key set (cached, refetched as the OpenID Connect login does). */
+function issuerKeys(issuer: string): (kid: string | undefined) => Promise<KeyObject> {
   // The issuer's discovery and key set, kept as the OpenID Connect login keeps a provider's (time limit, size cap, one refetch per unknown kid at most every 10 s).
   const discovery = new OidcDiscovery(issuer, 3_600_000, 5000);
   let jwks: { uri: string; cache: JwksCache } | undefined;
-  const keyFor = async (kid: string | undefined): Promise<KeyObject> => {
+  return async (kid) => {
     const { jwks_uri: uri } = await discovery.metadata();
     if (jwks?.uri !== uri) jwks = { uri, cache: new JwksCache(uri, 10_000, 5000) };
     const key = await jwks.cache.key(kid);
     if (key === undefined) throw new Error('signed by a key the issuer does not publish');
     return key;
   };
+}
 
-  const challenge = (refusal?: Refusal): string => {
+/** The `WWW-Authenticate` challenge of a refusal (RFC 6750, RFC 9449): Bearer and DPoP, or DPoP alone when it is required. */
+function challengeOf(options: ProtectedResourceOptions, metadataUrl: string): (refusal?: Refusal) => string {
+  return (refusal) => {
     // A request with no token at all gets no error code (RFC 6750 section 3.1), only where to go and what to ask for.
     const detail =
       refusal === undefined
@@ -132,8 +136,13 @@ export function protectedResource(options: ProtectedResourceOptions): ProtectedR
     const dpop = `DPoP algs="${DPOP_ALGS.join(' ')}", resource_metadata="${metadataUrl}"${refusal?.error === 'invalid_dpop_proof' || refusal?.error === 'use_dpop_nonce' ? detail : ''}`;
     return options.dpop === 'required' ? dpop : `${bearer}, ${dpop}`;
   };
+}
 
-  const check = async (req: Request, required: string[]): Promise<VerifiedAccessToken> => {
+/** Checks a request's access token (signature, issuer, audience, type, DPoP binding and proof) and its scopes. */
+function tokenCheck(options: ProtectedResourceOptions, settled: SettledResource): (req: Request, required: string[]) => Promise<VerifiedAccessToken> {
+  const { issuer, resource, publicOrigin, verifier } = settled;
+  const keyFor = issuerKeys(issuer);
+  return async (req, required) => {
     const header = req.headers.authorization;
     const match = typeof header === 'string' ? /^(Bearer|DPoP) ([A-Za-z0-9\-._~+/]+=*)$/i.exec(header) : null;
     if (typeof header === 'string' && header.length > 16_384) throw new Refusal(401, 'invalid_token', 'the access token is too long');
@@ -167,7 +176,20 @@ export function protectedResource(options: ProtectedResourceOptions): ProtectedR
     if (missing.length > 0) throw new Refusal(403, 'insufficient_scope', `the token lacks the scope ${missing.join(' ')}`, required.join(' '));
     return { subject: String(claims.sub ?? ''), clientId: typeof claims.client_id === 'string' ? claims.client_id : undefined, scopes, boundTo: jkt, claims };
   };
+}
 
+/**
+ * Protects an API (in this app or another Node service) with the identity provider's JWT access
+ * tokens (RFC 9068): signed by a key of the issuer's JWKS, `iss` the issuer, `aud` this resource,
+ * the scopes asked, and for a DPoP-bound token (`cnf.jkt`) a proof of its key on every call. A
+ * refusal is 401 (403 for a missing scope) with a `WWW-Authenticate` challenge that names the
+ * metadata document (RFC 9728), from which a client such as an MCP client finds the issuer.
+ */
+export function protectedResource(options: ProtectedResourceOptions): ProtectedResource {
+  const settled = settleResource(options);
+  const { issuer, resource, ownStore, verifier, metadataPath } = settled;
+  const challenge = challengeOf(options, settled.metadataUrl);
+  const check = tokenCheck(options, settled);
   return {
     metadataPath,
     require:
