@@ -161,10 +161,57 @@ async function mayHoldGrants(ctx: PluginContext, accountId: string): Promise<boo
 
 const ownToken = async (_octx: unknown, client: { clientId: string }, token: { clientId?: string }): Promise<boolean> => token.clientId === client.clientId;
 
-/** Makes the provider with `keys`: storage on the state store, accounts from the user directory. */
 /** The user of the authgate session cookie of a logout confirmation, read (and verified) before oidc-provider handles it. */
 const logoutCookieUsers = new WeakMap<IncomingMessage, string>();
 
+/** An account as the provider asks for it: a user of the directory who is not banned, with the claims it may give. */
+function accountFinder(ctx: PluginContext): (octx: unknown, sub: string) => Promise<{ accountId: string; claims(): Promise<Record<string, unknown>> } | undefined> {
+  return async (_octx, sub) => {
+    const record = await ctx.users.get(sub);
+    if (record === undefined || isBanned(record)) return undefined;
+    return {
+      accountId: sub,
+      claims: async () => ({ sub, name: record.name, preferred_username: record.name, ...(record.picture ? { picture: record.picture } : {}), ...(record.email ? { email: record.email } : {}) }),
+    };
+  };
+}
+
+/** What authgate follows of the provider's events: its logout ends the browser's authgate session, a self-registration is audited, an error is logged. */
+function listenToProvider(provider: OidcProviderLike, ctx: PluginContext): void {
+  // Logging out at the provider (an app's RP-initiated logout) ends the authgate session of that browser too.
+  provider.on('end_session.success', (octx) => {
+    const { req, res, oidc } = octx as { req: Request; res: Response; oidc: { session?: { accountId?: string } } };
+    // Only the authgate session of the user signed out here ends (not that of a user who just
+    // signed in instead, whose login made oidc-provider end the previous user's session).
+    const ended = oidc.session?.accountId;
+    if (ended === undefined || logoutCookieUsers.get(req) !== ended) return;
+    ctx.tokens.reset(res);
+    void ctx.authenticator.endSession(req).then(
+      (claims) => {
+        const userId = claims?.user?.id;
+        if (userId === undefined) return;
+        ctx.events.emit({ type: 'logout', userId, actor: { kind: 'user', id: userId }, session: jtiHash(claims?.jti as string), data: { via: 'identity provider' } });
+      },
+      () => undefined,
+    );
+  });
+  // A client that registered itself is in the audit log as an admin-made one is, with who made it: nobody signed in.
+  provider.on('registration_create.success', (octx, client) => {
+    const made = client as { clientId: string; clientName?: string; tokenEndpointAuthMethod?: string };
+    const { req } = octx as { req: Request };
+    ctx.events.emit(
+      {
+        type: 'idp.client.registered',
+        actor: { kind: 'system' },
+        data: { client: made.clientId, name: made.clientName ?? '', type: made.tokenEndpointAuthMethod === 'none' ? 'public' : 'confidential', selfRegistered: true },
+      },
+      { ip: clientIp(req), userAgent: String(req.headers['user-agent'] ?? '') },
+    );
+  });
+  provider.on('server_error', (_octx, err) => logTo(ctx.logger).error('identity provider: {error}', { error: (err as Error | undefined)?.name ?? 'error' }));
+}
+
+/** Makes the provider with `keys`: storage on the state store, accounts from the user directory. */
 function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: string, keys: SigningJwk[]): { provider: OidcProviderLike; keys: SigningJwk[] } {
   const lib = loadOptional<OidcProviderModule>('oidc-provider', 'the identity provider (authgate/idp)');
   const privateOrigins = originsOf(options.clients.flatMap((c) => (c.backchannelLogoutUri ? [c.backchannelLogoutUri] : [])));
@@ -224,14 +271,7 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
       Grant: ttl.refreshToken,
     },
     interactions: { url: (_octx: unknown, interaction: { uid: string }) => `${path}/interaction/${interaction.uid}`, policy: sessionBoundPolicy(lib, ctx) },
-    findAccount: async (_octx: unknown, sub: string) => {
-      const record = await ctx.users.get(sub);
-      if (record === undefined || isBanned(record)) return undefined;
-      return {
-        accountId: sub,
-        claims: async () => ({ sub, name: record.name, preferred_username: record.name, ...(record.picture ? { picture: record.picture } : {}), ...(record.email ? { email: record.email } : {}) }),
-      };
-    },
+    findAccount: accountFinder(ctx),
   });
   provider.proxy = options.trustProxy;
   // A request that fails after touching a session it never saved (GET /device/<unknown>) would make
@@ -240,37 +280,7 @@ function buildProvider(ctx: PluginContext, options: ResolvedIdpOptions, key: str
   provider.Session.prototype.persist = function persistSaved(this: { exp?: unknown }): Promise<unknown> {
     return typeof this.exp === 'number' ? persist.call(this) : Promise.resolve(undefined);
   };
-  // Logging out at the provider (an app's RP-initiated logout) ends the authgate session of that browser too.
-  provider.on('end_session.success', (octx) => {
-    const { req, res, oidc } = octx as { req: Request; res: Response; oidc: { session?: { accountId?: string } } };
-    // Only the authgate session of the user signed out here ends (not that of a user who just
-    // signed in instead, whose login made oidc-provider end the previous user's session).
-    const ended = oidc.session?.accountId;
-    if (ended === undefined || logoutCookieUsers.get(req) !== ended) return;
-    ctx.tokens.reset(res);
-    void ctx.authenticator.endSession(req).then(
-      (claims) => {
-        const userId = claims?.user?.id;
-        if (userId === undefined) return;
-        ctx.events.emit({ type: 'logout', userId, actor: { kind: 'user', id: userId }, session: jtiHash(claims?.jti as string), data: { via: 'identity provider' } });
-      },
-      () => undefined,
-    );
-  });
-  // A client that registered itself is in the audit log as an admin-made one is, with who made it: nobody signed in.
-  provider.on('registration_create.success', (octx, client) => {
-    const made = client as { clientId: string; clientName?: string; tokenEndpointAuthMethod?: string };
-    const { req } = octx as { req: Request };
-    ctx.events.emit(
-      {
-        type: 'idp.client.registered',
-        actor: { kind: 'system' },
-        data: { client: made.clientId, name: made.clientName ?? '', type: made.tokenEndpointAuthMethod === 'none' ? 'public' : 'confidential', selfRegistered: true },
-      },
-      { ip: clientIp(req), userAgent: String(req.headers['user-agent'] ?? '') },
-    );
-  });
-  provider.on('server_error', (_octx, err) => logTo(ctx.logger).error('identity provider: {error}', { error: (err as Error | undefined)?.name ?? 'error' }));
+  listenToProvider(provider, ctx);
   return { provider, keys };
 }
 
