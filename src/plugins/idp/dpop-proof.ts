@@ -1,17 +1,17 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { loadOptional } from '../../plugin-kit/helpers';
+import { AuthError, loadOptional } from '../../plugin-kit/helpers';
 import type { StateStore } from '../../plugin-kit/state';
 
 /** The algorithms a DPoP proof may be signed with (those the identity provider takes too). */
 export const DPOP_ALGS = ['ES256', 'EdDSA'] as const;
 
-/** Why a proof was refused: `use_dpop_nonce` asks the client to retry with the nonce given. */
-export class DpopRefusal extends Error {
+/** Why a proof was refused (code `unauthorized`): `use_dpop_nonce` asks the client to retry with the nonce given. */
+export class DpopRefusal extends AuthError {
   constructor(
     readonly error: 'invalid_dpop_proof' | 'use_dpop_nonce',
     message: string,
   ) {
-    super(message);
+    super('unauthorized', message);
   }
 }
 

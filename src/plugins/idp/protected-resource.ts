@@ -1,6 +1,6 @@
 import type { KeyObject } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { configError, loadOptional, requirePackages } from '../../plugin-kit/helpers';
+import { AuthError, configError, loadOptional, requirePackages } from '../../plugin-kit/helpers';
 import type { StateStore } from '../../plugin-kit/state';
 import { createStateStore, MemoryStateStore } from '../../plugin-kit/storage';
 import { JwksCache, OidcDiscovery } from '../../plugin-kit/providers';
@@ -77,14 +77,15 @@ function mcpAuthInfo(req: Request, verified: VerifiedAccessToken, resource: stri
   };
 }
 
-class Refusal extends Error {
+/** A refusal of an access token, with RFC 6750's error code (and the scope it lacked) for the challenge. */
+class Refusal extends AuthError {
   constructor(
-    readonly status: 401 | 403,
+    status: 401 | 403,
     readonly error: string,
     message: string,
     readonly scope?: string,
   ) {
-    super(message);
+    super(status === 401 ? 'unauthorized' : 'forbidden', message);
   }
 }
 

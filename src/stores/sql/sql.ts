@@ -18,6 +18,7 @@ import {
   type Schema,
 } from '../../core/storage/collection';
 import { jsonCopy, type Database } from '../../core/storage/database';
+import { AuthError } from '../../base/errors';
 
 /** One version of a family's tables: a statement, or code run on the migration's connection. */
 export type SqlMigrationStep = string | ((session: SqlSession) => Promise<void>);
@@ -156,9 +157,9 @@ export function versionsScript(naming: SqlNaming, family: string, steps: readonl
 }
 
 /** Thrown inside a transaction to roll an insert back whose unique value is taken. */
-class Taken extends Error {
+class Taken extends AuthError {
   constructor(readonly index: string) {
-    super(index);
+    super('conflict', `a unique value of ${index} is taken`);
   }
 }
 
