@@ -140,6 +140,11 @@ function addSessionRoutes(router: Router, deps: AuthRouterDeps, loggedOut: (req:
 /** `/:provider/:action(/:arg)`: a provider's login, callback, logout, link or an action of its own. */
 function providerRoute(deps: AuthRouterDeps, loggedOut: (req: Request, claims: Claims | undefined) => void): RequestHandler {
   const { providers, tokens, authenticator, kit, translations } = deps;
+  // The cookie as a navigation carries it (no XSRF header): only whether a session would be lost is read.
+  const holdsSession = async (req: Request): Promise<boolean> => {
+    const read = await tokens.readNavigation(req).catch(() => undefined);
+    return read?.claims.user !== undefined && read.claims.handshake === undefined;
+  };
   return asyncHandler(async (req, res) => {
     const name = String(req.params.provider);
     const action = String(req.params.action);
@@ -160,7 +165,13 @@ function providerRoute(deps: AuthRouterDeps, loggedOut: (req: Request, claims: C
       return sendJson(res, 405, translations.errorBody(req, 405, `use ${allowed.join(' or ')}`));
     }
     const loginReq = toLoginRequest(req);
-    if (action === 'login') return provider.login(loginReq, res, kit);
+    if (action === 'login') {
+      // A link from another site must not end this browser's session by putting a login's handshake in its cookie.
+      if (req.method === 'GET' && deps.crossSite.isCrossSite(req) && (await holdsSession(req))) {
+        throw new AuthError('forbidden', 'this browser is signed in already: start another login on this site, not from a link of another one', { reason: 'cross_site' });
+      }
+      return provider.login(loginReq, res, kit);
+    }
     if (action === 'callback') {
       if (!provider.callback) return sendJson(res, 404, translations.errorBody(req, 404, `provider ${name} has no callback`));
       return provider.callback(loginReq, res, kit);

@@ -110,6 +110,17 @@ describe('login CSRF: a cross-site request must not log a browser in (item 2)', 
     expect(escaped.text).not.toContain('<b>x</b>');
   });
 
+  it('a link from another site to a login start does not end the session this browser holds; without one it starts the login', async () => {
+    const signedIn = await request(made.app).get('/auth/local/login?user=ann&passwd=pw').expect(200);
+    const jwt = setCookies(signedIn).JWT!.value;
+    const linked = await request(made.app).get('/auth/dev/login?from=/').set('Cookie', `JWT=${jwt}`).set('Sec-Fetch-Site', 'cross-site').expect(403);
+    expect([linked.body.code, setCookies(linked).JWT]).toEqual(['cross_site', undefined]);
+    await request(made.app).get('/auth/user').set('Cookie', `JWT=${jwt}`).set('X-XSRF-TOKEN', setCookies(signedIn)['XSRF-TOKEN']!.value).expect(200);
+    // The same link without a session, or from this site with one, starts the login.
+    await request(made.app).get('/auth/dev/login?from=/').set('Sec-Fetch-Site', 'cross-site').expect(302);
+    await request(made.app).get('/auth/dev/login?from=/').set('Cookie', `JWT=${jwt}`).set('Sec-Fetch-Site', 'same-origin').expect(302);
+  });
+
   it('can be turned off with crossOriginProtection: false', async () => {
     const { app } = makeApp({ crossOriginProtection: false });
     await request(app).get(GET_LOGIN).set('Sec-Fetch-Site', 'cross-site').expect(303);
