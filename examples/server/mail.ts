@@ -6,7 +6,8 @@ import { EmailSender, logTo, senderFunc, type Logger, type Sender } from '../../
  * message to the log, so logins work with nothing installed.
  */
 export function exampleSender(smtpUrl: string | undefined, logger: Logger): Sender {
-  if (!smtpUrl) return senderFunc((address, text) => logTo(logger).info('mail to {to}: {text}', { to: address, text }));
+  // The mail on one log line, its line breaks as spaces: a log line holds none (the logger escapes them).
+  if (!smtpUrl) return senderFunc((address, text) => logTo(logger).info('mail to {to}: {text}', { to: address, text: text.replace(/\s*\r?\n\s*/g, ' ').trim() }));
   const url = new URL(smtpUrl);
   if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error('SMTP_URL must start with smtp:// or smtps://');
   return new EmailSender({

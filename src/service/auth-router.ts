@@ -166,8 +166,9 @@ function providerRoute(deps: AuthRouterDeps, loggedOut: (req: Request, claims: C
     }
     const loginReq = toLoginRequest(req);
     if (action === 'login') {
-      // A link from another site must not end this browser's session by putting a login's handshake in its cookie.
-      if (req.method === 'GET' && deps.crossSite.isCrossSite(req) && (await holdsSession(req))) {
+      // A link from another site must not end this browser's session by putting a login's handshake in its cookie
+      // (the providers that come back to a callback keep one there; a mailed link's confirmation does not).
+      if (provider.callback !== undefined && req.method === 'GET' && deps.crossSite.isCrossSite(req) && (await holdsSession(req))) {
         throw new AuthError('forbidden', 'this browser is signed in already: start another login on this site, not from a link of another one', { reason: 'cross_site' });
       }
       return provider.login(loginReq, res, kit);
