@@ -1,4 +1,15 @@
-import { configError, canonicalEmail, positiveMs, requirePackages, warningsLogger, type Logger, type Sender, type AvatarProxy, type CredentialStore } from '../../plugin-kit/helpers';
+import {
+  configError,
+  canonicalEmail,
+  positiveMs,
+  requirePackages,
+  warningsLogger,
+  type Logger,
+  type Sender,
+  type AvatarProxy,
+  type CredentialStore,
+  type ImportedHashOptions,
+} from '../../plugin-kit/helpers';
 import type { User, Sessions } from '../../plugin-kit/sessions';
 import type { SignInMethod, SecondFactor } from '../../plugin-kit/plugin-api';
 import type { CrossSiteOptions } from '../../plugin-kit/http';
@@ -22,6 +33,12 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   activationTemplate?: string;
   /** bcrypt cost. @default 12 */
   bcryptRounds?: number;
+  /**
+   * What checking password hashes imported from another system needs: Firebase's project hash
+   * parameters for its modified scrypt. Each imported hash is replaced by authgate's own at the
+   * user's first login. @default {} (every other format needs nothing)
+   */
+  importedHashes?: ImportedHashOptions;
   /**
    * Growing delays after wrong passwords for one e-mail from one IP (`/tokens` and the account
    * bridge's logins): 429 with Retry-After, never a permanent lock; `false` turns it off.
@@ -186,6 +203,7 @@ export interface LoginSessions {
 export interface ResolvedAccountOptions {
   baseUrl: URL;
   bcryptRounds: number;
+  importedHashes: ImportedHashOptions;
   storeTimeout: number;
   onlineThreshold: number;
   codeTtl: number;
@@ -247,6 +265,7 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
   return {
     baseUrl: base,
     bcryptRounds: rounds,
+    importedHashes: options.importedHashes ?? {},
     storeTimeout,
     onlineThreshold,
     codeTtl,

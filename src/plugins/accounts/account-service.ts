@@ -15,6 +15,7 @@ import {
   type CredentialStore,
   logTo,
   errorName,
+  type ImportedHashOptions,
 } from '../../plugin-kit/helpers';
 import { escapeHtml } from '../../plugin-kit/http';
 import type { User } from '../../plugin-kit/sessions';
@@ -22,7 +23,7 @@ import type { PluginLockout } from '../../plugin-kit/plugin-api';
 import type { LoginContext, LoginLinks } from '../../plugin-kit/providers';
 import { emptyProfile, isAccountId, PROFILE_FIELDS, publicAccount, type Account, type Profile, type PublicAccount, type StoredCode } from './account';
 import { DuplicateEmailError, type AccountStore } from './account-store';
-import { hashPassword, verifyPassword } from './passwords';
+import { hashPassword, needsRehash, verifyPassword } from './passwords';
 import type { AccountEventType, LoginSessions } from './account-options';
 import { bridgeUser, legacyBridgeId, LinkedLogins, type AccountLogin } from './linked-logins';
 
@@ -36,6 +37,8 @@ export interface AccountServiceSettings {
   onlineThreshold: number;
   activationTemplate: string | undefined;
   bcryptRounds: number;
+  /** What verifying imported password hashes needs (Firebase's project parameters). @default {} */
+  importedHashes?: ImportedHashOptions | undefined;
   baseUrl: string;
   managers: ReadonlySet<string>;
   codeTtl: number;
@@ -295,9 +298,18 @@ export class AccountService {
     const lockout = this.settings.lockout;
     if (email !== undefined) await lockout?.check(email, ip);
     const account = email ? await this.settings.store.getByEmail(email) : undefined;
-    const ok = await verifyPassword(password, account?.Pwd, this.dummyHash);
+    const ok = await verifyPassword(password, account?.Pwd, this.dummyHash, this.settings.importedHashes);
     if (email !== undefined) await (ok && account ? lockout?.succeeded(email, ip) : lockout?.failed(email, ip));
-    return ok ? account : undefined;
+    if (!ok || account === undefined) return undefined;
+    return needsRehash(account.Pwd) ? this.rehashed(account, password) : account;
+  }
+
+  /** An imported (or older) hash replaced by authgate's own, now that the password is known to be right; the account as it was if that fails. */
+  private async rehashed(account: Account, password: string): Promise<Account> {
+    const hash = await hashPassword(password, this.settings.bcryptRounds);
+    // Only the hash that was checked is replaced: a password changed meanwhile stays.
+    const updated = await this.settings.store.update(account.Id, (a) => (a.Pwd === account.Pwd ? { ...a, Pwd: hash } : undefined)).catch(() => undefined);
+    return updated ?? account;
   }
 
   /** The password grant: a random access token, stored only as a hash, valid for `onlineThreshold`. */

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { loadOptional } from '../../plugin-kit/helpers';
+import { configError, importedHashKind, type ImportedHashOptions, loadOptional, verifyImportedHash } from '../../plugin-kit/helpers';
 
 /** bcrypt, loaded when accounts are used (an optional package); `createAccountRouter` calls it at start-up so a missing one fails there. */
 export function loadBcrypt(): typeof import('bcrypt') {
@@ -29,6 +29,27 @@ async function limited<T>(job: () => Promise<T>): Promise<T> {
 
 /** Marks a hash made by bcrypt over the password's HMAC-SHA-256 (hashes without it are bcrypt over the password itself). */
 const DIGESTED = 'hmac-sha256$';
+/** Marks a hash another system made, kept as it was exported (see {@link importedPasswordHash}). */
+const IMPORTED = 'imported$';
+
+/**
+ * What an account keeps of a password hash another system made, so that the user signs in with the
+ * password they had: bcrypt as it is, any other format authgate verifies (Argon2, scrypt,
+ * better-auth's and Firebase's scrypt, PBKDF2 as Django and passlib write it) marked as imported.
+ * At the first login that it lets in, it is replaced by authgate's own hash.
+ * @throws AuthError (`config`) for a format authgate does not know: import such a user without a
+ *   password (a reset sets one), never with a guessable one.
+ */
+export function importedPasswordHash(hash: string): string {
+  const kind = importedHashKind(hash);
+  if (kind === undefined) throw configError('this password hash is of a format authgate does not verify: import the user without a password, and let them set one');
+  return kind === 'bcrypt' ? hash : IMPORTED + hash;
+}
+
+/** Whether a stored hash is not authgate's own (an imported one, or bcrypt over the bare password): replaced at the next login it lets in. */
+export function needsRehash(hash: string): boolean {
+  return !hash.startsWith(DIGESTED);
+}
 
 /**
  * What bcrypt is given: the password's HMAC-SHA-256 under a fixed key, in base64 (44 bytes). bcrypt
@@ -49,8 +70,12 @@ export async function hashPassword(password: string, rounds: number): Promise<st
  * the same cost, so the answer takes as long and does not reveal whether the account exists.
  * Hashes made before passwords were digested (bcrypt over the password itself) keep working.
  */
-export async function verifyPassword(password: string, hash: string | undefined, dummy: Promise<string>): Promise<boolean> {
+export async function verifyPassword(password: string, hash: string | undefined, dummy: Promise<string>, imported: ImportedHashOptions = {}): Promise<boolean> {
   const stored = hash ?? (await dummy);
-  const ok = await limited(() => (stored.startsWith(DIGESTED) ? loadBcrypt().compare(digest(password), stored.slice(DIGESTED.length)) : loadBcrypt().compare(password, stored)));
+  const ok = await limited(() => {
+    if (stored.startsWith(DIGESTED)) return loadBcrypt().compare(digest(password), stored.slice(DIGESTED.length));
+    if (stored.startsWith(IMPORTED)) return verifyImportedHash(stored.slice(IMPORTED.length), password, imported);
+    return loadBcrypt().compare(password, stored);
+  });
   return ok && hash !== undefined;
 }
