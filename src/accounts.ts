@@ -9,7 +9,7 @@ export { createAccountStore, ACCOUNT_STORE_SCHEMES } from './plugins/accounts/cr
 export { MemoryAccountStore } from './plugins/accounts/stores/memory-account-store';
 export { publicAccount, PROFILE_FIELDS, type Account, type Profile, type PublicAccount, type LinkedLogin } from './plugins/accounts/account';
 export { accounts, type AccountsPlugin, type AccountsPluginOptions } from './plugins/accounts/accounts-plugin';
-export { importedPasswordHash } from './plugins/accounts/passwords';
+export { importedPasswordHash } from './plugins/accounts/imported-password';
 export type { FirebaseHashParameters, ImportedHashOptions } from './core/credentials/imported-hashes';
 export type { StoredCode } from './plugins/accounts/account';
 export type { LockoutRule } from './core/limits/lockout';

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { configError, importedHashKind, type ImportedHashOptions, loadOptional, verifyImportedHash } from '../../plugin-kit/helpers';
+import { type ImportedHashOptions, loadOptional, verifyImportedHash } from '../../plugin-kit/helpers';
+import { IMPORTED } from './imported-password';
 
 /** bcrypt, loaded when accounts are used (an optional package); `createAccountRouter` calls it at start-up so a missing one fails there. */
 export function loadBcrypt(): typeof import('bcrypt') {
@@ -29,23 +30,6 @@ async function limited<T>(job: () => Promise<T>): Promise<T> {
 
 /** Marks a hash made by bcrypt over the password's HMAC-SHA-256 (hashes without it are bcrypt over the password itself). */
 const DIGESTED = 'hmac-sha256$';
-/** Marks a hash another system made, kept as it was exported (see {@link importedPasswordHash}). */
-const IMPORTED = 'imported$';
-
-/**
- * What an account keeps of a password hash another system made, so that the user signs in with the
- * password they had: bcrypt as it is, any other format authgate verifies (Argon2, scrypt,
- * better-auth's and Firebase's scrypt, PBKDF2 as Django and passlib write it) marked as imported.
- * At the first login that it lets in, it is replaced by authgate's own hash.
- * @throws AuthError (`config`) for a format authgate does not know: import such a user without a
- *   password (a reset sets one), never with a guessable one.
- */
-export function importedPasswordHash(hash: string): string {
-  const kind = importedHashKind(hash);
-  if (kind === undefined) throw configError('this password hash is of a format authgate does not verify: import the user without a password, and let them set one');
-  return kind === 'bcrypt' ? hash : IMPORTED + hash;
-}
-
 /** Whether a stored hash is not authgate's own (an imported one, or bcrypt over the bare password): replaced at the next login it lets in. */
 export function needsRehash(hash: string): boolean {
   return !hash.startsWith(DIGESTED);
