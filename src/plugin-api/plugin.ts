@@ -153,9 +153,11 @@ export interface ActionHook {
 export interface PluginContribution {
   /**
    * Routes on the auth router (mounted where the app mounts it, e.g. `/auth`), before the provider
-   * routes: a list of {@link PluginRoute} (the way to write them), or a function that adds them to
-   * the router it gets. Either way each route is claimed by the plugin: two plugins (or a plugin
-   * and the core) answering one method and path fail at start-up, naming both.
+   * routes: a list of {@link PluginRoute}, the one way every built-in plugin writes them. A function
+   * that adds them to the router it gets is still accepted from plugins written before (it gets no
+   * per-route rate limit, body limit, error shape or 405, and goes in the next major version).
+   * Either way each route is claimed by the plugin: two plugins (or a plugin and the core)
+   * answering one method and path fail at start-up, naming both.
    */
   routes?: readonly PluginRoute[] | ((router: Router) => void);
   /** Login phases; see {@link LoginPhases}. */
