@@ -29,6 +29,7 @@ import { SQLITE_NAMING } from './stores/sqlite/sqlite-database';
 import { openDatabase } from './stores/open-database';
 import { USERS } from './core/users/user-schema';
 import { ADMIN_USAGE, parseAdminArgs, runAdminCommand, type AdminRequest } from './service/admin-command';
+import { IMPORT_USAGE, parseImportArgs, runImportCommand, type ImportRequest } from './service/import-command';
 
 const MIGRATE_USAGE = `usage: npx authgate migrate [--database <uri>] [--print]
 
@@ -41,7 +42,7 @@ that migrate before they start (or with other rights).
   --print           print the SQL instead of running it (PostgreSQL, MySQL, SQLite), for a
                     migration tool of your own; it connects to nothing`;
 
-const USAGE = `${MIGRATE_USAGE}\n\n${ADMIN_USAGE}`;
+const USAGE = `${MIGRATE_USAGE}\n\n${ADMIN_USAGE}\n\n${IMPORT_USAGE}`;
 
 /** Each store of `createAuth({ database })` (by its folder name under a level folder) and the families it holds. */
 function storesOf(scheme: string, write: (line: string) => void): Array<{ store: string; schemas: Array<Schema<unknown>> }> {
@@ -61,10 +62,14 @@ function storesOf(scheme: string, write: (line: string) => void): Array<{ store:
 }
 
 /** What the arguments ask for. @throws AuthError (`bad_request`) with the usage for anything else. */
-function parse(argv: readonly string[], env: NodeJS.ProcessEnv): { help: true } | { help: false; database: string; print: boolean } | { help: false; admin: AdminRequest } {
+function parse(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): { help: true } | { help: false; database: string; print: boolean } | { help: false; admin: AdminRequest } | { help: false; import: ImportRequest } {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { help: true };
   if (command === 'admin') return { help: false, admin: parseAdminArgs(rest, env) };
+  if (command === 'import') return { help: false, import: parseImportArgs(rest, env) };
   if (command !== 'migrate') throw new AuthError('bad_request', `unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
   let database = env.DATABASE_URL;
   let print = false;
@@ -150,6 +155,7 @@ export async function runCli(argv: readonly string[], write: (line: string) => v
   }
   try {
     if ('admin' in request) await runAdminCommand(request.admin, write);
+    else if ('import' in request) await runImportCommand(request.import, write);
     else if (request.print) script(request.database, write);
     else await migrate(request.database, write);
     return 0;
@@ -158,7 +164,7 @@ export async function runCli(argv: readonly string[], write: (line: string) => v
     // A driver's message may quote the URI it was given, password and all.
     const message = withoutSecrets((err as Error).message ?? String(err));
     const held = heldElsewhere(message) ? ': the app (or another process) holds this level folder; stop it, run the command, then start the app again' : '';
-    write(`authgate ${'admin' in request ? 'admin' : 'migrate'} failed: ${message}${held}`);
+    write(`authgate ${'admin' in request ? 'admin' : 'import' in request ? 'import' : 'migrate'} failed: ${message}${held}`);
     return code;
   }
 }

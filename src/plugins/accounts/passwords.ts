@@ -55,11 +55,12 @@ export async function hashPassword(password: string, rounds: number): Promise<st
  * Hashes made before passwords were digested (bcrypt over the password itself) keep working.
  */
 export async function verifyPassword(password: string, hash: string | undefined, dummy: Promise<string>, imported: ImportedHashOptions = {}): Promise<boolean> {
-  const stored = hash ?? (await dummy);
+  // An account without a password (imported without one) is checked against the dummy, and never matches.
+  const stored = hash === undefined || hash === '' ? await dummy : hash;
   const ok = await limited(() => {
     if (stored.startsWith(DIGESTED)) return loadBcrypt().compare(digest(password), stored.slice(DIGESTED.length));
     if (stored.startsWith(IMPORTED)) return verifyImportedHash(stored.slice(IMPORTED.length), password, imported);
     return loadBcrypt().compare(password, stored);
   });
-  return ok && hash !== undefined;
+  return ok && hash !== undefined && hash !== '';
 }

@@ -1,0 +1,147 @@
+import { createHash } from 'node:crypto';
+import { canonicalEmail, isReservedName } from '../../../plugin-kit/helpers';
+import { hashId } from '../../../plugin-kit/sessions';
+import { emptyProfile, type Account } from '../account';
+import { DuplicateEmailError, type AccountStore } from '../account-store';
+import { importedPasswordHash } from '../imported-password';
+
+/** One person as an export gives them, in the shape every source module turns its rows into. */
+export interface ImportedPerson {
+  /** The person's id in the system they come from: what makes a second run change nothing. */
+  sourceId: string;
+  email: string;
+  /** Whether that system had verified the address (an unverified one is imported not activated). */
+  emailVerified: boolean;
+  firstName?: string | undefined;
+  lastName?: string | undefined;
+  /** The password hash as exported (see `importedPasswordHash`); none: the person sets one with "forgot password". */
+  passwordHash?: string | undefined;
+  /** Social logins to link, so that the next "Continue with GitHub" lands on this account. */
+  logins?: Array<{ provider: string; id: string; name?: string | undefined }> | undefined;
+}
+
+/** What happened to one row. */
+export type ImportOutcome = 'created' | 'unchanged' | 'conflict' | 'skipped';
+
+/** One row of the report. */
+export interface ImportRowReport {
+  /** The row's line in the file (1 is the first). */
+  line: number;
+  sourceId: string | undefined;
+  outcome: ImportOutcome;
+  /** Why, for anything but `created`. */
+  reason?: string | undefined;
+}
+
+/** What an import did, row by row, and the totals. */
+export interface ImportReport {
+  dryRun: boolean;
+  totals: Record<ImportOutcome, number>;
+  rows: ImportRowReport[];
+}
+
+/** A person of a source, or why a row could not be read. */
+export type ImportRow = { line: number; person: ImportedPerson } | { line: number; error: string; sourceId?: string | undefined };
+
+/**
+ * The account id of a person of a source: the same on every run, so a second run finds what the
+ * first made and changes nothing (24 hex characters, as every account id).
+ */
+export function importedAccountId(source: string, sourceId: string): string {
+  return createHash('sha256').update(`authgate import\u0000${source}\u0000${sourceId}`).digest('hex').slice(0, 24);
+}
+
+function accountOf(source: string, person: ImportedPerson, email: string, now: string): Account {
+  return {
+    Id: importedAccountId(source, person.sourceId),
+    Email: email,
+    // No password: nothing can sign in with one until the person sets it ("forgot password").
+    Pwd: person.passwordHash === undefined ? '' : importedPasswordHash(person.passwordHash),
+    OldPwd: [],
+    Approved: person.emailVerified,
+    ConfirmCodes: {},
+    Privilege: {},
+    Profile: { ...emptyProfile(), FirstName: person.firstName ?? '', LastName: person.lastName ?? '' },
+    JoinDay: now,
+    LastActivity: now,
+  };
+}
+
+/** Why a person cannot be imported as given, or `undefined`. */
+function refusal(person: ImportedPerson, email: string | undefined): string | undefined {
+  if (person.sourceId === '' || person.sourceId.length > 256) return 'the id is empty or longer than 256 characters';
+  if (email === undefined) return 'the e-mail address is not one';
+  for (const login of person.logins ?? [])
+    if (!/^[A-Za-z0-9_-]{1,64}$/.test(login.provider) || isReservedName(login.provider) || login.id === '') return `the login ${JSON.stringify(login.provider)} is not a provider name with an id`;
+  return undefined;
+}
+
+/**
+ * Imports people into an account store, one row at a time (the file is never held whole). A person
+ * a run made before is left as it is (`unchanged`: it may have changed since); an e-mail another
+ * account has is a `conflict`, never merged; a row that cannot be read or used is `skipped` with the
+ * reason. A dry run reads and judges every row and writes nothing.
+ * @param source - the source's name (`json`, `csv`, `auth0`...): part of every imported account's id.
+ * @param onRow - hears each row's outcome (for a progress line).
+ */
+export async function importAccounts(
+  store: AccountStore,
+  source: string,
+  rows: AsyncIterable<ImportRow>,
+  options: { dryRun?: boolean; maxLinkedLogins?: number; onRow?: (row: ImportRowReport) => void } = {},
+): Promise<ImportReport> {
+  const report: ImportReport = { dryRun: options.dryRun === true, totals: { created: 0, unchanged: 0, conflict: 0, skipped: 0 }, rows: [] };
+  const record = (row: ImportRowReport): void => {
+    report.totals[row.outcome]++;
+    report.rows.push(row);
+    options.onRow?.(row);
+  };
+  const now = new Date().toISOString();
+  // What a dry run would have written, so that it judges later rows as the run would (a run finds them in the store).
+  const planned = report.dryRun ? new Set<string>() : undefined;
+  for await (const row of rows) {
+    if ('error' in row) {
+      record({ line: row.line, sourceId: row.sourceId, outcome: 'skipped', reason: row.error });
+      continue;
+    }
+    const { person } = row;
+    const email = canonicalEmail(person.email);
+    const refused = refusal(person, email);
+    if (refused !== undefined) {
+      record({ line: row.line, sourceId: person.sourceId, outcome: 'skipped', reason: refused });
+      continue;
+    }
+    let account: Account;
+    try {
+      account = accountOf(source, person, email as string, now);
+    } catch (err) {
+      record({ line: row.line, sourceId: person.sourceId, outcome: 'skipped', reason: (err as Error).message.replace(/^authgate: /, '') });
+      continue;
+    }
+    if (planned?.has(account.Id) || (await store.get(account.Id)) !== undefined) {
+      record({ line: row.line, sourceId: person.sourceId, outcome: 'unchanged', reason: 'imported by an earlier run' });
+      continue;
+    }
+    const holder = planned?.has(account.Email) ? 'one imported before in this run' : (await store.getByEmail(account.Email))?.Id;
+    if (holder !== undefined) {
+      record({ line: row.line, sourceId: person.sourceId, outcome: 'conflict', reason: `another account (${holder}) has this e-mail: never merged` });
+      continue;
+    }
+    planned?.add(account.Id).add(account.Email);
+    if (!report.dryRun) {
+      try {
+        await store.create(account);
+      } catch (err) {
+        // Another writer took the address between the look and the write.
+        if (!(err instanceof DuplicateEmailError)) throw err;
+        record({ line: row.line, sourceId: person.sourceId, outcome: 'conflict', reason: 'another account has this e-mail: never merged' });
+        continue;
+      }
+      for (const login of person.logins ?? []) {
+        await store.linkLogin(account.Id, { UserId: hashId(login.provider, login.id), Provider: login.provider, Name: login.name ?? account.Email, Linked: now }, options.maxLinkedLogins ?? 20);
+      }
+    }
+    record({ line: row.line, sourceId: person.sourceId, outcome: 'created' });
+  }
+  return report;
+}

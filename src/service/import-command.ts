@@ -1,0 +1,82 @@
+import { writeFile } from 'node:fs/promises';
+import { AuthError } from '../base/errors';
+import { familyUri } from '../internal/database-uri';
+import { ambiguousUri } from '../internal/guarded-store';
+import { createAccountStore } from '../plugins/accounts/create-account-store';
+import { importAccounts, type ImportRow } from '../plugins/accounts/import/import-accounts';
+import { csvRows, jsonLinesRows } from '../plugins/accounts/import/read-rows';
+
+/** What `npx authgate import` prints for `--help`. */
+export const IMPORT_USAGE = `usage: npx authgate import --from <json|csv> <file> [--database <uri>] [--dry-run] [--report <file>]
+
+Brings people an app already has into the account service of the database the app gives
+createAuth({ database }): e-mail (verified or not), name, password hash (bcrypt, Argon2, scrypt,
+PBKDF2 and the others docs/passwords.md lists, checked as they are at the first login and then
+replaced) and linked social logins. A second run changes nothing; an e-mail another account has is
+a conflict, never merged. The file is read as a stream.
+
+  --from json       one JSON object a line: id, email, email_verified, name (or first_name and
+                    last_name), password_hash, logins ([{ "provider": "github", "id": "583231" }])
+  --from csv        a header line, then id,email,email_verified,first_name,last_name,password_hash
+  --database <uri>  the app's database (default: the DATABASE_URL environment variable)
+  --dry-run         reads and judges every row, writes nothing
+  --report <file>   writes every row's outcome as JSON`;
+
+const SOURCES: Readonly<Record<string, (path: string) => AsyncIterable<ImportRow>>> = { json: jsonLinesRows, csv: csvRows };
+
+/** The arguments of `npx authgate import`. */
+export interface ImportRequest {
+  source: string;
+  file: string;
+  database: string;
+  dryRun: boolean;
+  report: string | undefined;
+}
+
+/** Reads `import`'s arguments. @throws AuthError (`bad_request`) with the usage for anything else. */
+export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv): ImportRequest {
+  let database = env.DATABASE_URL;
+  let source: string | undefined;
+  let file: string | undefined;
+  let report: string | undefined;
+  let dryRun = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--dry-run') dryRun = true;
+    else if ((arg === '--from' || arg === '--database' || arg === '--report') && args[i + 1] !== undefined) {
+      const value = args[++i] as string;
+      if (arg === '--from') source = value;
+      else if (arg === '--database') database = value;
+      else report = value;
+    } else if (!arg.startsWith('--') && file === undefined) file = arg;
+    else throw new AuthError('bad_request', `unknown argument ${JSON.stringify(arg)}\n\n${IMPORT_USAGE}`);
+  }
+  if (source === undefined || !Object.prototype.hasOwnProperty.call(SOURCES, source)) throw new AuthError('bad_request', `--from: one of ${Object.keys(SOURCES).join(', ')}\n\n${IMPORT_USAGE}`);
+  if (file === undefined) throw new AuthError('bad_request', `name the file to import\n\n${IMPORT_USAGE}`);
+  if (database === undefined || database === '') throw new AuthError('bad_request', `name the database: --database <uri> or DATABASE_URL\n\n${IMPORT_USAGE}`);
+  if (database.startsWith('memory:')) throw new AuthError('bad_request', 'memory:// keeps nothing: name the database the app uses');
+  const ambiguous = ambiguousUri(database);
+  if (ambiguous !== undefined) throw new AuthError('bad_request', `--database: ${ambiguous}`);
+  return { source, file, database, dryRun, report };
+}
+
+/** Imports the file, writing a line every 1,000 rows and the totals. */
+export async function runImportCommand(request: ImportRequest, write: (line: string) => void): Promise<void> {
+  const store = createAccountStore(familyUri(request.database, 'accounts') as string);
+  const began = Date.now();
+  try {
+    const report = await importAccounts(store, request.source, (SOURCES[request.source] as (path: string) => AsyncIterable<ImportRow>)(request.file), {
+      dryRun: request.dryRun,
+      onRow: (row) => {
+        if (row.line % 1000 === 0) write(`${row.line} rows read (${Math.round((row.line * 1000) / Math.max(1, Date.now() - began))}/s)`);
+      },
+    });
+    if (request.report !== undefined) await writeFile(request.report, JSON.stringify(report, null, 2));
+    const t = report.totals;
+    write(
+      `${request.dryRun ? 'dry run: would create' : 'created'} ${t.created}, unchanged ${t.unchanged}, conflicts ${t.conflict}, skipped ${t.skipped}${request.report ? ` (every row in ${request.report})` : ''}`,
+    );
+  } finally {
+    await store.close();
+  }
+}

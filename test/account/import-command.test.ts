@@ -1,0 +1,94 @@
+import { pbkdf2Sync } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import bcrypt from 'bcrypt';
+import request from 'supertest';
+import { hashId } from '../../src';
+import { runCli } from '../../src/cli';
+import { makeAccountApp } from '../support/account-app';
+import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  const code = await runCli(argv, (line) => void lines.push(line), {});
+  return { code, out: lines.join('\n') };
+}
+
+describe('npx authgate import: people an app already has, with the passwords they had', () => {
+  let dir: string;
+  let peer: SmtpPeer;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'authgate-import-'));
+    peer = await startSmtpPeer();
+  });
+  afterAll(async () => {
+    await peer.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('imports JSON lines into SQLite: a dry run writes nothing, a run creates, a second run changes nothing, and the people sign in over HTTP', async () => {
+    const database = `sqlite://${join(dir, 'app.db')}`;
+    const django = `pbkdf2_sha256$260000$NaClNaCl$${pbkdf2Sync('ann-old-password', 'NaClNaCl', 260000, 32, 'sha256').toString('base64')}`;
+    const rows = [
+      { id: 1, email: 'Ann@Example.com', email_verified: true, name: 'Ann Lee', password_hash: django, logins: [{ provider: 'github', id: '583231', name: 'octo-ann' }] },
+      { id: 'u2', email: 'bob@example.com', emailVerified: true, first_name: 'Bob', password_hash: await bcrypt.hash('bob-old-password', 4) },
+      { id: 'u3', email: 'not an address', email_verified: true },
+      { id: 'u4', email: 'md5@example.com', email_verified: true, password_hash: '5f4dcc3b5aa765d61d8327deb882cf99' },
+      { id: 'u5', email: 'ann@example.com', email_verified: true },
+    ];
+    const file = join(dir, 'people.jsonl');
+    await writeFile(file, `${rows.map((r) => JSON.stringify(r)).join('\n')}\n{not json\n`);
+    const report = join(dir, 'report.json');
+
+    const dry = await cli('import', '--from', 'json', file, '--database', database, '--dry-run');
+    expect(dry).toEqual({ code: 0, out: expect.stringContaining('dry run: would create 2, unchanged 0, conflicts 1, skipped 3') });
+
+    const first = await cli('import', '--from', 'json', file, '--database', database, '--report', report);
+    expect(first).toEqual({ code: 0, out: 'created 2, unchanged 0, conflicts 1, skipped 3 (every row in ' + report + ')' });
+    const outcomes = (JSON.parse(await readFile(report, 'utf8')) as { rows: Array<{ line: number; outcome: string; reason?: string }> }).rows;
+    expect(outcomes.map((r) => [r.line, r.outcome])).toEqual([
+      [1, 'created'],
+      [2, 'created'],
+      [3, 'skipped'],
+      [4, 'skipped'],
+      [5, 'conflict'],
+      [6, 'skipped'],
+    ]);
+    expect(outcomes[3]?.reason).toMatch(/does not verify/);
+
+    const again = await cli('import', '--from', 'json', file, '--database', database);
+    expect(again.out).toBe('created 0, unchanged 2, conflicts 1, skipped 3');
+
+    const { app, accounts } = makeAccountApp(peer, { store: database });
+    try {
+      const token = (email: string, password: string) => request(app).post('/account/tokens').send({ grant_type: 'password', email, password });
+      expect((await token('ann@example.com', 'ann-old-password')).status).toBe(200);
+      expect((await token('bob@example.com', 'bob-old-password')).status).toBe(200);
+      expect((await token('bob@example.com', 'wrong')).status).toBe(401);
+      const ann = await accounts.store.getByEmail('ann@example.com');
+      expect([ann?.Profile.FirstName, ann?.Profile.LastName, ann?.Approved, ann?.Pwd.startsWith('hmac-sha256$')]).toEqual(['Ann', 'Lee', true, true]);
+      // "Continue with GitHub" lands on the imported account.
+      expect(await accounts.store.accountOfLogin(hashId('github', '583231'))).toBe(ann?.Id);
+    } finally {
+      await accounts.close();
+    }
+  });
+
+  it('imports a CSV with a header line, and refuses bad arguments with the usage (exit 2)', async () => {
+    const database = `sqlite://${join(dir, 'csv.db')}`;
+    const file = join(dir, 'people.csv');
+    await writeFile(file, `id,email,email_verified,first_name,last_name,password_hash\n7,"carol@example.com",true,Carol,"O""Neil",${await bcrypt.hash('carol-pw', 4)}\n8,"broken,true\n`);
+    expect(await cli('import', '--from', 'csv', file, '--database', database)).toEqual({ code: 0, out: 'created 1, unchanged 0, conflicts 0, skipped 1' });
+    const { app, accounts } = makeAccountApp(peer, { store: database });
+    try {
+      expect((await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'carol@example.com', password: 'carol-pw' })).status).toBe(200);
+      expect((await accounts.store.getByEmail('carol@example.com'))?.Profile.LastName).toBe('O"Neil');
+    } finally {
+      await accounts.close();
+    }
+    expect((await cli('import', '--from', 'auth0', file, '--database', database)).code).toBe(2);
+    expect((await cli('import', '--from', 'json', '--database', database)).out).toMatch(/name the file to import/);
+    expect((await cli('import', '--from', 'json', file, '--database', 'memory://')).out).toMatch(/memory:\/\/ keeps nothing/);
+  });
+});
