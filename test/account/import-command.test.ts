@@ -8,6 +8,7 @@ import { hashId } from '../../src';
 import { runCli } from '../../src/cli';
 import { makeAccountApp } from '../support/account-app';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
+import { describePostgres, dropSchema, sharedServer, startPostgres } from '../support/servers';
 
 async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
   const lines: string[] = [];
@@ -90,5 +91,28 @@ describe('npx authgate import: people an app already has, with the passwords the
     expect((await cli('import', '--from', 'auth0', file, '--database', database)).code).toBe(2);
     expect((await cli('import', '--from', 'json', '--database', database)).out).toMatch(/name the file to import/);
     expect((await cli('import', '--from', 'json', file, '--database', 'memory://')).out).toMatch(/memory:\/\/ keeps nothing/);
+  });
+
+  const postgres = sharedServer(startPostgres);
+  describePostgres('on PostgreSQL', () => {
+    it('imports into a schema of a private PostgreSQL, and the people sign in over HTTP', async () => {
+      const server = await postgres();
+      const schema = `imp_${Date.now().toString(36)}`;
+      const database = `${server.url}?schema=${schema}`;
+      const file = join(dir, 'pg.jsonl');
+      await writeFile(file, `${JSON.stringify({ id: 'p1', email: 'dana@example.com', email_verified: true, name: 'Dana', password_hash: await bcrypt.hash('dana-pw', 4) })}\n`);
+      try {
+        expect((await cli('import', '--from', 'json', file, '--database', database)).out).toBe('created 1, unchanged 0, conflicts 0, skipped 0');
+        expect((await cli('import', '--from', 'json', file, '--database', database)).out).toBe('created 0, unchanged 1, conflicts 0, skipped 0');
+        const { app, accounts } = makeAccountApp(peer, { store: database });
+        try {
+          expect((await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'dana@example.com', password: 'dana-pw' })).status).toBe(200);
+        } finally {
+          await accounts.close();
+        }
+      } finally {
+        await dropSchema(server.url, schema);
+      }
+    });
   });
 });
