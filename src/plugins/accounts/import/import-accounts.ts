@@ -76,13 +76,63 @@ function refusal(person: ImportedPerson, email: string | undefined): string | un
   return undefined;
 }
 
+/** How many rows are written at once (rows of one id or e-mail wait for each other). */
+const CONCURRENCY = 16;
+
+/** A row ready to be written: its account, or already judged (skipped). */
+type Prepared = { line: number; person: ImportedPerson; account: Account } | { judged: ImportRowReport };
+
+function prepare(row: ImportRow, source: string, now: string): Prepared {
+  if ('error' in row) return { judged: { line: row.line, sourceId: row.sourceId, outcome: 'skipped', reason: row.error } };
+  const { person } = row;
+  const email = canonicalEmail(person.email);
+  const refused = refusal(person, email);
+  if (refused !== undefined) return { judged: { line: row.line, sourceId: person.sourceId, outcome: 'skipped', reason: refused } };
+  try {
+    return { line: row.line, person, account: accountOf(source, person, email as string, now) };
+  } catch (err) {
+    return { judged: { line: row.line, sourceId: person.sourceId, outcome: 'skipped', reason: (err as Error).message.replace(/^authgate: /, '') } };
+  }
+}
+
+/** Writes one prepared row (or, in a dry run, judges it against what the run would have written). */
+async function apply(
+  store: AccountStore,
+  row: { line: number; person: ImportedPerson; account: Account },
+  options: { planned: Set<string> | undefined; maxLinkedLogins: number; now: string },
+): Promise<ImportRowReport> {
+  const { line, person, account } = row;
+  const { planned } = options;
+  const said = (outcome: ImportOutcome, reason?: string): ImportRowReport => ({ line, sourceId: person.sourceId, outcome, ...(reason === undefined ? {} : { reason }) });
+  if (planned?.has(account.Id) || (await store.get(account.Id)) !== undefined) return said('unchanged', 'imported by an earlier run');
+  const holder = planned?.has(account.Email) ? 'one imported before in this run' : (await store.getByEmail(account.Email))?.Id;
+  if (holder !== undefined) return said('conflict', `another account (${holder}) has this e-mail: never merged`);
+  if (planned !== undefined) {
+    planned.add(account.Id).add(account.Email);
+    return said('created');
+  }
+  try {
+    await store.create(account);
+  } catch (err) {
+    // Another writer took the address between the look and the write.
+    if (!(err instanceof DuplicateEmailError)) throw err;
+    return said('conflict', 'another account has this e-mail: never merged');
+  }
+  for (const login of person.logins ?? []) {
+    await store.linkLogin(account.Id, { UserId: hashId(login.provider, login.id), Provider: login.provider, Name: login.name ?? account.Email, Linked: options.now }, options.maxLinkedLogins);
+  }
+  return said('created');
+}
+
 /**
- * Imports people into an account store, one row at a time (the file is never held whole). A person
- * a run made before is left as it is (`unchanged`: it may have changed since); an e-mail another
- * account has is a `conflict`, never merged; a row that cannot be read or used is `skipped` with the
- * reason. A dry run reads and judges every row and writes nothing.
+ * Imports people into an account store, a few rows at once (the file is never held whole). A
+ * person a run made before is left as it is (`unchanged`: it may have changed since); an e-mail
+ * another account has is a `conflict`, never merged; a row that cannot be read or used is
+ * `skipped` with the reason. A dry run reads and judges every row and writes nothing. The
+ * report's rows are in the file's order.
  * @param source - the source's name (`json`, `csv`, `auth0`...): part of every imported account's id.
  * @param onRow - hears each row's outcome (for a progress line).
+ * @throws what the store throws: rows written before stay, and a second run goes on from there.
  */
 export async function importAccounts(
   store: AccountStore,
@@ -96,52 +146,31 @@ export async function importAccounts(
     report.rows.push(row);
     options.onRow?.(row);
   };
-  const now = new Date().toISOString();
-  // What a dry run would have written, so that it judges later rows as the run would (a run finds them in the store).
-  const planned = report.dryRun ? new Set<string>() : undefined;
+  const settings = { now: new Date().toISOString(), maxLinkedLogins: options.maxLinkedLogins ?? 20, planned: report.dryRun ? new Set<string>() : undefined };
+  // The row that holds an id or an e-mail: a later row of the same one waits for it, so it sees what it wrote.
+  const holding = new Map<string, Promise<unknown>>();
+  const running = new Set<Promise<unknown>>();
+  let failure: { err: unknown } | undefined;
   for await (const row of rows) {
-    if ('error' in row) {
-      record({ line: row.line, sourceId: row.sourceId, outcome: 'skipped', reason: row.error });
+    if (failure !== undefined) break;
+    const prepared = prepare(row, source, settings.now);
+    if ('judged' in prepared) {
+      record(prepared.judged);
       continue;
     }
-    const { person } = row;
-    const email = canonicalEmail(person.email);
-    const refused = refusal(person, email);
-    if (refused !== undefined) {
-      record({ line: row.line, sourceId: person.sourceId, outcome: 'skipped', reason: refused });
-      continue;
-    }
-    let account: Account;
-    try {
-      account = accountOf(source, person, email as string, now);
-    } catch (err) {
-      record({ line: row.line, sourceId: person.sourceId, outcome: 'skipped', reason: (err as Error).message.replace(/^authgate: /, '') });
-      continue;
-    }
-    if (planned?.has(account.Id) || (await store.get(account.Id)) !== undefined) {
-      record({ line: row.line, sourceId: person.sourceId, outcome: 'unchanged', reason: 'imported by an earlier run' });
-      continue;
-    }
-    const holder = planned?.has(account.Email) ? 'one imported before in this run' : (await store.getByEmail(account.Email))?.Id;
-    if (holder !== undefined) {
-      record({ line: row.line, sourceId: person.sourceId, outcome: 'conflict', reason: `another account (${holder}) has this e-mail: never merged` });
-      continue;
-    }
-    planned?.add(account.Id).add(account.Email);
-    if (!report.dryRun) {
-      try {
-        await store.create(account);
-      } catch (err) {
-        // Another writer took the address between the look and the write.
-        if (!(err instanceof DuplicateEmailError)) throw err;
-        record({ line: row.line, sourceId: person.sourceId, outcome: 'conflict', reason: 'another account has this e-mail: never merged' });
-        continue;
-      }
-      for (const login of person.logins ?? []) {
-        await store.linkLogin(account.Id, { UserId: hashId(login.provider, login.id), Provider: login.provider, Name: login.name ?? account.Email, Linked: now }, options.maxLinkedLogins ?? 20);
-      }
-    }
-    record({ line: row.line, sourceId: person.sourceId, outcome: 'created' });
+    const keys = [prepared.account.Id, prepared.account.Email];
+    await Promise.all(keys.map((key) => holding.get(key)));
+    const task: Promise<unknown> = apply(store, prepared, settings).then(record, (err: unknown) => void (failure ??= { err }));
+    for (const key of keys) holding.set(key, task);
+    running.add(task);
+    void task.then(() => {
+      running.delete(task);
+      for (const key of keys) if (holding.get(key) === task) holding.delete(key);
+    });
+    if (running.size >= CONCURRENCY) await Promise.race(running);
   }
+  await Promise.all(running);
+  if (failure !== undefined) throw failure.err;
+  report.rows.sort((a, b) => a.line - b.line);
   return report;
 }
