@@ -104,19 +104,22 @@ async function apply(
   const { line, person, account } = row;
   const { planned } = options;
   const said = (outcome: ImportOutcome, reason?: string): ImportRowReport => ({ line, sourceId: person.sourceId, outcome, ...(reason === undefined ? {} : { reason }) });
-  if (planned?.has(account.Id) || (await store.get(account.Id)) !== undefined) return said('unchanged', 'imported by an earlier run');
-  const holder = planned?.has(account.Email) ? 'one imported before in this run' : (await store.getByEmail(account.Email))?.Id;
-  if (holder !== undefined) return said('conflict', `another account (${holder}) has this e-mail: never merged`);
   if (planned !== undefined) {
+    // A dry run looks, as the write would find: what this run would have made, then the store.
+    if (planned.has(account.Id) || (await store.get(account.Id)) !== undefined) return said('unchanged', 'imported by an earlier run');
+    const holder = planned.has(account.Email) ? 'one imported before in this run' : (await store.getByEmail(account.Email))?.Id;
+    if (holder !== undefined) return said('conflict', `another account (${holder}) has this e-mail: never merged`);
     planned.add(account.Id).add(account.Email);
     return said('created');
   }
+  // The write first: the store's own unique checks decide, and a new person costs one round trip.
   try {
     await store.create(account);
   } catch (err) {
-    // Another writer took the address between the look and the write.
-    if (!(err instanceof DuplicateEmailError)) throw err;
-    return said('conflict', 'another account has this e-mail: never merged');
+    const holder = err instanceof DuplicateEmailError ? (await store.getByEmail(account.Email))?.Id : undefined;
+    if (holder === account.Id || (await store.get(account.Id)) !== undefined) return said('unchanged', 'imported by an earlier run');
+    if (err instanceof DuplicateEmailError) return said('conflict', `another account (${holder ?? 'unknown'}) has this e-mail: never merged`);
+    throw err;
   }
   for (const login of person.logins ?? []) {
     await store.linkLogin(account.Id, { UserId: hashId(login.provider, login.id), Provider: login.provider, Name: login.name ?? account.Email, Linked: options.now }, options.maxLinkedLogins);
