@@ -1,4 +1,5 @@
-import { writeFile } from 'node:fs/promises';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
 import { AuthError } from '../base/errors';
 import { familyUri } from '../internal/database-uri';
 import { ambiguousUri } from '../internal/guarded-store';
@@ -20,7 +21,7 @@ a conflict, never merged. The file is read as a stream.
   --from csv        a header line, then id,email,email_verified,first_name,last_name,password_hash
   --database <uri>  the app's database (default: the DATABASE_URL environment variable)
   --dry-run         reads and judges every row, writes nothing
-  --report <file>   writes every row's outcome as JSON`;
+  --report <file>   writes every row's outcome as JSON, as the rows come (memory stays flat)`;
 
 const SOURCES: Readonly<Record<string, (path: string) => AsyncIterable<ImportRow>>> = { json: jsonLinesRows, csv: csvRows };
 
@@ -60,18 +61,43 @@ export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv)
   return { source, file, database, dryRun, report };
 }
 
+/** A report written as the rows come (a JSON object whose `rows` are in the order they were judged, each with its line). */
+class ReportFile {
+  private readonly out: WriteStream;
+  private first = true;
+
+  constructor(path: string, dryRun: boolean) {
+    this.out = createWriteStream(path);
+    this.out.write(`{"dryRun":${dryRun},"rows":[\n`);
+  }
+
+  row(row: unknown): void {
+    this.out.write(`${this.first ? '' : ',\n'}${JSON.stringify(row)}`);
+    this.first = false;
+  }
+
+  async end(totals: unknown): Promise<void> {
+    this.out.end(`\n],"totals":${JSON.stringify(totals)}}\n`);
+    await once(this.out, 'finish');
+  }
+}
+
 /** Imports the file, writing a line every 1,000 rows and the totals. */
 export async function runImportCommand(request: ImportRequest, write: (line: string) => void): Promise<void> {
   const store = createAccountStore(familyUri(request.database, 'accounts') as string);
+  const file = request.report === undefined ? undefined : new ReportFile(request.report, request.dryRun);
   const began = Date.now();
+  let seen = 0;
   try {
     const report = await importAccounts(store, request.source, (SOURCES[request.source] as (path: string) => AsyncIterable<ImportRow>)(request.file), {
       dryRun: request.dryRun,
+      keepRows: false,
       onRow: (row) => {
-        if (row.line % 1000 === 0) write(`${row.line} rows read (${Math.round((row.line * 1000) / Math.max(1, Date.now() - began))}/s)`);
+        file?.row(row);
+        if (++seen % 1000 === 0) write(`${seen} rows (${Math.round((seen * 1000) / Math.max(1, Date.now() - began))}/s)`);
       },
     });
-    if (request.report !== undefined) await writeFile(request.report, JSON.stringify(report, null, 2));
+    await file?.end(report.totals);
     const t = report.totals;
     write(
       `${request.dryRun ? 'dry run: would create' : 'created'} ${t.created}, unchanged ${t.unchanged}, conflicts ${t.conflict}, skipped ${t.skipped}${request.report ? ` (every row in ${request.report})` : ''}`,

@@ -47,7 +47,10 @@ describe('npx authgate import: people an app already has, with the passwords the
 
     const first = await cli('import', '--from', 'json', file, '--database', database, '--report', report);
     expect(first).toEqual({ code: 0, out: 'created 2, unchanged 0, conflicts 1, skipped 3 (every row in ' + report + ')' });
-    const outcomes = (JSON.parse(await readFile(report, 'utf8')) as { rows: Array<{ line: number; outcome: string; reason?: string }> }).rows;
+    const written = JSON.parse(await readFile(report, 'utf8')) as { rows: Array<{ line: number; outcome: string; reason?: string }>; totals: Record<string, number> };
+    expect(written.totals).toEqual({ created: 2, unchanged: 0, conflict: 1, skipped: 3 });
+    // Written as the rows come: in the order they were judged, each with its line.
+    const outcomes = [...written.rows].sort((a, b) => a.line - b.line);
     expect(outcomes.map((r) => [r.line, r.outcome])).toEqual([
       [1, 'created'],
       [2, 'created'],

@@ -37,6 +37,7 @@ export interface ImportRowReport {
 export interface ImportReport {
   dryRun: boolean;
   totals: Record<ImportOutcome, number>;
+  /** Every row's outcome, in the file's order (empty with `keepRows: false`, whose caller takes them one by one). */
   rows: ImportRowReport[];
 }
 
@@ -134,19 +135,20 @@ async function apply(
  * `skipped` with the reason. A dry run reads and judges every row and writes nothing. The
  * report's rows are in the file's order.
  * @param source - the source's name (`json`, `csv`, `auth0`...): part of every imported account's id.
- * @param onRow - hears each row's outcome (for a progress line).
+ * @param onRow - hears each row's outcome (for a progress line, or a report written as it goes).
  * @throws what the store throws: rows written before stay, and a second run goes on from there.
  */
 export async function importAccounts(
   store: AccountStore,
   source: string,
   rows: AsyncIterable<ImportRow>,
-  options: { dryRun?: boolean; maxLinkedLogins?: number; onRow?: (row: ImportRowReport) => void } = {},
+  options: { dryRun?: boolean; maxLinkedLogins?: number; onRow?: (row: ImportRowReport) => void; keepRows?: boolean } = {},
 ): Promise<ImportReport> {
   const report: ImportReport = { dryRun: options.dryRun === true, totals: { created: 0, unchanged: 0, conflict: 0, skipped: 0 }, rows: [] };
   const record = (row: ImportRowReport): void => {
     report.totals[row.outcome]++;
-    report.rows.push(row);
+    // Without keepRows the caller takes each row from onRow (a report written as it goes): memory stays flat.
+    if (options.keepRows !== false) report.rows.push(row);
     options.onRow?.(row);
   };
   const settings = { now: new Date().toISOString(), maxLinkedLogins: options.maxLinkedLogins ?? 20, planned: report.dryRun ? new Set<string>() : undefined };
