@@ -65,10 +65,11 @@ function storesOf(scheme: string, write: (line: string) => void): Array<{ store:
 function parse(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
-): { help: true } | { help: false; database: string; print: boolean } | { help: false; admin: AdminRequest } | { help: false; import: ImportRequest } {
+): { help: true; usage?: string } | { help: false; database: string; print: boolean } | { help: false; admin: AdminRequest } | { help: false; import: ImportRequest } {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { help: true };
   if (command === 'admin') return { help: false, admin: parseAdminArgs(rest, env) };
+  if (command === 'import' && (rest.includes('--help') || rest.includes('-h'))) return { help: true, usage: IMPORT_USAGE };
   if (command === 'import') return { help: false, import: parseImportArgs(rest, env) };
   if (command !== 'migrate') throw new AuthError('bad_request', `unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
   let database = env.DATABASE_URL;
@@ -150,12 +151,12 @@ export async function runCli(argv: readonly string[], write: (line: string) => v
     return 2;
   }
   if (request.help) {
-    write(USAGE);
+    write(request.usage ?? USAGE);
     return 0;
   }
   try {
     if ('admin' in request) await runAdminCommand(request.admin, write);
-    else if ('import' in request) await runImportCommand(request.import, write);
+    else if ('import' in request) return await runImportCommand(request.import, write);
     else if (request.print) script(request.database, write);
     else await migrate(request.database, write);
     return 0;

@@ -21,9 +21,22 @@ a conflict, never merged. The file is read as a stream.
   --from csv        a header line, then id,email,email_verified,first_name,last_name,password_hash
   --database <uri>  the app's database (default: the DATABASE_URL environment variable)
   --dry-run         reads and judges every row, writes nothing
-  --report <file>   writes every row's outcome as JSON, as the rows come (memory stays flat)`;
+  --report <file>   writes every row's outcome as JSON, as the rows come (memory stays flat)
 
-const SOURCES: Readonly<Record<string, (path: string) => AsyncIterable<ImportRow>>> = { json: jsonLinesRows, csv: csvRows };
+A person already imported is left as it is on later runs (it may have changed since): fix a row
+by hand, or delete that account first. Exit code 3: done, but rows were skipped or in conflict.`;
+
+/**
+ * The sources and where their people's ids live: a JSON and a CSV of one system are one namespace
+ * (the same person from either file is the same account).
+ */
+const SOURCES: Readonly<Record<string, { namespace: string; read: (path: string) => AsyncIterable<ImportRow> }>> = {
+  json: { namespace: 'file', read: jsonLinesRows },
+  csv: { namespace: 'file', read: csvRows },
+};
+
+/** The exit code of an import that ran to its end with rows skipped or in conflict. */
+export const IMPORT_INCOMPLETE = 3;
 
 /** The arguments of `npx authgate import`. */
 export interface ImportRequest {
@@ -82,14 +95,18 @@ class ReportFile {
   }
 }
 
-/** Imports the file, writing a line every 1,000 rows and the totals. */
-export async function runImportCommand(request: ImportRequest, write: (line: string) => void): Promise<void> {
+/**
+ * Imports the file, writing a line every 1,000 rows and the totals.
+ * @returns 0 when every row was created or unchanged, {@link IMPORT_INCOMPLETE} when some were skipped or in conflict.
+ */
+export async function runImportCommand(request: ImportRequest, write: (line: string) => void): Promise<number> {
   const store = createAccountStore(familyUri(request.database, 'accounts') as string);
   const file = request.report === undefined ? undefined : new ReportFile(request.report, request.dryRun);
   const began = Date.now();
   let seen = 0;
   try {
-    const report = await importAccounts(store, request.source, (SOURCES[request.source] as (path: string) => AsyncIterable<ImportRow>)(request.file), {
+    const source = SOURCES[request.source] as (typeof SOURCES)[string];
+    const report = await importAccounts(store, source.namespace, source.read(request.file), {
       dryRun: request.dryRun,
       keepRows: false,
       onRow: (row) => {
@@ -102,6 +119,9 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
     write(
       `${request.dryRun ? 'dry run: would create' : 'created'} ${t.created}, unchanged ${t.unchanged}, conflicts ${t.conflict}, skipped ${t.skipped}${request.report ? ` (every row in ${request.report})` : ''}`,
     );
+    const incomplete = t.conflict + t.skipped > 0;
+    if (incomplete && request.report === undefined) write('each row and why: run again with --report <file> (a second run changes nothing already imported)');
+    return incomplete ? IMPORT_INCOMPLETE : 0;
   } finally {
     await store.close();
   }

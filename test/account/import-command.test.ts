@@ -43,10 +43,11 @@ describe('npx authgate import: people an app already has, with the passwords the
     const report = join(dir, 'report.json');
 
     const dry = await cli('import', '--from', 'json', file, '--database', database, '--dry-run');
-    expect(dry).toEqual({ code: 0, out: expect.stringContaining('dry run: would create 2, unchanged 0, conflicts 1, skipped 3') });
+    expect(dry).toEqual({ code: 3, out: expect.stringContaining('dry run: would create 2, unchanged 0, conflicts 1, skipped 3') });
+    expect(dry.out).toContain('run again with --report');
 
     const first = await cli('import', '--from', 'json', file, '--database', database, '--report', report);
-    expect(first).toEqual({ code: 0, out: 'created 2, unchanged 0, conflicts 1, skipped 3 (every row in ' + report + ')' });
+    expect(first).toEqual({ code: 3, out: 'created 2, unchanged 0, conflicts 1, skipped 3 (every row in ' + report + ')' });
     const written = JSON.parse(await readFile(report, 'utf8')) as { rows: Array<{ line: number; outcome: string; reason?: string }>; totals: Record<string, number> };
     expect(written.totals).toEqual({ created: 2, unchanged: 0, conflict: 1, skipped: 3 });
     // Written as the rows come: in the order they were judged, each with its line.
@@ -62,7 +63,7 @@ describe('npx authgate import: people an app already has, with the passwords the
     expect(outcomes[3]?.reason).toMatch(/does not verify/);
 
     const again = await cli('import', '--from', 'json', file, '--database', database);
-    expect(again.out).toBe('created 0, unchanged 2, conflicts 1, skipped 3');
+    expect(again.out.split('\n')[0]).toBe('created 0, unchanged 2, conflicts 1, skipped 3');
 
     const { app, accounts } = makeAccountApp(peer, { store: database });
     try {
@@ -83,7 +84,8 @@ describe('npx authgate import: people an app already has, with the passwords the
     const database = `sqlite://${join(dir, 'csv.db')}`;
     const file = join(dir, 'people.csv');
     await writeFile(file, `id,email,email_verified,first_name,last_name,password_hash\n7,"carol@example.com",true,Carol,"O""Neil",${await bcrypt.hash('carol-pw', 4)}\n8,"broken,true\n`);
-    expect(await cli('import', '--from', 'csv', file, '--database', database)).toEqual({ code: 0, out: 'created 1, unchanged 0, conflicts 0, skipped 1' });
+    const csv = await cli('import', '--from', 'csv', file, '--database', database);
+    expect([csv.code, csv.out.split('\n')[0]]).toEqual([3, 'created 1, unchanged 0, conflicts 0, skipped 1']);
     const { app, accounts } = makeAccountApp(peer, { store: database });
     try {
       expect((await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'carol@example.com', password: 'carol-pw' })).status).toBe(200);
@@ -94,6 +96,56 @@ describe('npx authgate import: people an app already has, with the passwords the
     expect((await cli('import', '--from', 'auth0', file, '--database', database)).code).toBe(2);
     expect((await cli('import', '--from', 'json', '--database', database)).out).toMatch(/name the file to import/);
     expect((await cli('import', '--from', 'json', file, '--database', 'memory://')).out).toMatch(/memory:\/\/ keeps nothing/);
+    const semicolons = join(dir, 'semicolons.csv');
+    await writeFile(semicolons, 'id;email\n1;x@example.com\n');
+    expect(await cli('import', '--from', 'csv', semicolons, '--database', database)).toEqual({
+      code: 2,
+      out: expect.stringMatching(/the CSV header has no id or email column .*separate columns with commas/),
+    });
+    expect(await cli('import', '--help')).toEqual({ code: 0, out: expect.stringMatching(/^usage: npx authgate import/) });
+  });
+
+  it('reads the yes and no of every export, refuses one it cannot, takes PHP’s $2y$, says which login it could not link, and is one source for a JSON and a CSV', async () => {
+    const database = `sqlite://${join(dir, 'kinds.db')}`;
+    const php = (await bcrypt.hash('php-pw', 4)).replace(/^\$2b\$/, '$2y$');
+    const rows = [
+      { id: 'k1', email: 'kim@example.com', email_verified: 't', password_hash: php },
+      { id: 'k2', email: 'zoe@example.com', email_verified: 1 },
+      { id: 'k3', email: 'yan@example.com', email_verified: 'True' },
+      { id: 'k4', email: 'may@example.com', email_verified: 'maybe' },
+      { id: 'k5', email: 'xia@example.com', email_verified: true, logins: [{ provider: 'github', id: '583231' }] },
+      { id: 'k6', email: 'wu@example.com', email_verified: 'no', logins: [{ provider: 'github', id: '583231' }] },
+    ];
+    const file = join(dir, 'kinds.jsonl');
+    await writeFile(file, rows.map((r) => JSON.stringify(r)).join('\n'));
+    const report = join(dir, 'kinds-report.json');
+    expect((await cli('import', '--from', 'json', file, '--database', database, '--report', report)).code).toBe(3);
+    const written = (JSON.parse(await readFile(report, 'utf8')) as { rows: Array<{ line: number; outcome: string; reason?: string }> }).rows.sort((a, b) => a.line - b.line);
+    expect(written.map((r) => [r.line, r.outcome])).toEqual([
+      [1, 'created'],
+      [2, 'created'],
+      [3, 'created'],
+      [4, 'skipped'],
+      [5, 'created'],
+      [6, 'created'],
+    ]);
+    expect(written[3]?.reason).toBe('email_verified is neither a yes nor a no');
+    expect(written[5]?.reason).toMatch(/not linked: the github login 583231 is linked to another account/);
+    const { app, accounts } = makeAccountApp(peer, { store: database });
+    try {
+      expect([
+        (await accounts.store.getByEmail('zoe@example.com'))?.Approved,
+        (await accounts.store.getByEmail('yan@example.com'))?.Approved,
+        (await accounts.store.getByEmail('wu@example.com'))?.Approved,
+      ]).toEqual([true, true, false]);
+      expect((await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'kim@example.com', password: 'php-pw' })).status).toBe(200);
+    } finally {
+      await accounts.close();
+    }
+    // The same people from a CSV of the same system are the same accounts.
+    const csv = join(dir, 'kinds.csv');
+    await writeFile(csv, 'id,email,email_verified\nk1,kim@example.com,true\n');
+    expect((await cli('import', '--from', 'csv', csv, '--database', database)).out).toBe('created 0, unchanged 1, conflicts 0, skipped 0');
   });
 
   const postgres = sharedServer(startPostgres);

@@ -14,5 +14,6 @@ export const IMPORTED = 'imported$';
 export function importedPasswordHash(hash: string): string {
   const kind = importedHashKind(hash);
   if (kind === undefined) throw configError('this password hash is of a format authgate does not verify: import the user without a password, and let them set one');
-  return kind === 'bcrypt' ? hash : IMPORTED + hash;
+  // PHP's $2y$ is bcrypt's $2b$ under another name, which the bcrypt package reads.
+  return kind === 'bcrypt' ? hash.replace(/^\$2y\$/, '$2b$') : IMPORTED + hash;
 }

@@ -60,7 +60,7 @@ export async function verifyPassword(password: string, hash: string | undefined,
   const ok = await limited(() => {
     if (stored.startsWith(DIGESTED)) return loadBcrypt().compare(digest(password), stored.slice(DIGESTED.length));
     if (stored.startsWith(IMPORTED)) return verifyImportedHash(stored.slice(IMPORTED.length), password, imported);
-    return loadBcrypt().compare(password, stored);
+    return loadBcrypt().compare(password, stored.replace(/^\$2y\$/, '$2b$'));
   });
   return ok && hash !== undefined && hash !== '';
 }

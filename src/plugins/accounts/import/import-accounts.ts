@@ -122,10 +122,17 @@ async function apply(
     if (err instanceof DuplicateEmailError) return said('conflict', `another account (${holder ?? 'unknown'}) has this e-mail: never merged`);
     throw err;
   }
+  const unlinked: string[] = [];
   for (const login of person.logins ?? []) {
-    await store.linkLogin(account.Id, { UserId: hashId(login.provider, login.id), Provider: login.provider, Name: login.name ?? account.Email, Linked: options.now }, options.maxLinkedLogins);
+    const outcome = await store.linkLogin(
+      account.Id,
+      { UserId: hashId(login.provider, login.id), Provider: login.provider, Name: login.name ?? account.Email, Linked: options.now },
+      options.maxLinkedLogins,
+    );
+    if (outcome === 'taken') unlinked.push(`the ${login.provider} login ${login.id} is linked to another account`);
+    else if (outcome === 'full') unlinked.push(`the ${login.provider} login ${login.id} is past the limit of linked logins`);
   }
-  return said('created');
+  return said('created', unlinked.length > 0 ? `created, but not linked: ${unlinked.join('; ')}` : undefined);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
+import { AuthError } from '../../../plugin-kit/basics';
 import type { ImportedPerson, ImportRow } from './import-accounts';
 
 /** The longest row read, in characters: a longer one is skipped with the reason. */
@@ -16,7 +17,16 @@ async function* lines(path: string): AsyncIterable<{ line: number; text: string 
 }
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined);
-const yes = (value: unknown): boolean => value === true || value === 'true' || value === '1' || value === 'yes';
+/** A yes or no as exports spell it (`true`, `1`, `t`, `yes`, `Y`...); `undefined` for anything else. */
+function yesOrNo(value: unknown): boolean | undefined {
+  if (value === true || value === 1) return true;
+  if (value === false || value === 0 || value === undefined || value === null) return false;
+  if (typeof value !== 'string') return undefined;
+  const word = value.trim().toLowerCase();
+  if (['true', 't', '1', 'yes', 'y'].includes(word)) return true;
+  if (['false', 'f', '0', 'no', 'n', ''].includes(word)) return false;
+  return undefined;
+}
 
 /** A person from the fields of a row of your own (snake_case or camelCase names); why not, as a string. */
 function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | string {
@@ -28,10 +38,12 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
   const [first, ...rest] = (text(pick('name')) ?? '').trim().split(/\s+/);
   const logins = pick('logins');
   if (logins !== undefined && !Array.isArray(logins)) return 'logins is not a list';
+  const verified = yesOrNo(fields.email_verified ?? fields.emailVerified);
+  if (verified === undefined) return 'email_verified is neither a yes nor a no';
   return {
     sourceId,
     email,
-    emailVerified: yes(pick('email_verified', 'emailVerified')),
+    emailVerified: verified,
     firstName: text(pick('first_name', 'firstName')) ?? (first || undefined),
     lastName: text(pick('last_name', 'lastName')) ?? (rest.join(' ') || undefined),
     passwordHash: text(pick('password_hash', 'passwordHash')),
@@ -103,6 +115,8 @@ export async function* csvRows(path: string): AsyncIterable<ImportRow> {
     if (header === undefined) {
       if (fields === undefined) throw new Error('the CSV header line cannot be read');
       header = fields.map((f) => f.trim().toLowerCase());
+      const missing = [['id', 'user_id', 'userid'], ['email']].filter((names) => !names.some((n) => (header as string[]).includes(n))).map((names) => names[0]);
+      if (missing.length > 0) throw new AuthError('bad_request', `the CSV header has no ${missing.join(' or ')} column (it has: ${header.join(', ').slice(0, 200)}); separate columns with commas`);
       continue;
     }
     if (fields === undefined) {
