@@ -19,6 +19,12 @@ const PAGE = 50;
 /** The most members one page of an organization in the console holds (`next` gives the following page). */
 const MEMBERS_PAGE = 200;
 
+/** The `?cursor=` of a console page: the `next` of the previous one. @throws AuthError (`bad_request`) for anything else. */
+function pageCursor(given: unknown, maxLength: number): string | undefined {
+  if (given !== undefined && (typeof given !== 'string' || given.length > maxLength)) throw new AuthError('bad_request', 'cursor must be the next of the previous page');
+  return given as string | undefined;
+}
+
 /**
  * `GET /admin/orgs` (a page of every organization, by slug, with its member count) and
  * `GET /admin/orgs/:id` (one with a page of its members, `?cursor=` the `next` of the previous one, each with the name and e-mail the user directory
@@ -38,8 +44,7 @@ export function adminOrgRouteList(deps: AdminOrgDeps): PluginRoute[] {
     handler: [
       asAdmin,
       asyncHandler(async (req, res) => {
-        const cursor = req.query.cursor;
-        if (cursor !== undefined && (typeof cursor !== 'string' || cursor.length > 512)) throw new AuthError('bad_request', 'cursor must be the next of the previous page');
+        const cursor = pageCursor(req.query.cursor, 512);
         if (deps.store.list === undefined) throw new AuthError('not_found', 'this organization store cannot list organizations');
         const page = await deps.store.list({ cursor, limit: PAGE });
         const orgs = await Promise.all(page.orgs.map(async (o) => ({ id: o.id, name: o.name, slug: o.slug, created: o.created, members: await deps.store.countMembers(o.id) })));
@@ -55,8 +60,7 @@ export function adminOrgRouteList(deps: AdminOrgDeps): PluginRoute[] {
       asyncHandler(async (req, res) => {
         const org = await deps.store.get(String(req.params.id));
         if (org === undefined) throw new AuthError('not_found', 'no such organization');
-        const cursor = req.query.cursor;
-        if (cursor !== undefined && (typeof cursor !== 'string' || cursor.length > 2048)) throw new AuthError('bad_request', 'cursor must be the next of the previous page');
+        const cursor = pageCursor(req.query.cursor, 2048);
         const page = await deps.store.members(org.id, { cursor, limit: MEMBERS_PAGE });
         const members = await Promise.all(
           page.members.map(async (m) => {
