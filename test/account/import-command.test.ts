@@ -148,6 +148,38 @@ describe('npx authgate import: people an app already has, with the passwords the
     expect((await cli('import', '--from', 'csv', csv, '--database', database)).out).toBe('created 0, unchanged 1, conflicts 0, skipped 0');
   });
 
+  it('skips hostile rows with the reason and writes nothing of them: a __proto__ id, a row past 64 KiB, binary noise, a logins object', async () => {
+    const database = `sqlite://${join(dir, 'hostile.db')}`;
+    const file = join(dir, 'hostile.jsonl');
+    await writeFile(
+      file,
+      [
+        '{"__proto__": {"id": "p1"}, "email": "proto@example.com", "email_verified": true}',
+        JSON.stringify({ id: 'big', email: 'big@example.com', name: 'x'.repeat(70 * 1024) }),
+        '\u0000\u0001\u00ff garbage',
+        JSON.stringify({ id: 'lg', email: 'lg@example.com', logins: { __proto__: 'x' } }),
+        JSON.stringify({ id: 'ok', email: 'ok@example.com', email_verified: true, logins: [{ provider: '__proto__', id: '1' }] }),
+      ].join('\n'),
+    );
+    const report = join(dir, 'hostile-report.json');
+    expect((await cli('import', '--from', 'json', file, '--database', database, '--report', report)).code).toBe(3);
+    const rows = (JSON.parse(await readFile(report, 'utf8')) as { rows: Array<{ line: number; outcome: string; reason?: string }> }).rows.sort((a, b) => a.line - b.line);
+    expect(rows.map((r) => [r.line, r.outcome, r.reason])).toEqual([
+      [1, 'skipped', 'no id'],
+      [2, 'skipped', expect.stringMatching(/longer than/)],
+      [3, 'skipped', 'the row is not JSON'],
+      [4, 'skipped', 'logins is not a list'],
+      [5, 'skipped', expect.stringMatching(/not a provider name/)],
+    ]);
+    expect(({} as Record<string, unknown>).id).toBeUndefined();
+    const { accounts } = makeAccountApp(peer, { store: database });
+    try {
+      expect((await accounts.store.list(0, 10)).total).toBe(0);
+    } finally {
+      await accounts.close();
+    }
+  });
+
   const postgres = sharedServer(startPostgres);
   describePostgres('on PostgreSQL', () => {
     it('imports into a schema of a private PostgreSQL, and the people sign in over HTTP', async () => {
