@@ -7,6 +7,7 @@ export type AuthErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  | 'precondition_failed'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'rate_limited'
@@ -22,6 +23,7 @@ const statusByCode: Record<AuthErrorCode, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -104,6 +106,7 @@ const reasonByStatus: Readonly<Record<number, AuthErrorReason>> = {
   404: 'not_found',
   405: 'method_not_allowed',
   409: 'conflict',
+  412: 'precondition_failed',
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   429: 'rate_limited',

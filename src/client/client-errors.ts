@@ -14,6 +14,7 @@ export interface ServerErrorCodes {
   not_found: true;
   method_not_allowed: true;
   conflict: true;
+  precondition_failed: true;
   payload_too_large: true;
   unsupported_media_type: true;
   rate_limited: true;

@@ -1,9 +1,16 @@
 import { AuthError } from '../base/errors';
 import { rememberCommandLimit, withCallDeadline } from './command-limits';
 
-/** A store call that failed or did not answer in time; answered with 503. */
+/**
+ * A store call that failed or did not answer in time; answered with 503 and `code: unavailable`.
+ * Not an {@link AuthError} on purpose: its message quotes the driver's own words for the log, and
+ * an AuthError's message is sent to the client. Every answering path turns it into the AuthError
+ * `unavailable` with a message of its own.
+ */
 export class StoreUnavailableError extends Error {
   override readonly name = 'StoreUnavailableError';
+  /** The code it is answered with. */
+  readonly code = 'unavailable' as const;
 }
 
 /**

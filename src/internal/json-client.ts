@@ -1,3 +1,4 @@
+import { AuthError } from '../base/errors';
 import { FetchError, safeFetch } from './safe-fetch';
 /** Limits of a call to a configured endpoint (token, JWKS). */
 export interface JsonCallLimits {
@@ -22,16 +23,19 @@ export interface NetworkGuard {
   allowedPrivateOrigins: readonly string[];
 }
 
-/** Why a call failed; the message carries the status, never the answer's text. */
-export class JsonCallError extends Error {
+/**
+ * Why a call to another server failed: a `bad_gateway` {@link AuthError} whose message names the
+ * host and the status, never the answer's text nor the URL's query.
+ */
+export class JsonCallError extends AuthError {
   override readonly name = 'JsonCallError';
-  /** The HTTP status, when there was an answer. */
-  readonly status: number | undefined;
+  /** The HTTP status of the other server's answer, when there was one (the error's own `status` is 502). */
+  readonly upstreamStatus: number | undefined;
 
-  /** @param message - what failed. @param status - the HTTP status. */
-  constructor(message: string, status?: number) {
-    super(message);
-    this.status = status;
+  /** @param message - what failed. @param upstreamStatus - the other server's HTTP status. */
+  constructor(message: string, upstreamStatus?: number) {
+    super('bad_gateway', message);
+    this.upstreamStatus = upstreamStatus;
   }
 }
 

@@ -24,9 +24,15 @@ export interface SafeFetchLimits {
   post?: { body: Buffer; contentType: string } | undefined;
 }
 
-/** Why a guarded fetch failed; the message never carries the URL's query (it may hold secrets). */
+/**
+ * Why a guarded fetch failed; the message never carries the URL's query (it may hold secrets).
+ * Not an `AuthError`: it quotes the socket's own error for the log, and each caller (the
+ * avatar proxy, webhooks, metadata, CAPTCHA) answers with a refusal of its own words.
+ */
 export class FetchError extends Error {
   override readonly name = 'FetchError';
+  /** The code a caller answers with when it passes the failure on. */
+  readonly code = 'bad_gateway' as const;
   /** The HTTP status, when the server answered with one that is not a success. */
   status?: number | undefined;
 }

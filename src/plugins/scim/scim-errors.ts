@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { AuthError, RateLimitError, StoreUnavailableError } from '../../plugin-kit/helpers';
+import { AuthError, RateLimitError, StoreUnavailableError, type AuthErrorCode } from '../../plugin-kit/helpers';
 
 /** The schema of a SCIM error (RFC 7644 §3.12). */
 export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
@@ -7,8 +7,31 @@ export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 /** The `scimType`s of RFC 7644 §3.12 authgate answers with. */
 export type ScimType = 'invalidFilter' | 'tooMany' | 'uniqueness' | 'mutability' | 'invalidSyntax' | 'invalidPath' | 'noTarget' | 'invalidValue' | 'invalidVers' | 'sensitive';
 
-/** A refusal in SCIM's shape. */
-export class ScimError extends Error {
+/** The code of each status a SCIM refusal is answered with. */
+const CODE_OF_STATUS: Readonly<Record<ScimStatus, AuthErrorCode>> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  409: 'conflict',
+  412: 'precondition_failed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+  500: 'internal',
+  502: 'bad_gateway',
+  503: 'unavailable',
+};
+
+/** Whether a status is one a SCIM refusal can carry. */
+export const isScimStatus = (status: number): status is ScimStatus => Object.prototype.hasOwnProperty.call(CODE_OF_STATUS, status);
+
+/** The statuses of SCIM's refusals. */
+export type ScimStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 429 | 500 | 502 | 503;
+
+/** A refusal in SCIM's shape: an {@link AuthError} whose `code` follows its status, answered in RFC 7644's error schema. */
+export class ScimError extends AuthError {
   override readonly name = 'ScimError';
 
   /**
@@ -17,11 +40,11 @@ export class ScimError extends Error {
    * @param scimType - RFC 7644's kind of a 400 or 409.
    */
   constructor(
-    readonly status: number,
+    status: ScimStatus,
     readonly detail: string,
     readonly scimType?: ScimType,
   ) {
-    super(detail);
+    super(CODE_OF_STATUS[status], detail);
   }
 }
 

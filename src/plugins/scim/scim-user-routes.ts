@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import type { ServerResponse } from 'node:http';
 import type { PluginRoute, RouteMethod } from '../../plugin-kit/plugin-api';
 import { listResponse, MAX_RESULTS } from './scim-discovery';
-import { ScimError, sendScim, sendScimError } from './scim-errors';
+import { isScimStatus, ScimError, sendScim, sendScimError } from './scim-errors';
 import { readPatch } from './scim-patch';
 import type { ScimUsers } from './scim-users';
 import { userResource } from './user-resource';
@@ -18,7 +18,7 @@ export type ScimHandler = (req: Request, res: Response, orgId: string, maker: st
 
 /** Answers a refused body, a 405 or a handler's error in RFC 7644's shape. */
 export function answerScimError(res: ServerResponse, status: number, message: string, err: unknown): void {
-  sendScimError(res, err !== undefined && (err instanceof ScimError || (err as { status?: unknown }).status !== undefined) ? err : new ScimError(status, message));
+  sendScimError(res, err !== undefined && (err instanceof ScimError || (err as { status?: unknown }).status !== undefined) ? err : new ScimError(isScimStatus(status) ? status : 500, message));
 }
 
 /** `startIndex` (1-based, below 1 counts as 1) and `count` (0 to 100: more is 100) of a list request. */

@@ -168,7 +168,7 @@ export class AppleProvider implements Provider {
         redirect_uri: redirectUri,
       })) as { id_token?: unknown };
     } catch (err) {
-      const status = err instanceof JsonCallError ? err.status : undefined;
+      const status = err instanceof JsonCallError ? err.upstreamStatus : undefined;
       if (status !== undefined && status >= 400 && status < 500) throw new AuthError('forbidden', 'Apple refused the authorization code', { cause: err });
       throw new AuthError('unavailable', 'Apple could not be reached to exchange the code', { cause: err });
     }

@@ -154,7 +154,7 @@ export class OidcProvider implements Provider {
     try {
       answer = await callJson(metadata.token_endpoint, form, { timeoutMs: this.options.timeoutMs, headers, guard: this.options.guard });
     } catch (err) {
-      const status = err instanceof JsonCallError ? err.status : undefined;
+      const status = err instanceof JsonCallError ? err.upstreamStatus : undefined;
       if (status !== undefined && status >= 400 && status < 500) throw refused('the identity provider refused the code: start again');
       throw new AuthError('unavailable', 'the identity provider did not answer the code exchange: try again', { cause: err });
     }
