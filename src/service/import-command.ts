@@ -4,36 +4,41 @@ import { AuthError } from '../base/errors';
 import { familyUri } from '../internal/database-uri';
 import { ambiguousUri } from '../internal/guarded-store';
 import { createAccountStore } from '../plugins/accounts/create-account-store';
-import { importAccounts, type ImportRow } from '../plugins/accounts/import/import-accounts';
-import { csvRows, jsonLinesRows } from '../plugins/accounts/import/read-rows';
+import { importAccounts } from '../plugins/accounts/import/import-accounts';
+import { IMPORT_SOURCES, type ImportSource } from '../plugins/accounts/import/sources';
+
+/** The `--from` lines of the usage, one a source, wrapped under its name. */
+const sourceLines = [...IMPORT_SOURCES.values()]
+  .map((source) => {
+    const words = source.summary.split(' ');
+    const lines: string[] = [];
+    for (const word of words) {
+      const last = lines.pop();
+      if (last !== undefined && last.length + word.length < 74) lines.push(`${last} ${word}`);
+      else lines.push(...(last === undefined ? [] : [last]), word);
+    }
+    return `  --from ${source.name.padEnd(9)}${lines.join(`\n${' '.repeat(18)}`)}`;
+  })
+  .join('\n');
 
 /** What `npx authgate import` prints for `--help`. */
-export const IMPORT_USAGE = `usage: npx authgate import --from <json|csv> <file> [--database <uri>] [--dry-run] [--report <file>]
+export const IMPORT_USAGE = `usage: npx authgate import --from <source> <file> [--database <uri>] [--dry-run] [--report <file>]
 
 Brings people an app already has into the account service of the database the app gives
 createAuth({ database }): e-mail (verified or not), name, password hash (bcrypt, Argon2, scrypt,
 PBKDF2 and the others docs/passwords.md lists, checked as they are at the first login and then
-replaced) and linked social logins. A second run changes nothing; an e-mail another account has is
-a conflict, never merged. The file is read as a stream.
+replaced) and linked social logins. A second run changes nothing it made, and only fills what an
+account it made lacks; an e-mail another account has is a conflict, never merged. The file is read
+as a stream.
 
-  --from json       one JSON object a line: id, email, email_verified, name (or first_name and
-                    last_name), password_hash, logins ([{ "provider": "github", "id": "583231" }])
-  --from csv        a header line, then id,email,email_verified,first_name,last_name,password_hash
+${sourceLines}
   --database <uri>  the app's database (default: the DATABASE_URL environment variable)
   --dry-run         reads and judges every row, writes nothing
   --report <file>   writes every row's outcome as JSON, as the rows come (memory stays flat)
 
-A person already imported is left as it is on later runs (it may have changed since): fix a row
-by hand, or delete that account first. Exit code 3: done, but rows were skipped or in conflict.`;
-
-/**
- * The sources and where their people's ids live: a JSON and a CSV of one system are one namespace
- * (the same person from either file is the same account).
- */
-const SOURCES: Readonly<Record<string, { namespace: string; read: (path: string) => AsyncIterable<ImportRow> }>> = {
-  json: { namespace: 'file', read: jsonLinesRows },
-  csv: { namespace: 'file', read: csvRows },
-};
+A person already imported keeps what they have on later runs (it may have changed since); a run
+adds only what the account lacks (a password, a name, a linked login). Exit code 3: done, but rows
+were skipped or in conflict.`;
 
 /** The exit code of an import that ran to its end with rows skipped or in conflict. */
 export const IMPORT_INCOMPLETE = 3;
@@ -65,7 +70,7 @@ export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv)
     } else if (!arg.startsWith('--') && file === undefined) file = arg;
     else throw new AuthError('bad_request', `unknown argument ${JSON.stringify(arg)}\n\n${IMPORT_USAGE}`);
   }
-  if (source === undefined || !Object.prototype.hasOwnProperty.call(SOURCES, source)) throw new AuthError('bad_request', `--from: one of ${Object.keys(SOURCES).join(', ')}\n\n${IMPORT_USAGE}`);
+  if (source === undefined || !IMPORT_SOURCES.has(source)) throw new AuthError('bad_request', `--from: one of ${[...IMPORT_SOURCES.keys()].join(', ')}\n\n${IMPORT_USAGE}`);
   if (file === undefined) throw new AuthError('bad_request', `name the file to import\n\n${IMPORT_USAGE}`);
   if (database === undefined || database === '') throw new AuthError('bad_request', `name the database: --database <uri> or DATABASE_URL\n\n${IMPORT_USAGE}`);
   if (database.startsWith('memory:')) throw new AuthError('bad_request', 'memory:// keeps nothing: name the database the app uses');
@@ -105,7 +110,7 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
   const began = Date.now();
   let seen = 0;
   try {
-    const source = SOURCES[request.source] as (typeof SOURCES)[string];
+    const source = IMPORT_SOURCES.get(request.source) as ImportSource;
     const report = await importAccounts(store, source.namespace, source.read(request.file), {
       dryRun: request.dryRun,
       keepRows: false,
@@ -117,7 +122,7 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
     await file?.end(report.totals);
     const t = report.totals;
     write(
-      `${request.dryRun ? 'dry run: would create' : 'created'} ${t.created}, unchanged ${t.unchanged}, conflicts ${t.conflict}, skipped ${t.skipped}${request.report ? ` (every row in ${request.report})` : ''}`,
+      `${request.dryRun ? 'dry run: would create' : 'created'} ${t.created}, ${request.dryRun ? 'merge' : 'merged'} ${t.merged}, unchanged ${t.unchanged}, conflicts ${t.conflict}, skipped ${t.skipped}${request.report ? ` (every row in ${request.report})` : ''}`,
     );
     const incomplete = t.conflict + t.skipped > 0;
     if (incomplete && request.report === undefined) write('each row and why: run again with --report <file> (a second run changes nothing already imported)');

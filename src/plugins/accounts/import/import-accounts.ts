@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalEmail, isReservedName } from '../../../plugin-kit/helpers';
+import { canonicalEmail, importedHashKind, isReservedName } from '../../../plugin-kit/helpers';
 import { hashId } from '../../../plugin-kit/sessions';
 import { emptyProfile, type Account } from '../account';
 import { DuplicateEmailError, type AccountStore } from '../account-store';
@@ -18,10 +18,15 @@ export interface ImportedPerson {
   passwordHash?: string | undefined;
   /** Social logins to link, so that the next "Continue with GitHub" lands on this account. */
   logins?: Array<{ provider: string; id: string; name?: string | undefined }> | undefined;
+  /** What the source could not bring (a provider authgate lacks, a two-factor secret), said on the row's report. */
+  notes?: string[] | undefined;
 }
 
-/** What happened to one row. */
-export type ImportOutcome = 'created' | 'unchanged' | 'conflict' | 'skipped';
+/**
+ * What happened to one row: `merged` is an account this source made before that got what it
+ * lacked (a password it had none of, a name, a login to link); nothing it had is overwritten.
+ */
+export type ImportOutcome = 'created' | 'merged' | 'unchanged' | 'conflict' | 'skipped';
 
 /** One row of the report. */
 export interface ImportRowReport {
@@ -52,12 +57,20 @@ export function importedAccountId(source: string, sourceId: string): string {
   return createHash('sha256').update(`authgate import\u0000${source}\u0000${sourceId}`).digest('hex').slice(0, 24);
 }
 
-function accountOf(source: string, person: ImportedPerson, email: string, now: string): Account {
+/** The stored form of a person's password hash: '' (no password: "forgot password" sets one) when there is none or authgate cannot verify it. */
+function storedHash(person: ImportedPerson): { pwd: string; note?: string } {
+  if (person.passwordHash === undefined || person.passwordHash === '') return { pwd: '' };
+  if (importedHashKind(person.passwordHash) === undefined)
+    return { pwd: '', note: 'its password hash is of a format authgate does not verify: imported without a password (the person sets one with "forgot password")' };
+  return { pwd: importedPasswordHash(person.passwordHash) };
+}
+
+function accountOf(source: string, person: ImportedPerson, email: string, pwd: string, now: string): Account {
   return {
     Id: importedAccountId(source, person.sourceId),
     Email: email,
     // No password: nothing can sign in with one until the person sets it ("forgot password").
-    Pwd: person.passwordHash === undefined ? '' : importedPasswordHash(person.passwordHash),
+    Pwd: pwd,
     OldPwd: [],
     Approved: person.emailVerified,
     ConfirmCodes: {},
@@ -81,7 +94,7 @@ function refusal(person: ImportedPerson, email: string | undefined): string | un
 const CONCURRENCY = 16;
 
 /** A row ready to be written: its account, or already judged (skipped). */
-type Prepared = { line: number; person: ImportedPerson; account: Account } | { judged: ImportRowReport };
+type Prepared = { line: number; person: ImportedPerson; account: Account; notes: string[] } | { judged: ImportRowReport };
 
 function prepare(row: ImportRow, source: string, now: string): Prepared {
   if ('error' in row) return { judged: { line: row.line, sourceId: row.sourceId, outcome: 'skipped', reason: row.error } };
@@ -89,27 +102,88 @@ function prepare(row: ImportRow, source: string, now: string): Prepared {
   const email = canonicalEmail(person.email);
   const refused = refusal(person, email);
   if (refused !== undefined) return { judged: { line: row.line, sourceId: person.sourceId, outcome: 'skipped', reason: refused } };
-  try {
-    return { line: row.line, person, account: accountOf(source, person, email as string, now) };
-  } catch (err) {
-    return { judged: { line: row.line, sourceId: person.sourceId, outcome: 'skipped', reason: (err as Error).message.replace(/^authgate: /, '') } };
+  const { pwd, note } = storedHash(person);
+  return { line: row.line, person, account: accountOf(source, person, email as string, pwd, now), notes: [...(note === undefined ? [] : [note]), ...(person.notes ?? [])] };
+}
+
+type Settings = { planned: Set<string> | undefined; maxLinkedLogins: number; now: string };
+type Ready = { line: number; person: ImportedPerson; account: Account; notes: string[] };
+
+/** The linked login of one of a person's logins. */
+const linkedLogin = (login: { provider: string; id: string; name?: string | undefined }, account: Account, now: string) => ({
+  UserId: hashId(login.provider, login.id),
+  Provider: login.provider,
+  Name: login.name ?? account.Email,
+  Linked: now,
+});
+
+/** Links a person's logins; what could not be linked, as sentences, and how many were linked now. */
+async function linkAll(store: AccountStore, row: Ready, settings: Settings): Promise<{ linked: number; unlinked: string[] }> {
+  let linked = 0;
+  const unlinked: string[] = [];
+  for (const login of row.person.logins ?? []) {
+    const outcome = await store.linkLogin(row.account.Id, linkedLogin(login, row.account, settings.now), settings.maxLinkedLogins);
+    if (outcome === 'linked') linked++;
+    else if (outcome === 'taken') unlinked.push(`the ${login.provider} login ${login.id} is linked to another account`);
+    else if (outcome === 'full') unlinked.push(`the ${login.provider} login ${login.id} is past the limit of linked logins`);
   }
+  return { linked, unlinked };
+}
+
+/** What a person's row would fill in an account this source made before: only what it lacks. */
+function missingOf(stored: Account, row: Ready): { fills: string[]; change: (a: Account) => Account | undefined } {
+  const fills: string[] = [];
+  const { account } = row;
+  if (stored.Pwd === '' && account.Pwd !== '') fills.push('its password');
+  if (stored.Profile.FirstName === '' && account.Profile.FirstName !== '') fills.push('its first name');
+  if (stored.Profile.LastName === '' && account.Profile.LastName !== '') fills.push('its last name');
+  const change = (a: Account): Account | undefined => {
+    const pwd = a.Pwd === '' ? account.Pwd : a.Pwd;
+    const first = a.Profile.FirstName === '' ? account.Profile.FirstName : a.Profile.FirstName;
+    const last = a.Profile.LastName === '' ? account.Profile.LastName : a.Profile.LastName;
+    if (pwd === a.Pwd && first === a.Profile.FirstName && last === a.Profile.LastName) return undefined;
+    return { ...a, Pwd: pwd, Profile: { ...a.Profile, FirstName: first, LastName: last } };
+  };
+  return { fills, change };
+}
+
+/** A row of a person this source made before: fills what the account lacks (a rerun after a fault between the writes, a second export of the same people). */
+async function merge(store: AccountStore, stored: Account, row: Ready, settings: Settings): Promise<{ outcome: ImportOutcome; said: string[] }> {
+  const { fills, change } = missingOf(stored, row);
+  if (settings.planned !== undefined) {
+    const links = [];
+    for (const login of row.person.logins ?? []) if ((await store.accountOfLogin(hashId(login.provider, login.id))) === undefined) links.push(`the ${login.provider} login`);
+    const all = [...fills, ...links];
+    return all.length === 0 ? { outcome: 'unchanged', said: ['imported by an earlier run'] } : { outcome: 'merged', said: [`would add ${all.join(', ')}`] };
+  }
+  if (fills.length > 0) await store.update(stored.Id, change);
+  const { linked, unlinked } = await linkAll(store, row, settings);
+  const added = [...fills, ...(linked > 0 ? [`${linked} linked login${linked === 1 ? '' : 's'}`] : [])];
+  if (added.length === 0) return { outcome: 'unchanged', said: ['imported by an earlier run', ...unlinked] };
+  return { outcome: 'merged', said: [`added ${added.join(', ')}`, ...unlinked] };
 }
 
 /** Writes one prepared row (or, in a dry run, judges it against what the run would have written). */
-async function apply(
-  store: AccountStore,
-  row: { line: number; person: ImportedPerson; account: Account },
-  options: { planned: Set<string> | undefined; maxLinkedLogins: number; now: string },
-): Promise<ImportRowReport> {
-  const { line, person, account } = row;
-  const { planned } = options;
-  const said = (outcome: ImportOutcome, reason?: string): ImportRowReport => ({ line, sourceId: person.sourceId, outcome, ...(reason === undefined ? {} : { reason }) });
+async function apply(store: AccountStore, row: Ready, settings: Settings): Promise<ImportRowReport> {
+  const { line, person, account, notes } = row;
+  const { planned } = settings;
+  const said = (outcome: ImportOutcome, reasons: string[] = []): ImportRowReport => {
+    const reason = [...reasons, ...notes].join('; ');
+    return { line, sourceId: person.sourceId, outcome, ...(reason === '' ? {} : { reason }) };
+  };
+  const earlier = async (): Promise<ImportRowReport | undefined> => {
+    const stored = await store.get(account.Id);
+    if (stored === undefined) return undefined;
+    const { outcome, said: reasons } = await merge(store, stored, row, settings);
+    return said(outcome, reasons);
+  };
   if (planned !== undefined) {
     // A dry run looks, as the write would find: what this run would have made, then the store.
-    if (planned.has(account.Id) || (await store.get(account.Id)) !== undefined) return said('unchanged', 'imported by an earlier run');
+    if (planned.has(account.Id)) return said('unchanged', ['imported before in this run']);
+    const before = await earlier();
+    if (before !== undefined) return before;
     const holder = planned.has(account.Email) ? 'one imported before in this run' : (await store.getByEmail(account.Email))?.Id;
-    if (holder !== undefined) return said('conflict', `another account (${holder}) has this e-mail: never merged`);
+    if (holder !== undefined) return said('conflict', [`another account (${holder}) has this e-mail: never merged`]);
     planned.add(account.Id).add(account.Email);
     return said('created');
   }
@@ -117,22 +191,13 @@ async function apply(
   try {
     await store.create(account);
   } catch (err) {
-    const holder = err instanceof DuplicateEmailError ? (await store.getByEmail(account.Email))?.Id : undefined;
-    if (holder === account.Id || (await store.get(account.Id)) !== undefined) return said('unchanged', 'imported by an earlier run');
-    if (err instanceof DuplicateEmailError) return said('conflict', `another account (${holder ?? 'unknown'}) has this e-mail: never merged`);
+    const before = await earlier();
+    if (before !== undefined) return before;
+    if (err instanceof DuplicateEmailError) return said('conflict', [`another account (${(await store.getByEmail(account.Email))?.Id ?? 'unknown'}) has this e-mail: never merged`]);
     throw err;
   }
-  const unlinked: string[] = [];
-  for (const login of person.logins ?? []) {
-    const outcome = await store.linkLogin(
-      account.Id,
-      { UserId: hashId(login.provider, login.id), Provider: login.provider, Name: login.name ?? account.Email, Linked: options.now },
-      options.maxLinkedLogins,
-    );
-    if (outcome === 'taken') unlinked.push(`the ${login.provider} login ${login.id} is linked to another account`);
-    else if (outcome === 'full') unlinked.push(`the ${login.provider} login ${login.id} is past the limit of linked logins`);
-  }
-  return said('created', unlinked.length > 0 ? `created, but not linked: ${unlinked.join('; ')}` : undefined);
+  const { unlinked } = await linkAll(store, row, settings);
+  return said('created', unlinked.length > 0 ? [`created, but not linked: ${unlinked.join('; ')}`] : []);
 }
 
 /**
@@ -151,7 +216,7 @@ export async function importAccounts(
   rows: AsyncIterable<ImportRow>,
   options: { dryRun?: boolean; maxLinkedLogins?: number; onRow?: (row: ImportRowReport) => void; keepRows?: boolean } = {},
 ): Promise<ImportReport> {
-  const report: ImportReport = { dryRun: options.dryRun === true, totals: { created: 0, unchanged: 0, conflict: 0, skipped: 0 }, rows: [] };
+  const report: ImportReport = { dryRun: options.dryRun === true, totals: { created: 0, merged: 0, unchanged: 0, conflict: 0, skipped: 0 }, rows: [] };
   const record = (row: ImportRowReport): void => {
     report.totals[row.outcome]++;
     // Without keepRows the caller takes each row from onRow (a report written as it goes): memory stays flat.

@@ -4,10 +4,10 @@ import { AuthError } from '../../../plugin-kit/basics';
 import type { ImportedPerson, ImportRow } from './import-accounts';
 
 /** The longest row read, in characters: a longer one is skipped with the reason. */
-const MAX_ROW = 64 * 1024;
+export const MAX_ROW = 64 * 1024;
 
 /** The lines of a file, numbered from 1, read as a stream (the file is never held whole). */
-async function* lines(path: string): AsyncIterable<{ line: number; text: string }> {
+export async function* lines(path: string): AsyncIterable<{ line: number; text: string }> {
   const reader = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   let line = 0;
   for await (const text of reader) {
@@ -16,9 +16,10 @@ async function* lines(path: string): AsyncIterable<{ line: number; text: string 
   }
 }
 
-const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined);
+/** A text field of an export (a number is read as its digits); `undefined` for anything else. */
+export const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : typeof value === 'number' && Number.isFinite(value) ? String(value) : undefined);
 /** A yes or no as exports spell it (`true`, `1`, `t`, `yes`, `Y`...); `undefined` for anything else. */
-function yesOrNo(value: unknown): boolean | undefined {
+export function yesOrNo(value: unknown): boolean | undefined {
   if (value === true || value === 1) return true;
   if (value === false || value === 0 || value === undefined || value === null) return false;
   if (typeof value !== 'string') return undefined;
@@ -28,38 +29,11 @@ function yesOrNo(value: unknown): boolean | undefined {
   return undefined;
 }
 
-/** A person from the fields of a row of your own (snake_case or camelCase names); why not, as a string. */
-function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | string {
-  const pick = (...names: string[]): unknown => names.map((n) => (Object.prototype.hasOwnProperty.call(fields, n) ? fields[n] : undefined)).find((v) => v !== undefined && v !== '');
-  const sourceId = text(pick('id', 'user_id', 'userId'));
-  const email = text(pick('email'));
-  if (sourceId === undefined) return 'no id';
-  if (email === undefined) return 'no e-mail';
-  const [first, ...rest] = (text(pick('name')) ?? '').trim().split(/\s+/);
-  const logins = pick('logins');
-  if (logins !== undefined && !Array.isArray(logins)) return 'logins is not a list';
-  const verified = yesOrNo(fields.email_verified ?? fields.emailVerified);
-  if (verified === undefined) return 'email_verified is neither a yes nor a no';
-  return {
-    sourceId,
-    email,
-    emailVerified: verified,
-    firstName: text(pick('first_name', 'firstName')) ?? (first || undefined),
-    lastName: text(pick('last_name', 'lastName')) ?? (rest.join(' ') || undefined),
-    passwordHash: text(pick('password_hash', 'passwordHash')),
-    logins: (logins as unknown[] | undefined)?.map((l) => {
-      const login = (l ?? {}) as Record<string, unknown>;
-      return { provider: text(login.provider) ?? '', id: text(login.id) ?? '', name: text(login.name) };
-    }),
-  };
-}
+/** A person from the fields of one row of a source, or why not (a sentence for the report). */
+export type PersonOf = (fields: Readonly<Record<string, unknown>>) => ImportedPerson | string;
 
-/**
- * The rows of a JSON-lines file of your own: one object a line, with `id`, `email`,
- * `email_verified`, `name` (or `first_name` and `last_name`), `password_hash` and `logins`
- * (`[{ provider, id, name }]`).
- */
-export async function* jsonLinesRows(path: string): AsyncIterable<ImportRow> {
+/** The rows of a JSON-lines file (NDJSON): one object a line, each turned into a person by `personOf`. */
+export async function* jsonLinesRows(path: string, personOf: PersonOf, idOf: (fields: Readonly<Record<string, unknown>>) => string | undefined): AsyncIterable<ImportRow> {
   for await (const { line, text: row } of lines(path)) {
     if (row.trim() === '') continue;
     if (row.length > MAX_ROW) {
@@ -77,8 +51,7 @@ export async function* jsonLinesRows(path: string): AsyncIterable<ImportRow> {
       yield { line, error: 'the row is not a JSON object' };
       continue;
     }
-    const person = personOf(fields as Record<string, unknown>);
-    yield typeof person === 'string' ? { line, error: person, sourceId: text((fields as Record<string, unknown>).id) } : { line, person };
+    yield rowOf(line, fields as Record<string, unknown>, personOf, idOf);
   }
 }
 
@@ -106,8 +79,22 @@ function csvFields(row: string): string[] | undefined {
   return fields;
 }
 
-/** The rows of a CSV file of your own: a header line naming the columns (`id`, `email`, `email_verified`, `name` or `first_name`/`last_name`, `password_hash`). */
-export async function* csvRows(path: string): AsyncIterable<ImportRow> {
+/** A row's person, or its error with the id it names. */
+export function rowOf(line: number, fields: Readonly<Record<string, unknown>>, personOf: PersonOf, idOf: (fields: Readonly<Record<string, unknown>>) => string | undefined): ImportRow {
+  const person = personOf(fields);
+  return typeof person === 'string' ? { line, error: person, sourceId: idOf(fields) } : { line, person };
+}
+
+/**
+ * The rows of a CSV file: a header line naming the columns (lowercased), then one person a line.
+ * @param required - the columns a header must name, each as its accepted spellings.
+ */
+export async function* csvRows(
+  path: string,
+  personOf: PersonOf,
+  idOf: (fields: Readonly<Record<string, unknown>>) => string | undefined,
+  required: ReadonlyArray<readonly string[]>,
+): AsyncIterable<ImportRow> {
   let header: string[] | undefined;
   for await (const { line, text: row } of lines(path)) {
     if (row.trim() === '') continue;
@@ -115,7 +102,7 @@ export async function* csvRows(path: string): AsyncIterable<ImportRow> {
     if (header === undefined) {
       if (fields === undefined) throw new Error('the CSV header line cannot be read');
       header = fields.map((f) => f.trim().toLowerCase());
-      const missing = [['id', 'user_id', 'userid'], ['email']].filter((names) => !names.some((n) => (header as string[]).includes(n))).map((names) => names[0]);
+      const missing = required.filter((names) => !names.some((n) => (header as string[]).includes(n))).map((names) => names[0]);
       if (missing.length > 0) throw new AuthError('bad_request', `the CSV header has no ${missing.join(' or ')} column (it has: ${header.join(', ').slice(0, 200)}); separate columns with commas`);
       continue;
     }
@@ -126,7 +113,6 @@ export async function* csvRows(path: string): AsyncIterable<ImportRow> {
     const named: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     // eslint-disable-next-line no-restricted-syntax -- a prototype-less record: a column named __proto__ is only a key
     header.forEach((name, i) => (named[name] = fields[i]));
-    const person = personOf(named);
-    yield typeof person === 'string' ? { line, error: person, sourceId: text(named.id) } : { line, person };
+    yield rowOf(line, named, personOf, idOf);
   }
 }

@@ -1,0 +1,89 @@
+import type { ImportedPerson } from '../import-accounts';
+import { text, yesOrNo } from '../read-rows';
+import { arrayRows } from './from-array';
+import { socialLogin, type SocialLogin } from './social-logins';
+import { field, records, type ImportSource } from './source';
+
+/** A JSON text field of a credential (`secretData`, `credentialData`) as an object; empty when it is not one. */
+function jsonField(record: Readonly<Record<string, unknown>>, name: string): Record<string, unknown> {
+  try {
+    const parsed = JSON.parse(text(field(record, name)) ?? '{}') as unknown;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Unpadded base64, as PHC strings write it. */
+const unpadded = (value: string): string => value.replace(/=+$/, '');
+
+/** One of Keycloak's `additionalParameters` (each a list of strings). */
+const parameter = (parameters: unknown, name: string): string | undefined => {
+  const value = typeof parameters === 'object' && parameters !== null ? field(parameters as Record<string, unknown>, name) : undefined;
+  return text(Array.isArray(value) ? value[0] : value);
+};
+
+/**
+ * A Keycloak password credential in a form authgate verifies: PBKDF2 (SHA-1, SHA-256, SHA-512) as a
+ * passlib string, Argon2 (Keycloak 24's default) as a PHC string; `undefined` for another algorithm.
+ */
+export function keycloakPasswordHash(credential: Readonly<Record<string, unknown>>): string | undefined {
+  const secret = jsonField(credential, 'secretData');
+  const data = jsonField(credential, 'credentialData');
+  const value = text(field(secret, 'value'));
+  const salt = text(field(secret, 'salt'));
+  const iterations = field(data, 'hashIterations');
+  const algorithm = text(field(data, 'algorithm'));
+  if (value === undefined || salt === undefined || typeof iterations !== 'number' || !Number.isInteger(iterations) || iterations < 1) return undefined;
+  const pbkdf2 = /^pbkdf2(-sha256|-sha512)?$/.exec(algorithm ?? '');
+  if (pbkdf2 !== null) return `$pbkdf2${pbkdf2[1] ?? ''}$${iterations}$${unpadded(salt)}$${unpadded(value)}`;
+  if (algorithm !== 'argon2') return undefined;
+  const extra = field(data, 'additionalParameters');
+  const type = parameter(extra, 'type') ?? 'id';
+  if (!['id', 'i', 'd'].includes(type) || (parameter(extra, 'version') ?? '1.3') !== '1.3') return undefined;
+  return `$argon2${type}$v=19$m=${parameter(extra, 'memory') ?? '7168'},t=${iterations},p=${parameter(extra, 'parallelism') ?? '1'}$${unpadded(salt)}$${unpadded(value)}`;
+}
+
+const idOf = (fields: Readonly<Record<string, unknown>>): string | undefined => text(field(fields, 'id'));
+
+/** A user of a Keycloak realm export. */
+function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | string {
+  const sourceId = idOf(fields);
+  if (sourceId === undefined) return 'no id';
+  const email = text(field(fields, 'email'));
+  if (email === undefined) return 'no e-mail';
+  if (field(fields, 'enabled') === false) return 'disabled in Keycloak: not imported';
+  const verified = yesOrNo(field(fields, 'emailVerified'));
+  if (verified === undefined) return 'emailVerified is neither a yes nor a no';
+  const credentials = records(field(fields, 'credentials'));
+  const password = credentials.find((c) => field(c, 'type') === 'password');
+  const passwordHash = password === undefined ? undefined : keycloakPasswordHash(password);
+  const notes: string[] = [];
+  if (password !== undefined && passwordHash === undefined) notes.push('its password hash is of an algorithm authgate does not verify: the person sets a password with "forgot password"');
+  if (credentials.some((c) => field(c, 'type') === 'otp')) notes.push('its one-time-password secret is not imported: the person sets up two-factor again');
+  const logins: SocialLogin[] = [];
+  for (const identity of records(field(fields, 'federatedIdentities'))) {
+    const alias = text(field(identity, 'identityProvider')) ?? '';
+    const login = socialLogin(alias, text(field(identity, 'userId')) ?? '');
+    if (login === undefined) notes.push(`the login of ${alias.slice(0, 64)} is not linked: authgate has no provider of that name`);
+    else logins.push(login);
+  }
+  return {
+    sourceId,
+    email,
+    emailVerified: verified,
+    firstName: text(field(fields, 'firstName')),
+    lastName: text(field(fields, 'lastName')),
+    passwordHash,
+    logins,
+    notes: notes.length > 0 ? notes : undefined,
+  };
+}
+
+/** Keycloak: a realm export (`kc.sh export --realm <realm> --file realm.json`, or its users files) (`--from keycloak`). */
+export const KEYCLOAK: ImportSource = {
+  name: 'keycloak',
+  namespace: 'keycloak',
+  summary: 'a realm export: `kc.sh export --realm <realm> --file realm.json` (or each <realm>-users-N.json of --dir)',
+  read: (path) => arrayRows(path, 'users', personOf, idOf),
+};

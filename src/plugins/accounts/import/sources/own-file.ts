@@ -1,0 +1,47 @@
+import type { ImportedPerson } from '../import-accounts';
+import { csvRows, jsonLinesRows, text, yesOrNo } from '../read-rows';
+import { field, type ImportSource } from './source';
+
+/** A person from the fields of a row of your own (snake_case or camelCase names); why not, as a string. */
+function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | string {
+  const pick = (...names: string[]): unknown => names.map((n) => field(fields, n)).find((v) => v !== undefined && v !== '');
+  const sourceId = text(pick('id', 'user_id', 'userId'));
+  const email = text(pick('email'));
+  if (sourceId === undefined) return 'no id';
+  if (email === undefined) return 'no e-mail';
+  const [first, ...rest] = (text(pick('name')) ?? '').trim().split(/\s+/);
+  const logins = pick('logins');
+  if (logins !== undefined && !Array.isArray(logins)) return 'logins is not a list';
+  const verified = yesOrNo(field(fields, 'email_verified') ?? field(fields, 'emailVerified'));
+  if (verified === undefined) return 'email_verified is neither a yes nor a no';
+  return {
+    sourceId,
+    email,
+    emailVerified: verified,
+    firstName: text(pick('first_name', 'firstName')) ?? (first || undefined),
+    lastName: text(pick('last_name', 'lastName')) ?? (rest.join(' ') || undefined),
+    passwordHash: text(pick('password_hash', 'passwordHash')),
+    logins: (logins as unknown[] | undefined)?.map((l) => {
+      const login = (l ?? {}) as Record<string, unknown>;
+      return { provider: text(login.provider) ?? '', id: text(login.id) ?? '', name: text(login.name) };
+    }),
+  };
+}
+
+const idOf = (fields: Readonly<Record<string, unknown>>): string | undefined => text(field(fields, 'id'));
+
+/** Files of your own: one JSON object a line (`--from json`). */
+export const OWN_JSON: ImportSource = {
+  name: 'json',
+  namespace: 'file',
+  summary: 'one JSON object a line: id, email, email_verified, name (or first_name and last_name), password_hash, logins ([{ "provider": "github", "id": "gid:583231" }])',
+  read: (path) => jsonLinesRows(path, personOf, idOf),
+};
+
+/** Files of your own: a CSV with a header line (`--from csv`); one system with the JSON form. */
+export const OWN_CSV: ImportSource = {
+  name: 'csv',
+  namespace: 'file',
+  summary: 'a header line, then id,email,email_verified,first_name,last_name,password_hash',
+  read: (path) => csvRows(path, personOf, idOf, [['id', 'user_id', 'userid'], ['email']]),
+};

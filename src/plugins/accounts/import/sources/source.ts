@@ -1,0 +1,26 @@
+import type { ImportRow } from '../import-accounts';
+
+/**
+ * A system people are imported from, as `npx authgate import --from <name>` reads it: each vendor
+ * is one small module that turns its export's rows into {@link ImportRow}s.
+ */
+export interface ImportSource {
+  /** What `--from` names. */
+  name: string;
+  /** Where its people's ids live: sources of one system share it, so a person from either is one account. */
+  namespace: string;
+  /** One line for `--help`: the export it reads. */
+  summary: string;
+  /** The rows of an export file, read as a stream. */
+  read(path: string): AsyncIterable<ImportRow>;
+}
+
+/** Own-property access to a parsed row: a key such as `__proto__` is only a key. */
+export function field(fields: Readonly<Record<string, unknown>>, name: string): unknown {
+  return Object.prototype.hasOwnProperty.call(fields, name) ? fields[name] : undefined;
+}
+
+/** The records of a list field (anything else: none), each a plain object. */
+export function records(value: unknown): Array<Record<string, unknown>> {
+  return Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)).slice(0, 100) : [];
+}

@@ -1,0 +1,343 @@
+import { pbkdf2Sync } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import bcrypt from 'bcrypt';
+import { argon2id } from 'hash-wasm';
+import request from 'supertest';
+import { hashId } from '../../src';
+import { runCli } from '../../src/cli';
+import { createAccountStore } from '../../src/plugins/accounts/create-account-store';
+import { importAccounts, importedAccountId } from '../../src/plugins/accounts/import/import-accounts';
+import { makeAccountApp } from '../support/account-app';
+import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
+
+// Export files shaped as each vendor documents them: Auth0's password-hash export (NDJSON, from its
+// support article) and its user export job (NDJSON), Clerk's Dashboard CSV, `firebase auth:export`
+// JSON, and a Keycloak realm export. Hashes are made by the libraries those systems use (bcrypt,
+// PBKDF2, Argon2 by hash-wasm) or are the vendor's published sample (firebase/scrypt's README).
+
+async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
+  const lines: string[] = [];
+  const code = await runCli(argv, (line) => void lines.push(line), {});
+  return { code, out: lines.join('\n') };
+}
+
+type Report = { rows: Array<{ line: number; sourceId?: string; outcome: string; reason?: string }>; totals: Record<string, number> };
+
+const FIREBASE_PROJECT = {
+  signerKey: 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==',
+  saltSeparator: 'Bw==',
+  rounds: 8,
+  memCost: 14,
+};
+
+describe('npx authgate import from Auth0, Clerk, Firebase and Keycloak exports', () => {
+  let dir: string;
+  let peer: SmtpPeer;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'authgate-vendors-'));
+    peer = await startSmtpPeer();
+  });
+  afterAll(async () => {
+    await peer.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  async function run(source: string, file: string, database: string): Promise<{ code: number; out: string; report: Report }> {
+    const reportFile = join(dir, `${source}-${Date.now()}.json`);
+    const { code, out } = await cli('import', '--from', source, file, '--database', database, '--report', reportFile);
+    const report = JSON.parse(await readFile(reportFile, 'utf8')) as Report;
+    report.rows.sort((a, b) => a.line - b.line);
+    return { code, out, report };
+  }
+
+  it('Auth0: the password-hash export, then the user export: one account each, names and social logins merged in, the old password signs in', async () => {
+    const database = `sqlite://${join(dir, 'auth0.db')}`;
+    const hashes = join(dir, 'auth0-hashes.ndjson');
+    await writeFile(
+      hashes,
+      [
+        {
+          _id: { $oid: '5dea9f9c82dd7c0e76e4ec93' },
+          email_verified: true,
+          email: 'nico@example.com',
+          passwordHash: await bcrypt.hash('nico-auth0-pw', 10),
+          password_set_date: { $date: '2019-12-06T18:36:12.412Z' },
+          tenant: 'example',
+          connection: 'Username-Password-Authentication',
+          _tmp_is_unique: true,
+        },
+        // No root email: the identifiers array has it (as Auth0's article says can happen); a custom id in alt_id.
+        {
+          _id: { $oid: '5dea9f9c82dd7c0e76e4ec94' },
+          alt_id: 'euclid',
+          passwordHash: await bcrypt.hash('euclid-pw', 4),
+          connection: 'Username-Password-Authentication',
+          identifiers: [{ type: 'email', value: 'euclid@example.com', verified: false }],
+        },
+      ]
+        .map((u) => JSON.stringify(u))
+        .join('\n'),
+    );
+    const first = await run('auth0', hashes, database);
+    expect([first.code, first.out.split('\n')[0]]).toEqual([0, `created 2, merged 0, unchanged 0, conflicts 0, skipped 0 (every row in ${first.out.split('every row in ')[1]}`]);
+    expect(first.report.rows.map((r) => r.sourceId)).toEqual(['auth0|5dea9f9c82dd7c0e76e4ec93', 'auth0|euclid']);
+
+    const users = join(dir, 'auth0-users.ndjson');
+    await writeFile(
+      users,
+      [
+        { user_id: 'auth0|5dea9f9c82dd7c0e76e4ec93', email: 'nico@example.com', email_verified: true, given_name: 'Nico', family_name: 'Sabena', name: 'Nico Sabena' },
+        { user_id: 'github|583231', email: 'octo@example.com', email_verified: true, name: 'Octo Cat', identities: [{ provider: 'github', user_id: '583231', connection: 'github', isSocial: true }] },
+        { user_id: 'google-oauth2|110169484474386276334', email: 'gina@example.com', email_verified: true, given_name: 'Gina' },
+        { user_id: 'linkedin|AbC-123', email: 'lin@example.com', email_verified: true },
+        { user_id: 'auth0|blocked1', email: 'blocked@example.com', email_verified: true, blocked: true },
+      ]
+        .map((u) => JSON.stringify(u))
+        .join('\n'),
+    );
+    const second = await run('auth0', users, database);
+    expect(second.code).toBe(3);
+    expect(second.report.rows.map((r) => [r.sourceId, r.outcome])).toEqual([
+      ['auth0|5dea9f9c82dd7c0e76e4ec93', 'merged'],
+      ['github|583231', 'created'],
+      ['google-oauth2|110169484474386276334', 'created'],
+      ['linkedin|AbC-123', 'created'],
+      ['auth0|blocked1', 'skipped'],
+    ]);
+    expect(second.report.rows[0]?.reason).toBe('added its first name, its last name');
+    expect(second.report.rows[3]?.reason).toMatch(/logins of linkedin not linked/);
+    expect(second.report.rows[4]?.reason).toBe('blocked in Auth0: not imported');
+    // A third run finds everything done.
+    expect((await run('auth0', users, database)).out.split('\n')[0]).toMatch(/^created 0, merged 0, unchanged 4, conflicts 0, skipped 1/);
+
+    const { app, accounts } = makeAccountApp(peer, { store: database });
+    try {
+      const token = (email: string, password: string) => request(app).post('/account/tokens').send({ grant_type: 'password', email, password });
+      expect((await token('nico@example.com', 'nico-auth0-pw')).status).toBe(200);
+      expect((await token('nico@example.com', 'not-it')).status).toBe(401);
+      const nico = await accounts.store.getByEmail('nico@example.com');
+      expect([nico?.Profile.FirstName, nico?.Profile.LastName]).toEqual(['Nico', 'Sabena']);
+      // Unverified in Auth0: imported not activated.
+      expect((await accounts.store.getByEmail('euclid@example.com'))?.Approved).toBe(false);
+      // GitHub links by its numeric id (addProvider('github', ..., { useNumericId: true })); Google by its subject.
+      expect(await accounts.store.accountOfLogin(hashId('github', 'gid:583231'))).toBe(importedAccountId('auth0', 'github|583231'));
+      expect(await accounts.store.accountOfLogin(hashId('google', '110169484474386276334'))).toBe((await accounts.store.getByEmail('gina@example.com'))?.Id);
+      expect((await accounts.store.getByEmail('octo@example.com'))?.Pwd).toBe('');
+      expect(await accounts.store.getByEmail('blocked@example.com')).toBeUndefined();
+    } finally {
+      await accounts.close();
+    }
+  });
+
+  it("Clerk: the Dashboard's CSV: bcrypt and Argon2 digests sign in, a verified primary address is activated, a TOTP secret is said to stay behind", async () => {
+    const database = `sqlite://${join(dir, 'clerk.db')}`;
+    const argon = await argon2id({ password: 'ada-clerk-pw', salt: Buffer.from('clerk-salt-0123'), parallelism: 1, iterations: 2, memorySize: 1024, hashLength: 32, outputType: 'encoded' });
+    const header =
+      'id,first_name,last_name,username,primary_email_address,primary_phone_number,verified_email_addresses,unverified_email_addresses,verified_phone_numbers,unverified_phone_numbers,totp_secret,password_digest,password_hasher';
+    const file = join(dir, 'clerk.csv');
+    await writeFile(
+      file,
+      [
+        header,
+        `user_2ZQ1,Grace,Hopper,grace,grace@example.com,,grace@example.com|g.hopper@example.com,,,,,${await bcrypt.hash('grace-clerk-pw', 10)},bcrypt`,
+        `user_2ZQ2,Ada,Lovelace,,ada@example.com,+15550100,,ada@example.com,,,JBSWY3DPEHPK3PXP,"${argon}",argon2id`,
+        'user_2ZQ3,,,phoneonly,,+15550101,,,+15550101,,,,',
+      ].join('\n'),
+    );
+    const { code, report } = await run('clerk', file, database);
+    expect(code).toBe(3);
+    expect(report.rows.map((r) => [r.sourceId, r.outcome])).toEqual([
+      ['user_2ZQ1', 'created'],
+      ['user_2ZQ2', 'created'],
+      ['user_2ZQ3', 'skipped'],
+    ]);
+    expect(report.rows[1]?.reason).toMatch(/TOTP secret is not imported/);
+    const { app, accounts } = makeAccountApp(peer, { store: database });
+    try {
+      expect((await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'grace@example.com', password: 'grace-clerk-pw' })).status).toBe(200);
+      expect([(await accounts.store.getByEmail('grace@example.com'))?.Approved, (await accounts.store.getByEmail('ada@example.com'))?.Approved]).toEqual([true, false]);
+      // Not activated, so no token yet; the stored hash is Ada's Argon2 one, kept as it was.
+      expect((await accounts.store.getByEmail('ada@example.com'))?.Pwd).toBe(`imported$${argon}`);
+    } finally {
+      await accounts.close();
+    }
+  });
+
+  it("Firebase: `auth:export` JSON read as a stream: the modified-scrypt sample signs in with the project's parameters, Google and GitHub logins are linked", async () => {
+    const database = `sqlite://${join(dir, 'firebase.db')}`;
+    const file = join(dir, 'firebase.json');
+    // Firebase's CLI writes one user a line inside {"users": [...]}; a pretty-printed file reads the same.
+    const users = [
+      {
+        localId: 'Ky7hmPz9h3kbpR9P',
+        email: 'user1@example.com',
+        emailVerified: true,
+        passwordHash: 'lSrfV15cpx95_sZS2W9c9Kp6i_LVgQNDNC_qzrCnh1SAyZvqmZqAjTdn3aoItz-VHjoZilo78198JAdRuid5lQ==',
+        salt: '42xEC-ixf3L2lw==',
+        displayName: 'User One',
+        providerUserInfo: [
+          { providerId: 'password', rawId: 'user1@example.com', email: 'user1@example.com' },
+          { providerId: 'google.com', rawId: '110169484474386276334', email: 'user1@gmail.com', displayName: 'User One' },
+        ],
+        createdAt: '1454372812000',
+      },
+      { localId: 'gh-only', email: 'octo@example.com', emailVerified: true, providerUserInfo: [{ providerId: 'github.com', rawId: '583231', screenName: 'octocat' }] },
+      { localId: 'phone-only', phoneNumber: '+15550100', providerUserInfo: [{ providerId: 'phone', rawId: '+15550100' }] },
+      { localId: 'off', email: 'off@example.com', emailVerified: true, disabled: true },
+    ];
+    await writeFile(file, JSON.stringify({ users }, null, 2));
+    const { code, report } = await run('firebase', file, database);
+    expect(code).toBe(3);
+    expect(report.rows.map((r) => [r.sourceId, r.outcome, r.reason])).toEqual([
+      ['Ky7hmPz9h3kbpR9P', 'created', undefined],
+      ['gh-only', 'created', undefined],
+      ['phone-only', 'skipped', 'no e-mail (a phone-only user)'],
+      ['off', 'skipped', 'disabled in Firebase: not imported'],
+    ]);
+    const { app, accounts } = makeAccountApp(peer, { store: database, importedHashes: { firebase: FIREBASE_PROJECT } });
+    try {
+      const token = (password: string) => request(app).post('/account/tokens').send({ grant_type: 'password', email: 'user1@example.com', password });
+      expect((await token('user2password')).status).toBe(401);
+      expect((await token('user1password')).status).toBe(200);
+      const one = await accounts.store.getByEmail('user1@example.com');
+      // Replaced by authgate's own hash at the first login it let in.
+      expect([one?.Profile.FirstName, one?.Profile.LastName, one?.Pwd.startsWith('hmac-sha256$')]).toEqual(['User', 'One', true]);
+      expect(await accounts.store.accountOfLogin(hashId('google', '110169484474386276334'))).toBe(one?.Id);
+      expect(await accounts.store.accountOfLogin(hashId('github', 'gid:583231'))).toBe(importedAccountId('firebase', 'gh-only'));
+    } finally {
+      await accounts.close();
+    }
+    // A file that is not an export says so (exit 2), and names what it looked for.
+    const wrong = join(dir, 'not-firebase.json');
+    await writeFile(wrong, '{"accounts": []}');
+    expect(await cli('import', '--from', 'firebase', wrong, '--database', database)).toEqual({ code: 2, out: expect.stringMatching(/not a JSON object with a "users" list/) });
+  });
+
+  it('Keycloak: a realm export: PBKDF2-SHA256 (27,500 iterations) and Argon2 (Keycloak 24) sign in, a federated GitHub identity is linked, an OTP secret is said to stay behind', async () => {
+    const database = `sqlite://${join(dir, 'keycloak.db')}`;
+    const salt = Buffer.from('keycloak-salt-16');
+    const pbkdf2 = pbkdf2Sync('alice-kc-pw', salt, 27500, 64, 'sha256').toString('base64');
+    const argonSalt = Buffer.from('kc-argon-salt-16');
+    const argon = Buffer.from(await argon2id({ password: 'bob-kc-pw', salt: argonSalt, parallelism: 1, iterations: 5, memorySize: 7168, hashLength: 32, outputType: 'binary' })).toString('base64');
+    const credential = (value: string, saltOf: Buffer, data: object) => ({
+      id: 'c1',
+      type: 'password',
+      createdDate: 1700000000000,
+      secretData: JSON.stringify({ value, salt: saltOf.toString('base64'), additionalParameters: {} }),
+      credentialData: JSON.stringify(data),
+    });
+    const realm = {
+      id: 'acme',
+      realm: 'acme',
+      enabled: true,
+      users: [
+        {
+          id: '5d0b3d3c-6f1e-4c59-9d55-0c1b2f0f5e11',
+          username: 'alice',
+          enabled: true,
+          emailVerified: true,
+          firstName: 'Alice',
+          lastName: 'Liddell',
+          email: 'alice@example.com',
+          credentials: [
+            credential(pbkdf2, salt, { hashIterations: 27500, algorithm: 'pbkdf2-sha256', additionalParameters: {} }),
+            { type: 'otp', secretData: '{"value":"JBSWY3DPEHPK3PXP"}', credentialData: '{"subType":"totp","digits":6,"period":30,"algorithm":"HmacSHA1"}' },
+          ],
+          federatedIdentities: [{ identityProvider: 'github', userId: '583231', userName: 'octocat' }],
+          realmRoles: ['default-roles-acme'],
+        },
+        {
+          id: '7e2a1c44-1b9f-4a0e-8f0e-2a9d0c7b3f22',
+          username: 'bob',
+          enabled: true,
+          emailVerified: true,
+          email: 'bob@example.com',
+          credentials: [
+            credential(argon, argonSalt, {
+              hashIterations: 5,
+              algorithm: 'argon2',
+              additionalParameters: { hashLength: ['32'], memory: ['7168'], type: ['id'], version: ['1.3'], parallelism: ['1'] },
+            }),
+          ],
+        },
+        {
+          id: '00000000-0000-0000-0000-000000000003',
+          username: 'carl',
+          enabled: true,
+          emailVerified: true,
+          email: 'carl@example.com',
+          credentials: [credential('aGFzaA==', salt, { hashIterations: 1, algorithm: 'sha-1-custom' })],
+        },
+        { id: '00000000-0000-0000-0000-000000000004', username: 'dora', enabled: false, emailVerified: true, email: 'dora@example.com' },
+      ],
+      clients: [{ clientId: 'account' }],
+    };
+    const file = join(dir, 'acme-realm.json');
+    await writeFile(file, JSON.stringify(realm, null, 1));
+    const { code, report } = await run('keycloak', file, database);
+    expect(code).toBe(3);
+    expect(report.rows.map((r) => r.outcome)).toEqual(['created', 'created', 'created', 'skipped']);
+    expect(report.rows[0]?.reason).toMatch(/one-time-password secret is not imported/);
+    expect(report.rows[2]?.reason).toMatch(/algorithm authgate does not verify/);
+    const { app, accounts } = makeAccountApp(peer, { store: database });
+    try {
+      const token = (email: string, password: string) => request(app).post('/account/tokens').send({ grant_type: 'password', email, password });
+      expect((await token('alice@example.com', 'alice-kc-pw')).status).toBe(200);
+      expect((await token('bob@example.com', 'bob-kc-pw')).status).toBe(200);
+      expect((await token('bob@example.com', 'alice-kc-pw')).status).toBe(401);
+      expect((await accounts.store.getByEmail('carl@example.com'))?.Pwd).toBe('');
+      expect(await accounts.store.accountOfLogin(hashId('github', 'gid:583231'))).toBe((await accounts.store.getByEmail('alice@example.com'))?.Id);
+    } finally {
+      await accounts.close();
+    }
+  });
+
+  it('hostile export files: a __proto__ user, nesting, an item past 64 KiB and a truncated document are rows with reasons, and nothing else is written', async () => {
+    const database = `sqlite://${join(dir, 'hostile.db')}`;
+    const file = join(dir, 'hostile.json');
+    const deep = '['.repeat(5000) + ']'.repeat(5000);
+    await writeFile(
+      file,
+      `{"users": [{"__proto__": {"email": "x@example.com"}, "localId": "p1"},\n{"localId": "deep", "email": "deep@example.com", "emailVerified": true, "x": ${deep}},\n{"localId": "big", "email": "big@example.com", "pad": "${'a'.repeat(70_000)}"},\n{"localId": "ok", "email": "ok@example.com", "emailVerified": true},\n{"localId": "cut", "email": "cut@`,
+    );
+    const { report } = await run('firebase', file, database);
+    expect(report.rows.map((r) => [r.outcome, r.reason])).toEqual([
+      ['skipped', 'no e-mail (a phone-only user)'],
+      ['created', undefined],
+      ['skipped', 'the item is longer than 65536 characters'],
+      ['created', undefined],
+      ['skipped', 'the file ends inside this item: was it cut short?'],
+    ]);
+    expect(Object.prototype).not.toHaveProperty('email');
+  });
+});
+
+describe('importAccounts: a fault between the two writes of a person', () => {
+  it('the run stops at the failed link; the next run finds the account it made and adds the links it lacks (merged)', async () => {
+    const store = createAccountStore('memory://');
+    let failLinks = true;
+    const faulty = new Proxy(store, {
+      get(target, key, receiver) {
+        if (key === 'linkLogin' && failLinks) return () => Promise.reject(new Error('connection reset'));
+        return Reflect.get(target, key, receiver) as unknown;
+      },
+    });
+    async function* rows() {
+      yield { line: 1, person: { sourceId: 'p1', email: 'pat@example.com', emailVerified: true, logins: [{ provider: 'google', id: '1234' }] } };
+    }
+    await expect(importAccounts(faulty, 'test', rows())).rejects.toThrow('connection reset');
+    const made = await store.getByEmail('pat@example.com');
+    expect(made?.Id).toBe(importedAccountId('test', 'p1'));
+    expect(await store.accountOfLogin(hashId('google', '1234'))).toBeUndefined();
+    failLinks = false;
+    const dry = await importAccounts(faulty, 'test', rows(), { dryRun: true });
+    expect(dry.rows).toEqual([{ line: 1, sourceId: 'p1', outcome: 'merged', reason: 'would add the google login' }]);
+    const again = await importAccounts(faulty, 'test', rows());
+    expect(again.rows).toEqual([{ line: 1, sourceId: 'p1', outcome: 'merged', reason: 'added 1 linked login' }]);
+    expect(await store.accountOfLogin(hashId('google', '1234'))).toBe(made?.Id);
+    expect((await importAccounts(faulty, 'test', rows())).totals).toEqual({ created: 0, merged: 0, unchanged: 1, conflict: 0, skipped: 0 });
+    await store.close();
+  });
+});
