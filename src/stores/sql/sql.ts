@@ -395,6 +395,14 @@ export abstract class SqlDatabase implements Database {
     return new SqlCollection(this.driver, schema);
   }
 
+  /**
+   * The rows of a query of the app's own, outside authgate's tables (`?` marks parameters): how an
+   * import reads another system's tables in the same database server.
+   */
+  readRows<R>(sql: string, params: readonly unknown[] = []): Promise<R[]> {
+    return this.driver.session.rows<R>(sql, params);
+  }
+
   /** @inheritdoc */
   abstract close(): Promise<void>;
 }

@@ -1,0 +1,57 @@
+import type { ImportedPerson } from '../import-accounts';
+import { text, yesOrNo } from '../read-rows';
+import { PAGE, placeholders, tableRows, type TableReader, type TableRow } from './foreign-tables';
+import { socialLogin, type SocialLogin } from './social-logins';
+import { field, records, type ImportSource } from './source';
+
+/** better-auth's tables as its schema names them (`user`, `account`; camelCase columns), on PostgreSQL or SQLite. */
+const READER: TableReader = {
+  people: (db, after) =>
+    after === undefined ? db.readRows<TableRow>(`SELECT * FROM "user" ORDER BY "id" LIMIT ${PAGE}`) : db.readRows<TableRow>(`SELECT * FROM "user" WHERE "id" > ? ORDER BY "id" LIMIT ${PAGE}`, [after]),
+  related: (db, ids) => db.readRows<TableRow>(`SELECT "userId", "providerId", "accountId", "password" FROM "account" WHERE "userId" IN (${placeholders(ids.length)})`, ids),
+  personIdColumn: 'userId',
+  idOf: (row) => String(row.id),
+};
+
+/** A user of better-auth with its accounts: `credential` holds the password hash, the others are social logins. */
+function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | string {
+  const sourceId = text(field(fields, 'id'));
+  if (sourceId === undefined) return 'no id';
+  const email = text(field(fields, 'email'));
+  if (email === undefined) return 'no e-mail';
+  if (yesOrNo(field(fields, 'banned')) === true) return 'banned in better-auth: not imported';
+  const verified = yesOrNo(field(fields, 'emailVerified'));
+  if (verified === undefined) return 'emailVerified is neither a yes nor a no';
+  let passwordHash: string | undefined;
+  const logins: SocialLogin[] = [];
+  const left: string[] = [];
+  for (const account of records(field(fields, 'related'))) {
+    const provider = text(field(account, 'providerId')) ?? '';
+    if (provider === 'credential') {
+      passwordHash = text(field(account, 'password'));
+      continue;
+    }
+    const login = socialLogin(provider, text(field(account, 'accountId')) ?? '');
+    if (login === undefined) left.push(provider);
+    else logins.push(login);
+  }
+  const [first, ...rest] = (text(field(fields, 'name')) ?? '').trim().split(/\s+/);
+  return {
+    sourceId,
+    email,
+    emailVerified: verified,
+    firstName: first || undefined,
+    lastName: rest.join(' ') || undefined,
+    passwordHash,
+    logins,
+    notes: left.length > 0 ? [`logins of ${left.join(', ')} not linked: authgate has no provider of that name`] : undefined,
+  };
+}
+
+/** better-auth: its `user` and `account` tables, read from its database (`--from better-auth <uri>`). */
+export const BETTER_AUTH: ImportSource = {
+  name: 'better-auth',
+  namespace: 'better-auth',
+  summary: "better-auth's database, by URI in place of the file (postgres://... or sqlite:///path): its user and account tables, scrypt passwords and social logins",
+  read: (uri) => tableRows(uri, READER, personOf, 'better-auth'),
+};
