@@ -10,6 +10,7 @@ export { MemoryAccountStore } from './plugins/accounts/stores/memory-account-sto
 export { publicAccount, PROFILE_FIELDS, type Account, type Profile, type PublicAccount, type LinkedLogin } from './plugins/accounts/account';
 export { accounts, type AccountsPlugin, type AccountsPluginOptions } from './plugins/accounts/accounts-plugin';
 export { importedPasswordHash } from './plugins/accounts/imported-password';
+export type { LegacyLogin, LegacyLoginOptions, LegacyVerdict } from './plugins/accounts/legacy-login';
 export type { FirebaseHashParameters, ImportedHashOptions } from './core/credentials/imported-hashes';
 export type { StoredCode } from './plugins/accounts/account';
 export type { LockoutRule } from './core/limits/lockout';

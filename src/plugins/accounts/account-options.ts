@@ -18,6 +18,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AccountStore } from './account-store';
 import { loadBcrypt } from './passwords';
 import { passwordChecker, type PasswordPolicy } from './password-policy';
+import { resolveLegacyLogin, type LegacyLoginOptions, type ResolvedLegacyLogin } from './legacy-login';
 
 /** Options of {@link createAccountRouter}. */
 export interface AccountRouterOptions extends CrossSiteOptions {
@@ -39,6 +40,13 @@ export interface AccountRouterOptions extends CrossSiteOptions {
    * user's first login. @default {} (every other format needs nothing)
    */
   importedHashes?: ImportedHashOptions;
+  /**
+   * Lazy migration from a system that will not give its password hashes: on a login to an address
+   * with no account here (or an imported account without a password), `check` asks the old system
+   * (Auth0's password grant, say), and a yes moves the person in with that password under
+   * authgate's own hash. See docs/import/README.md. @default undefined (no old system is asked)
+   */
+  legacyLogin?: LegacyLoginOptions;
   /**
    * Growing delays after wrong passwords for one e-mail from one IP (`/tokens` and the account
    * bridge's logins): 429 with Retry-After, never a permanent lock; `false` turns it off.
@@ -204,6 +212,7 @@ export interface ResolvedAccountOptions {
   baseUrl: URL;
   bcryptRounds: number;
   importedHashes: ImportedHashOptions;
+  legacyLogin: ResolvedLegacyLogin | undefined;
   storeTimeout: number;
   onlineThreshold: number;
   codeTtl: number;
@@ -266,6 +275,7 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
     baseUrl: base,
     bcryptRounds: rounds,
     importedHashes: options.importedHashes ?? {},
+    legacyLogin: resolveLegacyLogin(options.legacyLogin),
     storeTimeout,
     onlineThreshold,
     codeTtl,

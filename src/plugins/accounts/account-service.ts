@@ -24,6 +24,7 @@ import type { LoginContext, LoginLinks } from '../../plugin-kit/providers';
 import { emptyProfile, isAccountId, PROFILE_FIELDS, publicAccount, type Account, type Profile, type PublicAccount, type StoredCode } from './account';
 import { DuplicateEmailError, type AccountStore } from './account-store';
 import { hashPassword, needsRehash, verifyPassword } from './passwords';
+import { askLegacy, asksLegacy, type ResolvedLegacyLogin } from './legacy-login';
 import type { AccountEventType, LoginSessions } from './account-options';
 import { bridgeUser, legacyBridgeId, LinkedLogins, type AccountLogin } from './linked-logins';
 
@@ -39,6 +40,8 @@ export interface AccountServiceSettings {
   bcryptRounds: number;
   /** What verifying imported password hashes needs (Firebase's project parameters). @default {} */
   importedHashes?: ImportedHashOptions | undefined;
+  /** The system the app moves from, asked about people with no password here. @default undefined */
+  legacyLogin?: ResolvedLegacyLogin | undefined;
   baseUrl: string;
   managers: ReadonlySet<string>;
   codeTtl: number;
@@ -297,11 +300,61 @@ export class AccountService {
     const email = canonicalEmail(rawEmail);
     const lockout = this.settings.lockout;
     if (email !== undefined) await lockout?.check(email, ip);
-    const account = email ? await this.settings.store.getByEmail(email) : undefined;
-    const ok = await verifyPassword(password, account?.Pwd, this.dummyHash, this.settings.importedHashes);
+    let account = email ? await this.settings.store.getByEmail(email) : undefined;
+    let ok = await verifyPassword(password, account?.Pwd, this.dummyHash, this.settings.importedHashes);
+    const legacy = this.settings.legacyLogin;
+    if (!ok && email !== undefined && legacy !== undefined && asksLegacy(account)) {
+      account = await this.movedIn(legacy, email, password, account);
+      ok = account !== undefined;
+    }
     if (email !== undefined) await (ok && account ? lockout?.succeeded(email, ip) : lockout?.failed(email, ip));
     if (!ok || account === undefined) return undefined;
     return needsRehash(account.Pwd) ? this.rehashed(account, password) : account;
+  }
+
+  /**
+   * Lazy migration: the old system said yes to this e-mail and password, so the person moves in
+   * with that password under authgate's hash: a new account, or the password an imported account
+   * (or a sign-up never activated) lacked. `undefined` when the old system said no.
+   */
+  private async movedIn(legacy: ResolvedLegacyLogin, email: string, password: string, account: Account | undefined): Promise<Account | undefined> {
+    const verdict = await askLegacy(legacy, email, password);
+    if (verdict === false) return undefined;
+    const hash = await hashPassword(password, this.settings.bcryptRounds);
+    const named = (p: Profile): Profile => ({
+      ...p,
+      FirstName: p.FirstName || (verdict.firstName ?? '').slice(0, 100),
+      LastName: p.LastName || (verdict.lastName ?? '').slice(0, 100),
+    });
+    if (account !== undefined) {
+      // Only while it still has no password of its own: one set meanwhile (a reset, an activation) stays.
+      return this.settings.store.update(account.Id, (a) =>
+        asksLegacy(a) ? { ...a, Pwd: hash, ConfirmCodes: {}, Approved: a.Approved || verdict.emailVerified === true, Profile: named(a.Profile) } : undefined,
+      );
+    }
+    const now = new Date().toISOString();
+    const fresh: Account = {
+      Id: randomBytes(12).toString('hex'),
+      Email: email,
+      Pwd: hash,
+      OldPwd: [],
+      Approved: verdict.emailVerified === true,
+      ConfirmCodes: {},
+      Privilege: {},
+      Profile: named(emptyProfile()),
+      JoinDay: now,
+      LastActivity: now,
+    };
+    try {
+      await this.settings.store.create(fresh);
+    } catch (err) {
+      if (!(err instanceof DuplicateEmailError)) throw err;
+      // Another login moved them in at the same moment: that account, if this password is its password.
+      const other = await this.settings.store.getByEmail(email);
+      return other !== undefined && (await verifyPassword(password, other.Pwd, this.dummyHash)) ? other : undefined;
+    }
+    this.accountEvent('account.created', fresh, 'owner');
+    return fresh;
   }
 
   /** An imported (or older) hash replaced by authgate's own, now that the password is known to be right; the account as it was if that fails. */
