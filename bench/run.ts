@@ -1,4 +1,5 @@
 import { ssoLogin } from './sso-login';
+import { importBench } from './import';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readArgs } from './lib/args';
 import { machineLine } from './lib/table';
@@ -38,6 +39,7 @@ const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<str
   orgs: orgScale,
   resource: resourceServerBench,
   sso: ssoLogin,
+  import: importBench,
 };
 
 async function main(): Promise<void> {

@@ -67,6 +67,7 @@ export class PostgresDatabase extends SqlDatabase {
       insertIgnore: (rest) => `INSERT INTO ${rest} ON CONFLICT DO NOTHING`,
       forUpdate: ' FOR UPDATE',
       insertInWith: true,
+      isUniqueViolation: (err) => (err as { code?: unknown } | null)?.code === '23505',
       indexFirstJoin: 'JOIN',
       parse: <T>(stored: unknown) => stored as T,
     };

@@ -63,6 +63,8 @@ export interface SqlDriver {
   readonly indexFirstJoin: string;
   /** Whether a `WITH` clause may hold an `INSERT` (PostgreSQL): a document and its entries then go in one statement. */
   readonly insertInWith: boolean;
+  /** Whether an error is the database refusing a duplicate key: a document with unique values then goes in one statement too. */
+  readonly isUniqueViolation?: ((err: unknown) => boolean) | undefined;
   /** Appended to a `SELECT` that locks the rows it reads until the transaction ends (`''` where a transaction locks the database). */
   readonly forUpdate: string;
   /** A stored JSON document as the driver returns it, parsed. */
@@ -246,7 +248,17 @@ export class SqlCollection<T> implements Collection<T> {
 
   async insert(doc: T): Promise<InsertResult> {
     await this.migrated();
-    if (this.driver.insertInWith && this.schema.expiresAt === undefined && !(this.schema.indexes ?? []).some((i) => i.unique)) return this.insertAtOnce(doc);
+    const unique = (this.schema.indexes ?? []).some((i) => i.unique);
+    if (this.driver.insertInWith && this.schema.expiresAt === undefined && !unique) return this.insertAtOnce(doc);
+    // With unique values: one statement that a taken value or id undoes whole (the database's
+    // constraint refuses it); only then the transaction below says which was taken.
+    if (this.driver.insertInWith && this.schema.expiresAt === undefined && this.driver.isUniqueViolation !== undefined) {
+      try {
+        return await this.insertAtOnce(doc, true);
+      } catch (err) {
+        if (!this.driver.isUniqueViolation(err)) throw err;
+      }
+    }
     let result: InsertResult;
     try {
       result = await this.driver.transaction((s) => this.insertWith(s, doc));
@@ -269,15 +281,19 @@ export class SqlCollection<T> implements Collection<T> {
    * A document with no unique value and no expiry, and its entries, in one statement (one round
    * trip, as an audit event or a credential cost before the families shared tables).
    */
-  private async insertAtOnce(doc: T): Promise<InsertResult> {
+  private async insertAtOnce(doc: T, strict = false): Promise<InsertResult> {
     const id = this.schema.id(doc);
     const entries = (this.schema.indexes ?? []).flatMap((index) => valuesOf(index, doc).map((value) => [index.name, storedValue(value)]));
-    const insertDoc = `INSERT INTO ${this.t.docs} (id, doc, expires) VALUES (?, ?, NULL) ON CONFLICT DO NOTHING RETURNING id`;
-    const sql =
-      entries.length === 0
-        ? insertDoc
-        : `WITH d AS (${insertDoc}), x AS (INSERT INTO ${this.t.idx} (name, value, id) SELECT v.name, v.value, d.id FROM d CROSS JOIN (VALUES ${entries.map(() => '(?, ?)').join(', ')}) AS v (name, value) ON CONFLICT DO NOTHING) SELECT id FROM d`;
-    const rows = await this.driver.session.rows<{ id: string }>(sql, [id, JSON.stringify(doc), ...entries.flat()]);
+    const uniques = (this.schema.indexes ?? []).filter((i) => i.unique).flatMap((index) => valuesOf(index, doc).map((value) => [index.name, storedValue(value)]));
+    // strict: a taken id raises the constraint's error too, so nothing of the statement stays.
+    const insertDoc = `INSERT INTO ${this.t.docs} (id, doc, expires) VALUES (?, ?, NULL)${strict ? '' : ' ON CONFLICT DO NOTHING'} RETURNING id`;
+    const rowsOf = (table: string, values: unknown[][], onConflict: string): string =>
+      `INSERT INTO ${table} (name, value, id) SELECT v.name, v.value, d.id FROM d CROSS JOIN (VALUES ${values.map(() => '(?, ?)').join(', ')}) AS v (name, value)${onConflict}`;
+    const parts = [`d AS (${insertDoc})`];
+    if (uniques.length > 0) parts.push(`u AS (${rowsOf(this.t.uniq, uniques, '')})`);
+    if (entries.length > 0) parts.push(`x AS (${rowsOf(this.t.idx, entries, ' ON CONFLICT DO NOTHING')})`);
+    const sql = parts.length === 1 ? insertDoc : `WITH ${parts.join(', ')} SELECT id FROM d`;
+    const rows = await this.driver.session.rows<{ id: string }>(sql, [id, JSON.stringify(doc), ...uniques.flat(), ...entries.flat()]);
     return rows.length === 1 ? { inserted: true } : { inserted: false, taken: 'id' };
   }
 
