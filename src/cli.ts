@@ -29,7 +29,7 @@ import { SQLITE_NAMING } from './stores/sqlite/sqlite-database';
 import { openDatabase } from './stores/open-database';
 import { USERS } from './core/users/user-schema';
 import { ADMIN_USAGE, parseAdminArgs, runAdminCommand, type AdminRequest } from './service/admin-command';
-import { IMPORT_USAGE, parseImportArgs, runImportCommand, type ImportRequest } from './service/import-command';
+import { IMPORT_USAGE, parseImportArgs, runImportCommand, type ImportRequest, type ImportTerminal } from './service/import-command';
 
 const MIGRATE_USAGE = `usage: npx authgate migrate [--database <uri>] [--print]
 
@@ -142,7 +142,7 @@ async function migrate(database: string, write: (line: string) => void): Promise
  * `npx authgate ...`: runs the command `argv` names, writing what it does to `write`.
  * @returns the exit code: 0 done, 1 failed, 2 a usage error.
  */
-export async function runCli(argv: readonly string[], write: (line: string) => void, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function runCli(argv: readonly string[], write: (line: string) => void, env: NodeJS.ProcessEnv = process.env, terminal: ImportTerminal = {}): Promise<number> {
   let request: ReturnType<typeof parse>;
   try {
     request = parse(argv, env);
@@ -156,7 +156,7 @@ export async function runCli(argv: readonly string[], write: (line: string) => v
   }
   try {
     if ('admin' in request) await runAdminCommand(request.admin, write);
-    else if ('import' in request) return await runImportCommand(request.import, write);
+    else if ('import' in request) return await runImportCommand(request.import, write, terminal);
     else if (request.print) script(request.database, write);
     else await migrate(request.database, write);
     return 0;
@@ -176,7 +176,26 @@ if (require.main === module) {
     if (err.code === 'EPIPE') process.exit(0);
     throw err;
   });
-  void runCli(process.argv.slice(2), (line) => process.stdout.write(`${line}\n`)).then((code) => {
+  // On a terminal, progress is one line redrawn in place; Ctrl-C stops an import where it can go on from.
+  const tty = process.stdout.isTTY === true;
+  let drawn = false;
+  const write = (line: string): void => {
+    process.stdout.write(`${drawn ? '\r\x1b[K' : ''}${line}\n`);
+    drawn = false;
+  };
+  const stop = new AbortController();
+  if (process.argv[2] === 'import') {
+    process.on('SIGINT', () => {
+      if (stop.signal.aborted) process.exit(130);
+      write('stopping: the rows being written finish first (Ctrl-C again quits at once)');
+      stop.abort();
+    });
+  }
+  const progress = (text: string): void => {
+    process.stdout.write(`\r\x1b[K${text}`);
+    drawn = true;
+  };
+  void runCli(process.argv.slice(2), write, process.env, { signal: stop.signal, progress: tty ? progress : undefined }).then((code) => {
     process.exitCode = code;
   });
 }

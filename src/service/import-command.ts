@@ -2,7 +2,8 @@ import { createWriteStream, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { AuthError } from '../base/errors';
 import { familyUri } from '../internal/database-uri';
-import { ambiguousUri } from '../internal/guarded-store';
+import { ambiguousUri, displayUri } from '../internal/guarded-store';
+import { CheckpointFile, countLines, progressLine } from './import-progress';
 import { createAccountStore } from '../plugins/accounts/create-account-store';
 import { importAccounts } from '../plugins/accounts/import/import-accounts';
 import { IMPORT_SOURCES, type ImportSource } from '../plugins/accounts/import/sources';
@@ -35,6 +36,8 @@ ${sourceLines}
   --database <uri>  the app's database (default: the DATABASE_URL environment variable)
   --dry-run         reads and judges every row, writes nothing
   --report <file>   writes every row's outcome as JSON, as the rows come (memory stays flat)
+  --checkpoint <f>  where the run records how far it got (default: <file>.checkpoint beside a
+                    file); a run stopped by Ctrl-C or a crash goes on from there when run again
 
 A person already imported keeps what they have on later runs (it may have changed since); a run
 adds only what the account lacks (a password, a name, a linked login). Exit code 3: done, but rows
@@ -50,7 +53,20 @@ export interface ImportRequest {
   database: string;
   dryRun: boolean;
   report: string | undefined;
+  /** Where the run records how far it got (default: `<file>.checkpoint` beside a file; none for a database). */
+  checkpoint?: string | undefined;
 }
+
+/** What a terminal adds to a run: a progress line it redraws, and Ctrl-C. */
+export interface ImportTerminal {
+  /** Shows `text` in place of the last progress text (a TTY); absent: a plain line every 1,000 rows. */
+  progress?: ((text: string) => void) | undefined;
+  /** Stops the run: the rows being written finish and the checkpoint says where to go on. */
+  signal?: AbortSignal | undefined;
+}
+
+/** The exit code of an import stopped by Ctrl-C (128 + SIGINT, as shells report it). */
+export const IMPORT_STOPPED = 130;
 
 /** Reads `import`'s arguments. @throws AuthError (`bad_request`) with the usage for anything else. */
 export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv): ImportRequest {
@@ -58,14 +74,16 @@ export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv)
   let source: string | undefined;
   let file: string | undefined;
   let report: string | undefined;
+  let checkpoint: string | undefined;
   let dryRun = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === '--dry-run') dryRun = true;
-    else if ((arg === '--from' || arg === '--database' || arg === '--report') && args[i + 1] !== undefined) {
+    else if ((arg === '--from' || arg === '--database' || arg === '--report' || arg === '--checkpoint') && args[i + 1] !== undefined) {
       const value = args[++i] as string;
       if (arg === '--from') source = value;
       else if (arg === '--database') database = value;
+      else if (arg === '--checkpoint') checkpoint = value;
       else report = value;
     } else if (!arg.startsWith('--') && file === undefined) file = arg;
     else throw new AuthError('bad_request', `unknown argument ${JSON.stringify(arg)}\n\n${IMPORT_USAGE}`);
@@ -76,7 +94,7 @@ export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv)
   if (database.startsWith('memory:')) throw new AuthError('bad_request', 'memory:// keeps nothing: name the database the app uses');
   const ambiguous = ambiguousUri(database);
   if (ambiguous !== undefined) throw new AuthError('bad_request', `--database: ${ambiguous}`);
-  return { source, file, database, dryRun, report };
+  return { source, file, database, dryRun, report, checkpoint };
 }
 
 /** A report written as the rows come (a JSON object whose `rows` are in the order they were judged, each with its line). */
@@ -100,33 +118,68 @@ class ReportFile {
   }
 }
 
+/** The checkpoint of a run: the one named, else `<file>.checkpoint` beside a file; none for a dry run or a database read without one named. */
+async function checkpointOf(request: ImportRequest): Promise<CheckpointFile | undefined> {
+  if (request.dryRun) return undefined;
+  const path = request.checkpoint ?? ((await countLines(request.file)) === undefined ? undefined : `${request.file}.checkpoint`);
+  return path === undefined ? undefined : CheckpointFile.open(path, request.source, displayUri(request.file));
+}
+
 /**
- * Imports the file, writing a line every 1,000 rows and the totals.
- * @returns 0 when every row was created or unchanged, {@link IMPORT_INCOMPLETE} when some were skipped or in conflict.
+ * Imports the file, showing its progress (a redrawn bar on a terminal, else a line every 1,000
+ * rows), recording how far it got in a checkpoint that a second run goes on from, and writing the
+ * totals.
+ * @returns 0 when every row was created or unchanged, {@link IMPORT_INCOMPLETE} when some were
+ *   skipped or in conflict, {@link IMPORT_STOPPED} when `terminal.signal` stopped it.
  */
-export async function runImportCommand(request: ImportRequest, write: (line: string) => void): Promise<number> {
+export async function runImportCommand(request: ImportRequest, write: (line: string) => void, terminal: ImportTerminal = {}): Promise<number> {
+  const checkpoint = await checkpointOf(request);
+  const totalLines = terminal.progress === undefined ? undefined : await countLines(request.file);
   const store = createAccountStore(familyUri(request.database, 'accounts') as string);
   const file = request.report === undefined ? undefined : new ReportFile(request.report, request.dryRun);
   const began = Date.now();
   let seen = 0;
+  let shown = 0;
+  let rowsDone = checkpoint?.resumeFrom ?? 0;
+  if (rowsDone > 0) write(`going on after row ${rowsDone}, where the run that stopped got to (checkpoint ${checkpoint?.path})`);
   try {
     const source = IMPORT_SOURCES.get(request.source) as ImportSource;
     const report = await importAccounts(store, source.namespace, source.read(request.file), {
       dryRun: request.dryRun,
       keepRows: false,
+      skipThrough: rowsDone,
+      signal: terminal.signal,
+      onDoneThrough: (rows) => {
+        rowsDone = rows;
+        checkpoint?.save(rows).catch(() => undefined);
+      },
       onRow: (row) => {
         file?.row(row);
-        if (++seen % 1000 === 0) write(`${seen} rows (${Math.round((seen * 1000) / Math.max(1, Date.now() - began))}/s)`);
+        seen++;
+        if (terminal.progress !== undefined && Date.now() - shown >= 100) {
+          shown = Date.now();
+          terminal.progress(progressLine(seen, shown - began, row.line, totalLines));
+        } else if (terminal.progress === undefined && seen % 1000 === 0) write(`${seen} rows (${Math.round((seen * 1000) / Math.max(1, Date.now() - began))}/s)`);
       },
     });
     await file?.end(report.totals);
     const t = report.totals;
-    write(
-      `${request.dryRun ? 'dry run: would create' : 'created'} ${t.created}, ${request.dryRun ? 'merge' : 'merged'} ${t.merged}, unchanged ${t.unchanged}, conflicts ${t.conflict}, skipped ${t.skipped}${request.report ? ` (every row in ${request.report})` : ''}`,
-    );
+    const summary = `${request.dryRun ? 'dry run: would create' : 'created'} ${t.created}, ${request.dryRun ? 'merge' : 'merged'} ${t.merged}, unchanged ${t.unchanged}, conflicts ${t.conflict}, skipped ${t.skipped}${request.report ? ` (every row in ${request.report})` : ''}`;
+    if (report.stopped) {
+      await checkpoint?.save(report.doneThrough, true);
+      write(`stopped after row ${report.doneThrough}: ${summary}`);
+      write(checkpoint === undefined ? 'run the same command again: it changes nothing done, and goes on' : 'run the same command again to go on from there');
+      return IMPORT_STOPPED;
+    }
+    await checkpoint?.remove();
+    write(summary);
     const incomplete = t.conflict + t.skipped > 0;
     if (incomplete && request.report === undefined) write('each row and why: run again with --report <file> (a second run changes nothing already imported)');
     return incomplete ? IMPORT_INCOMPLETE : 0;
+  } catch (err) {
+    // A failed store or source: the next run goes on from the last row done.
+    await checkpoint?.save(rowsDone, true).catch(() => undefined);
+    throw err;
   } finally {
     await store.close();
   }

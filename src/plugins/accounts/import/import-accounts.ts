@@ -4,6 +4,7 @@ import { hashId } from '../../../plugin-kit/sessions';
 import { emptyProfile, type Account } from '../account';
 import { DuplicateEmailError, type AccountStore } from '../account-store';
 import { importedPasswordHash } from '../imported-password';
+import { DoneThrough } from './done-through';
 
 /** One person as an export gives them, in the shape every source module turns its rows into. */
 export interface ImportedPerson {
@@ -41,6 +42,10 @@ export interface ImportRowReport {
 /** What an import did, row by row, and the totals. */
 export interface ImportReport {
   dryRun: boolean;
+  /** How many rows from the start are all done (every row, unless the run was stopped). */
+  doneThrough: number;
+  /** Whether `signal` stopped the run before the file's end. */
+  stopped: boolean;
   totals: Record<ImportOutcome, number>;
   /** Every row's outcome, in the file's order (empty with `keepRows: false`, whose caller takes them one by one). */
   rows: ImportRowReport[];
@@ -200,6 +205,24 @@ async function apply(store: AccountStore, row: Ready, settings: Settings): Promi
   return said('created', unlinked.length > 0 ? [`created, but not linked: ${unlinked.join('; ')}`] : []);
 }
 
+/** How {@link importAccounts} runs. */
+export interface ImportOptions {
+  /** Judge every row, write nothing. @default false */
+  dryRun?: boolean | undefined;
+  /** @default 20 */
+  maxLinkedLogins?: number | undefined;
+  /** Hears each row's outcome (for a progress line, or a report written as it goes). */
+  onRow?: ((row: ImportRowReport) => void) | undefined;
+  /** Keep every row's outcome in the report (`false`: the caller takes them from `onRow`). @default true */
+  keepRows?: boolean | undefined;
+  /** This many rows from the start were done by a run that stopped: they are passed over. @default 0 */
+  skipThrough?: number | undefined;
+  /** Hears how many rows from the start are all done, as it grows (for a checkpoint). */
+  onDoneThrough?: ((rows: number) => void) | undefined;
+  /** Stops taking rows (Ctrl-C): the rows being written finish, and the report says where it stopped. */
+  signal?: AbortSignal | undefined;
+}
+
 /**
  * Imports people into an account store, a few rows at once (the file is never held whole). A
  * person a run made before is left as it is (`unchanged`: it may have changed since); an e-mail
@@ -207,16 +230,12 @@ async function apply(store: AccountStore, row: Ready, settings: Settings): Promi
  * `skipped` with the reason. A dry run reads and judges every row and writes nothing. The
  * report's rows are in the file's order.
  * @param source - the source's name (`json`, `csv`, `auth0`...): part of every imported account's id.
- * @param onRow - hears each row's outcome (for a progress line, or a report written as it goes).
  * @throws what the store throws: rows written before stay, and a second run goes on from there.
  */
-export async function importAccounts(
-  store: AccountStore,
-  source: string,
-  rows: AsyncIterable<ImportRow>,
-  options: { dryRun?: boolean; maxLinkedLogins?: number; onRow?: (row: ImportRowReport) => void; keepRows?: boolean } = {},
-): Promise<ImportReport> {
-  const report: ImportReport = { dryRun: options.dryRun === true, totals: { created: 0, merged: 0, unchanged: 0, conflict: 0, skipped: 0 }, rows: [] };
+export async function importAccounts(store: AccountStore, source: string, rows: AsyncIterable<ImportRow>, options: ImportOptions = {}): Promise<ImportReport> {
+  const skipThrough = options.skipThrough ?? 0;
+  const progress = new DoneThrough(skipThrough);
+  const report: ImportReport = { dryRun: options.dryRun === true, doneThrough: skipThrough, stopped: false, totals: { created: 0, merged: 0, unchanged: 0, conflict: 0, skipped: 0 }, rows: [] };
   const record = (row: ImportRowReport): void => {
     report.totals[row.outcome]++;
     // Without keepRows the caller takes each row from onRow (a report written as it goes): memory stays flat.
@@ -228,16 +247,36 @@ export async function importAccounts(
   const holding = new Map<string, Promise<unknown>>();
   const running = new Set<Promise<unknown>>();
   let failure: { err: unknown } | undefined;
+  let told = skipThrough;
+  let ordinal = 0;
+  const finished = (done: () => void): void => {
+    done();
+    if (progress.line > told) options.onDoneThrough?.((told = progress.line));
+  };
   for await (const row of rows) {
     if (failure !== undefined) break;
+    if (options.signal?.aborted === true) {
+      report.stopped = true;
+      break;
+    }
+    // Counted in rows, not lines: the items of a JSON document may share a line.
+    if (++ordinal <= skipThrough) continue;
+    const done = progress.start(ordinal);
     const prepared = prepare(row, source, settings.now);
     if ('judged' in prepared) {
       record(prepared.judged);
+      finished(done);
       continue;
     }
     const keys = [prepared.account.Id, prepared.account.Email];
     await Promise.all(keys.map((key) => holding.get(key)));
-    const task: Promise<unknown> = apply(store, prepared, settings).then(record, (err: unknown) => void (failure ??= { err }));
+    const task: Promise<unknown> = apply(store, prepared, settings).then(
+      (outcome) => {
+        record(outcome);
+        finished(done);
+      },
+      (err: unknown) => void (failure ??= { err }),
+    );
     for (const key of keys) holding.set(key, task);
     running.add(task);
     void task.then(() => {
@@ -247,6 +286,7 @@ export async function importAccounts(
     if (running.size >= CONCURRENCY) await Promise.race(running);
   }
   await Promise.all(running);
+  report.doneThrough = progress.line;
   if (failure !== undefined) throw failure.err;
   report.rows.sort((a, b) => a.line - b.line);
   return report;
