@@ -1,34 +1,22 @@
 #!/usr/bin/env node
-import { ACCOUNT_LOGINS, ACCOUNT_TOKENS, accountSchema } from './plugins/accounts/account-schema';
-import { AVATARS } from './core/avatar/collection-avatar-store';
 import { createAvatarStore } from './stores/create-avatar-store';
 import { postgresAvatarSteps } from './stores/postgres/postgres-avatar-store';
-import { CREDENTIALS } from './core/credentials/credential-schema';
 import { AuthError } from './base/errors';
-import { AUDIT } from './core/audit/audit-schema';
 import { familyUri } from './internal/database-uri';
 import { PgNames } from './internal/postgres';
 import { uriScheme } from './internal/store-uri';
 import { ambiguousUri, displayUri, withoutSecrets } from './internal/guarded-store';
 import { heldElsewhere } from './internal/store-probe';
-import { loggerFunc } from './base/logger';
-import { ORG_INVITATIONS, ORGS } from './plugins/organizations/org-schema';
-import { SSO_DOMAINS } from './plugins/sso/domain-schema';
-import { SSO_CONNECTIONS } from './plugins/sso/connection-schema';
-import { SCIM_TOKENS } from './plugins/scim/token-schema';
-import { SCIM_USERS } from './plugins/scim/user-schema';
-import { SCIM_GROUPS, SCIM_SETTINGS } from './plugins/scim/group-schema';
 import { createStateStore } from './stores/create-state-store';
-import { STATE } from './core/state/collection-state-store';
+import { storesOf } from './service/store-families';
 import { postgresStateSteps } from './stores/postgres/postgres-state-store';
-import type { Schema } from './core/storage/collection';
 import { migrationScript, versionsScript, type SqlNaming } from './stores/sql/sql';
 import { MYSQL_NAMING } from './stores/mysql/mysql-database';
 import { postgresNaming } from './stores/postgres/postgres-database';
 import { SQLITE_NAMING } from './stores/sqlite/sqlite-database';
 import { openDatabase } from './stores/open-database';
-import { USERS } from './core/users/user-schema';
 import { ADMIN_USAGE, parseAdminArgs, runAdminCommand, type AdminRequest } from './service/admin-command';
+import { COPY_USAGE, parseCopyArgs, runCopyCommand, type CopyRequest } from './service/copy-command';
 import { IMPORT_USAGE, parseImportArgs, runImportCommand, type ImportRequest, type ImportTerminal } from './service/import-command';
 
 const MIGRATE_USAGE = `usage: npx authgate migrate [--database <uri>] [--print]
@@ -42,35 +30,25 @@ that migrate before they start (or with other rights).
   --print           print the SQL instead of running it (PostgreSQL, MySQL, SQLite), for a
                     migration tool of your own; it connects to nothing`;
 
-const USAGE = `${MIGRATE_USAGE}\n\n${ADMIN_USAGE}\n\n${IMPORT_USAGE}`;
-
-/** Each store of `createAuth({ database })` (by its folder name under a level folder) and the families it holds. */
-function storesOf(scheme: string, write: (line: string) => void): Array<{ store: string; schemas: Array<Schema<unknown>> }> {
-  const logger = loggerFunc((line) => write(line));
-  const stores: Array<{ store: string; schemas: Array<Schema<unknown>> }> = [
-    { store: 'credentials', schemas: [CREDENTIALS] },
-    { store: 'users', schemas: [USERS] },
-    { store: 'accounts', schemas: [accountSchema(logger), ACCOUNT_TOKENS, ACCOUNT_LOGINS] as Array<Schema<unknown>> },
-    { store: 'audit', schemas: [AUDIT] },
-    { store: 'organizations', schemas: [ORGS, ORG_INVITATIONS] as Array<Schema<unknown>> },
-    { store: 'sso', schemas: [SSO_DOMAINS, SSO_CONNECTIONS] as Array<Schema<unknown>> },
-    { store: 'scim', schemas: [SCIM_TOKENS, SCIM_USERS, SCIM_GROUPS, SCIM_SETTINGS] as Array<Schema<unknown>> },
-  ];
-  // On MySQL and SQLite the state store and avatars are families too; elsewhere they have stores of their own.
-  if (scheme === 'mysql' || scheme === 'sqlite') stores.push({ store: 'state', schemas: [STATE as Schema<unknown>] }, { store: 'avatars', schemas: [AVATARS as Schema<unknown>] });
-  return stores;
-}
+const USAGE = `${MIGRATE_USAGE}\n\n${ADMIN_USAGE}\n\n${IMPORT_USAGE}\n\n${COPY_USAGE}`;
 
 /** What the arguments ask for. @throws AuthError (`bad_request`) with the usage for anything else. */
 function parse(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
-): { help: true; usage?: string } | { help: false; database: string; print: boolean } | { help: false; admin: AdminRequest } | { help: false; import: ImportRequest } {
+):
+  | { help: true; usage?: string }
+  | { help: false; database: string; print: boolean }
+  | { help: false; admin: AdminRequest }
+  | { help: false; import: ImportRequest }
+  | { help: false; copy: CopyRequest } {
   const [command, ...rest] = argv;
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') return { help: true };
   if (command === 'admin') return { help: false, admin: parseAdminArgs(rest, env) };
   if (command === 'import' && (rest.includes('--help') || rest.includes('-h'))) return { help: true, usage: IMPORT_USAGE };
   if (command === 'import') return { help: false, import: parseImportArgs(rest, env) };
+  if (command === 'copy' && (rest.includes('--help') || rest.includes('-h'))) return { help: true, usage: COPY_USAGE };
+  if (command === 'copy') return { help: false, copy: parseCopyArgs(rest) };
   if (command !== 'migrate') throw new AuthError('bad_request', `unknown command ${JSON.stringify(command)}\n\n${USAGE}`);
   let database = env.DATABASE_URL;
   let print = false;
@@ -157,6 +135,7 @@ export async function runCli(argv: readonly string[], write: (line: string) => v
   try {
     if ('admin' in request) await runAdminCommand(request.admin, write);
     else if ('import' in request) return await runImportCommand(request.import, write, terminal);
+    else if ('copy' in request) return await runCopyCommand(request.copy, write);
     else if (request.print) script(request.database, write);
     else await migrate(request.database, write);
     return 0;
@@ -165,7 +144,7 @@ export async function runCli(argv: readonly string[], write: (line: string) => v
     // A driver's message may quote the URI it was given, password and all.
     const message = withoutSecrets((err as Error).message ?? String(err));
     const held = heldElsewhere(message) ? ': the app (or another process) holds this level folder; stop it, run the command, then start the app again' : '';
-    write(`authgate ${'admin' in request ? 'admin' : 'import' in request ? 'import' : 'migrate'} failed: ${message}${held}`);
+    write(`authgate ${'admin' in request ? 'admin' : 'import' in request ? 'import' : 'copy' in request ? 'copy' : 'migrate'} failed: ${message}${held}`);
     return code;
   }
 }
