@@ -4,6 +4,9 @@ import { AuthError } from '../base/errors';
 import { familyUri } from '../internal/database-uri';
 import { ambiguousUri, displayUri } from '../internal/guarded-store';
 import { CheckpointFile, countLines, progressLine } from './import-progress';
+import { membershipsInto } from './import-memberships';
+import { createOrgStore } from '../plugins/organizations/create-org-store';
+import type { OrgStore } from '../plugins/organizations/org-store';
 import { createAccountStore } from '../plugins/accounts/create-account-store';
 import { importAccounts } from '../plugins/accounts/import/import-accounts';
 import { IMPORT_SOURCES, type ImportSource } from '../plugins/accounts/import/sources';
@@ -36,6 +39,8 @@ ${sourceLines}
   --database <uri>  the app's database (default: the DATABASE_URL environment variable)
   --dry-run         reads and judges every row, writes nothing
   --report <file>   writes every row's outcome as JSON, as the rows come (memory stays flat)
+  --bridge <name>   the direct provider of the account bridge (loginSessions.provider): the
+                    members of imported organizations sign in through it
   --checkpoint <f>  where the run records how far it got (default: <file>.checkpoint beside a
                     file); a run stopped by Ctrl-C or a crash goes on from there when run again
 
@@ -55,6 +60,8 @@ export interface ImportRequest {
   report: string | undefined;
   /** Where the run records how far it got (default: `<file>.checkpoint` beside a file; none for a database). */
   checkpoint?: string | undefined;
+  /** The direct provider of the account bridge (`loginSessions.provider`): the members of imported organizations sign in through it. */
+  bridge?: string | undefined;
 }
 
 /** What a terminal adds to a run: a progress line it redraws, and Ctrl-C. */
@@ -75,13 +82,15 @@ export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv)
   let file: string | undefined;
   let report: string | undefined;
   let checkpoint: string | undefined;
+  let bridge: string | undefined;
   let dryRun = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === '--dry-run') dryRun = true;
-    else if ((arg === '--from' || arg === '--database' || arg === '--report' || arg === '--checkpoint') && args[i + 1] !== undefined) {
+    else if ((arg === '--from' || arg === '--database' || arg === '--report' || arg === '--checkpoint' || arg === '--bridge') && args[i + 1] !== undefined) {
       const value = args[++i] as string;
       if (arg === '--from') source = value;
+      else if (arg === '--bridge') bridge = value;
       else if (arg === '--database') database = value;
       else if (arg === '--checkpoint') checkpoint = value;
       else report = value;
@@ -94,7 +103,9 @@ export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv)
   if (database.startsWith('memory:')) throw new AuthError('bad_request', 'memory:// keeps nothing: name the database the app uses');
   const ambiguous = ambiguousUri(database);
   if (ambiguous !== undefined) throw new AuthError('bad_request', `--database: ${ambiguous}`);
-  return { source, file, database, dryRun, report, checkpoint };
+  if (bridge !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(bridge))
+    throw new AuthError('bad_request', '--bridge: the name of the direct provider of the account bridge (loginSessions.provider), such as accounts');
+  return { source, file, database, dryRun, report, checkpoint, bridge };
 }
 
 /** A report written as the rows come (a JSON object whose `rows` are in the order they were judged, each with its line). */
@@ -136,6 +147,8 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
   const checkpoint = await checkpointOf(request);
   const totalLines = terminal.progress === undefined ? undefined : await countLines(request.file);
   const store = createAccountStore(familyUri(request.database, 'accounts') as string);
+  let orgs: OrgStore | undefined;
+  const orgStore = (): OrgStore => (orgs ??= createOrgStore(familyUri(request.database, 'organizations') as string));
   const file = request.report === undefined ? undefined : new ReportFile(request.report, request.dryRun);
   const began = Date.now();
   let seen = 0;
@@ -149,6 +162,7 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
       keepRows: false,
       skipThrough: rowsDone,
       signal: terminal.signal,
+      withPerson: membershipsInto(orgStore, source.namespace, request.bridge),
       onDoneThrough: (rows) => {
         rowsDone = rows;
         checkpoint?.save(rows).catch(() => undefined);
@@ -181,6 +195,6 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
     await checkpoint?.save(rowsDone, true).catch(() => undefined);
     throw err;
   } finally {
-    await store.close();
+    await Promise.all([store.close(), orgs?.close()]);
   }
 }

@@ -9,6 +9,7 @@ import request from 'supertest';
 import { hashId } from '../../src';
 import { runCli } from '../../src/cli';
 import { importedAccountId } from '../../src/plugins/accounts/import/import-accounts';
+import { createOrgStore } from '../../src/plugins/organizations/create-org-store';
 import { makeAccountApp } from '../support/account-app';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { describePostgres, sharedServer, startPostgres } from '../support/servers';
@@ -26,11 +27,11 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
 }
 
 /** better-auth with e-mail and password, on a PostgreSQL pool or a SQLite file: its migrations, then its own sign-up for each person. */
-async function betterAuthWith(database: { postgres: string } | { sqlite: string }, people: Array<{ email: string; password: string; name: string }>): Promise<string[]> {
+async function betterAuthWith(database: { postgres: string } | { sqlite: string }, people: Array<{ email: string; password: string; name: string }>, withOrganization = false): Promise<string[]> {
   const script = `
     import { betterAuth } from 'better-auth';
     import { getMigrations } from 'better-auth/db/migration';
-    const [kind, where, peopleJson] = process.argv.slice(1);
+    const [kind, where, peopleJson, withOrganization] = process.argv.slice(1);
     let database, done;
     if (kind === 'postgres') {
       const { Pool } = (await import('pg')).default;
@@ -41,15 +42,21 @@ async function betterAuthWith(database: { postgres: string } | { sqlite: string 
       database = new Database(where);
       done = () => database.close();
     }
-    const options = { database, secret: 'better-auth-secret-0123456789abcdef', baseURL: 'http://127.0.0.1:3000', emailAndPassword: { enabled: true } };
+    const plugins = withOrganization === 'yes' ? [(await import('better-auth/plugins')).organization()] : [];
+    const options = { database, secret: 'better-auth-secret-0123456789abcdef', baseURL: 'http://127.0.0.1:3000', emailAndPassword: { enabled: true }, plugins };
     await (await getMigrations(options)).runMigrations();
     const auth = betterAuth(options);
     const ids = [];
     for (const p of JSON.parse(peopleJson)) ids.push((await auth.api.signUpEmail({ body: p })).user.id);
+    if (withOrganization === 'yes') {
+      // The first person makes an organization (its owner) and adds the second as an admin, as the server API does.
+      const org = await auth.api.createOrganization({ body: { name: 'Acme Widgets', slug: 'acme-widgets', userId: ids[0] } });
+      await auth.api.addMember({ body: { userId: ids[1], role: 'admin', organizationId: org.id } });
+    }
     await done();
     process.stdout.write(JSON.stringify(ids));`;
   const [kind, where] = 'postgres' in database ? ['postgres', database.postgres] : ['sqlite', database.sqlite];
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, kind, where, JSON.stringify(people)], { cwd: join(__dirname, '../..') });
+  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script, kind, where, JSON.stringify(people), withOrganization ? 'yes' : 'no'], { cwd: join(__dirname, '../..') });
   return JSON.parse(stdout) as string[];
 }
 
@@ -65,9 +72,14 @@ describe('npx authgate import from the databases of better-auth and Supabase', (
     await rm(dir, { recursive: true, force: true });
   });
 
-  async function imported(source: string, from: string, database: string): Promise<{ code: number; out: string; rows: Array<{ sourceId?: string; outcome: string; reason?: string }> }> {
+  async function imported(
+    source: string,
+    from: string,
+    database: string,
+    ...more: string[]
+  ): Promise<{ code: number; out: string; rows: Array<{ sourceId?: string; outcome: string; reason?: string }> }> {
     const reportFile = join(dir, `${source}-${Date.now()}.json`);
-    const { code, out } = await cli('import', '--from', source, from, '--database', database, '--report', reportFile);
+    const { code, out } = await cli('import', '--from', source, from, '--database', database, '--report', reportFile, ...more);
     const rows = (JSON.parse(await readFile(reportFile, 'utf8')) as { rows: Array<{ line: number; sourceId?: string; outcome: string; reason?: string }> }).rows.sort((a, b) => a.line - b.line);
     return { code, out, rows };
   }
@@ -117,10 +129,14 @@ describe('npx authgate import from the databases of better-auth and Supabase', (
 
     it('better-auth on PostgreSQL: the credential account gives the password, a GitHub account is linked by its numeric id', async () => {
       const source = await freshDatabase(`ba_${Date.now().toString(36)}`);
-      const [carlId, dinaId] = await betterAuthWith({ postgres: source }, [
-        { email: 'carl@example.com', password: 'carl-better-pw', name: 'Carl' },
-        { email: 'dina@example.com', password: 'dina-better-pw', name: 'Dina Dee' },
-      ]);
+      const [carlId, dinaId] = await betterAuthWith(
+        { postgres: source },
+        [
+          { email: 'carl@example.com', password: 'carl-better-pw', name: 'Carl' },
+          { email: 'dina@example.com', password: 'dina-better-pw', name: 'Dina Dee' },
+        ],
+        true,
+      );
       const client = new Client({ connectionString: source });
       await client.connect();
       try {
@@ -142,7 +158,25 @@ describe('npx authgate import from the databases of better-auth and Supabase', (
           [dinaId, 'created'],
         ]),
       );
-      expect(rows.find((r) => r.sourceId === dinaId)?.reason).toMatch(/logins of linkedin not linked/);
+      expect(rows.find((r) => r.sourceId === dinaId)?.reason).toMatch(/logins of linkedin not linked: authgate has no provider of that name; 1 organization membership\(s\) not imported: name the account bridge's provider with --bridge/);
+      // With the account bridge's provider named, a second run adds the memberships: the creator owns the organization, the other is its admin.
+      const second = await imported('better-auth', source, database, '--bridge', 'accounts');
+      expect(second.rows.map((r) => [r.sourceId, r.outcome, r.reason])).toEqual(
+        expect.arrayContaining([
+          [carlId, 'merged', 'added the membership of Acme Widgets, the ownership of Acme Widgets'],
+          [dinaId, 'merged', expect.stringContaining('added the membership of Acme Widgets')],
+        ]),
+      );
+      expect((await imported('better-auth', source, database, '--bridge', 'accounts')).out).toMatch(/^created 0, merged 0, unchanged 2/);
+      const orgs = createOrgStore(database);
+      try {
+        const org = await orgs.bySlug('acme-widgets');
+        const member = (id: string) => hashId('accounts', importedAccountId('better-auth', id));
+        expect([org?.name, org?.owners]).toEqual(['Acme Widgets', [member(carlId as string)]]);
+        expect((await orgs.member(org!.id, member(dinaId as string)))?.roles).toEqual(['admin']);
+      } finally {
+        await orgs.close();
+      }
       const { app, accounts } = makeAccountApp(peer, { store: database });
       try {
         expect((await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'carl@example.com', password: 'carl-better-pw' })).status).toBe(200);

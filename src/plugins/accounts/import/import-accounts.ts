@@ -21,6 +21,23 @@ export interface ImportedPerson {
   logins?: Array<{ provider: string; id: string; name?: string | undefined }> | undefined;
   /** What the source could not bring (a provider authgate lacks, a two-factor secret), said on the row's report. */
   notes?: string[] | undefined;
+  /** The organizations the person is a member of there, with their roles (`owner`, `admin`, `member` or the app's). */
+  memberships?: Array<{ org: ImportedOrg; roles: string[] }> | undefined;
+}
+
+/** An organization as a source gives it. */
+export interface ImportedOrg {
+  /** Its id in the source: what makes a second run find it again. */
+  sourceId: string;
+  name: string;
+  /** Its slug there, if it has one (made to fit authgate's: lower-case letters, digits and `-`). */
+  slug?: string | undefined;
+}
+
+/** What was added for a person beside their account (their memberships), and what could not be. */
+export interface PersonExtras {
+  added: string[];
+  notes: string[];
 }
 
 /**
@@ -111,7 +128,7 @@ function prepare(row: ImportRow, source: string, now: string): Prepared {
   return { line: row.line, person, account: accountOf(source, person, email as string, pwd, now), notes: [...(note === undefined ? [] : [note]), ...(person.notes ?? [])] };
 }
 
-type Settings = { planned: Set<string> | undefined; maxLinkedLogins: number; now: string };
+type Settings = { planned: Set<string> | undefined; maxLinkedLogins: number; now: string; withPerson: ImportOptions['withPerson'] };
 type Ready = { line: number; person: ImportedPerson; account: Account; notes: string[] };
 
 /** The linked login of one of a person's logins. */
@@ -176,11 +193,20 @@ async function apply(store: AccountStore, row: Ready, settings: Settings): Promi
     const reason = [...reasons, ...notes].join('; ');
     return { line, sourceId: person.sourceId, outcome, ...(reason === '' ? {} : { reason }) };
   };
+  // What the run adds beside the account (memberships), once the account is there.
+  const withExtras = async (report: ImportRowReport): Promise<ImportRowReport> => {
+    if (planned !== undefined || settings.withPerson === undefined || report.outcome === 'conflict') return report;
+    const { added, notes: more } = await settings.withPerson(account.Id, person);
+    if (added.length === 0 && more.length === 0) return report;
+    const fresh = report.outcome === 'unchanged' && added.length > 0;
+    const reasons = [...(fresh || report.reason === undefined ? [] : [report.reason]), ...(added.length > 0 ? [`added ${added.join(', ')}`] : []), ...more];
+    return { ...report, outcome: fresh ? 'merged' : report.outcome, reason: reasons.join('; ') };
+  };
   const earlier = async (): Promise<ImportRowReport | undefined> => {
     const stored = await store.get(account.Id);
     if (stored === undefined) return undefined;
     const { outcome, said: reasons } = await merge(store, stored, row, settings);
-    return said(outcome, reasons);
+    return withExtras(said(outcome, reasons));
   };
   if (planned !== undefined) {
     // A dry run looks, as the write would find: what this run would have made, then the store.
@@ -202,7 +228,7 @@ async function apply(store: AccountStore, row: Ready, settings: Settings): Promi
     throw err;
   }
   const { unlinked } = await linkAll(store, row, settings);
-  return said('created', unlinked.length > 0 ? [`created, but not linked: ${unlinked.join('; ')}`] : []);
+  return withExtras(said('created', unlinked.length > 0 ? [`created, but not linked: ${unlinked.join('; ')}`] : []));
 }
 
 /** How {@link importAccounts} runs. */
@@ -221,6 +247,8 @@ export interface ImportOptions {
   onDoneThrough?: ((rows: number) => void) | undefined;
   /** Stops taking rows (Ctrl-C): the rows being written finish, and the report says where it stopped. */
   signal?: AbortSignal | undefined;
+  /** Adds what a person brings beside their account (their memberships), once the account is there; not in a dry run. */
+  withPerson?: ((accountId: string, person: ImportedPerson) => Promise<PersonExtras>) | undefined;
 }
 
 /**
@@ -242,7 +270,7 @@ export async function importAccounts(store: AccountStore, source: string, rows: 
     if (options.keepRows !== false) report.rows.push(row);
     options.onRow?.(row);
   };
-  const settings = { now: new Date().toISOString(), maxLinkedLogins: options.maxLinkedLogins ?? 20, planned: report.dryRun ? new Set<string>() : undefined };
+  const settings: Settings = { now: new Date().toISOString(), maxLinkedLogins: options.maxLinkedLogins ?? 20, planned: report.dryRun ? new Set<string>() : undefined, withPerson: options.withPerson };
   // The row that holds an id or an e-mail: a later row of the same one waits for it, so it sees what it wrote.
   const holding = new Map<string, Promise<unknown>>();
   const running = new Set<Promise<unknown>>();

@@ -4,11 +4,30 @@ import { PAGE, placeholders, tableRows, type TableReader, type TableRow } from '
 import { socialLogin, type SocialLogin } from './social-logins';
 import { field, records, type ImportSource } from './source';
 
-/** better-auth's tables as its schema names them (`user`, `account`; camelCase columns), on PostgreSQL or SQLite. */
+/** Whether an error says a table is missing (better-auth without its organization plugin has no `member` table). */
+const missingTable = (err: unknown): boolean => /does not exist|no such table|doesn't exist/i.test(String((err as Error)?.message ?? ''));
+
+/** The members of organizations of these users, with their organization; none when the organization plugin's tables are not there. */
+async function membersOf(db: Parameters<TableReader['people']>[0], ids: readonly string[]): Promise<TableRow[]> {
+  try {
+    return await db.readRows<TableRow>(
+      `SELECT m."userId", m."role", o."id" AS "orgId", o."name" AS "orgName", o."slug" AS "orgSlug" FROM "member" m JOIN "organization" o ON o."id" = m."organizationId" WHERE m."userId" IN (${placeholders(ids.length)})`,
+      ids,
+    );
+  } catch (err) {
+    if (missingTable(err)) return [];
+    throw err;
+  }
+}
+
+/** better-auth's tables as its schema names them (`user`, `account`, `member`, `organization`; camelCase columns), on PostgreSQL or SQLite. */
 const READER: TableReader = {
   people: (db, after) =>
     after === undefined ? db.readRows<TableRow>(`SELECT * FROM "user" ORDER BY "id" LIMIT ${PAGE}`) : db.readRows<TableRow>(`SELECT * FROM "user" WHERE "id" > ? ORDER BY "id" LIMIT ${PAGE}`, [after]),
-  related: (db, ids) => db.readRows<TableRow>(`SELECT "userId", "providerId", "accountId", "password" FROM "account" WHERE "userId" IN (${placeholders(ids.length)})`, ids),
+  related: async (db, ids) => [
+    ...(await db.readRows<TableRow>(`SELECT "userId", "providerId", "accountId", "password" FROM "account" WHERE "userId" IN (${placeholders(ids.length)})`, ids)),
+    ...(await membersOf(db, ids)),
+  ],
   personIdColumn: 'userId',
   idOf: (row) => String(row.id),
 };
@@ -25,7 +44,14 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
   let passwordHash: string | undefined;
   const logins: SocialLogin[] = [];
   const left: string[] = [];
+  const memberships: NonNullable<ImportedPerson['memberships']> = [];
   for (const account of records(field(fields, 'related'))) {
+    const orgId = text(field(account, 'orgId'));
+    if (orgId !== undefined) {
+      const roles = (text(field(account, 'role')) ?? 'member').split(',');
+      memberships.push({ org: { sourceId: orgId, name: text(field(account, 'orgName')) ?? orgId, slug: text(field(account, 'orgSlug')) }, roles });
+      continue;
+    }
     const provider = text(field(account, 'providerId')) ?? '';
     if (provider === 'credential') {
       passwordHash = text(field(account, 'password'));
@@ -44,14 +70,16 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
     lastName: rest.join(' ') || undefined,
     passwordHash,
     logins,
+    memberships,
     notes: left.length > 0 ? [`logins of ${left.join(', ')} not linked: authgate has no provider of that name`] : undefined,
   };
 }
 
-/** better-auth: its `user` and `account` tables, read from its database (`--from better-auth <uri>`). */
+/** better-auth: its `user` and `account` tables, and the organization plugin's, read from its database (`--from better-auth <uri>`). */
 export const BETTER_AUTH: ImportSource = {
   name: 'better-auth',
   namespace: 'better-auth',
-  summary: "better-auth's database, by URI in place of the file (postgres://... or sqlite:///path): its user and account tables, scrypt passwords and social logins",
+  summary:
+    "better-auth's database, by URI in place of the file (postgres://... or sqlite:///path): its users with scrypt passwords and social logins, and its organizations with their members (with --bridge)",
   read: (uri) => tableRows(uri, READER, personOf, 'better-auth'),
 };
