@@ -48,6 +48,7 @@ export interface ServerErrorCodes {
   not_linked: true;
   last_login: true;
   second_factor_wrong: true;
+  password_reset_required: true;
   scope_required: true;
   limit_reached: true;
   org_required: true;

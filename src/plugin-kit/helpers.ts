@@ -4,7 +4,15 @@ export { type AuthEvent, type AuthEventType, type NewAuthEvent } from '../core/a
 export { type AvatarProxy } from '../core/avatar/proxy';
 export { breachedPasswordCheck, type BreachedPasswordOptions } from '../core/credentials/breached-passwords';
 export { type CredentialChange } from '../core/credentials/credential-notices';
-export { type FirebaseHashParameters, importedHashKind, type ImportedHashKind, type ImportedHashOptions, verifyImportedHash } from '../core/credentials/imported-hashes';
+export {
+  type FirebaseHashParameters,
+  importedHashKind,
+  isLegacyDigest,
+  legacyDigestHash,
+  type ImportedHashKind,
+  type ImportedHashOptions,
+  verifyImportedHash,
+} from '../core/credentials/imported-hashes';
 export { type Credential, type CredentialStore } from '../core/credentials/credential-store';
 export { deleteCredentials, moveCredentials, renameCredentials, totpCredentialId } from '../core/credentials/user-credentials';
 export { CORE_MESSAGES } from '../core/i18n/core-messages';

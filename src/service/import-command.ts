@@ -8,7 +8,7 @@ import { membershipsInto } from './import-memberships';
 import { createOrgStore } from '../plugins/organizations/create-org-store';
 import type { OrgStore } from '../plugins/organizations/org-store';
 import { createAccountStore } from '../plugins/accounts/create-account-store';
-import { importAccounts } from '../plugins/accounts/import/import-accounts';
+import { importAccounts, type LegacyDigestOrder } from '../plugins/accounts/import/import-accounts';
 import { IMPORT_SOURCES, type ImportSource } from '../plugins/accounts/import/sources';
 
 /** The `--from` lines of the usage, one a source, wrapped under its name. */
@@ -41,6 +41,10 @@ ${sourceLines}
   --report <file>   writes every row's outcome as JSON, as the rows come (memory stays flat)
   --bridge <name>   the direct provider of the account bridge (loginSessions.provider): the
                     members of imported organizations sign in through it
+  --legacy-hashes <salt-first|salt-last>
+                    takes bare MD5/SHA-1/SHA-256/SHA-512 hex digests (salted with the row's
+                    password_salt before or after the password); their first login mails a
+                    link to set a new password instead of signing in
   --checkpoint <f>  where the run records how far it got (default: <file>.checkpoint beside a
                     file); a run stopped by Ctrl-C or a crash goes on from there when run again
 
@@ -62,6 +66,8 @@ export interface ImportRequest {
   checkpoint?: string | undefined;
   /** The direct provider of the account bridge (`loginSessions.provider`): the members of imported organizations sign in through it. */
   bridge?: string | undefined;
+  /** Bare MD5/SHA digests are taken (see `ImportOptions.legacyDigests`). */
+  legacyDigests?: LegacyDigestOrder | undefined;
 }
 
 /** What a terminal adds to a run: a progress line it redraws, and Ctrl-C. */
@@ -83,13 +89,15 @@ export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv)
   let report: string | undefined;
   let checkpoint: string | undefined;
   let bridge: string | undefined;
+  let legacy: string | undefined;
   let dryRun = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === '--dry-run') dryRun = true;
-    else if ((arg === '--from' || arg === '--database' || arg === '--report' || arg === '--checkpoint' || arg === '--bridge') && args[i + 1] !== undefined) {
+    else if ((arg === '--from' || arg === '--database' || arg === '--report' || arg === '--checkpoint' || arg === '--bridge' || arg === '--legacy-hashes') && args[i + 1] !== undefined) {
       const value = args[++i] as string;
       if (arg === '--from') source = value;
+      else if (arg === '--legacy-hashes') legacy = value;
       else if (arg === '--bridge') bridge = value;
       else if (arg === '--database') database = value;
       else if (arg === '--checkpoint') checkpoint = value;
@@ -105,7 +113,8 @@ export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv)
   if (ambiguous !== undefined) throw new AuthError('bad_request', `--database: ${ambiguous}`);
   if (bridge !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(bridge))
     throw new AuthError('bad_request', '--bridge: the name of the direct provider of the account bridge (loginSessions.provider), such as accounts');
-  return { source, file, database, dryRun, report, checkpoint, bridge };
+  if (legacy !== undefined && legacy !== 'salt-first' && legacy !== 'salt-last') throw new AuthError('bad_request', '--legacy-hashes: salt-first or salt-last (where the old system put the salt)');
+  return { source, file, database, dryRun, report, checkpoint, bridge, legacyDigests: legacy };
 }
 
 /** A report written as the rows come (a JSON object whose `rows` are in the order they were judged, each with its line). */
@@ -163,6 +172,7 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
       skipThrough: rowsDone,
       signal: terminal.signal,
       withPerson: membershipsInto(orgStore, source.namespace, request.bridge),
+      legacyDigests: request.legacyDigests,
       onDoneThrough: (rows) => {
         rowsDone = rows;
         checkpoint?.save(rows).catch(() => undefined);

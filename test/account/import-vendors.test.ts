@@ -1,4 +1,4 @@
-import { pbkdf2Sync } from 'node:crypto';
+import { createHash, pbkdf2Sync } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -339,5 +339,69 @@ describe('importAccounts: a fault between the two writes of a person', () => {
     expect(await store.accountOfLogin(hashId('google', '1234'))).toBe(made?.Id);
     expect((await importAccounts(faulty, 'test', rows())).totals).toEqual({ created: 0, merged: 0, unchanged: 1, conflict: 0, skipped: 0 });
     await store.close();
+  });
+});
+
+describe('npx authgate import --legacy-hashes: bare MD5 and SHA digests, only when asked, and only for one login', () => {
+  let dir: string;
+  let peer: SmtpPeer;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'authgate-legacy-'));
+    peer = await startSmtpPeer();
+  });
+  afterAll(async () => {
+    await peer.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('without the flag they import without a password; with it, the right password mails a reset link and signs in nobody until a new one is set', async () => {
+    const hex = (algorithm: string, text: string): string => createHash(algorithm).update(text, 'utf8').digest('hex');
+    const file = join(dir, 'legacy.jsonl');
+    await writeFile(
+      file,
+      [
+        { id: 'l1', email: 'md5@example.com', email_verified: true, password_hash: hex('md5', 'pepper' + 'md5-old-pw'), password_salt: 'pepper' },
+        { id: 'l2', email: 'sha1@example.com', email_verified: true, password_hash: hex('sha1', 'sha1-old-pw').toUpperCase() },
+        { id: 'l3', email: 'sha512@example.com', email_verified: true, password_hash: hex('sha512', 'salz' + 'sha512-old-pw'), password_salt: 'salz' },
+      ]
+        .map((r) => JSON.stringify(r))
+        .join('\n'),
+    );
+    const plain = `sqlite://${join(dir, 'plain.db')}`;
+    expect((await cli('import', '--from', 'json', file, '--database', plain)).out).toMatch(/^created 3, merged 0/);
+    const before = makeAccountApp(peer, { store: plain });
+    try {
+      expect((await before.accounts.store.getByEmail('md5@example.com'))?.Pwd).toBe('');
+    } finally {
+      await before.accounts.close();
+    }
+    expect((await cli('import', '--from', 'json', file, '--database', plain, '--legacy-hashes', 'sideways')).out).toMatch(/--legacy-hashes: salt-first or salt-last/);
+
+    const database = `sqlite://${join(dir, 'legacy.db')}`;
+    expect((await cli('import', '--from', 'json', file, '--database', database, '--legacy-hashes', 'salt-first')).out).toMatch(/^created 3, merged 0/);
+    const { app, accounts } = makeAccountApp(peer, { store: database });
+    try {
+      const token = (email: string, password: string) => request(app).post('/account/tokens').send({ grant_type: 'password', email, password });
+      expect((await token('md5@example.com', 'wrong')).status).toBe(401);
+      const since = peer.mails.length;
+      const refused = await token('md5@example.com', 'md5-old-pw');
+      expect([refused.status, refused.body.code]).toEqual([403, 'password_reset_required']);
+      const mail = await peer.nextMail(since);
+      expect(mail.to).toEqual(['md5@example.com']);
+      const code = /\b([0-9a-f]{32})\b/.exec(mail.body)?.[1] ?? '';
+      // Until the reset, the old password signs in nobody.
+      expect((await token('md5@example.com', 'md5-old-pw')).status).toBe(403);
+      // ...and mails no second link, which would void the first.
+      expect(peer.mails.filter((m) => m.to.includes('md5@example.com')).length).toBe(1);
+      await request(app).post('/account/password/reset').send({ Email: 'md5@example.com', Code: code, NewPwd: 'md5-brand-new-pw', NewPwdRepeat: 'md5-brand-new-pw' }).expect(200);
+      expect((await token('md5@example.com', 'md5-brand-new-pw')).status).toBe(200);
+      expect((await token('md5@example.com', 'md5-old-pw')).status).toBe(401);
+      // Unsalted SHA-1 (upper-case hex), and SHA-512 with its salt.
+      expect((await token('sha1@example.com', 'sha1-old-pw')).body.code).toBe('password_reset_required');
+      expect((await token('sha512@example.com', 'sha512-old-pw')).body.code).toBe('password_reset_required');
+      expect((await token('sha512@example.com', 'salz')).status).toBe(401);
+    } finally {
+      await accounts.close();
+    }
   });
 });

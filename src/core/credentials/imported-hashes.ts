@@ -1,10 +1,10 @@
 import * as crypto from 'node:crypto';
-import { createCipheriv, pbkdf2, scrypt, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createHash, pbkdf2, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { loadOptional } from '../../internal/optional';
 
 /** The kinds of password hash that other systems export and authgate verifies as they are. */
-export type ImportedHashKind = 'bcrypt' | 'argon2' | 'scrypt' | 'better-auth-scrypt' | 'firebase-scrypt' | 'pbkdf2';
+export type ImportedHashKind = 'bcrypt' | 'argon2' | 'scrypt' | 'better-auth-scrypt' | 'firebase-scrypt' | 'pbkdf2' | 'legacy-digest';
 
 /** The project-wide parameters of Firebase's modified scrypt (Authentication → Users → Password hash parameters). */
 export interface FirebaseHashParameters {
@@ -35,6 +35,9 @@ const FIREBASE = /^\$firebase-scrypt\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0
 // Django (pbkdf2_sha256$iterations$salt$hash) and passlib's PHC-like form ($pbkdf2-sha256$iterations$salt$hash).
 const DJANGO_PBKDF2 = /^pbkdf2_(sha1|sha256|sha512)\$(\d{1,8})\$([^$]{1,128})\$([A-Za-z0-9+/]+={0,2})$/;
 const PASSLIB_PBKDF2 = /^\$pbkdf2(?:-(sha256|sha512))?\$(\d{1,8})\$([A-Za-z0-9+/.]+)\$([A-Za-z0-9+/.]+)$/;
+// authgate's own marker of a bare, possibly salted digest (MD5, SHA-1, SHA-256, SHA-512): made only by an explicit choice.
+const LEGACY_DIGEST = /^\$legacy-digest\$(md5|sha1|sha256|sha512)\$(salt-first|salt-last)\$([A-Za-z0-9+/]*={0,2})\$([0-9a-f]{32,128})$/;
+const DIGEST_BY_LENGTH: Readonly<Record<number, string>> = { 32: 'md5', 40: 'sha1', 64: 'sha256', 128: 'sha512' };
 
 /** The most work an imported hash may ask of one login: past it the hash is refused, not run (a crafted row must not stall the server). */
 const MAX_SCRYPT_MEMORY = 256 * 1024 * 1024;
@@ -49,7 +52,26 @@ export function importedHashKind(hash: string): ImportedHashKind | undefined {
   if (BETTER_AUTH.test(hash)) return 'better-auth-scrypt';
   if (FIREBASE.test(hash)) return 'firebase-scrypt';
   if (DJANGO_PBKDF2.test(hash) || PASSLIB_PBKDF2.test(hash)) return 'pbkdf2';
+  if (LEGACY_DIGEST.test(hash)) return 'legacy-digest';
   return undefined;
+}
+
+/**
+ * The marked form of a bare hex digest of an old system (MD5, SHA-1, SHA-256 or SHA-512, told by
+ * its length), salted with `salt` before or after the password (none: unsalted), or `undefined`
+ * for what is no such digest. Such a hash signs in once: the account service then mails a reset
+ * link and refuses the login until a new password is set (these digests are cracked cheaply).
+ */
+export function legacyDigestHash(hexDigest: string, salt: string | undefined, order: 'salt-first' | 'salt-last'): string | undefined {
+  const digest = hexDigest.trim().toLowerCase();
+  const algorithm = /^[0-9a-f]+$/.test(digest) ? DIGEST_BY_LENGTH[digest.length] : undefined;
+  if (algorithm === undefined || (salt !== undefined && salt.length > 256)) return undefined;
+  return `$legacy-digest$${algorithm}$${order}$${Buffer.from(salt ?? '', 'utf8').toString('base64')}$${digest}`;
+}
+
+/** Whether a stored hash is a marked legacy digest: a login it lets in must set a new password. */
+export function isLegacyDigest(hash: string): boolean {
+  return hash.includes('$legacy-digest$');
 }
 
 /** Standard base64 from the forms hashes use: unpadded, or passlib's adapted alphabet (`.` for `+`). */
@@ -128,6 +150,18 @@ async function verifyFirebase(hash: string, password: string, parameters: Fireba
   return same(signed, Buffer.from(digest as string, 'base64'));
 }
 
+async function verifyLegacyDigest(hash: string, password: string): Promise<boolean> {
+  const [, algorithm, order, salt, expected] = LEGACY_DIGEST.exec(hash) as RegExpExecArray;
+  const saltText = Buffer.from(salt as string, 'base64').toString('utf8');
+  const input = order === 'salt-first' ? saltText + password : password + saltText;
+  return same(
+    createHash(algorithm as string)
+      .update(input, 'utf8')
+      .digest(),
+    Buffer.from(expected as string, 'hex'),
+  );
+}
+
 async function verifyPbkdf2(hash: string, password: string): Promise<boolean> {
   const django = DJANGO_PBKDF2.exec(hash);
   const [digestName, iterations, salt, expected] = django
@@ -156,6 +190,8 @@ export async function verifyImportedHash(hash: string, password: string, options
       return verifyFirebase(hash, password, options.firebase);
     case 'pbkdf2':
       return verifyPbkdf2(hash, password);
+    case 'legacy-digest':
+      return verifyLegacyDigest(hash, password);
     default:
       return false;
   }

@@ -20,6 +20,7 @@ export const ACCOUNT_ERROR_CODES = {
   not_linked: [2.1, 'NotLinked'],
   last_login: [2.2, 'LastLogin'],
   second_factor_wrong: [2.3, 'SecondFactor'],
+  password_reset_required: [2.4, 'PwdResetRequired'],
 } as const;
 
 /** A reason the account service answers with its own `Code`. */

@@ -15,6 +15,7 @@ export const ACCOUNT_MESSAGES: MessagesByLocale = {
     'error.not_linked': 'No such linked login.',
     'error.last_login': 'This is the last way to sign in to the account: it cannot be removed.',
     'error.second_factor_wrong': 'The second factor is missing, wrong or used already.',
+    'error.password_reset_required': 'This password must be replaced: we mailed you a link to set a new one.',
     'mail.activation':
       'Welcome! Activate your account by opening this link within a day:\n{{.Link}}\n\n' +
       'If you did not sign up, ignore this mail: nothing is activated without this link. ' +
@@ -47,6 +48,7 @@ export const ACCOUNT_MESSAGES: MessagesByLocale = {
     'error.not_linked': 'Diese verknüpfte Anmeldung gibt es nicht.',
     'error.last_login': 'Das ist der letzte Weg, sich bei dem Konto anzumelden: Er kann nicht entfernt werden.',
     'error.second_factor_wrong': 'Der zweite Faktor fehlt, ist falsch oder wurde bereits verwendet.',
+    'error.password_reset_required': 'Dieses Passwort muss ersetzt werden: Wir haben Ihnen einen Link zum Festlegen eines neuen gesendet.',
     'mail.activation':
       'Willkommen! Aktivieren Sie Ihr Konto, indem Sie innerhalb eines Tages diesen Link öffnen:\n{{.Link}}\n\n' +
       'Wenn Sie sich nicht registriert haben, ignorieren Sie diese E-Mail: Ohne diesen Link wird nichts aktiviert. ' +
@@ -81,6 +83,7 @@ export const ACCOUNT_MESSAGES: MessagesByLocale = {
     'error.not_linked': "Cette connexion liée n'existe pas.",
     'error.last_login': "C'est le dernier moyen de se connecter au compte : il ne peut pas être retiré.",
     'error.second_factor_wrong': 'Le second facteur est manquant, erroné ou déjà utilisé.',
+    'error.password_reset_required': 'Ce mot de passe doit être remplacé : nous vous avons envoyé un lien pour en choisir un nouveau.',
     'mail.activation':
       'Bienvenue ! Activez votre compte en ouvrant ce lien dans la journée :\n{{.Link}}\n\n' +
       "Si vous ne vous êtes pas inscrit, ignorez ce courriel : rien n'est activé sans ce lien. " +
@@ -115,6 +118,7 @@ export const ACCOUNT_MESSAGES: MessagesByLocale = {
     'error.not_linked': 'No existe ese inicio de sesión vinculado.',
     'error.last_login': 'Es la última forma de entrar en la cuenta: no se puede quitar.',
     'error.second_factor_wrong': 'Falta el segundo factor, es incorrecto o ya se usó.',
+    'error.password_reset_required': 'Hay que reemplazar esta contraseña: le enviamos un enlace para elegir una nueva.',
     'mail.activation':
       '¡Bienvenido! Activa tu cuenta abriendo este enlace en el plazo de un día:\n{{.Link}}\n\n' +
       'Si no te registraste, ignora este correo: sin este enlace no se activa nada. ' +

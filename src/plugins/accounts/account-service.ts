@@ -25,6 +25,7 @@ import { emptyProfile, isAccountId, PROFILE_FIELDS, publicAccount, type Account,
 import { DuplicateEmailError, type AccountStore } from './account-store';
 import { hashPassword, needsRehash, verifyPassword } from './passwords';
 import { askLegacy, asksLegacy, type ResolvedLegacyLogin } from './legacy-login';
+import { isLegacyDigest } from '../../plugin-kit/helpers';
 import type { AccountEventType, LoginSessions } from './account-options';
 import { bridgeUser, legacyBridgeId, LinkedLogins, type AccountLogin } from './linked-logins';
 
@@ -309,7 +310,20 @@ export class AccountService {
     }
     if (email !== undefined) await (ok && account ? lockout?.succeeded(email, ip) : lockout?.failed(email, ip));
     if (!ok || account === undefined) return undefined;
+    if (isLegacyDigest(account.Pwd) && account.Approved) return this.forcedReset(account);
     return needsRehash(account.Pwd) ? this.rehashed(account, password) : account;
+  }
+
+  /**
+   * The right password, but kept as a bare MD5 or SHA digest (imported with --legacy-hashes): such
+   * digests are cracked cheaply, so the login is refused and a reset link is mailed; the new
+   * password replaces the digest.
+   */
+  private async forcedReset(account: Account): Promise<never> {
+    // One link while it is valid: a second login must not void the code the first one mailed.
+    const pending = account.ConfirmCodes[RESET];
+    if (pending === undefined || Date.parse(pending.Expires) <= Date.now()) await this.forgotPassword({ Email: account.Email });
+    throw new AuthError('forbidden', 'this password was kept by an older system and must be replaced: a link to set a new one was mailed to you', { reason: 'password_reset_required' });
   }
 
   /**

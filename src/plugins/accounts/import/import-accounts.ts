@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { canonicalEmail, importedHashKind, isReservedName } from '../../../plugin-kit/helpers';
+import { canonicalEmail, importedHashKind, isReservedName, legacyDigestHash } from '../../../plugin-kit/helpers';
 import { hashId } from '../../../plugin-kit/sessions';
 import { emptyProfile, type Account } from '../account';
 import { DuplicateEmailError, type AccountStore } from '../account-store';
@@ -17,6 +17,8 @@ export interface ImportedPerson {
   lastName?: string | undefined;
   /** The password hash as exported (see `importedPasswordHash`); none: the person sets one with "forgot password". */
   passwordHash?: string | undefined;
+  /** The salt an old system kept beside a bare digest (read only with {@link ImportOptions.legacyDigests}). */
+  passwordSalt?: string | undefined;
   /** Social logins to link, so that the next "Continue with GitHub" lands on this account. */
   logins?: Array<{ provider: string; id: string; name?: string | undefined }> | undefined;
   /** What the source could not bring (a provider authgate lacks, a two-factor secret), said on the row's report. */
@@ -39,6 +41,9 @@ export interface PersonExtras {
   added: string[];
   notes: string[];
 }
+
+/** Where an old system put the salt of its digests: before the password or after it. */
+export type LegacyDigestOrder = 'salt-first' | 'salt-last';
 
 /**
  * What happened to one row: `merged` is an account this source made before that got what it
@@ -80,8 +85,11 @@ export function importedAccountId(source: string, sourceId: string): string {
 }
 
 /** The stored form of a person's password hash: '' (no password: "forgot password" sets one) when there is none or authgate cannot verify it. */
-function storedHash(person: ImportedPerson): { pwd: string; note?: string } {
+function storedHash(person: ImportedPerson, legacyDigests: LegacyDigestOrder | undefined): { pwd: string; note?: string } {
   if (person.passwordHash === undefined || person.passwordHash === '') return { pwd: '' };
+  // A bare MD5 or SHA digest only when the run was told so: one login with it, then a reset.
+  const legacy = legacyDigests === undefined ? undefined : legacyDigestHash(person.passwordHash, person.passwordSalt, legacyDigests);
+  if (legacy !== undefined) return { pwd: importedPasswordHash(legacy), note: 'a bare digest: its first login mails a link to set a new password' };
   if (importedHashKind(person.passwordHash) === undefined)
     return { pwd: '', note: 'its password hash is of a format authgate does not verify: imported without a password (the person sets one with "forgot password")' };
   return { pwd: importedPasswordHash(person.passwordHash) };
@@ -118,13 +126,13 @@ const CONCURRENCY = 16;
 /** A row ready to be written: its account, or already judged (skipped). */
 type Prepared = { line: number; person: ImportedPerson; account: Account; notes: string[] } | { judged: ImportRowReport };
 
-function prepare(row: ImportRow, source: string, now: string): Prepared {
+function prepare(row: ImportRow, source: string, now: string, legacyDigests: LegacyDigestOrder | undefined): Prepared {
   if ('error' in row) return { judged: { line: row.line, sourceId: row.sourceId, outcome: 'skipped', reason: row.error } };
   const { person } = row;
   const email = canonicalEmail(person.email);
   const refused = refusal(person, email);
   if (refused !== undefined) return { judged: { line: row.line, sourceId: person.sourceId, outcome: 'skipped', reason: refused } };
-  const { pwd, note } = storedHash(person);
+  const { pwd, note } = storedHash(person, legacyDigests);
   return { line: row.line, person, account: accountOf(source, person, email as string, pwd, now), notes: [...(note === undefined ? [] : [note]), ...(person.notes ?? [])] };
 }
 
@@ -247,6 +255,12 @@ export interface ImportOptions {
   onDoneThrough?: ((rows: number) => void) | undefined;
   /** Stops taking rows (Ctrl-C): the rows being written finish, and the report says where it stopped. */
   signal?: AbortSignal | undefined;
+  /**
+   * Takes bare hex digests (MD5, SHA-1, SHA-256, SHA-512, told by length) as passwords, salted with
+   * `passwordSalt` first or last. Their first right login mails a reset link and is refused until a
+   * new password is set. @default undefined (such a hash imports the person without a password)
+   */
+  legacyDigests?: LegacyDigestOrder | undefined;
   /** Adds what a person brings beside their account (their memberships), once the account is there; not in a dry run. */
   withPerson?: ((accountId: string, person: ImportedPerson) => Promise<PersonExtras>) | undefined;
 }
@@ -290,7 +304,7 @@ export async function importAccounts(store: AccountStore, source: string, rows: 
     // Counted in rows, not lines: the items of a JSON document may share a line.
     if (++ordinal <= skipThrough) continue;
     const done = progress.start(ordinal);
-    const prepared = prepare(row, source, settings.now);
+    const prepared = prepare(row, source, settings.now, options.legacyDigests);
     if ('judged' in prepared) {
       record(prepared.judged);
       finished(done);

@@ -21,6 +21,7 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
     firstName: text(pick('first_name', 'firstName')) ?? (first || undefined),
     lastName: text(pick('last_name', 'lastName')) ?? (rest.join(' ') || undefined),
     passwordHash: text(pick('password_hash', 'passwordHash')),
+    passwordSalt: text(pick('password_salt', 'passwordSalt')),
     logins: (logins as unknown[] | undefined)?.map((l) => {
       const login = (l ?? {}) as Record<string, unknown>;
       return { provider: text(login.provider) ?? '', id: text(login.id) ?? '', name: text(login.name) };
