@@ -29,5 +29,6 @@ export { loadOptional, missingPackages, requirePackages } from '../internal/opti
 export { emptyRecord, isReservedName, ownValue } from '../internal/plain-keys';
 export { randomId, safeEqual } from '../internal/random';
 export { SecretBox } from '../internal/secret-box';
+export { base32Decode, base32Encode } from '../internal/base32';
 export { PROBE_KEY, probeStore } from '../internal/store-probe';
 export { uriPath, uriScheme } from '../internal/store-uri';

@@ -5,6 +5,9 @@ import { familyUri } from '../internal/database-uri';
 import { ambiguousUri, displayUri } from '../internal/guarded-store';
 import { CheckpointFile, countLines, progressLine } from './import-progress';
 import { membershipsInto } from './import-memberships';
+import { allOf, secondFactorsInto, TWO_FACTOR_KEY_VARIABLE } from './import-second-factors';
+import { createCredentialStore } from '../stores/create-credential-store';
+import type { CredentialStore } from '../core/credentials/credential-store';
 import { createOrgStore } from '../plugins/organizations/create-org-store';
 import type { OrgStore } from '../plugins/organizations/org-store';
 import { createAccountStore } from '../plugins/accounts/create-account-store';
@@ -40,7 +43,9 @@ ${sourceLines}
   --dry-run         reads and judges every row, writes nothing
   --report <file>   writes every row's outcome as JSON, as the rows come (memory stays flat)
   --bridge <name>   the direct provider of the account bridge (loginSessions.provider): the
-                    members of imported organizations sign in through it
+                    members of imported organizations, and their authenticator apps, sign in
+                    through it (authenticator secrets also need AUTHGATE_TWO_FACTOR_KEY set to
+                    the app's twoFactor key)
   --legacy-hashes <salt-first|salt-last>
                     takes bare MD5/SHA-1/SHA-256/SHA-512 hex digests (salted with the row's
                     password_salt before or after the password); their first login mails a
@@ -68,6 +73,8 @@ export interface ImportRequest {
   bridge?: string | undefined;
   /** Bare MD5/SHA digests are taken (see `ImportOptions.legacyDigests`). */
   legacyDigests?: LegacyDigestOrder | undefined;
+  /** The app's `twoFactor({ key })`, from the environment: authenticator-app secrets are sealed with it. */
+  twoFactorKey?: string | undefined;
 }
 
 /** What a terminal adds to a run: a progress line it redraws, and Ctrl-C. */
@@ -114,7 +121,9 @@ export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv)
   if (bridge !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(bridge))
     throw new AuthError('bad_request', '--bridge: the name of the direct provider of the account bridge (loginSessions.provider), such as accounts');
   if (legacy !== undefined && legacy !== 'salt-first' && legacy !== 'salt-last') throw new AuthError('bad_request', '--legacy-hashes: salt-first or salt-last (where the old system put the salt)');
-  return { source, file, database, dryRun, report, checkpoint, bridge, legacyDigests: legacy };
+  const twoFactorKey = env[TWO_FACTOR_KEY_VARIABLE] || undefined;
+  if (twoFactorKey !== undefined && twoFactorKey.length < 32) throw new AuthError('bad_request', `${TWO_FACTOR_KEY_VARIABLE}: the app's twoFactor key, at least 32 characters`);
+  return { source, file, database, dryRun, report, checkpoint, bridge, legacyDigests: legacy, twoFactorKey };
 }
 
 /** A report written as the rows come (a JSON object whose `rows` are in the order they were judged, each with its line). */
@@ -158,6 +167,8 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
   const store = createAccountStore(familyUri(request.database, 'accounts') as string);
   let orgs: OrgStore | undefined;
   const orgStore = (): OrgStore => (orgs ??= createOrgStore(familyUri(request.database, 'organizations') as string));
+  let credentials: CredentialStore | undefined;
+  const credentialStore = (): CredentialStore => (credentials ??= createCredentialStore(familyUri(request.database, 'credentials') as string));
   const file = request.report === undefined ? undefined : new ReportFile(request.report, request.dryRun);
   const began = Date.now();
   let seen = 0;
@@ -171,7 +182,7 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
       keepRows: false,
       skipThrough: rowsDone,
       signal: terminal.signal,
-      withPerson: membershipsInto(orgStore, source.namespace, request.bridge),
+      withPerson: allOf(membershipsInto(orgStore, source.namespace, request.bridge), secondFactorsInto(credentialStore, request.twoFactorKey, request.bridge)),
       legacyDigests: request.legacyDigests,
       onDoneThrough: (rows) => {
         rowsDone = rows;
@@ -205,6 +216,6 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
     await checkpoint?.save(rowsDone, true).catch(() => undefined);
     throw err;
   } finally {
-    await Promise.all([store.close(), orgs?.close()]);
+    await Promise.all([store.close(), orgs?.close(), credentials?.close()]);
   }
 }

@@ -1,4 +1,4 @@
-import { createHash, pbkdf2Sync } from 'node:crypto';
+import { createHash, createHmac, pbkdf2Sync } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,8 @@ import request from 'supertest';
 import { hashId } from '../../src';
 import { runCli } from '../../src/cli';
 import { createAccountStore } from '../../src/plugins/accounts/create-account-store';
+import { createCredentialStore } from '../../src/stores/create-credential-store';
+import { TwoFactor } from '../../src/plugins/two-factor/two-factor-service';
 import { importAccounts, importedAccountId } from '../../src/plugins/accounts/import/import-accounts';
 import { makeAccountApp } from '../support/account-app';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
@@ -24,6 +26,15 @@ async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
 }
 
 type Report = { rows: Array<{ line: number; sourceId?: string; outcome: string; reason?: string }>; totals: Record<string, number> };
+
+/** The TOTP code of now (RFC 6238: HMAC-SHA-1, 6 digits, 30 s) for a key given as its text, as Keycloak keeps it. */
+function totpNow(keyText: string): string {
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(Date.now() / 30_000)));
+  const mac = createHmac('sha1', Buffer.from(keyText, 'utf8')).update(counter).digest();
+  const offset = (mac[mac.length - 1] as number) & 15;
+  return String((mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000).padStart(6, '0');
+}
 
 const FIREBASE_PROJECT = {
   signerKey: 'jxspr8Ki0RYycVU8zykbdLGjFQ3McFUH0uiiTvC8pVMXAn210wjLNmdZJzxUECKbm0QsEmYUSDzZvpjeJ9WmXA==',
@@ -215,7 +226,7 @@ describe('npx authgate import from Auth0, Clerk, Firebase and Keycloak exports',
     expect(await cli('import', '--from', 'firebase', wrong, '--database', database)).toEqual({ code: 2, out: expect.stringMatching(/not a JSON object with a "users" list/) });
   });
 
-  it('Keycloak: a realm export: PBKDF2-SHA256 (27,500 iterations) and Argon2 (Keycloak 24) sign in, a federated GitHub identity is linked, an OTP secret is said to stay behind', async () => {
+  it('Keycloak: a realm export: PBKDF2-SHA256 (27,500 iterations) and Argon2 (Keycloak 24) sign in, a federated GitHub identity is linked, an OTP secret comes along with the app’s two-factor key', async () => {
     const database = `sqlite://${join(dir, 'keycloak.db')}`;
     const salt = Buffer.from('keycloak-salt-16');
     const pbkdf2 = pbkdf2Sync('alice-kc-pw', salt, 27500, 64, 'sha256').toString('base64');
@@ -279,7 +290,7 @@ describe('npx authgate import from Auth0, Clerk, Firebase and Keycloak exports',
     const { code, report } = await run('keycloak', file, database);
     expect(code).toBe(3);
     expect(report.rows.map((r) => r.outcome)).toEqual(['created', 'created', 'created', 'skipped']);
-    expect(report.rows[0]?.reason).toMatch(/one-time-password secret is not imported/);
+    expect(report.rows[0]?.reason).toMatch(/its TOTP secret is not imported: set AUTHGATE_TWO_FACTOR_KEY/);
     expect(report.rows[2]?.reason).toMatch(/algorithm authgate does not verify/);
     const { app, accounts } = makeAccountApp(peer, { store: database });
     try {
@@ -291,6 +302,25 @@ describe('npx authgate import from Auth0, Clerk, Firebase and Keycloak exports',
       expect(await accounts.store.accountOfLogin(hashId('github', 'gid:583231'))).toBe((await accounts.store.getByEmail('alice@example.com'))?.Id);
     } finally {
       await accounts.close();
+    }
+
+    // With the app's two-factor key and the account bridge named, Alice's authenticator app comes along:
+    // a code computed from Keycloak's own key text (RFC 6238, as her app does) passes authgate's check.
+    const withTotp = `sqlite://${join(dir, 'keycloak-totp.db')}`;
+    const key = 'two-factor-key-of-the-app-0123456789';
+    const lines: string[] = [];
+    const exit = await runCli(['import', '--from', 'keycloak', file, '--database', withTotp, '--bridge', 'accounts'], (line) => void lines.push(line), { AUTHGATE_TWO_FACTOR_KEY: key });
+    expect([exit, lines[0]]).toEqual([3, expect.stringMatching(/^created 3, merged 0/)]);
+    const credentials = createCredentialStore(withTotp);
+    try {
+      const alice = hashId('accounts', importedAccountId('keycloak', '5d0b3d3c-6f1e-4c59-9d55-0c1b2f0f5e11'));
+      const twoFactor = new TwoFactor(credentials, { key, issuer: 'test', pendingMs: 60_000 });
+      expect(await twoFactor.isOn(alice)).toBe(true);
+      const now = totpNow('JBSWY3DPEHPK3PXP');
+      await expect(twoFactor.check(alice, now === '000000' ? '111111' : '000000')).rejects.toThrow();
+      await expect(twoFactor.check(alice, now)).resolves.toBeUndefined();
+    } finally {
+      await credentials.close();
     }
   });
 

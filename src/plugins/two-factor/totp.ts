@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { loadOptional, requirePackages, safeEqual } from '../../plugin-kit/helpers';
-import { base32Decode, base32Encode } from './base32';
+import { base32Decode, base32Encode, loadOptional, requirePackages, safeEqual } from '../../plugin-kit/helpers';
 
 type TotpLib = typeof import('@otplib/totp');
 type UriLib = typeof import('@otplib/uri');

@@ -17,9 +17,7 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
   if (sourceId === undefined) return 'no id';
   const email = text(field(fields, 'primary_email_address'));
   if (email === undefined) return 'no primary e-mail address (a phone-only or username-only user)';
-  const notes: string[] = [];
   const digest = text(field(fields, 'password_digest'));
-  if ((text(field(fields, 'totp_secret')) ?? '') !== '') notes.push('its TOTP secret is not imported: the person sets up two-factor again');
   return {
     sourceId,
     email,
@@ -28,7 +26,7 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
     lastName: text(field(fields, 'last_name')),
     // Clerk's default hasher is bcrypt; the others it names (argon2, Django's PBKDF2...) are read by their form.
     passwordHash: digest === '' ? undefined : digest,
-    notes: notes.length > 0 ? notes : undefined,
+    totpSecret: text(field(fields, 'totp_secret')) || undefined,
   };
 }
 

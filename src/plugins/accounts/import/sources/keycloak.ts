@@ -1,3 +1,4 @@
+import { base32Encode } from '../../../../plugin-kit/helpers';
 import type { ImportedPerson } from '../import-accounts';
 import { text, yesOrNo } from '../read-rows';
 import { arrayRows } from './from-array';
@@ -44,6 +45,21 @@ export function keycloakPasswordHash(credential: Readonly<Record<string, unknown
   return `$argon2${type}$v=19$m=${parameter(extra, 'memory') ?? '7168'},t=${iterations},p=${parameter(extra, 'parallelism') ?? '1'}$${unpadded(salt)}$${unpadded(value)}`;
 }
 
+/**
+ * The base32 key of a Keycloak OTP credential (Keycloak keeps the key as text; authenticator apps
+ * got its bytes in base32), when it is the kind authgate checks: TOTP, HmacSHA1, 6 digits, 30 s.
+ */
+function keycloakTotpSecret(credential: Readonly<Record<string, unknown>> | undefined): string | { why: string } | undefined {
+  if (credential === undefined) return undefined;
+  const value = text(field(jsonField(credential, 'secretData'), 'value'));
+  const data = jsonField(credential, 'credentialData');
+  const kind = [field(data, 'subType') ?? 'totp', field(data, 'algorithm') ?? 'HmacSHA1', field(data, 'digits') ?? 6, field(data, 'period') ?? 30];
+  if (value === undefined || value === '' || JSON.stringify(kind) !== JSON.stringify(['totp', 'HmacSHA1', 6, 30])) {
+    return { why: `its one-time-password credential (${kind.join(', ')}) is not one authgate checks (TOTP, HmacSHA1, 6 digits, 30 s): the person sets up two-factor again` };
+  }
+  return base32Encode(Buffer.from(value, 'utf8'));
+}
+
 const idOf = (fields: Readonly<Record<string, unknown>>): string | undefined => text(field(fields, 'id'));
 
 /** A user of a Keycloak realm export. */
@@ -60,7 +76,8 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
   const passwordHash = password === undefined ? undefined : keycloakPasswordHash(password);
   const notes: string[] = [];
   if (password !== undefined && passwordHash === undefined) notes.push('its password hash is of an algorithm authgate does not verify: the person sets a password with "forgot password"');
-  if (credentials.some((c) => field(c, 'type') === 'otp')) notes.push('its one-time-password secret is not imported: the person sets up two-factor again');
+  const otp = keycloakTotpSecret(credentials.find((c) => field(c, 'type') === 'otp'));
+  if (typeof otp === 'object') notes.push(otp.why);
   const logins: SocialLogin[] = [];
   for (const identity of records(field(fields, 'federatedIdentities'))) {
     const alias = text(field(identity, 'identityProvider')) ?? '';
@@ -75,6 +92,7 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
     firstName: text(field(fields, 'firstName')),
     lastName: text(field(fields, 'lastName')),
     passwordHash,
+    totpSecret: typeof otp === 'string' ? otp : undefined,
     logins,
     notes: notes.length > 0 ? notes : undefined,
   };
