@@ -5,8 +5,10 @@ import { familyUri } from '../internal/database-uri';
 import { ambiguousUri, displayUri } from '../internal/guarded-store';
 import { CheckpointFile, countLines, progressLine } from './import-progress';
 import { membershipsInto } from './import-memberships';
+import { adminsInto } from './import-admins';
+import { createAuth, type Auth } from './service';
+import { noopLogger } from '../base/logger';
 import { allOf, secondFactorsInto, TWO_FACTOR_KEY_VARIABLE } from './import-second-factors';
-import { createCredentialStore } from '../stores/create-credential-store';
 import type { CredentialStore } from '../core/credentials/credential-store';
 import { createOrgStore } from '../plugins/organizations/create-org-store';
 import type { OrgStore } from '../plugins/organizations/org-store';
@@ -50,6 +52,8 @@ ${sourceLines}
                     takes bare MD5/SHA-1/SHA-256/SHA-512 hex digests (salted with the row's
                     password_salt before or after the password); their first login mails a
                     link to set a new password instead of signing in
+  --grant-admins    the people the source calls admins are made admins of the app (with
+                    --bridge; each grant is in the audit log); without it, rows only say so
   --checkpoint <f>  where the run records how far it got (default: <file>.checkpoint beside a
                     file); a run stopped by Ctrl-C or a crash goes on from there when run again
 
@@ -75,6 +79,8 @@ export interface ImportRequest {
   legacyDigests?: LegacyDigestOrder | undefined;
   /** The app's `twoFactor({ key })`, from the environment: authenticator-app secrets are sealed with it. */
   twoFactorKey?: string | undefined;
+  /** Grant the source's admins the app's admin (`--grant-admins`). @default false */
+  grantAdmins?: boolean | undefined;
 }
 
 /** What a terminal adds to a run: a progress line it redraws, and Ctrl-C. */
@@ -98,9 +104,11 @@ export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv)
   let bridge: string | undefined;
   let legacy: string | undefined;
   let dryRun = false;
+  let grantAdmins = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === '--dry-run') dryRun = true;
+    else if (arg === '--grant-admins') grantAdmins = true;
     else if ((arg === '--from' || arg === '--database' || arg === '--report' || arg === '--checkpoint' || arg === '--bridge' || arg === '--legacy-hashes') && args[i + 1] !== undefined) {
       const value = args[++i] as string;
       if (arg === '--from') source = value;
@@ -123,7 +131,8 @@ export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv)
   if (legacy !== undefined && legacy !== 'salt-first' && legacy !== 'salt-last') throw new AuthError('bad_request', '--legacy-hashes: salt-first or salt-last (where the old system put the salt)');
   const twoFactorKey = env[TWO_FACTOR_KEY_VARIABLE] || undefined;
   if (twoFactorKey !== undefined && twoFactorKey.length < 32) throw new AuthError('bad_request', `${TWO_FACTOR_KEY_VARIABLE}: the app's twoFactor key, at least 32 characters`);
-  return { source, file, database, dryRun, report, checkpoint, bridge, legacyDigests: legacy, twoFactorKey };
+  if (grantAdmins && bridge === undefined) throw new AuthError('bad_request', '--grant-admins needs --bridge: admins are granted to the user the account bridge signs in');
+  return { source, file, database, dryRun, report, checkpoint, bridge, legacyDigests: legacy, twoFactorKey, grantAdmins };
 }
 
 /** A report written as the rows come (a JSON object whose `rows` are in the order they were judged, each with its line). */
@@ -167,8 +176,11 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
   const store = createAccountStore(familyUri(request.database, 'accounts') as string);
   let orgs: OrgStore | undefined;
   const orgStore = (): OrgStore => (orgs ??= createOrgStore(familyUri(request.database, 'organizations') as string));
-  let credentials: CredentialStore | undefined;
-  const credentialStore = (): CredentialStore => (credentials ??= createCredentialStore(familyUri(request.database, 'credentials') as string));
+  let auth: Auth | undefined;
+  // Admin grants go through the user directory and the event bus of a service on this database, as `npx authgate admin`'s do.
+  const service = (): Auth => (auth ??= createAuth({ url: 'http://127.0.0.1', secretReader: () => 'authgate-cli-signs-nothing', database: request.database, logger: noopLogger }));
+  // The service's own credential store: one opening of the database's credentials (a level folder opens once).
+  const credentialStore = (): CredentialStore => service().credentials;
   const file = request.report === undefined ? undefined : new ReportFile(request.report, request.dryRun);
   const began = Date.now();
   let seen = 0;
@@ -182,7 +194,11 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
       keepRows: false,
       skipThrough: rowsDone,
       signal: terminal.signal,
-      withPerson: allOf(membershipsInto(orgStore, source.namespace, request.bridge), secondFactorsInto(credentialStore, request.twoFactorKey, request.bridge)),
+      withPerson: allOf(
+        membershipsInto(orgStore, source.namespace, request.bridge),
+        secondFactorsInto(credentialStore, request.twoFactorKey, request.bridge),
+        adminsInto(service, request.bridge, request.grantAdmins === true, request.source),
+      ),
       legacyDigests: request.legacyDigests,
       onDoneThrough: (rows) => {
         rowsDone = rows;
@@ -216,6 +232,6 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
     await checkpoint?.save(rowsDone, true).catch(() => undefined);
     throw err;
   } finally {
-    await Promise.all([store.close(), orgs?.close(), credentials?.close()]);
+    await Promise.all([store.close(), orgs?.close(), auth?.close()]);
   }
 }

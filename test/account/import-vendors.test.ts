@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import bcrypt from 'bcrypt';
 import { argon2id } from 'hash-wasm';
 import request from 'supertest';
-import { hashId } from '../../src';
+import { createAuditStore, createUserStore, hashId } from '../../src';
 import { runCli } from '../../src/cli';
 import { createAccountStore } from '../../src/plugins/accounts/create-account-store';
 import { createCredentialStore } from '../../src/stores/create-credential-store';
@@ -432,6 +432,59 @@ describe('npx authgate import --legacy-hashes: bare MD5 and SHA digests, only wh
       expect((await token('sha512@example.com', 'salz')).status).toBe(401);
     } finally {
       await accounts.close();
+    }
+  });
+});
+
+describe('npx authgate import --grant-admins: a source’s admins become admins here only when asked', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'authgate-admins-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('names them on the rows without the flag; with it, grants them through the user directory with an audit event, once', async () => {
+    const file = join(dir, 'firebase.json');
+    await writeFile(
+      file,
+      JSON.stringify(
+        {
+          users: [
+            { localId: 'boss', email: 'boss@example.com', emailVerified: true, customAttributes: '{"admin":true}' },
+            { localId: 'crew', email: 'crew@example.com', emailVerified: true, customAttributes: '{"admin":"yes please"}' },
+          ],
+        },
+        null,
+        2,
+      ),
+    );
+    const database = `sqlite://${join(dir, 'app.db')}`;
+    const report = join(dir, 'report.json');
+    const run = async (...more: string[]) => {
+      const lines: string[] = [];
+      const code = await runCli(['import', '--from', 'firebase', file, '--database', database, '--report', report, ...more], (line) => void lines.push(line), {});
+      const rows = (JSON.parse(await readFile(report, 'utf8')) as Report).rows.sort((a, b) => a.line - b.line);
+      return { code, rows };
+    };
+    expect((await run()).rows.map((r) => r.reason)).toEqual(['an admin there: not made an admin here (name the account bridge with --bridge, and say --grant-admins)', undefined]);
+    expect(await cli('import', '--from', 'firebase', file, '--database', database, '--grant-admins')).toEqual({ code: 2, out: expect.stringMatching(/--grant-admins needs --bridge/) });
+    const granted = await run('--bridge', 'accounts', '--grant-admins');
+    expect(granted.rows.map((r) => [r.sourceId, r.outcome, r.reason])).toEqual([
+      ['boss', 'merged', 'added an admin grant'],
+      ['crew', 'unchanged', 'imported by an earlier run'],
+    ]);
+    expect((await run('--bridge', 'accounts', '--grant-admins')).rows.map((r) => r.outcome)).toEqual(['unchanged', 'unchanged']);
+    const boss = hashId('accounts', importedAccountId('firebase', 'boss'));
+    const users = createUserStore(database);
+    const audit = createAuditStore(database);
+    try {
+      expect([(await users.get(boss))?.adminGrant, (await users.get(hashId('accounts', importedAccountId('firebase', 'crew'))))?.adminGrant]).toEqual([true, undefined]);
+      const events = (await audit.list({ limit: 10 })).events.filter((e) => e.type === 'user.admin_granted');
+      expect(events.map((e) => [e.userId, e.actor.kind, e.data.by])).toEqual([[boss, 'system', 'npx authgate import --from firebase']]);
+    } finally {
+      await Promise.all([users.close(), audit.close()]);
     }
   });
 });

@@ -17,6 +17,8 @@ export interface ImportedPerson {
   lastName?: string | undefined;
   /** The password hash as exported (see `importedPasswordHash`); none: the person sets one with "forgot password". */
   passwordHash?: string | undefined;
+  /** Whether the source made the person an admin of the app (granted here only with `--grant-admins`). */
+  admin?: boolean | undefined;
   /** The base32 secret of the person's authenticator app (TOTP, SHA-1, 6 digits, 30 s), when the source has it. */
   totpSecret?: string | undefined;
   /** The salt an old system kept beside a bare digest (read only with {@link ImportOptions.legacyDigests}). */

@@ -71,6 +71,8 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
     passwordHash,
     logins,
     memberships,
+    // The admin plugin's role: a comma-separated list.
+    admin: (text(field(fields, 'role')) ?? '').split(',').some((r) => r.trim() === 'admin'),
     notes: left.length > 0 ? [`logins of ${left.join(', ')} not linked: authgate has no provider of that name`] : undefined,
   };
 }

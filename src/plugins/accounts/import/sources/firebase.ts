@@ -30,6 +30,12 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
     else logins.push(login);
   }
   const [first, ...rest] = (text(field(fields, 'displayName')) ?? '').trim().split(/\s+/);
+  let claims: unknown;
+  try {
+    claims = JSON.parse(text(field(fields, 'customAttributes')) ?? '{}');
+  } catch {
+    claims = {};
+  }
   return {
     sourceId,
     email,
@@ -39,6 +45,8 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
     // Checked at login with the project's hash parameters (the accounts option importedHashes.firebase).
     passwordHash: hash !== undefined && salt !== undefined ? `$firebase-scrypt$${salt}$${hash}` : undefined,
     logins,
+    // The custom claim apps set with the Admin SDK (setCustomUserClaims(uid, { admin: true })).
+    admin: typeof claims === 'object' && claims !== null && field(claims as Record<string, unknown>, 'admin') === true,
     notes: left.length > 0 ? [`logins of ${left.join(', ')} not linked: authgate has no provider of that name`] : undefined,
   };
 }

@@ -93,6 +93,7 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
     lastName: text(field(fields, 'lastName')),
     passwordHash,
     totpSecret: typeof otp === 'string' ? otp : undefined,
+    admin: Array.isArray(field(fields, 'realmRoles')) && (field(fields, 'realmRoles') as unknown[]).includes('admin'),
     logins,
     notes: notes.length > 0 ? notes : undefined,
   };

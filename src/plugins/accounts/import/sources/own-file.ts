@@ -22,6 +22,7 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
     lastName: text(pick('last_name', 'lastName')) ?? (rest.join(' ') || undefined),
     passwordHash: text(pick('password_hash', 'passwordHash')),
     passwordSalt: text(pick('password_salt', 'passwordSalt')),
+    admin: yesOrNo(pick('admin')) === true,
     logins: (logins as unknown[] | undefined)?.map((l) => {
       const login = (l ?? {}) as Record<string, unknown>;
       return { provider: text(login.provider) ?? '', id: text(login.id) ?? '', name: text(login.name) };
