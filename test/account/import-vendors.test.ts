@@ -9,6 +9,7 @@ import { createAuditStore, createUserStore, hashId } from '../../src';
 import { runCli } from '../../src/cli';
 import { createAccountStore } from '../../src/plugins/accounts/create-account-store';
 import { createCredentialStore } from '../../src/stores/create-credential-store';
+import { createOrgStore } from '../../src/plugins/organizations/create-org-store';
 import { TwoFactor } from '../../src/plugins/two-factor/two-factor-service';
 import { importAccounts, importedAccountId } from '../../src/plugins/accounts/import/import-accounts';
 import { makeAccountApp } from '../support/account-app';
@@ -284,6 +285,17 @@ describe('npx authgate import from Auth0, Clerk, Firebase and Keycloak exports',
         { id: '00000000-0000-0000-0000-000000000004', username: 'dora', enabled: false, emailVerified: true, email: 'dora@example.com' },
       ],
       clients: [{ clientId: 'account' }],
+      // Keycloak 26's organizations: a list beside the users, each with its members.
+      organizations: [
+        {
+          id: '9b1c2d3e-0000-4000-8000-00000000000a',
+          name: 'Acme Corp',
+          alias: 'acme',
+          enabled: true,
+          domains: [{ name: 'acme.example', verified: true }],
+          members: [{ username: 'alice', membershipType: 'MANAGED' }],
+        },
+      ],
     };
     const file = join(dir, 'acme-realm.json');
     await writeFile(file, JSON.stringify(realm, null, 1));
@@ -311,6 +323,14 @@ describe('npx authgate import from Auth0, Clerk, Firebase and Keycloak exports',
     const lines: string[] = [];
     const exit = await runCli(['import', '--from', 'keycloak', file, '--database', withTotp, '--bridge', 'accounts'], (line) => void lines.push(line), { AUTHGATE_TWO_FACTOR_KEY: key });
     expect([exit, lines[0]]).toEqual([3, expect.stringMatching(/^created 3, merged 0/)]);
+    const orgs = createOrgStore(withTotp);
+    try {
+      const acme = await orgs.bySlug('acme');
+      const aliceUser = hashId('accounts', importedAccountId('keycloak', '5d0b3d3c-6f1e-4c59-9d55-0c1b2f0f5e11'));
+      expect([acme?.name, (await orgs.member(acme!.id, aliceUser))?.roles]).toEqual(['Acme Corp', ['member']]);
+    } finally {
+      await orgs.close();
+    }
     const credentials = createCredentialStore(withTotp);
     try {
       const alice = hashId('accounts', importedAccountId('keycloak', '5d0b3d3c-6f1e-4c59-9d55-0c1b2f0f5e11'));

@@ -33,13 +33,13 @@ function parsedItem(text: string, line: number): ArrayItem {
 }
 
 /** Scans one chunk, returning the items it completes. */
-function scanChunk(chunk: string, scan: Scan, key: string): ArrayItem[] {
+function scanChunk(chunk: string, scan: Scan, key: string, maxItem: number): ArrayItem[] {
   const out: ArrayItem[] = [];
   let from = 0;
   const keep = (to: number): void => {
     if (scan.item === undefined) return;
     scan.itemLength += to - from;
-    if (scan.itemLength <= MAX_ROW) scan.item.push(chunk.slice(from, to));
+    if (scan.itemLength <= maxItem) scan.item.push(chunk.slice(from, to));
   };
   for (let i = 0; i < chunk.length && !scan.done; i++) {
     const c = chunk[i] as string;
@@ -71,7 +71,7 @@ function scanChunk(chunk: string, scan: Scan, key: string): ArrayItem[] {
       scan.depth--;
       if (scan.item !== undefined && scan.depth === scan.arrayDepth) {
         keep(i + 1);
-        out.push(scan.itemLength > MAX_ROW ? { line: scan.itemLine, error: `the item is longer than ${MAX_ROW} characters` } : parsedItem(scan.item.join(''), scan.itemLine));
+        out.push(scan.itemLength > maxItem ? { line: scan.itemLine, error: `the item is longer than ${maxItem} characters` } : parsedItem(scan.item.join(''), scan.itemLine));
         scan.item = undefined;
       } else if (scan.arrayDepth !== undefined && scan.depth < scan.arrayDepth) scan.done = true;
     }
@@ -84,12 +84,13 @@ function scanChunk(chunk: string, scan: Scan, key: string): ArrayItem[] {
  * The objects of the array under `key` of a JSON document's top-level object (`{"users": [...]}`),
  * read as a stream: the file is never held whole, and an item past {@link MAX_ROW} characters is
  * an error of its own, not a stalled import.
+ * @param maxItem - the longest item read, in characters (a person's row: {@link MAX_ROW}).
  * @throws AuthError (`bad_request`) when the document has no such array.
  */
-export async function* jsonArrayItems(path: string, key: string): AsyncIterable<ArrayItem> {
+export async function* jsonArrayItems(path: string, key: string, maxItem = MAX_ROW): AsyncIterable<ArrayItem> {
   const scan: Scan = { depth: 0, inString: false, escaped: false, lastKey: '', keyText: undefined, arrayDepth: undefined, item: undefined, itemLength: 0, itemLine: 1, line: 1, done: false };
   for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
-    yield* scanChunk(scan.line === 1 && scan.depth === 0 ? (chunk as string).replace(/^\uFEFF/, '') : (chunk as string), scan, key);
+    yield* scanChunk(scan.line === 1 && scan.depth === 0 ? (chunk as string).replace(/^\uFEFF/, '') : (chunk as string), scan, key, maxItem);
     if (scan.done) return;
   }
   if (scan.arrayDepth === undefined) throw new AuthError('bad_request', `the file is not a JSON object with a "${key}" list`);

@@ -1,4 +1,5 @@
-import { base32Encode } from '../../../../plugin-kit/helpers';
+import { AuthError, base32Encode } from '../../../../plugin-kit/helpers';
+import { jsonArrayItems } from '../json-array';
 import type { ImportedPerson } from '../import-accounts';
 import { text, yesOrNo } from '../read-rows';
 import { arrayRows } from './from-array';
@@ -62,8 +63,42 @@ function keycloakTotpSecret(credential: Readonly<Record<string, unknown>> | unde
 
 const idOf = (fields: Readonly<Record<string, unknown>>): string | undefined => text(field(fields, 'id'));
 
-/** A user of a Keycloak realm export. */
-function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | string {
+/** Memberships by member id and by username. */
+type Memberships = Map<string, NonNullable<ImportedPerson['memberships']>>;
+
+/** The longest organization read (its members are in it), in characters. */
+const MAX_ORGANIZATION = 16 * 1024 * 1024;
+
+/**
+ * The organizations of a realm export (Keycloak 26: a list beside the users, each with its members),
+ * read first as a stream, by member; none when the file has no such list (a users file of --dir).
+ * Keycloak's members have no roles: each is a `member`.
+ */
+async function membershipsOf(path: string): Promise<Memberships> {
+  const byMember: Memberships = new Map();
+  try {
+    for await (const item of jsonArrayItems(path, 'organizations', MAX_ORGANIZATION)) {
+      if ('error' in item) continue;
+      const org = item.fields;
+      const id = text(field(org, 'id')) ?? text(field(org, 'alias')) ?? text(field(org, 'name'));
+      if (id === undefined) continue;
+      const imported = { sourceId: id, name: text(field(org, 'name')) ?? id, slug: text(field(org, 'alias')) };
+      for (const member of records(field(org, 'members'))) {
+        for (const key of new Set([text(field(member, 'id')), text(field(member, 'username'))])) {
+          if (key === undefined) continue;
+          byMember.set(key, [...(byMember.get(key) ?? []), { org: imported, roles: ['member'] }]);
+        }
+      }
+    }
+  } catch (err) {
+    if (err instanceof AuthError && err.code === 'bad_request') return byMember;
+    throw err;
+  }
+  return byMember;
+}
+
+/** A user of a Keycloak realm export, with the organizations it is a member of. */
+function personOf(fields: Readonly<Record<string, unknown>>, organizations: Memberships): ImportedPerson | string {
   const sourceId = idOf(fields);
   if (sourceId === undefined) return 'no id';
   const email = text(field(fields, 'email'));
@@ -94,6 +129,7 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
     passwordHash,
     totpSecret: typeof otp === 'string' ? otp : undefined,
     admin: Array.isArray(field(fields, 'realmRoles')) && (field(fields, 'realmRoles') as unknown[]).includes('admin'),
+    memberships: organizations.get(sourceId) ?? organizations.get(text(field(fields, 'username')) ?? ''),
     logins,
     notes: notes.length > 0 ? notes : undefined,
   };
@@ -103,6 +139,9 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
 export const KEYCLOAK: ImportSource = {
   name: 'keycloak',
   namespace: 'keycloak',
-  summary: 'a realm export: `kc.sh export --realm <realm> --file realm.json` (or each <realm>-users-N.json of --dir)',
-  read: (path) => arrayRows(path, 'users', personOf, idOf),
+  summary: 'a realm export: `kc.sh export --realm <realm> --file realm.json` (or each <realm>-users-N.json of --dir), with its organizations (with --bridge)',
+  read: async function* (path) {
+    const organizations = await membershipsOf(path);
+    yield* arrayRows(path, 'users', (fields) => personOf(fields, organizations), idOf);
+  },
 };
