@@ -1,3 +1,4 @@
+import { writeFile } from 'node:fs/promises';
 import { AuthError } from '../base/errors';
 import { migrateAvatars } from '../core/avatar/migrate';
 import { BY_ID, type Collection, type Schema } from '../core/storage/collection';
@@ -9,7 +10,7 @@ import { openDatabase } from '../stores/open-database';
 import { storesOf } from './store-families';
 
 /** What `npx authgate copy` prints for `--help`. */
-export const COPY_USAGE = `usage: npx authgate copy --from <uri> --to <uri>
+export const COPY_USAGE = `usage: npx authgate copy --from <uri> --to <uri> [--report <file>]
 
 Copies every family of a deployment from one database to another (SQLite to PostgreSQL is the
 common move; level, MySQL/MariaDB and MongoDB too): users, credentials and passkeys, accounts and
@@ -20,6 +21,8 @@ by running it again. At the end each family's counts are compared.
   --from <uri>  the database the app used (postgres://..., mysql://..., sqlite:///path/file.db,
                 mongodb://..., level:///folder)
   --to <uri>    the database it moves to
+  --report <f>  writes each family's counts and every document in conflict (its family, id and
+                the unique value the target holds) as JSON
 
 Not copied: the state store (rate-limit counters, one-shot codes, session records): people sign in
 again after the move. Exit code 3: done, but some documents were in conflict or counts differ.`;
@@ -28,6 +31,8 @@ again after the move. Exit code 3: done, but some documents were in conflict or 
 export interface CopyRequest {
   from: string;
   to: string;
+  /** Where the JSON report goes. @default none */
+  report?: string | undefined;
 }
 
 /** The exit code of a copy that ran to its end with conflicts or counts that differ. */
@@ -35,11 +40,12 @@ export const COPY_INCOMPLETE = 3;
 
 /** Reads `copy`'s arguments. @throws AuthError (`bad_request`) with the usage for anything else. */
 export function parseCopyArgs(args: readonly string[]): CopyRequest {
-  const named: Record<'from' | 'to', string | undefined> = { from: undefined, to: undefined };
+  const named: Record<'from' | 'to' | 'report', string | undefined> = { from: undefined, to: undefined, report: undefined };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === '--from' && args[i + 1] !== undefined) named.from = args[++i];
     else if (arg === '--to' && args[i + 1] !== undefined) named.to = args[++i];
+    else if (arg === '--report' && args[i + 1] !== undefined) named.report = args[++i];
     else throw new AuthError('bad_request', `unknown argument ${JSON.stringify(arg)}\n\n${COPY_USAGE}`);
   }
   const { from, to } = named;
@@ -53,11 +59,12 @@ export function parseCopyArgs(args: readonly string[]): CopyRequest {
     if (ambiguous !== undefined) throw new AuthError('bad_request', `${flag}: ${ambiguous}`);
   }
   if (displayUri(from) === displayUri(to)) throw new AuthError('bad_request', '--from and --to name the same database');
-  return { from, to };
+  return { from, to, report: named.report };
 }
 
 /** What copying one family did. */
 interface FamilyCopy {
+  family?: string;
   copied: number;
   present: number;
   conflicts: number;
@@ -69,19 +76,23 @@ interface FamilyCopy {
 const CONCURRENCY = 16;
 
 /** Copies one family page by page in id order; a document the target has (by id) is left as it is. */
-async function copyFamily<T>(from: Collection<T>, to: Collection<T>, progress: (done: number) => void): Promise<FamilyCopy> {
+async function copyFamily<T>(from: Collection<T>, to: Collection<T>, id: (doc: T) => string, progress: (done: number) => void, conflict: (id: string, index: string) => void): Promise<FamilyCopy> {
   const result: FamilyCopy = { copied: 0, present: 0, conflicts: 0, source: 0, target: 0 };
   let cursor: string | undefined;
   let done = 0;
   do {
     const page = await from.find(BY_ID, { prefix: '', limit: 500, after: cursor });
     for (let i = 0; i < page.docs.length; i += CONCURRENCY) {
-      const outcomes = await Promise.all(page.docs.slice(i, i + CONCURRENCY).map((doc) => to.insert(doc)));
-      for (const outcome of outcomes) {
+      const batch = page.docs.slice(i, i + CONCURRENCY);
+      const outcomes = await Promise.all(batch.map((doc) => to.insert(doc)));
+      outcomes.forEach((outcome, n) => {
         if (outcome.inserted) result.copied++;
         else if (outcome.taken === 'id') result.present++;
-        else result.conflicts++;
-      }
+        else {
+          result.conflicts++;
+          conflict(id(batch[n] as T), outcome.taken);
+        }
+      });
       done += outcomes.length;
       if (done % 1000 < CONCURRENCY) progress(done);
     }
@@ -102,13 +113,22 @@ export async function runCopyCommand(request: CopyRequest, write: (line: string)
   const toFamilies = new Set(storesOf(toScheme, write).map((s) => s.store));
   const fromFamilies = new Set(storesOf(fromScheme, write).map((s) => s.store));
   let complete = true;
+  const report: { families: FamilyCopy[]; conflicts: Array<{ family: string; id: string; index: string }> } = { families: [], conflicts: [] };
   for (const { store, schemas } of storesOf(fromScheme, write)) {
     if (!toFamilies.has(store)) continue;
     const source = openDatabase(familyUri(request.from, store) as string, store);
     const target = openDatabase(familyUri(request.to, store) as string, store);
     try {
       for (const schema of schemas as Array<Schema<unknown>>) {
-        const r = await copyFamily(source.collection(schema), target.collection(schema), (done) => write(`${schema.family}: ${done} documents`));
+        const r = await copyFamily(
+          source.collection(schema),
+          target.collection(schema),
+          (doc) => schema.id(doc),
+          (done) => write(`${schema.family}: ${done} documents`),
+          // The first 10,000 are named: enough to act on, and the report stays small.
+          (id, index) => void (report.conflicts.length < 10_000 && report.conflicts.push({ family: schema.family, id, index })),
+        );
+        report.families.push({ family: schema.family, ...r });
         const matches = r.conflicts === 0 && r.target >= r.source;
         complete &&= matches;
         write(`${schema.family}: copied ${r.copied}, already there ${r.present}, in conflict ${r.conflicts}; ${r.source} in the source, ${r.target} in the target${matches ? '' : ' (they differ)'}`);
@@ -129,6 +149,7 @@ export async function runCopyCommand(request: CopyRequest, write: (line: string)
     }
   }
   const stateCopied = toFamilies.has('state') && fromFamilies.has('state');
+  if (request.report !== undefined) await writeFile(request.report, `${JSON.stringify(report, null, 1)}\n`);
   write(
     `copied ${displayUri(request.from)} to ${displayUri(request.to)}${complete ? '' : ': some families differ (see above)'}${stateCopied ? '' : '; the state store is not copied: people sign in again'}`,
   );

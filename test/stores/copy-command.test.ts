@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import bcrypt from 'bcrypt';
@@ -7,7 +7,7 @@ import { createAuditStore, createAvatarStore, createUserStore, type UserRecord }
 import { runCli } from '../../src/cli';
 import { familyUri } from '../../src/internal/database-uri';
 import { createAccountStore } from '../../src/plugins/accounts/create-account-store';
-import { importAccounts } from '../../src/plugins/accounts/import/import-accounts';
+import { importAccounts, importedAccountId } from '../../src/plugins/accounts/import/import-accounts';
 import { createOrgStore } from '../../src/plugins/organizations/create-org-store';
 import { makeAccountApp } from '../support/account-app';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
@@ -115,8 +115,12 @@ describe('npx authgate copy: every family of a deployment to another database', 
       }
       await importAccounts(existing, 'other', other());
       await existing.close();
-      const first = await cli('copy', '--from', from, '--to', to);
+      const reportFile = join(dir, 'copy-report.json');
+      const first = await cli('copy', '--from', from, '--to', to, '--report', reportFile);
       expect(first.code).toBe(3);
+      const report = JSON.parse(await readFile(reportFile, 'utf8')) as { families: Array<{ family: string; copied: number }>; conflicts: Array<{ family: string; id: string; index: string }> };
+      expect(report.conflicts).toEqual([{ family: 'accounts', id: importedAccountId('test', 'p1'), index: 'email' }]);
+      expect(report.families.find((f) => f.family === 'users')?.copied).toBe(1200);
       expect(first.out).toMatch(/accounts: copied 0, already there 0, in conflict 1; 1 in the source, 1 in the target \(they differ\)/);
       expect(first.out).toContain('users: copied 1200, already there 0, in conflict 0');
       const kept = createAccountStore(to);
