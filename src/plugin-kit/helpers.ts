@@ -5,6 +5,7 @@ export { type AvatarProxy } from '../core/avatar/proxy';
 export { breachedPasswordCheck, type BreachedPasswordOptions } from '../core/credentials/breached-passwords';
 export { type CredentialChange } from '../core/credentials/credential-notices';
 export {
+  checkImportedHashOptions,
   type FirebaseHashParameters,
   importedHashKind,
   isLegacyDigest,

@@ -160,7 +160,7 @@ class ReportFile {
 async function checkpointOf(request: ImportRequest): Promise<CheckpointFile | undefined> {
   if (request.dryRun) return undefined;
   const path = request.checkpoint ?? ((await countLines(request.file)) === undefined ? undefined : `${request.file}.checkpoint`);
-  return path === undefined ? undefined : CheckpointFile.open(path, request.source, displayUri(request.file));
+  return path === undefined ? undefined : CheckpointFile.open(path, request.source, displayUri(request.file), displayUri(request.database));
 }
 
 /**
@@ -181,12 +181,14 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
   const service = (): Auth => (auth ??= createAuth({ url: 'http://127.0.0.1', secretReader: () => 'authgate-cli-signs-nothing', database: request.database, logger: noopLogger }));
   // The service's own credential store: one opening of the database's credentials (a level folder opens once).
   const credentialStore = (): CredentialStore => service().credentials;
-  const file = request.report === undefined ? undefined : new ReportFile(request.report, request.dryRun);
+  let rowsDone = checkpoint?.resumeFrom ?? 0;
+  // A run that goes on writes its own report: the stopped run's report keeps the rows before.
+  const reportPath = request.report === undefined || rowsDone === 0 ? request.report : request.report.replace(/(\.json)?$/, `.from-row-${rowsDone + 1}$1`);
+  const file = reportPath === undefined ? undefined : new ReportFile(reportPath, request.dryRun);
   const began = Date.now();
   let seen = 0;
   let shown = 0;
-  let rowsDone = checkpoint?.resumeFrom ?? 0;
-  if (rowsDone > 0) write(`going on after row ${rowsDone}, where the run that stopped got to (checkpoint ${checkpoint?.path})`);
+  if (rowsDone > 0) write(`going on after row ${rowsDone}, where the run that stopped got to (checkpoint ${checkpoint?.path})${reportPath === undefined ? '' : `; this run's rows go to ${reportPath}`}`);
   try {
     const source = IMPORT_SOURCES.get(request.source) as ImportSource;
     const report = await importAccounts(store, source.namespace, source.read(request.file), {
@@ -215,11 +217,17 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
     });
     await file?.end(report.totals);
     const t = report.totals;
-    const summary = `${request.dryRun ? 'dry run: would create' : 'created'} ${t.created}, ${request.dryRun ? 'merge' : 'merged'} ${t.merged}, unchanged ${t.unchanged}, conflicts ${t.conflict}, skipped ${t.skipped}${request.report ? ` (every row in ${request.report})` : ''}`;
+    const summary = `${request.dryRun ? 'dry run: would create' : 'created'} ${t.created}, ${request.dryRun ? 'merge' : 'merged'} ${t.merged}, unchanged ${t.unchanged}, conflicts ${t.conflict}, skipped ${t.skipped}${reportPath ? ` (every row in ${reportPath})` : ''}`;
     if (report.stopped) {
       await checkpoint?.save(report.doneThrough, true);
       write(`stopped after row ${report.doneThrough}: ${summary}`);
-      write(checkpoint === undefined ? 'run the same command again: it changes nothing done, and goes on' : 'run the same command again to go on from there');
+      write(
+        request.dryRun
+          ? 'a dry run writes nothing: run it again to judge every row'
+          : checkpoint === undefined
+            ? 'run the same command again: it changes nothing done, and goes on'
+            : 'run the same command again to go on from there',
+      );
       return IMPORT_STOPPED;
     }
     await checkpoint?.remove();

@@ -7,6 +7,8 @@ interface Checkpoint {
   authgate: 'import checkpoint';
   source: string;
   input: string;
+  /** The database the rows went into: the same rows into another database are another import. */
+  database: string;
   /** The file's size and modification time when the run began: another file is another import. */
   size: number | null;
   mtimeMs: number | null;
@@ -37,11 +39,12 @@ export class CheckpointFile {
   ) {}
 
   /**
-   * Opens the checkpoint of importing `input` from `source`: a run that stopped is gone on from.
+   * Opens the checkpoint of importing `input` from `source` into `database` (as shown, without
+   * its password): a run that stopped is gone on from.
    * @throws AuthError (`bad_request`) when the file holds the checkpoint of another import.
    */
-  static async open(path: string, source: string, input: string): Promise<CheckpointFile> {
-    const base = { authgate: 'import checkpoint' as const, source, input, ...(await identity(input)) };
+  static async open(path: string, source: string, input: string, database: string): Promise<CheckpointFile> {
+    const base = { authgate: 'import checkpoint' as const, source, input, database, ...(await identity(input)) };
     const text = await readFile(path, 'utf8').catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
     if (text === undefined) return new CheckpointFile(path, base, 0);
     let saved: Partial<Checkpoint>;
@@ -50,9 +53,9 @@ export class CheckpointFile {
     } catch {
       throw new AuthError('bad_request', `${path} is not a checkpoint of authgate import: move it away, or name another with --checkpoint`);
     }
-    const same = saved.authgate === base.authgate && saved.source === source && saved.input === input && saved.size === base.size && saved.mtimeMs === base.mtimeMs;
+    const same = saved.authgate === base.authgate && saved.source === source && saved.input === input && saved.database === database && saved.size === base.size && saved.mtimeMs === base.mtimeMs;
     if (!same || typeof saved.rowsDone !== 'number' || !Number.isInteger(saved.rowsDone) || saved.rowsDone < 0) {
-      throw new AuthError('bad_request', `${path} is the checkpoint of another import (another source or file, or the file changed since): delete it to start over, or name another with --checkpoint`);
+      throw new AuthError('bad_request', `${path} is the checkpoint of another import (another source, file or database, or the file changed since): delete it to start over, or name another with --checkpoint`);
     }
     return new CheckpointFile(path, base, saved.rowsDone);
   }

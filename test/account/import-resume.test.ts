@@ -61,9 +61,18 @@ describe('npx authgate import: stopped and crashed runs go on from their checkpo
     expect(lines.at(-2)).toMatch(new RegExp(`^stopped after row ${saved.rowsDone}: created \\d+`));
     expect(await countAccounts(database)).toBe(saved.rowsDone);
 
-    const again = await cli('import', '--from', 'json', file, '--database', database);
+    // The same file into another database is another import: its checkpoint is refused, no row is skipped there.
+    expect(await cli('import', '--from', 'json', file, '--database', `sqlite://${join(dir, 'elsewhere.db')}`)).toEqual({
+      code: 2,
+      out: expect.stringMatching(/is the checkpoint of another import \(another source, file or database/),
+    });
+    const report = join(dir, 'resumed.json');
+    const again = await cli('import', '--from', 'json', file, '--database', database, '--report', report);
     expect(again.code).toBe(0);
-    expect(again.out.split('\n')[0]).toBe(`going on after row ${saved.rowsDone}, where the run that stopped got to (checkpoint ${file}.checkpoint)`);
+    // The run that goes on writes its own report, so the stopped run's (if it had one) keeps the rows before.
+    const resumedReport = join(dir, `resumed.from-row-${saved.rowsDone + 1}.json`);
+    expect(again.out.split('\n')[0]).toBe(`going on after row ${saved.rowsDone}, where the run that stopped got to (checkpoint ${file}.checkpoint); this run's rows go to ${resumedReport}`);
+    expect((JSON.parse(await readFile(resumedReport, 'utf8')) as { totals: { created: number } }).totals.created).toBe(PEOPLE - saved.rowsDone);
     expect(again.out).toContain(`created ${PEOPLE - saved.rowsDone}, merged 0, unchanged 0, conflicts 0, skipped 0`);
     expect(await countAccounts(database)).toBe(PEOPLE);
     // Done: the checkpoint is gone, and a third run checks everything again (and changes nothing).

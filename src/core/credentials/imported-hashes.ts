@@ -2,6 +2,7 @@ import * as crypto from 'node:crypto';
 import { createCipheriv, createHash, pbkdf2, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 import { loadOptional } from '../../internal/optional';
+import { AuthError } from '../../base/errors';
 
 /** The kinds of password hash that other systems export and authgate verifies as they are. */
 export type ImportedHashKind = 'bcrypt' | 'argon2' | 'scrypt' | 'better-auth-scrypt' | 'firebase-scrypt' | 'pbkdf2' | 'legacy-digest';
@@ -22,6 +23,25 @@ export interface FirebaseHashParameters {
 export interface ImportedHashOptions {
   /** The Firebase project's hash parameters, for `$firebase-scrypt$` hashes. */
   firebase?: FirebaseHashParameters | undefined;
+}
+
+/**
+ * Checks the imported-hash options at start-up: a Firebase parameter that is missing or malformed
+ * would otherwise refuse every Firebase password without a word.
+ * @throws AuthError (`config`) naming the parameter.
+ */
+export function checkImportedHashOptions(options: ImportedHashOptions | undefined): ImportedHashOptions {
+  const firebase = options?.firebase;
+  if (firebase === undefined) return options ?? {};
+  const base64Text = (value: unknown): boolean => typeof value === 'string' && value !== '' && /^[A-Za-z0-9+/_-]+={0,2}$/.test(value);
+  const problems = [
+    base64Text(firebase.signerKey) ? undefined : 'signerKey (base64_signer_key) must be the base64 text of the console',
+    base64Text(firebase.saltSeparator) ? undefined : 'saltSeparator (base64_salt_separator) must be the base64 text of the console',
+    Number.isInteger(firebase.rounds) && firebase.rounds >= 1 && firebase.rounds <= 32 ? undefined : 'rounds must be the whole number of the console (8)',
+    Number.isInteger(firebase.memCost) && firebase.memCost >= 1 && firebase.memCost <= 20 ? undefined : 'memCost must be the whole number of the console (mem_cost, 14)',
+  ].filter((p) => p !== undefined);
+  if (problems.length > 0) throw new AuthError('config', `authgate: importedHashes.firebase: ${problems.join('; ')}`);
+  return options as ImportedHashOptions;
 }
 
 const scryptAsync = promisify(scrypt) as (password: string | Buffer, salt: string | Buffer, keylen: number, options: { N: number; r: number; p: number; maxmem: number }) => Promise<Buffer>;

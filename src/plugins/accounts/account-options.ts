@@ -1,4 +1,5 @@
 import {
+  checkImportedHashOptions,
   configError,
   canonicalEmail,
   positiveMs,
@@ -274,7 +275,7 @@ export function resolveAccountOptions(options: AccountRouterOptions): ResolvedAc
   return {
     baseUrl: base,
     bcryptRounds: rounds,
-    importedHashes: options.importedHashes ?? {},
+    importedHashes: checkImportedHashOptions(options.importedHashes),
     legacyLogin: resolveLegacyLogin(options.legacyLogin),
     storeTimeout,
     onlineThreshold,
