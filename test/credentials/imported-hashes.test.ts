@@ -70,7 +70,17 @@ describe('password hashes other systems made, verified as they are', () => {
     const began = Date.now();
     expect(await verifyImportedHash(huge, 'x')).toBe(false);
     expect(await verifyImportedHash('pbkdf2_sha256$99999999$salt$AAAA', 'x')).toBe(false);
+    // A crafted row must not stall every login: bcrypt past cost 14, Argon2 past 1 GiB × passes, odd lanes.
+    expect(await verifyImportedHash(`$2b$30$${'a'.repeat(53)}`, 'x')).toBe(false);
+    expect(await verifyImportedHash(`$argon2id$v=19$m=1048576,t=999,p=1$c29tZXNhbHQ$${'A'.repeat(43)}`, 'x')).toBe(false);
+    expect(await verifyImportedHash(`$argon2id$v=19$m=4096,t=1,p=0$c29tZXNhbHQ$${'A'.repeat(43)}`, 'x')).toBe(false);
+    expect(await verifyImportedHash(`$scrypt$ln=22,r=8,p=16$c2FsdA$${'A'.repeat(43)}`, 'x')).toBe(false);
     expect(Date.now() - began).toBeLessThan(1000);
+    // A truncated digest (one byte here) would let many passwords in: refused whatever the password.
+    const tried = Array.from({ length: 300 }, (_, i) => `password-${i}`);
+    const short = await Promise.all(tried.map((pw) => verifyImportedHash('$scrypt$ln=1,r=1,p=1$c2FsdA$AA', pw)));
+    expect(short.filter(Boolean)).toEqual([]);
+    expect(await verifyImportedHash('pbkdf2_sha256$1000$salt$AAAA', 'x')).toBe(false);
     for (const unknown of ['', 'plain-text-password', '{SSHA}abcdef', '$1$salt$hash', 'md5:0123456789abcdef0123456789abcdef']) {
       expect([unknown, importedHashKind(unknown), await verifyImportedHash(unknown, 'x')]).toEqual([unknown, undefined, false]);
     }

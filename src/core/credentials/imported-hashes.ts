@@ -61,8 +61,16 @@ const DIGEST_BY_LENGTH: Readonly<Record<number, string>> = { 32: 'md5', 40: 'sha
 
 /** The most work an imported hash may ask of one login: past it the hash is refused, not run (a crafted row must not stall the server). */
 const MAX_SCRYPT_MEMORY = 256 * 1024 * 1024;
+/** scrypt's time grows with N·r·p (memory only with N·r): 2^22 is about a second here. */
+const MAX_SCRYPT_WORK = 2 ** 22;
 const MAX_PBKDF2_ITERATIONS = 2_000_000;
 const MAX_ARGON2_KIB = 1024 * 1024;
+/** Argon2's time grows with memory × passes: 1 GiB once, or 256 MiB three times, and no more. */
+const MAX_ARGON2_KIB_PASSES = 1024 * 1024;
+/** bcrypt doubles with each cost step: 14 is about a second; exports use 10 to 12. */
+const MAX_BCRYPT_COST = 14;
+/** A digest shorter than this (a truncated column) would let many passwords in. */
+const MIN_DIGEST_BYTES = 16;
 
 /** The kind of an imported hash, or `undefined` for a string authgate does not recognise (the user then sets a password). */
 export function importedHashKind(hash: string): ImportedHashKind | undefined {
@@ -100,6 +108,7 @@ const base64 = (text: string): Buffer => Buffer.from(text.replace(/\./g, '+'), '
 const same = (a: Buffer, b: Buffer): boolean => a.length === b.length && a.length > 0 && timingSafeEqual(a, b);
 
 async function verifyBcrypt(hash: string, password: string): Promise<boolean> {
+  if (Number(hash.slice(4, 6)) > MAX_BCRYPT_COST) return false;
   const bcrypt = loadOptional<{ compare(data: string, encrypted: string): Promise<boolean> }>('bcrypt', 'imported bcrypt passwords');
   // $2y$ (PHP) is $2b$ under another name.
   return bcrypt.compare(password, hash.replace(/^\$2y\$/, '$2b$'));
@@ -108,8 +117,10 @@ async function verifyBcrypt(hash: string, password: string): Promise<boolean> {
 async function verifyArgon2(hash: string, password: string): Promise<boolean> {
   const [, type, m, t, p, salt, digest] = ARGON2.exec(hash) as RegExpExecArray;
   const memory = Number(m);
-  if (memory > MAX_ARGON2_KIB) return false;
+  const [passes, lanes] = [Number(t), Number(p)];
+  if (memory > MAX_ARGON2_KIB || memory * passes > MAX_ARGON2_KIB_PASSES || passes < 1 || lanes < 1 || lanes > 16 || memory < 8 * lanes) return false;
   const expected = base64(digest as string);
+  if (expected.length < MIN_DIGEST_BYTES) return false;
   const params = { message: Buffer.from(password, 'utf8'), nonce: base64(salt as string), parallelism: Number(p), tagLength: expected.length, memory, passes: Number(t) };
   // Node 24.7+ has Argon2 built in; older lines use hash-wasm (WebAssembly: nothing to compile).
   const argon2 = (crypto as unknown as { argon2?: (algorithm: string, parameters: typeof params, done: (err: Error | null, key: Buffer) => void) => void }).argon2;
@@ -134,7 +145,7 @@ async function verifyArgon2(hash: string, password: string): Promise<boolean> {
 
 async function scryptKey(password: string | Buffer, salt: string | Buffer, n: number, r: number, p: number, length: number): Promise<Buffer | undefined> {
   const memory = 128 * n * r * p + 128 * r * 2;
-  if (n < 2 || memory > MAX_SCRYPT_MEMORY) return undefined;
+  if (n < 2 || r < 1 || p < 1 || memory > MAX_SCRYPT_MEMORY || n * r * p > MAX_SCRYPT_WORK || length < MIN_DIGEST_BYTES) return undefined;
   return scryptAsync(password, salt, length, { N: n, r, p, maxmem: memory + 1024 * 1024 });
 }
 
@@ -187,7 +198,7 @@ async function verifyPbkdf2(hash: string, password: string): Promise<boolean> {
   const [digestName, iterations, salt, expected] = django
     ? [django[1] as string, Number(django[2]), Buffer.from(django[3] as string, 'utf8'), Buffer.from(django[4] as string, 'base64')]
     : ((m) => [m[1] ?? 'sha1', Number(m[2]), base64(m[3] as string), base64(m[4] as string)] as const)(PASSLIB_PBKDF2.exec(hash) as RegExpExecArray);
-  if (iterations < 1 || iterations > MAX_PBKDF2_ITERATIONS || expected.length === 0) return false;
+  if (iterations < 1 || iterations > MAX_PBKDF2_ITERATIONS || expected.length < MIN_DIGEST_BYTES) return false;
   return same(await pbkdf2Async(Buffer.from(password, 'utf8'), salt, iterations, expected.length, digestName), expected);
 }
 
