@@ -8,16 +8,22 @@ import type { Auth } from './service';
  * account bridge signs in, with a `user.admin_granted` event in the audit log. Without the flag, the
  * row says who was an admin there, and nothing is granted.
  */
-export function adminsInto(auth: () => Auth, bridge: string | undefined, grant: boolean, source: string): (accountId: string, person: ImportedPerson) => Promise<PersonExtras> {
-  return async (accountId, person) => {
-    if (person.admin !== true) return { added: [], notes: [] };
+export function adminsInto(
+  auth: () => Auth,
+  bridge: string | undefined,
+  grant: boolean,
+  source: string,
+): (accountId: string, person: ImportedPerson, given: ReadonlySet<string>) => Promise<PersonExtras> {
+  return async (accountId, person, given) => {
+    // Granted once: an admin revoked since (npx authgate admin --revoke) stays revoked.
+    if (person.admin !== true || given.has('admin')) return { added: [], notes: [] };
     if (!grant || bridge === undefined) return { added: [], notes: ['an admin there: not made an admin here (name the account bridge with --bridge, and say --grant-admins)'] };
     const users = auth().users;
     const userId = hashId(bridge, accountId);
     const record = await users.provision({ id: userId, name: person.email, email: person.email });
-    if (record.adminGrant === true) return { added: [], notes: [] };
+    if (record.adminGrant === true) return { added: [], notes: [], applied: ['admin'] };
     await users.setAdminGrant(userId, true);
     auth().events.emit({ type: 'user.admin_granted', userId, actor: { kind: 'system' }, data: { by: `npx authgate import --from ${source}` } });
-    return { added: ['an admin grant'], notes: [] };
+    return { added: ['an admin grant'], notes: [], applied: ['admin'] };
   };
 }

@@ -188,7 +188,8 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
   const began = Date.now();
   let seen = 0;
   let shown = 0;
-  if (rowsDone > 0) write(`going on after row ${rowsDone}, where the run that stopped got to (checkpoint ${checkpoint?.path})${reportPath === undefined ? '' : `; this run's rows go to ${reportPath}`}`);
+  if (rowsDone > 0)
+    write(`going on after row ${rowsDone}, where the run that stopped got to (checkpoint ${checkpoint?.path})${reportPath === undefined ? '' : `; this run's rows go to ${reportPath}`}`);
   try {
     const source = IMPORT_SOURCES.get(request.source) as ImportSource;
     const report = await importAccounts(store, source.namespace, source.read(request.file), {

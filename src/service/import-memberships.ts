@@ -33,8 +33,8 @@ const ROLE = /^[a-z][a-z0-9_-]{0,31}$/;
  * through the organization's owners. A membership that exists is left as it is.
  * @param bridge - the direct provider of the account bridge (`loginSessions.provider`); absent: memberships are only named.
  */
-export function membershipsInto(orgs: () => OrgStore, namespace: string, bridge: string | undefined): (accountId: string, person: ImportedPerson) => Promise<PersonExtras> {
-  return async (accountId, person) => {
+export function membershipsInto(orgs: () => OrgStore, namespace: string, bridge: string | undefined): (accountId: string, person: ImportedPerson, given: ReadonlySet<string>) => Promise<PersonExtras> {
+  return async (accountId, person, given) => {
     const memberships = person.memberships ?? [];
     if (memberships.length === 0) return { added: [], notes: [] };
     if (bridge === undefined) return { added: [], notes: [`${memberships.length} organization membership(s) not imported: name the account bridge's provider with --bridge`] };
@@ -42,8 +42,12 @@ export function membershipsInto(orgs: () => OrgStore, namespace: string, bridge:
     const userId = hashId(bridge, accountId);
     const added: string[] = [];
     const notes: string[] = [];
+    const applied: string[] = [];
     for (const { org, roles } of memberships.slice(0, 100)) {
       const orgId = importedOrgId(namespace, org.sourceId);
+      const owner = roles.some((r) => r.trim().toLowerCase() === 'owner');
+      // Given by an earlier run: an owner may have removed or demoted the person since, and that stays.
+      if (given.has(`member:${orgId}`) && (!owner || given.has(`owner:${orgId}`))) continue;
       let found = await store.get(orgId);
       for (const salt of ['', createHash('sha256').update(orgId).digest('hex').slice(0, 4)]) {
         if (found !== undefined) break;
@@ -57,8 +61,12 @@ export function membershipsInto(orgs: () => OrgStore, namespace: string, bridge:
         continue;
       }
       const kept = [...new Set(roles.map((r) => r.trim().toLowerCase()).filter((r) => r !== 'owner' && ROLE.test(r)))];
-      if (await store.addMember({ orgId, userId, roles: kept, teams: [], joined: Date.now() })) added.push(`the membership of ${found.name}`);
-      if (roles.some((r) => r.trim().toLowerCase() === 'owner')) {
+      if (!given.has(`member:${orgId}`)) {
+        if (await store.addMember({ orgId, userId, roles: kept, teams: [], joined: Date.now() })) added.push(`the membership of ${found.name}`);
+        applied.push(`member:${orgId}`);
+      }
+      if (owner && !given.has(`owner:${orgId}`)) {
+        applied.push(`owner:${orgId}`);
         let made = false;
         await store.update(orgId, (o) => {
           if (o.owners.includes(userId)) return undefined;
@@ -68,6 +76,6 @@ export function membershipsInto(orgs: () => OrgStore, namespace: string, bridge:
         if (made) added.push(`the ownership of ${found.name}`);
       }
     }
-    return { added, notes };
+    return { added, notes, applied };
   };
 }

@@ -55,7 +55,10 @@ export class CheckpointFile {
     }
     const same = saved.authgate === base.authgate && saved.source === source && saved.input === input && saved.database === database && saved.size === base.size && saved.mtimeMs === base.mtimeMs;
     if (!same || typeof saved.rowsDone !== 'number' || !Number.isInteger(saved.rowsDone) || saved.rowsDone < 0) {
-      throw new AuthError('bad_request', `${path} is the checkpoint of another import (another source, file or database, or the file changed since): delete it to start over, or name another with --checkpoint`);
+      throw new AuthError(
+        'bad_request',
+        `${path} is the checkpoint of another import (another source, file or database, or the file changed since): delete it to start over, or name another with --checkpoint`,
+      );
     }
     return new CheckpointFile(path, base, saved.rowsDone);
   }

@@ -15,11 +15,16 @@ export const TWO_FACTOR_KEY_VARIABLE = 'AUTHGATE_TWO_FACTOR_KEY';
  * already keeps theirs. No recovery codes come along: the person makes new ones.
  * @param key - the app's `twoFactor({ key })`; absent: secrets are only named on the rows.
  */
-export function secondFactorsInto(credentials: () => CredentialStore, key: string | undefined, bridge: string | undefined): (accountId: string, person: ImportedPerson) => Promise<PersonExtras> {
+export function secondFactorsInto(
+  credentials: () => CredentialStore,
+  key: string | undefined,
+  bridge: string | undefined,
+): (accountId: string, person: ImportedPerson, given: ReadonlySet<string>) => Promise<PersonExtras> {
   const box = key === undefined ? undefined : new SecretBox(key, 'totp-secrets');
-  return async (accountId, person) => {
+  return async (accountId, person, given) => {
     const secret = person.totpSecret?.replace(/\s+/g, '').toUpperCase();
-    if (secret === undefined || secret === '') return { added: [], notes: [] };
+    // Given once: a person who turned two-factor off since keeps it off.
+    if (secret === undefined || secret === '' || given.has('totp')) return { added: [], notes: [] };
     if (box === undefined || bridge === undefined) {
       return { added: [], notes: [`its TOTP secret is not imported: set ${TWO_FACTOR_KEY_VARIABLE} to the app's twoFactor key and name the account bridge's provider with --bridge`] };
     }
@@ -38,18 +43,22 @@ export function secondFactorsInto(credentials: () => CredentialStore, key: strin
       lastUsed: 0,
       data: { secret: box.seal(secret), confirmed: true, lastStep: 0, recovery: [] },
     });
-    return added ? { added: ['its authenticator-app secret'], notes: [] } : { added: [], notes: [] };
+    return { added: added ? ['its authenticator-app secret'] : [], notes: [], applied: ['totp'] };
   };
 }
 
-/** Several steps of what a person brings beside their account, one after the other, their words joined. */
-export function allOf(...steps: Array<(accountId: string, person: ImportedPerson) => Promise<PersonExtras>>): (accountId: string, person: ImportedPerson) => Promise<PersonExtras> {
-  return async (accountId, person) => {
-    const all: PersonExtras = { added: [], notes: [] };
+/** A step of what a person brings beside their account; `given` is what earlier runs gave (see `Account.Imported`). */
+type PersonStep = (accountId: string, person: ImportedPerson, given: ReadonlySet<string>) => Promise<PersonExtras>;
+
+/** Several steps of what a person brings beside their account, one after the other, their words and keys joined. */
+export function allOf(...steps: PersonStep[]): PersonStep {
+  return async (accountId, person, given) => {
+    const all = { added: [] as string[], notes: [] as string[], applied: [] as string[] };
     for (const step of steps) {
-      const { added, notes } = await step(accountId, person);
+      const { added, notes, applied = [] } = await step(accountId, person, given);
       all.added.push(...added);
       all.notes.push(...notes);
+      all.applied.push(...applied);
     }
     return all;
   };

@@ -508,3 +508,80 @@ describe('npx authgate import --grant-admins: a source’s admins become admins 
     }
   });
 });
+
+describe('npx authgate import, after an attack: what a later run must not do', () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'authgate-rerun-'));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('never merges another person of the same id, and never gives back a login, a membership or an admin grant taken away since', async () => {
+    const database = `sqlite://${join(dir, 'app.db')}`;
+    const run = (file: string, ...more: string[]) => cli('import', '--from', file.endsWith('.csv') ? 'csv' : file.endsWith('realm.json') ? 'keycloak' : 'json', file, '--database', database, ...more);
+    const first = join(dir, 'app1.jsonl');
+    await writeFile(first, JSON.stringify({ id: 1, email: 'alice@example.com', email_verified: true, admin: 'yes', logins: [{ provider: 'google', id: 'g-alice' }] }));
+    expect((await run(first, '--bridge', 'accounts', '--grant-admins')).out).toMatch(/^created 1, merged 0/);
+    const aliceId = importedAccountId('file', '1');
+    const alice = hashId('accounts', aliceId);
+
+    // Another app's file numbers its people from 1 too: its person 1 is not Alice.
+    const second = join(dir, 'app2.csv');
+    await writeFile(second, `id,email,email_verified,password_hash\n1,mallory@evil.example,true,${await bcrypt.hash('mallory-pw', 4)}\n`);
+    const report = join(dir, 'r.json');
+    expect((await run(second, '--report', report)).code).toBe(3);
+    expect((JSON.parse(await readFile(report, 'utf8')) as Report).rows[0]).toMatchObject({
+      outcome: 'conflict',
+      reason: 'the account imported before for this id has another e-mail (alice@example.com): never merged',
+    });
+
+    // Alice unlinks her Google login; an operator revokes her admin grant.
+    const accounts = createAccountStore(database);
+    const users = createUserStore(database);
+    try {
+      expect((await accounts.get(aliceId))?.Pwd).toBe('');
+      expect(await accounts.unlinkLogin(aliceId, hashId('google', 'g-alice'))).toBe(true);
+      await users.update(alice, (u) => ({ ...u, adminGrant: undefined }));
+    } finally {
+      await Promise.all([accounts.close(), users.close()]);
+    }
+    expect((await run(first, '--bridge', 'accounts', '--grant-admins')).out).toMatch(/^created 0, merged 0, unchanged 1/);
+    const after = createAccountStore(database);
+    const usersAfter = createUserStore(database);
+    try {
+      expect(await after.accountOfLogin(hashId('google', 'g-alice'))).toBeUndefined();
+      expect((await usersAfter.get(alice))?.adminGrant).toBeUndefined();
+    } finally {
+      await Promise.all([after.close(), usersAfter.close()]);
+    }
+
+    // An organization's owner removes a member: a rerun does not put them back.
+    const realm = join(dir, 'acme-realm.json');
+    await writeFile(
+      realm,
+      JSON.stringify(
+        {
+          realm: 'acme',
+          users: [{ id: 'kc-bob', username: 'bob', enabled: true, emailVerified: true, email: 'bob@example.com' }],
+          organizations: [{ id: 'kc-org', name: 'Acme', alias: 'acme', members: [{ username: 'bob' }] }],
+        },
+        null,
+        1,
+      ),
+    );
+    expect((await run(realm, '--bridge', 'accounts')).out).toMatch(/^created 1, merged 0/);
+    const bob = hashId('accounts', importedAccountId('keycloak', 'kc-bob'));
+    const orgs = createOrgStore(database);
+    try {
+      const acme = (await orgs.bySlug('acme'))!;
+      expect((await orgs.member(acme.id, bob))?.roles).toEqual(['member']);
+      await orgs.removeMember(acme.id, bob);
+      expect((await run(realm, '--bridge', 'accounts')).out).toMatch(/^created 0, merged 0, unchanged 1/);
+      expect(await orgs.member(acme.id, bob)).toBeUndefined();
+    } finally {
+      await orgs.close();
+    }
+  });
+});

@@ -42,6 +42,12 @@ export interface Account {
   JoinDay: string;
   /** ISO 8601 time of the last token issue. */
   LastActivity: string;
+  /**
+   * What `npx authgate import` gave the account beside itself (`login:<provider>:<id>`,
+   * `member:<org>`, `owner:<org>`, `admin`, `totp`): a later run never gives back what was taken
+   * away since. @default absent (not imported)
+   */
+  Imported?: string[] | undefined;
 }
 
 /** A login linked to an account: its logins with that provider log in as the account. */
@@ -57,11 +63,12 @@ export interface LinkedLogin {
 }
 
 /** The account as answered: secrets emptied. */
-export type PublicAccount = Omit<Account, 'Pwd' | 'OldPwd' | 'ConfirmCodes'> & { Pwd: ''; OldPwd: []; ConfirmCodes: Record<string, never> };
+export type PublicAccount = Omit<Account, 'Pwd' | 'OldPwd' | 'ConfirmCodes' | 'Imported'> & { Pwd: ''; OldPwd: []; ConfirmCodes: Record<string, never> };
 
 /** The account without its secrets (`Pwd`, `OldPwd`, `ConfirmCodes` emptied). */
 export function publicAccount(account: Account): PublicAccount {
-  return { ...account, Pwd: '', OldPwd: [], ConfirmCodes: {} };
+  const { Imported: _imported, ...shown } = account;
+  return { ...shown, Pwd: '', OldPwd: [], ConfirmCodes: {} };
 }
 
 /** An empty profile. */

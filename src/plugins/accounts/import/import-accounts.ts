@@ -44,7 +44,12 @@ export interface ImportedOrg {
 export interface PersonExtras {
   added: string[];
   notes: string[];
+  /** The keys of what was given (`member:<org>`, `owner:<org>`, `admin`, `totp`): never given again (see `Account.Imported`). */
+  applied?: string[] | undefined;
 }
+
+/** The ledger key of a linked login (see `Account.Imported`). */
+const loginKey = (login: { provider: string; id: string }): string => `login:${login.provider}:${login.id}`;
 
 /** Where an old system put the salt of its digests: before the password or after it. */
 export type LegacyDigestOrder = 'salt-first' | 'salt-last';
@@ -152,16 +157,20 @@ const linkedLogin = (login: { provider: string; id: string; name?: string | unde
 });
 
 /** Links a person's logins; what could not be linked, as sentences, and how many were linked now. */
-async function linkAll(store: AccountStore, row: Ready, settings: Settings): Promise<{ linked: number; unlinked: string[] }> {
+async function linkAll(store: AccountStore, row: Ready, settings: Settings, skip: ReadonlySet<string> = new Set()): Promise<{ linked: number; unlinked: string[]; keys: string[] }> {
   let linked = 0;
   const unlinked: string[] = [];
+  // The logins now linked to the account: a later run never links again one an owner unlinked.
+  const keys: string[] = [];
   for (const login of row.person.logins ?? []) {
+    if (skip.has(loginKey(login))) continue;
     const outcome = await store.linkLogin(row.account.Id, linkedLogin(login, row.account, settings.now), settings.maxLinkedLogins);
+    if (outcome === 'linked' || outcome === 'already') keys.push(loginKey(login));
     if (outcome === 'linked') linked++;
     else if (outcome === 'taken') unlinked.push(`the ${login.provider} login ${login.id} is linked to another account`);
     else if (outcome === 'full') unlinked.push(`the ${login.provider} login ${login.id} is past the limit of linked logins`);
   }
-  return { linked, unlinked };
+  return { linked, unlinked, keys };
 }
 
 /** What a person's row would fill in an account this source made before: only what it lacks. */
@@ -184,17 +193,26 @@ function missingOf(stored: Account, row: Ready): { fills: string[]; change: (a: 
 /** A row of a person this source made before: fills what the account lacks (a rerun after a fault between the writes, a second export of the same people). */
 async function merge(store: AccountStore, stored: Account, row: Ready, settings: Settings): Promise<{ outcome: ImportOutcome; said: string[] }> {
   const { fills, change } = missingOf(stored, row);
+  // What an earlier run gave is never given again: an owner may have unlinked it since.
+  const given = new Set(stored.Imported ?? []);
+  const fresh = (row.person.logins ?? []).filter((l) => !given.has(loginKey(l)));
   if (settings.planned !== undefined) {
     const links = [];
-    for (const login of row.person.logins ?? []) if ((await store.accountOfLogin(hashId(login.provider, login.id))) === undefined) links.push(`the ${login.provider} login`);
+    for (const login of fresh) if ((await store.accountOfLogin(hashId(login.provider, login.id))) === undefined) links.push(`the ${login.provider} login`);
     const all = [...fills, ...links];
     return all.length === 0 ? { outcome: 'unchanged', said: ['imported by an earlier run'] } : { outcome: 'merged', said: [`would add ${all.join(', ')}`] };
   }
-  if (fills.length > 0) await store.update(stored.Id, change);
-  const { linked, unlinked } = await linkAll(store, row, settings);
+  const { linked, unlinked, keys } = await linkAll(store, row, settings, given);
+  if (fills.length > 0 || keys.length > 0) await store.update(stored.Id, (a) => withLedger(change(a) ?? a, keys));
   const added = [...fills, ...(linked > 0 ? [`${linked} linked login${linked === 1 ? '' : 's'}`] : [])];
   if (added.length === 0) return { outcome: 'unchanged', said: ['imported by an earlier run', ...unlinked] };
   return { outcome: 'merged', said: [`added ${added.join(', ')}`, ...unlinked] };
+}
+
+/** The account with `keys` added to what imports gave it. */
+function withLedger(account: Account, keys: readonly string[]): Account {
+  const given = new Set(account.Imported ?? []);
+  return keys.every((k) => given.has(k)) ? account : { ...account, Imported: [...given, ...keys.filter((k) => !given.has(k))] };
 }
 
 /** Writes one prepared row (or, in a dry run, judges it against what the run would have written). */
@@ -206,9 +224,10 @@ async function apply(store: AccountStore, row: Ready, settings: Settings): Promi
     return { line, sourceId: person.sourceId, outcome, ...(reason === '' ? {} : { reason }) };
   };
   // What the run adds beside the account (memberships), once the account is there.
-  const withExtras = async (report: ImportRowReport): Promise<ImportRowReport> => {
+  const withExtras = async (report: ImportRowReport, given: ReadonlySet<string>): Promise<ImportRowReport> => {
     if (planned !== undefined || settings.withPerson === undefined || report.outcome === 'conflict') return report;
-    const { added, notes: more } = await settings.withPerson(account.Id, person);
+    const { added, notes: more, applied = [] } = await settings.withPerson(account.Id, person, given);
+    if (applied.some((k) => !given.has(k))) await store.update(account.Id, (a) => withLedger(a, applied));
     if (added.length === 0 && more.length === 0) return report;
     const fresh = report.outcome === 'unchanged' && added.length > 0;
     const reasons = [...(fresh || report.reason === undefined ? [] : [report.reason]), ...(added.length > 0 ? [`added ${added.join(', ')}`] : []), ...more];
@@ -217,8 +236,10 @@ async function apply(store: AccountStore, row: Ready, settings: Settings): Promi
   const earlier = async (): Promise<ImportRowReport | undefined> => {
     const stored = await store.get(account.Id);
     if (stored === undefined) return undefined;
+    // The same id of the source with another e-mail is another person (two apps' files both number from 1).
+    if (stored.Email !== account.Email) return said('conflict', [`the account imported before for this id has another e-mail (${stored.Email}): never merged`]);
     const { outcome, said: reasons } = await merge(store, stored, row, settings);
-    return withExtras(said(outcome, reasons));
+    return withExtras(said(outcome, reasons), new Set(stored.Imported ?? []));
   };
   if (planned !== undefined) {
     // A dry run looks, as the write would find: what this run would have made, then the store.
@@ -239,8 +260,10 @@ async function apply(store: AccountStore, row: Ready, settings: Settings): Promi
     if (err instanceof DuplicateEmailError) return said('conflict', [`another account (${(await store.getByEmail(account.Email))?.Id ?? 'unknown'}) has this e-mail: never merged`]);
     throw err;
   }
-  const { unlinked } = await linkAll(store, row, settings);
-  return withExtras(said('created', unlinked.length > 0 ? [`created, but not linked: ${unlinked.join('; ')}`] : []));
+  const { unlinked, keys } = await linkAll(store, row, settings);
+  // Only for people with logins: a plain row stays one round trip.
+  if (keys.length > 0) await store.update(account.Id, (a) => withLedger(a, keys));
+  return withExtras(said('created', unlinked.length > 0 ? [`created, but not linked: ${unlinked.join('; ')}`] : []), new Set<string>());
 }
 
 /** How {@link importAccounts} runs. */
@@ -266,7 +289,7 @@ export interface ImportOptions {
    */
   legacyDigests?: LegacyDigestOrder | undefined;
   /** Adds what a person brings beside their account (their memberships), once the account is there; not in a dry run. */
-  withPerson?: ((accountId: string, person: ImportedPerson) => Promise<PersonExtras>) | undefined;
+  withPerson?: ((accountId: string, person: ImportedPerson, given: ReadonlySet<string>) => Promise<PersonExtras>) | undefined;
 }
 
 /**
