@@ -17,6 +17,8 @@ const OLD_USERS = new Map([
   ['unverified@example.com', { password: 'unverified-pw', verified: false }],
   ['imported@example.com', { password: 'imported-old-pw', verified: true }],
   ['mine@example.com', { password: 'old-pw-of-mine', verified: true }],
+  // Someone registered this address with the old system and never verified it.
+  ['google-only@example.com', { password: 'squatter-pw', verified: false }],
 ]);
 
 /** The old system: an OAuth2 server whose token endpoint takes the password grant, with a delay to set and a count of what it was asked. */
@@ -115,6 +117,22 @@ describe('lazy migration: legacyLogin asks the old system about people with no p
       expect((await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'imported@example.com', password: 'imported-old-pw' })).status).toBe(200);
       const after = await accounts.store.getByEmail('imported@example.com');
       expect([after?.Id, after?.Profile.FirstName, after?.Pwd.startsWith('hmac-sha256$')]).toEqual([before?.Id, 'Imre', true]);
+    } finally {
+      await accounts.close();
+    }
+  });
+
+  it('gives an activated account a password only on an answer that vouches for its address', async () => {
+    const { app, accounts } = makeAccountApp(peer, { legacyLogin: { check: passwordGrant(old.url) } });
+    try {
+      // Imported activated and without a password (a Google-only user of the old system).
+      async function* rows() {
+        yield { line: 1, person: { sourceId: 'google-oauth2|9', email: 'google-only@example.com', emailVerified: true } };
+      }
+      await importAccounts(accounts.store, 'auth0', rows());
+      const refused = await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'google-only@example.com', password: 'squatter-pw' });
+      expect(refused.status).toBe(401);
+      expect((await accounts.store.getByEmail('google-only@example.com'))?.Pwd).toBe('');
     } finally {
       await accounts.close();
     }

@@ -341,10 +341,18 @@ export class AccountService {
       LastName: p.LastName || (verdict.lastName ?? '').slice(0, 100),
     });
     if (account !== undefined) {
-      // Only while it still has no password of its own: one set meanwhile (a reset, an activation) stays.
-      return this.settings.store.update(account.Id, (a) =>
-        asksLegacy(a) ? { ...a, Pwd: hash, ConfirmCodes: {}, Approved: a.Approved || verdict.emailVerified === true, Profile: named(a.Profile) } : undefined,
-      );
+      let moved = false;
+      const updated = await this.settings.store.update(account.Id, (a) => {
+        moved = false;
+        // Only while it still has no password of its own: one set meanwhile (a reset, an activation) stays.
+        if (!asksLegacy(a)) return undefined;
+        // An activated account takes a password only from an answer that vouches for its address:
+        // else whoever registered that address unverified with the old system would get in.
+        if (a.Approved && verdict.emailVerified !== true) return undefined;
+        moved = true;
+        return { ...a, Pwd: hash, ConfirmCodes: {}, Approved: a.Approved || verdict.emailVerified === true, Profile: named(a.Profile) };
+      });
+      return moved ? updated : undefined;
     }
     const now = new Date().toISOString();
     const fresh: Account = {
