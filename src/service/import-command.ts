@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { AuthError } from '../base/errors';
 import { familyUri } from '../internal/database-uri';
 import { ambiguousUri, displayUri } from '../internal/guarded-store';
-import { CheckpointFile, countLines, progressLine } from './import-progress';
+import { CheckpointFile, countLines, isFile, progressLine } from './import-progress';
 import { membershipsInto } from './import-memberships';
 import { adminsInto } from './import-admins';
 import { createAuth, type Auth } from './service';
@@ -159,7 +159,10 @@ class ReportFile {
 /** The checkpoint of a run: the one named, else `<file>.checkpoint` beside a file; none for a dry run or a database read without one named. */
 async function checkpointOf(request: ImportRequest): Promise<CheckpointFile | undefined> {
   if (request.dryRun) return undefined;
-  const path = request.checkpoint ?? ((await countLines(request.file)) === undefined ? undefined : `${request.file}.checkpoint`);
+  const file = await isFile(request.file);
+  // A database is read again from its start: rows counted last time are not the same rows now.
+  if (!file && request.checkpoint !== undefined) throw new AuthError('bad_request', '--checkpoint is for files: a database is read again from its start, and a rerun changes nothing done');
+  const path = request.checkpoint ?? (file ? `${request.file}.checkpoint` : undefined);
   return path === undefined ? undefined : CheckpointFile.open(path, request.source, displayUri(request.file), displayUri(request.database));
 }
 
@@ -203,6 +206,7 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
         adminsInto(service, request.bridge, request.grantAdmins === true, request.source),
       ),
       legacyDigests: request.legacyDigests,
+      loginInUse: async (userId) => (await service().users.get(userId)) !== undefined,
       onDoneThrough: (rows) => {
         rowsDone = rows;
         checkpoint?.save(rows).catch(() => undefined);

@@ -82,9 +82,14 @@ export class CheckpointFile {
   }
 }
 
+/** Whether `path` names a file (a database URI does not). */
+export async function isFile(path: string): Promise<boolean> {
+  return (await identity(path)).size !== null;
+}
+
 /** The lines of a file (a quick count before the import, for the progress bar); `undefined` for what is no file. */
 export async function countLines(path: string): Promise<number | undefined> {
-  if ((await identity(path)).size === null) return undefined;
+  if (!(await isFile(path))) return undefined;
   let lines = 0;
   for await (const chunk of createReadStream(path)) for (const byte of chunk as Buffer) if (byte === 10) lines++;
   return lines + 1;

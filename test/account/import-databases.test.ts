@@ -106,6 +106,11 @@ describe('npx authgate import from the databases of better-auth and Supabase', (
     } finally {
       await accounts.close();
     }
+    // A database is read again from its start: no checkpoint counts its rows.
+    expect(await cli('import', '--from', 'better-auth', `sqlite://${file}`, '--database', database, '--checkpoint', join(dir, 'ba.checkpoint'))).toEqual({
+      code: 2,
+      out: expect.stringMatching(/--checkpoint is for files/),
+    });
     // Not better-auth's database: a usage error that says so (exit 2), not a crash.
     expect(await cli('import', '--from', 'better-auth', `sqlite://${join(dir, 'empty.db')}`, '--database', database)).toEqual({
       code: 2,
@@ -158,7 +163,9 @@ describe('npx authgate import from the databases of better-auth and Supabase', (
           [dinaId, 'created'],
         ]),
       );
-      expect(rows.find((r) => r.sourceId === dinaId)?.reason).toMatch(/logins of linkedin not linked: authgate has no provider of that name; 1 organization membership\(s\) not imported: name the account bridge's provider with --bridge/);
+      expect(rows.find((r) => r.sourceId === dinaId)?.reason).toMatch(
+        /logins of linkedin not linked: authgate has no provider of that name; 1 organization membership\(s\) not imported: name the account bridge's provider with --bridge/,
+      );
       // With the account bridge's provider named, a second run adds the memberships: the creator owns the organization, the other is its admin.
       const second = await imported('better-auth', source, database, '--bridge', 'accounts');
       expect(second.rows.map((r) => [r.sourceId, r.outcome, r.reason])).toEqual(

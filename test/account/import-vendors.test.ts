@@ -557,6 +557,20 @@ describe('npx authgate import, after an attack: what a later run must not do', (
       await Promise.all([after.close(), usersAfter.close()]);
     }
 
+    // A GitHub user who signs in here on their own keeps their login: an export cannot redirect it.
+    const own = createUserStore(database);
+    try {
+      await own.add({ id: hashId('github', 'gid:583231'), name: 'octocat', logins: [], created: 1, lastLogin: 1, status: 'active' });
+    } finally {
+      await own.close();
+    }
+    const third = join(dir, 'app3.jsonl');
+    await writeFile(third, JSON.stringify({ id: 'm', email: 'mallory@evil.example', email_verified: true, logins: [{ provider: 'github', id: 'gid:583231' }] }));
+    expect((await run(third, '--report', report)).code).toBe(0);
+    expect((JSON.parse(await readFile(report, 'utf8')) as Report).rows[0]?.reason).toBe(
+      'created, but not linked: the github login gid:583231 signs in here as a user of its own (the person links it from the account)',
+    );
+
     // An organization's owner removes a member: a rerun does not put them back.
     const realm = join(dir, 'acme-realm.json');
     await writeFile(

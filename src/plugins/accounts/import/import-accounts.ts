@@ -145,7 +145,7 @@ function prepare(row: ImportRow, source: string, now: string, legacyDigests: Leg
   return { line: row.line, person, account: accountOf(source, person, email as string, pwd, now), notes: [...(note === undefined ? [] : [note]), ...(person.notes ?? [])] };
 }
 
-type Settings = { planned: Set<string> | undefined; maxLinkedLogins: number; now: string; withPerson: ImportOptions['withPerson'] };
+type Settings = { planned: Set<string> | undefined; maxLinkedLogins: number; now: string; withPerson: ImportOptions['withPerson']; loginInUse: ImportOptions['loginInUse'] };
 type Ready = { line: number; person: ImportedPerson; account: Account; notes: string[] };
 
 /** The linked login of one of a person's logins. */
@@ -164,6 +164,11 @@ async function linkAll(store: AccountStore, row: Ready, settings: Settings, skip
   const keys: string[] = [];
   for (const login of row.person.logins ?? []) {
     if (skip.has(loginKey(login))) continue;
+    // A login that signs in here as a user of its own is that user's: an export may not take it over.
+    if ((await settings.loginInUse?.(hashId(login.provider, login.id))) === true) {
+      unlinked.push(`the ${login.provider} login ${login.id} signs in here as a user of its own (the person links it from the account)`);
+      continue;
+    }
     const outcome = await store.linkLogin(row.account.Id, linkedLogin(login, row.account, settings.now), settings.maxLinkedLogins);
     if (outcome === 'linked' || outcome === 'already') keys.push(loginKey(login));
     if (outcome === 'linked') linked++;
@@ -288,6 +293,8 @@ export interface ImportOptions {
    * new password is set. @default undefined (such a hash imports the person without a password)
    */
   legacyDigests?: LegacyDigestOrder | undefined;
+  /** Whether a login's user id signs in here already as a user of its own (the user directory knows it): such a login is not linked. */
+  loginInUse?: ((userId: string) => Promise<boolean>) | undefined;
   /** Adds what a person brings beside their account (their memberships), once the account is there; not in a dry run. */
   withPerson?: ((accountId: string, person: ImportedPerson, given: ReadonlySet<string>) => Promise<PersonExtras>) | undefined;
 }
@@ -311,7 +318,7 @@ export async function importAccounts(store: AccountStore, source: string, rows: 
     if (options.keepRows !== false) report.rows.push(row);
     options.onRow?.(row);
   };
-  const settings: Settings = { now: new Date().toISOString(), maxLinkedLogins: options.maxLinkedLogins ?? 20, planned: report.dryRun ? new Set<string>() : undefined, withPerson: options.withPerson };
+  const settings: Settings = { now: new Date().toISOString(), maxLinkedLogins: options.maxLinkedLogins ?? 20, planned: report.dryRun ? new Set<string>() : undefined, withPerson: options.withPerson, loginInUse: options.loginInUse };
   // The row that holds an id or an e-mail: a later row of the same one waits for it, so it sees what it wrote.
   const holding = new Map<string, Promise<unknown>>();
   const running = new Set<Promise<unknown>>();
