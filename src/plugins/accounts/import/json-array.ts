@@ -45,7 +45,8 @@ function scanChunk(chunk: string, scan: Scan, key: string, maxItem: number): Arr
     const c = chunk[i] as string;
     if (c === '\n') scan.line++;
     if (scan.inString) {
-      if (scan.keyText !== undefined && !(c === '"' && !scan.escaped)) scan.keyText += c;
+      // Only a short string can be the key looked for: a long value before the list is not kept.
+      if (scan.keyText !== undefined && !(c === '"' && !scan.escaped) && scan.keyText.length <= 64) scan.keyText += c;
       if (scan.escaped) scan.escaped = false;
       else if (c === '\\') scan.escaped = true;
       else if (c === '"') {

@@ -1,19 +1,41 @@
 import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
 import { AuthError } from '../../../plugin-kit/basics';
 import type { ImportedPerson, ImportRow } from './import-accounts';
 
 /** The longest row read, in characters: a longer one is skipped with the reason. */
 export const MAX_ROW = 64 * 1024;
 
-/** The lines of a file, numbered from 1, read as a stream (the file is never held whole). */
+/**
+ * The lines of a file, numbered from 1, read as a stream (the file is never held whole). A line
+ * longer than {@link MAX_ROW} is cut to one character more, so it is refused as too long without
+ * ever being held whole either.
+ */
 export async function* lines(path: string): AsyncIterable<{ line: number; text: string }> {
-  const reader = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
   let line = 0;
-  for await (const text of reader) {
+  let parts: string[] = [];
+  let length = 0;
+  const take = (): { line: number; text: string } => {
+    const text = parts.join('').replace(/\r$/, '');
+    parts = [];
+    length = 0;
     line++;
-    yield { line, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
+    return { line, text: line === 1 ? text.replace(/^\uFEFF/, '') : text };
+  };
+  const keep = (piece: string): void => {
+    if (piece === '' || length > MAX_ROW) return;
+    parts.push(piece.slice(0, MAX_ROW + 1 - length));
+    length += piece.length;
+  };
+  for await (const chunk of createReadStream(path, { encoding: 'utf8', highWaterMark: 256 * 1024 })) {
+    let from = 0;
+    for (let at = (chunk as string).indexOf('\n'); at !== -1; at = (chunk as string).indexOf('\n', from)) {
+      keep((chunk as string).slice(from, at));
+      yield take();
+      from = at + 1;
+    }
+    keep((chunk as string).slice(from));
   }
+  if (length > 0) yield take();
 }
 
 /** A text field of an export (a number is read as its digits); `undefined` for anything else. */
