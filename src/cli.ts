@@ -143,7 +143,9 @@ export async function runCli(argv: readonly string[], write: (line: string) => v
     const code = err instanceof AuthError && (err.code === 'bad_request' || err.code === 'config') ? 2 : 1;
     // A driver's message may quote the URI it was given, password and all.
     const message = withoutSecrets((err as Error).message ?? String(err));
-    const held = heldElsewhere(message) ? ': the app (or another process) holds this level folder; stop it, run the command, then start the app again' : '';
+    // A level folder another process holds says so in the driver's cause, not in its own message.
+    const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
+    const held = heldElsewhere(`${message} ${String(cause?.code ?? '')} ${String(cause?.message ?? '')}`) ? ': the app (or another process) holds this level folder; stop it, run the command, then start the app again' : '';
     write(`authgate ${'admin' in request ? 'admin' : 'import' in request ? 'import' : 'copy' in request ? 'copy' : 'migrate'} failed: ${message}${held}`);
     return code;
   }

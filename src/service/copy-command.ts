@@ -24,8 +24,9 @@ by running it again. At the end each family's counts are compared.
   --report <f>  writes each family's counts and every document in conflict (its family, id and
                 the unique value the target holds) as JSON
 
-Not copied: the state store (rate-limit counters, one-shot codes, session records): people sign in
-again after the move. Exit code 3: done, but some documents were in conflict or counts differ.`;
+The state store (rate-limit counters, one-shot codes, session records) is copied only between
+SQLite and MySQL, where it is a family; otherwise people sign in again after the move. Exit code 3:
+done, but some documents were in conflict or counts differ.`;
 
 /** The arguments of `npx authgate copy`. */
 export interface CopyRequest {

@@ -23,10 +23,10 @@ const sourceLines = [...IMPORT_SOURCES.values()]
     const lines: string[] = [];
     for (const word of words) {
       const last = lines.pop();
-      if (last !== undefined && last.length + word.length < 74) lines.push(`${last} ${word}`);
+      if (last !== undefined && last.length + word.length < 72) lines.push(`${last} ${word}`);
       else lines.push(...(last === undefined ? [] : [last]), word);
     }
-    return `  --from ${source.name.padEnd(9)}${lines.join(`\n${' '.repeat(18)}`)}`;
+    return `  --from ${source.name.padEnd(12)}${lines.join(`\n${' '.repeat(21)}`)}`;
   })
   .join('\n');
 
