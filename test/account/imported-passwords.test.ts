@@ -43,6 +43,25 @@ describe('an account whose password hash came from another system', () => {
     expect((await accounts.store.get(id))?.Pwd.startsWith('hmac-sha256$')).toBe(true);
   });
 
+  it('says once in the log why imported Firebase passwords are refused when importedHashes.firebase is not set, and refuses a malformed one at start-up', async () => {
+    const lines: string[] = [];
+    const { app, accounts } = makeAccountApp(peer, { logger: { logf: (format: string, ...args: unknown[]) => void lines.push(format.replace(/%s/g, () => String(args.shift()))) } });
+    try {
+      const { id } = await activeUser(app, peer, 'firebase-unset@example.com', 'placeholder-pw-3');
+      await accounts.store.update(id, (a) => ({
+        ...a,
+        Pwd: importedPasswordHash('$firebase-scrypt$42xEC+ixf3L2lw==$lSrfV15cpx95/sZS2W9c9Kp6i/LVgQNDNC/qzrCnh1SAyZvqmZqAjTdn3aoItz+VHjoZilo78198JAdRuid5lQ=='),
+      }));
+      expect((await token(app, 'firebase-unset@example.com', 'user1password')).status).toBe(401);
+      expect((await token(app, 'firebase-unset@example.com', 'user1password')).status).toBe(401);
+      expect(lines.filter((l) => l.includes('importedHashes.firebase is not set'))).toHaveLength(1);
+    } finally {
+      await accounts.close();
+    }
+    expect(() => makeAccountApp(peer, { importedHashes: { firebase: { ...FIREBASE, signerKey: '' } } })).toThrow(/importedHashes.firebase: signerKey/);
+    expect(() => makeAccountApp(peer, { importedHashes: { firebase: { ...FIREBASE, rounds: Number('') } } })).toThrow(/rounds must be/);
+  });
+
   it('keeps a bcrypt hash as it is, and refuses a format it cannot verify rather than storing a guessable credential', () => {
     const bcrypt = '$2a$05$CCCCCCCCCCCCCCCCCCCCC.E5YPO9kmyuRGyh0XouQYb4YMJKvyOeW';
     expect(importedPasswordHash(bcrypt)).toBe(bcrypt);

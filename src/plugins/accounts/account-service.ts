@@ -26,6 +26,7 @@ import { DuplicateEmailError, type AccountStore } from './account-store';
 import { hashPassword, needsRehash, verifyPassword } from './passwords';
 import { askLegacy, asksLegacy, type ResolvedLegacyLogin } from './legacy-login';
 import { isLegacyDigest } from '../../plugin-kit/helpers';
+import { IMPORTED } from './imported-password';
 import type { AccountEventType, LoginSessions } from './account-options';
 import { bridgeUser, legacyBridgeId, LinkedLogins, type AccountLogin } from './linked-logins';
 
@@ -143,6 +144,7 @@ async function afterSaved(steps: ReadonlyArray<readonly [string, () => Promise<u
 export class AccountService {
   private readonly dummyHash: Promise<string>;
   private readonly linked: LinkedLogins;
+  private firebaseWarned = false;
 
   /** @param settings - store, sender, durations and managers. */
   constructor(private readonly settings: AccountServiceSettings) {
@@ -302,6 +304,11 @@ export class AccountService {
     const lockout = this.settings.lockout;
     if (email !== undefined) await lockout?.check(email, ip);
     let account = email ? await this.settings.store.getByEmail(email) : undefined;
+    if (!this.firebaseWarned && account?.Pwd.startsWith(`${IMPORTED}$firebase-scrypt$`) === true && this.settings.importedHashes?.firebase === undefined) {
+      // Once: else every imported Firebase user is refused with nothing in the log to say why.
+      this.firebaseWarned = true;
+      logTo(this.settings.logger).warn('an imported Firebase password was checked, but importedHashes.firebase is not set: every Firebase password is refused until it is', {});
+    }
     let ok = await verifyPassword(password, account?.Pwd, this.dummyHash, this.settings.importedHashes);
     const legacy = this.settings.legacyLogin;
     if (!ok && email !== undefined && legacy !== undefined && asksLegacy(account)) {
