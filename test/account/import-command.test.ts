@@ -1,4 +1,5 @@
-import { pbkdf2Sync } from 'node:crypto';
+import { pbkdf2Sync, randomBytes, scryptSync } from 'node:crypto';
+import { argon2id } from 'hash-wasm';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -204,4 +205,45 @@ describe('npx authgate import: people an app already has, with the passwords the
       }
     });
   });
+});
+
+describe('npx authgate import: every hash format signs in over HTTP with the password it was made from', () => {
+  it('bcrypt, Argon2id (hash-wasm), scrypt (PHC), PBKDF2-SHA512 (passlib), PBKDF2-SHA256 (Django) and better-auth’s scrypt', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'authgate-formats-'));
+    const peer = await startSmtpPeer();
+    try {
+      const b64 = (b: Buffer): string => b.toString('base64').replace(/=+$/, '');
+      const salt = randomBytes(16);
+      const hexSalt = randomBytes(16).toString('hex');
+      const formats: Array<[string, string]> = [
+        ['bcrypt', await bcrypt.hash('pw-bcrypt', 10)],
+        ['argon2id', await argon2id({ password: 'pw-argon2id', salt, parallelism: 1, iterations: 3, memorySize: 4096, hashLength: 32, outputType: 'encoded' })],
+        ['scrypt', `$scrypt$ln=14,r=8,p=1$${b64(salt)}$${b64(scryptSync('pw-scrypt', salt, 32, { N: 16384, r: 8, p: 1 }))}`],
+        ['passlib', `$pbkdf2-sha512$25000$${b64(salt).replace(/\+/g, '.')}$${b64(pbkdf2Sync('pw-passlib', salt, 25000, 64, 'sha512')).replace(/\+/g, '.')}`],
+        ['django', `pbkdf2_sha256$600000$NaClNaCl$${pbkdf2Sync('pw-django', 'NaClNaCl', 600000, 32, 'sha256').toString('base64')}`],
+        ['better-auth', `${hexSalt}:${scryptSync('pw-better-auth'.normalize('NFKC'), hexSalt, 64, { N: 16384, r: 16, p: 1, maxmem: 64 * 1024 * 1024 }).toString('hex')}`],
+      ];
+      const file = join(dir, 'formats.jsonl');
+      await writeFile(file, formats.map(([name, hash]) => JSON.stringify({ id: name, email: `${name}@example.com`, email_verified: true, password_hash: hash })).join('\n'));
+      const database = `sqlite://${join(dir, 'formats.db')}`;
+      expect((await cli('import', '--from', 'json', file, '--database', database)).out).toBe(`created ${formats.length}, merged 0, unchanged 0, conflicts 0, skipped 0`);
+      const { app, accounts } = makeAccountApp(peer, { store: database });
+      try {
+        for (const [name] of formats) {
+          const token = (password: string) =>
+            request(app)
+              .post('/account/tokens')
+              .send({ grant_type: 'password', email: `${name}@example.com`, password });
+          expect([name, (await token('wrong')).status]).toEqual([name, 401]);
+          expect([name, (await token(`pw-${name}`)).status]).toEqual([name, 200]);
+          expect([name, (await accounts.store.getByEmail(`${name}@example.com`))?.Pwd.startsWith('hmac-sha256$')]).toEqual([name, true]);
+        }
+      } finally {
+        await accounts.close();
+      }
+    } finally {
+      await peer.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
