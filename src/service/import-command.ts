@@ -15,6 +15,7 @@ import type { OrgStore } from '../plugins/organizations/org-store';
 import { createAccountStore } from '../plugins/accounts/create-account-store';
 import { importAccounts, type LegacyDigestOrder } from '../plugins/accounts/import/import-accounts';
 import { IMPORT_SOURCES, type ImportSource } from '../plugins/accounts/import/sources';
+import { OWN_COLUMNS } from '../plugins/accounts/import/sources/own-file';
 
 /** The `--from` lines of the usage, one a source, wrapped under its name. */
 const sourceLines = [...IMPORT_SOURCES.values()]
@@ -41,6 +42,9 @@ account it made lacks; an e-mail another account has is a conflict, never merged
 as a stream.
 
 ${sourceLines}
+  --columns ours=theirs,...
+                    the names of your file's columns where they differ from ours
+                    (--columns email=mail_address,id=uid,password_hash=pwd)
   --database <uri>  the app's database (default: the DATABASE_URL environment variable)
   --dry-run         reads and judges every row, writes nothing
   --report <file>   writes every row's outcome as JSON, as the rows come (memory stays flat)
@@ -81,6 +85,20 @@ export interface ImportRequest {
   twoFactorKey?: string | undefined;
   /** Grant the source's admins the app's admin (`--grant-admins`). @default false */
   grantAdmins?: boolean | undefined;
+  /** authgate's column name → the file's (`--columns email=mail,id=uid`). */
+  columns?: ReadonlyMap<string, string> | undefined;
+}
+
+/** Reads `--columns email=mail,id=uid`: authgate's name = the file's. @throws AuthError (`bad_request`) naming what is wrong. */
+function parseColumns(value: string): ReadonlyMap<string, string> {
+  const columns = new Map<string, string>();
+  for (const pair of value.split(',')) {
+    const [ours = '', theirs = ''] = pair.split('=').map((p) => p.trim());
+    if (!OWN_COLUMNS.includes(ours)) throw new AuthError('bad_request', `--columns: ${JSON.stringify(ours.slice(0, 64))} is not one of ${OWN_COLUMNS.join(', ')} (write ours=theirs)`);
+    if (!/^[^=,]{1,64}$/.test(theirs)) throw new AuthError('bad_request', `--columns: name the file's column for ${ours} (ours=theirs)`);
+    columns.set(ours, theirs);
+  }
+  return columns;
 }
 
 /** What a terminal adds to a run: a progress line it redraws, and Ctrl-C. */
@@ -105,13 +123,15 @@ export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv)
   let legacy: string | undefined;
   let dryRun = false;
   let grantAdmins = false;
+  let columns: ReadonlyMap<string, string> | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === '--dry-run') dryRun = true;
     else if (arg === '--grant-admins') grantAdmins = true;
-    else if ((arg === '--from' || arg === '--database' || arg === '--report' || arg === '--checkpoint' || arg === '--bridge' || arg === '--legacy-hashes') && args[i + 1] !== undefined) {
+    else if ((arg === '--from' || arg === '--database' || arg === '--report' || arg === '--checkpoint' || arg === '--bridge' || arg === '--legacy-hashes' || arg === '--columns') && args[i + 1] !== undefined) {
       const value = args[++i] as string;
       if (arg === '--from') source = value;
+      else if (arg === '--columns') columns = parseColumns(value);
       else if (arg === '--legacy-hashes') legacy = value;
       else if (arg === '--bridge') bridge = value;
       else if (arg === '--database') database = value;
@@ -132,7 +152,8 @@ export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv)
   const twoFactorKey = env[TWO_FACTOR_KEY_VARIABLE] || undefined;
   if (twoFactorKey !== undefined && twoFactorKey.length < 32) throw new AuthError('bad_request', `${TWO_FACTOR_KEY_VARIABLE}: the app's twoFactor key, at least 32 characters`);
   if (grantAdmins && bridge === undefined) throw new AuthError('bad_request', '--grant-admins needs --bridge: admins are granted to the user the account bridge signs in');
-  return { source, file, database, dryRun, report, checkpoint, bridge, legacyDigests: legacy, twoFactorKey, grantAdmins };
+  if (columns !== undefined && source !== 'json' && source !== 'csv') throw new AuthError('bad_request', '--columns renames the columns of a file of your own (--from json or csv)');
+  return { source, file, database, dryRun, report, checkpoint, bridge, legacyDigests: legacy, twoFactorKey, grantAdmins, columns };
 }
 
 /** A report written as the rows come (a JSON object whose `rows` are in the order they were judged, each with its line). */
@@ -195,7 +216,7 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
     write(`going on after row ${rowsDone}, where the run that stopped got to (checkpoint ${checkpoint?.path})${reportPath === undefined ? '' : `; this run's rows go to ${reportPath}`}`);
   try {
     const source = IMPORT_SOURCES.get(request.source) as ImportSource;
-    const report = await importAccounts(store, source.namespace, source.read(request.file), {
+    const report = await importAccounts(store, source.namespace, source.read(request.file, { columns: request.columns }), {
       dryRun: request.dryRun,
       keepRows: false,
       skipThrough: rowsDone,

@@ -247,3 +247,41 @@ describe('npx authgate import: every hash format signs in over HTTP with the pas
     }
   }, 60_000);
 });
+
+describe('npx authgate import --columns: a file whose columns have names of their own', () => {
+  it('reads a CSV and a JSON file through the names given, and refuses a mapping it cannot use', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'authgate-columns-'));
+    const peer = await startSmtpPeer();
+    try {
+      const csv = join(dir, 'legacy.csv');
+      await writeFile(csv, `UID,Mail_Address,Verified,Pwd,Given\n42,"nora@example.com",1,${await bcrypt.hash('nora-pw', 4)},Nora\n`);
+      const database = `sqlite://${join(dir, 'columns.db')}`;
+      const mapping = 'id=UID,email=Mail_Address,email_verified=Verified,password_hash=Pwd,first_name=Given';
+      expect((await cli('import', '--from', 'csv', csv, '--database', database, '--columns', mapping)).out).toBe('created 1, merged 0, unchanged 0, conflicts 0, skipped 0');
+      const json = join(dir, 'legacy.jsonl');
+      await writeFile(json, JSON.stringify({ uid: 43, mail: 'omar@example.com', ok: true }));
+      expect((await cli('import', '--from', 'json', json, '--database', database, '--columns', 'id=uid,email=mail,email_verified=ok')).out).toBe(
+        'created 1, merged 0, unchanged 0, conflicts 0, skipped 0',
+      );
+      const { app, accounts } = makeAccountApp(peer, { store: database });
+      try {
+        expect((await request(app).post('/account/tokens').send({ grant_type: 'password', email: 'nora@example.com', password: 'nora-pw' })).status).toBe(200);
+        expect([(await accounts.store.getByEmail('nora@example.com'))?.Profile.FirstName, (await accounts.store.getByEmail('omar@example.com'))?.Approved]).toEqual(['Nora', true]);
+      } finally {
+        await accounts.close();
+      }
+      expect(await cli('import', '--from', 'csv', csv, '--database', database, '--columns', 'mail=Mail_Address')).toEqual({
+        code: 2,
+        out: expect.stringMatching(/--columns: "mail" is not one of id, email/),
+      });
+      expect(await cli('import', '--from', 'csv', csv, '--database', database, '--columns', 'email=')).toEqual({ code: 2, out: expect.stringMatching(/name the file's column for email/) });
+      expect(await cli('import', '--from', 'auth0', csv, '--database', database, '--columns', 'email=mail')).toEqual({
+        code: 2,
+        out: expect.stringMatching(/--columns renames the columns of a file of your own/),
+      });
+    } finally {
+      await peer.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -32,12 +32,35 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
 
 const idOf = (fields: Readonly<Record<string, unknown>>): string | undefined => text(field(fields, 'id'));
 
+/** The fields under authgate's names: each mapped column's value under the name it stands for (the others as they are). */
+function renamed(columns: ReadonlyMap<string, string> | undefined): (fields: Readonly<Record<string, unknown>>) => Readonly<Record<string, unknown>> {
+  if (columns === undefined || columns.size === 0) return (fields) => fields;
+  return (fields) => {
+    const view = Object.assign(Object.create(null) as Record<string, unknown>, fields);
+    // eslint-disable-next-line no-restricted-syntax -- a prototype-less record; ours are authgate's column names, checked when --columns was read
+    for (const [ours, theirs] of columns) view[ours] = field(fields, theirs) ?? field(fields, theirs.toLowerCase());
+    return view;
+  };
+}
+
+/** A reader of person and id through the renamed columns. */
+function through(columns: ReadonlyMap<string, string> | undefined): { personOf: typeof personOf; idOf: typeof idOf } {
+  const view = renamed(columns);
+  return { personOf: (fields) => personOf(view(fields)), idOf: (fields) => idOf(view(fields)) };
+}
+
+/** The columns of a file of your own that `--columns` may rename. */
+export const OWN_COLUMNS: readonly string[] = ['id', 'email', 'email_verified', 'name', 'first_name', 'last_name', 'password_hash', 'password_salt', 'logins', 'admin'];
+
 /** Files of your own: one JSON object a line (`--from json`). */
 export const OWN_JSON: ImportSource = {
   name: 'json',
   namespace: 'file',
   summary: 'one JSON object a line: id, email, email_verified, name (or first_name and last_name), password_hash, logins ([{ "provider": "github", "id": "gid:583231" }])',
-  read: (path) => jsonLinesRows(path, personOf, idOf),
+  read: (path, options) => {
+    const { personOf: person, idOf: id } = through(options?.columns);
+    return jsonLinesRows(path, person, id);
+  },
 };
 
 /** Files of your own: a CSV with a header line (`--from csv`); one system with the JSON form. */
@@ -45,5 +68,10 @@ export const OWN_CSV: ImportSource = {
   name: 'csv',
   namespace: 'file',
   summary: 'a header line, then id,email,email_verified,first_name,last_name,password_hash',
-  read: (path) => csvRows(path, personOf, idOf, [['id', 'user_id', 'userid'], ['email']]),
+  read: (path, options) => {
+    const { personOf: person, idOf: id } = through(options?.columns);
+    // A header names the file's own columns: a renamed one counts for the name it stands for.
+    const own = (name: string, ...others: string[]): string[] => [options?.columns?.get(name)?.toLowerCase() ?? name, ...others];
+    return csvRows(path, person, id, [own('id', 'user_id', 'userid'), own('email')]);
+  },
 };

@@ -11,8 +11,14 @@ export interface ImportSource {
   namespace: string;
   /** One line for `--help`: the export it reads. */
   summary: string;
-  /** The rows of an export file, read as a stream. */
-  read(path: string): AsyncIterable<ImportRow>;
+  /** The rows of an export file, read as a stream; `options.columns` renames a file's own columns (files of your own). */
+  read(path: string, options?: ReadOptions): AsyncIterable<ImportRow>;
+}
+
+/** How a source reads a file. */
+export interface ReadOptions {
+  /** authgate's column name → the file's (`email` → `mail_address`): for files of your own whose columns have other names. */
+  columns?: ReadonlyMap<string, string> | undefined;
 }
 
 /** Own-property access to a parsed row: a key such as `__proto__` is only a key. */
