@@ -11,7 +11,8 @@ import { importAccounts, importedAccountId } from '../../src/plugins/accounts/im
 import { createOrgStore } from '../../src/plugins/organizations/create-org-store';
 import { makeAccountApp } from '../support/account-app';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
-import { describePostgres, sharedServer, startPostgres } from '../support/servers';
+import { describeMysql, describePostgres, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
+import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 
 // `npx authgate copy`: a deployment on SQLite (users, accounts with a password, the audit log, an
 // organization, an avatar) moved to PostgreSQL and to a level folder, counted at the end, run again
@@ -135,6 +136,38 @@ describe('npx authgate copy: every family of a deployment to another database', 
       expect(second.code).toBe(0);
       expect(second.out).toMatch(/accounts: copied 1, already there 0, in conflict 0/);
       await checkTarget(to);
+    });
+  });
+
+  const mariadb = sharedServer(startMysql);
+  describeMysql('to MariaDB', () => {
+    it('SQLite to MariaDB: every family, the state store too (a family on both), and the people sign in there', async () => {
+      const fresh = await freshMysqlDatabase((await mariadb()).url);
+      try {
+        const copied = await cli('copy', '--from', from, '--to', fresh.uri);
+        expect(copied.code).toBe(0);
+        expect(copied.out).toContain('users: copied 1200, already there 0, in conflict 0');
+        expect(copied.out).toMatch(/\nstate: copied \d+/);
+        expect(copied.out.split('\n').at(-1)).not.toMatch(/state store is not copied/);
+        await checkTarget(fresh.uri);
+      } finally {
+        await fresh.drop();
+      }
+    });
+  });
+
+  describeMongo('to MongoDB', () => {
+    it('SQLite to MongoDB (the stand-in, or MONGO_URL): every family, and the people sign in there', async () => {
+      const { uri, db } = await freshMongoUri();
+      try {
+        const copied = await cli('copy', '--from', from, '--to', uri);
+        expect(copied.code).toBe(0);
+        expect(copied.out).toContain('users: copied 1200, already there 0, in conflict 0');
+        expect(copied.out).toMatch(/avatars: copied 1, failed 0/);
+        await checkTarget(uri);
+      } finally {
+        await dropMongoDb(db);
+      }
     });
   });
 });
