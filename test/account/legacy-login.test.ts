@@ -57,8 +57,9 @@ async function startOldSystem(): Promise<{ url: string; asked: string[]; delayMs
 
 /** The app's check: the password grant at the old system's token endpoint, as docs/import/README.md shows it. */
 function passwordGrant(tokenUrl: string): LegacyLogin {
-  return async (email, password) => {
+  return async (email, password, { signal }) => {
     const res = await fetch(tokenUrl, {
+      signal,
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ grant_type: 'password', username: email, password, client_id: 'migrator', client_secret: 'migrator-secret' }),

@@ -18,9 +18,10 @@ export type LegacyVerdict =
  * Asks the system an app moves from whether an e-mail and password are right (for instance
  * Auth0's resource-owner password grant). Called only for an address with no account here, or
  * whose account has no password of its own yet (imported without a hash, or a sign-up never
- * activated); never for an account that has a password here.
+ * activated); never for an account that has a password here. `context.signal` aborts when the
+ * time limit passes: hand it to `fetch`, so a hung old system holds no connection.
  */
-export type LegacyLogin = (email: string, password: string) => Promise<LegacyVerdict>;
+export type LegacyLogin = (email: string, password: string, context: { signal: AbortSignal }) => Promise<LegacyVerdict>;
 
 /** Lazy migration: the old system's check, within a time limit, and the account it moves in. */
 export interface LegacyLoginOptions {
@@ -57,11 +58,15 @@ export function asksLegacy(account: Account | undefined): boolean {
  */
 export async function askLegacy(legacy: ResolvedLegacyLogin, email: string, password: string): Promise<LegacyVerdict> {
   let timer: NodeJS.Timeout | undefined;
+  const abort = new AbortController();
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${legacy.timeoutMs} ms`)), legacy.timeoutMs);
+    timer = setTimeout(() => {
+      abort.abort();
+      reject(new Error(`no answer within ${legacy.timeoutMs} ms`));
+    }, legacy.timeoutMs);
   });
   try {
-    const verdict = await Promise.race([Promise.resolve().then(() => legacy.check(email, password)), late]);
+    const verdict = await Promise.race([Promise.resolve().then(() => legacy.check(email, password, { signal: abort.signal })), late]);
     if (verdict === false) return false;
     if (typeof verdict !== 'object' || verdict === null) throw new Error('legacyLogin.check answered neither false nor a person');
     return verdict;
