@@ -114,6 +114,12 @@ const reasonByStatus: Readonly<Record<number, AuthErrorReason>> = {
   503: 'unavailable',
 };
 
+/** The code answered with `status` (`internal` for 500); `undefined` for a status no code has. */
+export function codeOfStatus(status: number): AuthErrorCode | undefined {
+  if (status === 500) return 'internal';
+  return (Object.keys(statusByCode) as AuthErrorCode[]).find((code) => statusByCode[code] === status);
+}
+
 /** The reason an answer of `status` stands for when nothing more specific is known (the browser client reads answers with it too). */
 export function reasonOfStatus(status: number): AuthErrorReason {
   return reasonByStatus[status] ?? (status >= 500 ? 'internal' : 'bad_request');

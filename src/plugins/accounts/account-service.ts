@@ -21,7 +21,7 @@ import { escapeHtml } from '../../plugin-kit/http';
 import type { User } from '../../plugin-kit/sessions';
 import type { PluginLockout } from '../../plugin-kit/plugin-api';
 import type { LoginContext, LoginLinks } from '../../plugin-kit/providers';
-import { emptyProfile, isAccountId, PROFILE_FIELDS, publicAccount, type Account, type Profile, type PublicAccount, type StoredCode } from './account';
+import { emptyProfile, isAccountId, newAccount, PROFILE_FIELDS, publicAccount, type Account, type Profile, type PublicAccount, type StoredCode } from './account';
 import { DuplicateEmailError, type AccountStore } from './account-store';
 import { hashPassword, needsRehash, verifyPassword } from './passwords';
 import { askLegacy, asksLegacy, type ResolvedLegacyLogin } from './legacy-login';
@@ -191,18 +191,7 @@ export class AccountService {
     const hash = await hashPassword(pwd, this.settings.bcryptRounds);
     const { code, stored } = this.pendingCode(hash);
     const now = new Date().toISOString();
-    const fresh: Account = {
-      Id: randomBytes(12).toString('hex'),
-      Email: email,
-      Pwd: hash,
-      OldPwd: [],
-      Approved: false,
-      ConfirmCodes: { [ACTIVATE]: stored },
-      Privilege: {},
-      Profile: emptyProfile(),
-      JoinDay: now,
-      LastActivity: now,
-    };
+    const fresh = newAccount({ Email: email, Pwd: hash, Approved: false, ConfirmCodes: { [ACTIVATE]: stored } }, now);
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
         await this.settings.store.create(fresh);
@@ -361,19 +350,7 @@ export class AccountService {
       });
       return moved ? updated : undefined;
     }
-    const now = new Date().toISOString();
-    const fresh: Account = {
-      Id: randomBytes(12).toString('hex'),
-      Email: email,
-      Pwd: hash,
-      OldPwd: [],
-      Approved: verdict.emailVerified === true,
-      ConfirmCodes: {},
-      Privilege: {},
-      Profile: named(emptyProfile()),
-      JoinDay: now,
-      LastActivity: now,
-    };
+    const fresh = newAccount({ Email: email, Pwd: hash, Approved: verdict.emailVerified === true, Profile: named(emptyProfile()) });
     try {
       await this.settings.store.create(fresh);
     } catch (err) {

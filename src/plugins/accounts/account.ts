@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 /** Profile fields a user may read and update. */
 export interface Profile {
   FirstName: string;
@@ -69,6 +70,25 @@ export type PublicAccount = Omit<Account, 'Pwd' | 'OldPwd' | 'ConfirmCodes' | 'I
 export function publicAccount(account: Account): PublicAccount {
   const { Imported: _imported, ...shown } = account;
   return { ...shown, Pwd: '', OldPwd: [], ConfirmCodes: {} };
+}
+
+/**
+ * A new account: no earlier passwords, no privileges, joined now. `Id` defaults to 24 random hex
+ * characters; `ConfirmCodes` to none; `Profile` to an empty one.
+ */
+export function newAccount(fields: Pick<Account, 'Email' | 'Pwd' | 'Approved'> & Partial<Pick<Account, 'Id' | 'ConfirmCodes' | 'Profile'>>, now = new Date().toISOString()): Account {
+  return {
+    Id: fields.Id ?? randomBytes(12).toString('hex'),
+    Email: fields.Email,
+    Pwd: fields.Pwd,
+    OldPwd: [],
+    Approved: fields.Approved,
+    ConfirmCodes: fields.ConfirmCodes ?? {},
+    Privilege: {},
+    Profile: fields.Profile ?? emptyProfile(),
+    JoinDay: now,
+    LastActivity: now,
+  };
 }
 
 /** An empty profile. */

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http';
-import { AuthError, RateLimitError, StoreUnavailableError, type AuthErrorCode } from '../../plugin-kit/helpers';
+import { AuthError, codeOfStatus, RateLimitError, StoreUnavailableError, type AuthErrorCode } from '../../plugin-kit/helpers';
 
 /** The schema of a SCIM error (RFC 7644 §3.12). */
 export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
@@ -7,25 +7,8 @@ export const SCIM_ERROR_SCHEMA = 'urn:ietf:params:scim:api:messages:2.0:Error';
 /** The `scimType`s of RFC 7644 §3.12 authgate answers with. */
 export type ScimType = 'invalidFilter' | 'tooMany' | 'uniqueness' | 'mutability' | 'invalidSyntax' | 'invalidPath' | 'noTarget' | 'invalidValue' | 'invalidVers' | 'sensitive';
 
-/** The code of each status a SCIM refusal is answered with. */
-const CODE_OF_STATUS: Readonly<Record<ScimStatus, AuthErrorCode>> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  405: 'method_not_allowed',
-  409: 'conflict',
-  412: 'precondition_failed',
-  413: 'payload_too_large',
-  415: 'unsupported_media_type',
-  429: 'rate_limited',
-  500: 'internal',
-  502: 'bad_gateway',
-  503: 'unavailable',
-};
-
 /** Whether a status is one a SCIM refusal can carry. */
-export const isScimStatus = (status: number): status is ScimStatus => Object.prototype.hasOwnProperty.call(CODE_OF_STATUS, status);
+export const isScimStatus = (status: number): status is ScimStatus => codeOfStatus(status) !== undefined;
 
 /** The statuses of SCIM's refusals. */
 export type ScimStatus = 400 | 401 | 403 | 404 | 405 | 409 | 412 | 413 | 415 | 429 | 500 | 502 | 503;
@@ -44,7 +27,7 @@ export class ScimError extends AuthError {
     readonly detail: string,
     readonly scimType?: ScimType,
   ) {
-    super(CODE_OF_STATUS[status], detail);
+    super(codeOfStatus(status) as AuthErrorCode, detail);
   }
 }
 

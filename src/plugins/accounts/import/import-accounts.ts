@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { canonicalEmail, importedHashKind, isReservedName, legacyDigestHash } from '../../../plugin-kit/helpers';
 import { hashId } from '../../../plugin-kit/sessions';
-import { emptyProfile, type Account } from '../account';
+import { emptyProfile, newAccount, type Account } from '../account';
 import { DuplicateEmailError, type AccountStore } from '../account-store';
 import { importedPasswordHash } from '../imported-password';
 import { DoneThrough } from './done-through';
@@ -105,19 +105,9 @@ function storedHash(person: ImportedPerson, legacyDigests: LegacyDigestOrder | u
 }
 
 function accountOf(source: string, person: ImportedPerson, email: string, pwd: string, now: string): Account {
-  return {
-    Id: importedAccountId(source, person.sourceId),
-    Email: email,
-    // No password: nothing can sign in with one until the person sets it ("forgot password").
-    Pwd: pwd,
-    OldPwd: [],
-    Approved: person.emailVerified,
-    ConfirmCodes: {},
-    Privilege: {},
-    Profile: { ...emptyProfile(), FirstName: person.firstName ?? '', LastName: person.lastName ?? '' },
-    JoinDay: now,
-    LastActivity: now,
-  };
+  const Profile = { ...emptyProfile(), FirstName: person.firstName ?? '', LastName: person.lastName ?? '' };
+  // No password (''): nothing can sign in with one until the person sets it ("forgot password").
+  return newAccount({ Id: importedAccountId(source, person.sourceId), Email: email, Pwd: pwd, Approved: person.emailVerified, Profile }, now);
 }
 
 /** Why a person cannot be imported as given, or `undefined`. */
@@ -318,7 +308,13 @@ export async function importAccounts(store: AccountStore, source: string, rows: 
     if (options.keepRows !== false) report.rows.push(row);
     options.onRow?.(row);
   };
-  const settings: Settings = { now: new Date().toISOString(), maxLinkedLogins: options.maxLinkedLogins ?? 20, planned: report.dryRun ? new Set<string>() : undefined, withPerson: options.withPerson, loginInUse: options.loginInUse };
+  const settings: Settings = {
+    now: new Date().toISOString(),
+    maxLinkedLogins: options.maxLinkedLogins ?? 20,
+    planned: report.dryRun ? new Set<string>() : undefined,
+    withPerson: options.withPerson,
+    loginInUse: options.loginInUse,
+  };
   // The row that holds an id or an e-mail: a later row of the same one waits for it, so it sees what it wrote.
   const holding = new Map<string, Promise<unknown>>();
   const running = new Set<Promise<unknown>>();

@@ -1,6 +1,6 @@
 import type { ImportedPerson } from '../import-accounts';
 import { jsonLinesRows, text, yesOrNo } from '../read-rows';
-import { socialLogin, type SocialLogin } from './social-logins';
+import { socialLogins } from './social-logins';
 import { field, records, type ImportSource } from './source';
 
 /** The Auth0 user id of a row: `user_id` of the user export; `auth0|` + `alt_id` or `_id.$oid` of the password-hash export. */
@@ -13,20 +13,12 @@ function auth0Id(fields: Readonly<Record<string, unknown>>): string | undefined 
 }
 
 /** The social logins of a user: its `identities`, else the provider its `user_id` names. */
-function loginsOf(fields: Readonly<Record<string, unknown>>, userId: string): { logins: SocialLogin[]; left: string[] } {
+function loginsOf(fields: Readonly<Record<string, unknown>>, userId: string): ReturnType<typeof socialLogins> {
   const named = records(field(fields, 'identities')).map((i) => [text(field(i, 'provider')) ?? '', text(field(i, 'user_id')) ?? ''] as const);
   const bar = userId.indexOf('|');
   const identities = named.length > 0 ? named : bar > 0 ? [[userId.slice(0, bar), userId.slice(bar + 1)] as const] : [];
-  const logins: SocialLogin[] = [];
-  const left: string[] = [];
-  for (const [provider, id] of identities) {
-    // Auth0's own database users sign in here with their password: theirs is no social login.
-    if (provider === 'auth0' || provider === 'email' || provider === 'sms') continue;
-    const login = socialLogin(provider, id);
-    if (login === undefined) left.push(provider);
-    else logins.push(login);
-  }
-  return { logins, left };
+  // Auth0's own database users sign in here with their password: theirs is no social login.
+  return socialLogins(identities.filter(([provider]) => provider !== 'auth0' && provider !== 'email' && provider !== 'sms'));
 }
 
 /** A person of either Auth0 export: the user export (Management API job, NDJSON) or the password-hash export (from Auth0 support). */
@@ -39,7 +31,7 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
   if (field(fields, 'blocked') === true) return 'blocked in Auth0: not imported';
   const verified = yesOrNo(field(fields, 'email_verified') ?? (identifier && field(identifier, 'verified')));
   if (verified === undefined) return 'email_verified is neither a yes nor a no';
-  const { logins, left } = loginsOf(fields, sourceId);
+  const { logins, notes } = loginsOf(fields, sourceId);
   return {
     sourceId,
     email,
@@ -48,7 +40,7 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
     lastName: text(field(fields, 'family_name')),
     passwordHash: text(field(fields, 'passwordHash')) ?? text(field(fields, 'password_hash')),
     logins,
-    notes: left.length > 0 ? [`logins of ${left.join(', ')} not linked: authgate has no provider of that name`] : undefined,
+    notes,
   };
 }
 

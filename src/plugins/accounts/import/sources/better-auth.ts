@@ -1,8 +1,8 @@
 import type { ImportedPerson } from '../import-accounts';
 import { text, yesOrNo } from '../read-rows';
 import { PAGE, placeholders, tableRows, type TableReader, type TableRow } from './foreign-tables';
-import { socialLogin, type SocialLogin } from './social-logins';
-import { field, records, type ImportSource } from './source';
+import { socialLogins } from './social-logins';
+import { field, nameParts, records, type ImportSource } from './source';
 
 /** Whether an error says a table is missing (better-auth without its organization plugin has no `member` table). */
 const missingTable = (err: unknown): boolean => /does not exist|no such table|doesn't exist/i.test(String((err as Error)?.message ?? ''));
@@ -42,8 +42,7 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
   const verified = yesOrNo(field(fields, 'emailVerified'));
   if (verified === undefined) return 'emailVerified is neither a yes nor a no';
   let passwordHash: string | undefined;
-  const logins: SocialLogin[] = [];
-  const left: string[] = [];
+  const identities: Array<readonly [string, string]> = [];
   const memberships: NonNullable<ImportedPerson['memberships']> = [];
   for (const account of records(field(fields, 'related'))) {
     const orgId = text(field(account, 'orgId'));
@@ -57,23 +56,20 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
       passwordHash = text(field(account, 'password'));
       continue;
     }
-    const login = socialLogin(provider, text(field(account, 'accountId')) ?? '');
-    if (login === undefined) left.push(provider);
-    else logins.push(login);
+    identities.push([provider, text(field(account, 'accountId')) ?? '']);
   }
-  const [first, ...rest] = (text(field(fields, 'name')) ?? '').trim().split(/\s+/);
+  const { logins, notes } = socialLogins(identities);
   return {
     sourceId,
     email,
     emailVerified: verified,
-    firstName: first || undefined,
-    lastName: rest.join(' ') || undefined,
+    ...nameParts(text(field(fields, 'name'))),
     passwordHash,
     logins,
     memberships,
     // The admin plugin's role: a comma-separated list.
     admin: (text(field(fields, 'role')) ?? '').split(',').some((r) => r.trim() === 'admin'),
-    notes: left.length > 0 ? [`logins of ${left.join(', ')} not linked: authgate has no provider of that name`] : undefined,
+    notes,
   };
 }
 

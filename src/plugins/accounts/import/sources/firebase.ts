@@ -1,8 +1,8 @@
 import type { ImportedPerson } from '../import-accounts';
 import { text, yesOrNo } from '../read-rows';
 import { arrayRows } from './from-array';
-import { socialLogin, type SocialLogin } from './social-logins';
-import { field, records, type ImportSource } from './source';
+import { socialLogins } from './social-logins';
+import { field, nameParts, records, type ImportSource } from './source';
 
 /** Standard base64 from Firebase's web-safe form. */
 const standardBase64 = (value: string | undefined): string | undefined => (value === undefined || value === '' ? undefined : value.replace(/-/g, '+').replace(/_/g, '/'));
@@ -20,16 +20,9 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
   if (verified === undefined) return 'emailVerified is neither a yes nor a no';
   const hash = standardBase64(text(field(fields, 'passwordHash')));
   const salt = standardBase64(text(field(fields, 'salt')));
-  const logins: SocialLogin[] = [];
-  const left: string[] = [];
-  for (const info of records(field(fields, 'providerUserInfo'))) {
-    const provider = text(field(info, 'providerId')) ?? '';
-    if (provider === 'password' || provider === 'phone') continue;
-    const login = socialLogin(provider, text(field(info, 'rawId')) ?? '');
-    if (login === undefined) left.push(provider);
-    else logins.push(login);
-  }
-  const [first, ...rest] = (text(field(fields, 'displayName')) ?? '').trim().split(/\s+/);
+  const identities = records(field(fields, 'providerUserInfo')).map((info) => [text(field(info, 'providerId')) ?? '', text(field(info, 'rawId')) ?? ''] as const);
+  // The password and the phone are the user's own sign-ins, not logins to link.
+  const { logins, notes } = socialLogins(identities.filter(([provider]) => provider !== 'password' && provider !== 'phone'));
   let claims: unknown;
   try {
     claims = JSON.parse(text(field(fields, 'customAttributes')) ?? '{}');
@@ -40,14 +33,13 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
     sourceId,
     email,
     emailVerified: verified,
-    firstName: first || undefined,
-    lastName: rest.join(' ') || undefined,
+    ...nameParts(text(field(fields, 'displayName'))),
     // Checked at login with the project's hash parameters (the accounts option importedHashes.firebase).
     passwordHash: hash !== undefined && salt !== undefined ? `$firebase-scrypt$${salt}$${hash}` : undefined,
     logins,
     // The custom claim apps set with the Admin SDK (setCustomUserClaims(uid, { admin: true })).
     admin: typeof claims === 'object' && claims !== null && field(claims as Record<string, unknown>, 'admin') === true,
-    notes: left.length > 0 ? [`logins of ${left.join(', ')} not linked: authgate has no provider of that name`] : undefined,
+    notes,
   };
 }
 

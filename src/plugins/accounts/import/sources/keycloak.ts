@@ -3,7 +3,7 @@ import { jsonArrayItems } from '../json-array';
 import type { ImportedPerson } from '../import-accounts';
 import { text, yesOrNo } from '../read-rows';
 import { arrayRows } from './from-array';
-import { socialLogin, type SocialLogin } from './social-logins';
+import { socialLogins } from './social-logins';
 import { field, records, type ImportSource } from './source';
 
 /** A JSON text field of a credential (`secretData`, `credentialData`) as an object; empty when it is not one. */
@@ -113,13 +113,9 @@ function personOf(fields: Readonly<Record<string, unknown>>, organizations: Memb
   if (password !== undefined && passwordHash === undefined) notes.push('its password hash is of an algorithm authgate does not verify: the person sets a password with "forgot password"');
   const otp = keycloakTotpSecret(credentials.find((c) => field(c, 'type') === 'otp'));
   if (typeof otp === 'object') notes.push(otp.why);
-  const logins: SocialLogin[] = [];
-  for (const identity of records(field(fields, 'federatedIdentities'))) {
-    const alias = text(field(identity, 'identityProvider')) ?? '';
-    const login = socialLogin(alias, text(field(identity, 'userId')) ?? '');
-    if (login === undefined) notes.push(`the login of ${alias.slice(0, 64)} is not linked: authgate has no provider of that name`);
-    else logins.push(login);
-  }
+  const federated = socialLogins(records(field(fields, 'federatedIdentities')).map((identity) => [text(field(identity, 'identityProvider')) ?? '', text(field(identity, 'userId')) ?? ''] as const));
+  const logins = federated.logins;
+  notes.push(...federated.notes);
   return {
     sourceId,
     email,

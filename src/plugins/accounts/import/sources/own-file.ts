@@ -1,6 +1,6 @@
 import type { ImportedPerson } from '../import-accounts';
 import { csvRows, jsonLinesRows, text, yesOrNo } from '../read-rows';
-import { field, type ImportSource } from './source';
+import { field, nameParts, type ImportSource } from './source';
 
 /** A person from the fields of a row of your own (snake_case or camelCase names); why not, as a string. */
 function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | string {
@@ -9,7 +9,7 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
   const email = text(pick('email'));
   if (sourceId === undefined) return 'no id';
   if (email === undefined) return 'no e-mail';
-  const [first, ...rest] = (text(pick('name')) ?? '').trim().split(/\s+/);
+  const named = nameParts(text(pick('name')));
   const logins = pick('logins');
   if (logins !== undefined && !Array.isArray(logins)) return 'logins is not a list';
   const verified = yesOrNo(field(fields, 'email_verified') ?? field(fields, 'emailVerified'));
@@ -18,8 +18,8 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
     sourceId,
     email,
     emailVerified: verified,
-    firstName: text(pick('first_name', 'firstName')) ?? (first || undefined),
-    lastName: text(pick('last_name', 'lastName')) ?? (rest.join(' ') || undefined),
+    firstName: text(pick('first_name', 'firstName')) ?? named.firstName,
+    lastName: text(pick('last_name', 'lastName')) ?? named.lastName,
     passwordHash: text(pick('password_hash', 'passwordHash')),
     passwordSalt: text(pick('password_salt', 'passwordSalt')),
     admin: yesOrNo(pick('admin')) === true,

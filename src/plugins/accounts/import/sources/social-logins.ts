@@ -38,3 +38,18 @@ export function socialLogin(vendorProvider: string, id: string): SocialLogin | u
   if (provider === 'github') return /^[1-9][0-9]*$/.test(id) ? { provider, id: `gid:${id}` } : undefined;
   return { provider, id };
 }
+
+/**
+ * The logins of a person's identities at a vendor (`[provider, id]` each), and a note naming the
+ * providers authgate has no name for (their logins are not linked).
+ */
+export function socialLogins(identities: Iterable<readonly [string, string]>): { logins: SocialLogin[]; notes: string[] } {
+  const logins: SocialLogin[] = [];
+  const left: string[] = [];
+  for (const [provider, id] of identities) {
+    const login = socialLogin(provider, id);
+    if (login === undefined) left.push(provider.slice(0, 64));
+    else logins.push(login);
+  }
+  return { logins, notes: left.length > 0 ? [`logins of ${left.join(', ')} not linked: authgate has no provider of that name`] : [] };
+}

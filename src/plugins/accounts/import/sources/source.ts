@@ -30,3 +30,9 @@ export function field(fields: Readonly<Record<string, unknown>>, name: string): 
 export function records(value: unknown): Array<Record<string, unknown>> {
   return Array.isArray(value) ? value.filter((v): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v)).slice(0, 100) : [];
 }
+
+/** A full name as first name and the rest (`undefined` for what is not there). */
+export function nameParts(full: string | undefined): { firstName: string | undefined; lastName: string | undefined } {
+  const [first, ...rest] = (full ?? '').trim().split(/\s+/);
+  return { firstName: first || undefined, lastName: rest.join(' ') || undefined };
+}

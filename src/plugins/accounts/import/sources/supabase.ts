@@ -1,8 +1,8 @@
 import type { ImportedPerson } from '../import-accounts';
 import { text } from '../read-rows';
 import { PAGE, placeholders, tableRows, type TableReader, type TableRow } from './foreign-tables';
-import { socialLogin, type SocialLogin } from './social-logins';
-import { field, records, type ImportSource } from './source';
+import { socialLogins } from './social-logins';
+import { field, nameParts, records, type ImportSource } from './source';
 
 /** Supabase Auth's tables: `auth.users` and `auth.identities`, on the project's PostgreSQL. */
 const READER: TableReader = {
@@ -41,26 +41,18 @@ function personOf(fields: Readonly<Record<string, unknown>>): ImportedPerson | s
   if (field(fields, 'deleted_at') !== null && field(fields, 'deleted_at') !== undefined) return 'deleted in Supabase: not imported';
   const banned = field(fields, 'banned_until');
   if (banned instanceof Date ? banned.getTime() > Date.now() : typeof banned === 'string' && Date.parse(banned) > Date.now()) return 'banned in Supabase: not imported';
-  const logins: SocialLogin[] = [];
-  const left: string[] = [];
-  for (const identity of records(field(fields, 'related'))) {
-    const provider = text(field(identity, 'provider')) ?? '';
-    if (provider === 'email' || provider === 'phone') continue;
-    const login = socialLogin(provider, identityId(identity));
-    if (login === undefined) left.push(provider);
-    else logins.push(login);
-  }
-  const [first, ...rest] = (metadata(fields, 'full_name') ?? metadata(fields, 'name') ?? '').trim().split(/\s+/);
+  const identities = records(field(fields, 'related')).map((identity) => [text(field(identity, 'provider')) ?? '', identityId(identity)] as const);
+  // E-mail and phone identities are the user's own sign-ins, not logins to link.
+  const { logins, notes } = socialLogins(identities.filter(([provider]) => provider !== 'email' && provider !== 'phone'));
   const confirmed = field(fields, 'email_confirmed_at');
   return {
     sourceId,
     email,
     emailVerified: confirmed !== null && confirmed !== undefined,
-    firstName: first || undefined,
-    lastName: rest.join(' ') || undefined,
+    ...nameParts(metadata(fields, 'full_name') ?? metadata(fields, 'name')),
     passwordHash: text(field(fields, 'encrypted_password')) || undefined,
     logins,
-    notes: left.length > 0 ? [`logins of ${left.join(', ')} not linked: authgate has no provider of that name`] : undefined,
+    notes,
   };
 }
 
