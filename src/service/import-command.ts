@@ -4,7 +4,7 @@ import { AuthError } from '../base/errors';
 import { familyUri } from '../internal/database-uri';
 import { ambiguousUri, displayUri } from '../internal/guarded-store';
 import { CheckpointFile, countLines, isFile, progressLine } from './import-progress';
-import { membershipsInto } from './import-memberships';
+import { membershipsInto, organizationInto, type MemberAdded } from './import-memberships';
 import { adminsInto } from './import-admins';
 import { createAuth, type Auth } from './service';
 import { noopLogger } from '../base/logger';
@@ -56,6 +56,9 @@ ${sourceLines}
                     takes bare MD5/SHA-1/SHA-256/SHA-512 hex digests (salted with the row's
                     password_salt before or after the password); their first login mails a
                     link to set a new password instead of signing in
+  --organization <slug>
+                    every imported person joins this organization of the app as a member
+                    (with --bridge; once: a member removed later is not added back)
   --grant-admins    the people the source calls admins are made admins of the app (with
                     --bridge; each grant is in the audit log); without it, rows only say so
   --checkpoint <f>  where the run records how far it got (default: <file>.checkpoint beside a
@@ -87,6 +90,8 @@ export interface ImportRequest {
   grantAdmins?: boolean | undefined;
   /** authgate's column name → the file's (`--columns email=mail,id=uid`). */
   columns?: ReadonlyMap<string, string> | undefined;
+  /** The slug of an organization of this app every imported person joins as a member (`--organization`). */
+  organization?: string | undefined;
 }
 
 /** Reads `--columns email=mail,id=uid`: authgate's name = the file's. @throws AuthError (`bad_request`) naming what is wrong. */
@@ -124,13 +129,25 @@ export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv)
   let dryRun = false;
   let grantAdmins = false;
   let columns: ReadonlyMap<string, string> | undefined;
+  let organization: string | undefined;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     if (arg === '--dry-run') dryRun = true;
     else if (arg === '--grant-admins') grantAdmins = true;
-    else if ((arg === '--from' || arg === '--database' || arg === '--report' || arg === '--checkpoint' || arg === '--bridge' || arg === '--legacy-hashes' || arg === '--columns') && args[i + 1] !== undefined) {
+    else if (
+      (arg === '--from' ||
+        arg === '--database' ||
+        arg === '--report' ||
+        arg === '--checkpoint' ||
+        arg === '--bridge' ||
+        arg === '--legacy-hashes' ||
+        arg === '--columns' ||
+        arg === '--organization') &&
+      args[i + 1] !== undefined
+    ) {
       const value = args[++i] as string;
       if (arg === '--from') source = value;
+      else if (arg === '--organization') organization = value;
       else if (arg === '--columns') columns = parseColumns(value);
       else if (arg === '--legacy-hashes') legacy = value;
       else if (arg === '--bridge') bridge = value;
@@ -153,7 +170,8 @@ export function parseImportArgs(args: readonly string[], env: NodeJS.ProcessEnv)
   if (twoFactorKey !== undefined && twoFactorKey.length < 32) throw new AuthError('bad_request', `${TWO_FACTOR_KEY_VARIABLE}: the app's twoFactor key, at least 32 characters`);
   if (grantAdmins && bridge === undefined) throw new AuthError('bad_request', '--grant-admins needs --bridge: admins are granted to the user the account bridge signs in');
   if (columns !== undefined && source !== 'json' && source !== 'csv') throw new AuthError('bad_request', '--columns renames the columns of a file of your own (--from json or csv)');
-  return { source, file, database, dryRun, report, checkpoint, bridge, legacyDigests: legacy, twoFactorKey, grantAdmins, columns };
+  if (organization !== undefined && bridge === undefined) throw new AuthError('bad_request', '--organization needs --bridge: its members are the users the account bridge signs in');
+  return { source, file, database, dryRun, report, checkpoint, bridge, legacyDigests: legacy, twoFactorKey, grantAdmins, columns, organization };
 }
 
 /** A report written as the rows come (a JSON object whose `rows` are in the order they were judged, each with its line). */
@@ -205,6 +223,14 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
   const service = (): Auth => (auth ??= createAuth({ url: 'http://127.0.0.1', secretReader: () => 'authgate-cli-signs-nothing', database: request.database, logger: noopLogger }));
   // The service's own credential store: one opening of the database's credentials (a level folder opens once).
   const credentialStore = (): CredentialStore => service().credentials;
+  // Each membership an import gives is an event, as every membership is.
+  const memberAdded: MemberAdded = (userId, orgId, roles) =>
+    service().events.emit({ type: 'org.member.added', userId, actor: { kind: 'system' }, data: { org: orgId, roles: [...roles], source: `npx authgate import --from ${request.source}` } });
+  const into = request.organization === undefined ? undefined : await orgStore().bySlug(request.organization);
+  if (request.organization !== undefined && into === undefined) {
+    await Promise.all([store.close(), orgs?.close()]);
+    throw new AuthError('bad_request', `--organization: no organization has the slug ${JSON.stringify(request.organization.slice(0, 64))} here: make it first`);
+  }
   let rowsDone = checkpoint?.resumeFrom ?? 0;
   // A run that goes on writes its own report: the stopped run's report keeps the rows before.
   const reportPath = request.report === undefined || rowsDone === 0 ? request.report : request.report.replace(/(\.json)?$/, `.from-row-${rowsDone + 1}$1`);
@@ -222,7 +248,8 @@ export async function runImportCommand(request: ImportRequest, write: (line: str
       skipThrough: rowsDone,
       signal: terminal.signal,
       withPerson: allOf(
-        membershipsInto(orgStore, source.namespace, request.bridge),
+        ...(into === undefined ? [] : [organizationInto(orgStore, into, request.bridge as string, memberAdded)]),
+        membershipsInto(orgStore, source.namespace, request.bridge, memberAdded),
         secondFactorsInto(credentialStore, request.twoFactorKey, request.bridge),
         adminsInto(service, request.bridge, request.grantAdmins === true, request.source),
       ),

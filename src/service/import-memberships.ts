@@ -33,14 +33,19 @@ const ROLE = /^[a-z][a-z0-9_-]{0,31}$/;
  * through the organization's owners. A membership that exists is left as it is.
  * @param bridge - the direct provider of the account bridge (`loginSessions.provider`); absent: memberships are only named.
  */
-export function membershipsInto(orgs: () => OrgStore, namespace: string, bridge: string | undefined): (accountId: string, person: ImportedPerson, given: ReadonlySet<string>) => Promise<PersonExtras> {
+export function membershipsInto(
+  orgs: () => OrgStore,
+  namespace: string,
+  bridge: string | undefined,
+  added: MemberAdded = () => undefined,
+): (accountId: string, person: ImportedPerson, given: ReadonlySet<string>) => Promise<PersonExtras> {
   return async (accountId, person, given) => {
     const memberships = person.memberships ?? [];
     if (memberships.length === 0) return { added: [], notes: [] };
     if (bridge === undefined) return { added: [], notes: [`${memberships.length} organization membership(s) not imported: name the account bridge's provider with --bridge`] };
     const store = orgs();
     const userId = hashId(bridge, accountId);
-    const added: string[] = [];
+    const said: string[] = [];
     const notes: string[] = [];
     const applied: string[] = [];
     for (const { org, roles } of memberships.slice(0, 100)) {
@@ -62,7 +67,10 @@ export function membershipsInto(orgs: () => OrgStore, namespace: string, bridge:
       }
       const kept = [...new Set(roles.map((r) => r.trim().toLowerCase()).filter((r) => r !== 'owner' && ROLE.test(r)))];
       if (!given.has(`member:${orgId}`)) {
-        if (await store.addMember({ orgId, userId, roles: kept, teams: [], joined: Date.now() })) added.push(`the membership of ${found.name}`);
+        if (await store.addMember({ orgId, userId, roles: kept, teams: [], joined: Date.now() })) {
+          said.push(`the membership of ${found.name}`);
+          added(userId, orgId, kept);
+        }
         applied.push(`member:${orgId}`);
       }
       if (owner && !given.has(`owner:${orgId}`)) {
@@ -73,9 +81,35 @@ export function membershipsInto(orgs: () => OrgStore, namespace: string, bridge:
           made = true;
           return { ...o, owners: [...o.owners, userId] };
         });
-        if (made) added.push(`the ownership of ${found.name}`);
+        if (made) {
+          said.push(`the ownership of ${found.name}`);
+          added(userId, orgId, ['owner']);
+        }
       }
     }
-    return { added, notes, applied };
+    return { added: said, notes, applied };
+  };
+}
+
+/** Hears a membership an import gave (for the `org.member.added` event). */
+export type MemberAdded = (userId: string, orgId: string, roles: readonly string[]) => void;
+
+/**
+ * Makes every imported person a member of one organization of this app (`--organization <slug>`),
+ * once: a member removed since is not added back.
+ */
+export function organizationInto(
+  orgs: () => OrgStore,
+  org: { id: string; name: string },
+  bridge: string,
+  added: MemberAdded,
+): (accountId: string, person: ImportedPerson, given: ReadonlySet<string>) => Promise<PersonExtras> {
+  return async (accountId, _person, given) => {
+    const key = `member:${org.id}`;
+    if (given.has(key)) return { added: [], notes: [] };
+    const userId = hashId(bridge, accountId);
+    const joined = await orgs().addMember({ orgId: org.id, userId, roles: ['member'], teams: [], joined: Date.now() });
+    if (joined) added(userId, org.id, ['member']);
+    return { added: joined ? [`the membership of ${org.name}`] : [], notes: [], applied: [key] };
   };
 }
