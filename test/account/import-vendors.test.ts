@@ -652,3 +652,40 @@ describe('npx authgate import --organization: everyone joins one organization of
     }
   });
 });
+
+describe('npx authgate import over a sign-up never activated', () => {
+  it('takes the place of the pending sign-up (nobody proved that address yet): the imported password signs in, the sign-up’s does not, and a rerun finds it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'authgate-pending-'));
+    const peer = await startSmtpPeer();
+    try {
+      const database = `sqlite://${join(dir, 'app.db')}`;
+      const { app, accounts } = makeAccountApp(peer, { store: database });
+      try {
+        // Someone (a squatter, or the person before the import) signed up and never activated.
+        await request(app).post('/account/signup').send({ Email: 'pat@example.com', Pwd: 'squatter-password', PwdRepeat: 'squatter-password' }).expect(202);
+        const pending = await accounts.store.getByEmail('pat@example.com');
+        const file = join(dir, 'people.jsonl');
+        await writeFile(
+          file,
+          JSON.stringify({ id: 'pat', email: 'pat@example.com', email_verified: true, password_hash: await bcrypt.hash('pat-old-pw', 4), logins: [{ provider: 'google', id: 'g-pat' }] }),
+        );
+        const dry = await cli('import', '--from', 'json', file, '--database', database, '--dry-run');
+        expect(dry.out).toMatch(/^dry run: would create 1, merge 0/);
+        const report = join(dir, 'r.json');
+        expect((await cli('import', '--from', 'json', file, '--database', database, '--report', report)).out).toMatch(/^created 1, merged 0/);
+        expect((JSON.parse(await readFile(report, 'utf8')) as Report).rows[0]?.reason).toBe('in place of a sign-up never activated; added 1 linked login');
+        const token = (password: string) => request(app).post('/account/tokens').send({ grant_type: 'password', email: 'pat@example.com', password });
+        expect((await token('pat-old-pw')).status).toBe(200);
+        expect((await token('squatter-password')).status).toBe(401);
+        const now = await accounts.store.getByEmail('pat@example.com');
+        expect([now?.Id, await accounts.store.accountOfLogin(hashId('google', 'g-pat'))]).toEqual([pending?.Id, pending?.Id]);
+        expect((await cli('import', '--from', 'json', file, '--database', database)).out).toBe('created 0, merged 0, unchanged 1, conflicts 0, skipped 0');
+      } finally {
+        await accounts.close();
+      }
+    } finally {
+      await peer.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -135,7 +135,26 @@ function prepare(row: ImportRow, source: string, now: string, legacyDigests: Leg
   return { line: row.line, person, account: accountOf(source, person, email as string, pwd, now), notes: [...(note === undefined ? [] : [note]), ...(person.notes ?? [])] };
 }
 
-type Settings = { planned: Set<string> | undefined; maxLinkedLogins: number; now: string; withPerson: ImportOptions['withPerson']; loginInUse: ImportOptions['loginInUse'] };
+type Settings = { source: string; planned: Set<string> | undefined; maxLinkedLogins: number; now: string; withPerson: ImportOptions['withPerson']; loginInUse: ImportOptions['loginInUse'] };
+
+/** A sign-up never activated, that no import made: nobody has proved the address yet, so an import may take its place. */
+const isPendingSignUp = (a: Account): boolean => !a.Approved && a.Imported === undefined;
+
+/** The ledger mark of an account an import made in place of a pending sign-up (it keeps the sign-up's id). */
+const inPlaceMark = (source: string, sourceId: string): string => `as:${source}:${sourceId}`;
+
+/**
+ * Makes the pending sign-up holding the person's address the imported account (atomically: only
+ * while it is still pending), keeping its id; `true` when it did.
+ */
+async function takeSignUp(store: AccountStore, holder: Account, row: Ready, source: string): Promise<boolean> {
+  let took = false;
+  await store.update(holder.Id, (a) => {
+    took = isPendingSignUp(a);
+    return took ? { ...row.account, Id: a.Id, Imported: [inPlaceMark(source, row.person.sourceId)] } : undefined;
+  });
+  return took;
+}
 type Ready = { line: number; person: ImportedPerson; account: Account; notes: string[] };
 
 /** The linked login of one of a person's logins. */
@@ -241,7 +260,12 @@ async function apply(store: AccountStore, row: Ready, settings: Settings): Promi
     if (planned.has(account.Id)) return said('unchanged', ['imported before in this run']);
     const before = await earlier();
     if (before !== undefined) return before;
-    const holder = planned.has(account.Email) ? 'one imported before in this run' : (await store.getByEmail(account.Email))?.Id;
+    const found = planned.has(account.Email) ? undefined : await store.getByEmail(account.Email);
+    if (found !== undefined && isPendingSignUp(found)) {
+      planned.add(account.Id).add(account.Email);
+      return said('created', ['would take the place of a sign-up never activated']);
+    }
+    const holder = planned.has(account.Email) ? 'one imported before in this run' : found?.Id;
     if (holder !== undefined) return said('conflict', [`another account (${holder}) has this e-mail: never merged`]);
     planned.add(account.Id).add(account.Email);
     return said('created');
@@ -252,8 +276,16 @@ async function apply(store: AccountStore, row: Ready, settings: Settings): Promi
   } catch (err) {
     const before = await earlier();
     if (before !== undefined) return before;
-    if (err instanceof DuplicateEmailError) return said('conflict', [`another account (${(await store.getByEmail(account.Email))?.Id ?? 'unknown'}) has this e-mail: never merged`]);
-    throw err;
+    if (!(err instanceof DuplicateEmailError)) throw err;
+    const holder = await store.getByEmail(account.Email);
+    const rebound = (id: string): Ready => ({ ...row, account: { ...account, Id: id } });
+    // Made by an earlier run in place of a sign-up: this person's account under the sign-up's id.
+    if (holder !== undefined && (holder.Imported ?? []).includes(inPlaceMark(settings.source, person.sourceId))) return apply(store, rebound(holder.Id), settings);
+    if (holder !== undefined && isPendingSignUp(holder) && (await takeSignUp(store, holder, row, settings.source))) {
+      const report = await apply(store, rebound(holder.Id), settings);
+      return { ...report, outcome: 'created', reason: ['in place of a sign-up never activated', ...(report.outcome === 'merged' && report.reason !== undefined ? [report.reason] : [])].join('; ') };
+    }
+    return said('conflict', [`another account (${holder?.Id ?? 'unknown'}) has this e-mail: never merged`]);
   }
   const { unlinked, keys } = await linkAll(store, row, settings);
   // Only for people with logins: a plain row stays one round trip.
@@ -309,6 +341,7 @@ export async function importAccounts(store: AccountStore, source: string, rows: 
     options.onRow?.(row);
   };
   const settings: Settings = {
+    source,
     now: new Date().toISOString(),
     maxLinkedLogins: options.maxLinkedLogins ?? 20,
     planned: report.dryRun ? new Set<string>() : undefined,
