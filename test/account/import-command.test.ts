@@ -6,16 +6,10 @@ import { join } from 'node:path';
 import bcrypt from 'bcrypt';
 import request from 'supertest';
 import { hashId } from '../../src';
-import { runCli } from '../../src/cli';
+import { cli } from '../support/cli';
 import { makeAccountApp } from '../support/account-app';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { describePostgres, dropSchema, sharedServer, startPostgres } from '../support/servers';
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const code = await runCli(argv, (line) => void lines.push(line), {});
-  return { code, out: lines.join('\n') };
-}
 
 describe('npx authgate import: people an app already has, with the passwords they had', () => {
   let dir: string;

@@ -7,7 +7,7 @@ import bcrypt from 'bcrypt';
 import { Client } from 'pg';
 import request from 'supertest';
 import { hashId } from '../../src';
-import { runCli } from '../../src/cli';
+import { cli } from '../support/cli';
 import { importedAccountId } from '../../src/plugins/accounts/import/import-accounts';
 import { createOrgStore } from '../../src/plugins/organizations/create-org-store';
 import { makeAccountApp } from '../support/account-app';
@@ -19,12 +19,6 @@ import { describePostgres, sharedServer, startPostgres } from '../support/server
 // as Supabase documents its auth schema, on a private PostgreSQL (and better-auth on SQLite too).
 
 const run = promisify(execFile);
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const code = await runCli(argv, (line) => void lines.push(line), {});
-  return { code, out: lines.join('\n') };
-}
 
 /** better-auth with e-mail and password, on a PostgreSQL pool or a SQLite file: its migrations, then its own sign-up for each person. */
 async function betterAuthWith(database: { postgres: string } | { sqlite: string }, people: Array<{ email: string; password: string; name: string }>, withOrganization = false): Promise<string[]> {

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runCli } from '../../src/cli';
+import { cli } from '../support/cli';
 import { createAccountStore } from '../../src/plugins/accounts/create-account-store';
 import { runImportCommand } from '../../src/service/import-command';
 import { progressLine } from '../../src/service/import-progress';
@@ -13,12 +13,6 @@ import { progressLine } from '../../src/service/import-progress';
 
 const ROOT = join(__dirname, '../..');
 const PEOPLE = 3000;
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const code = await runCli(argv, (line) => void lines.push(line), {});
-  return { code, out: lines.join('\n') };
-}
 
 async function countAccounts(database: string): Promise<number> {
   const store = createAccountStore(database);

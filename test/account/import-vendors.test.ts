@@ -7,6 +7,7 @@ import { argon2id } from 'hash-wasm';
 import request from 'supertest';
 import { createAuditStore, createUserStore, hashId } from '../../src';
 import { runCli } from '../../src/cli';
+import { cli } from '../support/cli';
 import { createAccountStore } from '../../src/plugins/accounts/create-account-store';
 import { createCredentialStore } from '../../src/stores/create-credential-store';
 import { createOrgStore } from '../../src/plugins/organizations/create-org-store';
@@ -19,12 +20,6 @@ import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 // support article) and its user export job (NDJSON), Clerk's Dashboard CSV, `firebase auth:export`
 // JSON, and a Keycloak realm export. Hashes are made by the libraries those systems use (bcrypt,
 // PBKDF2, Argon2 by hash-wasm) or are the vendor's published sample (firebase/scrypt's README).
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const code = await runCli(argv, (line) => void lines.push(line), {});
-  return { code, out: lines.join('\n') };
-}
 
 type Report = { rows: Array<{ line: number; sourceId?: string; outcome: string; reason?: string }>; totals: Record<string, number> };
 

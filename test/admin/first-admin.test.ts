@@ -2,18 +2,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import request from 'supertest';
-import { runCli } from '../../src/cli';
+import { cli } from '../support/cli';
 import { admin } from '../../src/admin';
 import type { AuthOptions, Claims } from '../../src';
 import { login, makeApp, type TestApp } from '../support/auth-app';
 import { spawnReady } from '../support/ready-process';
 
 /** Runs `npx authgate ...` in this process: its exit code and what it wrote. */
-async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const code = await runCli(argv, (line) => void lines.push(line), {});
-  return { code, out: lines.join('\n') };
-}
 
 /** The test app with the admin plugin; logins carry `<name>@example.com` as their e-mail (a claims updater, as a provider would give it). */
 function appWith(options: Partial<AuthOptions>): TestApp {

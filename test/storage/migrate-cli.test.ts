@@ -6,6 +6,7 @@ import Sqlite from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import { Client } from 'pg';
 import { runCli } from '../../src/cli';
+import { cli } from '../support/cli';
 import { createAccountStore } from '../../src/plugins/accounts/create-account-store';
 import { createStateStore } from '../../src/stores/create-state-store';
 import { createUserStore } from '../../src/stores/create-user-store';
@@ -13,11 +14,6 @@ import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, shared
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 
 /** Runs `npx authgate ...` in this process: its exit code and what it wrote. */
-async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const code = await runCli(argv, (line) => void lines.push(line), {});
-  return { code, out: lines.join('\n') };
-}
 
 /** A user, an account and a counter stored and read back through the stores authgate makes on `uri`. */
 async function storesWork(uri: string): Promise<void> {

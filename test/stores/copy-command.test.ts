@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import bcrypt from 'bcrypt';
 import request from 'supertest';
 import { createAuditStore, createAvatarStore, createUserStore, type UserRecord } from '../../src';
-import { runCli } from '../../src/cli';
+import { cli } from '../support/cli';
 import { familyUri } from '../../src/internal/database-uri';
 import { createAccountStore } from '../../src/plugins/accounts/create-account-store';
 import { importAccounts, importedAccountId } from '../../src/plugins/accounts/import/import-accounts';
@@ -17,12 +17,6 @@ import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 // `npx authgate copy`: a deployment on SQLite (users, accounts with a password, the audit log, an
 // organization, an avatar) moved to PostgreSQL and to a level folder, counted at the end, run again
 // without harm; a person the target has already under another id is a conflict, not overwritten.
-
-async function cli(...argv: string[]): Promise<{ code: number; out: string }> {
-  const lines: string[] = [];
-  const code = await runCli(argv, (line) => void lines.push(line), {});
-  return { code, out: lines.join('\n') };
-}
 
 const user = (i: number): UserRecord => ({ id: `local_u${i}`, name: `User ${i}`, email: `u${i}@example.com`, logins: [], created: 1, lastLogin: 1, status: 'active' });
 
