@@ -145,7 +145,9 @@ export async function runCli(argv: readonly string[], write: (line: string) => v
     const message = withoutSecrets((err as Error).message ?? String(err));
     // A level folder another process holds says so in the driver's cause, not in its own message.
     const cause = (err as { cause?: { code?: unknown; message?: unknown } } | null)?.cause;
-    const held = heldElsewhere(`${message} ${String(cause?.code ?? '')} ${String(cause?.message ?? '')}`) ? ': the app (or another process) holds this level folder; stop it, run the command, then start the app again' : '';
+    const held = heldElsewhere(`${message} ${String(cause?.code ?? '')} ${String(cause?.message ?? '')}`)
+      ? ': the app (or another process) holds this level folder; stop it, run the command, then start the app again'
+      : '';
     write(`authgate ${'admin' in request ? 'admin' : 'import' in request ? 'import' : 'copy' in request ? 'copy' : 'migrate'} failed: ${message}${held}`);
     return code;
   }
