@@ -38,15 +38,15 @@ export type { CheckResult, CredentialChecker, LoginContext } from './providers/d
 export type { LoginLinks, LoginIdentity } from './providers/login-links';
 export type { LoginLinksService } from './plugin-api/login-links-service';
 export { LINK_COOKIE } from './providers/link-flow';
-export { BUILTIN_PROVIDER_NAMES } from './providers/builtin/builtin-providers';
+export { BUILTIN_PROVIDER_NAMES } from './providers/builtin/names';
 export type { BuiltinProviderOptions } from './providers/builtin/spec';
 export type { CustomClient, CustomProviderConfig } from './providers/oauth2/custom-provider';
 export type { BearerTokens, OAuth2ProviderOptions } from './providers/oauth2/oauth2-provider';
 export type { PassportOAuth2Strategy } from './providers/oauth2/passport-flow';
-export { defaultPassportMapper, type PassportProfile, type PassportProfileMapper } from './providers/oauth2/passport-provider';
+export { defaultPassportMapper, type PassportProfile, type PassportProfileMapper } from './providers/oauth2/passport-profile';
 export { DevServer, type DevServerOptions } from './providers/dev/dev-server';
 export type { AuthorizeParams } from './providers/dev/login-page';
-export { VERIFY_TOKEN_TTL_MS } from './providers/verify';
+export { VERIFY_TOKEN_TTL_MS } from './providers/verify-token';
 export { AppleProvider, type AppleProviderOptions } from './providers/apple/apple-provider';
 export { loadApplePrivateKeyFromFile, type ApplePrivateKeyLoader } from './providers/apple/private-key';
 export type { TelegramProvider, TelegramProviderOptions } from './providers/telegram/telegram-provider';
@@ -76,7 +76,8 @@ export { RECOVERY_CODES, TWO_FACTOR_COOKIE } from './plugins/two-factor/two-fact
 export type { SecondFactor } from './plugins/two-factor/two-factor-service';
 export type { PasskeyOptions } from './providers/passkey/passkey-options';
 export type { OidcProviderOptions, OidcClientAuth } from './providers/oidc/oidc-options';
-export { OidcProvider, defaultOidcUser } from './providers/oidc/oidc-provider';
+export { OidcProvider } from './providers/oidc/oidc-provider';
+export { defaultOidcUser } from './providers/oidc/oidc-user';
 export { PASSKEY_COOKIE, PasskeyProvider } from './providers/passkey/passkey-provider';
 
 // Plugins (features of the identity core; each has its entry point: authgate/two-factor, authgate/passkeys, ...)

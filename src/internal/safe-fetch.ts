@@ -1,4 +1,4 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
@@ -41,7 +41,10 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
 
 function guardedLookup(allowPrivate: boolean) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback): void => {
-    dnsLookup(hostname, { all: true }, (err, addresses) => {
+    // node:dns loads with the first lookup: at require('authgate') it would cost about a millisecond.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { lookup } = require('node:dns') as typeof import('node:dns');
+    lookup(hostname, { all: true }, (err, addresses) => {
       if (err) return callback(err, '');
       const refused = !allowPrivate && addresses.some((a) => isPrivateAddress(a.address));
       if (refused || addresses.length === 0) {

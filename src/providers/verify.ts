@@ -8,11 +8,9 @@ import { describeSendFailure, type Sender } from '../core/senders/sender';
 import { renderTemplate } from '../core/senders/template';
 import type { Claims } from '../core/token/claims';
 import { hashId } from '../core/token/user';
+import { VERIFY_TOKEN_TTL_MS } from './verify-token';
 import { loginAudience, loginField, loginFlag } from './login-fields';
 import type { LoginRequest, Provider, ProviderKit } from './provider';
-
-/** How long a confirmation token is valid. */
-export const VERIFY_TOKEN_TTL_MS = 30 * 60_000;
 
 const MAX_USER = 64;
 const MAX_ADDRESS = 254;

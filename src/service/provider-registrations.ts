@@ -1,19 +1,9 @@
 import { configError } from '../base/errors';
 import type { Auth } from './service';
 import type { Core } from './assemble';
-import { AppleProvider } from '../providers/apple/apple-provider';
 import { loadAppleKey } from '../providers/apple/private-key';
-import { BUILTIN_PROVIDER_NAMES, BUILTIN_PROVIDERS } from '../providers/builtin/builtin-providers';
-import { createBuiltinProvider } from '../providers/builtin/create';
-import { createDevProvider } from '../providers/dev/dev-provider';
-import { DevServer } from '../providers/dev/dev-server';
-import { DirectProvider } from '../providers/direct';
-import { createCustomProvider } from '../providers/oauth2/custom-provider';
-import { createPassportProvider } from '../providers/oauth2/passport-provider';
-import { resolveOidcOptions } from '../providers/oidc/oidc-options';
-import { OidcProvider } from '../providers/oidc/oidc-provider';
-import { makePasskeyProvider } from '../plugins/passkeys/passkeys-plugin';
-import { VerifyProvider } from '../providers/verify';
+import { BUILTIN_PROVIDER_NAMES } from '../providers/builtin/names';
+import { providerModules as load } from './provider-modules';
 
 /** The `add*` calls of {@link Auth}: each makes a provider and registers it. */
 export type ProviderRegistrations = Pick<
@@ -40,37 +30,35 @@ export function providerRegistrations(core: Core, auth: () => Auth): ProviderReg
         auth().addDevProvider();
         return auth();
       }
-      const spec = BUILTIN_PROVIDERS.get(name);
+      const spec = load.builtin.BUILTIN_PROVIDERS.get(name);
       if (!spec) {
         throw configError(`"${name}" is not a built-in provider (${BUILTIN_PROVIDER_NAMES.join(', ')}); use addCustomProvider() for others`);
       }
       if (!cid || !csecret) throw configError(`addProvider("${name}") needs the client id and secret of your ${name} OAuth app`);
-      return auth().addCustomHandler(createBuiltinProvider(spec, cid, csecret, providerOptions));
+      return auth().addCustomHandler(load.builtinFactory.createBuiltinProvider(spec, cid, csecret, providerOptions));
     },
     addCustomProvider(name, client, config) {
       if (BUILTIN_PROVIDER_NAMES.includes(name)) {
         throw configError(`"${name}" is a built-in provider name: use addProvider("${name}", ...) or pick another name`);
       }
-      return auth().addCustomHandler(createCustomProvider(name, client, config));
+      return auth().addCustomHandler(load.custom.createCustomProvider(name, client, config));
     },
     addOidcProvider(name, oidcOptions) {
-      return auth().addCustomHandler(new OidcProvider(name, resolveOidcOptions(name, oidcOptions)));
+      return auth().addCustomHandler(new load.oidc.OidcProvider(name, load.oidcOptions.resolveOidcOptions(name, oidcOptions)));
     },
     addPassportProvider(name, strategy, mapProfile, providerOptions) {
-      return auth().addCustomHandler(createPassportProvider(name, strategy, mapProfile, providerOptions));
+      return auth().addCustomHandler(load.passport.createPassportProvider(name, strategy, mapProfile, providerOptions));
     },
     addDevProvider(devOptions = {}) {
-      const server = new DevServer({ host: '127.0.0.1', port: 8084, logger: resolved.logger, translations: core.translations, ...devOptions });
-      auth().addCustomHandler(createDevProvider('dev', server));
+      const server = new load.devServer.DevServer({ host: '127.0.0.1', port: 8084, logger: resolved.logger, translations: core.translations, ...devOptions });
+      auth().addCustomHandler(load.dev.createDevProvider('dev', server));
       return server;
     },
     addVerifyProvider(name, template, sender) {
-      return auth().addCustomHandler(new VerifyProvider(name, template, sender));
+      return auth().addCustomHandler(new load.verify.VerifyProvider(name, template, sender));
     },
     addTelegramProvider(telegramOptions) {
-      // Loaded when an app adds one: require('authgate') loads no Bot API client.
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const { TelegramProvider } = require('../providers/telegram/telegram-provider') as typeof import('../providers/telegram/telegram-provider');
+      const { TelegramProvider } = load.telegram;
       const provider = new TelegramProvider(telegramOptions, resolved.stateStore, avatars, resolved.logger);
       try {
         auth().addCustomHandler(provider);
@@ -81,13 +69,13 @@ export function providerRegistrations(core: Core, auth: () => Auth): ProviderReg
       return provider;
     },
     addAppleProvider(appleOptions, privateKeyLoader) {
-      return auth().addCustomHandler(new AppleProvider(appleOptions, loadAppleKey(privateKeyLoader)));
+      return auth().addCustomHandler(new load.apple.AppleProvider(appleOptions, loadAppleKey(privateKeyLoader)));
     },
     addPasskeyProvider(name, passkeyOptions) {
-      return auth().addCustomHandler(makePasskeyProvider(name, passkeyOptions, resolved.url, resolved.logger));
+      return auth().addCustomHandler(load.passkeys.makePasskeyProvider(name, passkeyOptions, resolved.url, resolved.logger));
     },
     addDirectProvider(name, checker) {
-      return auth().addCustomHandler(new DirectProvider(name, checker));
+      return auth().addCustomHandler(new load.direct.DirectProvider(name, checker));
     },
     useLoginLinks(loginLinks) {
       if (!loginLinks || typeof loginLinks.resolve !== 'function' || typeof loginLinks.link !== 'function' || typeof loginLinks.check !== 'function') {

@@ -19,7 +19,7 @@ import type { OidcProviderOptions } from '../providers/oidc/oidc-options';
 import type { PasskeyOptions } from '../providers/passkey/passkey-options';
 import type { AppleProviderOptions } from '../providers/apple/apple-provider';
 import type { ApplePrivateKeyLoader } from '../providers/apple/private-key';
-import { TelegramProvider, type TelegramProviderOptions } from '../providers/telegram/telegram-provider';
+import type { TelegramProvider, TelegramProviderOptions } from '../providers/telegram/telegram-provider';
 import type { Sender } from '../core/senders/sender';
 import { configError } from '../base/errors';
 import { createCore, pluginContext } from './assemble';
@@ -27,11 +27,11 @@ import type { Translations } from '../core/i18n/translations';
 import { checkNotifications, fromCredentialNotices } from '../core/events/notifications';
 import { providerRegistrations } from './provider-registrations';
 import type { BuiltinProviderOptions } from '../providers/builtin/spec';
-import { DevServer, type DevServerOptions } from '../providers/dev/dev-server';
+import type { DevServer, DevServerOptions } from '../providers/dev/dev-server';
 import type { CustomClient, CustomProviderConfig } from '../providers/oauth2/custom-provider';
 import type { OAuth2ProviderOptions } from '../providers/oauth2/oauth2-provider';
 import type { PassportOAuth2Strategy } from '../providers/oauth2/passport-flow';
-import type { PassportProfileMapper } from '../providers/oauth2/passport-provider';
+import type { PassportProfileMapper } from '../providers/oauth2/passport-profile';
 
 /** The routers returned by {@link Auth.handlers}. */
 export interface AuthHandlers {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { BUILTIN_PROVIDER_NAMES, createAuth, hashId, type DevServer } from '../../src';
+import { BUILTIN_PROVIDERS } from '../../src/providers/builtin/builtin-providers';
 import { SECRET, makeApp, type TestApp } from '../support/auth-app';
 import { callback, devAuthorize, startLogin } from '../support/oauth-flow';
 
@@ -126,6 +127,7 @@ describe('built-in providers', () => {
     expect(() => auth.addProvider('github', '', 's')).toThrow(/client id and secret/);
     expect(() => auth.addProvider('microsoft', 'c', 's', { tenant: 'bad/tenant' })).toThrow(/tenant/);
     auth.addProvider('microsoft', 'c', 's', { tenant: 'contoso.onmicrosoft.com' });
+    expect([...BUILTIN_PROVIDERS.keys(), 'dev'].sort()).toEqual([...BUILTIN_PROVIDER_NAMES].sort());
     for (const name of BUILTIN_PROVIDER_NAMES) {
       expect(() =>
         auth.addCustomProvider(name, { cid: 'c', csecret: 's' }, { authUrl: 'http://a', tokenUrl: 'http://a', infoUrl: 'http://a', mapUser: () => ({ id: 'i', name: 'n', picture: '' }) }),

@@ -1,6 +1,6 @@
 import { type Logger, logTo } from '../../plugin-kit/basics';
 import type { AuthPlugin } from '../../plugin-kit/plugin-api';
-import { resolvePasskeyOptions, type PasskeyOptions, PasskeyProvider } from '../../plugin-kit/providers';
+import type { PasskeyOptions, PasskeyProvider } from '../../plugin-kit/providers';
 
 /** Options of the {@link passkeys} plugin: the provider's name and its {@link PasskeyOptions}. */
 export interface PasskeysPluginOptions extends PasskeyOptions {
@@ -10,11 +10,14 @@ export interface PasskeysPluginOptions extends PasskeyOptions {
 
 /** A passkey provider for the app at `url`, with a warning for an address browsers refuse as a relying party. */
 export function makePasskeyProvider(name: string, options: PasskeyOptions | undefined, url: URL, logger: Logger): PasskeyProvider {
-  const settled = resolvePasskeyOptions(options, url);
+  // The provider kit loads with the first passkey provider, so passkeys() alone costs require('authgate') nothing.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const kit = require('../../plugin-kit/providers') as typeof import('../../plugin-kit/providers');
+  const settled = kit.resolvePasskeyOptions(options, url);
   if (/^[\d.]+$|:/.test(settled.rpId)) {
     logTo(logger).warn('passkeys: {rpId} is an IP address, which browsers refuse as a relying party; open the site by a host name such as localhost', { rpId: settled.rpId });
   }
-  return new PasskeyProvider(name, settled);
+  return new kit.PasskeyProvider(name, settled);
 }
 
 /**

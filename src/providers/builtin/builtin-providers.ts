@@ -11,6 +11,3 @@ import { yandex } from './yandex';
 
 /** The built-in OAuth2 providers by name (`dev` is added by `addDevProvider`). */
 export const BUILTIN_PROVIDERS: ReadonlyMap<string, BuiltinSpec> = new Map([github, google, facebook, microsoft, yandex, battlenet, patreon, discord, twitter].map((spec) => [spec.name, spec]));
-
-/** Names reserved for built-in providers: `addCustomProvider` refuses them. */
-export const BUILTIN_PROVIDER_NAMES: readonly string[] = [...BUILTIN_PROVIDERS.keys(), 'dev'];

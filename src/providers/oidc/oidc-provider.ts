@@ -7,8 +7,9 @@ import { loadOptional } from '../../internal/optional';
 import { randomId, safeEqual } from '../../internal/random';
 import { isPlainObject } from '../../core/token/claims';
 import { HANDSHAKE_DURATION_MS } from '../../core/token/token-service';
-import { hashId, type User } from '../../core/token/user';
+import type { User } from '../../core/token/user';
 import { loginAudience, loginField, loginFlag } from '../login-fields';
+import { defaultOidcUser } from './oidc-user';
 import { completeCallback, type BearerTokens } from '../oauth2/oauth2-provider';
 import type { LoginRequest, Provider, ProviderKit } from '../provider';
 import { allowedAlgorithms, OidcDiscovery, type OidcMetadata } from './oidc-discovery';
@@ -19,15 +20,6 @@ type Jose = typeof import('jose');
 
 const b64url = (bytes: Buffer): string => bytes.toString('base64url');
 const refused = (why: string): AuthError => new AuthError('forbidden', why);
-
-/** The default user of verified claims: `sub` → id, a name, the picture, the e-mail only when verified. */
-export function defaultOidcUser(provider: string, claims: Record<string, unknown>): User {
-  const text = (key: string): string | undefined => (typeof claims[key] === 'string' && claims[key] !== '' ? (claims[key] as string) : undefined);
-  const email = claims.email_verified === true ? text('email') : undefined;
-  const user: User = { id: hashId(provider, String(claims.sub)), name: text('name') ?? text('preferred_username') ?? email ?? String(claims.sub), picture: text('picture') ?? '' };
-  if (email) user.email = email;
-  return user;
-}
 
 /**
  * OpenID Connect login (authorization code with PKCE S256, `state` and `nonce` bound to the
