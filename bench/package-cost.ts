@@ -19,7 +19,7 @@ if (what === 'base') {
   require('jsonwebtoken');
 } else {
   const authgate = require('authgate');
-  if (what === 'started') void authgate.createAuth({ url: 'http://127.0.0.1:8080', secret: 'package-cost-bench-secret-0123456789' }).handlers;
+  if (what === 'started') void authgate.createAuth({ url: 'http://127.0.0.1:8080', secret: 'package-cost-bench-secret-0123456789' }).handlers();
 }
 const ms = Number(process.hrtime.bigint() - start) / 1e6;
 console.log(JSON.stringify({ ms, rss: process.memoryUsage().rss }));

@@ -1,5 +1,6 @@
 import { ssoLogin } from './sso-login';
 import { importBench } from './import';
+import { telemetryBench } from './telemetry';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readArgs } from './lib/args';
 import { machineLine } from './lib/table';
@@ -40,6 +41,7 @@ const BENCHES: Record<string, (args: ReturnType<typeof readArgs>) => Promise<str
   resource: resourceServerBench,
   sso: ssoLogin,
   import: importBench,
+  telemetry: telemetryBench,
 };
 
 async function main(): Promise<void> {

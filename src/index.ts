@@ -7,13 +7,30 @@
 
 // The service and its options
 export { createAuth, type Auth, type AuthHandlers } from './service/service';
+export type { HealthCheck, HealthReport } from './service/health';
+export { TELEMETRY_COUNTERS, TELEMETRY_HISTOGRAMS, type TelemetryCounter, type TelemetryHistogram } from './base/telemetry';
 export { resolveOptions, type AuthOptions, type ResolvedOptions, type SameSite } from './service/options';
 export type { BasicAuthChecker, ClaimsUpdater, MaybePromise, SecretReader, UserUpdater, Validator } from './core/token/hooks';
 export { AuthError, type AuthErrorCode, type AuthErrorReason, type AuthErrorReasons } from './base/errors';
 export { browserModules } from './browser-modules';
 export { Translations, acceptedLanguages, type TranslationOptions, type Messages, type MessagesByLocale, type PageWords } from './core/i18n/translations';
 export { breachedPasswordCheck, type BreachedPasswordOptions } from './core/credentials/breached-passwords';
-export { consoleLogger, noopLogger, warningsLogger, loggerFunc, logTo, type Logger, type LeveledLogger, type LineLogger, type Log, type LogFields, type LogLevel, type LogMethod } from './base/logger';
+export {
+  consoleLogger,
+  noopLogger,
+  warningsLogger,
+  loggerFunc,
+  logTo,
+  jsonLogger,
+  type JsonLoggerOptions,
+  type Logger,
+  type LeveledLogger,
+  type LineLogger,
+  type Log,
+  type LogFields,
+  type LogLevel,
+  type LogMethod,
+} from './base/logger';
 
 // Users, claims and tokens
 export { hashId, getStrAttr, getBoolAttr, setStrAttr, setBoolAttr, isAdmin, setAdmin, getRole, setRole, type User, type AttrValue } from './core/token/user';

@@ -1,5 +1,6 @@
 import { AuthError } from '../base/errors';
 import { rememberCommandLimit, withCallDeadline } from './command-limits';
+import { count, record, telemetryOn, traced, watchGauge } from '../base/telemetry';
 
 /**
  * A store call that failed or did not answer in time; answered with 503 and `code: unavailable`.
@@ -27,35 +28,86 @@ export interface DeadlineAware {
  * the error is part of the store's contract (a duplicate e-mail, a refused id). `instanceof`
  * still sees the wrapped store's class.
  */
-export function guardStore<T extends object>(store: T, what: string, timeoutMs: number, isExpected: (err: unknown) => boolean): T {
+export function guardStore<T extends object>(store: T, what: string, timeoutMs: number, isExpected: (err: unknown) => boolean, labels: StoreLabels = labelsOf(what, store)): T {
   // A store that can make a late command do nothing is told when its callers stop waiting.
   if (typeof (store as Partial<DeadlineAware>).limitCommandsTo === 'function') (store as DeadlineAware).limitCommandsTo(timeoutMs);
+  if (guardedNames.size < 1000) guardedNames.add(what);
   const wrapped = new Map<PropertyKey, unknown>();
   return new Proxy(store, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
       if (typeof value !== 'function' || key === 'constructor') return value;
       if (!wrapped.has(key)) {
-        wrapped.set(key, (...args: unknown[]) => {
+        const call = (args: unknown[]): unknown => {
           const result = withCallDeadline(Date.now() + timeoutMs, () => (value as (...a: unknown[]) => unknown).apply(target, args));
           if (!(result instanceof Promise)) return result;
           return new Promise((resolve, reject) => {
-            const timer = setTimeout(() => reject(new StoreUnavailableError(`${what} did not answer within ${timeoutMs} ms`)), timeoutMs);
+            const timer = setTimeout(() => reject(unavailable(what, new StoreUnavailableError(`${what} did not answer within ${timeoutMs} ms`))), timeoutMs);
             result.then(
               (v) => {
                 clearTimeout(timer);
+                if (degradedSince.size > 0) degradedSince.delete(what);
                 resolve(v);
               },
               (err: unknown) => {
                 clearTimeout(timer);
-                reject(isExpected(err) ? err : new StoreUnavailableError(`${what} failed: ${causeOf(err)}`, { cause: err }));
+                reject(isExpected(err) ? err : unavailable(what, new StoreUnavailableError(`${what} failed: ${causeOf(err)}`, { cause: err })));
               },
             );
           });
-        });
+        };
+        const operation = String(key);
+        wrapped.set(key, (...args: unknown[]) => (telemetryOn() ? measured(labels, operation, () => call(args)) : call(args)));
       }
       return wrapped.get(key);
     },
+  });
+}
+
+/** How telemetry names a store: its family (`state`, `user`, ...) and its backend (the URI scheme, or the class of a store given as an object). */
+export interface StoreLabels {
+  family: string;
+  backend: string;
+}
+
+function labelsOf(what: string, store: object): StoreLabels {
+  const family = /^(?:the )?([\w-]+)/.exec(what)?.[1] ?? 'store';
+  const backend = /\(([a-z][a-z0-9+.-]*):/i.exec(what)?.[1]?.toLowerCase() ?? store.constructor?.name ?? 'custom';
+  return { family, backend };
+}
+
+const degradedSince = new Map<string, number>();
+
+/** Records that `what` failed (or did not answer) from now, unless it already was; the error is passed on. */
+function unavailable(what: string, err: StoreUnavailableError): StoreUnavailableError {
+  if (!degradedSince.has(what)) degradedSince.set(what, Date.now());
+  return err;
+}
+
+/**
+ * The stores (as errors name them) whose latest call failed or did not answer, with when their
+ * failures began (ms since the epoch); a store leaves the list with its next call that works.
+ */
+export function degradedStores(): ReadonlyMap<string, number> {
+  return degradedSince;
+}
+
+/** Every store guarded in this process, by name (a handful: equal names are one). */
+const guardedNames = new Set<string>();
+
+watchGauge('authgate.store.degraded', 'Seconds since the calls of a store began to fail; 0 while it works.', 's', () =>
+  [...guardedNames].map((store) => {
+    const since = degradedSince.get(store);
+    return [since === undefined ? 0 : (Date.now() - since) / 1000, { 'authgate.store': store }];
+  }),
+);
+
+function measured(labels: StoreLabels, operation: string, call: () => unknown): unknown {
+  const started = performance.now();
+  const attributes = { 'authgate.store.family': labels.family, 'authgate.store.backend': labels.backend, 'authgate.store.operation': operation };
+  return traced(`authgate.store ${labels.family}.${operation}`, attributes, call, (failure) => {
+    record('authgate.store.duration', (performance.now() - started) / 1000, { ...attributes, 'authgate.outcome': failure ?? 'ok' });
+    if (failure === 'unavailable') count('authgate.store.errors', { 'authgate.store.family': labels.family, 'authgate.store.backend': labels.backend });
   });
 }
 

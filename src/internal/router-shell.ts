@@ -5,6 +5,7 @@ import { StoreUnavailableError } from './guarded-store';
 import { privateAnswerHeaders } from './security-headers';
 import { sendJson } from './http';
 import { reservedNameIn } from './plain-keys';
+import { errorCode, startSpan, telemetryOn } from '../base/telemetry';
 
 /** How a router answers an error: its own JSON shape for a status and a client-safe message. */
 export type ErrorAnswer = (res: Response, status: number, message: string, err: unknown) => void;
@@ -30,6 +31,11 @@ export interface RouterShellOptions {
  */
 export function routerShell(options: RouterShellOptions): Router {
   const router = Router();
+  router.use(tracedRequest);
+  router.param('provider', (req, _res, next, provider: unknown) => {
+    if (typeof provider === 'string') providersOf.set(req, provider);
+    next();
+  });
   router.use(privateAnswerHeaders);
   router.use((req, res, next) => {
     if (!options.refuseCrossSite(req)) return next();
@@ -49,6 +55,33 @@ export function routerShell(options: RouterShellOptions): Router {
     json(req, res, (err?: unknown) => (err ? next(err) : form(req, res, refuseReservedNames(req, next))));
   });
   return router;
+}
+
+const answeredCodes = new WeakMap<Response, string>();
+const providersOf = new WeakMap<Request, string>();
+
+/**
+ * With telemetry on, a span for the request through this router, named by the route it reached
+ * (`authgate GET /auth/:provider/login`), with its status and outcome: `ok`, or the code of the
+ * error answered. No query, body, token or user id goes on it.
+ */
+function tracedRequest(req: Request, res: Response, next: NextFunction): void {
+  if (!telemetryOn()) return next();
+  const mountedAt = req.baseUrl;
+  const end = startSpan(`authgate ${req.method}`, { 'http.request.method': req.method }, () => next());
+  res.once('finish', () => {
+    const route = `${mountedAt}${typeof req.route?.path === 'string' ? req.route.path : ''}`;
+    const status = res.statusCode;
+    const outcome = status < 400 ? 'ok' : (answeredCodes.get(res) ?? String(status));
+    // A refusal (4xx) is the route working; only a failure of the service marks the span failed.
+    // The provider of a route that found one (a path naming no provider would make a series per guess).
+    const provider = status !== 404 ? providersOf.get(req) : undefined;
+    end(
+      { 'http.route': route, 'authgate.provider': provider, 'http.response.status_code': status, 'authgate.outcome': outcome },
+      `authgate ${req.method} ${route}`,
+      status >= 500 ? outcome : undefined,
+    );
+  });
 }
 
 /**
@@ -76,19 +109,21 @@ export function finishRouter(router: Router, options: { answer: ErrorAnswer; log
   router.use((_req: Request, res: Response) => options.answer(res, 404, options.notFound, undefined));
   router.use((err: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(err);
+    answeredCodes.set(res, errorCode(err));
     if (err instanceof RateLimitError) res.setHeader('Retry-After', String(err.retryAfter));
     const status = (err as { status?: unknown } | null)?.status;
     if (err instanceof AuthError) {
       // A store's own error is written to be logged (see guardStore); any other cause by name only.
       if (err.status >= 500)
         logTo(options.logger).error('{error} (cause: {cause})', {
+          code: err.code,
           error: err.message,
           cause: err.cause instanceof StoreUnavailableError ? err.cause.message : ((err.cause as Error | undefined)?.name ?? 'none'),
         });
       return options.answer(res, err.status, err.message, err);
     }
     if (err instanceof StoreUnavailableError) {
-      logTo(options.logger).error('{error}', { error: err.message });
+      logTo(options.logger).error('{error}', { code: err.code, error: err.message });
       return options.answer(res, 503, 'a store is unavailable, try again', err);
     }
     if (typeof status === 'number' && status >= 400 && status < 500) {

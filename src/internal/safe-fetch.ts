@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { isPrivateAddress } from './address-guard';
+import { inSpan, telemetryOn } from '../base/telemetry';
 
 /** Limits of one guarded outgoing GET. */
 export interface SafeFetchLimits {
@@ -66,7 +67,14 @@ function describe(url: URL): string {
  * target) checked against private ranges at connect time, so DNS rebinding cannot slip past; a
  * whole-request deadline; the body cut off past `maxBytes`.
  */
-export async function safeFetch(rawUrl: string, limits: SafeFetchLimits): Promise<Buffer> {
+export function safeFetch(rawUrl: string, limits: SafeFetchLimits): Promise<Buffer> {
+  if (!telemetryOn()) return fetchFollowingRedirects(rawUrl, limits);
+  // The host only: a path or query may name a user or carry a code.
+  const host = URL.canParse(rawUrl) ? new URL(rawUrl).host : 'invalid';
+  return inSpan('authgate.fetch', { 'server.address': host, 'http.request.method': limits.post === undefined ? 'GET' : 'POST' }, () => fetchFollowingRedirects(rawUrl, limits));
+}
+
+async function fetchFollowingRedirects(rawUrl: string, limits: SafeFetchLimits): Promise<Buffer> {
   const deadline = Date.now() + limits.timeoutMs;
   let url: URL;
   try {

@@ -9,7 +9,7 @@ export const PROBE_KEY = 'authgate:start-up-probe';
  */
 export function probeStore(given: unknown, probe: () => Promise<unknown>, logger: Logger): void {
   if (typeof given !== 'string' || given.startsWith('memory:')) return;
-  probe().catch((err: unknown) => logTo(logger).error('at start-up, {error}{hint}', { error: (err as Error).message, hint: hintFor((err as Error).message) }));
+  probe().catch((err: unknown) => logTo(logger).error('at start-up, {error}{hint}', { code: 'unavailable', error: (err as Error).message, hint: hintFor((err as Error).message) }));
 }
 
 /** Whether a store's error says another process holds its folder (a level database's lock). */

@@ -33,3 +33,4 @@ export { SecretBox } from '../internal/secret-box';
 export { base32Decode, base32Encode } from '../internal/base32';
 export { PROBE_KEY, probeStore } from '../internal/store-probe';
 export { uriPath, uriScheme } from '../internal/store-uri';
+export { count as countMetric, record as recordMetric, inSpan, telemetryOn, type SpanRecord, type TelemetryAttributes } from '../base/telemetry';

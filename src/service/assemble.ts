@@ -1,3 +1,4 @@
+import { count } from '../base/telemetry';
 import { canonicalEmail, identityKey } from '../internal/email-address';
 import { addressGroup } from '../internal/client-ip';
 import type { Request } from 'express';
@@ -146,6 +147,7 @@ function hitCounter(limiter: RateLimiter<string>, events: EventBus): (name: stri
     try {
       await limiter.hit(name, identity);
     } catch (err) {
+      if (err instanceof RateLimitError) count('authgate.rate_limited', { 'authgate.rule': name });
       const key = `${name}\u0000${identity}`;
       if (err instanceof RateLimitError && limitedLately.get(key) === undefined) {
         limitedLately.set(key, true, err.retryAfter * 1000);

@@ -1,4 +1,5 @@
 import { logTo } from '../base/logger';
+import { checkHealth, healthRouter, type HealthReport } from './health';
 import type { Router } from 'express';
 import { AvatarProxy } from '../core/avatar/proxy';
 import { createAvatarRouter } from '../core/avatar/route';
@@ -119,6 +120,16 @@ export interface Auth {
   readonly sessions: Sessions;
   /** The resolved options. */
   readonly options: Readonly<ResolvedOptions>;
+  /**
+   * Checks every store (a read within its timeout), the announcements between instances and the
+   * signing key: `status: 'ok'`, or `'failing'` with what is wrong in each failed check.
+   */
+  health(): Promise<HealthReport>;
+  /**
+   * `GET /livez` and `GET /readyz` (200, or 503 with the report) for probes. Not mounted by
+   * `handlers()`: put it on an internal port or path, e.g. `internal.use(auth.healthRouter())`.
+   */
+  healthRouter(): Router;
   /** Stops providers that run servers or polling and closes the stores. */
   close(): Promise<void>;
 }
@@ -177,6 +188,8 @@ export function createAuth(options: AuthOptions): Auth {
       middleware ??= createMiddleware(authenticator, resolved, plugins.guards(), core.translations);
       return middleware;
     },
+    health: () => checkHealth({ resolved, tokens }),
+    healthRouter: () => healthRouter(() => auth.health()),
     async close() {
       await Promise.all([...providers.values()].map((p) => p.close?.()));
       await plugins.close();

@@ -135,6 +135,10 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
       `@simplewebauthn/browser@${await versionOf('@simplewebauthn/browser')}`,
       // docs/troubleshooting.md gives pino as the logger.
       `pino@${await versionOf('pino')}`,
+      // docs/operations.md registers OpenTelemetry's metrics SDK with the Prometheus exporter.
+      `@opentelemetry/api@${await versionOf('@opentelemetry/api')}`,
+      `@opentelemetry/sdk-metrics@${await versionOf('@opentelemetry/sdk-metrics')}`,
+      `@opentelemetry/exporter-prometheus@${await versionOf('@opentelemetry/exporter-prometheus')}`,
       // The React samples of docs/client.md (types only: they are type-checked, not run).
       `@types/react@${await versionOf('@types/react')}`,
     ]);
@@ -263,7 +267,7 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
       const atRequire = ours();
       const { AuthError } = authgate;
       const afterOne = ours();
-      authgate.createAuth({ url: 'http://127.0.0.1:8080', secret: 'consumer-test-secret-0123456789-ab' }).handlers;
+      authgate.createAuth({ url: 'http://127.0.0.1:8080', secret: 'consumer-test-secret-0123456789-ab' }).handlers();
       import('authgate').then((esm) => {
         const names = Object.keys(authgate).filter((name) => name !== '__esModule').sort();
         // Node 23 and later also name the whole object 'module.exports'.

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { countEvent } from './event-metrics';
 import type { IncomingMessage } from 'node:http';
 import { clientIp, type AddressedRequest } from '../../internal/client-ip';
 import { type Logger, logTo } from '../../base/logger';
@@ -124,6 +125,7 @@ export class EventBus {
 
   /** Records an event, after the current request's answer; `client` is hashed and summarized here. */
   emit(event: NewAuthEvent, client?: EventClient): void {
+    countEvent(event);
     // Nobody to tell (no log, no webhooks, no handlers): nothing to do.
     if (this.options.store === undefined && this.options.webhooks?.active !== true && this.handlers.size === 0) return;
     const time = Date.now();

@@ -1,3 +1,4 @@
+import { count } from '../../base/telemetry';
 import { createHash, createHmac } from 'node:crypto';
 import { configError, errorName } from '../../base/errors';
 import { safeFetch } from '../../internal/safe-fetch';
@@ -178,11 +179,12 @@ export class WebhookQueue {
         continue;
       }
       const ok = await this.deliver(hook, value.event);
+      const wait = ok ? undefined : this.options.backoffMs[value.attempt];
+      count('authgate.webhook.deliveries', { 'authgate.outcome': ok ? 'delivered' : wait === undefined ? 'given_up' : 'retried' });
       if (ok) {
         await this.state.deleteMember(QUEUE, member);
         continue;
       }
-      const wait = this.options.backoffMs[value.attempt];
       if (wait === undefined) {
         logTo(this.options.logger).warn('webhook {webhook}: event {id} dropped after {attempts} attempts', { webhook: hook.id, id: value.event.id, attempts: value.attempt + 1 });
         await this.state.deleteMember(QUEUE, member);

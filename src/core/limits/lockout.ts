@@ -1,3 +1,4 @@
+import { count } from '../../base/telemetry';
 import { createHash } from 'node:crypto';
 import { addressGroup } from '../../internal/client-ip';
 import { DEFAULT_IPV6_RATE_LIMIT_PREFIX, RateLimitError } from './rate-limiter';
@@ -46,7 +47,10 @@ export class Lockout {
   /** Throws a {@link RateLimitError} while attempts on `email` from `ip` must wait. */
   async check(email: string, ip: string): Promise<void> {
     const until = await this.store.get<number>(this.key('until', email, ip));
-    if (until !== undefined && until > Date.now()) throw new RateLimitError(Math.max(1, Math.ceil((until - Date.now()) / 1000)));
+    if (until !== undefined && until > Date.now()) {
+      count('authgate.lockouts');
+      throw new RateLimitError(Math.max(1, Math.ceil((until - Date.now()) / 1000)));
+    }
   }
 
   /** Counts a wrong password; past the free ones, the next attempt must wait. */

@@ -1,4 +1,5 @@
 import { clientIp } from '../../internal/client-ip';
+import { count } from '../../base/telemetry';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Request } from 'express';
 import { AuthError, type AuthErrorReason } from '../../base/errors';
@@ -293,6 +294,7 @@ export class Authenticator {
     try {
       if (read.expired) {
         const refreshed = await this.refresh(read);
+        count('authgate.token.refreshes', { 'authgate.outcome': 'refreshed' });
         this.tokens.send(res, refreshed.token, refreshed.claims);
         ({ claims, token } = refreshed);
       } else if (this.sessions.everyRequest !== undefined) {

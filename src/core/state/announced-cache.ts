@@ -57,6 +57,13 @@ export class AnnouncedMap<K, V> {
  * announcement may predate it and is not kept: take a {@link AnnouncedCache.mark} before the read
  * and keep what it found through {@link AnnouncedMap.keep}.
  */
+const subscribed = new Set<AnnouncedCache>();
+
+/** The announcement channels of caches on `store` in this process, and whether each is live (for health checks). */
+export function announcementsOn(store: StateStore): Array<{ channel: string; live: boolean }> {
+  return [...subscribed].filter((cache) => cache.carriedBy(store)).map((cache) => ({ channel: cache.channel, live: cache.live }));
+}
+
 export class AnnouncedCache {
   /** Counts announcements (and local changes), so a read can tell whether one overlapped it. */
   private epoch = 0;
@@ -70,7 +77,8 @@ export class AnnouncedCache {
    */
   constructor(
     private readonly store: StateStore,
-    private readonly channel: string,
+    /** The channel's name. */
+    readonly channel: string,
     private readonly forget: (message: string) => void,
   ) {
     this.subscription = store.subscribe?.(
@@ -84,6 +92,12 @@ export class AnnouncedCache {
         for (const map of this.maps) map.clear();
       },
     );
+    if (this.subscription !== undefined) subscribed.add(this);
+  }
+
+  /** Whether `store` carries this cache's announcements. */
+  carriedBy(store: StateStore): boolean {
+    return this.store === store;
   }
 
   /** A map of this cache, holding at most `capacity` entries. */
@@ -122,6 +136,7 @@ export class AnnouncedCache {
 
   /** Stops listening. */
   async close(): Promise<void> {
+    subscribed.delete(this);
     await this.subscription?.close();
   }
 }

@@ -1,6 +1,6 @@
 import { CAPTCHA_MESSAGES } from './captcha-messages';
 import { createHash } from 'node:crypto';
-import { AuthError, logTo } from '../../plugin-kit/helpers';
+import { AuthError, countMetric, logTo } from '../../plugin-kit/helpers';
 import { safeFetch } from '../../plugin-kit/http';
 import type { ActionHook, ActionName, AuthPlugin, GuardedAction, PluginContext } from '../../plugin-kit/plugin-api';
 import type { LoginRequest } from '../../plugin-kit/providers';
@@ -33,6 +33,16 @@ function tokenOf(req: LoginRequest, settings: ResolvedCaptcha): string | undefin
 
 /** Asks the service about `token`; throws `captcha_invalid`, or `unavailable` when it cannot be asked (unless `failOpen`). */
 async function verify(ctx: PluginContext, settings: ResolvedCaptcha, hostnames: readonly string[] | false, token: string, action: GuardedAction, ip: string): Promise<void> {
+  try {
+    await judge(ctx, settings, hostnames, token, action, ip);
+    countMetric('authgate.captcha', { 'authgate.action': action, 'authgate.outcome': 'passed' });
+  } catch (err) {
+    countMetric('authgate.captcha', { 'authgate.action': action, 'authgate.outcome': err instanceof AuthError ? err.code : 'failed' });
+    throw err;
+  }
+}
+
+async function judge(ctx: PluginContext, settings: ResolvedCaptcha, hostnames: readonly string[] | false, token: string, action: GuardedAction, ip: string): Promise<void> {
   if (token.length > MAX_TOKEN_CHARS) throw invalid('the token is too long');
   // One use, on every instance: a solved challenge buys one attempt, whatever the service remembers.
   const used = `captcha:used:${createHash('sha256').update(token).digest('hex')}`;

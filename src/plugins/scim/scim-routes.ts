@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express';
-import { AuthError, requestClient, param } from '../../plugin-kit/helpers';
+import { AuthError, countMetric, requestClient, param } from '../../plugin-kit/helpers';
 import { asyncHandler, sendJson, objectBody } from '../../plugin-kit/http';
 import { type PluginAuthenticator, type PluginRoute, type RouteMethod, routeCaller, type OrgAuthority } from '../../plugin-kit/plugin-api';
 import { listResponse, resourceTypes, schemas, serviceProviderConfig } from './scim-discovery';
@@ -83,6 +83,7 @@ export function scimRouteList(deps: ScimRouteDeps): PluginRoute[] {
       } catch (err) {
         sendScimError(res, err);
       }
+      countMetric('authgate.scim.operations', { 'authgate.operation': `${req.method} ${path.split('/')[3] ?? ''}`, 'http.response.status_code': res.statusCode });
     },
   });
   const one = (list: (base: string) => Array<Record<string, unknown>>, key: 'id') => async (req: Request) => {
