@@ -1,10 +1,10 @@
 // Benchmark server: a protected route and the direct login, with telemetry as TELEMETRY says:
 // `off` (AUTHGATE_TELEMETRY=off), `api` (@opentelemetry/api installed, no SDK registered) or `sdk`
-// (a tracer and a meter provider registered, spans kept by an in-memory exporter).
+// (a tracer provider with the batch span processor NodeSDK uses, an in-memory exporter, and a meter provider).
 import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import express from 'express';
 import { announceWithSession } from '../lib/announce';
 // authgate reads AUTHGATE_TELEMETRY and the registered providers when it first uses them, not at import.
@@ -16,7 +16,7 @@ function main(): void {
   if (mode === 'sdk') {
     const spans = new InMemorySpanExporter();
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(spans)] }));
     const reader = new PeriodicExportingMetricReader({ exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE), exportIntervalMillis: 1000 });
     metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
     // The exporter keeps what it is given: empty it, as a real one sends it away.

@@ -77,10 +77,23 @@ function meterNow(otelApi: Api): Instruments {
   return instruments;
 }
 
-function tracerNow(otelApi: Api): Tracer {
-  const provider = otelApi.trace.getTracerProvider();
+let noopTracerProvider: TracerProvider | undefined;
+let noopMeterClass: unknown;
+
+/** The tracer of the provider the app registered, or `undefined` while it registered none (spans would go nowhere). */
+function liveTracer(otelApi: Api): Tracer | undefined {
+  const global = otelApi.trace.getTracerProvider();
+  const provider = global instanceof otelApi.ProxyTracerProvider ? global.getDelegate() : global;
+  noopTracerProvider ??= new otelApi.ProxyTracerProvider().getDelegate();
+  if (provider === noopTracerProvider) return undefined;
   if (tracer?.provider !== provider) tracer = { provider, tracer: provider.getTracer(SCOPE) };
   return tracer.tracer;
+}
+
+/** Whether the app registered a meter provider (before it does, the API's meter records nothing). */
+function metersLive(otelApi: Api): boolean {
+  noopMeterClass ??= otelApi.createNoopMeter().constructor;
+  return meterNow(otelApi).meter.constructor !== noopMeterClass;
 }
 
 function clean(attributes: TelemetryAttributes | undefined): Attributes {
@@ -94,9 +107,13 @@ function clean(attributes: TelemetryAttributes | undefined): Attributes {
   return out;
 }
 
-/** Whether spans and metrics can go anywhere: `@opentelemetry/api` is installed and not switched off. */
+/**
+ * Whether spans or metrics go anywhere now: `@opentelemetry/api` is installed, not switched off,
+ * and the app registered a tracer or a meter provider. Instrumented code does nothing more while not.
+ */
 export function telemetryOn(): boolean {
-  return otel() !== null;
+  const otelApi = otel();
+  return otelApi !== null && (liveTracer(otelApi) !== undefined || metersLive(otelApi));
 }
 
 /**
@@ -184,8 +201,9 @@ export function errorCode(err: unknown): string {
  */
 export function inSpan<T>(name: string, attributes: TelemetryAttributes, work: (span: SpanRecord) => Promise<T>): Promise<T> {
   const otelApi = otel();
-  if (otelApi === null) return work(NO_SPAN);
-  return tracerNow(otelApi).startActiveSpan(name, { attributes: clean(attributes) }, async (span) => {
+  const live = otelApi === null ? undefined : liveTracer(otelApi);
+  if (live === undefined) return work(NO_SPAN);
+  return live.startActiveSpan(name, { attributes: clean(attributes) }, async (span) => {
     try {
       return await work(recordOf(span));
     } catch (err) {
@@ -204,11 +222,12 @@ export function inSpan<T>(name: string, attributes: TelemetryAttributes, work: (
  */
 export function startSpan(name: string, attributes: TelemetryAttributes, next: (span: SpanRecord) => void): (end: TelemetryAttributes, finalName?: string, failure?: string) => void {
   const otelApi = otel();
-  if (otelApi === null) {
+  const live = otelApi === null ? undefined : liveTracer(otelApi);
+  if (otelApi === null || live === undefined) {
     next(NO_SPAN);
     return () => undefined;
   }
-  const span = tracerNow(otelApi).startSpan(name, { attributes: clean(attributes) });
+  const span = live.startSpan(name, { attributes: clean(attributes) });
   const record = recordOf(span);
   otelApi.context.with(otelApi.trace.setSpan(otelApi.context.active(), span), () => next(record));
   return (end, finalName, failure) => {
@@ -235,8 +254,26 @@ export function currentTraceIds(): { traceId: string; spanId: string } | undefin
  */
 export function traced<T>(name: string, attributes: TelemetryAttributes, call: () => T, settled?: (failure: string | undefined) => void): T {
   const otelApi = otel();
-  if (otelApi === null) return call();
-  const span = tracerNow(otelApi).startSpan(name, { attributes: clean(attributes) });
+  const live = otelApi === null ? undefined : liveTracer(otelApi);
+  if (otelApi === null || live === undefined) {
+    let result: T;
+    try {
+      result = call();
+    } catch (err) {
+      settled?.(errorCode(err));
+      throw err;
+    }
+    if (settled !== undefined) {
+      if (result instanceof Promise)
+        result.then(
+          () => settled(undefined),
+          (err: unknown) => settled(errorCode(err)),
+        );
+      else settled(undefined);
+    }
+    return result;
+  }
+  const span = live.startSpan(name, { attributes: clean(attributes) });
   const end = (failure: string | undefined): void => {
     if (failure !== undefined) recordOf(span).fail(failure);
     span.end();

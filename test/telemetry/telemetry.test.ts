@@ -5,6 +5,7 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import express from 'express';
 import request from 'supertest';
 import { jsonLogger } from '../../src';
+import { telemetryOn } from '../../src/base/telemetry';
 import { login, makeApp, SECRET } from '../support/auth-app';
 import { describeRedis, startRedis, type TestServer } from '../support/servers';
 import { eventually } from '../support/eventually';
@@ -33,9 +34,12 @@ const sum = (found: Array<DataPoint<number | Histogram>>, where: Record<string, 
 const finished = (): ReadableSpan[] => spans.getFinishedSpans();
 
 beforeAll(() => {
+  // The API alone (no SDK yet): authgate's instrumentation stands aside.
+  expect(telemetryOn()).toBe(false);
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
+  expect(telemetryOn()).toBe(true);
 });
 
 afterAll(() => {
