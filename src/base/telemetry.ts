@@ -24,6 +24,7 @@ export const TELEMETRY_COUNTERS = {
 /** The histograms authgate keeps, by name. */
 export const TELEMETRY_HISTOGRAMS = {
   'authgate.store.duration': 'Store call duration in seconds, by family, backend, operation and outcome.',
+  'authgate.announcement.lag': 'Seconds an announcement between instances took to arrive (with the difference of their clocks).',
 } as const;
 
 /** A counter's name. */
@@ -34,7 +35,7 @@ export type TelemetryHistogram = keyof typeof TELEMETRY_HISTOGRAMS;
 export type TelemetryAttributes = Record<string, string | number | boolean | undefined>;
 
 const SCOPE = 'authgate';
-const HISTOGRAM_UNITS: Record<TelemetryHistogram, string> = { 'authgate.store.duration': 's' };
+const HISTOGRAM_UNITS: Record<TelemetryHistogram, string> = { 'authgate.store.duration': 's', 'authgate.announcement.lag': 's' };
 const SECONDS_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 let api: Api | null | undefined;

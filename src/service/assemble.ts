@@ -1,4 +1,5 @@
 import { count } from '../base/telemetry';
+import { AnnouncementHeartbeat } from '../core/state/announcement-heartbeat';
 import { canonicalEmail, identityKey } from '../internal/email-address';
 import { addressGroup } from '../internal/client-ip';
 import type { Request } from 'express';
@@ -48,6 +49,8 @@ export interface Core {
   avatars: AvatarProxy;
   sessions: SessionRegistry;
   everyRequest: RevocationCache | undefined;
+  /** Measures the announcements' lag between instances, with telemetry on. */
+  heartbeat: AnnouncementHeartbeat;
   links: LinkFlow;
   plugins: PluginHost;
   users: UserDirectory;
@@ -195,6 +198,7 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
   const avatars = avatarProxy(resolved);
   const sessions = new SessionRegistry(resolved.stateStore, { ...resolved, secretFor: (aud) => tokens.signingSecret(aud) });
   const everyRequest = resolved.revocationCheck === 'every-request' ? new RevocationCache(sessions, resolved.stateStore) : undefined;
+  const heartbeat = new AnnouncementHeartbeat(resolved.stateStore);
   const useOnce = (key: string, ttlMs: number): Promise<boolean> => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs));
   const notices = credentialNotices(events);
   const links = new LinkFlow(tokens, sessions, useOnce, resolved, notices);
@@ -234,7 +238,7 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
     actionFailed: (action, req, address) => plugins.actionFailed(action, req, address),
     actionSucceeded: (action, req, address) => plugins.actionSucceeded(action, req, address),
   };
-  return { resolved, providers, tokens, avatars, sessions, everyRequest, links, plugins, users, completer, limiter, authenticator, kit, events, countHit, translations };
+  return { resolved, providers, tokens, avatars, sessions, everyRequest, heartbeat, links, plugins, users, completer, limiter, authenticator, kit, events, countHit, translations };
 }
 
 /** What plugins get from the core (see {@link PluginContext}). */

@@ -194,6 +194,7 @@ export function createAuth(options: AuthOptions): Auth {
       await Promise.all([...providers.values()].map((p) => p.close?.()));
       await plugins.close();
       await everyRequest?.close();
+      await core.heartbeat.close();
       await events.close();
       await Promise.all([resolved.avatarStore.close(), resolved.stateStore.close(), resolved.credentialStore.close(), resolved.userStore.close(), resolved.auditStore?.close()]);
     },

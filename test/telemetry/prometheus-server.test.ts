@@ -78,7 +78,7 @@ describeProm('a real Prometheus scraping two instances over a shared Redis, thro
     await eventually(async () => expect(await query('sum(authgate_logins_total{authgate_outcome="credentials_rejected"})')).toBe(6), 30_000, 500);
     expect(await query('count(count by (instance) (authgate_logins_total))')).toBe(2);
     const rules = (await (await fetch(`http://127.0.0.1:${promPort}/api/v1/rules`)).json()) as { data: { groups: Array<{ rules: unknown[] }> } };
-    expect(rules.data.groups.flatMap((g) => g.rules)).toHaveLength(7);
+    expect(rules.data.groups.flatMap((g) => g.rules)).toHaveLength(8);
 
     // The failover: the shared store stops; logins answer 503 and say why in the metrics.
     await redis.stop();

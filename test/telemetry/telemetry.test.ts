@@ -6,6 +6,8 @@ import express from 'express';
 import request from 'supertest';
 import { jsonLogger } from '../../src';
 import { telemetryOn } from '../../src/base/telemetry';
+import { AnnouncementHeartbeat } from '../../src/core/state/announcement-heartbeat';
+import { MemoryStateStore } from '../../src';
 import { login, makeApp, SECRET } from '../support/auth-app';
 import { describeRedis, startRedis, type TestServer } from '../support/servers';
 import { eventually } from '../support/eventually';
@@ -115,6 +117,19 @@ describe('OpenTelemetry with an SDK registered by the app', () => {
       expect(lines.every((line) => line.endsWith('\n') && !line.includes('test-secret'))).toBe(true);
     } finally {
       await auth.close();
+    }
+  });
+});
+
+describe('the announcement heartbeat', () => {
+  it('records how long announcements between instances take to arrive', async () => {
+    const store = new MemoryStateStore();
+    const heartbeat = new AnnouncementHeartbeat(store, 50);
+    try {
+      await eventually(async () => expect(((await points('authgate.announcement.lag'))[0]?.value as Histogram | undefined)?.count ?? 0).toBeGreaterThan(0), 5000, 50);
+    } finally {
+      await heartbeat.close();
+      await store.close();
     }
   });
 });
