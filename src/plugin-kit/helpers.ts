@@ -24,7 +24,7 @@ export { type UserList } from '../core/users/user-directory';
 export { isBanned, type UserRecord } from '../core/users/user-store';
 export { BoundedMap } from '../internal/bounded-map';
 export { canonicalEmail, identityKey } from '../internal/email-address';
-export { guardStore, openGuarded, StoreUnavailableError } from '../internal/guarded-store';
+export { guardStore, openGuarded, StoreUnavailableError, type StoreLabels } from '../internal/guarded-store';
 export { type MongoTarget, parseMongoUri } from '../internal/mongo-target';
 export { loadOptional, missingPackages, requirePackages } from '../internal/optional';
 export { emptyRecord, isReservedName, ownValue } from '../internal/plain-keys';

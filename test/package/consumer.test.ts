@@ -79,6 +79,7 @@ import { identityProvider } from 'authgate/idp';
 import { sso } from 'authgate/sso';
 import { scim } from 'authgate/scim';
 import { captcha } from 'authgate/captcha';
+import { auditStream, syslogSink } from 'authgate/audit-stream';
 
 const found: Record<string, string> = {
   createAuth: typeof createAuth, EmailSender: typeof EmailSender, createAccountRouter: typeof createAccountRouter,
@@ -86,7 +87,7 @@ const found: Record<string, string> = {
   createLocalOAuthServer: typeof createLocalOAuthServer, LevelStateStore: typeof LevelStateStore, MongoStateStore: typeof MongoStateStore,
   organizations: typeof organizations, orgOf: typeof orgOf, twoFactor: typeof twoFactor, passkeys: typeof passkeys,
   apiKeys: typeof apiKeys, apiKeyOf: typeof apiKeyOf, admin: typeof admin, identityProvider: typeof identityProvider,
-  sso: typeof sso, scim: typeof scim, captcha: typeof captcha,
+  sso: typeof sso, scim: typeof scim, captcha: typeof captcha, auditStream: typeof auditStream, syslogSink: typeof syslogSink,
 };
 let missing = '';
 try {
