@@ -65,7 +65,7 @@ const providersOf = new WeakMap<Request, string>();
  * (`authgate GET /auth/:provider/login`), with its status and outcome: `ok`, or the code of the
  * error answered. No query, body, token or user id goes on it.
  */
-function tracedRequest(req: Request, res: Response, next: NextFunction): void {
+export function tracedRequest(req: Request, res: Response, next: NextFunction): void {
   if (!telemetryOn()) return next();
   const mountedAt = req.baseUrl;
   const end = startSpan(`authgate ${req.method}`, { 'http.request.method': req.method }, () => next());

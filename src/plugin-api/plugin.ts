@@ -173,6 +173,11 @@ export interface PluginContribution {
   guards?: Readonly<Record<string, GuardFactory>>;
   /** A credential in `Authorization: Bearer` that `m.auth` accepts (API keys); one plugin at most. */
   bearer?: BearerResolver;
+  /**
+   * Checks `auth.health()` runs beside the core's, by name (`identity provider keys`): each
+   * resolves when what it checks works and rejects with what is wrong (no secrets in the message).
+   */
+  health?: Readonly<Record<string, () => Promise<void>>>;
   /** Services it offers other plugins, by name (see {@link PluginContext.service}). */
   services?: Readonly<Record<string, unknown>>;
   /**

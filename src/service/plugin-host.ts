@@ -165,6 +165,11 @@ export class PluginHost {
   }
 
   /** The guard factories of the plugins, by middleware name (`org`). */
+  /** The health checks of every plugin, by name. */
+  healthChecks(): Array<[string, () => Promise<void>]> {
+    return this.contributions.flatMap(({ parts }) => Object.entries(parts.health ?? {}));
+  }
+
   guards(): Map<string, GuardFactory> {
     return new Map(this.contributions.flatMap(({ parts }) => Object.entries(parts.guards ?? {})));
   }

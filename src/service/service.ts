@@ -188,7 +188,7 @@ export function createAuth(options: AuthOptions): Auth {
       middleware ??= createMiddleware(authenticator, resolved, plugins.guards(), core.translations);
       return middleware;
     },
-    health: () => checkHealth({ resolved, tokens }),
+    health: () => checkHealth({ resolved, tokens, extra: () => plugins.healthChecks() }),
     healthRouter: () => healthRouter(() => auth.health()),
     async close() {
       await Promise.all([...providers.values()].map((p) => p.close?.()));

@@ -9,6 +9,7 @@ import { telemetryOn } from '../../src/base/telemetry';
 import { AnnouncementHeartbeat } from '../../src/core/state/announcement-heartbeat';
 import { MemoryStateStore } from '../../src';
 import { login, makeApp, SECRET } from '../support/auth-app';
+import { createIdpApp } from '../support/idp-app';
 import { describeRedis, startRedis, type TestServer } from '../support/servers';
 import { eventually } from '../support/eventually';
 
@@ -115,6 +116,21 @@ describe('OpenTelemetry with an SDK registered by the app', () => {
       expect(typeof failure?.msg).toBe('string');
       expect(finished().some((s) => s.spanContext().traceId === failure?.trace_id)).toBe(true);
       expect(lines.every((line) => line.endsWith('\n') && !line.includes('test-secret'))).toBe(true);
+    } finally {
+      await auth.close();
+    }
+  });
+});
+
+describe('the identity provider', () => {
+  it('traces its endpoints on the router the app mounts, and health checks its signing keys', async () => {
+    const { app, auth } = createIdpApp('http://127.0.0.1:8080', { clients: [] });
+    try {
+      await request(app).get('/oidc/.well-known/openid-configuration').expect(200);
+      expect(finished().some((s) => s.name.startsWith('authgate GET') && s.attributes['http.response.status_code'] === 200)).toBe(true);
+      const report = await auth.health();
+      expect(report.checks.find((c) => c.name === 'identity provider keys')).toMatchObject({ ok: true });
+      expect(report.status).toBe('ok');
     } finally {
       await auth.close();
     }

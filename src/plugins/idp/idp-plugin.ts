@@ -3,7 +3,7 @@ import { createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { ADMIN_SERVICE, type AuthPlugin, type PluginContext, SECOND_FACTOR_SERVICE } from '../../plugin-kit/plugin-api';
 import { AuthError, configError, RateLimitError, loadOptional, requirePackages, isBanned, logTo } from '../../plugin-kit/helpers';
-import { clientIp, sendJson, safeFetch } from '../../plugin-kit/http';
+import { clientIp, sendJson, safeFetch, tracedRequest } from '../../plugin-kit/http';
 import { jtiHash, type Claims, isAdmin as hasAdminAttr, type User } from '../../plugin-kit/sessions';
 import { Router, type Request, type Response } from 'express';
 import { appRouteList } from './app-routes';
@@ -366,6 +366,8 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
   let resolved: ResolvedIdpOptions | undefined;
   let reloadKeys: (() => Promise<void>) | undefined;
   const router = Router();
+  // The app mounts this router itself: its requests get the spans of authgate's own routers.
+  router.use(tracedRequest);
   const provider = (): Promise<OidcProviderLike> => {
     if (started === undefined) return Promise.reject(new AuthError('unavailable', 'identityProvider(): add it to createAuth({ plugins: [...] }) first'));
     return started.then((s) => s.provider);
@@ -442,6 +444,12 @@ export function identityProvider(options: IdentityProviderOptions & { key: strin
           userDeleted: async (userId) => void (await revokeGrants(ctx.stateStore, userId)),
           // The owner took the account back: every app a stolen session could have let in loses its tokens.
           credentialsReset: async (userId) => appNames(await revokeGrants(ctx.stateStore, userId)),
+        },
+        health: {
+          'identity provider keys': async () => {
+            const running = await (started as Promise<{ keys: SigningJwk[] }>);
+            if (running.keys.length === 0) throw new Error('the identity provider has no signing key');
+          },
         },
         close: async () => clearInterval(timer),
       };
