@@ -12,7 +12,7 @@ export const TELEMETRY_COUNTERS = {
   'authgate.second_factor': 'Second-factor checks, by outcome.',
   'authgate.sessions.revoked': 'Sessions ended before their time (sign-out of other sessions, admin, ban, recovery).',
   'authgate.token.refreshes': 'Session tokens refreshed, by outcome (refreshed or refused).',
-  'authgate.step_ups': 'Actions refused until the user signs in again (a fresh login was needed).',
+  'authgate.step_ups': 'Credential changes refused until the user signs in again (step_up_required).',
   'authgate.lockouts': 'Logins refused because the account or address was locked after failures.',
   'authgate.rate_limited': 'Requests refused by a rate limit, by rule.',
   'authgate.captcha': 'CAPTCHA verifications, by outcome.',

@@ -104,6 +104,20 @@ describe('OpenTelemetry with an SDK registered by the app', () => {
     }
   });
 
+  it('counts step-ups: a credential change refused until the user signs in again', async () => {
+    const { app, auth } = makeApp({ twoFactor: { key: 'telemetry-test-2fa-key-0123456789abcdef' } });
+    try {
+      const before = sum(await points('authgate.step_ups'), { 'authgate.outcome': 'required' });
+      const { jwt } = await login(app, 'kim');
+      // A token in a header is no session cookie: enrolling a second factor needs one.
+      const refused = await request(app).post('/auth/2fa/enroll').set('X-JWT', jwt);
+      expect([refused.status, refused.body.code]).toEqual([403, 'step_up_required']);
+      expect(sum(await points('authgate.step_ups'), { 'authgate.outcome': 'required' })).toBe(before + 1);
+    } finally {
+      await auth.close();
+    }
+  });
+
   it('writes JSON lines in pino shape with the trace and span id of the request that logged', async () => {
     const lines: string[] = [];
     const { app, auth } = makeApp({ logger: jsonLogger({ write: (line) => void lines.push(line) }), stateStore: 'postgres://127.0.0.1:1/nowhere', storeTimeout: 300 });

@@ -174,7 +174,10 @@ export class Authenticator {
     const read = await this.tokens.read(req);
     if (read === undefined) throw unauthorized('token not found', 'token_missing');
     const claims = await this.acceptable(read, res);
-    const stepUp = (why: string): AuthError => new AuthError('forbidden', `${why}: log in again to change your credentials`, { reason: 'step_up_required' });
+    const stepUp = (why: string): AuthError => {
+      count('authgate.step_ups', { 'authgate.outcome': 'required' });
+      return new AuthError('forbidden', `${why}: log in again to change your credentials`, { reason: 'step_up_required' });
+    };
     if (read.source !== 'cookie' || !this.tokens.xsrfHeaderMatches(req, claims)) throw stepUp('a credential change needs the session cookie with its XSRF header');
     if (claims.act !== undefined) throw stepUp('an admin acting as this user cannot change its credentials');
     const jti = claims.jti;
