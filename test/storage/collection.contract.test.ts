@@ -239,7 +239,8 @@ async function folderHarness(open: (dir: string) => Database): Promise<AdapterHa
 }
 
 collectionContract('level', describe, () => folderHarness((dir) => new LevelDatabase(`level://${dir}`)));
-collectionContract('SQLite', describe, () => folderHarness((dir) => new SqliteDatabase(`sqlite://${join(dir, 'auth.db')}`)));
+collectionContract('SQLite (node:sqlite)', describe, () => folderHarness((dir) => new SqliteDatabase(`sqlite://${join(dir, 'auth.db')}`)));
+collectionContract('SQLite (better-sqlite3)', describe, () => folderHarness((dir) => new SqliteDatabase(`sqlite://${join(dir, 'auth.db')}?driver=better-sqlite3`)));
 
 const postgres = sharedServer(startPostgres);
 collectionContract('PostgreSQL', describePostgres, async () => {

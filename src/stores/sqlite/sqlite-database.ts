@@ -1,39 +1,43 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type BetterSqlite3 from 'better-sqlite3';
 import { configError } from '../../base/errors';
-import { loadOptional } from '../../internal/optional';
 import { SharedHandles, type Lease } from '../../internal/shared-handles';
 import { applyMigrations, migrationsTableOf, SqlDatabase, sqlText, type SqlDriver, type SqlNaming, type SqlSession } from '../sql/sql';
+import { openSqlite, type SqliteConnection, type SqliteDriverName, type SqliteStatement } from './sqlite-connection';
 
 /** One SQLite file of this process: its connection, its prepared statements, and the queue every call waits in. */
 interface SqliteFile {
-  db: BetterSqlite3.Database;
-  statements: Map<string, BetterSqlite3.Statement>;
+  db: SqliteConnection;
+  statements: Map<string, SqliteStatement>;
   /** One call at a time: a transaction awaits between its statements, and nothing else may run on the connection meanwhile. */
   tail: Promise<unknown>;
 }
 
-const files = new SharedHandles<SqliteFile>(async (file) => void file.db.close());
+const files = new SharedHandles<SqliteFile>(async (file) => file.db.close());
+
+/** The file of a `sqlite:///abs/path.db` or `sqlite://./relative.db` URI, and the driver its `?driver=` names. */
+export function sqliteTarget(uri: string): { path: string; driver: SqliteDriverName | undefined } {
+  const match = /^sqlite:\/\/(.+?)(?:\?driver=(node|better-sqlite3))?$/i.exec(uri);
+  const path = match?.[1] === undefined ? '' : decodeURIComponent(match[1]);
+  if (path === '' || path === '/' || path.includes('?'))
+    throw configError(
+      `sqlite URI ${JSON.stringify(uri.slice(0, 80))} needs a file: sqlite:///var/lib/app/auth.db (absolute) or sqlite://./var/auth.db, and at most ?driver=node or ?driver=better-sqlite3`,
+    );
+  return { path: resolve(path), driver: match?.[2]?.toLowerCase() as SqliteDriverName | undefined };
+}
 
 /** The file of a `sqlite:///abs/path.db` or `sqlite://./relative.db` URI. */
 export function sqlitePath(uri: string): string {
-  const match = /^sqlite:\/\/(.+)$/i.exec(uri);
-  const path = match?.[1] === undefined ? '' : decodeURIComponent(match[1]);
-  if (path === '' || path === '/' || path.includes('?'))
-    throw configError(`sqlite URI ${JSON.stringify(uri.slice(0, 80))} needs a file: sqlite:///var/lib/app/auth.db (absolute) or sqlite://./var/auth.db`);
-  return resolve(path);
+  return sqliteTarget(uri).path;
 }
 
-function openFile(path: string): SqliteFile {
-  const Sqlite = loadOptional<typeof BetterSqlite3>('better-sqlite3', 'a sqlite:// store');
+function openFile(path: string, driver: SqliteDriverName | undefined): SqliteFile {
   // As a level folder is made when missing, so is the file's folder (SQLite makes only the file).
   mkdirSync(dirname(path), { recursive: true });
-  const db = new Sqlite(path);
-  // WAL lets readers of other processes work beside a writer; the timeout waits for their locks.
-  db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
-  db.pragma('foreign_keys = ON');
+  const db = openSqlite(path, driver);
+  // WAL lets readers of other processes work beside a writer; the busy timeout (set on opening) waits for their locks.
+  db.exec('PRAGMA journal_mode = WAL');
+  db.exec('PRAGMA foreign_keys = ON');
   return { db, statements: new Map(), tail: Promise.resolve() };
 }
 
@@ -49,7 +53,9 @@ export const SQLITE_NAMING: SqlNaming = {
 };
 
 /**
- * Every family in one SQLite file (`better-sqlite3` 12, an optional package): one machine, kept
+ * Every family in one SQLite file, through Node's own `node:sqlite` (Node 22.13 and later: no
+ * package, no native build) or, with `?driver=better-sqlite3` or on an older Node, the optional
+ * package `better-sqlite3` 12: one machine, kept
  * across restarts; several processes of one machine may share the file (SQLite locks it). Calls of
  * this process run one at a time, and a transaction holds the write lock (`BEGIN IMMEDIATE`) from
  * its start, so an update never loses another.
@@ -61,10 +67,10 @@ export class SqliteDatabase extends SqlDatabase {
   /** @param uri - `sqlite:///path/to/file.db`. */
   constructor(uri: string) {
     super();
-    const path = sqlitePath(uri);
-    this.lease = files.acquire(path, () => openFile(path));
+    const { path, driver } = sqliteTarget(uri);
+    this.lease = files.acquire(path, () => openFile(path, driver));
     const file = this.lease.handle;
-    const prepared = (sql: string): BetterSqlite3.Statement => {
+    const prepared = (sql: string): SqliteStatement => {
       let statement = file.statements.get(sql);
       if (statement === undefined) {
         statement = file.db.prepare(sql);
@@ -74,7 +80,7 @@ export class SqliteDatabase extends SqlDatabase {
     };
     const direct: SqlSession = {
       rows: async <R>(sql: string, params: readonly unknown[] = []) => prepared(sql).all(...params) as R[],
-      run: async (sql: string, params: readonly unknown[] = []) => prepared(sql).run(...params).changes,
+      run: async (sql: string, params: readonly unknown[] = []) => Number(prepared(sql).run(...params).changes),
     };
     const queued = <T>(work: () => Promise<T>): Promise<T> => {
       const result = file.tail.then(work, work);
