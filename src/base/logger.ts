@@ -207,11 +207,11 @@ const LINE_KEYS = new Set(['level', 'time', 'name', 'msg']);
 /** Options of {@link jsonLogger}. */
 export interface JsonLoggerOptions {
   /** The lowest level written. @default 'info' */
-  level?: LogLevel;
+  level?: LogLevel | undefined;
   /** Where each line goes (with its newline). @default process.stdout.write */
-  write?: (line: string) => void;
+  write?: ((line: string) => void) | undefined;
   /** The `name` of every line. @default 'authgate' */
-  name?: string;
+  name?: string | undefined;
 }
 
 /**

@@ -7,28 +7,28 @@ import { accountCalls, linkCalls, orgCalls, signInCalls } from './client-calls';
 /** Options of {@link createAuthClient}. */
 export interface AuthClientOptions {
   /** The app's origin. @default the page's origin (`''`: same-origin paths) */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Where the auth router is mounted. @default '/auth' */
-  authPath?: string;
+  authPath?: string | undefined;
   /** Where the account service is mounted. @default '/account' */
-  accountPath?: string;
+  accountPath?: string | undefined;
   /** The cookie holding the XSRF token. @default 'XSRF-TOKEN' */
-  xsrfCookie?: string;
+  xsrfCookie?: string | undefined;
   /** The header it is echoed in. @default 'X-XSRF-TOKEN' */
-  xsrfHeader?: string;
+  xsrfHeader?: string | undefined;
   /** `fetch`'s `credentials`. @default 'include' */
-  credentials?: 'include' | 'same-origin' | 'omit';
+  credentials?: 'include' | 'same-origin' | 'omit' | undefined;
   /** The `fetch` to use (a test's, a polyfill). @default globalThis.fetch */
-  fetch?: typeof fetch;
+  fetch?: typeof fetch | undefined;
   /**
    * `@simplewebauthn/browser` for passkeys. @default the global `SimpleWebAuthnBrowser` (the
    * script `GET /auth/passkey/client.js`), else `import('@simplewebauthn/browser')`
    */
-  webauthn?: WebAuthnBrowser;
+  webauthn?: WebAuthnBrowser | undefined;
   /** Ask the server again when the tab comes back into view (a ban or a sign-out elsewhere shows at once). @default true */
-  refreshOnFocus?: boolean;
+  refreshOnFocus?: boolean | undefined;
   /** Also ask every so many ms while subscribed (0: never). @default 0 */
-  refreshEveryMs?: number;
+  refreshEveryMs?: number | undefined;
 }
 
 /**

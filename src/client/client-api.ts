@@ -18,9 +18,9 @@ import type {
 /** Where a provider's login sends the browser back to, and what it asks for. */
 export interface RedirectOptions {
   /** A path of the app (allowed by the server's `from` rules). @default the current page */
-  from?: string;
+  from?: string | undefined;
   /** Keep the login only for this browser session (`session=1`). @default false */
-  sessionOnly?: boolean;
+  sessionOnly?: boolean | undefined;
 }
 
 /** The answer of a plain change: the server's small status object (`{"status": "deleted"}`...). */

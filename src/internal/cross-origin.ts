@@ -16,9 +16,9 @@ export function originOf(url: string): string | undefined {
 /** The options of a {@link CrossSitePolicy} (part of `createAuth`'s and `createAccountRouter`'s options). */
 export interface CrossSiteOptions {
   /** Refuse requests a browser sent from another site where they could change state or log in (403). @default true */
-  crossOriginProtection?: boolean;
+  crossOriginProtection?: boolean | undefined;
   /** Origins (`https://app.example.com`) whose cross-site requests are accepted. @default [] */
-  trustedOrigins?: string[];
+  trustedOrigins?: string[] | undefined;
 }
 
 /**

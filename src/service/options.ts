@@ -39,7 +39,7 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
    */
   url: string;
   /** Extra hosts (`host` or `host:port`) that `from` may redirect to. @default [] */
-  allowedRedirectHosts?: string[];
+  allowedRedirectHosts?: string[] | undefined;
   /**
    * User ids (as `GET /auth/user` shows them, e.g. `github_2b3c...`) whose logins are admins: their
    * tokens get `attrs.admin`, which `m.admin` and the admin plugin honour. The claims updater sees
@@ -47,7 +47,7 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
    * address; `npx authgate admin <e-mail or id>` grants by e-mail and shows whom it matched.
    * @default []
    */
-  admins?: string[];
+  admins?: string[] | undefined;
   /**
    * One database for every store of the service and of its plugins (sessions and other state,
    * avatars, passkeys and second factors, the user directory, the audit log, organizations,
@@ -58,73 +58,73 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
    * usual pair for several instances.
    * @default undefined (every store in memory: lost on restart, not shared between instances)
    */
-  database?: string;
+  database?: string | undefined;
   /**
    * Shared state (sessions, one-shot login tokens, pending logins, refresh cache, rate limits): a store or a
    * URI for {@link createStateStore} (`memory://`, `level:///path`, `redis://...`,
    * `postgres://...`, `mongodb://...`). Use Redis or PostgreSQL when several instances serve logins.
    * @default 'memory://'
    */
-  stateStore?: StateStore | string;
+  stateStore?: StateStore | string | undefined;
   /**
    * Where passkeys and second factors live, durably: a store or a URI for
    * {@link createCredentialStore} (`level:///path`, `postgres://...`, `mongodb://...`, `memory://`).
    * Needed by `addPasskeyProvider` and `twoFactor`; share one between instances.
    * @default 'memory://' (lost on restart: use a real store with passkeys or two-factor)
    */
-  credentialStore?: CredentialStore | string;
+  credentialStore?: CredentialStore | string | undefined;
   /**
    * The user directory (`auth.users`): one record per user, written at every completed login. A
    * store or a URI for {@link createUserStore} (`level:///path`, `postgres://...`, `mongodb://...`,
    * `memory://`). A deployment that adds it starts empty and fills as people log in.
    * @default 'memory://' (lost on restart: use a real store to keep the list)
    */
-  userStore?: UserStore | string;
+  userStore?: UserStore | string | undefined;
   /**
    * The audit log of security events (`auth.events`, `GET /events`, `GET /admin/audit`): a store
    * or a URI for {@link createAuditStore} (`level:///path`, `postgres://...`, `mongodb://...`,
    * `memory://`), or `false` for none (handlers of `auth.events.on` still run).
    * @default 'memory://' (the newest 100,000 events, lost on restart)
    */
-  auditStore?: AuditStore | string | false;
+  auditStore?: AuditStore | string | false | undefined;
   /** How long the audit log keeps an event, in ms. @default 7776000000 (90 days) */
-  auditRetention?: number;
+  auditRetention?: number | undefined;
   /**
    * Receivers of the security events in the Standard Webhooks format (`webhook-id`,
    * `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA-256 of id.timestamp.body>`),
    * delivered at least once from a queue in the state store (share one between instances).
    * @default [] (none)
    */
-  webhooks?: WebhookOptions[];
+  webhooks?: WebhookOptions[] | undefined;
   /** The waits between attempts of a webhook delivery, in ms; one attempt more than waits. @default WEBHOOK_BACKOFF_MS (8 attempts over about a day) */
-  webhookBackoff?: number[];
+  webhookBackoff?: number[] | undefined;
   /**
    * Mail the owner whenever a passkey, a linked login or two-factor is added or removed: the older,
    * narrower form of `notifications` (credential changes only). @default undefined (no mail)
    */
-  credentialNotices?: CredentialNoticeOptions;
+  credentialNotices?: CredentialNoticeOptions | undefined;
   /**
    * Mail the owner of an account when something happens to it: a sign-in from a new browser, a
    * password or e-mail change, a credential added or removed, a ban. Each kind can be turned off.
    * @default undefined (no mail)
    */
-  notifications?: NotificationOptions;
+  notifications?: NotificationOptions | undefined;
   /**
    * The language of error messages, mails and pages: each request's (`Accept-Language`, or your
    * `locale(req)`), with English, German, French and Spanish shipped; add or change words with
    * `messages`. Templates you give (`resetTemplate`...) are used as given. @default on, English by default
    */
-  translations?: TranslationOptions;
+  translations?: TranslationOptions | undefined;
   /** Two-factor authentication (TOTP): routes under `/2fa`, and logins that wait for the second factor; the same as `plugins: [twoFactor(options)]`. @default undefined (off) */
-  twoFactor?: TwoFactorOptions;
+  twoFactor?: TwoFactorOptions | undefined;
   /**
    * Features of the identity core, each made by its factory, e.g. `[twoFactor({ key }), organizations()]`.
    * The order does not matter: the core runs login phases in its own fixed order.
    * @default []
    */
-  plugins?: AuthPlugin[];
+  plugins?: AuthPlugin[] | undefined;
   /** Size limit of request bodies read by the auth routes, in bytes. @default 16384 */
-  bodyLimit?: number;
+  bodyLimit?: number | undefined;
   /**
    * Rate limits of the endpoints that guess or send (429 with Retry-After past them), counted in
    * `stateStore`. `false` turns all off; give `{ loginPerUser: { limit: 5, windowMs: 60000 } }` to
@@ -132,22 +132,22 @@ export interface AuthOptions extends TokenOptions, MiddlewareOptions, AvatarOpti
    * Plugins add theirs (the session routes' `sessionsPerUser`, two-factor's `twoFactorPerUser`...), set here too.
    * @default loginPerIp 60/min, loginPerUser 10/min (failed logins only: a right password always passes), basicPerIp 60/min and basicPerUser 10/min (failed basic auth only), verifyPerIp 20/10 min, verifyPerAddress 5/hour (links mailed to one address; earlier links stay valid), telegramPerIp 30/min, sessionsPerUser 60/min (the session routes), twoFactorPerUser 10/10 min and twoFactorPerIp 60/10 min (codes tried)
    */
-  rateLimits?: false | Partial<Record<AuthRateLimit | (string & {}), RateLimitRule | false>>;
+  rateLimits?: false | Partial<Record<AuthRateLimit | (string & {}), RateLimitRule | false>> | undefined;
   /**
    * Per-IP limits count an IPv6 client by its network of this many leading bits (one host commonly
    * holds a whole /64); IPv4-mapped addresses (`::ffff:a.b.c.d`) count as the IPv4 address.
    * @default 64
    */
-  ipv6RateLimitPrefix?: number;
+  ipv6RateLimitPrefix?: number | undefined;
   /** How long a call to the avatar or state store may take before the request gets a 503. @default 5000 */
-  storeTimeout?: number;
+  storeTimeout?: number | undefined;
   /**
    * Where authgate logs. The default writes warnings and errors (a store that failed, a request
    * whose host is not `url`'s, a risky setting) to stderr; `consoleLogger` adds the rest, and
    * `noopLogger` silences it.
    * @default warningsLogger
    */
-  logger?: Logger;
+  logger?: Logger | undefined;
 }
 
 /**

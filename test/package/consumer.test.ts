@@ -112,6 +112,26 @@ for (const start of [
 console.log(JSON.stringify({ found, missing, together }));
 `;
 
+/** Options read from the environment (each `string | undefined`), as the docs write them. */
+const FROM_ENV = `
+import { createAuth, senderFunc } from 'authgate';
+import { createAccountRouter } from 'authgate/accounts';
+import { organizations } from 'authgate/organizations';
+import { identityProvider } from 'authgate/idp';
+
+const auth = createAuth({
+  url: process.env.APP_URL ?? 'http://localhost:8080',
+  secret: process.env.AUTH_SECRET ?? 'a-development-secret-of-32-characters',
+  database: process.env.DATABASE_URL,
+  stateStore: process.env.REDIS_URL,
+  issuer: process.env.AUTH_ISSUER,
+  tokenDuration: process.env.TOKEN_MS === undefined ? undefined : Number(process.env.TOKEN_MS),
+  plugins: [organizations({ sender: senderFunc(() => undefined), store: process.env.DATABASE_URL }), identityProvider({ key: process.env.IDP_KEY ?? 'an-idp-key-of-at-least-32-characters', clients: [] })],
+});
+export const accounts = createAccountRouter({ store: process.env.DATABASE_URL ?? 'memory://', stateStore: process.env.REDIS_URL, baseUrl: process.env.ACCOUNT_URL ?? 'http://localhost:8080/account', sender: { send: async () => undefined } });
+export const handlers = auth.handlers();
+`;
+
 describe('the packed package in a fresh consumer project (npm pack, npm install, README quick start)', () => {
   let work: string;
   let project: string;
@@ -168,6 +188,17 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
     );
     await writeFile(join(project, 'bundler', 'quickstart.ts'), quickStart);
     await writeFile(join(project, 'bundler', 'subpaths.ts'), SUBPATHS);
+    // The strictest settings a team turns on: options taken from the environment must still compile.
+    await mkdir(join(project, 'exact'), { recursive: true });
+    await writeFile(
+      join(project, 'exact', 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { target: 'ES2022', module: 'node16', moduleResolution: 'node16', strict: true, exactOptionalPropertyTypes: true, noEmit: true, types: ['node'] },
+        include: ['*.ts'],
+      }),
+    );
+    await writeFile(join(project, 'exact', 'quickstart.ts'), quickStart);
+    await writeFile(join(project, 'exact', 'from-env.ts'), FROM_ENV);
   }, 600_000);
 
   afterAll(async () => {
@@ -213,8 +244,8 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
 
   it('compiles the README quick start as written, with node16 (CJS and ESM) and bundler resolution, subpaths included, and the whole files of the manual', async () => {
     // The four compiler runs go side by side: each spends most of its time loading the same types.
-    const [cjs, esm, bundler] = await Promise.all(['cjs', 'esm', 'bundler', 'samples-browser'].map(tscOf));
-    expect({ cjs, esm, bundler }).toEqual({ cjs: '', esm: '', bundler: '' });
+    const [cjs, esm, bundler, , exact] = await Promise.all(['cjs', 'esm', 'bundler', 'samples-browser', 'exact'].map(tscOf));
+    expect({ cjs, esm, bundler, exact }).toEqual({ cjs: '', esm: '', bundler: '', exact: '' });
     // The manual's whole files (getting-started's server.ts of each step) compiled there too, alone.
     expect((await readdir(join(project, 'bundler'))).filter(isSampleFile).length).toBeGreaterThanOrEqual(3);
     expect(await readFile(join(project, 'cjs/out/quickstart.js'), 'utf8')).toMatch(/require\("authgate"\)/);

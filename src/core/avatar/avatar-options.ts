@@ -5,31 +5,31 @@ import type { AvatarStore } from './avatar-store';
 /** The options of the avatar proxy and route (part of `createAuth`'s options). */
 export interface AvatarOptions {
   /** Where avatars are kept; a store or a URI for {@link createAvatarStore}. @default 'memory://' */
-  avatarStore?: AvatarStore | string;
+  avatarStore?: AvatarStore | string | undefined;
   /** Path the avatar router is mounted at, used to build avatar links. @default '/avatar' */
-  avatarRoutePath?: string;
+  avatarRoutePath?: string | undefined;
   /** Avatars wider or taller than this are resized once (aspect kept, PNG); 0 keeps the size. @default 0 */
-  avatarResizeLimit?: number;
+  avatarResizeLimit?: number | undefined;
   /**
    * Derive avatar ids as HMAC-SHA1(secret, user id) instead of sha1(user id), so an avatar URL
    * cannot be guessed from a user id. Off by default because go-pkgz/auth uses the plain scheme:
    * with it set, avatar links differ from a Go service's for the same user. @default undefined
    */
-  avatarIdSecret?: string;
+  avatarIdSecret?: string | undefined;
   /** Let the avatar fetch reach loopback, private and link-local addresses (tests, intranets). @default false */
-  avatarAllowPrivateNetworks?: boolean;
+  avatarAllowPrivateNetworks?: boolean | undefined;
   /**
    * Origins (`http://127.0.0.1:8084`) whose pictures may be fetched although they are on loopback
    * or private addresses, exactly these (e.g. a development OAuth2 server); every other private
    * address stays refused. @default []
    */
-  avatarAllowedOrigins?: string[];
+  avatarAllowedOrigins?: string[] | undefined;
   /** Time limit of one avatar fetch. @default 5000 */
-  avatarFetchTimeout?: number;
+  avatarFetchTimeout?: number | undefined;
   /** Size limit of a fetched avatar in bytes. @default 10485760 (10 MiB) */
-  avatarMaxBytes?: number;
+  avatarMaxBytes?: number | undefined;
   /** Pixel limit (width x height) of a fetched avatar; guards against decompression bombs. @default 16777216 (4096x4096) */
-  avatarMaxPixels?: number;
+  avatarMaxPixels?: number | undefined;
 }
 
 /** {@link AvatarOptions} with defaults filled in; the store is still the option's value (opened by `createAuth`). */

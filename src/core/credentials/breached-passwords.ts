@@ -16,17 +16,17 @@ export interface BreachedPasswordOptions {
    * same). It comes from your configuration, never from a request, so it may be on a private network.
    * @default 'https://api.pwnedpasswords.com/range/'
    */
-  url?: string;
+  url?: string | undefined;
   /**
    * When the API cannot be asked (down, slow, a bad answer): `true` accepts the password and logs a
    * warning; `false` refuses the change with 503 `unavailable` (nothing is saved; the user tries again).
    * @default true
    */
-  failOpen?: boolean;
+  failOpen?: boolean | undefined;
   /** How long the API has to answer, in ms. @default 3000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** How many sightings in breaches refuse a password. @default 1 */
-  minCount?: number;
+  minCount?: number | undefined;
 }
 
 const DEFAULT_URL = 'https://api.pwnedpasswords.com/range/';

@@ -29,7 +29,7 @@ export interface CredentialNoticeOptions {
    * The notice, with `{{.Name}}` (the user's name), `{{.What}}` (e.g. "a passkey (laptop) was added").
    * @default a short text that says what changed and what to do if it was not the owner
    */
-  template?: string;
+  template?: string | undefined;
 }
 
 /** The request that made a change, as events record it (the shape of the event bus's `EventClient`). */

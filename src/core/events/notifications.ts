@@ -29,9 +29,9 @@ export interface NotificationOptions {
    * passkey (laptop) was added"), `{{.Device}}` (the browser) and `{{.When}}`. They never carry a
    * code or a link that logs in. @default short texts that say what happened and what to do if it was not the owner
    */
-  templates?: Partial<Record<NoticeKind, string>>;
+  templates?: Partial<Record<NoticeKind, string>> | undefined;
   /** Kinds not to send. @default [] (all are sent) */
-  off?: readonly NoticeKind[];
+  off?: readonly NoticeKind[] | undefined;
 }
 
 /** The browsers a user signed in with, remembered this long. */

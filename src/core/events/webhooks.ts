@@ -13,9 +13,9 @@ export interface WebhookOptions {
   /** The signing secret: `whsec_<base64>` (as Standard Webhooks libraries make them), or any text of at least 32 characters. */
   secret: string;
   /** The event types sent. @default every type */
-  events?: readonly AuthEventType[];
+  events?: readonly AuthEventType[] | undefined;
   /** Let the URL be on a private or loopback address (a receiver inside the network). @default false */
-  allowPrivateNetwork?: boolean;
+  allowPrivateNetwork?: boolean | undefined;
 }
 
 /** A checked {@link WebhookOptions}: its key for signing and a stable id (a hash of the URL). */

@@ -27,15 +27,15 @@ export interface TranslationOptions {
    */
   locale?: (req: IncomingMessage) => string | undefined;
   /** The language when none of the request's is known. @default 'en' */
-  defaultLocale?: string;
+  defaultLocale?: string | undefined;
   /**
    * More languages, or other words for shipped ones: merged over the shipped catalogs key by key
    * (`{ de: { 'mail.reset': '...' }, nl: { ... } }`). A language needs only the keys it changes;
    * the others fall back to English. @default {}
    */
-  messages?: MessagesByLocale;
+  messages?: MessagesByLocale | undefined;
   /** `false` answers and mails in English only, whatever the request asks. @default true */
-  enabled?: boolean;
+  enabled?: boolean | undefined;
 }
 
 /** One catalog of several (a plugin's words kept in several files): later keys win. */

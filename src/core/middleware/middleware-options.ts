@@ -8,17 +8,17 @@ import type { RefreshCache } from './refresh-cache';
 /** The options of the middleware (part of `createAuth`'s options). */
 export interface MiddlewareOptions {
   /** Called on every request behind `auth`; `false` rejects and clears the cookies. @default undefined */
-  validator?: Validator;
+  validator?: Validator | undefined;
   /** Used by the `updateUser` middleware. @default undefined */
-  userUpdater?: UserUpdater;
+  userUpdater?: UserUpdater | undefined;
   /** Enables basic auth `admin:<adminPasswd>` as an admin user. @default undefined (off) */
-  adminPasswd?: string;
+  adminPasswd?: string | undefined;
   /** Decides basic auth itself; `adminPasswd` is then ignored. @default undefined */
-  basicAuthChecker?: BasicAuthChecker;
+  basicAuthChecker?: BasicAuthChecker | undefined;
   /** Cache of refreshed tokens, so concurrent requests refresh a token once. @default in memory, or on `stateStore` when one is given */
-  refreshCache?: RefreshCache;
+  refreshCache?: RefreshCache | undefined;
   /** Answers middleware rejections instead of the default JSON body. @default undefined */
-  errorHandler?: AuthErrorHandler;
+  errorHandler?: AuthErrorHandler | undefined;
 }
 
 /** {@link MiddlewareOptions} with hooks turned into functions (the refresh cache is settled by `createAuth`). */

@@ -9,27 +9,27 @@ export interface EmailSenderOptions {
   /** SMTP host. */
   host: string;
   /** SMTP port. @default 465 with `tls`, else 25 */
-  port?: number;
+  port?: number | undefined;
   /** SMTP user name. @default undefined (no authentication) */
-  smtpUserName?: string;
+  smtpUserName?: string | undefined;
   /** SMTP password. @default undefined */
-  smtpPassword?: string;
+  smtpPassword?: string | undefined;
   /** Implicit TLS from the first byte (usually port 465). @default false */
-  tls?: boolean;
+  tls?: boolean | undefined;
   /** Require STARTTLS; without it (and without `tls`) the connection stays plain. @default false */
-  startTLS?: boolean;
+  startTLS?: boolean | undefined;
   /** Accept any server certificate (self-signed test servers only). @default false */
-  insecureSkipVerify?: boolean;
+  insecureSkipVerify?: boolean | undefined;
   /** The sender address of the mail. */
   from: string;
   /** The subject of the mail. @default 'Confirm your login' */
-  subject?: string;
+  subject?: string | undefined;
   /** `text/plain` or `text/html`. @default 'text/plain' */
-  contentType?: 'text/plain' | 'text/html';
+  contentType?: 'text/plain' | 'text/html' | undefined;
   /** Charset of the body; nodemailer always encodes UTF-8, so only `utf-8` is accepted. @default 'utf-8' */
-  charset?: string;
+  charset?: string | undefined;
   /** Time limit of connecting, greeting and each socket step, in ms. @default 30000 */
-  timeout?: number;
+  timeout?: number | undefined;
 }
 
 /** Why a mail was not sent (code `bad_gateway`); the message names the kind of failure, never the server's reply. */

@@ -13,22 +13,22 @@ export interface SessionOptions {
    * other stores: a store read per request).
    * @default 'refresh'
    */
-  revocationCheck?: RevocationCheck;
+  revocationCheck?: RevocationCheck | undefined;
   /**
    * Tokens with no session record (made by go-pkgz/auth, by `auth.tokens` directly, or before
    * sessions existed): `'accept'` keeps them working as before, `'reject'` refuses them.
    * @default 'accept'
    */
-  unknownSessions?: 'accept' | 'reject';
+  unknownSessions?: 'accept' | 'reject' | undefined;
   /** The most sessions kept per user; a login past it revokes the oldest. @default 20 */
-  maxSessionsPerUser?: number;
+  maxSessionsPerUser?: number | undefined;
   /**
    * Absolute session lifetime in ms, counted from the login (`auth_time`), never extended by
    * refreshes: a cookie token past it is not refreshed (401, log in again), and the last token
    * before it expires with it. A token without `auth_time` (go-pkgz/auth's) counts from its `iat`.
    * @default undefined (a session lasts as long as its cookie keeps being refreshed)
    */
-  sessionMaxAge?: number;
+  sessionMaxAge?: number | undefined;
   /**
    * How recent the login (`auth_time`) must be for a credential change (adding or removing a
    * passkey, a linked login or two-factor), in ms. Such a change also needs the session cookie
@@ -36,7 +36,7 @@ export interface SessionOptions {
    * live; otherwise 403 `{"error": ..., "code": "step_up_required"}`: log in again.
    * @default 600000 (10 minutes)
    */
-  stepUpMaxAge?: number;
+  stepUpMaxAge?: number | undefined;
 }
 
 /** {@link SessionOptions} with defaults filled in. */

@@ -9,57 +9,57 @@ export type SameSite = 'lax' | 'strict' | 'none';
 /** The options of tokens and cookies (part of `createAuth`'s options). Durations are milliseconds. */
 export interface TokenOptions {
   /** The signing secret (HS256): at least 32 characters, e.g. from `openssl rand -hex 32`. Give this or `secretReader`. */
-  secret?: string;
+  secret?: string | undefined;
   /** Gives the signing secret per audience; wins over `secret`. */
-  secretReader?: SecretReader;
+  secretReader?: SecretReader | undefined;
   /** JWT `iss`. @default 'authgate' */
-  issuer?: string;
+  issuer?: string | undefined;
   /** Lifetime of a token; an expired cookie token is refreshed by `auth`. @default 900000 (15 minutes) */
-  tokenDuration?: number;
+  tokenDuration?: number | undefined;
   /** Lifetime of the cookies, and how long after expiry a cookie token may still be refreshed. @default 2678400000 (31 days) */
-  cookieDuration?: number;
+  cookieDuration?: number | undefined;
   /** Allowed audiences; any other `aud` is refused at login and on every request. @default undefined (any) */
-  audiences?: string[];
+  audiences?: string[] | undefined;
   /** Turn off the XSRF header check (only for APIs that never use cookies from a browser). @default false */
-  disableXsrf?: boolean;
+  disableXsrf?: boolean | undefined;
   /**
    * Methods for which the XSRF header is not checked. A site whose pages are rendered on the server
    * (a plain link or a redirect after login is a GET without the header) sets
    * `['GET', 'HEAD', 'OPTIONS']`: safe as long as those routes change nothing (see README, Security).
    * @default [] (every method, as go-pkgz/auth checks it)
    */
-  xsrfIgnoreMethods?: string[];
+  xsrfIgnoreMethods?: string[] | undefined;
   /** Name of the cookie holding the JWT. @default 'JWT' */
-  jwtCookieName?: string;
+  jwtCookieName?: string | undefined;
   /** Domain of the cookies; host-only when unset. @default undefined */
-  jwtCookieDomain?: string;
+  jwtCookieDomain?: string | undefined;
   /** Name of the cookie holding the token id for XSRF. @default 'XSRF-TOKEN' */
-  xsrfCookieName?: string;
+  xsrfCookieName?: string | undefined;
   /** Header that must echo the XSRF cookie. @default 'X-XSRF-TOKEN' */
-  xsrfHeaderKey?: string;
+  xsrfHeaderKey?: string | undefined;
   /** Header a client may send the JWT in (and where `sendJwtHeader` puts it). @default 'X-JWT' */
-  jwtHeaderKey?: string;
+  jwtHeaderKey?: string | undefined;
   /**
    * Query parameter a client may send the JWT in, or `false` to accept none there. A token in a
    * URL ends up in access logs, browser history and `Referer` headers: turn it off unless a client
    * (such as go-pkgz/auth's, or a link you mail) needs it.
    * @default 'token'
    */
-  jwtQuery?: string | false;
+  jwtQuery?: string | false | undefined;
   /** Send the token in the `jwtHeaderKey` response header instead of cookies. @default false */
-  sendJwtHeader?: boolean;
+  sendJwtHeader?: boolean | undefined;
   /** SameSite of the session cookies. @default 'lax' */
-  sameSite?: SameSite;
+  sameSite?: SameSite | undefined;
   /** Secure flag of the cookies. @default true when `url` is https */
-  secureCookies?: boolean;
+  secureCookies?: boolean | undefined;
   /** Called on every new or refreshed token to change its claims. @default undefined */
-  claimsUpdater?: ClaimsUpdater;
+  claimsUpdater?: ClaimsUpdater | undefined;
   /**
    * How many verified tokens are remembered, so a token's signature is checked once; expiry,
    * audience, XSRF and the validator are still checked on every request, and a token is checked
    * again when `secretReader` gives another secret. 0 turns the cache off. @default 10000
    */
-  verifiedTokenCacheSize?: number;
+  verifiedTokenCacheSize?: number | undefined;
 }
 
 /** {@link TokenOptions} with defaults filled in and hooks turned into functions. */

@@ -81,9 +81,9 @@ export interface ServiceTokenOptions {
   /** The service (`aud`), e.g. `https://billing.internal`. */
   audience: string;
   /** What the service lets it do (`scope`). @default [] */
-  scopes?: string[];
+  scopes?: string[] | undefined;
   /** Lifetime in ms, 1 second to 1 hour. @default 5 minutes */
-  ttl?: number;
+  ttl?: number | undefined;
 }
 
 /** Signs service tokens (the identity provider plugin registers one). */

@@ -30,93 +30,93 @@ export interface AccountRouterOptions extends CrossSiteOptions {
   /** The public URL the router is mounted at, for activation links, e.g. `https://example.com/account`. */
   baseUrl: string;
   /** How long an access token is valid, in ms. @default 3600000 (one hour) */
-  onlineThreshold?: number;
+  onlineThreshold?: number | undefined;
   /** The activation mail with `{{.Email}}`, `{{.Id}}`, `{{.Code}}`, `{{.Link}}`. @default a short text with the link */
-  activationTemplate?: string;
+  activationTemplate?: string | undefined;
   /** bcrypt cost. @default 12 */
-  bcryptRounds?: number;
+  bcryptRounds?: number | undefined;
   /**
    * What checking password hashes imported from another system needs: Firebase's project hash
    * parameters for its modified scrypt. Each imported hash is replaced by authgate's own at the
    * user's first login. @default {} (every other format needs nothing)
    */
-  importedHashes?: ImportedHashOptions;
+  importedHashes?: ImportedHashOptions | undefined;
   /**
    * Lazy migration from a system that will not give its password hashes: on a login to an address
    * with no account here (or an imported account without a password), `check` asks the old system
    * (Auth0's password grant, say), and a yes moves the person in with that password under
    * authgate's own hash. See docs/import/README.md. @default undefined (no old system is asked)
    */
-  legacyLogin?: LegacyLoginOptions;
+  legacyLogin?: LegacyLoginOptions | undefined;
   /**
    * Growing delays after wrong passwords for one e-mail from one IP (`/tokens` and the account
    * bridge's logins): 429 with Retry-After, never a permanent lock; `false` turns it off.
    * @default { freeFailures: 5, firstDelayMs: 1000, maxDelayMs: 900000, windowMs: 86400000 }
    */
-  lockout?: Partial<LockoutRule> | false;
+  lockout?: Partial<LockoutRule> | false | undefined;
   /**
    * Rules for new passwords besides their length (8 to 256 characters): the offline common-password
    * list (needs the optional package `@zxcvbn-ts/language-common`) and your own `check`.
    * @default { commonPasswords: true }
    */
-  passwordPolicy?: PasswordPolicy;
+  passwordPolicy?: PasswordPolicy | undefined;
   /** E-mails that hold `manage_user` once activated. @default [] */
-  managers?: string[];
+  managers?: string[] | undefined;
   /** How long an activation code is valid, in ms. @default 86400000 (one day) */
-  activationCodeTtl?: number;
+  activationCodeTtl?: number | undefined;
   /** How long a password-reset code is valid, in ms. @default 1800000 (30 minutes) */
-  resetCodeTtl?: number;
+  resetCodeTtl?: number | undefined;
   /**
    * The password-reset mail with `{{.Email}}`, `{{.EmailParam}}` (the address encoded for a URL, for
    * a link such as `https://app/#reset={{.Code}}&email={{.EmailParam}}`) and `{{.Code}}`.
    * @default a short text with the code and what to do if it was not you
    */
-  resetTemplate?: string;
+  resetTemplate?: string | undefined;
   /**
    * The notice mailed after a password reset, with `{{.Email}}` and `{{.Removed}}` (what the reset
    * removed, e.g. "2 passkeys and 1 linked login", or "nothing else").
    * @default a short text saying what happened and what to do if it was not you
    */
-  resetNoticeTemplate?: string;
+  resetNoticeTemplate?: string | undefined;
   /**
    * A password reset is how an owner takes an account back: by default it also removes the
    * account's passkeys and linked logins (with `loginSessions`), which a stolen session may have
    * added, and says so in the reset notice. `true` keeps them.
    * @default false
    */
-  keepCredentialsOnReset?: boolean;
+  keepCredentialsOnReset?: boolean | undefined;
   /** The mail to a new address with `{{.Email}}` (the old one), `{{.NewEmail}}`, `{{.Code}}`. @default a short text with the code */
-  emailChangeTemplate?: string;
+  emailChangeTemplate?: string | undefined;
   /** The notice to the old address with `{{.Email}}`, `{{.NewEmail}}`. @default a short text saying what happens and what to do if it was not you */
-  emailChangeNoticeTemplate?: string;
+  emailChangeNoticeTemplate?: string | undefined;
   /**
    * Sign-up of an already activated e-mail, and an e-mail change to a taken address, answer 202
    * like a free address and mail the address's owner a notice (`existingAccountTemplate`) instead
    * of 409 1.5, so neither tells who has an account.
    * @default false
    */
-  concealExistingAccounts?: boolean;
+  concealExistingAccounts?: boolean | undefined;
   /** The notice mailed under `concealExistingAccounts`, with `{{.Email}}`. @default a short text that says what happened and what to do */
-  existingAccountTemplate?: string;
+  existingAccountTemplate?: string | undefined;
   /** Size limit of request bodies. @default 16384 */
-  bodyLimit?: number;
+  bodyLimit?: number | undefined;
   /** How long a store call may take before the request gets a 503. @default 5000 */
-  storeTimeout?: number;
+  storeTimeout?: number | undefined;
   /** Where rate-limit counters live: a state store or its URI; share a mongo one between instances. @default 'memory://' */
-  stateStore?: StateStore | string;
+  stateStore?: StateStore | string | undefined;
   /**
    * Rate limits (429 with Retry-After past them). `false` turns all off; overrides per limit as in `createAuth`.
    * @default signupPerIp 20/10 min, signupPerEmail 5/10 min, resendPerIp 20/10 min, resendPerEmail 3/10 min, tokensPerIp 60/min, tokensPerEmail 10/min (failed ones only), activePerIp 30/min, activePerId 10/min, forgotPerIp 20/10 min, forgotPerEmail 3/hour (mails; the last code mailed stays valid), resetPerIp 30/10 min, resetPerEmail 10/10 min (bad codes only), emailChangePerId 10/10 min
    */
-  rateLimits?: false | Partial<Record<AccountRateLimit, RateLimitRule | false>>;
+  rateLimits?: false | Partial<Record<AccountRateLimit, RateLimitRule | false>> | undefined;
   /**
    * Per-IP limits and the lockout count an IPv6 client by its network of this many leading bits;
    * IPv4-mapped addresses count as the IPv4 address.
    * @default 64
    */
-  ipv6RateLimitPrefix?: number;
+  ipv6RateLimitPrefix?: number | undefined;
   /** Where failures are logged (never passwords, codes or tokens). @default warningsLogger (warnings and errors to console.warn: a mail that could not be sent is never silent) */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /**
    * The auth service's sessions and the name the account bridge is registered under
    * (`auth.addDirectProvider(provider, accounts.credentialChecker())`): a password change, a
@@ -125,9 +125,9 @@ export interface AccountRouterOptions extends CrossSiteOptions {
    * `{ sessions: auth.sessions, provider: 'local', avatars: auth.avatars, credentials: auth.credentials }`.
    * @default undefined (sessions of the bridge are left alone)
    */
-  loginSessions?: LoginSessions;
+  loginSessions?: LoginSessions | undefined;
   /** How many other logins one account may link (`accounts.loginLinks()`). @default 20 */
-  maxLinkedLogins?: number;
+  maxLinkedLogins?: number | undefined;
 }
 
 /** The account events {@link LoginSessions.onEvent} is told of. */

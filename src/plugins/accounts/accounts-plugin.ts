@@ -15,11 +15,11 @@ const ACCOUNT_ERROR_REASONS = Object.keys(ACCOUNT_ERROR_CODES).filter((reason) =
 /** Options of the {@link accounts} plugin: those of the account router, without the glue the core now does. */
 export interface AccountsPluginOptions extends Omit<AccountRouterOptions, 'loginSessions' | 'store' | 'stateStore' | 'ipv6RateLimitPrefix'> {
   /** An account store, or a URI: `level:///path`, `postgres://...`, `mongodb://...`, `memory://`. @default the `database` of `createAuth`, else 'memory://' */
-  store?: AccountRouterOptions['store'];
+  store?: AccountRouterOptions['store'] | undefined;
   /** The name of the provider accounts log in through (`/<provider>/login` with e-mail and password). @default 'accounts' */
-  provider?: string;
+  provider?: string | undefined;
   /** Logins linked to an account log in as its user (`POST /<provider>/link`). @default true */
-  linkLogins?: boolean;
+  linkLogins?: boolean | undefined;
 }
 
 /** The accounts plugin: a plugin, and the account routes the app mounts. */

@@ -28,7 +28,7 @@ export interface LegacyLoginOptions {
   /** The check of the old system. */
   check: LegacyLogin;
   /** How long the old system may take, in ms: past it the login answers 503 and nothing is written. @default 10000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /** The check and its time limit, as the account service runs them. */

@@ -4,9 +4,9 @@ import type { User } from '../../plugin-kit/sessions';
 /** Options of the admin plugin: `admin({ ... })`. */
 export interface AdminOptions {
   /** Who is an admin, besides users whose token says `attrs.admin === true`. @default nobody else */
-  isAdmin?: (user: User) => boolean;
+  isAdmin?: ((user: User) => boolean) | undefined;
   /** The longest an admin may act as a user, in ms. @default 3600000 (1 hour) */
-  impersonationMaxAge?: number;
+  impersonationMaxAge?: number | undefined;
 }
 
 /** {@link AdminOptions} checked, with defaults. */

@@ -10,13 +10,13 @@ import { ApiKeys, orgKeyHolder } from './api-key-service';
 /** Options of the API keys plugin: `apiKeys({ ... })`. */
 export interface ApiKeysOptions {
   /** The most keys one user may hold. @default 20 */
-  maxKeysPerUser?: number;
+  maxKeysPerUser?: number | undefined;
   /** The most keys one organization may hold (with the organizations plugin). @default 20 */
-  maxKeysPerOrg?: number;
+  maxKeysPerOrg?: number | undefined;
   /** The longest `expiresIn` a key may ask, in ms. @default no limit (keys may not expire) */
-  maxTtl?: number;
+  maxTtl?: number | undefined;
   /** Requests one key may make (`apiKeyRequests`, counted in the state store: each request then waits for it). @default undefined (no per-key limit) */
-  perKeyRateLimit?: RateLimitRule;
+  perKeyRateLimit?: RateLimitRule | undefined;
 }
 
 /** The error codes the plugin answers with (besides the core's). */

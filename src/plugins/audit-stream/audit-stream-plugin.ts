@@ -7,7 +7,7 @@ export interface AuditStreamOptions {
   /** Where events go: {@link syslogSink}, {@link otelLogSink}, or your own {@link AuditSink}. */
   sinks: readonly AuditSink[];
   /** The event types sent. @default every type */
-  types?: readonly AuthEventType[];
+  types?: readonly AuthEventType[] | undefined;
 }
 
 /**

@@ -8,17 +8,17 @@ export interface SyslogSinkOptions {
   /** The syslog server's host. */
   host: string;
   /** Its port. @default 6514 with `tls`, 514 otherwise */
-  port?: number;
+  port?: number | undefined;
   /** `tcp` (RFC 6587 octet counting), `tls` (RFC 5425) or `udp` (RFC 5426: a datagram may be lost unseen). @default 'tcp' */
-  transport?: SyslogTransport;
+  transport?: SyslogTransport | undefined;
   /** The facility number (RFC 5424). @default 10 (authpriv: security and authorization messages) */
-  facility?: number;
+  facility?: number | undefined;
   /** APP-NAME of each message. @default 'authgate' */
-  appName?: string;
+  appName?: string | undefined;
   /** Milliseconds a connection and a write may take. @default 5000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** For `tls`: the CA certificates that sign the server's certificate (PEM). @default Node's trusted CAs */
-  ca?: string | string[];
+  ca?: string | string[] | undefined;
 }
 
 const SEVERITY = { warning: 4, notice: 5 } as const;

@@ -17,26 +17,26 @@ export interface CaptchaOptions {
   /** The service's secret key (server side; never sent to a browser, never logged). */
   secret: string;
   /** The site key, sent along to hCaptcha (which checks they belong together). @default none */
-  siteKey?: string;
+  siteKey?: string | undefined;
   /**
    * The actions to guard, and when.
    * @default { signup: 'always', 'password-reset': 'always', 'email-link': 'always', login: { after: 3 } }
    */
-  actions?: Partial<Record<GuardedAction, CaptchaWhen>>;
+  actions?: Partial<Record<GuardedAction, CaptchaWhen>> | undefined;
   /** The request header that carries the token. @default 'x-captcha-token' */
-  header?: string;
+  header?: string | undefined;
   /** The body field that carries the token (what the service's widget posts). @default the service's own: `cf-turnstile-response`, `h-captcha-response`, `g-recaptcha-response` */
-  field?: string;
+  field?: string | undefined;
   /** Host names a token may have been solved on; `false` skips the check. @default the host name of the app's `url` */
-  hostnames?: string[] | false;
+  hostnames?: string[] | false | undefined;
   /** The lowest reCAPTCHA v3 score accepted, 0 to 1. @default 0.5 */
-  minScore?: number;
+  minScore?: number | undefined;
   /** The siteverify endpoint (an enterprise or test endpoint). @default the service's public one */
-  verifyUrl?: string;
+  verifyUrl?: string | undefined;
   /** How long the service has to answer, in ms. @default 5000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** When the service cannot be asked: `false` refuses with 503 `unavailable`, `true` lets the request through and logs it. @default false */
-  failOpen?: boolean;
+  failOpen?: boolean | undefined;
 }
 
 /** The options with their defaults, checked. */

@@ -57,17 +57,17 @@ export interface IdentityProviderOptions {
    * consent pages (`<issuer>/.well-known/openid-configuration`).
    * @default `<url>/oidc`
    */
-  issuer?: string;
+  issuer?: string | undefined;
   /**
    * The page where a user signs in to authgate, given where to come back to afterwards and
    * whether a new login is needed although a session exists (`prompt=login`, `max_age`).
    * @default `<url>/?return_to=<the interaction>` (and `&fresh=1`)
    */
-  loginUrl?: (returnTo: string, fresh: boolean) => string;
+  loginUrl?: ((returnTo: string, fresh: boolean) => string) | undefined;
   /** The signing algorithm of id_tokens and service tokens. @default 'ES256' */
-  signingAlg?: 'ES256' | 'EdDSA';
+  signingAlg?: 'ES256' | 'EdDSA' | undefined;
   /** After this long (ms) a new signing key takes over; the old one stays published as long again. @default 90 days */
-  keyRotation?: number;
+  keyRotation?: number | undefined;
   /** Lifetimes in ms. */
   ttl?: {
     /** @default 10 minutes */
@@ -82,7 +82,7 @@ export interface IdentityProviderOptions {
     deviceCode?: number;
   };
   /** Trust `X-Forwarded-Proto` and `X-Forwarded-Host` (the app runs behind a TLS-terminating proxy). @default false */
-  trustProxy?: boolean;
+  trustProxy?: boolean | undefined;
   /**
    * The APIs this issuer gives access tokens for (resource indicators, RFC 8707): a client that
    * names one with `resource` (and may: its own `resources`) gets a JWT access token whose `aud`
@@ -90,16 +90,16 @@ export interface IdentityProviderOptions {
    * userinfo only.
    * @default []
    */
-  resources?: IdpResource[];
+  resources?: IdpResource[] | undefined;
   /**
    * Lets clients register themselves (RFC 7591, `POST <issuer>/reg`), within a policy: allowed
    * redirect URIs, public clients unless an initial access token is sent, the resources they may
    * ask for; rate limited per IP (`idpRegistrationPerIp`). Registered clients get a consent page.
    * @default off
    */
-  registration?: RegistrationPolicy;
+  registration?: RegistrationPolicy | undefined;
   /** DPoP proofs must carry a fresh nonce of this server (RFC 9449 section 8): a proof made ahead of time is refused. @default false */
-  dpopNonce?: boolean;
+  dpopNonce?: boolean | undefined;
 }
 
 /** The options once checked, with defaults. */

@@ -13,17 +13,17 @@ export interface ProtectedResourceOptions {
   /** This API's resource id: the `aud` its tokens carry, as the identity provider's `resources` name it. */
   resource: string;
   /** The scopes the API knows, published in its metadata. @default [] */
-  scopes?: string[];
+  scopes?: string[] | undefined;
   /** `'required'`: only DPoP-bound tokens, each call with a fresh proof. @default 'allowed' */
-  dpop?: 'allowed' | 'required';
+  dpop?: 'allowed' | 'required' | undefined;
   /** A key (at least 32 characters) for this API's DPoP nonces: proofs must carry one (`use_dpop_nonce` hands it out). @default none (no nonce) */
-  dpopNonceKey?: string;
+  dpopNonceKey?: string | undefined;
   /** Where used DPoP proofs are remembered: a state store (or its URI) every instance of the API shares. @default one in this process */
-  replayStore?: StateStore | string;
+  replayStore?: StateStore | string | undefined;
   /** The API's public origin as clients call it (`https://api.example.com`), for the proofs' `htu`. @default the request's protocol and Host */
-  url?: string;
+  url?: string | undefined;
   /** How far a proof's `iat` may be from this server's clock, in ms. @default 60000 */
-  clockSkewMs?: number;
+  clockSkewMs?: number | undefined;
 }
 
 /** An access token a {@link ProtectedResource} accepted. */

@@ -13,41 +13,41 @@ export interface OrganizationOptions {
    * by instances `postgres://user@host/db?schema=app`, `mongodb://host/db?org_db=&org_coll=`; or a store object.
    * @default the `database` of `createAuth`, else 'memory://'
    */
-  store?: OrgStore | string;
+  store?: OrgStore | string | undefined;
   /**
    * The app's roles and their permissions, besides `owner` (everything), `admin` (everything but
    * deleting the organization) and `member` (reading). Naming `admin` or `member` adds permissions to them.
    * @default {}
    */
-  roles?: Readonly<Record<string, readonly string[]>>;
+  roles?: Readonly<Record<string, readonly string[]>> | undefined;
   /** How long an invitation may be accepted, in ms. @default 604800000 (7 days) */
-  invitationTtl?: number;
+  invitationTtl?: number | undefined;
   /**
    * The link mailed to the invited address. The token goes in the fragment, which browsers do not
    * send to servers (no token in access logs); the page posts it to `POST /orgs/invitations/accept`.
    * @default `<url>/#invitation=<token>`
    */
-  invitationLink?: (token: string) => string;
+  invitationLink?: ((token: string) => string) | undefined;
   /**
    * The invitation mail; fields `{{.Org}}`, `{{.Role}}`, `{{.Link}}`, `{{.Site}}`, `{{.Expires}}`
    * (HTML-escaped for a `text/html` sender).
    * @default a short plain-text invitation
    */
-  invitationTemplate?: string;
+  invitationTemplate?: string | undefined;
   /** Who may create organizations. @default everyone logged in */
-  allowCreate?: (user: User) => MaybePromise<boolean>;
+  allowCreate?: ((user: User) => MaybePromise<boolean>) | undefined;
   /**
    * The most members of one organization (each new member then costs a count of the
    * organization's members, which grows with it). From 1 to 10,000,000.
    * @default no limit
    */
-  maxMembers?: number;
+  maxMembers?: number | undefined;
   /** The most organizations one user may be a member of (creating or joining). @default 100 */
-  maxOrgsPerUser?: number;
+  maxOrgsPerUser?: number | undefined;
   /** The most pending invitations of one organization. @default 100 */
-  maxInvitations?: number;
+  maxInvitations?: number | undefined;
   /** The most teams of one organization. @default 100 */
-  maxTeams?: number;
+  maxTeams?: number | undefined;
 }
 
 /** The default of {@link OrganizationOptions.invitationTemplate} in English (other languages: the translations' `mail.invitation`). */

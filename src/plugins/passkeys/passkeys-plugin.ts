@@ -5,7 +5,7 @@ import type { PasskeyOptions, PasskeyProvider } from '../../plugin-kit/providers
 /** Options of the {@link passkeys} plugin: the provider's name and its {@link PasskeyOptions}. */
 export interface PasskeysPluginOptions extends PasskeyOptions {
   /** The provider name in the routes (`/<name>/login`). @default 'passkey' */
-  name?: string;
+  name?: string | undefined;
 }
 
 /** A passkey provider for the app at `url`, with a warning for an address browsers refuse as a relying party. */

@@ -37,7 +37,7 @@ function setUp<T>(made: T | undefined, what: string): T {
 /** Options of the SCIM plugin: `scim({ ... })`. */
 export interface ScimOptions {
   /** Where SCIM tokens are kept: a database URI. @default the `database` of `createAuth`, else 'memory://' */
-  store?: string;
+  store?: string | undefined;
   /**
    * The most users one organization's directory may provision: past it a create answers 400
    * `tooMany`. Counted as {@link ScimUsers.list}'s `totalResults` is (exact below 1,000, then
@@ -45,7 +45,7 @@ export interface ScimOptions {
    * what they create in those seconds. From 1 to 10,000,000.
    * @default 100000
    */
-  maxUsers?: number;
+  maxUsers?: number | undefined;
 }
 
 /** The SCIM plugin, with its tokens once `createAuth` has set it up. */

@@ -10,9 +10,9 @@ export const proofValue = (token: string): string => `authgate-domain-verificati
 /** How domains are looked up: the resolvers to ask (the system's when none) and how long to wait. */
 export interface DnsOptions {
   /** Resolvers as `host` or `host:port`. @default the system's */
-  servers?: readonly string[];
+  servers?: readonly string[] | undefined;
   /** How long one lookup may take, in ms. @default 5000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /** Answers that mean "no such record": the proof is missing, not the lookup broken. */

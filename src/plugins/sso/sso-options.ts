@@ -15,13 +15,13 @@ export interface SsoOptions {
    * http there); every other URL an admin gives must be public https.
    * @default []
    */
-  privateOrigins?: readonly string[];
+  privateOrigins?: readonly string[] | undefined;
   /** The clock skew allowed on an IdP's times (NotBefore, NotOnOrAfter, `iat`), in ms, at most two minutes. @default 60000 */
-  clockSkewMs?: number;
+  clockSkewMs?: number | undefined;
   /** Where domain claims (and later connections) are kept: a database URI (`postgres://`, `mysql://`, `sqlite:`, `mongodb://`, `level:///`, `memory://`). @default the `database` of `createAuth`, else 'memory://' */
-  store?: string;
+  store?: string | undefined;
   /** How domain proofs are looked up in DNS. @default the system's resolvers, 5 s */
-  dns?: DnsOptions;
+  dns?: DnsOptions | undefined;
 }
 
 /** {@link SsoOptions} checked, with defaults. */

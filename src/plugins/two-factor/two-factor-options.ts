@@ -17,11 +17,11 @@ export interface TwoFactorOptions {
    * fails at start-up.
    * @default 'all'
    */
-  providers?: 'all';
+  providers?: 'all' | undefined;
   /** The name authenticator apps show. @default the host of `url` */
-  issuer?: string;
+  issuer?: string | undefined;
   /** How long a login waits for its second factor, in ms. @default 300000 (5 minutes) */
-  pendingMs?: number;
+  pendingMs?: number | undefined;
 }
 
 /** {@link TwoFactorOptions} checked, with defaults. */

@@ -20,21 +20,21 @@ export interface AppleProviderOptions {
   /** The id of the key the `.p8` file belongs to. */
   keyId: string;
   /** How Apple returns: `form_post` (POST, needed for name and e-mail) or `query`. @default 'form_post' */
-  responseMode?: 'form_post' | 'query';
+  responseMode?: 'form_post' | 'query' | undefined;
   /** Provider name. @default 'apple' */
-  providerName?: string;
+  providerName?: string | undefined;
   /** Scopes. @default ['name', 'email'] */
-  scopes?: string[];
+  scopes?: string[] | undefined;
   /** Authorization endpoint. @default 'https://appleid.apple.com/auth/authorize' */
-  authUrl?: string;
+  authUrl?: string | undefined;
   /** Token endpoint. @default 'https://appleid.apple.com/auth/token' */
-  tokenUrl?: string;
+  tokenUrl?: string | undefined;
   /** Public keys of the id_token. @default 'https://appleid.apple.com/auth/keys' */
-  jwksUrl?: string;
+  jwksUrl?: string | undefined;
   /** Expected `iss` of the id_token (and `aud` of the client secret). @default 'https://appleid.apple.com' */
-  issuer?: string;
+  issuer?: string | undefined;
   /** Shortest wait in ms between two fetches of Apple's keys when an unknown kid shows up. @default 10000 */
-  jwksRefetchCooldown?: number;
+  jwksRefetchCooldown?: number | undefined;
 }
 
 const APPLE = 'https://appleid.apple.com';

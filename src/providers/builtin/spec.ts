@@ -4,17 +4,17 @@ import type { ProviderUser } from '../oauth2/profile';
 /** Options of `addProvider(name, cid, csecret, options)` for built-in providers. */
 export interface BuiltinProviderOptions extends OAuth2ProviderOptions {
   /** Override the authorization endpoint (tests, proxies). @default the provider's */
-  authUrl?: string;
+  authUrl?: string | undefined;
   /** Override the token endpoint. @default the provider's */
-  tokenUrl?: string;
+  tokenUrl?: string | undefined;
   /** Override the user-info endpoint. @default the provider's */
-  infoUrl?: string;
+  infoUrl?: string | undefined;
   /** Override the scopes. @default the provider's */
-  scopes?: string[];
+  scopes?: string[] | undefined;
   /** GitHub: use the immutable numeric id instead of the login (hashed as `gid:<id>`, like go-pkgz/auth). @default false */
-  useNumericId?: boolean;
+  useNumericId?: boolean | undefined;
   /** Microsoft: the tenant (`common`, `organizations`, `consumers`, a domain or a GUID). @default 'common' */
-  tenant?: string;
+  tenant?: string | undefined;
 }
 
 /** What differs between built-in providers: endpoints, scopes and how to read the user info. */

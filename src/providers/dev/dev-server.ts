@@ -14,21 +14,21 @@ import type { Translations } from '../../core/i18n/translations';
 /** Options of the development OAuth2 server. */
 export interface DevServerOptions {
   /** Interface to listen on. @default '127.0.0.1' */
-  host?: string;
+  host?: string | undefined;
   /** Port; 0 picks a free one. @default 8084 */
-  port?: number;
+  port?: number | undefined;
   /** Gives an e-mail for a user name, reported in the user info. @default undefined */
   getEmail?: (username: string) => string | undefined;
   /** Where the server logs. @default the auth service's logger */
-  logger?: Logger;
+  logger?: Logger | undefined;
   /**
    * Use a dev server that another process runs at this URL instead of starting one: the
    * instances of one deployment must share one, since a login may start on one and end on another.
    * @default undefined (this process runs it)
    */
-  externalUrl?: string;
+  externalUrl?: string | undefined;
   /** The words of its login page, in the language of the browser's `Accept-Language`. @default the auth service's translations (English alone) */
-  translations?: Translations;
+  translations?: Translations | undefined;
 }
 
 interface Grant {

@@ -35,22 +35,22 @@ export interface LocalOAuthServerOptions {
   /** Clients allowed to log in, with their exact redirect URIs. */
   clients: LocalClient[];
   /** Show the built-in login page (user name and password). @default true */
-  withLoginPage?: boolean;
+  withLoginPage?: boolean | undefined;
   /** Render your own login page instead; it must POST `username`, `password` and the given parameters to `/authorize`. @default undefined */
-  loginPageHandler?: (req: IncomingMessage, res: ServerResponse, params: AuthorizeParams) => void;
+  loginPageHandler?: ((req: IncomingMessage, res: ServerResponse, params: AuthorizeParams) => void) | undefined;
   /** Checks user name and password. @default undefined: any user name is accepted (development only) */
-  checkCredentials?: (username: string, password: string) => MaybePromise<boolean>;
+  checkCredentials?: ((username: string, password: string) => MaybePromise<boolean>) | undefined;
   /** Lifetime of access tokens in ms. @default 3600000 */
-  accessTokenLifetime?: number;
+  accessTokenLifetime?: number | undefined;
   /**
    * Limits of the login form, as for direct login (429 with Retry-After past them). `false` turns
    * both off. @default loginPerIp 60/min, loginPerUser 10/min
    */
-  rateLimits?: false | Partial<Record<LocalServerRateLimit, RateLimitRule | false>>;
+  rateLimits?: false | Partial<Record<LocalServerRateLimit, RateLimitRule | false>> | undefined;
   /** Where the limits count: a state store or its URI; share one between instances. @default 'memory://' */
-  stateStore?: StateStore | string;
+  stateStore?: StateStore | string | undefined;
   /** Where the server logs (warnings and errors to stderr by default). @default warningsLogger */
-  logger?: Logger;
+  logger?: Logger | undefined;
 }
 
 /** The limits of the local server's login form. */

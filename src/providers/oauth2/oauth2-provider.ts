@@ -23,11 +23,11 @@ export interface BearerTokens {
 /** Options every OAuth2 provider takes. */
 export interface OAuth2ProviderOptions {
   /** Copies provider fields into `attrs`: `{ attrName: 'path.in.user.info' }`. @default undefined */
-  userAttributes?: Record<string, string>;
+  userAttributes?: Record<string, string> | undefined;
   /** Called after a successful callback with the provider's tokens, so the app can keep them. @default undefined */
-  onBearerToken?: (providerName: string, user: User, tokens: BearerTokens) => MaybePromise<void>;
+  onBearerToken?: ((providerName: string, user: User, tokens: BearerTokens) => MaybePromise<void>) | undefined;
   /** Send a PKCE S256 challenge. @default true */
-  pkce?: boolean;
+  pkce?: boolean | undefined;
 }
 
 /** Maps a provider profile to the user; the id is used as returned. */

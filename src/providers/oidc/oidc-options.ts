@@ -16,37 +16,37 @@ export interface OidcProviderOptions {
   /** The client id registered at the provider. */
   clientId: string;
   /** The client secret (for `client_secret_basic` and `client_secret_post`). */
-  clientSecret?: string;
+  clientSecret?: string | undefined;
   /** How the client authenticates at the token endpoint. @default 'client_secret_basic' ('private_key_jwt' when `privateKey` is given) */
-  clientAuth?: OidcClientAuth;
+  clientAuth?: OidcClientAuth | undefined;
   /** The client's private key for `private_key_jwt` (a `KeyObject` or PKCS#8 PEM). */
-  privateKey?: KeyObject | string;
+  privateKey?: KeyObject | string | undefined;
   /** The `kid` of `privateKey` as registered at the provider. @default none */
-  privateKeyId?: string;
+  privateKeyId?: string | undefined;
   /** Scopes asked for; `openid` is always included. @default ['openid', 'profile', 'email'] */
-  scopes?: string[];
+  scopes?: string[] | undefined;
   /** More authorization parameters, e.g. `{ prompt: 'select_account' }`. @default {} */
-  authParams?: Record<string, string>;
+  authParams?: Record<string, string> | undefined;
   /** Ask the user-info endpoint too (when discovery names one). @default true */
-  userInfo?: boolean;
+  userInfo?: boolean | undefined;
   /** Maps the verified claims (id_token merged with user info) to the user. @default sub → id, name / preferred_username / verified e-mail → name, picture, verified e-mail */
-  mapUser?: (claims: Record<string, unknown>, tokens: BearerTokens) => MaybePromise<User>;
+  mapUser?: ((claims: Record<string, unknown>, tokens: BearerTokens) => MaybePromise<User>) | undefined;
   /** Called after a login with the provider's tokens. @default undefined */
-  onBearerToken?: (providerName: string, user: User, tokens: BearerTokens) => MaybePromise<void>;
+  onBearerToken?: ((providerName: string, user: User, tokens: BearerTokens) => MaybePromise<void>) | undefined;
   /** Where the provider sends the browser after logout (RP-initiated logout at `/<name>/logout`); registered at the provider. @default undefined (logout stays local) */
-  postLogoutRedirectUri?: string;
+  postLogoutRedirectUri?: string | undefined;
   /** How long the discovery document and keys are kept. @default 3600000 (an hour) */
-  discoveryTtlMs?: number;
+  discoveryTtlMs?: number | undefined;
   /** Allowed clock skew for `exp`, `iat`, `nbf`, in ms. @default 60000 */
-  clockSkewMs?: number;
+  clockSkewMs?: number | undefined;
   /** Time limit of one call to the provider. @default 10000 */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * The shortest wait between two fetches of the keys when an id_token names a key not kept
    * (rotation), so forged key ids cannot make authgate hammer the provider.
    * @default 10000
    */
-  keysCooldownMs?: number;
+  keysCooldownMs?: number | undefined;
 }
 
 /** {@link OidcProviderOptions} checked, with defaults. */

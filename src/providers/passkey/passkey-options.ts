@@ -5,15 +5,15 @@ import { positiveMs } from '../../internal/option-checks';
 /** Options of `auth.addPasskeyProvider(name, options)`. */
 export interface PasskeyOptions {
   /** The name browsers show when a passkey is made. @default the host of `url` */
-  rpName?: string;
+  rpName?: string | undefined;
   /**
    * Whether the authenticator must verify the user (PIN, biometrics). A login with a verified
    * user counts as two factors (it never waits for `twoFactor`).
    * @default 'preferred'
    */
-  userVerification?: 'required' | 'preferred' | 'discouraged';
+  userVerification?: 'required' | 'preferred' | 'discouraged' | undefined;
   /** How long a browser has to answer a challenge, in ms. @default 300000 (5 minutes) */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /**
    * The user id of a user name, for logins that give a name (`{"user": "..."}`) and so list
    * only that user's passkeys. A name with none (unknown, or without passkeys) gets one or two
@@ -25,7 +25,7 @@ export interface PasskeyOptions {
    */
   userIdOf?: (name: string) => MaybePromise<string | undefined>;
   /** How many passkeys one user may have. @default 20 */
-  maxPerUser?: number;
+  maxPerUser?: number | undefined;
 }
 
 /** {@link PasskeyOptions} checked, with defaults. */

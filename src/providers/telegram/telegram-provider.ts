@@ -15,19 +15,19 @@ import type { LoginRequest, Provider, ProviderKit } from '../provider';
 /** Options of `addTelegramProvider`. */
 export interface TelegramProviderOptions {
   /** Provider name in routes and ids. @default 'telegram' */
-  providerName?: string;
+  providerName?: string | undefined;
   /** The bot token from @BotFather. Never logged, returned or put in a stored URL. */
   token: string;
   /** Sent to the user when the login is confirmed. @default 'You are logged in. Return to the site.' */
-  successMsg?: string;
+  successMsg?: string | undefined;
   /** Sent for an unknown or expired login token. @default 'This login link is unknown or expired. Start again on the site.' */
-  errorMsg?: string;
+  errorMsg?: string | undefined;
   /** Bot API origin (a local Bot API server, or a stand-in in tests). @default 'https://api.telegram.org' */
-  apiRoot?: string;
+  apiRoot?: string | undefined;
   /** Poll for updates; turn off when Telegram calls `webhookHandler()` instead. @default true */
-  polling?: boolean;
+  polling?: boolean | undefined;
   /** How long a login token waits for the user, in ms. @default 600000 (10 minutes) */
-  tokenTtl?: number;
+  tokenTtl?: number | undefined;
 }
 
 interface Confirmed {
