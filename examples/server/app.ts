@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import express, { type Express } from 'express';
 import { clientScript } from './client-bundle';
+import { StartupError } from './startup';
 import { exampleSender } from './mail';
 import { consoleLogger, logTo, createAuth, getUser, hashId, loadApplePrivateKeyFromFile, mustGetUser, setAdmin, type AccountRouter, type Auth, type DevServer, type Logger } from '../../src';
 import { accounts } from '../../src/accounts';
@@ -18,6 +19,8 @@ export interface ExampleConfig {
   port: number;
   url: string;
   secret: string;
+  /** How long one store call may take, in ms (`STORE_TIMEOUT`): on a busy machine a first open takes longer. */
+  storeTimeout: number;
   avatarStore: string;
   /** Shared state (one-shot tokens, rate limits, refreshes): `redis://`, `postgres://`; unset keeps it in memory (one process). */
   stateStore: string | undefined;
@@ -73,22 +76,41 @@ export const SECOND_APP_SECRET = 'second-example-app-secret-change-me-0123';
 export const DEMO_USERS: Readonly<Record<string, string>> = { demo: 'demo-password', admin: 'admin-password' };
 
 /**
+ * The secret of an example started without AUTH_SECRET: made on the first start and kept in
+ * `var/auth-secret` (readable by this user only), so restarts keep logins, enrolled second factors
+ * and the identity provider's sealed keys. Production sets AUTH_SECRET (docs/production.md).
+ */
+function keptSecret(file: string, logger: Logger): string {
+  if (existsSync(file)) {
+    const kept = readFileSync(file, 'utf8').trim();
+    if (kept.length >= 32) {
+      logTo(logger).warn('AUTH_SECRET is not set: using the secret kept in {file} since the first start (set AUTH_SECRET in production)', { file });
+      return kept;
+    }
+  }
+  const made = randomBytes(32).toString('hex');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${made}\n`, { mode: 0o600 });
+  logTo(logger).warn('AUTH_SECRET is not set: made a secret and kept it in {file} for the next starts (set AUTH_SECRET in production)', { file });
+  return made;
+}
+
+/**
  * Reads PORT, AUTH_URL, AUTH_SECRET, IDP_KEY, SSO_KEY, SSO_STORE, SCIM_STORE, CUSTOMER_IDP_PORT, SECOND_APP_URL, SECOND_APP_SECRET, DEV_AUTH_PORT, DEV_AUTH_URL, AVATAR_STORE, ACCOUNT_STORE, CREDENTIAL_STORE, USER_STORE, ORG_STORE, AUDIT_STORE, TWO_FACTOR_KEY, STATE_STORE, REVOCATION_CHECK, OIDC_*,
- * DATABASE_URL, REDIS_URL, SMTP_URL, TELEGRAM_TOKEN and APPLE_* (see the README). DATABASE_URL
+ * DATABASE_URL, REDIS_URL, SMTP_URL, TELEGRAM_TOKEN, STORE_TIMEOUT, AUTH_SECRET_FILE and APPLE_* (see the README). DATABASE_URL
  * (PostgreSQL) is the default of the avatar, account, credential and state stores, REDIS_URL of the state store.
  * The default URL is `http://localhost:PORT`: passkeys need a host name (browsers refuse an IP address).
  */
 export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: Logger = consoleLogger): ExampleConfig {
   const port = Number(env.PORT ?? 8080);
-  let secret = env.AUTH_SECRET ?? '';
-  if (secret === '') {
-    secret = randomBytes(32).toString('hex');
-    logTo(logger).warn('AUTH_SECRET is not set: using a random secret, so logins end when the server restarts');
-  }
+  const storeTimeout = Number(env.STORE_TIMEOUT ?? 10_000);
+  if (!Number.isInteger(storeTimeout) || storeTimeout < 100) throw new StartupError(`STORE_TIMEOUT=${env.STORE_TIMEOUT} is not a number of milliseconds (at least 100), e.g. STORE_TIMEOUT=30000`);
+  const secret = env.AUTH_SECRET || keptSecret(env.AUTH_SECRET_FILE ?? join(process.cwd(), 'var', 'auth-secret'), logger);
   return {
     port,
     url: env.AUTH_URL ?? `http://localhost:${port}`,
     secret,
+    storeTimeout,
     avatarStore: env.AVATAR_STORE ?? env.DATABASE_URL ?? join(process.cwd(), 'var', 'avatars'),
     stateStore: env.STATE_STORE ?? env.REDIS_URL ?? env.DATABASE_URL,
     revocationCheck: env.REVOCATION_CHECK === 'refresh' ? 'refresh' : 'every-request',
@@ -146,6 +168,7 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   // sessions and removes what a stolen session could have added, with nothing to wire here.
   const accountService = accounts({
     store: config.accountStore,
+    storeTimeout: config.storeTimeout,
     sender,
     baseUrl: `${config.url}/account`,
     ...accountMails(config.url),
@@ -176,6 +199,7 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   const auth = createAuth({
     url: config.url,
     secret: config.secret,
+    storeTimeout: config.storeTimeout,
     issuer: 'authgate-example',
     // The demo user "admin" (attrs.admin, below) opens the admin console at /auth/admin/.
     // SCIM: an organization's directory (Okta, Entra ID) adds and removes its people (the organization card makes a token).

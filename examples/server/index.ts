@@ -3,7 +3,7 @@ import { consoleLogger, logTo } from '../../src';
 const log = logTo(consoleLogger);
 import { createExampleApp, DEMO_USERS, readExampleConfig } from './app';
 import { SSO_DEMO, startSsoDemo } from './sso-demo';
-import { checkStoreFolders, customerIdpProblem, devServerProblem, listen } from './startup';
+import { checkStoreFolders, customerIdpProblem, devServerProblem, listen, waitForStores } from './startup';
 
 /** Starts the example: stores checked, the dev OAuth2 server, then the app; any problem ends the process with a plain message. */
 async function main(): Promise<void> {
@@ -15,7 +15,14 @@ async function main(): Promise<void> {
   const { app, dev, auth, accounts, orgs, sso } = createExampleApp(config);
   // Open the stores now (they open on first use): this process holds its folders from here on,
   // and a store that cannot open fails the start, not the first request.
-  await Promise.all([accounts.store.get('0'.repeat(24)), auth.credentials.get('startup'), auth.options.stateStore.get('startup')]);
+  await waitForStores(
+    [
+      ['account store', () => accounts.store.get('0'.repeat(24))],
+      ['credential store', () => auth.credentials.get('startup')],
+      ['state store', () => auth.options.stateStore.get('startup')],
+    ],
+    consoleLogger,
+  );
   try {
     await dev.start();
   } catch (err) {

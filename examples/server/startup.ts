@@ -1,6 +1,7 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { ExampleConfig } from './app';
+import { type Logger, logTo } from '../../src';
 
 /** A start-up problem told plainly: what is wrong and what to change. */
 export class StartupError extends Error {
@@ -67,4 +68,33 @@ export function devServerProblem(err: unknown, port: number): Error {
   return (err as NodeJS.ErrnoException)?.code === 'EADDRINUSE'
     ? new StartupError(`port ${port} (the dev OAuth2 server) is in use: set DEV_AUTH_PORT to another port, or stop what uses it`)
     : (err as Error);
+}
+
+/**
+ * Opens the stores before the first request. A store that does not answer within STORE_TIMEOUT on
+ * a busy machine (a first open of a level folder, a first PostgreSQL connection) is not a failure:
+ * it is waited for, with a line saying so, up to `patienceMs`; any other error fails the start.
+ */
+export async function waitForStores(opens: ReadonlyArray<[string, () => Promise<unknown>]>, logger: Logger, patienceMs = 120_000): Promise<void> {
+  const until = Date.now() + patienceMs;
+  await Promise.all(
+    opens.map(async ([name, open]) => {
+      for (let told = false; ;) {
+        try {
+          await open();
+          if (told) logTo(logger).info('the {store} is open', { store: name });
+          return;
+        } catch (err) {
+          const slow = /did not answer within/.test((err as Error)?.message ?? '');
+          if (!slow || Date.now() > until) throw err;
+          if (!told)
+            logTo(logger).warn('waiting for the {store} to open: it did not answer within STORE_TIMEOUT (a busy machine?); trying again for up to {seconds} s', {
+              store: name,
+              seconds: Math.round(patienceMs / 1000),
+            });
+          told = true;
+        }
+      }
+    }),
+  );
 }

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,12 +21,18 @@ describe('example server', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
-  it('reads its configuration from the environment, with a random secret when unset', () => {
+  it('reads its configuration from the environment, with a secret made on the first start and kept for the next ones when unset', () => {
     const warnings: string[] = [];
-    const config = readExampleConfig({ PORT: '9999' }, { logf: (f) => warnings.push(f) });
+    const file = join(dir, 'kept', 'auth-secret');
+    const config = readExampleConfig({ PORT: '9999', AUTH_SECRET_FILE: file }, { logf: (f) => warnings.push(f) });
     expect(config.url).toBe('http://localhost:9999');
     expect(config.secret).toMatch(/^[0-9a-f]{64}$/);
-    expect(warnings.join()).toMatch(/AUTH_SECRET/);
+    expect(warnings.join()).toMatch(/AUTH_SECRET is not set: made a secret/);
+    // A restart finds it: logins, second factors and sealed keys survive.
+    expect(readExampleConfig({ AUTH_SECRET_FILE: file }, noopLogger).secret).toBe(config.secret);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readExampleConfig({ AUTH_SECRET_FILE: file, STORE_TIMEOUT: '30000' }, noopLogger).storeTimeout).toBe(30_000);
+    expect(() => readExampleConfig({ AUTH_SECRET_FILE: file, STORE_TIMEOUT: 'soon' }, noopLogger)).toThrow(/STORE_TIMEOUT=soon is not a number of milliseconds/);
     expect(readExampleConfig({ AUTH_SECRET: 's'.repeat(32), AUTH_URL: 'https://x.example' }, noopLogger)).toMatchObject({
       secret: 's'.repeat(32),
       url: 'https://x.example',
