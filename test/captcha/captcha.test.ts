@@ -148,7 +148,7 @@ describe('captcha() plugin: Turnstile, hCaptcha and reCAPTCHA v3 verified on the
     const a = app({ service: 'hcaptcha', siteKey: 'site-key-1', verifyUrl: `${peer.origin}/siteverify`, actions: { signup: 'always', 'password-reset': 'always' } });
     const body = { Email: 'new@example.com', Pwd: 'a long password 123', PwdRepeat: 'a long password 123' };
     const refused = await request(a.app).post('/account/signup').send(body).expect(403);
-    expect(refused.body).toEqual({ Code: 1.0, Message: 'InvalidInput', Description: expect.stringContaining('CAPTCHA'), code: 'captcha_required' });
+    expect(refused.body).toEqual({ Code: 1.0, Message: 'Forbidden', Description: expect.stringContaining('CAPTCHA'), code: 'captcha_required' });
     await request(a.app)
       .post('/account/signup')
       .send({ ...body, 'h-captcha-response': peer.issue('h-1') })

@@ -44,6 +44,9 @@ describe('SSO enforcement reaches every way in', () => {
     expect((await t.owner.patch('/auth/orgs/acme/sso/domains/customer.test', { enforce: true })).status).toBe(200);
     const again = await request(t.app).post('/account/signup').send({ Email: 'eve@customer.test', Pwd: password, PwdRepeat: password });
     expect([again.status, again.body.code]).toEqual([403, 'sso_required']);
+    // In the account service's shape: a refusal (not WebAuth's "InvalidInput"), naming where to start, mount path included.
+    expect(again.body).toMatchObject({ Code: 1, Message: 'Forbidden' });
+    expect(again.body.Description).toMatch(/start at http:\/\/[^/]+\/auth\/sso\/login\?email=<address>$/);
     const mailed = peers.smtp.mails.length;
     const resend = await request(t.app).post('/account/signup/resend').send({ Email: 'eve@customer.test', Pwd: password });
     expect([resend.status, resend.body.code]).toEqual([403, 'sso_required']);

@@ -44,16 +44,32 @@ export interface AccountErrorBody {
   code: AuthErrorReason;
 }
 
+/** The Message of a refusal whose reason WebAuth's table does not have, by status. */
+const OTHER_LABELS: Readonly<Record<number, string>> = {
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  412: 'PreconditionFailed',
+  413: 'TooLarge',
+  428: 'PreconditionRequired',
+};
+
 /**
  * The one place where an error becomes the account service's wire format: an `AuthError`
  * of an account reason its `Code` and `Message`, a rate limit `TooManyRequests`, a failure of the
- * service `Unavailable` (its message never sent), anything else `InvalidInput` (1.0).
+ * service `Unavailable` (its message never sent), another plugin's refusal `Forbidden`,
+ * `Unauthorized`... by its status, anything else `InvalidInput` (1.0).
  */
 export function accountErrorBody(status: number, message: string, err: unknown): AccountErrorBody {
   const reason = errorBody(status, message, err).code;
   if (status === 429) return { Code: 1.0, Message: 'TooManyRequests', Description: message, code: reason };
   if (status >= 500) return { Code: 1.0, Message: 'Unavailable', Description: 'the account service is unavailable, try again', code: reason };
-  const own = Object.hasOwn(ACCOUNT_ERROR_CODES, reason);
-  const [code, label] = own ? ACCOUNT_ERROR_CODES[reason as keyof typeof ACCOUNT_ERROR_CODES] : ACCOUNT_ERROR_CODES.bad_request;
-  return { Code: code, Message: label, Description: message, code: reason };
+  if (Object.hasOwn(ACCOUNT_ERROR_CODES, reason)) {
+    const [code, label] = ACCOUNT_ERROR_CODES[reason as keyof typeof ACCOUNT_ERROR_CODES];
+    return { Code: code, Message: label, Description: message, code: reason };
+  }
+  // Another plugin's reason (sso_required, captcha_required...) has no entry in WebAuth's table: its
+  // generic Code, and a Message that says what kind of refusal it is rather than "InvalidInput".
+  return { Code: ACCOUNT_ERROR_CODES.bad_request[0], Message: OTHER_LABELS[status] ?? ACCOUNT_ERROR_CODES.bad_request[1], Description: message, code: reason };
 }

@@ -5,7 +5,7 @@ import { ORG_DIRECTORY_SERVICE, VERIFIED_DOMAINS_SERVICE, ORGANIZATIONS_SERVICE,
 import { openDatabase } from '../../plugin-kit/storage';
 import { SSO_SETUP_MESSAGES } from './setup/setup-messages';
 import { SSO_MESSAGES } from './sso-messages';
-import type { Request } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { domainOfAddress } from './dns-proof';
 import { adminSsoRoutes } from './admin-sso-routes';
 import { SsoRepository } from './sso-repository';
@@ -108,6 +108,13 @@ export function sso(options: SsoOptions): SsoPlugin {
         rateLimit: (name, identity) => ctx.rateLimit(name, identity),
         navigationUser: async (req, res) => (await ctx.authenticator.navigationClaims(req.raw as Request, res)).user as User,
       });
+      // Where the auth routes are mounted is known from the first request to them: the refusal then names the whole URL to start at.
+      let authBase: string | undefined;
+      const noteBase: RequestHandler = (req, _res, next) => {
+        authBase = `${ctx.url.href.replace(/\/+$/, '')}${req.baseUrl}`;
+        next();
+      };
+      const startAt = (): string => (authBase === undefined ? '/sso/login?email=<address> below where the auth routes are mounted' : `${authBase}/sso/login?email=<address>`);
       // Enforcement: every way of signing in with an address of an enforced domain, once the address is known.
       const enforce: ActionHook = {
         async before({ address, method, login }) {
@@ -118,7 +125,7 @@ export function sso(options: SsoOptions): SsoPlugin {
           if (enforcer === undefined) return;
           // What enforcement asks for: a login through a connection of the organization that enforces the domain (not another's).
           if (method === 'login' && login?.provider === SSO_PROVIDER && login.user.attrs?.sso_org === enforcer) return;
-          throw new AuthError('forbidden', `${domain} signs in through its organization's identity provider: start at /sso/login?email=<address> of the auth routes`, { reason: 'sso_required' });
+          throw new AuthError('forbidden', `${domain} signs in through its organization's identity provider: start at ${startAt()}`, { reason: 'sso_required' });
         },
       };
       return {
@@ -142,7 +149,7 @@ export function sso(options: SsoOptions): SsoPlugin {
             translations: ctx.translations,
           }),
           ...adminSsoRoutes(ctx.service(ADMIN_SERVICE), repo, orgs, ctx.authenticator),
-        ],
+        ].map((route) => ({ ...route, handler: [noteBase, ...[route.handler].flat()] })),
         close: () => repo.close(),
       };
     },
