@@ -396,3 +396,35 @@ describe('example in headless chromium', () => {
     60_000,
   );
 });
+
+describe('the SSO demo with its IdP on another site, over http (app on localhost, IdP on 127.0.0.1)', () => {
+  let example: BrowserExample | undefined;
+  beforeAll(async () => {
+    example = await startBrowserExample('localhost', 'c'.repeat(32), {}, { ssoDemo: true });
+  }, 60_000);
+  afterAll(() => example?.close());
+
+  browserIt(
+    'signs in although chromium keeps the SameSite=Lax login cookie from the IdP’s cross-site POST',
+    async () => {
+      const { base, browser } = example!;
+      const page = await (await browser.newContext()).newPage();
+      await page.goto(base);
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      await page.click('#sso-login');
+      await page.waitForSelector('#idp-sign-in');
+      // The IdP is on another site than the app: its form's POST carries no Lax cookie of the app.
+      expect(new URL(page.url()).hostname).toBe('127.0.0.1');
+      expect(new URL(base).hostname).toBe('localhost');
+      const finished = page.waitForRequest((req) => /\/auth\/sso\/finish\//.test(req.url()));
+      await page.fill('#idp-name', 'Sam Customer');
+      await page.click('#idp-sign-in');
+      await finished;
+      await page.waitForSelector('#logged-in:not(.hidden)');
+      expect(page.url()).toBe(`${base}/`);
+      expect(await page.textContent('#user-name')).toBe('Sam Customer');
+      await page.close();
+    },
+    60_000,
+  );
+});

@@ -401,6 +401,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         '/auth/orgs/:org/sso/connections/:conn',
         '/auth/sso/login',
         '/auth/sso/acs/:conn',
+        '/auth/sso/finish/:conn',
         '/auth/sso/metadata/:conn',
         '/auth/sso/oidc/:conn',
         '/auth/sso/slo/:conn',

@@ -96,6 +96,7 @@ export function sso(options: SsoOptions): SsoPlugin {
         (org) => madeConnections.orgDeleted(org),
       );
       const provider = new SsoProvider({
+        parked: ctx.stateStore,
         connections: madeConnections,
         domains: madeDomains,
         orgs,

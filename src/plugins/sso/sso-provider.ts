@@ -32,6 +32,8 @@ export interface SsoLoginDeps extends ProvisionDeps {
   revokeAll(userId: string): Promise<number>;
   /** Signs the tickets of the logout page's button. */
   ticketKey: Buffer;
+  /** Keeps an answer that came without the login's cookie until the browser brings it (`set` and `take` of the state store). */
+  parked: { set(key: string, value: unknown, ttlMs: number): Promise<void>; take<T>(key: string): Promise<T | undefined> };
   /** The user of the session cookie of a page the browser navigates to (a test of a connection); a 401 AuthError without one. */
   navigationUser(req: LoginRequest, res: ServerResponse): Promise<User>;
 }
@@ -44,6 +46,22 @@ const TEST_COOKIE = 'sso_test';
 
 const notFound = (what: string): AuthError => new AuthError('not_found', `no single sign-on ${what}`, { reason: 'sso_not_found' });
 const refused = (why: string): AuthError => new AuthError('forbidden', why, { reason: 'saml_invalid' });
+
+/** The form of the RelayState a login started here sends (an IdP-initiated one is the IdP's: a path, a URL). */
+const OUR_RELAY_STATE = /^[0-9a-f]{32}$/;
+
+/** How long an answer that came without the login's cookie waits for the browser to bring it, in ms. */
+const PARKED_MS = 60_000;
+
+/** Why an answer counts as no login started in this browser, in words that say what to do. */
+function unsolicitedWhy(handshake: Claims | undefined, relayState: string, parked: boolean, authUrl: string): string {
+  const start = `start the login again at ${authUrl}/${SSO_PROVIDER}/login`;
+  if (!OUR_RELAY_STATE.test(relayState))
+    return `this answer names no login started here (its RelayState is not one of ours: it began at the identity provider), and IdP-initiated logins are off for this connection: ${start}`;
+  if (handshake === undefined && parked)
+    return `this browser holds no login started at ${new URL(authUrl).host}: the login's cookie did not come back (it was started at another address, such as localhost instead of 127.0.0.1, or in another browser, or cookies are blocked): ${start}`;
+  return `this answer belongs to another login than the one this browser started (its RelayState does not match): ${start}`;
+}
 
 /**
  * Logins through an organization's identity provider. `GET /sso/login?email=` (or `org=`, or
@@ -60,6 +78,8 @@ export class SsoProvider implements Provider {
   constructor(private readonly deps: SsoLoginDeps) {
     this.actions = {
       acs: { methods: ['POST'], crossSite: true, bodyLimit: MAX_SAML_RESPONSE + 16 * 1024, handle: (req, res, kit, id) => this.acs(req, res, kit, id) },
+      // The same answer, brought back by a same-site navigation that carries the login's cookie.
+      finish: { methods: ['GET'], crossSite: true, handle: (req, res, kit, id) => this.finish(req, res, kit, id) },
       metadata: { methods: ['GET'], handle: (req, res, kit, id) => this.metadata(req, res, kit, id) },
       oidc: { methods: ['GET'], handle: (req, res, kit, id) => this.oidcCallback(req, res, kit, id) },
       slo: { methods: ['GET', 'POST'], crossSite: true, handle: (req, res, kit, id) => this.singleLogout(req, res, kit, id) },
@@ -102,6 +122,7 @@ export class SsoProvider implements Provider {
     if (connection.kind === 'oidc') return this.oidcProvider(connection, test).login(req, res, kit);
     const sp = this.deps.connections.serviceProvider(connection, kit.authRouteUrl(req));
     const requestId = `_${randomId(20)}`;
+    // 16 bytes as hex: the form OUR_RELAY_STATE knows an answer to a login of ours by.
     const relayState = randomId(16);
     await kit.tokens.sendHandshake(
       res,
@@ -126,12 +147,46 @@ export class SsoProvider implements Provider {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const relayState = typeof body.RelayState === 'string' ? body.RelayState.slice(0, 512) : '';
     const handshake = await this.handshakeOf(req, kit, (claims) => claims.handshake?.id?.startsWith(`${connection.id}.`) === true);
+    if (handshake === undefined && OUR_RELAY_STATE.test(relayState)) {
+      // An answer to a login started here, without the login's cookie: the IdP is on another site
+      // and the cookie is SameSite=Lax (over http), so the browser kept it from this POST. It is
+      // kept for a minute under a one-time ticket and read on a GET navigation, which carries it.
+      const ticket = randomId();
+      await this.deps.parked.set(`sso:parked:${ticket}`, { SAMLResponse: body.SAMLResponse, RelayState: relayState }, PARKED_MS);
+      return sendRedirect(res, 303, `${kit.authRouteUrl(req)}/${SSO_PROVIDER}/finish/${encodeURIComponent(connection.id)}?ticket=${ticket}`);
+    }
+    return this.consume(req, res, kit, connection, body, handshake, false);
+  }
+
+  /** The answer the ACS kept, with the login's cookie this navigation brings. */
+  private async finish(req: LoginRequest, res: ServerResponse, kit: ProviderKit, id: string | undefined): Promise<void> {
+    await this.deps.rateLimit(SSO_LOGIN_LIMIT, req.ip);
+    const connection = await this.deps.connections.byId(id ?? '');
+    if (connection?.kind !== 'saml' || !connection.saml) throw notFound('connection of that id');
+    const ticket = loginField(req, 'ticket') ?? '';
+    const body = /^[\w-]{16,64}$/.test(ticket) ? await this.deps.parked.take<Record<string, unknown>>(`sso:parked:${ticket}`) : undefined;
+    if (body === undefined) throw refused('this answer of the identity provider was used already, or came more than a minute ago: start the login again');
+    const handshake = await this.handshakeOf(req, kit, (claims) => claims.handshake?.id?.startsWith(`${connection.id}.`) === true);
+    return this.consume(req, res, kit, connection, body, handshake, true);
+  }
+
+  /** Checks an answer of the IdP and signs its person in: the rest of the ACS, whichever request brought the answer. */
+  private async consume(
+    req: LoginRequest,
+    res: ServerResponse,
+    kit: ProviderKit,
+    connection: SsoConnection,
+    body: Record<string, unknown>,
+    handshake: Claims | undefined,
+    parked: boolean,
+  ): Promise<void> {
+    if (connection.saml === undefined) throw notFound('connection of that id');
+    const relayState = typeof body.RelayState === 'string' ? body.RelayState.slice(0, 512) : '';
     const [startedAt, requestId, mode] = (handshake?.handshake?.id ?? '').split('.');
     const solicited = handshake !== undefined && startedAt === connection.id && requestId !== undefined && relayState !== '' && safeEqual(relayState, handshake.handshake?.state ?? '');
     const test = solicited && mode === 'test';
     if (!connection.enabled && !test) throw new AuthError('forbidden', 'this connection is disabled', { reason: 'connection_disabled' });
-    if (!solicited && !connection.saml.allowIdpInitiated)
-      throw refused('this response answers no login started in this browser (IdP-initiated logins are off for this connection): start the login again');
+    if (!solicited && !connection.saml.allowIdpInitiated) throw refused(unsolicitedWhy(handshake, relayState, parked, kit.authRouteUrl(req)));
     const assertion = await this.deps.connections.serviceProvider(connection, kit.authRouteUrl(req)).validate(body.SAMLResponse, solicited ? requestId : undefined);
     // Once, on every instance: the request this answers, and the assertion until it expires.
     if (solicited && !(await kit.useOnce(`sso:request:${requestId}`, HANDSHAKE_DURATION_MS))) throw refused('this login was already completed: start the login again');
