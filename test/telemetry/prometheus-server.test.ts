@@ -72,10 +72,17 @@ describeProm('a real Prometheus scraping two instances over a shared Redis, thro
 
   it('counts the logins of both instances, loads the alert rules, and sees store errors and the degraded mode while Redis is down, then recovery', async () => {
     const [one, two] = instances as [Instance, Instance];
-    const outcomes = await Promise.all([...Array.from({ length: 20 }, (_, i) => loginAt(i % 2 ? one : two, 'pw')), ...Array.from({ length: 6 }, (_, i) => loginAt(i % 2 ? one : two, 'wrong'))]);
-    expect(outcomes.filter((s) => s === 200)).toHaveLength(20);
-    await eventually(async () => expect(await query('sum(authgate_logins_total{authgate_outcome="succeeded"})')).toBe(20), 30_000, 500);
-    await eventually(async () => expect(await query('sum(authgate_logins_total{authgate_outcome="credentials_rejected"})')).toBe(6), 30_000, 500);
+    // Under load: 400 logins in waves of 40 at once, over both instances, while Prometheus scrapes every second.
+    const outcomes: number[] = [];
+    for (let wave = 0; wave < 10; wave++) {
+      const sent = [...Array.from({ length: 32 }, (_, i) => loginAt(i % 2 ? one : two, 'pw')), ...Array.from({ length: 8 }, (_, i) => loginAt(i % 2 ? one : two, 'wrong'))];
+      outcomes.push(...(await Promise.all(sent)));
+    }
+    expect(outcomes.filter((s) => s === 200)).toHaveLength(320);
+    await eventually(async () => expect(await query('sum(authgate_logins_total{authgate_outcome="succeeded"})')).toBe(320), 30_000, 500);
+    await eventually(async () => expect(await query('sum(authgate_logins_total{authgate_outcome="credentials_rejected"})')).toBe(80), 30_000, 500);
+    // Each instance counted its own half.
+    expect(await query('min(sum by (instance) (authgate_logins_total{authgate_outcome="succeeded"}))')).toBe(160);
     expect(await query('count(count by (instance) (authgate_logins_total))')).toBe(2);
     const rules = (await (await fetch(`http://127.0.0.1:${promPort}/api/v1/rules`)).json()) as { data: { groups: Array<{ rules: unknown[] }> } };
     expect(rules.data.groups.flatMap((g) => g.rules)).toHaveLength(8);
@@ -86,11 +93,11 @@ describeProm('a real Prometheus scraping two instances over a shared Redis, thro
     expect(during).toEqual([503, 503]);
     await eventually(async () => expect(await query('sum(authgate_store_errors_total{authgate_store_family="state",authgate_store_backend="redis"})')).toBeGreaterThanOrEqual(2), 30_000, 500);
     await eventually(async () => expect(await query('count(authgate_store_degraded > 0)')).toBe(2), 30_000, 500);
-    expect(await query('sum(authgate_logins_total{authgate_outcome="succeeded"})')).toBe(20);
+    expect(await query('sum(authgate_logins_total{authgate_outcome="succeeded"})')).toBe(320);
 
     await redis.restart();
     await eventually(async () => expect([await loginAt(one, 'pw'), await loginAt(two, 'pw')]).toEqual([200, 200]), 30_000, 500);
     await eventually(async () => expect(await query('max(authgate_store_degraded)')).toBe(0), 30_000, 500);
-    await eventually(async () => expect(await query('sum(authgate_logins_total{authgate_outcome="succeeded"})')).toBe(22), 30_000, 500);
+    await eventually(async () => expect(await query('sum(authgate_logins_total{authgate_outcome="succeeded"})')).toBe(322), 30_000, 500);
   }, 180_000);
 });
