@@ -21,9 +21,14 @@ export async function loginSession(port: number, user: string): Promise<{ cookie
  * `READY {port, cookie, xsrf}` for the benchmark to reuse that session.
  */
 export function announceWithSession(server: Server, user: string): void {
-  server.once('listening', async () => {
+  server.once('listening', () => {
     const port = (server.address() as AddressInfo).port;
-    const { cookie, xsrf } = await loginSession(port, user);
-    console.log(`READY ${JSON.stringify({ port, cookie, xsrf })}`);
+    loginSession(port, user).then(
+      ({ cookie, xsrf }) => console.log(`READY ${JSON.stringify({ port, cookie, xsrf })}`),
+      (err: unknown) => {
+        console.error(err);
+        process.exit(1);
+      },
+    );
   });
 }

@@ -17,7 +17,8 @@ export async function startDemoDns(): Promise<{ server: string; txt: Map<string,
     const value = question ? txt.get(question.name.toLowerCase()) : undefined;
     if (question && value !== undefined) response.answers.push(Packet.createResourceFromQuestion(question, { type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 60, data: value }));
     else response.header.rcode = 3;
-    send(response);
+    // dns2's send answers a promise of the datagram sent; a lost answer is the resolver's to retry.
+    void send(response);
   });
   await dns.listen(0, '127.0.0.1');
   return { server: `127.0.0.1:${dns.address().port}`, txt, close: () => new Promise((resolve) => dns.close(() => resolve())) };

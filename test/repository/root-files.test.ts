@@ -7,7 +7,7 @@ const ROOT = join(__dirname, '..', '..');
 /** What may sit at the top of the repository: the front door, the build's configuration, and the folders. */
 const ALLOWED = new Set([
   '.ci',
-  '.eslintrc.json',
+  'eslint.config.mjs',
   '.gitignore',
   '.npmrc',
   '.prettierignore',

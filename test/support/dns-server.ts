@@ -23,7 +23,7 @@ export async function startDnsPeer(): Promise<DnsPeer> {
     else if (question?.type === Packet.TYPE.TXT && txt.has(name)) {
       for (const data of txt.get(name) ?? []) response.answers.push(Packet.createResourceFromQuestion(question, { type: Packet.TYPE.TXT, class: Packet.CLASS.IN, ttl: 1, data }));
     } else response.header.rcode = 3;
-    send(response);
+    void send(response);
   });
   await server.listen(0, '127.0.0.1');
   const { port } = server.address();
