@@ -4,7 +4,7 @@
 import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, BatchSpanProcessor, InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, InMemorySpanExporter, TracerProvider } from '@opentelemetry/sdk-trace';
 import express from 'express';
 import { announceWithSession } from '../lib/announce';
 // authgate reads AUTHGATE_TELEMETRY and the registered providers when it first uses them, not at import.
@@ -16,7 +16,7 @@ function main(): void {
   if (mode === 'sdk') {
     const spans = new InMemorySpanExporter();
     context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor(spans)] }));
+    trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [new BatchSpanProcessor({ exporter: spans })] }));
     const reader = new PeriodicExportingMetricReader({ exporter: new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE), exportIntervalMillis: 1000 });
     metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
     // The exporter keeps what it is given: empty it, as a real one sends it away.

@@ -1,7 +1,7 @@
 import { context, metrics, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { AggregationTemporality, MeterProvider, MetricReader, type DataPoint, type Histogram } from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import express from 'express';
 import request from 'supertest';
 import { jsonLogger } from '../../src';
@@ -40,7 +40,7 @@ beforeAll(() => {
   // The API alone (no SDK yet): authgate's instrumentation stands aside.
   expect(telemetryOn()).toBe(false);
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
-  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spans)] }));
+  trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: spans })] }));
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [reader] }));
   expect(telemetryOn()).toBe(true);
 });
