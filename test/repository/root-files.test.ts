@@ -9,7 +9,6 @@ const ALLOWED = new Set([
   '.ci',
   'eslint.config.mjs',
   '.gitignore',
-  '.npmrc',
   '.prettierignore',
   '.prettierrc.json',
   'CHANGELOG.md',

@@ -26,7 +26,7 @@ export async function packOutsidePlugin(work: string, tarball: string): Promise<
       cwd: dir,
       maxBuffer: 16 * 1024 * 1024,
       timeout: 300_000,
-      // The repository's .npmrc (legacy-peer-deps) reaches child npm runs through the environment: with it, a package's own peers are left out.
+      // A legacy-peer-deps setting of the machine would leave the plugin's own peers out: the build needs them.
       env: { ...process.env, npm_config_legacy_peer_deps: 'false' },
     },
   );
