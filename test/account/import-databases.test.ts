@@ -32,8 +32,9 @@ async function betterAuthWith(database: { postgres: string } | { sqlite: string 
       database = new Pool({ connectionString: where });
       done = () => database.end();
     } else {
-      const Database = (await import('better-sqlite3')).default;
-      database = new Database(where);
+      // Node's own SQLite, which better-auth takes as it takes better-sqlite3.
+      const { DatabaseSync } = await import('node:sqlite');
+      database = new DatabaseSync(where);
       done = () => database.close();
     }
     const plugins = withOrganization === 'yes' ? [(await import('better-auth/plugins')).organization()] : [];

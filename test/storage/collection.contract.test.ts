@@ -9,7 +9,7 @@ import { MemoryDatabase } from '../../src/stores/memory/memory-database';
 import { MysqlDatabase } from '../../src/stores/mysql/mysql-database';
 import { PostgresDatabase } from '../../src/stores/postgres/postgres-database';
 import { SqliteDatabase } from '../../src/stores/sqlite/sqlite-database';
-import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
+import { describeBetterSqlite, describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
 import { MongoDatabase } from '../../src/stores/mongo/mongo-database';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
 
@@ -240,7 +240,7 @@ async function folderHarness(open: (dir: string) => Database): Promise<AdapterHa
 
 collectionContract('level', describe, () => folderHarness((dir) => new LevelDatabase(`level://${dir}`)));
 collectionContract('SQLite (node:sqlite)', describe, () => folderHarness((dir) => new SqliteDatabase(`sqlite://${join(dir, 'auth.db')}`)));
-collectionContract('SQLite (better-sqlite3)', describe, () => folderHarness((dir) => new SqliteDatabase(`sqlite://${join(dir, 'auth.db')}?driver=better-sqlite3`)));
+collectionContract('SQLite (better-sqlite3)', describeBetterSqlite, () => folderHarness((dir) => new SqliteDatabase(`sqlite://${join(dir, 'auth.db')}?driver=better-sqlite3`)));
 
 const postgres = sharedServer(startPostgres);
 collectionContract('PostgreSQL', describePostgres, async () => {

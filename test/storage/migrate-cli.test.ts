@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Sqlite from 'better-sqlite3';
 import mysql from 'mysql2/promise';
 import { Client } from 'pg';
 import { runCli } from '../../src/cli';
@@ -12,6 +11,15 @@ import { createStateStore } from '../../src/stores/create-state-store';
 import { createUserStore } from '../../src/stores/create-user-store';
 import { describeMysql, describePostgres, dropSchema, freshMysqlDatabase, sharedServer, startMysql, startPostgres } from '../support/servers';
 import { describeMongo, dropMongoDb, freshMongoUri } from '../support/mongo';
+
+/** Node's own SQLite (its types come with @types/node 22): the file as another program sees it. */
+interface SqliteFile {
+  prepare(sql: string): { all(): unknown[]; get(): unknown };
+  exec(sql: string): void;
+  close(): void;
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { DatabaseSync: Sqlite } = require('node:sqlite') as { DatabaseSync: new (path: string) => SqliteFile };
 
 /** Runs `npx authgate ...` in this process: its exit code and what it wrote. */
 

@@ -29,6 +29,24 @@ function availability(what: string, present: boolean, install: string): jest.Des
   return describe.skip;
 }
 
+/** Whether the optional better-sqlite3 package loads here: its native module is built for the Node that runs the tests. */
+function betterSqliteLoads(): boolean {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const Sqlite = require('better-sqlite3') as new (path: string) => { close(): void };
+    new Sqlite(':memory:').close();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `describe` where the optional better-sqlite3 package loads (`sqlite://…?driver=better-sqlite3`);
+ * npm may have built it for another Node than the one running the tests (.ci/run rebuilds it).
+ */
+export const describeBetterSqlite: jest.Describe = availability('better-sqlite3', betterSqliteLoads(), `npm rebuild better-sqlite3 with the Node that runs the tests (${process.version})`);
+
 /** `describe` where PostgreSQL's server programs are installed, else reported as skipped with the install command. */
 export const describePostgres: jest.Describe = availability('PostgreSQL', existsSync(join(PG_BIN, 'initdb')), 'apt-get install -y postgresql');
 
