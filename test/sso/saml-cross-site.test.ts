@@ -52,6 +52,27 @@ describe('SAML over http with the IdP on another site: the answer comes without 
     expect(stranger.jar.get('JWT')).toBeUndefined();
   });
 
+  it('parks only an answer the IdP signed that names a request: junk with a RelayState of our form is refused at once, never kept', async () => {
+    const started = await new SsoBrowser(t).start('email=someone@customer.test');
+    const form = await peers.idp.follow(started.headers.location as string);
+    const junk = await postWithoutCookies({
+      ...form,
+      SAMLResponse: Buffer.from(`<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">${'x'.repeat(100_000)}</samlp:Response>`).toString('base64'),
+    });
+    expect([junk.status, junk.body.code]).toEqual([403, 'saml_invalid']);
+    expect(junk.headers.location).toBeUndefined();
+    // Shaped like an answer to a request of ours, but signed by nobody.
+    const unsigned = Buffer.from(`<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" InResponseTo="_abc" ID="_r1" Version="2.0">${'<x/>'.repeat(2_000)}</samlp:Response>`).toString(
+      'base64',
+    );
+    const forged = await postWithoutCookies({ ...form, SAMLResponse: unsigned });
+    expect([forged.status, forged.body.code]).toEqual([403, 'saml_invalid']);
+    const notBase64 = await postWithoutCookies({ ...form, SAMLResponse: 'not base64 at all!' });
+    expect([notBase64.status, notBase64.body.code]).toEqual([400, 'saml_invalid']);
+    // The IdP's real answer is still parked and finished as before.
+    expect((await postWithoutCookies(form)).status).toBe(303);
+  });
+
   it('refuses a made-up ticket with the same words, and an IdP-initiated answer without a login of ours at once', async () => {
     const connection = (await t.owner.get('/auth/orgs/acme/sso/connections')).body[0] as { id: string };
     const made = await new SsoBrowser(t).get(`/auth/sso/finish/${connection.id}?ticket=${'a'.repeat(40)}`);

@@ -179,13 +179,12 @@ export class SamlServiceProvider {
   }
 
   /**
-   * Checks a `SAMLResponse` (base64, HTTP-POST binding) and returns its assertion. Refuses (403
-   * `saml_invalid`): no DTD, comments or SHA-1 anywhere; a signed assertion (node-saml: exactly
-   * one, the signature's reference on it, one of the IdP's certificates); the issuer, audience,
-   * destination and recipient of this connection; the times within the skew; `InResponseTo`
-   * equal to `requestId` (or absent, for an IdP-initiated login when `requestId` is undefined).
+   * The checks of {@link SamlServiceProvider.validate} that need no login: the size, base64, no DTD,
+   * comments or SHA-1, signatures made with one of the IdP's certificates (on a large message), the
+   * issuer and the destination. `signed`: at least one signature, each made with one of the IdP's
+   * certificates whatever the message's size (an answer is held for the browser only then).
    */
-  async validate(samlResponse: unknown, requestId: string | undefined): Promise<SamlAssertion> {
+  async precheck(samlResponse: unknown, options: { signed?: boolean } = {}): Promise<Element> {
     if (typeof samlResponse !== 'string' || samlResponse === '') throw new AuthError('bad_request', 'SAMLResponse is required', { reason: 'saml_invalid' });
     if (samlResponse.length > MAX_SAML_RESPONSE) throw new AuthError('payload_too_large', `SAMLResponse is larger than ${MAX_SAML_RESPONSE} characters`, { reason: 'saml_invalid' });
     if (!/^[A-Za-z0-9+/=\r\n]+$/.test(samlResponse)) throw new AuthError('bad_request', 'SAMLResponse is not base64', { reason: 'saml_invalid' });
@@ -193,7 +192,8 @@ export class SamlServiceProvider {
     const root = doc.documentElement;
     if (root.localName !== 'Response' || root.namespaceURI !== PROTOCOL) throw refused('it is not a samlp:Response');
     checkAlgorithms(doc);
-    precheckSignatures(doc, this.settings.certificates.map(certificatePem));
+    const certificates = this.settings.certificates.map(certificatePem);
+    let signatures = precheckSignatures(doc, certificates, { always: options.signed === true });
     // What an encrypted assertion holds gets the same checks (no DTD, comments or SHA-1 inside).
     for (const encrypted of elements(doc, ASSERTION, 'EncryptedAssertion')) {
       const xmlenc = loadOptional<XmlEncryption>('xml-encryption', 'SAML connections (sso)');
@@ -210,15 +210,29 @@ export class SamlServiceProvider {
       const inside = parseForeignXml(decrypted, 'the decrypted assertion');
       checkAlgorithms(inside);
       // Its signature too: node-saml would canonicalize all of it before finding a stranger's.
-      precheckSignatures(inside, this.settings.certificates.map(certificatePem));
+      signatures += precheckSignatures(inside, certificates, { always: options.signed === true });
     }
+    if (options.signed === true && signatures === 0) throw refused('it is not signed');
     const issuer = Array.from(root.childNodes as unknown as ArrayLike<Element>).find((n) => n.localName === 'Issuer' && n.namespaceURI === ASSERTION);
     if (issuer !== undefined && (issuer.textContent ?? '').trim() !== this.settings.idpEntityId) throw refused('its issuer is not the identity provider of this connection');
     const destination = root.getAttribute('Destination');
     if (destination !== null && destination !== '' && destination !== this.urls.acsUrl) throw refused('its Destination is another service');
+    return root;
+  }
+
+  /**
+   * Checks a `SAMLResponse` (base64, HTTP-POST binding) and returns its assertion. Refuses (403
+   * `saml_invalid`): no DTD, comments or SHA-1 anywhere; a signed assertion (node-saml: exactly
+   * one, the signature's reference on it, one of the IdP's certificates); the issuer, audience,
+   * destination and recipient of this connection; the times within the skew; `InResponseTo`
+   * equal to `requestId` (or absent, for an IdP-initiated login when `requestId` is undefined).
+   */
+  async validate(samlResponse: unknown, requestId: string | undefined): Promise<SamlAssertion> {
+    await this.precheck(samlResponse);
     let profile;
     try {
-      ({ profile } = await this.saml(requestId).validatePostResponseAsync({ SAMLResponse: samlResponse }));
+      // A string: the precheck refused anything else.
+      ({ profile } = await this.saml(requestId).validatePostResponseAsync({ SAMLResponse: samlResponse as string }));
     } catch (err) {
       throw refused(((err as Error)?.message ?? 'invalid').slice(0, 160));
     }

@@ -48,9 +48,11 @@ function xmlCrypto(): { SignedXml: new () => SignedXmlLike } {
  * large message signed with their own key is refused in milliseconds. node-saml checks everything
  * again afterwards; this check only refuses earlier.
  */
-export function precheckSignatures(doc: Document, certificatePems: readonly string[]): void {
+// `always`: the SignedInfo of every signature is checked against the IdP's certificates whatever the
+// message's size (before an answer is held for a browser). Returns how many signatures it checked.
+export function precheckSignatures(doc: Document, certificatePems: readonly string[], options: { always?: boolean } = {}): number {
   const signatures = elements(doc, DSIG, 'Signature');
-  if (signatures.length === 0) return; // node-saml refuses an unsigned response with its own message
+  if (signatures.length === 0) return 0; // node-saml refuses an unsigned response with its own message
   if (signatures.length > MAX_SIGNATURES) throw refused(`it holds ${signatures.length} signatures (at most ${MAX_SIGNATURES})`);
   for (const signature of signatures) {
     const infos = elements(signature, DSIG, 'SignedInfo');
@@ -65,7 +67,7 @@ export function precheckSignatures(doc: Document, certificatePems: readonly stri
     const transforms = elements(references[0] as Element, DSIG, 'Transform');
     if (transforms.length > 2 || transforms.some((t) => !TRANSFORMS.has(t.getAttribute('Algorithm') ?? ''))) throw refused('a Reference may only take the signature out and canonicalize');
   }
-  if (doc.getElementsByTagName('*').length < PRECHECK_FROM_ELEMENTS) return;
+  if (!options.always && doc.getElementsByTagName('*').length < PRECHECK_FROM_ELEMENTS) return signatures.length;
   const { SignedXml } = xmlCrypto();
   for (const signature of signatures) {
     const signed = new SignedXml();
@@ -86,4 +88,5 @@ export function precheckSignatures(doc: Document, certificatePems: readonly stri
     });
     if (!byTheIdp) throw refused("a signature is not made with the identity provider's key");
   }
+  return signatures.length;
 }

@@ -53,6 +53,9 @@ const OUR_RELAY_STATE = /^[0-9a-f]{32}$/;
 /** How long an answer that came without the login's cookie waits for the browser to bring it, in ms. */
 const PARKED_MS = 60_000;
 
+/** Where an answer waits: under its connection, so a ticket opened at another connection's URL finds nothing and is not spent. */
+const parkedKey = (connectionId: string, ticket: string): string => `sso:parked:${connectionId}:${ticket}`;
+
 /** Why an answer counts as no login started in this browser, in words that say what to do. */
 function unsolicitedWhy(handshake: Claims | undefined, relayState: string, parked: boolean, authUrl: string): string {
   const start = `start the login again at ${authUrl}/${SSO_PROVIDER}/login`;
@@ -150,9 +153,13 @@ export class SsoProvider implements Provider {
     if (handshake === undefined && OUR_RELAY_STATE.test(relayState)) {
       // An answer to a login started here, without the login's cookie: the IdP is on another site
       // and the cookie is SameSite=Lax (over http), so the browser kept it from this POST. It is
-      // kept for a minute under a one-time ticket and read on a GET navigation, which carries it.
+      // kept for a minute under a one-time ticket and read on a GET navigation, which carries it:
+      // only an answer that passes what can be checked without the login (the IdP's signature,
+      // issuer, destination) and names a request of ours, so nobody can park junk.
+      const root = await this.deps.connections.serviceProvider(connection, kit.authRouteUrl(req)).precheck(body.SAMLResponse, { signed: true });
+      if ((root.getAttribute('InResponseTo') ?? '') === '') throw refused(unsolicitedWhy(undefined, '', false, kit.authRouteUrl(req)));
       const ticket = randomId();
-      await this.deps.parked.set(`sso:parked:${ticket}`, { SAMLResponse: body.SAMLResponse, RelayState: relayState }, PARKED_MS);
+      await this.deps.parked.set(parkedKey(connection.id, ticket), { SAMLResponse: body.SAMLResponse, RelayState: relayState }, PARKED_MS);
       return sendRedirect(res, 303, `${kit.authRouteUrl(req)}/${SSO_PROVIDER}/finish/${encodeURIComponent(connection.id)}?ticket=${ticket}`);
     }
     return this.consume(req, res, kit, connection, body, handshake, false);
@@ -164,7 +171,7 @@ export class SsoProvider implements Provider {
     const connection = await this.deps.connections.byId(id ?? '');
     if (connection?.kind !== 'saml' || !connection.saml) throw notFound('connection of that id');
     const ticket = loginField(req, 'ticket') ?? '';
-    const body = /^[\w-]{16,64}$/.test(ticket) ? await this.deps.parked.take<Record<string, unknown>>(`sso:parked:${ticket}`) : undefined;
+    const body = /^[\w-]{16,64}$/.test(ticket) ? await this.deps.parked.take<Record<string, unknown>>(parkedKey(connection.id, ticket)) : undefined;
     if (body === undefined) throw refused('this answer of the identity provider was used already, or came more than a minute ago: start the login again');
     const handshake = await this.handshakeOf(req, kit, (claims) => claims.handshake?.id?.startsWith(`${connection.id}.`) === true);
     return this.consume(req, res, kit, connection, body, handshake, true);
