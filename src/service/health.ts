@@ -4,6 +4,7 @@ import { announcementsOn } from '../core/state/announced-cache';
 import type { TokenService } from '../core/token/token-service';
 import { degradedStores } from '../internal/guarded-store';
 import { sendJson } from '../internal/http';
+import { onlyMethods } from '../internal/router-shell';
 import { PROBE_KEY } from '../internal/store-probe';
 import type { ResolvedOptions } from './options';
 
@@ -94,5 +95,8 @@ export function healthRouter(report: () => Promise<HealthReport>): Router {
     res.setHeader('Cache-Control', 'no-store');
     report().then((found) => sendJson(res, found.status === 'ok' ? 200 : 503, found), next);
   });
+  // Another method on a probe path is a JSON 405; any other path goes on to the app.
+  onlyMethods(router, '/livez', 'GET');
+  onlyMethods(router, '/readyz', 'GET');
   return router;
 }

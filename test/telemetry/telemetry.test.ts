@@ -175,6 +175,12 @@ describe('auth.health() and the health routes', () => {
       expect((await request(internal).get('/livez')).status).toBe(200);
       const ready = await request(internal).get('/readyz');
       expect([ready.status, ready.body.status, ready.headers['cache-control']]).toEqual([200, 'ok', 'no-store']);
+      // Another method gets a JSON 405; another path is left to the app.
+      const posted = await request(internal)
+        .post('/readyz')
+        .send({ __proto__: { admin: true } });
+      expect([posted.status, posted.headers.allow, posted.body.code]).toEqual([405, 'GET', 'method_not_allowed']);
+      expect((await request(internal).get('/elsewhere')).status).toBe(404);
     } finally {
       await auth.close();
     }
