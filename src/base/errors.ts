@@ -151,3 +151,8 @@ export class RateLimitError extends AuthError {
 export function errorName(err: unknown): string {
   return (err as Error | null | undefined)?.name ?? typeof err;
 }
+
+/** Whether `err` is answered as a 503 (an `unavailable` AuthError, or a store that failed): the request changed nothing, and may be sent again. */
+export function isUnavailable(err: unknown): boolean {
+  return (err instanceof AuthError && err.status === 503) || (err as { code?: unknown } | null)?.code === 'unavailable';
+}

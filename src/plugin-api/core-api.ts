@@ -120,8 +120,12 @@ export interface PluginLockout {
 export interface PluginKit {
   /** The audience a login asked for, if the service serves it; else the service's own. */
   resolveAudience(requested: string | undefined): string;
-  /** `true` the first time `key` is used within `ttlMs` (on every instance); `false` after. */
-  useOnce(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * `true` the first time `key` is used within `ttlMs` (on every instance); `false` after. With
+   * `then`, runs it after the mark; a 503 from it, before anything was sent on `res`, gives the
+   * mark back, so the same one-shot token works again once the store is back.
+   */
+  useOnce(key: string, ttlMs: number, then?: () => Promise<unknown>, res?: { readonly headersSent: boolean }): Promise<boolean>;
   /** Tells the user of a credential change (the credential notices). */
   notifyCredentialChange(user: User, change: CredentialChange, client?: EventClient): void;
   /** Records an event of a login request. */

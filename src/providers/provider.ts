@@ -83,8 +83,10 @@ export interface ProviderKit {
   /**
    * Marks `key` as used for `ttlMs` in the shared state store; `true` only for the first caller,
    * across instances. Throws a 503 AuthError when the store fails (a login is then refused).
+   * With `then`, runs it after the mark; a 503 from it, before anything was sent on `res`, gives
+   * the mark back (a 503 means nothing changed: the same link works again).
    */
-  useOnce(key: string, ttlMs: number): Promise<boolean>;
+  useOnce(key: string, ttlMs: number, then?: () => Promise<unknown>, res?: { readonly headersSent: boolean }): Promise<boolean>;
   /** Counts a hit against a rate limit; throws a 429 AuthError past it. */
   rateLimit(name: AuthRateLimit, identity: string): Promise<void>;
   /** The public base URL of the app. */

@@ -112,13 +112,14 @@ export class VerifyProvider implements Provider {
         lang: words.lang,
       });
     }
-    if (!(await kit.useOnce(`verify:${claims.jti}`, VERIFY_TOKEN_TTL_MS))) throw new AuthError('forbidden', 'confirmation token was already used');
-    await kit.completeLogin(req, res, {
-      provider: this.name,
-      user: { name: user, id: hashId(this.name, address), picture: '', ...(address.includes('@') ? { email: address } : {}) },
-      aud: claims.aud,
-      sessionOnly: claims.sess_only === true || loginFlag(req, 'session', 'sess'),
-      from: claims.handshake?.from,
-    });
+    const completed = (): Promise<void> =>
+      kit.completeLogin(req, res, {
+        provider: this.name,
+        user: { name: user, id: hashId(this.name, address), picture: '', ...(address.includes('@') ? { email: address } : {}) },
+        aud: claims.aud,
+        sessionOnly: claims.sess_only === true || loginFlag(req, 'session', 'sess'),
+        from: claims.handshake?.from,
+      });
+    if (!(await kit.useOnce(`verify:${claims.jti}`, VERIFY_TOKEN_TTL_MS, completed, res))) throw new AuthError('forbidden', 'confirmation token was already used');
   }
 }

@@ -31,6 +31,7 @@ import type { Provider, ProviderKit } from '../providers/provider';
 import { RevocationCache } from '../core/sessions/revocation-cache';
 import { jtiHash, SessionRegistry } from '../core/sessions/session-registry';
 import { createStateStore } from '../stores/create-state-store';
+import { oneShotMarks } from '../core/state/one-shot';
 import { stateCall } from '../core/state/state-call';
 import { TokenService } from '../core/token/token-service';
 import { createUserStore } from '../stores/create-user-store';
@@ -199,7 +200,7 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
   const sessions = new SessionRegistry(resolved.stateStore, { ...resolved, secretFor: (aud) => tokens.signingSecret(aud) });
   const everyRequest = resolved.revocationCheck === 'every-request' ? new RevocationCache(sessions, resolved.stateStore) : undefined;
   const heartbeat = new AnnouncementHeartbeat(resolved.stateStore);
-  const useOnce = (key: string, ttlMs: number): Promise<boolean> => stateCall(() => resolved.stateStore.setIfAbsent(`once:${key}`, 1, ttlMs));
+  const useOnce = oneShotMarks(resolved.stateStore);
   const notices = credentialNotices(events);
   const links = new LinkFlow(tokens, sessions, useOnce, resolved, notices);
   const plugins = new PluginHost([linkedLogins(links), ...resolved.plugins], resolved.logger);

@@ -99,6 +99,35 @@ describePostgres('a network partition between one instance and PostgreSQL (the s
     await tokenAfterPartition(proxy, through.href, pg.url);
   });
 
+  it('an e-mail link whose login answered 503 (its user store cut off after the link was claimed) works once the cut ends, and once only', async () => {
+    const through = new URL(pg.url);
+    through.port = String(proxy.port);
+    const sent: string[] = [];
+    const { app, auth } = makeApp({ userStore: `${through.href}?schema=once_${randomBytes(3).toString('hex')}`, storeTimeout: 1000, rateLimits: false }, (a) =>
+      a.addVerifyProvider(
+        'email',
+        'token {{.Token}} ',
+        senderFunc((_to, text) => void sent.push(/token (\S+)/.exec(text)![1]!)),
+      ),
+    );
+    try {
+      // The user store is connected before the cut (a first login makes its tables).
+      await login(app, 'before');
+      await request(app).get('/auth/email/login?user=u&address=u@example.com').expect(200);
+      proxy.pause();
+      const cut = await request(app).get(`/auth/email/login?token=${sent[0]}`);
+      expect([cut.status, cut.body.code, cut.headers['set-cookie']]).toEqual([503, 'unavailable', undefined]);
+      proxy.resume();
+      const again = await request(app).get(`/auth/email/login?token=${sent[0]}`);
+      expect([again.status, again.body.name]).toEqual([200, 'u']);
+      const twice = await request(app).get(`/auth/email/login?token=${sent[0]}`);
+      expect([twice.status, twice.body.error]).toEqual([403, 'confirmation token was already used']);
+    } finally {
+      proxy.resume();
+      await auth.close();
+    }
+  });
+
   it('a record store transaction held by the partition never commits after its caller was answered', async () => {
     const through = new URL(pg.url);
     through.port = String(proxy.port);

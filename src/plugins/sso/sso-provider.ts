@@ -1,6 +1,6 @@
 import { LOGOUT_TICKET_MS, logoutTicket, readLogoutTicket, sendLogoutPage, ticketUseKey, type LogoutSubject } from './logout-page';
 import type { ServerResponse } from 'node:http';
-import { AuthError, randomId, safeEqual } from '../../plugin-kit/helpers';
+import { AuthError, isUnavailable, randomId, safeEqual } from '../../plugin-kit/helpers';
 import { HANDSHAKE_DURATION_MS, hashId, type User, type Claims } from '../../plugin-kit/sessions';
 import { sendJson, sendRedirect } from '../../plugin-kit/http';
 import { loginAudience, loginField, loginFlag, OidcProvider, resolveOidcOptions, type LoginRequest, type Provider, type ProviderAction, type ProviderKit } from '../../plugin-kit/providers';
@@ -173,8 +173,14 @@ export class SsoProvider implements Provider {
     const ticket = loginField(req, 'ticket') ?? '';
     const body = /^[\w-]{16,64}$/.test(ticket) ? await this.deps.parked.take<Record<string, unknown>>(parkedKey(connection.id, ticket)) : undefined;
     if (body === undefined) throw refused('this answer of the identity provider was used already, or came more than a minute ago: start the login again');
-    const handshake = await this.handshakeOf(req, kit, (claims) => claims.handshake?.id?.startsWith(`${connection.id}.`) === true);
-    return this.consume(req, res, kit, connection, body, handshake, true);
+    try {
+      const handshake = await this.handshakeOf(req, kit, (claims) => claims.handshake?.id?.startsWith(`${connection.id}.`) === true);
+      return await this.consume(req, res, kit, connection, body, handshake, true);
+    } catch (err) {
+      // A 503 means nothing changed: the answer waits again for the same ticket (best effort: not while the state store is down).
+      if (isUnavailable(err) && !res.headersSent) await this.deps.parked.set(parkedKey(connection.id, ticket), body, PARKED_MS).catch(() => undefined);
+      throw err;
+    }
   }
 
   /** Checks an answer of the IdP and signs its person in: the rest of the ACS, whichever request brought the answer. */
@@ -195,27 +201,33 @@ export class SsoProvider implements Provider {
     if (!connection.enabled && !test) throw new AuthError('forbidden', 'this connection is disabled', { reason: 'connection_disabled' });
     if (!solicited && !connection.saml.allowIdpInitiated) throw refused(unsolicitedWhy(handshake, relayState, parked, kit.authRouteUrl(req)));
     const assertion = await this.deps.connections.serviceProvider(connection, kit.authRouteUrl(req)).validate(body.SAMLResponse, solicited ? requestId : undefined);
-    // Once, on every instance: the request this answers, and the assertion until it expires.
-    if (solicited && !(await kit.useOnce(`sso:request:${requestId}`, HANDSHAKE_DURATION_MS))) throw refused('this login was already completed: start the login again');
+    // Once, on every instance: the request this answers, and the assertion until it expires. A 503
+    // on the way gives both marks back (nothing changed: the same answer may be sent again).
+    const signIn = async (): Promise<void> => {
+      const identity = samlIdentity(connection, assertion);
+      if (test) {
+        kit.tokens.clearCookie(res, TEST_COOKIE);
+        return sendTestReport(res, req.raw.headers.accept, await this.report(connection, identity), kit.translations.page(kit.translations.localeOf(req.raw)));
+      }
+      const user = await provisionUser(connection, identity, this.deps);
+      await kit.completeLogin(req, res, {
+        provider: SSO_PROVIDER,
+        user,
+        aud: solicited ? handshake?.aud : undefined,
+        sessionOnly: solicited ? handshake?.sess_only : undefined,
+        noAva: true,
+        from: solicited ? handshake?.handshake?.from : this.landing(connection, relayState, kit),
+        allowCrossSite: true,
+        boundToBrowser: solicited,
+        multiFactor: provesTwoFactors(connection, identity, user),
+      });
+    };
     const ttl = Math.max(assertion.notOnOrAfter - Date.now() + this.deps.skewMs, 1000);
-    if (assertion.assertionId === '' || !(await kit.useOnce(`sso:assertion:${connection.id}:${assertion.assertionId}`, ttl))) throw refused('this assertion was used already');
-    const identity = samlIdentity(connection, assertion);
-    if (test) {
-      kit.tokens.clearCookie(res, TEST_COOKIE);
-      return sendTestReport(res, req.raw.headers.accept, await this.report(connection, identity), kit.translations.page(kit.translations.localeOf(req.raw)));
-    }
-    const user = await provisionUser(connection, identity, this.deps);
-    await kit.completeLogin(req, res, {
-      provider: SSO_PROVIDER,
-      user,
-      aud: solicited ? handshake?.aud : undefined,
-      sessionOnly: solicited ? handshake?.sess_only : undefined,
-      noAva: true,
-      from: solicited ? handshake?.handshake?.from : this.landing(connection, relayState, kit),
-      allowCrossSite: true,
-      boundToBrowser: solicited,
-      multiFactor: provesTwoFactors(connection, identity, user),
-    });
+    const assertionOnce = async (): Promise<void> => {
+      if (assertion.assertionId === '' || !(await kit.useOnce(`sso:assertion:${connection.id}:${assertion.assertionId}`, ttl, signIn, res))) throw refused('this assertion was used already');
+    };
+    if (!solicited) return assertionOnce();
+    if (!(await kit.useOnce(`sso:request:${requestId}`, HANDSHAKE_DURATION_MS, assertionOnce, res))) throw refused('this login was already completed: start the login again');
   }
 
   /**

@@ -93,6 +93,7 @@ export class OidcProvider implements Provider {
     const claims = await kit.tokens.readHandshake(req.raw, this.name, this.options.handshakeCookie);
     const handshake = claims?.handshake;
     if (!claims || !handshake?.state || !handshake.id || !handshake.pkce) throw refused('no login in progress: start the login again');
+    const { pkce, id: nonce } = handshake;
     const error = req.query.get('error');
     if (error) throw refused(`the identity provider refused the login: ${error.slice(0, 100)}`);
     const state = req.query.get('state') ?? '';
@@ -105,18 +106,21 @@ export class OidcProvider implements Provider {
     if ((iss !== null || metadata.authorization_response_iss_parameter_supported === true) && iss !== metadata.issuer) {
       throw refused('the answer comes from another issuer than the one this login was started at: start again');
     }
-    if (!(await kit.useOnce(`handshake:${claims.jti ?? state}`, HANDSHAKE_DURATION_MS))) throw refused('this login was already completed: start the login again');
-    const tokens = await this.exchange(metadata, code, handshake.pkce, this.callbackUrl(req, kit));
-    const idClaims = await this.verifyIdToken(metadata, tokens.params.id_token, handshake.id);
-    const merged = await this.withUserInfo(metadata, idClaims, tokens.accessToken);
-    let user: User;
-    try {
-      user = this.options.mapUser ? await this.options.mapUser(merged, tokens) : defaultOidcUser(this.name, merged);
-    } catch (err) {
-      if (err instanceof AuthError) throw err;
-      throw new AuthError('unavailable', 'the identity provider gave claims authgate cannot read', { cause: err });
-    }
-    await completeCallback(req, res, kit, { provider: this.name, user, handshake: claims, tokens, onBearerToken: this.options.onBearerToken, multiFactor: this.options.multiFactor?.(merged, user) });
+    // A 503 on the way (the IdP or a store unreachable) gives the mark back: the same callback works again.
+    const finished = async (): Promise<void> => {
+      const tokens = await this.exchange(metadata, code, pkce, this.callbackUrl(req, kit));
+      const idClaims = await this.verifyIdToken(metadata, tokens.params.id_token, nonce);
+      const merged = await this.withUserInfo(metadata, idClaims, tokens.accessToken);
+      let user: User;
+      try {
+        user = this.options.mapUser ? await this.options.mapUser(merged, tokens) : defaultOidcUser(this.name, merged);
+      } catch (err) {
+        if (err instanceof AuthError) throw err;
+        throw new AuthError('unavailable', 'the identity provider gave claims authgate cannot read', { cause: err });
+      }
+      await completeCallback(req, res, kit, { provider: this.name, user, handshake: claims, tokens, onBearerToken: this.options.onBearerToken, multiFactor: this.options.multiFactor?.(merged, user) });
+    };
+    if (!(await kit.useOnce(`handshake:${claims.jti ?? state}`, HANDSHAKE_DURATION_MS, finished, res))) throw refused('this login was already completed: start the login again');
   }
 
   /** RP-initiated logout: after the local logout, the browser goes to the provider's end-session endpoint. */
