@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { dirname } from 'node:path';
 import { redirectQuery, selfSignedKeys, type PartyKeys } from './saml-kit';
 import * as samlify from 'samlify';
@@ -11,7 +12,7 @@ import * as samlify from 'samlify';
  * Entra ID would be. Its key and certificate are kept in a file, so a restart keeps the connection.
  */
 export interface CustomerIdp {
-  /** `http://127.0.0.1:<port>`. */
+  /** `http://127.0.0.1:<port>` (`https://` with a certificate). */
   origin: string;
   /** Its SAML metadata, for the connection. */
   metadata: string;
@@ -42,12 +43,12 @@ const POST_BACK = (acs: string, response: string, relayState: string): string =>
 <body onload="document.forms[0].submit()"><form method="post" action="${html(acs)}"><input type="hidden" name="SAMLResponse" value="${html(response)}"><input type="hidden" name="RelayState" value="${html(relayState)}">
 <noscript><button type="submit">Continue</button></noscript></form></body></html>`;
 
-/** Starts the customer IdP on 127.0.0.1:`port`, keeping its key in `keysFile`. */
-export async function startCustomerIdp(port: number, keysFile: string): Promise<CustomerIdp> {
+/** Starts the customer IdP on 127.0.0.1:`port`, keeping its key in `keysFile`; over https with `tls` (a PEM key and certificate). */
+export async function startCustomerIdp(port: number, keysFile: string, tls?: { key: string; cert: string }): Promise<CustomerIdp> {
   // The example IdP trusts the metadata the app gave it; schema checks are the app's affair.
   samlify.setSchemaValidator({ validate: () => Promise.resolve('skipped') });
   const keys = await keysIn(keysFile);
-  const origin = `http://127.0.0.1:${port}`;
+  const origin = `${tls ? 'https' : 'http'}://127.0.0.1:${port}`;
   const idp = samlify.IdentityProvider({
     entityID: `${origin}/metadata`,
     signingCert: keys.certificate,
@@ -68,7 +69,7 @@ export async function startCustomerIdp(port: number, keysFile: string): Promise<
   let sp: ReturnType<typeof samlify.ServiceProvider> | undefined;
   const pending = new Map<string, { request: unknown; relayState: string }>();
 
-  const server: Server = createServer((req, res) => {
+  const server: Server = (tls ? createTlsServer.bind(undefined, tls) : createServer)((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', origin);
       const send = (status: number, type: string, body: string): void => void res.writeHead(status, { 'content-type': type, 'cache-control': 'no-store' }).end(body);

@@ -65,10 +65,10 @@ export interface SsoDemo {
   close(): Promise<void>;
 }
 
-/** Starts the SSO demo's customer IdP on `port` (its key kept under `var/`, or in `keysFile`) and its DNS. */
-export async function startSsoDemo(port: number, keysFile = join(process.cwd(), 'var', 'customer-idp', 'keys.json')): Promise<SsoDemo> {
+/** Starts the SSO demo's customer IdP on `port` (its key kept under `var/`, or in `keysFile`; over https with `tls`) and its DNS. */
+export async function startSsoDemo(port: number, keysFile = join(process.cwd(), 'var', 'customer-idp', 'keys.json'), tls?: { key: string; cert: string }): Promise<SsoDemo> {
   const dns = await startDemoDns();
-  const idp = await startCustomerIdp(port, keysFile).catch(async (err: unknown) => {
+  const idp = await startCustomerIdp(port, keysFile, tls).catch(async (err: unknown) => {
     await dns.close();
     throw err;
   });

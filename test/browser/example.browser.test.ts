@@ -428,3 +428,37 @@ describe('the SSO demo with its IdP on another site, over http (app on localhost
     60_000,
   );
 });
+
+describe('the SSO demo with its IdP on another site, over https (app on https://localhost, IdP on https://127.0.0.1, each with its own certificate)', () => {
+  let example: BrowserExample | undefined;
+  beforeAll(async () => {
+    example = await startBrowserExample('localhost', 'd'.repeat(32), {}, { ssoDemo: true, https: true });
+  }, 60_000);
+  afterAll(() => example?.close());
+
+  browserIt(
+    'signs in: the IdP’s cross-site POST brings the login cookie (SameSite=None; Secure), so the answer is not parked',
+    async () => {
+      const { base, browser } = example!;
+      const page = await (await browser.newContext({ ignoreHTTPSErrors: true })).newPage();
+      const parked: string[] = [];
+      page.on('request', (req) => void (/\/auth\/sso\/finish\//.test(req.url()) && parked.push(req.url())));
+      await page.goto(base);
+      await page.waitForSelector('#logged-out:not(.hidden)');
+      await page.click('#sso-login');
+      await page.waitForSelector('#idp-sign-in');
+      expect(new URL(page.url()).origin).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      expect(new URL(base).protocol).toBe('https:');
+      await page.fill('#idp-name', 'Tess Customer');
+      await page.click('#idp-sign-in');
+      await page.waitForSelector('#logged-in:not(.hidden)');
+      expect(page.url()).toBe(`${base}/`);
+      expect(await page.textContent('#user-name')).toBe('Tess Customer');
+      expect(parked).toEqual([]);
+      const cookies = await page.context().cookies(base);
+      expect(cookies.find((c) => c.name === 'JWT')).toMatchObject({ secure: true, httpOnly: true });
+      await page.close();
+    },
+    60_000,
+  );
+});

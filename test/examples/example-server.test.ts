@@ -1,4 +1,6 @@
 import { statSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -125,6 +127,40 @@ describe('example server', () => {
     } finally {
       await dev.stop();
       await auth.close();
+    }
+  });
+
+  it('answers a GET with a 346 KB body and an odd content type with JSON, over a raw socket, signed in or not (never a reset)', async () => {
+    const { app } = createExampleApp({ ...readExampleConfig({ AUTH_SECRET: 'x'.repeat(32) }, noopLogger), avatarStore: dir, ...IN_MEMORY });
+    const server = createServer(app).listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    const port = (server.address() as AddressInfo).port;
+    const signedIn = setCookies(await request(app).post('/auth/local/login').send({ user: 'demo', passwd: DEMO_USERS.demo }).expect(200));
+    const session = `JWT=${signedIn.JWT!.value}; XSRF-TOKEN=${signedIn['XSRF-TOKEN']!.value}`;
+    const body = Buffer.alloc(346 * 1024, 'a');
+    /** Sends the request whole over one connection and reads what comes back until the server closes it. */
+    const raw = (path: string, contentType: string, cookie: string): Promise<string> =>
+      new Promise((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () => {
+          socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${contentType}\r\nContent-Length: ${body.length}\r\nCookie: ${cookie}\r\nConnection: close\r\n\r\n`);
+          socket.end(body);
+        });
+        let answer = '';
+        socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(answer));
+      });
+    try {
+      for (const path of ['/account/profiles', '/auth/user', '/auth/orgs', '/auth/admin/users'])
+        for (const contentType of ['application/x-odd', 'text/plain; charset=utf-9', 'multipart/form-data; boundary=x'])
+          for (const cookie of ['', session]) {
+            const answer = await raw(path, contentType, cookie);
+            const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1]);
+            const json = /\r\ncontent-type: application\/json/i.test(answer);
+            expect([path, contentType, cookie !== '', status >= 200 && status < 500, json]).toEqual([path, contentType, cookie !== '', true, true]);
+          }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
     }
   });
 

@@ -1,5 +1,6 @@
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { loggerFunc } from '../../src';
 import { createExampleApp, DEMO_USERS, readExampleConfig } from '../../examples/server/app';
 import { startSsoDemo } from '../../examples/server/sso-demo';
 import { freePort } from './ports';
+import { testCertificate } from './tls';
 import { browserRequired, browserUnavailableReason, launchChromium, SHOTS } from './browser';
 
 /** The example app on 127.0.0.1 and headless chromium, for the browser tests. */
@@ -43,13 +45,19 @@ export const IN_MEMORY = {
  * an IP address as a relying party); `env` adds to the example's environment. `undefined` when the
  * browser tests are skipped.
  */
-export async function startBrowserExample(host: '127.0.0.1' | 'localhost', secret: string, env: NodeJS.ProcessEnv = {}, options: { ssoDemo?: boolean } = {}): Promise<BrowserExample | undefined> {
+export async function startBrowserExample(
+  host: '127.0.0.1' | 'localhost',
+  secret: string,
+  env: NodeJS.ProcessEnv = {},
+  options: { ssoDemo?: boolean; https?: boolean } = {},
+): Promise<BrowserExample | undefined> {
   if (unavailable && !browserRequired) return undefined;
   if (unavailable) throw new Error(`AUTHGATE_REQUIRE_BROWSER=1 but ${unavailable}`);
   const dir = await mkdtemp(join(tmpdir(), 'authgate-browser-'));
-  const server = http.createServer();
+  // Over https the app and the IdP have certificates of their own (self-signed: the test's browser context accepts them).
+  const server = options.https ? https.createServer(testCertificate(host)) : http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://${host}:${(server.address() as AddressInfo).port}`;
+  const base = `${options.https ? 'https' : 'http'}://${host}:${(server.address() as AddressInfo).port}`;
   const logLines: string[] = [];
   const config = {
     ...readExampleConfig(
@@ -59,7 +67,7 @@ export async function startBrowserExample(host: '127.0.0.1' | 'localhost', secre
     avatarStore: dir,
   };
   // The SSO demo: its customer IdP and DNS on free ports, set up as the example's start does.
-  const demo = options.ssoDemo ? await startSsoDemo(await freePort(), join(dir, 'customer-idp.json')) : undefined;
+  const demo = options.ssoDemo ? await startSsoDemo(await freePort(), join(dir, 'customer-idp.json'), options.https ? testCertificate('127.0.0.1') : undefined) : undefined;
   const example = createExampleApp({
     ...config,
     ...demo?.config,
