@@ -7,8 +7,9 @@ module.exports = {
   $schema: 'https://typedoc.org/schema.json',
   entryPoints: Object.values(subpaths)
     .filter((target) => typeof target === 'object')
-    .map((target) => target.default.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')),
-  tsconfig: 'tsconfig.build.json',
+    .map((target) => target.types.replace(/^\.\/dist\//, 'src/').replace(/\.d\.ts$/, '.ts')),
+  // The build's sources and the screens (authgate/ui), which need the DOM's types.
+  tsconfig: 'tsconfig.docs.json',
   out: 'var/api',
   name: 'authgate',
   readme: 'none',

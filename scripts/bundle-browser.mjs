@@ -1,9 +1,9 @@
-// The browser modules of the package: `authgate/client` and `authgate/react` as ES modules that
-// share one chunk, next to the CommonJS build tsc makes for Node (server renders, tests).
+// The browser modules of the package: `authgate/client`, `authgate/react` and `authgate/ui` as ES
+// modules that share one chunk, next to the CommonJS build tsc makes for Node (server renders, tests).
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { client: 'src/client.ts', react: 'src/react.ts' },
+  entryPoints: { client: 'src/client.ts', react: 'src/react.ts', ui: 'src/ui/index.ts' },
   outdir: 'dist/esm',
   bundle: true,
   splitting: true,

@@ -31,6 +31,7 @@ import type { Provider, ProviderKit } from '../providers/provider';
 import { RevocationCache } from '../core/sessions/revocation-cache';
 import { jtiHash, SessionRegistry } from '../core/sessions/session-registry';
 import { createStateStore } from '../stores/create-state-store';
+import { UI_MESSAGES } from '../core/i18n/ui-messages';
 import { oneShotMarks } from '../core/state/one-shot';
 import { stateCall } from '../core/state/state-call';
 import { TokenService } from '../core/token/token-service';
@@ -204,7 +205,7 @@ export function createCore(settled: SettledOptions, notifications: NotificationO
   const notices = credentialNotices(events);
   const links = new LinkFlow(tokens, sessions, useOnce, resolved, notices);
   const plugins = new PluginHost([linkedLogins(links), ...resolved.plugins], resolved.logger);
-  const translations = new Translations(resolved.translations, [CORE_MESSAGES, NOTICE_MESSAGES, ...plugins.messages()]);
+  const translations = new Translations(resolved.translations, [CORE_MESSAGES, NOTICE_MESSAGES, UI_MESSAGES, ...plugins.messages()]);
   const users = new UserDirectory(resolved.userStore);
   if (notifications !== undefined) new Notifications(notifications, { events, users, state: resolved.stateStore, logger: resolved.logger, translations });
   const completer = new LoginCompleter(tokens, avatars, sessions, plugins.phases, users, resolved, events, async (login, made) => {

@@ -14,6 +14,7 @@ import type { TokenService } from '../core/token/token-service';
 import type { Claims } from '../core/token/claims';
 import { jtiHash } from '../core/sessions/session-registry';
 import { RouteTable } from './route-table';
+import { addScreensRoute } from './screens-route';
 import type { Translations } from '../core/i18n/translations';
 
 /** What the auth router needs from the service. */
@@ -28,11 +29,14 @@ export interface AuthRouterDeps {
   bodyLimit: number;
   logger: Logger;
   translations: Translations;
+  /** The plugins in use, by name (for `GET /screens`). */
+  pluginNames: readonly string[];
 }
 
 /** The auth router's own routes before the plugins' (the provider routes come after them, so plugins shadow no provider action). */
 const CORE_ROUTES = [
   { method: 'GET', path: '/list' },
+  { method: 'GET', path: '/screens' },
   { method: 'GET', path: '/user' },
   { method: 'GET', path: '/status' },
   { method: 'ALL', path: '/logout' },
@@ -101,10 +105,11 @@ function logoutRecorder({ kit }: AuthRouterDeps): (req: Request, claims: Claims 
   };
 }
 
-/** `GET /list`, `GET /user`, `GET /status` and `/logout`. */
+/** `GET /list`, `GET /screens`, `GET /user`, `GET /status` and `/logout`. */
 function addSessionRoutes(router: Router, deps: AuthRouterDeps, loggedOut: (req: Request, claims: Claims | undefined) => void): void {
   const { providers, tokens, authenticator, translations } = deps;
   router.get('/list', (_req, res) => sendJson(res, 200, [...providers.keys()]));
+  addScreensRoute(router, deps);
 
   router.get(
     '/user',

@@ -102,6 +102,11 @@ export class PluginHost {
     this.plugins = setupOrder(checkPlugins(plugins));
   }
 
+  /** The names of the plugins in use, in setup order. */
+  names(): string[] {
+    return this.plugins.map((p) => p.name);
+  }
+
   /** Whether a plugin of this name is on. */
   has(name: string): boolean {
     return this.plugins.some((p) => p.name === name);

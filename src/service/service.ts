@@ -179,6 +179,7 @@ export function createAuth(options: AuthOptions): Auth {
           logger: resolved.logger,
           crossSite: resolved.crossSite,
           translations: core.translations,
+          pluginNames: plugins.names(),
         }),
         avatarRouter: createAvatarRouter(resolved.avatarStore, resolved.logger),
       };

@@ -15,8 +15,8 @@ function floorOf(file: string): number {
   if (/^(internal|base)\//.test(path)) return 0;
   if (/^(core\/(token|state|limits|senders|credentials|users|avatar|audit|storage|adapters|i18n)\/|stores\/)/.test(path)) return 1;
   if (/^(plugin-api\/|providers\/(provider|login-links|provider-name)\.ts|core\/(sessions|middleware|events)\/)/.test(path)) return 2;
-  // The browser client and its React hooks import nothing of the server; they sit with the features.
-  if (/^(providers|client|react)\//.test(path)) return 3;
+  // The browser client, its React hooks and the screens import nothing of the server; they sit with the features.
+  if (/^(providers|client|react|ui)\//.test(path)) return 3;
   if (/^plugin-kit\//.test(path)) return 4;
   if (/^plugins\//.test(path)) return 5;
   if (/^service\//.test(path) || !path.includes('/')) return 6;

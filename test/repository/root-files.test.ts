@@ -25,6 +25,7 @@ const ALLOWED = new Set([
   'src',
   'test',
   'tsconfig.build.json',
+  'tsconfig.docs.json',
   'tsconfig.json',
   'typedoc.config.cjs',
 ]);

@@ -1,0 +1,16 @@
+import { AuthgateSignIn } from './sign-in';
+
+export { AuthgateElement } from './ui-element';
+export { AuthgateSignIn } from './sign-in';
+export type { ScreenConfig, ScreenProvider } from './ui-config';
+
+/** The screens by element name. */
+export const AUTHGATE_ELEMENTS = { 'authgate-sign-in': AuthgateSignIn } as const;
+
+/** Registers the screens' elements (done on import in a browser; a second call does nothing). */
+export function defineAuthgateElements(): void {
+  if (typeof customElements === 'undefined') return;
+  for (const [name, element] of Object.entries(AUTHGATE_ELEMENTS)) if (customElements.get(name) === undefined) customElements.define(name, element);
+}
+
+defineAuthgateElements();

@@ -1,0 +1,102 @@
+import { createAuthClient } from '../client/auth-client';
+import type { AuthClient } from '../client/client-api';
+import { isAuthClientError } from '../client/client-errors';
+import { fill, screenConfig, type ScreenConfig } from './ui-config';
+import { el } from './ui-dom';
+import { THEME_CSS } from './ui-theme';
+
+// On a server render there is no HTMLElement: the classes still load, and define nothing.
+const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;
+
+let sheet: CSSStyleSheet | undefined;
+const clients = new Map<string, AuthClient>();
+
+/**
+ * What every screen shares: its shadow root with the theme, the client (one per `base-url`,
+ * `auth-path` and `account-path`), the server's configuration and words, a live region for news
+ * and an alert for errors that takes the focus.
+ *
+ * Attributes: `base-url` (@default the page's origin), `auth-path` (@default `/auth`),
+ * `account-path` (@default `/account`), `lang` (@default the browser's languages).
+ */
+export abstract class AuthgateElement extends Base {
+  /** The words and what the server has turned on, once {@link render} runs. */
+  protected config!: ScreenConfig;
+  /** The polite live region: progress and what was done. */
+  protected readonly status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
+  /** The error of the last action: read out, and focused. */
+  protected readonly error = el('p', { class: 'error', role: 'alert', tabindex: '-1' });
+  private readonly body = el('div', { part: 'body' });
+
+  constructor() {
+    super();
+    const root = this.attachShadow({ mode: 'open' });
+    sheet ??= new CSSStyleSheet();
+    if (sheet.cssRules.length === 0) sheet.replaceSync(THEME_CSS);
+    root.adoptedStyleSheets = [sheet];
+    root.append(this.body);
+  }
+
+  /** The client of the app this screen talks to. */
+  protected get client(): AuthClient {
+    const options = { baseUrl: this.getAttribute('base-url') ?? '', authPath: this.authPath, accountPath: this.getAttribute('account-path') ?? '/account' };
+    const key = JSON.stringify(options);
+    let client = clients.get(key);
+    if (client === undefined) clients.set(key, (client = createAuthClient(options)));
+    return client;
+  }
+
+  private get authPath(): string {
+    return this.getAttribute('auth-path') ?? '/auth';
+  }
+
+  /** Loads the configuration, then draws the screen. @internal */
+  connectedCallback(): void {
+    screenConfig(this.client, this.authPath, this.getAttribute('lang')).then(
+      (config) => {
+        this.config = config;
+        this.setAttribute('lang', config.lang);
+        this.setAttribute('dir', config.dir);
+        this.show(this.render());
+      },
+      () => this.show(el('p', { class: 'error', role: 'alert' }, 'authgate: the sign-in settings could not be loaded.')),
+    );
+  }
+
+  /** The screen's content, drawn after the configuration came. */
+  protected abstract render(): Node;
+
+  /** Replaces the content with `view`, keeping the live regions: the error above it (Tab from there reaches the first field), the news below. */
+  protected show(view: Node): void {
+    this.body.replaceChildren(this.error, view, this.status);
+  }
+
+  /** The words of `key` with its values filled in (the key itself when the catalog has none). */
+  protected t(key: string, values?: Record<string, string>): string {
+    return fill(this.config.words[key] ?? key, values);
+  }
+
+  /**
+   * Runs an action of the user: `button` waits meanwhile, the status says `busy`, and a failure
+   * shows the server's words (or the generic ones) in the alert, which takes the focus.
+   */
+  protected async act(button: HTMLButtonElement | undefined, busy: string, action: () => Promise<void>): Promise<void> {
+    this.error.textContent = '';
+    this.status.textContent = busy;
+    if (button) button.disabled = true;
+    try {
+      await action();
+    } catch (err) {
+      this.status.textContent = '';
+      this.error.textContent = isAuthClientError(err) && err.status !== 0 && err.status < 500 ? err.message : this.t('ui.error.generic');
+      this.error.focus();
+    } finally {
+      if (button) button.disabled = false;
+    }
+  }
+
+  /** Tells the page: `authgate-<name>` (bubbles out of the shadow root). */
+  protected announce(name: string, detail: unknown): void {
+    this.dispatchEvent(new CustomEvent(`authgate-${name}`, { detail, bubbles: true, composed: true }));
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * The screens' one style sheet, adopted by every shadow root (no inline style, so a strict CSP
+ * refuses nothing). Themed by custom properties set on the element or any ancestor; logical
+ * properties only, so a right-to-left page mirrors it.
+ */
+export const THEME_CSS = `
+:host {
+  --_bg: var(--authgate-color-background, #ffffff);
+  --_fg: var(--authgate-color-text, #1f2933);
+  --_muted: var(--authgate-color-muted, #52606d);
+  --_primary: var(--authgate-color-primary, #4338ca);
+  --_on-primary: var(--authgate-color-on-primary, #ffffff);
+  --_border: var(--authgate-color-border, #9aa5b1);
+  --_error: var(--authgate-color-error, #b42318);
+  --_radius: var(--authgate-radius, 0.5rem);
+  display: block;
+  max-inline-size: 26rem;
+  color: var(--_fg);
+  background: var(--_bg);
+  font: var(--authgate-font, 1rem/1.5 system-ui, sans-serif);
+}
+@media (prefers-color-scheme: dark) {
+  :host {
+    --_bg: var(--authgate-color-background-dark, #111827);
+    --_fg: var(--authgate-color-text-dark, #f3f4f6);
+    --_muted: var(--authgate-color-muted-dark, #c4cdd5);
+    --_primary: var(--authgate-color-primary-dark, #a5b4fc);
+    --_on-primary: var(--authgate-color-on-primary-dark, #111827);
+    --_border: var(--authgate-color-border-dark, #6b7280);
+    --_error: var(--authgate-color-error-dark, #fca5a5);
+  }
+}
+:host([hidden]) { display: none; }
+* { box-sizing: border-box; }
+h2 { font-size: 1.35rem; margin-block: 0 1rem; }
+form, .stack { display: flex; flex-direction: column; gap: 0.75rem; margin-block-end: 1rem; }
+label { display: flex; flex-direction: column; gap: 0.25rem; font-weight: 600; }
+input { font: inherit; padding: 0.6rem 0.75rem; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_bg); color: var(--_fg); }
+button, a.button { font: inherit; font-weight: 600; text-align: center; text-decoration: none; padding: 0.6rem 1rem; border-radius: var(--_radius); cursor: pointer; border: 1px solid var(--_primary); background: var(--_bg); color: var(--_primary); min-block-size: 2.75rem; }
+button.primary { background: var(--_primary); color: var(--_on-primary); }
+button.link { border: 0; padding: 0.25rem 0; min-block-size: auto; text-decoration: underline; align-self: flex-start; }
+button[disabled] { opacity: 0.6; cursor: progress; }
+:focus-visible { outline: 3px solid var(--_primary); outline-offset: 2px; }
+.or { display: flex; align-items: center; gap: 0.75rem; color: var(--_muted); margin-block: 0.5rem 1rem; }
+.or::before, .or::after { content: ''; flex: 1; border-block-start: 1px solid var(--_border); }
+.error { color: var(--_error); font-weight: 600; margin: 0; }
+.error:empty, .status:empty { display: none; }
+.status { color: var(--_fg); margin: 0; }
+`;

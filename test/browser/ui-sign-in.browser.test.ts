@@ -1,0 +1,143 @@
+import { readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { senderFunc } from '../../src';
+import { makeApp } from '../support/auth-app';
+import { browserRequired, browserUnavailableReason, launchChromium } from '../support/browser';
+import { uiScript } from '../support/ui-bundle';
+
+const run = browserUnavailableReason() && !browserRequired ? describe.skip : describe;
+
+/** A strict policy: scripts and styles from the page's origin only, nothing inline. */
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'";
+
+describe('authgate/ui: size', () => {
+  it('the screens, minified and gzipped with the client they use, stay under 30 KB', () => {
+    const size = gzipSync(uiScript({ minify: true })).length;
+    expect(size).toBeLessThan(30 * 1024);
+  });
+});
+
+run('<authgate-sign-in> in chromium, under a strict CSP', () => {
+  let server: http.Server;
+  let base: string;
+  let browser: Browser;
+  const mailed: string[] = [];
+
+  beforeAll(async () => {
+    server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { app } = makeApp({ url: base, translations: { messages: { ar: { 'ui.signIn.title': 'تسجيل الدخول' } } } }, (auth) => {
+      auth.addVerifyProvider(
+        'email',
+        'link {{.Token}} ',
+        senderFunc((_to, text) => void mailed.push(/link (\S+)/.exec(text)![1]!)),
+      );
+      auth.addProvider('github', 'ui-test', 'ui-test-secret');
+    });
+    const ui = uiScript();
+    const axe = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+    app.use((_req, res, next) => {
+      res.setHeader('Content-Security-Policy', CSP);
+      next();
+    });
+    app.get('/ui.mjs', (_req, res) => void res.type('js').send(ui));
+    app.get('/axe.js', (_req, res) => void res.type('js').send(axe));
+    app.get(
+      '/',
+      (_req, res) =>
+        void res
+          .type('html')
+          .send('<!doctype html><html lang="en"><title>Sign in</title><main><h1>Example app</h1><authgate-sign-in></authgate-sign-in></main><script type="module" src="/ui.mjs"></script></html>'),
+    );
+    server.on('request', app);
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  /** The page with the screen drawn, and what the page saw: CSP violations and the sign-in events. */
+  async function open(context: BrowserContext): Promise<{ page: Page; violations: string[] }> {
+    const page = await context.newPage();
+    const violations: string[] = [];
+    page.on('console', (message) => void (/Content Security Policy/i.test(message.text()) && violations.push(message.text())));
+    await page.goto(base);
+    await page.evaluate(() => {
+      const seen: unknown[] = [];
+      (window as unknown as { signedIn: unknown[] }).signedIn = seen;
+      document.addEventListener('authgate-signed-in', (event) => seen.push((event as CustomEvent).detail));
+    });
+    await page.waitForSelector('authgate-sign-in h2');
+    return { page, violations };
+  }
+
+  it('shows only what the server turned on, passes axe, and signs in with the keyboard alone', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const { page, violations } = await open(context);
+    const buttons = await page.locator('authgate-sign-in button').allTextContents();
+    expect(buttons).toEqual(['Sign in', 'Continue with GitHub', 'E-mail me a sign-in link']);
+    expect(await page.locator('authgate-sign-in >> text=Continue with SSO').count()).toBe(0);
+    await page.addScriptTag({ url: '/axe.js' });
+    const found = await page.evaluate(async () => {
+      const result = await (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe.run(document, {
+        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+      });
+      return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
+    });
+    expect(found).toEqual([]);
+    // Keyboard only: Tab to the first field, type, Tab, type, Enter.
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('kim');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('wrong');
+    await page.keyboard.press('Enter');
+    const alert = page.locator('authgate-sign-in [role=alert]');
+    await alert.waitFor();
+    expect(await alert.textContent()).toBe('incorrect user or password');
+    expect(await page.evaluate(() => document.querySelector('authgate-sign-in')!.shadowRoot!.activeElement?.getAttribute('role'))).toBe('alert');
+    // From the error above the form, Tab reaches the user field, then the password.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('pw');
+    await page.keyboard.press('Enter');
+    await page.locator('authgate-sign-in [role=status] >> text=Signed in as kim.').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { signedIn: Array<{ name: string }> }).signedIn.map((u) => u.name))).toEqual(['kim']);
+    expect((await context.cookies(base)).find((c) => c.name === 'JWT')).toMatchObject({ httpOnly: true });
+    expect(await page.evaluate(() => [Object.keys(localStorage).length, Object.keys(sessionStorage).length, document.cookie.includes('JWT')])).toEqual([0, 0, false]);
+    expect(violations).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('mails a sign-in link from the e-mail form, and the link signs in', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const { page } = await open(context);
+    await page.fill('authgate-sign-in input[name=address]', 'lee@example.com');
+    await page.click('authgate-sign-in >> text=E-mail me a sign-in link');
+    await page.locator('authgate-sign-in [role=status] >> text=We sent a sign-in link to lee@example.com. Open it on this device.').waitFor();
+    const token = mailed.pop()!;
+    const signedIn = await page.goto(`${base}/auth/email/login?token=${token}`);
+    expect(signedIn?.status()).toBe(200);
+    expect((await context.cookies(base)).find((c) => c.name === 'JWT')).toBeDefined();
+    await context.close();
+  }, 60_000);
+
+  it('speaks the browser’s language, and turns right to left for a language written that way', async () => {
+    const german = await browser.newContext({ locale: 'de-DE' });
+    const { page } = await open(german);
+    expect(await page.locator('authgate-sign-in h2').textContent()).toBe('Anmelden');
+    expect(await page.getAttribute('authgate-sign-in', 'lang')).toBe('de');
+    expect(await page.locator('authgate-sign-in button').first().textContent()).toBe('Anmelden');
+    await german.close();
+    const arabic = await browser.newContext({ locale: 'ar' });
+    const rtl = await open(arabic);
+    expect(await rtl.page.locator('authgate-sign-in h2').textContent()).toBe('تسجيل الدخول');
+    expect(await rtl.page.getAttribute('authgate-sign-in', 'dir')).toBe('rtl');
+    await arabic.close();
+  }, 60_000);
+});
