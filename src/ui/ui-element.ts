@@ -2,7 +2,7 @@ import { createAuthClient } from '../client/auth-client';
 import type { AuthClient } from '../client/client-api';
 import { isAuthClientError } from '../client/client-errors';
 import { fill, screenConfig, type ScreenConfig } from './ui-config';
-import { el } from './ui-dom';
+import { el, fieldsOf } from './ui-dom';
 import { THEME_CSS } from './ui-theme';
 
 // On a server render there is no HTMLElement: the classes still load, and define nothing.
@@ -93,6 +93,47 @@ export abstract class AuthgateElement extends Base {
     } finally {
       if (button) button.disabled = false;
     }
+  }
+
+  /**
+   * A form of `fields` whose submit button says `submit`: on submit, {@link act} runs `run` with the
+   * fields' values (the button waits meanwhile; an error shows in the alert).
+   */
+  protected form(submit: string, fields: Node[], run: (values: Record<string, string>) => Promise<void>, primary = true): HTMLFormElement {
+    const button = el('button', { type: 'submit', class: primary ? 'primary' : undefined }, submit);
+    const form = el(
+      'form',
+      {
+        onsubmit: (event) => {
+          event.preventDefault();
+          void this.act(button, this.t('ui.busy'), () => run(fieldsOf(form)));
+        },
+      },
+      ...fields,
+      button,
+    );
+    return form;
+  }
+
+  /** A labelled, required input. */
+  protected field(label: string, attrs: Record<string, string>): HTMLLabelElement {
+    return el('label', {}, label, el('input', { required: true, ...attrs }));
+  }
+
+  /** The field of a new password (`password`), with the length the server asks for. */
+  protected newPassword(label = this.t('ui.signUp.password')): HTMLLabelElement {
+    return this.field(label, { name: 'password', type: 'password', autocomplete: 'new-password', minlength: '8', maxlength: '256' });
+  }
+
+  /** Moves the focus to the screen's first field (a new step of a flow). */
+  protected focusFirstField(): void {
+    this.shadowRoot?.querySelector('input')?.focus();
+  }
+
+  /** A plain button that runs `onClick` with itself. */
+  protected button(text: string, onClick: (button: HTMLButtonElement) => unknown): HTMLButtonElement {
+    const button: HTMLButtonElement = el('button', { type: 'button', onclick: () => void onClick(button) }, text);
+    return button;
   }
 
   /** Tells the page: `authgate-<name>` (bubbles out of the shadow root). */

@@ -46,4 +46,10 @@ button[disabled] { opacity: 0.6; cursor: progress; }
 .error { color: var(--_error); font-weight: 600; margin: 0; }
 .error:empty, .status:empty { display: none; }
 .status { color: var(--_fg); margin: 0; }
+button.user { display: inline-flex; align-items: center; gap: 0.5rem; border-color: var(--_border); color: var(--_fg); }
+button.user img { border-radius: 50%; inline-size: 2rem; block-size: 2rem; }
+.menu { margin-block: 0.5rem 0; padding: 0.5rem; border: 1px solid var(--_border); border-radius: var(--_radius); }
+.menu[hidden] { display: none; }
+.menu button[aria-current='true'] { background: var(--_primary); color: var(--_on-primary); }
+.label { margin: 0; color: var(--_muted); font-size: 0.9rem; }
 `;

@@ -3,12 +3,27 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { senderFunc } from '../../src';
+import { EmailSender, senderFunc } from '../../src';
+import { accounts } from '../../src/accounts';
+import { organizations } from '../../src/organizations';
+import { mailTo } from '../support/account-app';
+import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { makeApp } from '../support/auth-app';
 import { browserRequired, browserUnavailableReason, launchChromium } from '../support/browser';
 import { uiScript } from '../support/ui-bundle';
 
 const run = browserUnavailableReason() && !browserRequired ? describe.skip : describe;
+
+/** What axe-core finds on the page (WCAG 2.0 to 2.2, A and AA, and its best practices), as `rule (nodes)`. */
+async function axeViolations(page: Page): Promise<string[]> {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ url: '/axe.js' });
+  return page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    });
+    return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
+  });
+}
 
 /** A strict policy: scripts and styles from the page's origin only, nothing inline. */
 const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'";
@@ -82,13 +97,7 @@ run('<authgate-sign-in> in chromium, under a strict CSP', () => {
     const buttons = await page.locator('authgate-sign-in button').allTextContents();
     expect(buttons).toEqual(['Sign in', 'Continue with GitHub', 'E-mail me a sign-in link']);
     expect(await page.locator('authgate-sign-in >> text=Continue with SSO').count()).toBe(0);
-    await page.addScriptTag({ url: '/axe.js' });
-    const found = await page.evaluate(async () => {
-      const result = await (window as unknown as { axe: { run(context: unknown, options: unknown): Promise<{ violations: Array<{ id: string; nodes: unknown[] }> }> } }).axe.run(document, {
-        runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
-      });
-      return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
-    });
+    const found = await axeViolations(page);
     expect(found).toEqual([]);
     // Keyboard only: Tab to the first field, type, Tab, type, Enter.
     await page.keyboard.press('Tab');
@@ -140,4 +149,114 @@ run('<authgate-sign-in> in chromium, under a strict CSP', () => {
     expect(await rtl.page.getAttribute('authgate-sign-in', 'dir')).toBe('rtl');
     await arabic.close();
   }, 60_000);
+});
+
+run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the account service and organizations', () => {
+  let server: http.Server;
+  let base: string;
+  let browser: Browser;
+  let smtp: SmtpPeer;
+
+  beforeAll(async () => {
+    smtp = await startSmtpPeer();
+    server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const accountsPlugin = accounts({
+      store: 'memory://',
+      sender: new EmailSender({ host: '127.0.0.1', port: smtp.port, from: 'accounts@app.example', timeout: 5000 }),
+      baseUrl: `${base}/account`,
+      bcryptRounds: 4,
+    });
+    const orgs = organizations({ sender: senderFunc(() => undefined) });
+    const { app } = makeApp({ url: base, plugins: [accountsPlugin, orgs] });
+    app.use('/account', accountsPlugin.router);
+    const ui = uiScript();
+    app.use((_req, res, next) => {
+      res.setHeader('Content-Security-Policy', CSP);
+      next();
+    });
+    app.get('/ui.mjs', (_req, res) => void res.type('js').send(ui));
+    app.get('/axe.js', (_req, res) => void res.type('js').send(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')));
+    app.get(
+      '/',
+      (_req, res) =>
+        void res
+          .type('html')
+          .send(
+            '<!doctype html><html lang="en"><title>App</title><header><authgate-user-button></authgate-user-button></header><main><h1>App</h1><authgate-sign-up></authgate-sign-up><authgate-sign-in></authgate-sign-in></main><script type="module" src="/ui.mjs"></script></html>',
+          ),
+    );
+    server.on('request', app);
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server.close(resolve));
+    await smtp?.close();
+  });
+
+  it('signs up, activates from the mail, signs in by e-mail, switches organization and signs out; then resets a forgotten password', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    const violations: string[] = [];
+    page.on('console', (message) => void (/Content Security Policy/i.test(message.text()) && violations.push(message.text())));
+    await page.goto(base);
+    await page.waitForSelector('authgate-sign-up h2');
+    expect(await axeViolations(page)).toEqual([]);
+    const since = smtp.mails.length;
+    await page.fill('authgate-sign-up input[name=email]', 'Robin@Example.com');
+    await page.fill('authgate-sign-up input[name=password]', 'a long first passphrase');
+    await page.click('authgate-sign-up button[type=submit]');
+    await page.locator('authgate-sign-up [role=status] >> text=We sent a link to Robin@Example.com. Open it to activate your account.').waitFor();
+    const mail = await mailTo(smtp, 'robin@example.com', since);
+    const link = /(http:\/\/\S+\/active\/\S+)/.exec(mail.body)![1]!;
+    expect((await page.request.get(link)).status()).toBe(200);
+
+    await page.fill('authgate-sign-in input[name=user]', 'robin@example.com');
+    await page.fill('authgate-sign-in input[name=password]', 'a long first passphrase');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('authgate-sign-in [role=status] >> text=/^Signed in as /').waitFor();
+    // The user button follows the session: it shows the user at once.
+    const toggle = page.locator('authgate-user-button button.user');
+    await toggle.waitFor();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await page.request.post(`${base}/auth/orgs`, {
+      data: { name: 'Robin Co', slug: 'robin-co' },
+      headers: { 'X-XSRF-TOKEN': (await context.cookies(base)).find((c) => c.name === 'XSRF-TOKEN')!.value },
+    });
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    await page.locator('authgate-user-button button >> text=Robin Co').click();
+    await page.locator('authgate-user-button [role=status] >> text=You now act in Robin Co.').waitFor();
+    expect(await page.locator('authgate-user-button button[aria-current=true]').textContent()).toBe('Robin Co');
+    expect(await page.evaluate(() => document.querySelector('authgate-user-button')!.shadowRoot!.activeElement?.textContent)).toBe('Robin Co');
+    expect(await axeViolations(page)).toEqual([]);
+    await page.locator('authgate-user-button button >> text=Sign out').click();
+    await page.locator('authgate-user-button button.user').waitFor({ state: 'detached' });
+    expect((await context.cookies(base)).find((c) => c.name === 'JWT')).toBeUndefined();
+
+    const resetSince = smtp.mails.length;
+    await page.click('authgate-sign-in >> text=Forgot your password?');
+    await page.fill('authgate-sign-in input[name=email]', 'robin@example.com');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('authgate-sign-in h2 >> text=Choose a new password').waitFor();
+    const resetMail = await mailTo(smtp, 'robin@example.com', resetSince);
+    // The mail says "The code is:" and gives the code on the next line.
+    const code = /The code is:\s*\n(\S+)/.exec(resetMail.body)![1]!;
+    await page.fill('authgate-sign-in input[name=code]', 'not-the-code');
+    await page.fill('authgate-sign-in input[name=password]', 'a second long passphrase');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('authgate-sign-in [role=alert]').waitFor();
+    expect(await page.locator('authgate-sign-in [role=alert]').textContent()).not.toBe('');
+    await page.fill('authgate-sign-in input[name=code]', code);
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('authgate-sign-in [role=status] >> text=Your password is changed. Sign in with it.').waitFor();
+    await page.fill('authgate-sign-in input[name=user]', 'robin@example.com');
+    await page.fill('authgate-sign-in input[name=password]', 'a second long passphrase');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('authgate-user-button button.user').waitFor();
+    expect(violations).toEqual([]);
+    await context.close();
+  }, 90_000);
 });

@@ -355,6 +355,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
 
       const every = [
         '/auth/list',
+        '/auth/screens',
         '/auth/user',
         '/auth/status',
         '/auth/logout',

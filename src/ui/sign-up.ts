@@ -1,0 +1,34 @@
+import { el } from './ui-dom';
+import { AuthgateElement } from './ui-element';
+
+/**
+ * `<authgate-sign-up>`: an account with e-mail and password (the account service, `accounts()`),
+ * then "check your mail" with a button that mails the activation link again. The password field
+ * says what the server asks of a password; the server's refusal (a common or breached password,
+ * an address in use) is shown as it says it.
+ */
+export class AuthgateSignUp extends AuthgateElement {
+  protected render(): Node {
+    if (!this.config.plugins.includes('accounts')) return el('p', {}, this.t('ui.signUp.off'));
+    const form = this.form(
+      this.t('ui.signUp.submit'),
+      [this.field(this.t('ui.signIn.email'), { name: 'email', type: 'email', autocomplete: 'email' }), this.newPassword()],
+      async ({ email = '', password = '' }) => {
+        await this.client.signUp.create({ email, password });
+        this.show(this.sentView(email, password));
+      },
+    );
+    return el('section', {}, el('h2', {}, this.t('ui.signUp.title')), form);
+  }
+
+  private sentView(email: string, password: string): Node {
+    const again = this.button(this.t('ui.signUp.resend'), (button) =>
+      this.act(button, this.t('ui.busy'), async () => {
+        await this.client.signUp.resend({ email, password });
+        this.status.textContent = this.t('ui.signUp.resent', { Address: email });
+      }),
+    );
+    this.status.textContent = this.t('ui.signUp.sent', { Address: email });
+    return el('section', {}, el('h2', {}, this.t('ui.signUp.checkMail')), el('div', { class: 'stack' }, again));
+  }
+}

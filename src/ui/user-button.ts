@@ -1,0 +1,86 @@
+import type { ClientOrganization, SessionSnapshot } from '../client/client-types';
+import { el } from './ui-dom';
+import { AuthgateElement } from './ui-element';
+
+/**
+ * `<authgate-user-button>`: the signed-in user's avatar and name; pressed, it opens a list with
+ * the organizations to act in (with the organizations plugin) and "Sign out". It follows the
+ * session (a sign-out in another tab shows at once) and is empty while nobody is signed in.
+ * Fires `authgate-signed-out` and `authgate-org-switched` (`detail`: the organization).
+ */
+export class AuthgateUserButton extends AuthgateElement {
+  private unsubscribe: (() => void) | undefined;
+  private shown = '';
+
+  protected render(): Node {
+    this.unsubscribe?.();
+    // Drawn again only when who is signed in changes (a refreshed token keeps an open list open).
+    this.unsubscribe = this.client.subscribe((session) => {
+      if (this.whoOf(session) !== this.shown) this.show(this.view(session));
+    });
+    return this.view(this.client.session);
+  }
+
+  private whoOf(session: SessionSnapshot): string {
+    return `${session.status}:${session.user?.id ?? ''}:${session.user?.name ?? ''}:${session.user?.picture ?? ''}`;
+  }
+
+  /** Stops following the session. @internal */
+  disconnectedCallback(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  private view(session: SessionSnapshot): Node {
+    this.shown = this.whoOf(session);
+    const user = session.user;
+    if (session.status !== 'signed-in' || user === null) return el('span', {});
+    const list = el('div', { class: 'stack menu', id: 'menu', hidden: true });
+    const toggle: HTMLButtonElement = el(
+      'button',
+      {
+        type: 'button',
+        class: 'user',
+        'aria-expanded': 'false',
+        'aria-controls': 'menu',
+        onclick: () => {
+          const open = toggle.getAttribute('aria-expanded') !== 'true';
+          toggle.setAttribute('aria-expanded', String(open));
+          list.hidden = !open;
+          if (open) void this.fill(list);
+        },
+      },
+      user.picture ? el('img', { src: user.picture, alt: '', width: '32', height: '32' }) : undefined,
+      el('span', {}, user.name),
+    );
+    toggle.setAttribute('aria-label', this.t('ui.userButton.label', { User: user.name }));
+    return el('div', {}, toggle, list);
+  }
+
+  private async fill(list: HTMLElement): Promise<void> {
+    const signOut = this.button(this.t('ui.userButton.signOut'), (button) =>
+      this.act(button, this.t('ui.busy'), async () => {
+        await this.client.signOut();
+        this.announce('signed-out', null);
+      }),
+    );
+    list.replaceChildren(signOut);
+    if (!this.config.plugins.includes('organizations')) return;
+    const orgs = await this.client.orgs.list().catch((): ClientOrganization[] => []);
+    const choices = orgs.map((org) => {
+      const choice = this.button(org.name, (button) =>
+        this.act(button, this.t('ui.busy'), async () => {
+          const active = await this.client.orgs.activate(org.slug);
+          await this.fill(list);
+          // The pressed button was drawn again: the focus stays on the organization now active.
+          list.querySelector<HTMLButtonElement>('[aria-current=true]')?.focus();
+          this.status.textContent = this.t('ui.userButton.switched', { Org: active.name });
+          this.announce('org-switched', active);
+        }),
+      );
+      if (org.active === true) choice.setAttribute('aria-current', 'true');
+      return choice;
+    });
+    if (choices.length > 0) list.replaceChildren(el('p', { class: 'label' }, this.t('ui.userButton.orgs')), ...choices, signOut);
+  }
+}
