@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { buildSync } from 'esbuild';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { EmailSender, senderFunc } from '../../src';
 import { accounts } from '../../src/accounts';
@@ -259,4 +261,67 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     expect(violations).toEqual([]);
     await context.close();
   }, 90_000);
+});
+
+run('the screens as React components (authgate/react) in chromium', () => {
+  let server: http.Server;
+  let base: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const { app } = makeApp({ url: base });
+    const entry = `
+      import { createElement, useState } from 'react';
+      import { createRoot } from 'react-dom/client';
+      import './src/ui/index';
+      import { SignIn, UserButton } from './src/react';
+      function App() {
+        const [said, say] = useState('nobody yet');
+        return createElement('main', {},
+          createElement('h1', {}, 'React app'),
+          createElement(UserButton, { onSignedOut: () => say('signed out') }),
+          createElement(SignIn, { onSignedIn: (user) => say('hello ' + user.name) }),
+          createElement('p', { id: 'said' }, said));
+      }
+      createRoot(document.getElementById('root')).render(createElement(App));`;
+    const bundle = buildSync({
+      stdin: { contents: entry, resolveDir: join(__dirname, '..', '..'), loader: 'ts' },
+      bundle: true,
+      write: false,
+      format: 'esm',
+      platform: 'browser',
+      define: { 'process.env.NODE_ENV': '"production"' },
+      logLevel: 'silent',
+    });
+    const script = bundle.outputFiles[0]!.text;
+    app.use((_req, res, next) => {
+      res.setHeader('Content-Security-Policy', CSP);
+      next();
+    });
+    app.get('/app.mjs', (_req, res) => void res.type('js').send(script));
+    app.get('/', (_req, res) => void res.type('html').send('<!doctype html><html lang="en"><title>React</title><div id="root"></div><script type="module" src="/app.mjs"></script></html>'));
+    server.on('request', app);
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('calls onSignedIn and onSignedOut with what the elements said', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(base);
+    await page.fill('authgate-sign-in input[name=user]', 'ria');
+    await page.fill('authgate-sign-in input[name=password]', 'pw');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('#said >> text=hello ria').waitFor();
+    await page.click('authgate-user-button button.user');
+    await page.click('authgate-user-button >> text=Sign out');
+    await page.locator('#said >> text=signed out').waitFor();
+    await context.close();
+  }, 60_000);
 });

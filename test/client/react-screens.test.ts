@@ -1,0 +1,13 @@
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { SignIn, SignUp, UserButton } from '../../src/react';
+
+describe('the screens of authgate/react on a server render', () => {
+  it('render their elements with the attributes given and nothing else, touching no browser global', () => {
+    expect(renderToString(createElement(SignIn, { redirect: '/home', authPath: '/auth', lang: 'de', className: 'login', onSignedIn: () => undefined }))).toBe(
+      '<authgate-sign-in class="login" auth-path="/auth" lang="de" redirect="/home"></authgate-sign-in>',
+    );
+    expect(renderToString(createElement(SignUp, { accountPath: '/accounts' }))).toBe('<authgate-sign-up account-path="/accounts"></authgate-sign-up>');
+    expect(renderToString(createElement(UserButton, { baseUrl: 'https://app.example' }))).toBe('<authgate-user-button base-url="https://app.example"></authgate-user-button>');
+  });
+});
