@@ -52,4 +52,12 @@ button.user img { border-radius: 50%; inline-size: 2rem; block-size: 2rem; }
 .menu[hidden] { display: none; }
 .menu button[aria-current='true'] { background: var(--_primary); color: var(--_on-primary); }
 .label { margin: 0; color: var(--_muted); font-size: 0.9rem; }
+h3 { font-size: 1.1rem; margin-block: 1.5rem 0.5rem; }
+.items, .codes { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.5rem; }
+.items li { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.5rem; padding-block: 0.5rem; border-block-end: 1px solid var(--_border); }
+.row { display: flex; gap: 0.5rem; }
+.codes { flex-direction: row; flex-wrap: wrap; }
+code { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
+code.secret { display: block; padding: 0.5rem; border: 1px dashed var(--_border); border-radius: var(--_radius); }
+img { max-inline-size: 100%; }
 `;

@@ -8,6 +8,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { EmailSender, senderFunc } from '../../src';
 import { accounts } from '../../src/accounts';
 import { organizations } from '../../src/organizations';
+import { apiKeys } from '../../src/api-keys';
+import { awayFromStepEdge, codeNow } from '../support/totp-code';
 import { mailTo } from '../support/account-app';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { makeApp } from '../support/auth-app';
@@ -171,7 +173,7 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
       bcryptRounds: 4,
     });
     const orgs = organizations({ sender: senderFunc(() => undefined) });
-    const { app } = makeApp({ url: base, plugins: [accountsPlugin, orgs] });
+    const { app } = makeApp({ url: base, plugins: [accountsPlugin, orgs, apiKeys()], twoFactor: { key: 'ui-two-factor-key-0123456789abcdef' } });
     app.use('/account', accountsPlugin.router);
     const ui = uiScript();
     app.use((_req, res, next) => {
@@ -186,7 +188,7 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
         void res
           .type('html')
           .send(
-            '<!doctype html><html lang="en"><title>App</title><header><authgate-user-button></authgate-user-button></header><main><h1>App</h1><authgate-sign-up></authgate-sign-up><authgate-sign-in></authgate-sign-in></main><script type="module" src="/ui.mjs"></script></html>',
+            '<!doctype html><html lang="en"><title>App</title><header><authgate-user-button></authgate-user-button></header><main><h1>App</h1><authgate-sign-up></authgate-sign-up><authgate-sign-in></authgate-sign-in><authgate-account></authgate-account></main><script type="module" src="/ui.mjs"></script></html>',
           ),
     );
     server.on('request', app);
@@ -259,6 +261,60 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     await page.click('authgate-sign-in button[type=submit]');
     await page.locator('authgate-user-button button.user').waitFor();
     expect(violations).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  it('the account screen: ends the other sessions, makes an API key shown once, turns two-step verification on with the QR code and a first code, changes the password', async () => {
+    const signIn = async (page: Page, password: string): Promise<void> => {
+      await page.goto(base);
+      await page.fill('authgate-sign-in input[name=user]', 'robin@example.com');
+      await page.fill('authgate-sign-in input[name=password]', password);
+      await page.click('authgate-sign-in button[type=submit]');
+    };
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(base);
+    await page.locator('authgate-account >> text=Sign in to see your account.').waitFor();
+    await signIn(page, 'a second long passphrase');
+    // The screen follows the session: it draws the account once signed in.
+    await page.locator('authgate-account h2 >> text=Your account').waitFor();
+    const elsewhere = await browser.newContext({ locale: 'en-US' });
+    await signIn(await elsewhere.newPage(), 'a second long passphrase');
+    await page.reload();
+    await page.locator('authgate-account #sessions ~ div li >> nth=1').waitFor();
+    // This device, the other browser, and the session the first test left.
+    expect(await page.locator('authgate-account section[aria-labelledby=sessions] li').count()).toBe(3);
+    expect(await page.locator('authgate-account section[aria-labelledby=sessions] li >> text=/^This device/').count()).toBe(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.click('authgate-account >> text=Sign out everywhere else');
+    await page.locator('authgate-account [role=status] >> text=That session is ended.').waitFor();
+    expect(await page.locator('authgate-account section[aria-labelledby=sessions] li').count()).toBe(1);
+    expect((await (await elsewhere.newPage()).request.get(`${base}/auth/user`)).status()).toBe(401);
+    await elsewhere.close();
+
+    await page.fill('authgate-account input[name=name]', 'deploy bot');
+    await page.click('authgate-account >> text=Create key');
+    const key = await page.locator('authgate-account code.secret').textContent();
+    expect(key).toMatch(/^agk_/);
+    expect(await page.locator('authgate-account section[aria-labelledby=api-keys] li').first().textContent()).toMatch(/^deploy bot \(agk_/);
+    expect((await page.request.get(`${base}/private`, { headers: { Authorization: `Bearer ${key}` } })).status()).toBe(200);
+
+    await page.click('authgate-account >> text=Turn on');
+    const secret = (await page.locator('authgate-account section[aria-labelledby=two-factor] p code').textContent())!;
+    expect(await page.locator('authgate-account section[aria-labelledby=two-factor] img').getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+    expect(await axeViolations(page)).toEqual([]);
+    await awayFromStepEdge();
+    await page.fill('authgate-account section[aria-labelledby=two-factor] input[name=code]', codeNow(secret));
+    await page.click('authgate-account section[aria-labelledby=two-factor] button[type=submit]');
+    await page.locator('authgate-account [role=status] >> text=Two-step verification is on.').waitFor();
+    expect(await page.locator('authgate-account ul.codes li').count()).toBeGreaterThanOrEqual(8);
+    await page.click('authgate-account >> text=I saved them');
+    await page.locator('authgate-account >> text=/^On\\. \\d+ recovery codes left\\.$/').waitFor();
+
+    await page.fill('authgate-account input[name=current]', 'a second long passphrase');
+    await page.fill('authgate-account section[aria-labelledby=password] input[name=password]', 'a third long passphrase');
+    await page.click('authgate-account >> text=Change password');
+    await page.locator('authgate-account [role=status] >> text=Your password is changed.').waitFor();
     await context.close();
   }, 90_000);
 });

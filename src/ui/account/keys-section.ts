@@ -1,0 +1,66 @@
+import { el } from '../ui-dom';
+import { itemList, section, when, type SectionKit } from './section';
+
+/** The person's API keys: each to remove, and a new one by name, whose key is shown once. */
+export function apiKeysSection(kit: SectionKit): HTMLElement {
+  // The key just made, shown once above the list, until the next drawing.
+  let made: string | undefined;
+  return section(kit, 'api-keys', kit.t('ui.account.apiKeys'), async (redraw) => {
+    const keys = await kit.client.apiKeys.list();
+    const shown = made === undefined ? [] : [el('p', {}, kit.t('ui.account.keyOnce')), el('p', {}, el('code', { class: 'secret' }, made))];
+    made = undefined;
+    const list = itemList(
+      keys.map((k) => ({
+        text: `${k.name} (${k.prefix}…)`,
+        detail: kit.t('ui.account.lastUsed', { When: k.lastUsed ? when(k.lastUsed, kit.config.lang) : kit.t('ui.account.never') }),
+        actions: [
+          kit.button(kit.t('ui.account.remove'), (b) =>
+            kit.act(b, kit.t('ui.busy'), async () => {
+              await kit.client.apiKeys.remove(k.id);
+              kit.say(kit.t('ui.account.removed', { Name: k.name }));
+              await redraw();
+            }),
+          ),
+        ],
+      })),
+      kit.t('ui.account.none'),
+    );
+    const create = kit.form(
+      kit.t('ui.account.createKey'),
+      [kit.field(kit.t('ui.account.keyName'), { name: 'name', maxlength: '100' })],
+      async ({ name = '' }) => {
+        const key = await kit.client.apiKeys.create({ name });
+        made = key.key ?? '';
+        await redraw();
+        kit.say(kit.t('ui.account.keyMade', { Name: key.name }));
+      },
+      false,
+    );
+    return [...shown, list, create];
+  });
+}
+
+/** The apps the person let in (the identity provider's grants), each to revoke. */
+export function appsSection(kit: SectionKit): HTMLElement {
+  return section(kit, 'apps', kit.t('ui.account.apps'), async (redraw) => {
+    const apps = await kit.client.apps.list();
+    return [
+      itemList(
+        apps.map((a) => ({
+          text: a.name,
+          detail: a.scopes.join(' '),
+          actions: [
+            kit.button(kit.t('ui.account.revoke'), (b) =>
+              kit.act(b, kit.t('ui.busy'), async () => {
+                await kit.client.apps.revoke(a.clientId);
+                kit.say(kit.t('ui.account.removed', { Name: a.name }));
+                await redraw();
+              }),
+            ),
+          ],
+        })),
+        kit.t('ui.account.none'),
+      ),
+    ];
+  });
+}

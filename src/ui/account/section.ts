@@ -1,0 +1,46 @@
+import type { AuthClient } from '../../client/client-api';
+import type { ScreenConfig } from '../ui-config';
+import { el } from '../ui-dom';
+
+/** What a part of the account screen uses of its screen: the client, the words, and the form helpers. */
+export interface SectionKit {
+  client: AuthClient;
+  config: ScreenConfig;
+  t(key: string, values?: Record<string, string>): string;
+  act(button: HTMLButtonElement | undefined, busy: string, action: () => Promise<void>): Promise<void>;
+  form(submit: string, fields: Node[], run: (values: Record<string, string>) => Promise<void>, primary?: boolean): HTMLFormElement;
+  field(label: string, attrs: Record<string, string>): HTMLLabelElement;
+  newPassword(label?: string): HTMLLabelElement;
+  button(text: string, onClick: (button: HTMLButtonElement) => unknown): HTMLButtonElement;
+  /** Says `text` in the polite live region. */
+  say(text: string): void;
+}
+
+/** A part of the account screen: its heading, and a body drawn by `draw`, drawn again after each change (`redraw`). */
+export function section(kit: SectionKit, id: string, title: string, draw: (redraw: () => Promise<void>) => Promise<Node[]>): HTMLElement {
+  const body = el('div', { class: 'stack' });
+  const redraw = async (): Promise<void> => {
+    try {
+      body.replaceChildren(...(await draw(redraw)));
+    } catch {
+      body.replaceChildren(el('p', { class: 'error' }, kit.t('ui.error.generic')));
+    }
+  };
+  void redraw();
+  return el('section', { 'aria-labelledby': id }, el('h3', { id }, title), body);
+}
+
+/** A list of items, each with its text and its buttons. */
+export function itemList(items: Array<{ text: string; detail?: string | undefined; actions: Node[] }>, empty: string): Node {
+  if (items.length === 0) return el('p', { class: 'label' }, empty);
+  return el(
+    'ul',
+    { class: 'items' },
+    ...items.map((item) => el('li', {}, el('span', {}, item.text, item.detail ? el('span', { class: 'label' }, ` · ${item.detail}`) : undefined), el('span', { class: 'row' }, ...item.actions))),
+  );
+}
+
+/** A time as the person's language writes it. */
+export function when(ms: number, lang: string): string {
+  return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
+}
