@@ -23,6 +23,18 @@ export interface SignInProps extends ScreenProps {
   onSignedIn?: ((user: ClientUser) => void) | undefined;
 }
 
+/** Props of {@link Organization}. */
+export interface OrganizationProps extends ScreenProps {
+  /** The organization to show, by slug or id. @default the one the person acts in */
+  org?: string | undefined;
+}
+
+/** Props of {@link OrgSwitcher}. */
+export interface OrgSwitcherProps extends ScreenProps {
+  /** Called when the person switched organization, with it. */
+  onOrgSwitched?: ((org: ClientOrganization) => void) | undefined;
+}
+
 /** Props of {@link UserButton}. */
 export interface UserButtonProps extends ScreenProps {
   /** Called after a sign-out. */
@@ -41,7 +53,7 @@ interface EventTarget {
  * which React 18 and 19 both keep). On a server it renders the bare element; the page's
  * `import 'authgate/ui'` brings it to life.
  */
-function useScreen(tag: string, props: ScreenProps & { redirect?: string | undefined }, events: Record<string, ((detail: never) => void) | undefined>): ReactElement {
+function useScreen(tag: string, props: ScreenProps & { redirect?: string | undefined; org?: string | undefined }, events: Record<string, ((detail: never) => void) | undefined>): ReactElement {
   const ref = useRef<EventTarget | null>(null);
   const latest = useRef(events);
   latest.current = events;
@@ -63,6 +75,7 @@ function useScreen(tag: string, props: ScreenProps & { redirect?: string | undef
     'account-path': props.accountPath,
     lang: props.lang,
     redirect: props.redirect,
+    org: props.org,
   });
 }
 
@@ -79,4 +92,19 @@ export function SignUp(props: ScreenProps): ReactElement {
 /** `<authgate-user-button>` as a React component. */
 export function UserButton(props: UserButtonProps): ReactElement {
   return useScreen('authgate-user-button', props, { 'signed-out': props.onSignedOut, 'org-switched': props.onOrgSwitched });
+}
+
+/** `<authgate-account>` as a React component. */
+export function Account(props: ScreenProps): ReactElement {
+  return useScreen('authgate-account', props, {});
+}
+
+/** `<authgate-organization>` as a React component. */
+export function Organization(props: OrganizationProps): ReactElement {
+  return useScreen('authgate-organization', props, {});
+}
+
+/** `<authgate-org-switcher>` as a React component. */
+export function OrgSwitcher(props: OrgSwitcherProps): ReactElement {
+  return useScreen('authgate-org-switcher', props, { 'org-switched': props.onOrgSwitched });
 }

@@ -35,7 +35,7 @@ export const THEME_CSS = `
 h2 { font-size: 1.35rem; margin-block: 0 1rem; }
 form, .stack { display: flex; flex-direction: column; gap: 0.75rem; margin-block-end: 1rem; }
 label { display: flex; flex-direction: column; gap: 0.25rem; font-weight: 600; }
-input { font: inherit; padding: 0.6rem 0.75rem; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_bg); color: var(--_fg); }
+input, select { font: inherit; padding: 0.6rem 0.75rem; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_bg); color: var(--_fg); }
 button, a.button { font: inherit; font-weight: 600; text-align: center; text-decoration: none; padding: 0.6rem 1rem; border-radius: var(--_radius); cursor: pointer; border: 1px solid var(--_primary); background: var(--_bg); color: var(--_primary); min-block-size: 2.75rem; }
 button.primary { background: var(--_primary); color: var(--_on-primary); }
 button.link { border: 0; padding: 0.25rem 0; min-block-size: auto; text-decoration: underline; align-self: flex-start; }

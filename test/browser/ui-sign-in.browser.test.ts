@@ -381,3 +381,103 @@ run('the screens as React components (authgate/react) in chromium', () => {
     await context.close();
   }, 60_000);
 });
+
+run('<authgate-organization> and <authgate-org-switcher> in chromium', () => {
+  let server: http.Server;
+  let base: string;
+  let browser: Browser;
+  const invitations: string[] = [];
+
+  beforeAll(async () => {
+    server = http.createServer();
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const orgs = organizations({ sender: senderFunc((_to, text) => void invitations.push(/(http\S+)/.exec(text)![1]!)) });
+    const { app } = makeApp({ url: base, plugins: [orgs] });
+    const ui = uiScript();
+    app.use((_req, res, next) => {
+      res.setHeader('Content-Security-Policy', CSP);
+      next();
+    });
+    app.get('/ui.mjs', (_req, res) => void res.type('js').send(ui));
+    app.get('/axe.js', (_req, res) => void res.type('js').send(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')));
+    app.get(
+      '/',
+      (_req, res) =>
+        void res
+          .type('html')
+          .send(
+            '<!doctype html><html lang="en"><title>Team</title><header><authgate-org-switcher></authgate-org-switcher></header><main><h1>Team</h1><authgate-sign-in></authgate-sign-in><authgate-organization></authgate-organization></main><script type="module" src="/ui.mjs"></script></html>',
+          ),
+    );
+    server.on('request', app);
+    browser = await launchChromium();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('an owner invites, cancels, invites again; the invited person joins; the owner changes their role and removes them; the switcher moves to another organization', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    const signIn = async (p: Page, user: string): Promise<void> => {
+      await p.goto(base);
+      await p.fill('authgate-sign-in input[name=user]', user);
+      await p.fill('authgate-sign-in input[name=password]', 'pw');
+      await p.click('authgate-sign-in button[type=submit]');
+      await p.locator('authgate-sign-in [role=status] >> text=/^Signed in as /').waitFor();
+    };
+    await signIn(page, 'olga');
+    await page.locator('authgate-organization >> text=You are in no organization yet.').waitFor();
+    const xsrf = (await context.cookies(base)).find((c) => c.name === 'XSRF-TOKEN')!.value;
+    for (const [name, slug] of [
+      ['Olga Works', 'olga-works'],
+      ['Side Project', 'side-project'],
+    ])
+      expect((await page.request.post(`${base}/auth/orgs`, { data: { name, slug }, headers: { 'X-XSRF-TOKEN': xsrf } })).status()).toBe(201);
+    await page.reload();
+    await page.locator('authgate-organization h2').waitFor();
+    const shown = await page.locator('authgate-organization h2').textContent();
+    expect(['Olga Works', 'Side Project']).toContain(shown);
+    if (shown !== 'Olga Works') {
+      await page.selectOption('authgate-org-switcher select', 'olga-works');
+      await page.locator('authgate-org-switcher [role=status] >> text=You now act in Olga Works.').waitFor();
+    }
+    await page.locator('authgate-organization h2 >> text=Olga Works').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.fill('authgate-organization input[name=email]', 'sam@example.com');
+    await page.selectOption('authgate-organization select[name=role]', 'admin');
+    await page.click('authgate-organization >> text=Invite');
+    await page.locator('authgate-organization section[aria-labelledby=invitations] li >> text=sam@example.com').waitFor();
+    await page.click('authgate-organization section[aria-labelledby=invitations] >> text=Cancel');
+    await page.locator('authgate-organization [role=status] >> text=sam@example.com is removed.').waitFor();
+    expect(await page.locator('authgate-organization section[aria-labelledby=invitations] li').count()).toBe(0);
+    await page.fill('authgate-organization input[name=email]', 'sam@example.com');
+    await page.click('authgate-organization >> text=Invite');
+    await page.locator('authgate-organization section[aria-labelledby=invitations] li >> text=sam@example.com').waitFor();
+
+    const samContext = await browser.newContext({ locale: 'en-US' });
+    const sam = await samContext.newPage();
+    await signIn(sam, 'sam');
+    // The mailed link is <url>/#invitation=<token>.
+    const token = new URL(invitations.at(-1)!).hash.replace(/^#invitation=/, '');
+    const samXsrf = (await samContext.cookies(base)).find((c) => c.name === 'XSRF-TOKEN')!.value;
+    expect((await sam.request.post(`${base}/auth/orgs/invitations/accept`, { data: { token }, headers: { 'X-XSRF-TOKEN': samXsrf } })).status()).toBe(200);
+    await samContext.close();
+
+    await page.reload();
+    const samRole = page.locator('authgate-organization select[aria-label="Role of sam"]');
+    await samRole.waitFor();
+    await samRole.selectOption('admin');
+    await page.locator('authgate-organization [role=status] >> text=sam is now admin.').waitFor();
+    await page.click('authgate-organization section[aria-labelledby=members] li:has-text("sam") >> text=Remove');
+    await page.locator('authgate-organization [role=status] >> text=sam is removed.').waitFor();
+    expect(await page.locator('authgate-organization section[aria-labelledby=members] li').count()).toBe(1);
+
+    await page.selectOption('authgate-org-switcher select', 'side-project');
+    await page.locator('authgate-organization h2 >> text=Side Project').waitFor();
+    await context.close();
+  }, 90_000);
+});

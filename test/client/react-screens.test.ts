@@ -1,6 +1,6 @@
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
-import { SignIn, SignUp, UserButton } from '../../src/react';
+import { Account, Organization, OrgSwitcher, SignIn, SignUp, UserButton } from '../../src/react';
 
 describe('the screens of authgate/react on a server render', () => {
   it('render their elements with the attributes given and nothing else, touching no browser global', () => {
@@ -9,5 +9,8 @@ describe('the screens of authgate/react on a server render', () => {
     );
     expect(renderToString(createElement(SignUp, { accountPath: '/accounts' }))).toBe('<authgate-sign-up account-path="/accounts"></authgate-sign-up>');
     expect(renderToString(createElement(UserButton, { baseUrl: 'https://app.example' }))).toBe('<authgate-user-button base-url="https://app.example"></authgate-user-button>');
+    expect(renderToString(createElement(Account, {}))).toBe('<authgate-account></authgate-account>');
+    expect(renderToString(createElement(Organization, { org: 'acme' }))).toBe('<authgate-organization org="acme"></authgate-organization>');
+    expect(renderToString(createElement(OrgSwitcher, { onOrgSwitched: () => undefined }))).toBe('<authgate-org-switcher></authgate-org-switcher>');
   });
 });

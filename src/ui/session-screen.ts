@@ -1,0 +1,51 @@
+import type { ClientUser } from '../client/client-types';
+import type { SectionKit } from './account/section';
+import { el } from './ui-dom';
+import { AuthgateElement } from './ui-element';
+
+/**
+ * A screen of the signed-in person (the account, an organization): drawn for who is signed in,
+ * and again when that changes (a sign-in or -out, in this tab or another); signed out, it says so.
+ */
+export abstract class SessionScreen extends AuthgateElement {
+  private unsubscribe: (() => void) | undefined;
+  private drawnFor = '';
+
+  /** The screen for `user`. */
+  protected abstract signedIn(user: ClientUser): Node;
+
+  protected render(): Node {
+    this.unsubscribe ??= this.client.subscribe((session) => {
+      if (`${session.status}:${session.user?.id ?? ''}` !== this.drawnFor) this.show(this.render());
+    });
+    const session = this.client.session;
+    this.drawnFor = `${session.status}:${session.user?.id ?? ''}`;
+    if (session.status === 'loading') {
+      void this.client.refresh().catch(() => undefined);
+      return el('p', { class: 'label' }, this.t('ui.busy'));
+    }
+    if (session.status !== 'signed-in' || session.user === null) return el('p', {}, this.t('ui.account.signedOut'));
+    return this.signedIn(session.user);
+  }
+
+  /** Stops following the session. @internal */
+  disconnectedCallback(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
+  /** The screen's helpers for its parts. */
+  protected kit(): SectionKit {
+    return {
+      client: this.client,
+      config: this.config,
+      t: (key, values) => this.t(key, values),
+      act: (button, busy, action) => this.act(button, busy, action),
+      form: (submit, fields, run, primary) => this.form(submit, fields, run, primary),
+      field: (label, attrs) => this.field(label, attrs),
+      newPassword: (label) => this.newPassword(label),
+      button: (text, onClick) => this.button(text, onClick),
+      say: (text) => void (this.status.textContent = text),
+    };
+  }
+}
