@@ -58,6 +58,8 @@ export class VerifyProvider implements Provider {
   }
 
   private async sendConfirmation(req: LoginRequest, res: ServerResponse, kit: ProviderKit): Promise<void> {
+    // Another site's page (an <img> is enough) would make each visitor's browser mail links to strangers.
+    if (kit.isCrossSite(req)) throw new AuthError('forbidden', 'a sign-in link is asked for from this site, not from another one', { reason: 'cross_site' });
     const user = checkedField(req, 'user', MAX_USER);
     const typed = checkedField(req, 'address', MAX_ADDRESS);
     // An e-mail address is one identity however it is spelled (user id, rate limit, recipient).

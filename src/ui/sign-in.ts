@@ -15,7 +15,17 @@ import { providerLabel } from './provider-names';
  * attribute, goes there.
  */
 export class AuthgateSignIn extends AuthgateElement {
+  private unsubscribe: (() => void) | undefined;
+
   protected render(): Node {
+    // Signed out elsewhere (another tab, the user button): the form again, without old news.
+    this.unsubscribe ??= this.client.subscribe((session) => {
+      if (session.status === 'signed-out' && this.signedInShown) {
+        this.signedInShown = false;
+        this.status.textContent = '';
+        this.show(this.render());
+      }
+    });
     const { providers, plugins } = this.config;
     // The account service signs in by e-mail at its own provider; any other password provider by user name.
     const accounts = plugins.includes('accounts');
@@ -66,7 +76,8 @@ export class AuthgateSignIn extends AuthgateElement {
       this.t('ui.signIn.emailLink'),
       [this.field(this.t('ui.signIn.emailAddress'), { name: 'address', type: 'email', autocomplete: 'email' })],
       async ({ address = '' }) => {
-        await this.client.signIn.emailLink({ address, user: address, provider, from: this.redirectTarget()?.from });
+        // The name in the link's token: the address's local part (the server keeps names to 64 characters).
+        await this.client.signIn.emailLink({ address, user: address.split('@')[0]?.slice(0, 64) || address.slice(0, 64), provider, from: this.redirectTarget()?.from });
         this.status.textContent = this.t('ui.signIn.linkSent', { Address: address });
       },
       false,
@@ -119,6 +130,8 @@ export class AuthgateSignIn extends AuthgateElement {
     return el('button', { type: 'button', class: 'link', onclick: () => this.show(this.render()) }, this.t('ui.forgot.back'));
   }
 
+  private signedInShown = false;
+
   private done(result: SignInResult): void {
     if (result.status === 'second-factor') {
       this.status.textContent = '';
@@ -126,10 +139,19 @@ export class AuthgateSignIn extends AuthgateElement {
       this.focusFirstField();
       return;
     }
+    // The form goes (no password left typed in it); the live region says who is signed in.
+    this.signedInShown = true;
+    this.show(el('div', {}));
     this.status.textContent = this.t('ui.signIn.signedIn', { User: result.user.name });
     this.announce('signed-in', result.user);
     const target = this.getAttribute('redirect');
-    if (target !== null) location.assign(target);
+    if (target !== null) this.go(target);
+  }
+
+  /** Stops following the session. @internal */
+  disconnectedCallback(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
   }
 
   private redirectTarget(): { from: string } | undefined {

@@ -20,12 +20,12 @@ export interface ScreenConfig {
 
 const asked = new Map<string, Promise<ScreenConfig>>();
 
-/** The server's {@link ScreenConfig} (`GET <authPath>/screens`), asked once per auth router and language. */
-export function screenConfig(client: AuthClient, authPath: string, lang: string | null): Promise<ScreenConfig> {
-  const id = `${authPath}|${lang ?? ''}`;
+/** The server's {@link ScreenConfig} (`GET <authPath>/screens`), asked once per app (`key`: its client's options) and language. */
+export function screenConfig(client: AuthClient, key: string, authPath: string, lang: string | null): Promise<ScreenConfig> {
+  const id = `${key}|${lang ?? ''}`;
   let config = asked.get(id);
   if (config === undefined) {
-    config = client.request<ScreenConfig>('GET', `${authPath}/screens`, undefined, lang ? { 'Accept-Language': lang } : undefined);
+    config = client.request<unknown>('GET', `${authPath}/screens`, undefined, lang ? { 'Accept-Language': lang } : undefined).then(checked);
     // A failure is not kept: the next screen asks again.
     config.catch(() => asked.delete(id));
     asked.set(id, config);
@@ -33,7 +33,27 @@ export function screenConfig(client: AuthClient, authPath: string, lang: string 
   return config;
 }
 
+const isText = (value: unknown): value is string => typeof value === 'string';
+
+/** The answer, if it has the shape of a {@link ScreenConfig}; else an error (another server at that path, a proxy's page). */
+function checked(answer: unknown): ScreenConfig {
+  const a = answer as Partial<ScreenConfig> | null;
+  const words = a?.words;
+  const ok =
+    isText(a?.lang) &&
+    (a?.dir === 'ltr' || a?.dir === 'rtl') &&
+    typeof words === 'object' &&
+    words !== null &&
+    Object.values(words).every(isText) &&
+    Array.isArray(a?.providers) &&
+    a.providers.every((p) => isText(p?.name) && Array.isArray(p.methods) && p.methods.every(isText)) &&
+    Array.isArray(a?.plugins) &&
+    a.plugins.every(isText);
+  if (!ok) throw new Error('the answer of /screens is not a screen configuration');
+  return a as ScreenConfig;
+}
+
 /** `template` with each `{{.Name}}` replaced by `values.Name` (text only: the result is set as text, never as markup). */
 export function fill(template: string, values: Record<string, string> = {}): string {
-  return template.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_all, name: string) => values[name] ?? '');
+  return template.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_all, name: string) => (Object.hasOwn(values, name) && isText(values[name]) ? values[name] : ''));
 }

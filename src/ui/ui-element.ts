@@ -39,11 +39,15 @@ export abstract class AuthgateElement extends Base {
 
   /** The client of the app this screen talks to. */
   protected get client(): AuthClient {
-    const options = { baseUrl: this.getAttribute('base-url') ?? '', authPath: this.authPath, accountPath: this.getAttribute('account-path') ?? '/account' };
-    const key = JSON.stringify(options);
+    const key = this.clientKey;
     let client = clients.get(key);
-    if (client === undefined) clients.set(key, (client = createAuthClient(options)));
+    if (client === undefined) clients.set(key, (client = createAuthClient(JSON.parse(key) as { baseUrl: string; authPath: string; accountPath: string })));
     return client;
+  }
+
+  /** The options of this screen's client, as text: one client, and one configuration, per app. */
+  private get clientKey(): string {
+    return JSON.stringify({ baseUrl: this.getAttribute('base-url') ?? '', authPath: this.authPath, accountPath: this.getAttribute('account-path') ?? '/account' });
   }
 
   private get authPath(): string {
@@ -52,15 +56,19 @@ export abstract class AuthgateElement extends Base {
 
   /** Loads the configuration, then draws the screen. @internal */
   connectedCallback(): void {
-    screenConfig(this.client, this.authPath, this.getAttribute('lang')).then(
-      (config) => {
+    screenConfig(this.client, this.clientKey, this.authPath, this.getAttribute('lang'))
+      .then((config) => {
         this.config = config;
         this.setAttribute('lang', config.lang);
         this.setAttribute('dir', config.dir);
         this.show(this.render());
-      },
-      () => this.show(el('p', { class: 'error', role: 'alert' }, 'authgate: the sign-in settings could not be loaded.')),
-    );
+      })
+      .catch((err: unknown) => {
+        // For the developer: where it asked, and which attributes say where. The person sees a short alert.
+        const where = `${this.getAttribute('base-url') ?? ''}${this.authPath}/screens`;
+        console.error(`<${this.localName}>: ${where} did not answer a screen configuration (is the auth router mounted there? see the base-url and auth-path attributes)`, err);
+        this.show(el('p', { class: 'error', role: 'alert' }, 'authgate: the sign-in settings could not be loaded.'));
+      });
   }
 
   /** The screen's content, drawn after the configuration came. */
@@ -86,6 +94,8 @@ export abstract class AuthgateElement extends Base {
     if (button) button.disabled = true;
     try {
       await action();
+      // Done: "please wait" goes, unless the action said something of its own.
+      if (this.status.textContent === busy) this.status.textContent = '';
     } catch (err) {
       this.status.textContent = '';
       this.error.textContent = isAuthClientError(err) && err.status !== 0 && err.status < 500 ? err.message : this.t('ui.error.generic');
@@ -134,6 +144,22 @@ export abstract class AuthgateElement extends Base {
   protected button(text: string, onClick: (button: HTMLButtonElement) => unknown): HTMLButtonElement {
     const button: HTMLButtonElement = el('button', { type: 'button', onclick: () => void onClick(button) }, text);
     return button;
+  }
+
+  /**
+   * Goes to `target` when it is a page of this site (http or https, the page's own origin); any
+   * other value (another site, `javascript:`) is refused and stays here. The `redirect` attribute
+   * often comes from a `?next=` parameter an attacker can write.
+   */
+  protected go(target: string): void {
+    let url: URL | undefined;
+    try {
+      url = new URL(target, location.href);
+    } catch {
+      url = undefined;
+    }
+    if (url && (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === location.origin) location.assign(url.href);
+    else console.error(`<${this.localName}>: redirect ${JSON.stringify(target)} is not a page of this site: not followed`);
   }
 
   /** Tells the page: `authgate-<name>` (bubbles out of the shadow root). */

@@ -5,32 +5,23 @@
  */
 export const THEME_CSS = `
 :host {
-  --_bg: var(--authgate-color-background, #ffffff);
-  --_fg: var(--authgate-color-text, #1f2933);
-  --_muted: var(--authgate-color-muted, #52606d);
-  --_primary: var(--authgate-color-primary, #4338ca);
-  --_on-primary: var(--authgate-color-on-primary, #ffffff);
-  --_border: var(--authgate-color-border, #9aa5b1);
-  --_error: var(--authgate-color-error, #b42318);
+  /* light-dark() follows the page's color-scheme: a page that declares only light stays light in a dark OS. */
+  --_bg: light-dark(var(--authgate-color-background, #ffffff), var(--authgate-color-background-dark, #111827));
+  --_fg: light-dark(var(--authgate-color-text, #1f2933), var(--authgate-color-text-dark, #f3f4f6));
+  --_muted: light-dark(var(--authgate-color-muted, #52606d), var(--authgate-color-muted-dark, #c4cdd5));
+  --_primary: light-dark(var(--authgate-color-primary, #4338ca), var(--authgate-color-primary-dark, #a5b4fc));
+  --_on-primary: light-dark(var(--authgate-color-on-primary, #ffffff), var(--authgate-color-on-primary-dark, #111827));
+  --_border: light-dark(var(--authgate-color-border, #9aa5b1), var(--authgate-color-border-dark, #6b7280));
+  --_error: light-dark(var(--authgate-color-error, #b42318), var(--authgate-color-error-dark, #fca5a5));
   --_radius: var(--authgate-radius, 0.5rem);
   display: block;
   max-inline-size: 26rem;
   color: var(--_fg);
-  background: var(--_bg);
   font: var(--authgate-font, 1rem/1.5 system-ui, sans-serif);
 }
-@media (prefers-color-scheme: dark) {
-  :host {
-    --_bg: var(--authgate-color-background-dark, #111827);
-    --_fg: var(--authgate-color-text-dark, #f3f4f6);
-    --_muted: var(--authgate-color-muted-dark, #c4cdd5);
-    --_primary: var(--authgate-color-primary-dark, #a5b4fc);
-    --_on-primary: var(--authgate-color-on-primary-dark, #111827);
-    --_border: var(--authgate-color-border-dark, #6b7280);
-    --_error: var(--authgate-color-error-dark, #fca5a5);
-  }
-}
-:host([hidden]) { display: none; }
+:host([theme='light']) { color-scheme: light; }
+:host([theme='dark']) { color-scheme: dark; background: var(--_bg); padding: 1rem; border-radius: var(--_radius); }
+:host([hidden]), [hidden] { display: none !important; }
 * { box-sizing: border-box; }
 h2 { font-size: 1.35rem; margin-block: 0 1rem; }
 form, .stack { display: flex; flex-direction: column; gap: 0.75rem; margin-block-end: 1rem; }
@@ -48,8 +39,8 @@ button[disabled] { opacity: 0.6; cursor: progress; }
 .status { color: var(--_fg); margin: 0; }
 button.user { display: inline-flex; align-items: center; gap: 0.5rem; border-color: var(--_border); color: var(--_fg); }
 button.user img { border-radius: 50%; inline-size: 2rem; block-size: 2rem; }
-.menu { margin-block: 0.5rem 0; padding: 0.5rem; border: 1px solid var(--_border); border-radius: var(--_radius); }
-.menu[hidden] { display: none; }
+:host(authgate-user-button) { display: inline-block; position: relative; }
+.menu { position: absolute; inset-inline-end: 0; z-index: 10; min-inline-size: 14rem; margin-block: 0.5rem 0; padding: 0.5rem; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_bg); box-shadow: 0 4px 16px rgb(0 0 0 / 0.15); }
 .menu button[aria-current='true'] { background: var(--_primary); color: var(--_on-primary); }
 .label { margin: 0; color: var(--_muted); font-size: 0.9rem; }
 h3 { font-size: 1.1rem; margin-block: 1.5rem 0.5rem; }

@@ -11,6 +11,11 @@ import { AuthgateElement } from './ui-element';
 export class AuthgateUserButton extends AuthgateElement {
   private unsubscribe: (() => void) | undefined;
   private shown = '';
+  private close: () => void = () => undefined;
+  // A click anywhere else on the page closes the list.
+  private readonly outside = (event: Event): void => {
+    if (!event.composedPath().includes(this)) this.close();
+  };
 
   protected render(): Node {
     this.unsubscribe?.();
@@ -29,6 +34,7 @@ export class AuthgateUserButton extends AuthgateElement {
   disconnectedCallback(): void {
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    document.removeEventListener('click', this.outside);
   }
 
   private view(session: SessionSnapshot): Node {
@@ -36,23 +42,29 @@ export class AuthgateUserButton extends AuthgateElement {
     const user = session.user;
     if (session.status !== 'signed-in' || user === null) return el('span', {});
     const list = el('div', { class: 'stack menu', id: 'menu', hidden: true });
+    const setOpen = (open: boolean): void => {
+      toggle.setAttribute('aria-expanded', String(open));
+      list.hidden = !open;
+      if (open) {
+        void this.fill(list);
+        document.addEventListener('click', this.outside);
+      } else document.removeEventListener('click', this.outside);
+    };
+    this.close = () => setOpen(false);
     const toggle: HTMLButtonElement = el(
       'button',
-      {
-        type: 'button',
-        class: 'user',
-        'aria-expanded': 'false',
-        'aria-controls': 'menu',
-        onclick: () => {
-          const open = toggle.getAttribute('aria-expanded') !== 'true';
-          toggle.setAttribute('aria-expanded', String(open));
-          list.hidden = !open;
-          if (open) void this.fill(list);
-        },
-      },
+      { type: 'button', class: 'user', 'aria-expanded': 'false', 'aria-controls': 'menu', onclick: () => setOpen(toggle.getAttribute('aria-expanded') !== 'true') },
       user.picture ? el('img', { src: user.picture, alt: '', width: '32', height: '32' }) : undefined,
       el('span', {}, user.name),
     );
+    // Escape closes the list and gives the focus back to the button.
+    const onKey = (event: Event): void => {
+      if ((event as KeyboardEvent).key !== 'Escape' || list.hidden) return;
+      setOpen(false);
+      toggle.focus();
+    };
+    toggle.addEventListener('keydown', onKey);
+    list.addEventListener('keydown', onKey);
     toggle.setAttribute('aria-label', this.t('ui.userButton.label', { User: user.name }));
     return el('div', {}, toggle, list);
   }

@@ -65,6 +65,26 @@ run('<authgate-sign-in> in chromium, under a strict CSP', () => {
     });
     app.get('/ui.mjs', (_req, res) => void res.type('js').send(ui));
     app.get('/axe.js', (_req, res) => void res.type('js').send(axe));
+    // A page whose redirect comes from the query (as ?next= often does), and an app path that answers junk.
+    app.get(
+      '/hostile',
+      (req, res) =>
+        void res
+          .type('html')
+          .send(
+            `<!doctype html><html lang="en"><title>Next</title><main><h1>Next</h1><authgate-sign-in redirect="${String(req.query.next).replace(/"/g, '&quot;')}"></authgate-sign-in></main><script type="module" src="/ui.mjs"></script></html>`,
+          ),
+    );
+    app.get('/junk/screens', (_req, res) => void res.json({ lang: 'en', dir: 'ltr', words: null, providers: [{ name: 'x' }], plugins: [] }));
+    app.get(
+      '/junk',
+      (_req, res) =>
+        void res
+          .type('html')
+          .send(
+            '<!doctype html><html lang="en"><title>Junk</title><main><h1>Junk</h1><authgate-sign-in auth-path="/junk"></authgate-sign-in></main><script type="module" src="/ui.mjs"></script></html>',
+          ),
+    );
     app.get(
       '/',
       (_req, res) =>
@@ -124,6 +144,59 @@ run('<authgate-sign-in> in chromium, under a strict CSP', () => {
     expect((await context.cookies(base)).find((c) => c.name === 'JWT')).toMatchObject({ httpOnly: true });
     expect(await page.evaluate(() => [Object.keys(localStorage).length, Object.keys(sessionStorage).length, document.cookie.includes('JWT')])).toEqual([0, 0, false]);
     expect(violations).toEqual([]);
+    await context.close();
+  }, 60_000);
+
+  it('follows a redirect only to a page of this site: another site or javascript: is refused, and the person stays', async () => {
+    for (const next of ['https://evil.example/phish', '//evil.example/x', '/\\evil.example', 'javascript:window.__xss=1']) {
+      const context = await browser.newContext({ locale: 'en-US' });
+      const page = await context.newPage();
+      const errors: string[] = [];
+      page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+      await page.goto(`${base}/hostile?next=${encodeURIComponent(next)}`);
+      await page.waitForSelector('authgate-sign-in h2');
+      await page.fill('authgate-sign-in input[name=user]', 'nia');
+      await page.fill('authgate-sign-in input[name=password]', 'pw');
+      await page.click('authgate-sign-in button[type=submit]');
+      await page.locator('authgate-sign-in [role=status] >> text=Signed in as nia.').waitFor();
+      await page.waitForTimeout(200);
+      expect([next, new URL(page.url()).origin, await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)]).toEqual([next, base, undefined]);
+      expect(errors.join('\n')).toMatch(/is not a page of this site: not followed/);
+      await context.close();
+    }
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(`${base}/hostile?next=${encodeURIComponent('/after?x=1')}`);
+    await page.fill('authgate-sign-in input[name=user]', 'nia');
+    await page.fill('authgate-sign-in input[name=password]', 'pw');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.waitForURL(`${base}/after?x=1`);
+    await context.close();
+  }, 60_000);
+
+  it('says so, in an alert and to the developer, when the screen configuration is not one (a wrong auth-path, a proxy page)', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+    await page.goto(`${base}/junk`);
+    await page.locator('authgate-sign-in [role=alert] >> text=authgate: the sign-in settings could not be loaded.').waitFor();
+    expect(errors.join('\n')).toMatch(/<authgate-sign-in>: \/junk\/screens did not answer a screen configuration \(is the auth router mounted there\? see the base-url and auth-path attributes\)/);
+    await context.close();
+  }, 60_000);
+
+  it('follows the page’s color scheme (a light page stays light in a dark system), and the theme attribute forces one', async () => {
+    const context = await browser.newContext({ locale: 'en-US', colorScheme: 'dark' });
+    const { page } = await open(context);
+    const colour = (): Promise<string> => page.evaluate(() => getComputedStyle(document.querySelector('authgate-sign-in')!.shadowRoot!.querySelector('h2')!).color);
+    expect(await colour()).toBe('rgb(31, 41, 51)');
+    await page.evaluate(() => document.documentElement.style.setProperty('color-scheme', 'light dark'));
+    expect(await colour()).toBe('rgb(243, 244, 246)');
+    await page.evaluate(() => {
+      document.documentElement.style.setProperty('color-scheme', 'light');
+      document.querySelector('authgate-sign-in')!.setAttribute('theme', 'dark');
+    });
+    expect(await colour()).toBe('rgb(243, 244, 246)');
     await context.close();
   }, 60_000);
 
@@ -231,6 +304,14 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     });
     await toggle.click();
     expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    // Escape closes the list and gives the focus back; so does a click elsewhere on the page.
+    await page.keyboard.press('Escape');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.evaluate(() => document.querySelector('authgate-user-button')!.shadowRoot!.activeElement?.className)).toBe('user');
+    await toggle.click();
+    await page.click('h1');
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    await toggle.click();
     await page.locator('authgate-user-button button >> text=Robin Co').click();
     await page.locator('authgate-user-button [role=status] >> text=You now act in Robin Co.').waitFor();
     expect(await page.locator('authgate-user-button button[aria-current=true]').textContent()).toBe('Robin Co');
@@ -238,6 +319,10 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     expect(await axeViolations(page)).toEqual([]);
     await page.locator('authgate-user-button button >> text=Sign out').click();
     await page.locator('authgate-user-button button.user').waitFor({ state: 'detached' });
+    // No stale news: neither "please wait" in the button nor "signed in as" in the sign-in screen, which shows its form again.
+    expect(await page.locator('authgate-user-button [role=status]').textContent()).toBe('');
+    await page.locator('authgate-sign-in input[name=user]').waitFor();
+    expect(await page.locator('authgate-sign-in [role=status]').textContent()).toBe('');
     expect((await context.cookies(base)).find((c) => c.name === 'JWT')).toBeUndefined();
 
     const resetSince = smtp.mails.length;
@@ -245,6 +330,8 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     await page.fill('authgate-sign-in input[name=email]', 'robin@example.com');
     await page.click('authgate-sign-in button[type=submit]');
     await page.locator('authgate-sign-in h2 >> text=Choose a new password').waitFor();
+    // The second factor's field waits hidden until the server asks for it.
+    expect(await page.locator('authgate-sign-in input[name=otp]').isVisible()).toBe(false);
     const resetMail = await mailTo(smtp, 'robin@example.com', resetSince);
     // The mail says "The code is:" and gives the code on the next line.
     const code = /The code is:\s*\n(\S+)/.exec(resetMail.body)![1]!;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
-import { createAuth, renderTemplate, type Auth } from '../../src';
+import { createAuth, renderTemplate, senderFunc, type Auth } from '../../src';
 import { accounts } from '../../src/accounts';
 import { apiKeys } from '../../src/api-keys';
 import { admin } from '../../src/admin';
@@ -72,6 +72,33 @@ describe('translations: every shipped language has every word', () => {
     expect(codes.length).toBeGreaterThan(50);
     const english = auth.translations.catalog('en');
     expect(codes.filter((code) => english[`error.${code}`] === undefined)).toEqual([]);
+  });
+});
+
+describe('templates', () => {
+  it('fill only the values given: a word naming an inherited property ({{.constructor}}) stays as written', () => {
+    expect(renderTemplate('{{.constructor}} {{.toString}} {{.User}} {{.__proto__}}', { User: 'kim' }, false)).toBe('{{.constructor}} {{.toString}} kim {{.__proto__}}');
+  });
+
+  it('answer a page whose translated words name an inherited property (no 500)', async () => {
+    const { app, auth } = makeApp({ translations: { messages: { en: { 'page.emailLink.question': 'Sign in as {{.constructor}}?' } } } }, (a) =>
+      a.addVerifyProvider(
+        'email',
+        'link {{.Token}}',
+        senderFunc((_to, text) => void sent.push(text)),
+      ),
+    );
+    const sent: string[] = [];
+    try {
+      await request(app).get('/auth/email/login?user=u&address=u@example.com').expect(200);
+      const page = await request(app)
+        .get(`/auth/email/login?token=${sent[0]!.slice(5)}`)
+        .set('Sec-Fetch-Site', 'cross-site')
+        .expect(200);
+      expect(page.text).toContain('Sign in as {{.constructor}}?');
+    } finally {
+      await auth.close();
+    }
   });
 });
 

@@ -78,6 +78,23 @@ describe('login CSRF: a cross-site request must not log a browser in (item 2)', 
     expect(res.body.name).toBe('xsite');
   });
 
+  it('another site cannot make a visitor’s browser mail sign-in links (an <img> of the link request): 403 cross_site, nothing mailed', async () => {
+    const before = mailed;
+    const refused = await request(made.app)
+      .get('/auth/email/login?user=ACCOUNT%20SUSPENDED%20call%20now&address=stranger@example.com')
+      .set('Sec-Fetch-Site', 'cross-site')
+      .set('Sec-Fetch-Dest', 'image')
+      .expect(403);
+    expect(refused.body.code).toBe('cross_site');
+    expect(mailed).toBe(before);
+    // Without Fetch Metadata, a Referer of another site says the same.
+    await request(made.app).get('/auth/email/login?user=s&address=stranger@example.com').set('Referer', 'https://evil.example/page').expect(403);
+    expect(mailed).toBe(before);
+    // This site's own page, and a client without a browser (no such headers), still ask for links.
+    await request(made.app).get('/auth/email/login?user=s&address=s@example.com').set('Sec-Fetch-Site', 'same-origin').expect(200);
+    await request(made.app).get('/auth/email/login?user=t&address=t@example.com').expect(200);
+  });
+
   it('an e-mail link opened from another site asks first: only the POST of its page, from this site, logs in', async () => {
     await request(made.app).get('/auth/email/login?user=v&address=v@example.com').set('Sec-Fetch-Site', 'same-origin').expect(200);
     const token = mailed;

@@ -7,8 +7,9 @@ import { escapeHtml } from '../../internal/html';
  */
 export function renderTemplate(template: string, values: Readonly<Record<string, string>>, html: boolean): string {
   return template.replace(/\{\{\s*\.([A-Za-z]+)\s*\}\}/g, (field, name: string) => {
-    const value = values[name];
-    if (value === undefined) return field;
+    // Only the values given: a template's {{.constructor}} finds nothing inherited.
+    const value = Object.hasOwn(values, name) ? values[name] : undefined;
+    if (typeof value !== 'string') return field;
     const clean = value.trim();
     return html ? escapeHtml(clean) : clean;
   });
