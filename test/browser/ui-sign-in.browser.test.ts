@@ -1,6 +1,3 @@
-import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildSync } from 'esbuild';
@@ -13,8 +10,8 @@ import { awayFromStepEdge, codeNow } from '../support/totp-code';
 import { mailTo } from '../support/account-app';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { makeApp } from '../support/auth-app';
-import { browserRequired, browserUnavailableReason, launchChromium } from '../support/browser';
-import { uiScript } from '../support/ui-bundle';
+import { browserRequired, browserUnavailableReason } from '../support/browser';
+import { startUiApp, uiPage, uiScript } from '../support/ui-bundle';
 
 const run = browserUnavailableReason() && !browserRequired ? describe.skip : describe;
 
@@ -29,9 +26,6 @@ async function axeViolations(page: Page): Promise<string[]> {
   });
 }
 
-/** A strict policy: scripts and styles from the page's origin only, nothing inline. */
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'";
-
 describe('authgate/ui: size', () => {
   it('the screens, minified and gzipped with the client they use, stay under 30 KB', () => {
     const size = gzipSync(uiScript({ minify: true })).length;
@@ -40,65 +34,35 @@ describe('authgate/ui: size', () => {
 });
 
 run('<authgate-sign-in> in chromium, under a strict CSP', () => {
-  let server: http.Server;
   let base: string;
   let browser: Browser;
+  let close: () => Promise<void>;
   const mailed: string[] = [];
 
   beforeAll(async () => {
-    server = http.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const { app } = makeApp({ url: base, translations: { messages: { ar: { 'ui.signIn.title': 'تسجيل الدخول' } } } }, (auth) => {
-      auth.addVerifyProvider(
-        'email',
-        'link {{.Token}} ',
-        senderFunc((_to, text) => void mailed.push(/link (\S+)/.exec(text)![1]!)),
-      );
-      auth.addProvider('github', 'ui-test', 'ui-test-secret');
-    });
-    const ui = uiScript();
-    const axe = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
-    app.use((_req, res, next) => {
-      res.setHeader('Content-Security-Policy', CSP);
-      next();
-    });
-    app.get('/ui.mjs', (_req, res) => void res.type('js').send(ui));
-    app.get('/axe.js', (_req, res) => void res.type('js').send(axe));
-    // A page whose redirect comes from the query (as ?next= often does), and an app path that answers junk.
-    app.get(
-      '/hostile',
-      (req, res) =>
-        void res
-          .type('html')
-          .send(
-            `<!doctype html><html lang="en"><title>Next</title><main><h1>Next</h1><authgate-sign-in redirect="${String(req.query.next).replace(/"/g, '&quot;')}"></authgate-sign-in></main><script type="module" src="/ui.mjs"></script></html>`,
-          ),
-    );
-    app.get('/junk/screens', (_req, res) => void res.json({ lang: 'en', dir: 'ltr', words: null, providers: [{ name: 'x' }], plugins: [] }));
-    app.get(
-      '/junk',
-      (_req, res) =>
-        void res
-          .type('html')
-          .send(
-            '<!doctype html><html lang="en"><title>Junk</title><main><h1>Junk</h1><authgate-sign-in auth-path="/junk"></authgate-sign-in></main><script type="module" src="/ui.mjs"></script></html>',
-          ),
-    );
-    app.get(
-      '/',
-      (_req, res) =>
-        void res
-          .type('html')
-          .send('<!doctype html><html lang="en"><title>Sign in</title><main><h1>Example app</h1><authgate-sign-in></authgate-sign-in></main><script type="module" src="/ui.mjs"></script></html>'),
-    );
-    server.on('request', app);
-    browser = await launchChromium();
+    ({ base, browser, close } = await startUiApp(
+      (url) => {
+        const { app } = makeApp({ url, translations: { messages: { ar: { 'ui.signIn.title': 'تسجيل الدخول' } } } }, (auth) => {
+          auth.addVerifyProvider(
+            'email',
+            'link {{.Token}} ',
+            senderFunc((_to, text) => void mailed.push(/link (\S+)/.exec(text)![1]!)),
+          );
+          auth.addProvider('github', 'ui-test', 'ui-test-secret');
+        });
+        // A page whose redirect comes from the query (as ?next= often does), and an app path that answers junk.
+        app.get(
+          '/hostile',
+          (req, res) => void res.type('html').send(uiPage('Next', `<main><h1>Next</h1><authgate-sign-in redirect="${String(req.query.next).replace(/"/g, '&quot;')}"></authgate-sign-in></main>`)),
+        );
+        app.get('/junk/screens', (_req, res) => void res.json({ lang: 'en', dir: 'ltr', words: null, providers: [{ name: 'x' }], plugins: [] }));
+        app.get('/junk', (_req, res) => void res.type('html').send(uiPage('Junk', '<main><h1>Junk</h1><authgate-sign-in auth-path="/junk"></authgate-sign-in></main>')));
+        return app;
+      },
+      uiPage('Sign in', '<main><h1>Example app</h1><authgate-sign-in></authgate-sign-in></main>'),
+    ));
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => close?.());
 
   /** The page with the screen drawn, and what the page saw: CSP violations and the sign-in events. */
   async function open(context: BrowserContext): Promise<{ page: Page; violations: string[] }> {
@@ -229,47 +193,34 @@ run('<authgate-sign-in> in chromium, under a strict CSP', () => {
 });
 
 run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the account service and organizations', () => {
-  let server: http.Server;
   let base: string;
   let browser: Browser;
+  let close: () => Promise<void>;
   let smtp: SmtpPeer;
 
   beforeAll(async () => {
     smtp = await startSmtpPeer();
-    server = http.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const accountsPlugin = accounts({
-      store: 'memory://',
-      sender: new EmailSender({ host: '127.0.0.1', port: smtp.port, from: 'accounts@app.example', timeout: 5000 }),
-      baseUrl: `${base}/account`,
-      bcryptRounds: 4,
-    });
-    const orgs = organizations({ sender: senderFunc(() => undefined) });
-    const { app } = makeApp({ url: base, plugins: [accountsPlugin, orgs, apiKeys()], twoFactor: { key: 'ui-two-factor-key-0123456789abcdef' } });
-    app.use('/account', accountsPlugin.router);
-    const ui = uiScript();
-    app.use((_req, res, next) => {
-      res.setHeader('Content-Security-Policy', CSP);
-      next();
-    });
-    app.get('/ui.mjs', (_req, res) => void res.type('js').send(ui));
-    app.get('/axe.js', (_req, res) => void res.type('js').send(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')));
-    app.get(
-      '/',
-      (_req, res) =>
-        void res
-          .type('html')
-          .send(
-            '<!doctype html><html lang="en"><title>App</title><header><authgate-user-button></authgate-user-button></header><main><h1>App</h1><authgate-sign-up></authgate-sign-up><authgate-sign-in></authgate-sign-in><authgate-account></authgate-account></main><script type="module" src="/ui.mjs"></script></html>',
-          ),
-    );
-    server.on('request', app);
-    browser = await launchChromium();
+    ({ base, browser, close } = await startUiApp(
+      (url) => {
+        const accountsPlugin = accounts({
+          store: 'memory://',
+          sender: new EmailSender({ host: '127.0.0.1', port: smtp.port, from: 'accounts@app.example', timeout: 5000 }),
+          baseUrl: `${url}/account`,
+          bcryptRounds: 4,
+        });
+        const orgs = organizations({ sender: senderFunc(() => undefined) });
+        const { app } = makeApp({ url, plugins: [accountsPlugin, orgs, apiKeys()], twoFactor: { key: 'ui-two-factor-key-0123456789abcdef' } });
+        app.use('/account', accountsPlugin.router);
+        return app;
+      },
+      uiPage(
+        'App',
+        '<header><authgate-user-button></authgate-user-button></header><main><h1>App</h1><authgate-sign-up></authgate-sign-up><authgate-sign-in></authgate-sign-in><authgate-account></authgate-account></main>',
+      ),
+    ));
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server.close(resolve));
+    await close?.();
     await smtp?.close();
   });
 
@@ -407,15 +358,11 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
 });
 
 run('the screens as React components (authgate/react) in chromium', () => {
-  let server: http.Server;
   let base: string;
   let browser: Browser;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    server = http.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const { app } = makeApp({ url: base });
     const entry = `
       import { createElement, useState } from 'react';
       import { createRoot } from 'react-dom/client';
@@ -440,19 +387,16 @@ run('the screens as React components (authgate/react) in chromium', () => {
       logLevel: 'silent',
     });
     const script = bundle.outputFiles[0]!.text;
-    app.use((_req, res, next) => {
-      res.setHeader('Content-Security-Policy', CSP);
-      next();
-    });
-    app.get('/app.mjs', (_req, res) => void res.type('js').send(script));
-    app.get('/', (_req, res) => void res.type('html').send('<!doctype html><html lang="en"><title>React</title><div id="root"></div><script type="module" src="/app.mjs"></script></html>'));
-    server.on('request', app);
-    browser = await launchChromium();
+    ({ base, browser, close } = await startUiApp(
+      (url) => {
+        const { app } = makeApp({ url });
+        app.get('/app.mjs', (_req, res) => void res.type('js').send(script));
+        return app;
+      },
+      uiPage('React', '<div id="root"></div>', '/app.mjs'),
+    ));
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => close?.());
 
   it('calls onSignedIn and onSignedOut with what the elements said', async () => {
     const context = await browser.newContext({ locale: 'en-US' });
@@ -470,40 +414,21 @@ run('the screens as React components (authgate/react) in chromium', () => {
 });
 
 run('<authgate-organization> and <authgate-org-switcher> in chromium', () => {
-  let server: http.Server;
   let base: string;
   let browser: Browser;
+  let close: () => Promise<void>;
   const invitations: string[] = [];
 
   beforeAll(async () => {
-    server = http.createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const orgs = organizations({ sender: senderFunc((_to, text) => void invitations.push(/(http\S+)/.exec(text)![1]!)) });
-    const { app } = makeApp({ url: base, plugins: [orgs] });
-    const ui = uiScript();
-    app.use((_req, res, next) => {
-      res.setHeader('Content-Security-Policy', CSP);
-      next();
-    });
-    app.get('/ui.mjs', (_req, res) => void res.type('js').send(ui));
-    app.get('/axe.js', (_req, res) => void res.type('js').send(readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8')));
-    app.get(
-      '/',
-      (_req, res) =>
-        void res
-          .type('html')
-          .send(
-            '<!doctype html><html lang="en"><title>Team</title><header><authgate-org-switcher></authgate-org-switcher></header><main><h1>Team</h1><authgate-sign-in></authgate-sign-in><authgate-organization></authgate-organization></main><script type="module" src="/ui.mjs"></script></html>',
-          ),
-    );
-    server.on('request', app);
-    browser = await launchChromium();
+    ({ base, browser, close } = await startUiApp(
+      (url) => {
+        const orgs = organizations({ sender: senderFunc((_to, text) => void invitations.push(/(http\S+)/.exec(text)![1]!)) });
+        return makeApp({ url, plugins: [orgs] }).app;
+      },
+      uiPage('Team', '<header><authgate-org-switcher></authgate-org-switcher></header><main><h1>Team</h1><authgate-sign-in></authgate-sign-in><authgate-organization></authgate-organization></main>'),
+    ));
   }, 60_000);
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise((resolve) => server.close(resolve));
-  });
+  afterAll(() => close?.());
 
   it('an owner invites, cancels, invites again; the invited person joins; the owner changes their role and removes them; the switcher moves to another organization', async () => {
     const context = await browser.newContext({ locale: 'en-US' });

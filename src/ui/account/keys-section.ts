@@ -1,5 +1,5 @@
 import { el } from '../ui-dom';
-import { itemList, section, when, type SectionKit } from './section';
+import { changeButton, itemList, section, when, type SectionKit } from './section';
 
 /** The person's API keys: each to remove, and a new one by name, whose key is shown once. */
 export function apiKeysSection(kit: SectionKit): HTMLElement {
@@ -13,15 +13,7 @@ export function apiKeysSection(kit: SectionKit): HTMLElement {
       keys.map((k) => ({
         text: `${k.name} (${k.prefix}…)`,
         detail: kit.t('ui.account.lastUsed', { When: k.lastUsed ? when(k.lastUsed, kit.config.lang) : kit.t('ui.account.never') }),
-        actions: [
-          kit.button(kit.t('ui.account.remove'), (b) =>
-            kit.act(b, kit.t('ui.busy'), async () => {
-              await kit.client.apiKeys.remove(k.id);
-              kit.say(kit.t('ui.account.removed', { Name: k.name }));
-              await redraw();
-            }),
-          ),
-        ],
+        actions: [changeButton(kit, kit.t('ui.account.remove'), () => kit.client.apiKeys.remove(k.id), kit.t('ui.account.removed', { Name: k.name }), redraw)],
       })),
       kit.t('ui.account.none'),
     );
@@ -49,15 +41,7 @@ export function appsSection(kit: SectionKit): HTMLElement {
         apps.map((a) => ({
           text: a.name,
           detail: a.scopes.join(' '),
-          actions: [
-            kit.button(kit.t('ui.account.revoke'), (b) =>
-              kit.act(b, kit.t('ui.busy'), async () => {
-                await kit.client.apps.revoke(a.clientId);
-                kit.say(kit.t('ui.account.removed', { Name: a.name }));
-                await redraw();
-              }),
-            ),
-          ],
+          actions: [changeButton(kit, kit.t('ui.account.revoke'), () => kit.client.apps.revoke(a.clientId), kit.t('ui.account.removed', { Name: a.name }), redraw)],
         })),
         kit.t('ui.account.none'),
       ),

@@ -1,5 +1,5 @@
 import { providerLabel } from '../provider-names';
-import { itemList, section, when, type SectionKit } from './section';
+import { changeButton, itemList, section, when, type SectionKit } from './section';
 
 /** The logins linked to the account (its own marked), each other one to unlink. */
 export function linksSection(kit: SectionKit): HTMLElement {
@@ -10,17 +10,7 @@ export function linksSection(kit: SectionKit): HTMLElement {
         links.map((l) => ({
           text: `${providerLabel(l.Provider)}: ${l.Name}`,
           detail: l.Primary ? kit.t('ui.account.primary') : when(l.Linked, kit.config.lang),
-          actions: l.Primary
-            ? []
-            : [
-                kit.button(kit.t('ui.account.unlink'), (b) =>
-                  kit.act(b, kit.t('ui.busy'), async () => {
-                    await kit.client.links.unlink(l.UserId);
-                    kit.say(kit.t('ui.account.removed', { Name: providerLabel(l.Provider) }));
-                    await redraw();
-                  }),
-                ),
-              ],
+          actions: l.Primary ? [] : [changeButton(kit, kit.t('ui.account.unlink'), () => kit.client.links.unlink(l.UserId), kit.t('ui.account.removed', { Name: providerLabel(l.Provider) }), redraw)],
         })),
         kit.t('ui.account.none'),
       ),

@@ -1,4 +1,4 @@
-import { itemList, section, when, type SectionKit } from './section';
+import { changeButton, itemList, section, when, type SectionKit } from './section';
 
 /** The person's passkeys: each with when it was made and last used, to remove; and "Add a passkey". */
 export function passkeysSection(kit: SectionKit, provider: string): HTMLElement {
@@ -8,15 +8,7 @@ export function passkeysSection(kit: SectionKit, provider: string): HTMLElement 
       passkeys.map((p) => ({
         text: p.label,
         detail: kit.t('ui.account.lastUsed', { When: p.lastUsed ? when(p.lastUsed, kit.config.lang) : kit.t('ui.account.never') }),
-        actions: [
-          kit.button(kit.t('ui.account.remove'), (b) =>
-            kit.act(b, kit.t('ui.busy'), async () => {
-              await kit.client.passkeys.remove(p.id, provider);
-              kit.say(kit.t('ui.account.removed', { Name: p.label }));
-              await redraw();
-            }),
-          ),
-        ],
+        actions: [changeButton(kit, kit.t('ui.account.remove'), () => kit.client.passkeys.remove(p.id, provider), kit.t('ui.account.removed', { Name: p.label }), redraw)],
       })),
       kit.t('ui.account.none'),
     );

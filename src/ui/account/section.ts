@@ -44,3 +44,14 @@ export function itemList(items: Array<{ text: string; detail?: string | undefine
 export function when(ms: number, lang: string): string {
   return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
 }
+
+/** A button that makes `change`, then says `done` and draws its part again (remove, revoke, unlink, end). */
+export function changeButton(kit: SectionKit, label: string, change: () => Promise<unknown>, done: string, redraw: () => Promise<void>): HTMLButtonElement {
+  return kit.button(label, (button) =>
+    kit.act(button, kit.t('ui.busy'), async () => {
+      await change();
+      kit.say(done);
+      await redraw();
+    }),
+  );
+}

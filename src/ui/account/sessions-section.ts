@@ -1,4 +1,4 @@
-import { itemList, section, when, type SectionKit } from './section';
+import { changeButton, itemList, section, when, type SectionKit } from './section';
 
 /** The sessions of the person: this device marked, each other one to end, and all the others at once. */
 export function sessionsSection(kit: SectionKit): HTMLElement {
@@ -8,31 +8,11 @@ export function sessionsSection(kit: SectionKit): HTMLElement {
       sessions.map((s) => ({
         text: s.current ? kit.t('ui.account.thisDevice') : s.userAgent || s.provider,
         detail: when(s.refreshed || s.created, kit.config.lang),
-        actions: s.current
-          ? []
-          : [
-              kit.button(kit.t('ui.account.end'), (b) =>
-                kit.act(b, kit.t('ui.busy'), async () => {
-                  await kit.client.sessions.revoke(s.id);
-                  kit.say(kit.t('ui.account.ended'));
-                  await redraw();
-                }),
-              ),
-            ],
+        actions: s.current ? [] : [changeButton(kit, kit.t('ui.account.end'), () => kit.client.sessions.revoke(s.id), kit.t('ui.account.ended'), redraw)],
       })),
       kit.t('ui.account.none'),
     );
-    const others = sessions.some((s) => !s.current)
-      ? [
-          kit.button(kit.t('ui.account.endOthers'), (b) =>
-            kit.act(b, kit.t('ui.busy'), async () => {
-              await kit.client.sessions.revokeOthers();
-              kit.say(kit.t('ui.account.ended'));
-              await redraw();
-            }),
-          ),
-        ]
-      : [];
+    const others = sessions.some((s) => !s.current) ? [changeButton(kit, kit.t('ui.account.endOthers'), () => kit.client.sessions.revokeOthers(), kit.t('ui.account.ended'), redraw)] : [];
     return [list, ...others];
   });
 }

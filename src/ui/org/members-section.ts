@@ -1,6 +1,6 @@
 import type { ClientOrganization } from '../../client/client-types';
 import { el } from '../ui-dom';
-import { itemList, section, when, type SectionKit } from '../account/section';
+import { changeButton, itemList, section, when, type SectionKit } from '../account/section';
 
 const BUILT_IN_ROLES = ['member', 'admin', 'owner'];
 
@@ -33,15 +33,7 @@ export function membersSection(kit: SectionKit, org: ClientOrganization, me: str
             actions.push(select);
           }
           if (may(org, 'member:remove') && m.userId !== me) {
-            actions.push(
-              kit.button(kit.t('ui.account.remove'), (b) =>
-                kit.act(b, kit.t('ui.busy'), async () => {
-                  await kit.client.orgs.removeMember(org.slug, m.userId);
-                  kit.say(kit.t('ui.account.removed', { Name: name }));
-                  await redraw();
-                }),
-              ),
-            );
+            actions.push(changeButton(kit, kit.t('ui.account.remove'), () => kit.client.orgs.removeMember(org.slug, m.userId), kit.t('ui.account.removed', { Name: name }), redraw));
           }
           return { text: name, detail: `${m.roles.join(', ')} · ${when(m.joined, kit.config.lang)}`, actions };
         }),
@@ -60,15 +52,7 @@ export function invitationsSection(kit: SectionKit, org: ClientOrganization): HT
         text: i.email,
         detail: `${i.roles.join(', ')} · ${kit.t('ui.org.expires', { When: when(i.expires, kit.config.lang) })}`,
         actions: may(org, 'invitation:cancel')
-          ? [
-              kit.button(kit.t('ui.org.cancel'), (b) =>
-                kit.act(b, kit.t('ui.busy'), async () => {
-                  await kit.client.orgs.cancelInvitation(org.slug, i.id);
-                  kit.say(kit.t('ui.account.removed', { Name: i.email }));
-                  await redraw();
-                }),
-              ),
-            ]
+          ? [changeButton(kit, kit.t('ui.org.cancel'), () => kit.client.orgs.cancelInvitation(org.slug, i.id), kit.t('ui.account.removed', { Name: i.email }), redraw)]
           : [],
       })),
       kit.t('ui.account.none'),
