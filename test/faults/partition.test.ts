@@ -4,9 +4,9 @@ import request from 'supertest';
 import { createStateStore, createUserStore, senderFunc } from '../../src';
 import { openGuarded } from '../../src/internal/guarded-store';
 import { login, makeApp } from '../support/auth-app';
-import { describeMysql, describePostgres, describeRedis, startMysql, startPostgres, startRedis, type TestServer } from '../support/servers';
+import { describeMysql, describePostgres, describeRedis, startMysql, startRedis, type TestServer } from '../support/servers';
 import { sharedTopology, startRedisCluster, startSentinelSet } from '../support/redis-topologies';
-import { startPausableProxy, type PausableProxy } from '../support/tcp-proxy';
+import { postgresBehindProxy, startPausableProxy, type PausableProxy } from '../support/tcp-proxy';
 
 /**
  * One instance cut off from Redis by a partition that holds its bytes (a paused TCP proxy), the
@@ -82,28 +82,15 @@ describeRedis('a network partition between one instance and a Redis Cluster', ()
 });
 
 describePostgres('a network partition between one instance and PostgreSQL (the state store)', () => {
-  let pg: TestServer;
-  let proxy: PausableProxy;
-  beforeAll(async () => {
-    pg = await startPostgres();
-    proxy = await startPausableProxy(Number(new URL(pg.url).port));
-  }, 120_000);
-  afterAll(async () => {
-    await proxy?.close();
-    await pg?.stop();
-  });
+  const db = postgresBehindProxy();
 
   it('an e-mail token the cut-off instance answered 503 to is still good on the other once the partition ends', async () => {
-    const through = new URL(pg.url);
-    through.port = String(proxy.port);
-    await tokenAfterPartition(proxy, through.href, pg.url);
+    await tokenAfterPartition(db.proxy, db.through, db.pg.url);
   });
 
   it('an e-mail link whose login answered 503 (its user store cut off after the link was claimed) works once the cut ends, and once only', async () => {
-    const through = new URL(pg.url);
-    through.port = String(proxy.port);
     const sent: string[] = [];
-    const { app, auth } = makeApp({ userStore: `${through.href}?schema=once_${randomBytes(3).toString('hex')}`, storeTimeout: 1000, rateLimits: false }, (a) =>
+    const { app, auth } = makeApp({ userStore: `${db.through}?schema=once_${randomBytes(3).toString('hex')}`, storeTimeout: 1000, rateLimits: false }, (a) =>
       a.addVerifyProvider(
         'email',
         'token {{.Token}} ',
@@ -114,48 +101,44 @@ describePostgres('a network partition between one instance and PostgreSQL (the s
       // The user store is connected before the cut (a first login makes its tables).
       await login(app, 'before');
       await request(app).get('/auth/email/login?user=u&address=u@example.com').expect(200);
-      proxy.pause();
+      db.proxy.pause();
       const cut = await request(app).get(`/auth/email/login?token=${sent[0]}`);
       expect([cut.status, cut.body.code, cut.headers['set-cookie']]).toEqual([503, 'unavailable', undefined]);
-      proxy.resume();
+      db.proxy.resume();
       const again = await request(app).get(`/auth/email/login?token=${sent[0]}`);
       expect([again.status, again.body.name]).toEqual([200, 'u']);
       const twice = await request(app).get(`/auth/email/login?token=${sent[0]}`);
       expect([twice.status, twice.body.error]).toEqual([403, 'confirmation token was already used']);
     } finally {
-      proxy.resume();
+      db.proxy.resume();
       await auth.close();
     }
   });
 
   it('a record store transaction held by the partition never commits after its caller was answered', async () => {
-    const through = new URL(pg.url);
-    through.port = String(proxy.port);
-    const cutOff = openGuarded(through.href, createUserStore, 'user store', 1000);
-    const direct = openGuarded(pg.url, createUserStore, 'user store', 1000);
+    const cutOff = openGuarded(db.through, createUserStore, 'user store', 1000);
+    const direct = openGuarded(db.pg.url, createUserStore, 'user store', 1000);
     try {
       const now = Date.now();
       expect(await direct.add({ id: 'local_partition', name: 'Pat', logins: [], created: now, lastLogin: now, status: 'active' })).toBe(true);
       // A connection of the cut-off store is made before the cut.
       expect((await cutOff.get('local_partition'))?.status).toBe('active');
-      proxy.pause();
+      db.proxy.pause();
       await expect(cutOff.update('local_partition', (u) => ({ ...u, status: 'banned' }))).rejects.toThrow(/did not answer within 1000 ms/);
-      proxy.resume();
+      db.proxy.resume();
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect((await direct.get('local_partition'))?.status).toBe('active');
     } finally {
-      proxy.resume();
+      db.proxy.resume();
       await cutOff.close().catch(() => undefined);
       await direct.close();
     }
   });
 
   it('a COMMIT the partition holds on its way does nothing when it arrives after its caller was answered', async () => {
-    const through = new URL(pg.url);
-    through.port = String(proxy.port);
-    const cutOff = openGuarded(through.href, createUserStore, 'user store', 1000);
-    const direct = openGuarded(pg.url, createUserStore, 'user store', 1000);
-    const locker = new Client({ connectionString: pg.url });
+    const cutOff = openGuarded(db.through, createUserStore, 'user store', 1000);
+    const direct = openGuarded(db.pg.url, createUserStore, 'user store', 1000);
+    const locker = new Client({ connectionString: db.pg.url });
     try {
       const now = Date.now();
       expect(await direct.add({ id: 'local_commit_held', name: 'Pat', logins: [], created: now, lastLogin: now, status: 'active' })).toBe(true);
@@ -167,16 +150,16 @@ describePostgres('a network partition between one instance and PostgreSQL (the s
       await locker.query('BEGIN');
       await locker.query(`SELECT * FROM authgate_users_doc FOR UPDATE`);
       setTimeout(() => void locker.query('COMMIT'), 400);
-      const held = proxy.pauseAt('COMMIT');
+      const held = db.proxy.pauseAt('COMMIT');
       const change = cutOff.update('local_commit_held', (u) => ({ ...u, status: 'banned' }));
       // On a busy machine the change may miss its deadline before it sends the COMMIT: nothing is held then.
       await Promise.race([held, change.catch(() => undefined)]);
       await expect(change).rejects.toThrow(/did not answer within 1000 ms/);
-      proxy.resume();
+      db.proxy.resume();
       await new Promise((resolve) => setTimeout(resolve, 500));
       expect((await direct.get('local_commit_held'))?.status).toBe('active');
     } finally {
-      proxy.resume();
+      db.proxy.resume();
       await locker.end().catch(() => undefined);
       await cutOff.close().catch(() => undefined);
       await direct.close();
@@ -184,8 +167,8 @@ describePostgres('a network partition between one instance and PostgreSQL (the s
   });
 
   it("a change that waits on a lock past its caller's time limit does not land when the lock is freed", async () => {
-    const direct = openGuarded(pg.url, createUserStore, 'user store', 1000);
-    const locker = new Client({ connectionString: pg.url });
+    const direct = openGuarded(db.pg.url, createUserStore, 'user store', 1000);
+    const locker = new Client({ connectionString: db.pg.url });
     try {
       const now = Date.now();
       expect(await direct.add({ id: 'local_late_start', name: 'Pat', logins: [], created: now, lastLogin: now, status: 'active' })).toBe(true);
@@ -204,9 +187,7 @@ describePostgres('a network partition between one instance and PostgreSQL (the s
   });
 
   it('a clock reading held by the partition is never trusted: once it ends, changes land', async () => {
-    const through = new URL(pg.url);
-    through.port = String(proxy.port);
-    await clockReadingHeld(proxy, through.href, pg.url);
+    await clockReadingHeld(db.proxy, db.through, db.pg.url);
   });
 });
 

@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { describePostgres, startPostgres, type TestServer } from '../support/servers';
-import { startPausableProxy, type PausableProxy } from '../support/tcp-proxy';
+import { describePostgres } from '../support/servers';
+import { postgresBehindProxy } from '../support/tcp-proxy';
 import { samlConnection, SsoBrowser, ssoApp, type SsoApp, ssoPeers } from './sso-helpers';
 
 const peers = ssoPeers();
@@ -86,39 +86,28 @@ describe('SAML over http with the IdP on another site: the answer comes without 
 });
 
 describePostgres('SAML over http: a finish answered 503 (the user store cut off) changed nothing', () => {
-  let pg: TestServer;
-  let proxy: PausableProxy;
-  beforeAll(async () => {
-    pg = await startPostgres();
-    proxy = await startPausableProxy(Number(new URL(pg.url).port));
-  }, 120_000);
-  afterAll(async () => {
-    await proxy?.close();
-    await pg?.stop();
-  });
+  const db = postgresBehindProxy();
 
   it('the same finish URL signs the person in once the cut ends, and only once', async () => {
     peers.idp.user = { nameId: 'someone@customer.test', attributes: { email: ['someone@customer.test'] } };
-    const through = new URL(pg.url);
-    through.port = String(proxy.port);
-    const t = await ssoApp(peers.smtp, peers.dns, 'memory://', { privateOrigins: [peers.idp.origin] }, { userStore: `${through.href}?schema=sso_finish`, storeTimeout: 1000 });
+    const t = await ssoApp(peers.smtp, peers.dns, 'memory://', { privateOrigins: [peers.idp.origin] }, { userStore: `${db.through}?schema=sso_finish`, storeTimeout: 1000 });
     try {
       await samlConnection(t, peers.idp);
       const browser = new SsoBrowser(t);
       const form = await peers.idp.follow((await browser.start('email=someone@customer.test')).headers.location as string);
       const parked = await request(t.app).post(new URL(form.action).pathname).set('Origin', peers.idp.origin).type('form').send({ SAMLResponse: form.SAMLResponse, RelayState: form.RelayState });
       const finish = new URL(parked.headers.location as string);
-      proxy.pause();
+      db.proxy.pause();
       const cut = await browser.get(`${finish.pathname}${finish.search}`);
       expect([cut.status, cut.body.code, cut.headers['set-cookie']]).toEqual([503, 'unavailable', undefined]);
-      proxy.resume();
+      db.proxy.resume();
       const done = await browser.get(`${finish.pathname}${finish.search}`);
       expect(done.status).toBe(200);
       expect((await browser.get('/auth/user')).body.email).toBe('someone@customer.test');
       const again = await browser.get(`${finish.pathname}${finish.search}`);
       expect([again.status, again.body.code]).toEqual([403, 'saml_invalid']);
     } finally {
-      proxy.resume();
+      db.proxy.resume();
       await t.auth.close();
     }
   });

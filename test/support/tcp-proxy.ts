@@ -1,3 +1,4 @@
+import { startPostgres, type TestServer } from './servers';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 
@@ -54,6 +55,37 @@ export async function startPausableProxy(targetPort: number): Promise<PausablePr
     close: async () => {
       for (const s of sockets) s.destroy();
       await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+/**
+ * A private PostgreSQL and a pausable proxy in front of it, started before the tests of the
+ * describe block that calls this and stopped after them: `pg.url` reaches it directly, `through`
+ * by the proxy (pause it to cut the network).
+ */
+export function postgresBehindProxy(): { readonly pg: TestServer; readonly proxy: PausableProxy; readonly through: string } {
+  let pg: TestServer | undefined;
+  let proxy: PausableProxy | undefined;
+  beforeAll(async () => {
+    pg = await startPostgres();
+    proxy = await startPausableProxy(Number(new URL(pg.url).port));
+  }, 120_000);
+  afterAll(async () => {
+    await proxy?.close();
+    await pg?.stop();
+  });
+  return {
+    get pg() {
+      return pg!;
+    },
+    get proxy() {
+      return proxy!;
+    },
+    get through() {
+      const url = new URL(pg!.url);
+      url.port = String(proxy!.port);
+      return url.href;
     },
   };
 }
