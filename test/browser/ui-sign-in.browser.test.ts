@@ -302,7 +302,7 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     await context.close();
   }, 90_000);
 
-  it('the account screen: ends the other sessions, makes an API key shown once, turns two-step verification on with the QR code and a first code, changes the password', async () => {
+  it('the account screen: saves a name, ends the other sessions, makes an API key shown once, turns two-step verification on with the QR code and a first code, changes the password and the e-mail address', async () => {
     const signIn = async (page: Page, password: string): Promise<void> => {
       await page.goto(base);
       await page.fill('authgate-sign-in input[name=user]', 'robin@example.com');
@@ -316,6 +316,10 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     await signIn(page, 'a second long passphrase');
     // The screen follows the session: it draws the account once signed in.
     await page.locator('authgate-account h2 >> text=Your account').waitFor();
+    // The profile: a name saved, and there after a reload.
+    await page.fill('authgate-account input[name=FirstName]', 'Robin');
+    await page.click('authgate-account section[aria-labelledby=profile] >> text=Save');
+    await page.locator('authgate-account [role=status] >> text=Saved.').waitFor();
     const elsewhere = await browser.newContext({ locale: 'en-US' });
     await signIn(await elsewhere.newPage(), 'a second long passphrase');
     await page.reload();
@@ -353,6 +357,19 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     await page.fill('authgate-account section[aria-labelledby=password] input[name=password]', 'a third long passphrase');
     await page.click('authgate-account >> text=Change password');
     await page.locator('authgate-account [role=status] >> text=Your password is changed.').waitFor();
+    expect(await page.locator('authgate-account input[name=FirstName]').inputValue()).toBe('Robin');
+
+    // A new e-mail address: asked with the password, confirmed with the code mailed to it.
+    const since = smtp.mails.length;
+    await page.fill('authgate-account input[name=email]', 'robin.new@example.com');
+    await page.fill('authgate-account section[aria-labelledby=profile] input[name=password]', 'a third long passphrase');
+    await page.click('authgate-account >> text=Change e-mail address');
+    await page.locator('authgate-account [role=status] >> text=We sent a code to robin.new@example.com. Enter it to confirm the new address.').waitFor();
+    const mail = await mailTo(smtp, 'robin.new@example.com', since);
+    const code = /The code that confirms it is:\s*\n(\S+)/.exec(mail.body)![1]!;
+    await page.fill('authgate-account input[name=code]', code);
+    await page.click('authgate-account section[aria-labelledby=profile] button[type=submit] >> text=Verify');
+    await page.locator('authgate-account [role=status] >> text=Your e-mail address is changed.').waitFor();
     await context.close();
   }, 90_000);
 });

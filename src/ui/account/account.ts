@@ -4,12 +4,13 @@ import { apiKeysSection, appsSection } from './keys-section';
 import { linksSection } from './links-section';
 import { passkeysSection } from './passkeys-section';
 import { passwordSection } from './password-section';
+import { profileSection } from './profile-section';
 import { sessionsSection } from './sessions-section';
 import { twoFactorSection } from './two-factor-section';
 
 /**
  * `<authgate-account>`: the signed-in person's account, in the parts the server has turned on:
- * sessions (end one, end the others), passkeys, two-factor (QR code, first code, recovery codes),
+ * the profile and e-mail address (with the account service), sessions (end one, end the others), passkeys, two-factor (QR code, first code, recovery codes),
  * the password (with the account service), linked logins, API keys and the apps let in (with the
  * identity provider). Signed out, it says so.
  */
@@ -19,6 +20,7 @@ export class AuthgateAccount extends SessionScreen {
     const kit = this.kit();
     const passkey = providers.find((p) => p.methods.includes('hwk'));
     const parts: Array<HTMLElement | undefined> = [
+      plugins.includes('accounts') ? profileSection(kit) : undefined,
       plugins.includes('sessions') ? sessionsSection(kit) : undefined,
       passkey ? passkeysSection(kit, passkey.name) : undefined,
       plugins.includes('two-factor') ? twoFactorSection(kit) : undefined,
