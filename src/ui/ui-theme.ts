@@ -40,7 +40,8 @@ button[disabled] { opacity: 0.6; cursor: progress; }
 button.user { display: inline-flex; align-items: center; gap: 0.5rem; border-color: var(--_border); color: var(--_fg); }
 button.user img { border-radius: 50%; inline-size: 2rem; block-size: 2rem; }
 :host(authgate-user-button) { display: inline-block; position: relative; }
-.menu { position: absolute; inset-inline-end: 0; z-index: 10; min-inline-size: 14rem; margin-block: 0.5rem 0; padding: 0.5rem; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_bg); box-shadow: 0 4px 16px rgb(0 0 0 / 0.15); }
+.menu { position: absolute; inset-inline-end: 0; max-inline-size: calc(100vw - 1rem); z-index: 10; min-inline-size: 14rem; margin-block: 0.5rem 0; padding: 0.5rem; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_bg); box-shadow: 0 4px 16px rgb(0 0 0 / 0.15); }
+.menu.start { inset-inline-end: auto; inset-inline-start: 0; }
 .menu button[aria-current='true'] { background: var(--_primary); color: var(--_on-primary); }
 .label { margin: 0; color: var(--_muted); font-size: 0.9rem; }
 h3 { font-size: 1.1rem; margin-block: 1.5rem 0.5rem; }

@@ -46,6 +46,9 @@ export class AuthgateUserButton extends AuthgateElement {
       toggle.setAttribute('aria-expanded', String(open));
       list.hidden = !open;
       if (open) {
+        // Hung from the button's end; a button near the start of the page would push it off screen.
+        list.classList.remove('start');
+        if (list.getBoundingClientRect().left < 0) list.classList.add('start');
         void this.fill(list);
         document.addEventListener('click', this.outside);
       } else document.removeEventListener('click', this.outside);

@@ -15,6 +15,20 @@ import { startUiApp, uiPage, uiScript } from '../support/ui-bundle';
 
 const run = browserUnavailableReason() && !browserRequired ? describe.skip : describe;
 
+/** Whether the page, at a phone's width (390 px), needs no sideways scrolling: every screen's box inside the viewport. */
+async function fitsPhone(page: Page): Promise<string[]> {
+  await page.setViewportSize({ width: 390, height: 844 });
+  return page.evaluate(() => {
+    const wide: string[] = [];
+    if (document.documentElement.scrollWidth > 390) wide.push(`page ${document.documentElement.scrollWidth}px`);
+    for (const host of document.querySelectorAll('*')) {
+      if (!host.localName.startsWith('authgate-') || host.shadowRoot === null) continue;
+      for (const node of host.shadowRoot.querySelectorAll('*')) if (node.getBoundingClientRect().right > 391) wide.push(`${host.localName} ${node.localName}.${node.className}`);
+    }
+    return wide;
+  });
+}
+
 /** What axe-core finds on the page (WCAG 2.0 to 2.2, A and AA, and its best practices), as `rule (nodes)`. */
 async function axeViolations(page: Page): Promise<string[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ url: '/axe.js' });
@@ -87,6 +101,8 @@ run('<authgate-sign-in> in chromium, under a strict CSP', () => {
     expect(await page.locator('authgate-sign-in >> text=Continue with SSO').count()).toBe(0);
     const found = await axeViolations(page);
     expect(found).toEqual([]);
+    expect(await fitsPhone(page)).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
     // Keyboard only: Tab to the first field, type, Tab, type, Enter.
     await page.keyboard.press('Tab');
     await page.keyboard.type('kim');
@@ -302,6 +318,20 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     await context.close();
   }, 90_000);
 
+  it('the account screen shows the account service’s parts only to its own logins (another provider’s person has no profile or password here)', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(base);
+    await page.fill('authgate-sign-in input[name=user]', 'lou');
+    await page.fill('authgate-sign-in input[name=password]', 'pw');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('authgate-account section[aria-labelledby=sessions] li').first().waitFor();
+    const headings = await page.locator('authgate-account h3').allTextContents();
+    expect(headings).toEqual(['Where you are signed in', 'Two-step verification', 'API keys']);
+    expect(await page.locator('authgate-account section p.error').count()).toBe(0);
+    await context.close();
+  }, 60_000);
+
   it('the account screen: saves a name, ends the other sessions, makes an API key shown once, turns two-step verification on with the QR code and a first code, changes the password and the e-mail address', async () => {
     const signIn = async (page: Page, password: string): Promise<void> => {
       await page.goto(base);
@@ -345,6 +375,8 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     const secret = (await page.locator('authgate-account section[aria-labelledby=two-factor] p code').textContent())!;
     expect(await page.locator('authgate-account section[aria-labelledby=two-factor] img').getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
     expect(await axeViolations(page)).toEqual([]);
+    expect(await fitsPhone(page)).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await awayFromStepEdge();
     await page.fill('authgate-account section[aria-labelledby=two-factor] input[name=code]', codeNow(secret));
     await page.click('authgate-account section[aria-labelledby=two-factor] button[type=submit]');
@@ -475,6 +507,8 @@ run('<authgate-organization> and <authgate-org-switcher> in chromium', () => {
     }
     await page.locator('authgate-organization h2 >> text=Olga Works').waitFor();
     expect(await axeViolations(page)).toEqual([]);
+    expect(await fitsPhone(page)).toEqual([]);
+    await page.setViewportSize({ width: 1280, height: 800 });
 
     await page.fill('authgate-organization input[name=email]', 'sam@example.com');
     await page.selectOption('authgate-organization select[name=role]', 'admin');

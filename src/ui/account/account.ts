@@ -1,3 +1,4 @@
+import type { ClientUser } from '../../client/client-types';
 import { el } from '../ui-dom';
 import { SessionScreen } from '../session-screen';
 import { apiKeysSection, appsSection } from './keys-section';
@@ -15,17 +16,19 @@ import { twoFactorSection } from './two-factor-section';
  * identity provider). Signed out, it says so.
  */
 export class AuthgateAccount extends SessionScreen {
-  protected signedIn(): Node {
+  protected signedIn(user: ClientUser): Node {
     const { plugins, providers } = this.config;
     const kit = this.kit();
+    // The account service's parts are for its own logins (ids are "<provider>_<hash>"); a person signed in by another provider has none.
+    const account = plugins.includes('accounts') && user.id.startsWith('accounts_');
     const passkey = providers.find((p) => p.methods.includes('hwk'));
     const parts: Array<HTMLElement | undefined> = [
-      plugins.includes('accounts') ? profileSection(kit) : undefined,
+      account ? profileSection(kit) : undefined,
       plugins.includes('sessions') ? sessionsSection(kit) : undefined,
       passkey ? passkeysSection(kit, passkey.name) : undefined,
       plugins.includes('two-factor') ? twoFactorSection(kit) : undefined,
-      plugins.includes('accounts') ? passwordSection(kit) : undefined,
-      plugins.includes('linked-logins') && plugins.includes('accounts') ? linksSection(kit) : undefined,
+      account ? passwordSection(kit) : undefined,
+      account && plugins.includes('linked-logins') ? linksSection(kit) : undefined,
       plugins.includes('api-keys') ? apiKeysSection(kit) : undefined,
       plugins.includes('idp') ? appsSection(kit) : undefined,
     ];
