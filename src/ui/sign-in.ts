@@ -51,6 +51,8 @@ export class AuthgateSignIn extends AuthgateElement {
     }
     if (others.length > 0 && parts.length > 1) parts.push(el('p', { class: 'or' }, this.t('ui.signIn.or')));
     parts.push(el('div', { class: 'stack' }, ...others));
+    const signUp = this.otherScreen('sign-up-href', this.t('ui.signIn.noAccount'), this.t('ui.signIn.signUp'));
+    if (signUp) parts.push(signUp);
     return el('section', {}, ...parts);
   }
 

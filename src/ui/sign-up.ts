@@ -18,7 +18,7 @@ export class AuthgateSignUp extends AuthgateElement {
         this.show(this.sentView(email, password));
       },
     );
-    return el('section', {}, el('h2', {}, this.t('ui.signUp.title')), form);
+    return el('section', {}, el('h2', {}, this.t('ui.signUp.title')), form, this.otherScreen('sign-in-href', this.t('ui.signUp.haveAccount'), this.t('ui.signUp.signIn')));
   }
 
   private sentView(email: string, password: string): Node {

@@ -9,6 +9,8 @@ import { THEME_CSS } from './ui-theme';
 const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;
 
 let sheet: CSSStyleSheet | undefined;
+/** Ids of fields, unique in the page (each screen's shadow root would do; one counter is simpler). */
+let fieldCount = 0;
 const clients = new Map<string, AuthClient>();
 
 /**
@@ -125,13 +127,32 @@ export abstract class AuthgateElement extends Base {
     return form;
   }
 
-  /** A labelled, required input. */
-  protected field(label: string, attrs: Record<string, string>): HTMLLabelElement {
-    return el('label', {}, label, el('input', { required: true, ...attrs }));
+  /** A labelled, required input; a password's has a button that shows what was typed. */
+  protected field(label: string, attrs: Record<string, string>): HTMLElement {
+    if (attrs.type !== 'password') return el('label', {}, label, el('input', { required: true, ...attrs }));
+    // A button may not sit inside a label: the label names the input by id.
+    const id = `field-${++fieldCount}`;
+    const input = el('input', { required: true, id, ...attrs });
+    const reveal: HTMLButtonElement = el(
+      'button',
+      {
+        type: 'button',
+        class: 'reveal',
+        'aria-pressed': 'false',
+        'aria-controls': id,
+        onclick: () => {
+          const shown = input.type === 'password';
+          input.type = shown ? 'text' : 'password';
+          reveal.setAttribute('aria-pressed', String(shown));
+        },
+      },
+      this.t('ui.showPassword'),
+    );
+    return el('div', { class: 'field' }, el('label', { for: id }, label), el('div', { class: 'row' }, input, reveal));
   }
 
   /** The field of a new password (`password`), with the length the server asks for. */
-  protected newPassword(label = this.t('ui.signUp.password')): HTMLLabelElement {
+  protected newPassword(label = this.t('ui.signUp.password')): HTMLElement {
     return this.field(label, { name: 'password', type: 'password', autocomplete: 'new-password', minlength: '8', maxlength: '256' });
   }
 
@@ -152,14 +173,27 @@ export abstract class AuthgateElement extends Base {
    * often comes from a `?next=` parameter an attacker can write.
    */
   protected go(target: string): void {
+    const url = this.ownPage(target);
+    if (url !== undefined) location.assign(url);
+    else console.error(`<${this.localName}>: redirect ${JSON.stringify(target)} is not a page of this site: not followed`);
+  }
+
+  /** `target` as a URL of a page of this site (http or https, the page's origin), else `undefined`. */
+  protected ownPage(target: string): string | undefined {
     let url: URL | undefined;
     try {
       url = new URL(target, location.href);
     } catch {
-      url = undefined;
+      return undefined;
     }
-    if (url && (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === location.origin) location.assign(url.href);
-    else console.error(`<${this.localName}>: redirect ${JSON.stringify(target)} is not a page of this site: not followed`);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === location.origin ? url.href : undefined;
+  }
+
+  /** A line with a link to the screen's other half (`<attribute>` names it: sign-up from sign-in and back), when it is a page of this site. */
+  protected otherScreen(attribute: string, question: string, link: string): Node | undefined {
+    const href = this.ownPage(this.getAttribute(attribute) ?? '');
+    if (this.getAttribute(attribute) === null || href === undefined) return undefined;
+    return el('p', { class: 'label' }, `${question} `, el('a', { href }, link));
   }
 
   /** Tells the page: `authgate-<name>` (bubbles out of the shadow root). */

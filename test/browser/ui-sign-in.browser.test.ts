@@ -96,7 +96,7 @@ run('<authgate-sign-in> in chromium, under a strict CSP', () => {
   it('shows only what the server turned on, passes axe, and signs in with the keyboard alone', async () => {
     const context = await browser.newContext({ locale: 'en-US' });
     const { page, violations } = await open(context);
-    const buttons = await page.locator('authgate-sign-in button').allTextContents();
+    const buttons = await page.locator('authgate-sign-in button:not(.reveal)').allTextContents();
     expect(buttons).toEqual(['Sign in', 'Continue with GitHub', 'E-mail me a sign-in link']);
     expect(await page.locator('authgate-sign-in >> text=Continue with SSO').count()).toBe(0);
     const found = await axeViolations(page);
@@ -198,7 +198,7 @@ run('<authgate-sign-in> in chromium, under a strict CSP', () => {
     const { page } = await open(german);
     expect(await page.locator('authgate-sign-in h2').textContent()).toBe('Anmelden');
     expect(await page.getAttribute('authgate-sign-in', 'lang')).toBe('de');
-    expect(await page.locator('authgate-sign-in button').first().textContent()).toBe('Anmelden');
+    expect(await page.locator('authgate-sign-in button[type=submit]').first().textContent()).toBe('Anmelden');
     await german.close();
     const arabic = await browser.newContext({ locale: 'ar' });
     const rtl = await open(arabic);
@@ -231,7 +231,7 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
       },
       uiPage(
         'App',
-        '<header><authgate-user-button></authgate-user-button></header><main><h1>App</h1><authgate-sign-up></authgate-sign-up><authgate-sign-in></authgate-sign-in><authgate-account></authgate-account></main>',
+        '<header><authgate-user-button></authgate-user-button></header><main><h1>App</h1><authgate-sign-up sign-in-href="/#sign-in"></authgate-sign-up><authgate-sign-in sign-up-href="javascript:alert(1)"></authgate-sign-in><authgate-account></authgate-account></main>',
       ),
     ));
   }, 60_000);
@@ -248,6 +248,15 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     await page.goto(base);
     await page.waitForSelector('authgate-sign-up h2');
     expect(await axeViolations(page)).toEqual([]);
+    // The link to the other screen is there for a page of this site, and left out for anything else.
+    expect(await page.locator('authgate-sign-up a').getAttribute('href')).toBe(`${base}/#sign-in`);
+    expect(await page.locator('authgate-sign-in a').count()).toBe(0);
+    // "Show" shows the password typed, and says it is pressed.
+    await page.fill('authgate-sign-up input[name=password]', 'peek');
+    await page.click('authgate-sign-up button.reveal');
+    expect([await page.getAttribute('authgate-sign-up input[name=password]', 'type'), await page.getAttribute('authgate-sign-up button.reveal', 'aria-pressed')]).toEqual(['text', 'true']);
+    await page.click('authgate-sign-up button.reveal');
+    expect(await page.getAttribute('authgate-sign-up input[name=password]', 'type')).toBe('password');
     const since = smtp.mails.length;
     await page.fill('authgate-sign-up input[name=email]', 'Robin@Example.com');
     await page.fill('authgate-sign-up input[name=password]', 'a long first passphrase');

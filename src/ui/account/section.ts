@@ -9,8 +9,8 @@ export interface SectionKit {
   t(key: string, values?: Record<string, string>): string;
   act(button: HTMLButtonElement | undefined, busy: string, action: () => Promise<void>): Promise<void>;
   form(submit: string, fields: Node[], run: (values: Record<string, string>) => Promise<void>, primary?: boolean): HTMLFormElement;
-  field(label: string, attrs: Record<string, string>): HTMLLabelElement;
-  newPassword(label?: string): HTMLLabelElement;
+  field(label: string, attrs: Record<string, string>): HTMLElement;
+  newPassword(label?: string): HTMLElement;
   button(text: string, onClick: (button: HTMLButtonElement) => unknown): HTMLButtonElement;
   /** Says `text` in the polite live region. */
   say(text: string): void;
