@@ -6,8 +6,21 @@ import { buildSync } from 'esbuild';
  * with its own bundler (`import { createAuthClient } from 'authgate/client'`).
  */
 export function clientScript(): string {
+  return browserModule(join(__dirname, '..', '..', 'src', 'client.ts'));
+}
+
+/**
+ * `authgate/ui` (the drop-in screens, with the client they use) as one ES module, bundled from the
+ * source; the package ships it as `ui.mjs` in `browserModules`.
+ */
+export function uiScript(options: { minify?: boolean } = {}): string {
+  return browserModule(join(__dirname, '..', '..', 'src', 'ui', 'index.ts'), options.minify);
+}
+
+function browserModule(entry: string, minify = false): string {
   const built = buildSync({
-    entryPoints: [join(__dirname, '..', '..', 'src', 'client.ts')],
+    entryPoints: [entry],
+    minify,
     bundle: true,
     write: false,
     format: 'esm',

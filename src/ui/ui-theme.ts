@@ -33,6 +33,7 @@ button, a.button { font: inherit; font-weight: 600; text-align: center; text-dec
 button.primary { background: var(--_primary); color: var(--_on-primary); }
 button.link { border: 0; padding: 0.25rem 0; min-block-size: auto; text-decoration: underline; align-self: flex-start; }
 button[disabled] { opacity: 0.6; cursor: progress; }
+a { color: var(--_primary); }
 :focus-visible { outline: 3px solid var(--_primary); outline-offset: 2px; }
 .or { display: flex; align-items: center; gap: 0.75rem; color: var(--_muted); margin-block: 0.5rem 1rem; }
 .or::before, .or::after { content: ''; flex: 1; border-block-start: 1px solid var(--_border); }

@@ -1,29 +1,13 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { buildSync } from 'esbuild';
 import express, { type Express } from 'express';
 import type { Browser } from 'playwright-core';
+import { uiScript } from '../../examples/server/client-bundle';
 import { launchChromium } from './browser';
 
-const ROOT = join(__dirname, '..', '..');
-
-/** `authgate/ui` as one ES module for a test's page, bundled from the source (the package ships it as `dist/esm/ui.mjs`). */
-export function uiScript(options: { minify?: boolean } = {}): string {
-  const built = buildSync({
-    entryPoints: [join(ROOT, 'src', 'ui', 'index.ts')],
-    bundle: true,
-    write: false,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2020',
-    minify: options.minify ?? false,
-    external: ['@simplewebauthn/browser'],
-    logLevel: 'silent',
-  });
-  return built.outputFiles[0]!.text;
-}
+// `authgate/ui` as one ES module for a test's page, bundled from the source (the package ships it as dist/esm/ui.mjs).
+export { uiScript };
 
 /** A strict policy: scripts and styles from the page's origin only, nothing inline. */
 export const STRICT_CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'";
