@@ -39,6 +39,7 @@ export abstract class SessionScreen extends AuthgateElement {
     return {
       client: this.client,
       config: this.config,
+      authPath: this.authPath,
       t: (key, values) => this.t(key, values),
       act: (button, busy, action) => this.act(button, busy, action),
       form: (submit, fields, run, primary) => this.form(submit, fields, run, primary),

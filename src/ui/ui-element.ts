@@ -52,7 +52,8 @@ export abstract class AuthgateElement extends Base {
     return JSON.stringify({ baseUrl: this.getAttribute('base-url') ?? '', authPath: this.authPath, accountPath: this.getAttribute('account-path') ?? '/account' });
   }
 
-  private get authPath(): string {
+  /** Where the auth router is mounted (the `auth-path` attribute). */
+  protected get authPath(): string {
     return this.getAttribute('auth-path') ?? '/auth';
   }
 

@@ -6,6 +6,9 @@ import { EmailSender, senderFunc } from '../../src';
 import { accounts } from '../../src/accounts';
 import { organizations } from '../../src/organizations';
 import { apiKeys } from '../../src/api-keys';
+import { sso } from '../../src/plugins/sso';
+import { scim } from '../../src/plugins/scim';
+import { startDnsPeer, type DnsPeer } from '../support/dns-server';
 import { awayFromStepEdge, codeNow } from '../support/totp-code';
 import { mailTo } from '../support/account-app';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
@@ -476,17 +479,23 @@ run('<authgate-organization> and <authgate-org-switcher> in chromium', () => {
   let browser: Browser;
   let close: () => Promise<void>;
   const invitations: string[] = [];
+  let dns: DnsPeer;
 
   beforeAll(async () => {
+    dns = await startDnsPeer();
     ({ base, browser, close } = await startUiApp(
       (url) => {
         const orgs = organizations({ sender: senderFunc((_to, text) => void invitations.push(/(http\S+)/.exec(text)![1]!)) });
-        return makeApp({ url, plugins: [orgs] }).app;
+        const ssoPlugin = sso({ key: 'ui-sso-key-0123456789abcdef0123456789', dns: { servers: [dns.server], timeoutMs: 1000 } });
+        return makeApp({ url, plugins: [orgs, ssoPlugin, scim()] }).app;
       },
       uiPage('Team', '<header><authgate-org-switcher></authgate-org-switcher></header><main><h1>Team</h1><authgate-sign-in></authgate-sign-in><authgate-organization></authgate-organization></main>'),
     ));
   }, 60_000);
-  afterAll(() => close?.());
+  afterAll(async () => {
+    await close?.();
+    await dns?.close();
+  });
 
   it('an owner invites, cancels, invites again; the invited person joins; the owner changes their role and removes them; the switcher moves to another organization', async () => {
     const context = await browser.newContext({ locale: 'en-US' });
@@ -547,6 +556,28 @@ run('<authgate-organization> and <authgate-org-switcher> in chromium', () => {
     await page.click('authgate-organization section[aria-labelledby=members] li:has-text("sam") >> text=Remove');
     await page.locator('authgate-organization [role=status] >> text=sam is removed.').waitFor();
     expect(await page.locator('authgate-organization section[aria-labelledby=members] li').count()).toBe(1);
+
+    // The owner's single sign-on: a domain proved by its TXT record, and the connection set-up page.
+    await page.fill('authgate-organization input[name=domain]', 'olga.example');
+    await page.click('authgate-organization >> text=Add domain');
+    const row = page.locator('authgate-organization section[aria-labelledby=sso] li:has-text("olga.example")');
+    await row.locator('text=/add a TXT record/').waitFor();
+    const [, name, value] = /add a TXT record (\S+) with the value (\S+), then verify/.exec((await row.textContent())!)!;
+    dns.txt.set(name!, [value!]);
+    await row.locator('button', { hasText: 'Verify' }).click();
+    await page.locator('authgate-organization [role=status] >> text=olga.example is verified.').waitFor();
+    await page.locator('authgate-organization section[aria-labelledby=sso] li:has-text("olga.example") >> text=· verified').waitFor();
+    expect(await page.locator('authgate-organization section[aria-labelledby=sso] a').getAttribute('href')).toBe('/auth/orgs/olga-works/sso');
+    // A SCIM token for the directory, shown once, then revoked.
+    await page.fill('authgate-organization section[aria-labelledby=scim] input[name=name]', 'okta');
+    await page.click('authgate-organization section[aria-labelledby=scim] button[type=submit]');
+    const scimToken = (await page.locator('authgate-organization section[aria-labelledby=scim] code.secret').textContent())!;
+    expect(scimToken.length).toBeGreaterThan(20);
+    expect((await page.request.get(`${base}/auth/scim/v2/Users`, { headers: { Authorization: `Bearer ${scimToken}` } })).status()).toBe(200);
+    await page.click('authgate-organization section[aria-labelledby=scim] li >> text=Revoke');
+    await page.locator('authgate-organization [role=status] >> text=okta is removed.').waitFor();
+    expect((await page.request.get(`${base}/auth/scim/v2/Users`, { headers: { Authorization: `Bearer ${scimToken}` } })).status()).toBe(401);
+    expect(await axeViolations(page)).toEqual([]);
 
     await page.selectOption('authgate-org-switcher select', 'side-project');
     await page.locator('authgate-organization h2 >> text=Side Project').waitFor();

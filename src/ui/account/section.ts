@@ -6,6 +6,8 @@ import { el } from '../ui-dom';
 export interface SectionKit {
   client: AuthClient;
   config: ScreenConfig;
+  /** Where the auth router is mounted (for routes the client has no call of). */
+  authPath: string;
   t(key: string, values?: Record<string, string>): string;
   act(button: HTMLButtonElement | undefined, busy: string, action: () => Promise<void>): Promise<void>;
   form(submit: string, fields: Node[], run: (values: Record<string, string>) => Promise<void>, primary?: boolean): HTMLFormElement;
