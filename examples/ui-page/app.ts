@@ -28,7 +28,14 @@ function inlineScriptHashes(html: string): string[] {
 export function createUiPageApp(config: UiPageConfig): { app: Express; auth: Auth } {
   const logger = config.logger ?? loggerFunc((line) => console.log(line));
   const mail = senderFunc((to, text) => logTo(logger).info('mail to {to}: {text}', { to, text: text.replace(/\s+/g, ' ') }));
-  const accountService = accounts({ store: 'memory://', sender: mail, baseUrl: `${config.url}/account`, bcryptRounds: 10 });
+  // The mails' links land on this page: activation at /welcome/active/<id>?code=, a reset at /#reset=<code>&email=.
+  const accountService = accounts({
+    store: 'memory://',
+    sender: mail,
+    baseUrl: `${config.url}/welcome`,
+    resetTemplate: `Open ${config.url}/#reset={{.Code}}&email={{.EmailParam}} to choose a new password for {{.Email}}. If it was not you, ignore this mail.`,
+    bcryptRounds: 10,
+  });
   const auth = createAuth({
     url: config.url,
     secret: config.secret,
@@ -54,6 +61,6 @@ export function createUiPageApp(config: UiPageConfig): { app: Express; auth: Aut
   app.get('/authgate/ui.mjs', (_req, res) => void res.type('js').send(ui));
   app.get('/page.mjs', (_req, res) => res.type('js').sendFile(join(__dirname, 'page.mjs')));
   app.get('/page.css', (_req, res) => res.type('css').sendFile(join(__dirname, 'page.css')));
-  app.get('/', (_req, res) => void res.type('html').send(page));
+  app.get(['/', '/welcome/active/:id'], (_req, res) => void res.type('html').send(page));
   return { app, auth };
 }

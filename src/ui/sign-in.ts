@@ -27,6 +27,9 @@ export class AuthgateSignIn extends AuthgateElement {
       }
     });
     const { providers, plugins } = this.config;
+    // Opened by a reset mail's link (`#reset=<code>&email=<address>`): the reset form, filled in.
+    const reset = new URLSearchParams(location.hash.replace(/^#/, ''));
+    if (plugins.includes('accounts') && reset.get('reset') && reset.get('email')) return this.resetView(reset.get('email') ?? '', reset.get('reset') ?? '');
     // The account service signs in by e-mail at its own provider; any other password provider by user name.
     const accounts = plugins.includes('accounts');
     const direct = providers.find((p) => p.methods.includes('pwd') && p.name !== 'accounts');
@@ -104,13 +107,13 @@ export class AuthgateSignIn extends AuthgateElement {
   }
 
   /** The mailed code and a new password; the second factor too when the account has it on (the server says so). */
-  private resetView(email: string): Node {
+  private resetView(email: string, code = ''): Node {
     const otp = this.field(this.t('ui.signIn.code'), { name: 'otp', inputmode: 'numeric', autocomplete: 'one-time-code' });
     otp.hidden = true;
     otp.querySelector('input')?.removeAttribute('required');
     const form = this.form(
       this.t('ui.reset.submit'),
-      [this.field(this.t('ui.reset.code'), { name: 'code', autocomplete: 'one-time-code' }), this.newPassword(this.t('ui.reset.password')), otp],
+      [this.field(this.t('ui.reset.code'), { name: 'code', autocomplete: 'one-time-code', value: code }), this.newPassword(this.t('ui.reset.password')), otp],
       async ({ code = '', password = '', otp: second = '' }) => {
         try {
           await this.client.password.reset({ email, code, password, ...(second ? { otp: second } : {}) });
@@ -121,6 +124,8 @@ export class AuthgateSignIn extends AuthgateElement {
           }
           throw err;
         }
+        // The link's code is spent: the page's address forgets it.
+        if (location.hash.includes('reset=')) history.replaceState(null, '', location.pathname + location.search);
         this.show(this.render());
         this.status.textContent = this.t('ui.reset.done');
       },

@@ -10,6 +10,10 @@ import { AuthgateElement } from './ui-element';
 export class AuthgateSignUp extends AuthgateElement {
   protected render(): Node {
     if (!this.config.plugins.includes('accounts')) return el('p', {}, this.t('ui.signUp.off'));
+    // Opened by the activation link (the account service's baseUrl pointing at this page): activate here.
+    const activation = /\/active\/([^/]+)$/.exec(location.pathname);
+    const code = new URLSearchParams(location.search).get('code');
+    if (activation !== null && code !== null) return this.activationView(decodeURIComponent(activation[1] ?? ''), code);
     const form = this.form(
       this.t('ui.signUp.submit'),
       [this.field(this.t('ui.signIn.email'), { name: 'email', type: 'email', autocomplete: 'email' }), this.newPassword()],
@@ -19,6 +23,16 @@ export class AuthgateSignUp extends AuthgateElement {
       },
     );
     return el('section', {}, el('h2', {}, this.t('ui.signUp.title')), form, this.otherScreen('sign-in-href', this.t('ui.signUp.haveAccount'), this.t('ui.signUp.signIn')));
+  }
+
+  private activationView(id: string, code: string): Node {
+    const heading = el('h2', {}, this.t('ui.signUp.activating'));
+    void this.act(undefined, this.t('ui.busy'), async () => {
+      await this.client.signUp.activate(id, code);
+      heading.textContent = this.t('ui.signUp.activated');
+      this.status.textContent = this.t('ui.signUp.activatedNext');
+    });
+    return el('section', {}, heading, this.otherScreen('sign-in-href', '', this.t('ui.signUp.signIn')));
   }
 
   private sentView(email: string, password: string): Node {

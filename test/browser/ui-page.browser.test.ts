@@ -29,7 +29,7 @@ run('the plain-page example (npm run example:screens): the screens with an impor
   }, 60_000);
   afterAll(() => close?.());
 
-  it('loads with no CSP violation, signs up from the page, activates from the printed link, signs in and shows the account', async () => {
+  it('loads with no CSP violation, signs up from the page, activates on the page from the printed link, signs in, shows the account, and resets a password from the mailed link', async () => {
     const context = await browser.newContext({ locale: 'en-US' });
     const page = await context.newPage();
     const refused: string[] = [];
@@ -43,13 +43,34 @@ run('the plain-page example (npm run example:screens): the screens with an impor
     await page.locator('authgate-sign-up [role=status] >> text=/We sent a link to pat@example.com/').waitFor();
     const printed = lines.find((line) => line.includes('mail to pat@example.com'))!;
     const link = /(http:\/\/\S+\/active\/\S+)/.exec(printed)![1]!;
-    expect((await page.request.get(link)).status()).toBe(200);
+    // The activation link lands on the page, whose sign-up screen activates the account.
+    expect(new URL(link).pathname).toMatch(/^\/welcome\/active\//);
+    await page.goto(link);
+    await page.locator('authgate-sign-up h2 >> text=Your account is active').waitFor();
+    await page.goto(base);
     await page.fill('authgate-sign-in input[name=user]', 'pat@example.com');
     await page.fill('authgate-sign-in input[name=password]', 'a plain page passphrase');
     await page.click('authgate-sign-in button[type=submit]');
     await page.waitForFunction(() => document.title === 'Signed in as pat@example.com');
     await page.locator('authgate-account h3 >> text=Profile').waitFor();
     await page.locator('authgate-user-button button.user').waitFor();
+
+    // A forgotten password: the mail's link opens the reset form filled in.
+    await page.click('authgate-user-button button.user');
+    await page.click('authgate-user-button >> text=Sign out');
+    await page.click('authgate-sign-in >> text=Forgot your password?');
+    await page.fill('authgate-sign-in input[name=email]', 'pat@example.com');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('authgate-sign-in h2 >> text=Choose a new password').waitFor();
+    const resetLine = [...lines].reverse().find((line) => line.includes('#reset='))!;
+    const resetLink = /(http:\/\/\S+#reset=\S+)/.exec(resetLine)![1]!;
+    const other = await context.newPage();
+    await other.goto(resetLink);
+    expect(await other.locator('authgate-sign-in input[name=code]').inputValue()).not.toBe('');
+    await other.fill('authgate-sign-in input[name=password]', 'another plain page passphrase');
+    await other.click('authgate-sign-in button[type=submit]');
+    await other.locator('authgate-sign-in [role=status] >> text=Your password is changed. Sign in with it.').waitFor();
+    expect(new URL(other.url()).hash).toBe('');
     expect(refused).toEqual([]);
     await context.close();
   }, 60_000);

@@ -128,6 +128,9 @@ export const UI_MESSAGES: MessagesByLocale = {
     'ui.org.setUp': 'Set up a connection (SAML or OpenID Connect)',
     'ui.org.scim': 'Directory sync (SCIM)',
     'ui.org.scimOnce': 'Give your directory this token now (it is shown only this once) and the base URL {{.Url}}.',
+    'ui.signUp.activating': 'Activating your account…',
+    'ui.signUp.activated': 'Your account is active',
+    'ui.signUp.activatedNext': 'Your account is active: sign in with your e-mail address and password.',
   },
   de: {
     'ui.signIn.title': 'Anmelden',
@@ -255,6 +258,9 @@ export const UI_MESSAGES: MessagesByLocale = {
     'ui.org.setUp': 'Verbindung einrichten (SAML oder OpenID Connect)',
     'ui.org.scim': 'Verzeichnisabgleich (SCIM)',
     'ui.org.scimOnce': 'Geben Sie Ihrem Verzeichnis jetzt dieses Token (es wird nur dieses eine Mal gezeigt) und die Basis-URL {{.Url}}.',
+    'ui.signUp.activating': 'Ihr Konto wird aktiviert…',
+    'ui.signUp.activated': 'Ihr Konto ist aktiv',
+    'ui.signUp.activatedNext': 'Ihr Konto ist aktiv: Melden Sie sich mit E-Mail-Adresse und Passwort an.',
   },
   fr: {
     'ui.signIn.title': 'Se connecter',
@@ -382,6 +388,9 @@ export const UI_MESSAGES: MessagesByLocale = {
     'ui.org.setUp': 'Configurer une connexion (SAML ou OpenID Connect)',
     'ui.org.scim': 'Synchronisation de l’annuaire (SCIM)',
     'ui.org.scimOnce': 'Donnez maintenant ce jeton à votre annuaire (il n’est affiché qu’une seule fois) et l’URL de base {{.Url}}.',
+    'ui.signUp.activating': 'Activation de votre compte…',
+    'ui.signUp.activated': 'Votre compte est actif',
+    'ui.signUp.activatedNext': 'Votre compte est actif : connectez-vous avec votre adresse e-mail et votre mot de passe.',
   },
   es: {
     'ui.signIn.title': 'Iniciar sesión',
@@ -509,5 +518,8 @@ export const UI_MESSAGES: MessagesByLocale = {
     'ui.org.setUp': 'Configurar una conexión (SAML u OpenID Connect)',
     'ui.org.scim': 'Sincronización del directorio (SCIM)',
     'ui.org.scimOnce': 'Dé ahora este token a su directorio (solo se muestra esta vez) y la URL base {{.Url}}.',
+    'ui.signUp.activating': 'Activando su cuenta…',
+    'ui.signUp.activated': 'Su cuenta está activa',
+    'ui.signUp.activatedNext': 'Su cuenta está activa: inicie sesión con su correo electrónico y su contraseña.',
   },
 };
