@@ -5,7 +5,7 @@ import { AuthgateSignIn } from './sign-in';
 import { AuthgateSignUp } from './sign-up';
 import { AuthgateUserButton } from './user-button';
 
-export { AuthgateElement } from './ui-element';
+export { allowOrigins, AuthgateElement } from './ui-element';
 export { AuthgateAccount } from './account/account';
 export { AuthgateOrgSwitcher } from './org/org-switcher';
 export { AuthgateOrganization } from './org/organization';

@@ -34,6 +34,30 @@ export abstract class SessionScreen extends AuthgateElement {
     this.unsubscribe = undefined;
   }
 
+  /** Every change of the screen, refused inside another page's frame unless `allow-framed` is set (clickjacking). */
+  protected override act(button: HTMLButtonElement | undefined, busy: string, action: () => Promise<void>): Promise<void> {
+    return super.act(button, busy, this.framed() ? () => Promise.reject(new Error('refused in a frame')) : action);
+  }
+
+  /**
+   * Whether the screen sits in a frame of another page and was not told that is fine
+   * (`allow-framed`): then its changes are refused, so a page that frames it invisibly cannot make
+   * a click remove, revoke or end something (clickjacking). Send `frame-ancestors 'none'` too.
+   */
+  private framed(): boolean {
+    let framed: boolean;
+    try {
+      framed = window.top !== window.self;
+    } catch {
+      framed = true;
+    }
+    if (framed && !this.hasAttribute('allow-framed')) {
+      console.error(`<${this.localName}>: inside a frame, changes are refused (clickjacking); add allow-framed if the framing page is yours`);
+      return true;
+    }
+    return false;
+  }
+
   /** The screen's helpers for its parts. */
   protected kit(): SectionKit {
     return {

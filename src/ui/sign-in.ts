@@ -29,7 +29,11 @@ export class AuthgateSignIn extends AuthgateElement {
     const { providers, plugins } = this.config;
     // Opened by a reset mail's link (`#reset=<code>&email=<address>`): the reset form, filled in.
     const reset = new URLSearchParams(location.hash.replace(/^#/, ''));
-    if (plugins.includes('accounts') && reset.get('reset') && reset.get('email')) return this.resetView(reset.get('email') ?? '', reset.get('reset') ?? '');
+    if (plugins.includes('accounts') && reset.get('reset') && reset.get('email')) {
+      // Kept here, gone from the address: history, analytics and session-replay scripts do not see it.
+      history.replaceState(null, '', location.pathname + location.search);
+      return this.resetView(reset.get('email') ?? '', reset.get('reset') ?? '');
+    }
     // The account service signs in by e-mail at its own provider; any other password provider by user name.
     const accounts = plugins.includes('accounts');
     const direct = providers.find((p) => p.methods.includes('pwd') && p.name !== 'accounts');
@@ -124,13 +128,12 @@ export class AuthgateSignIn extends AuthgateElement {
           }
           throw err;
         }
-        // The link's code is spent: the page's address forgets it.
-        if (location.hash.includes('reset=')) history.replaceState(null, '', location.pathname + location.search);
         this.show(this.render());
         this.status.textContent = this.t('ui.reset.done');
       },
     );
-    return el('section', {}, el('h2', {}, this.t('ui.reset.title')), form, this.backButton());
+    // Whose password: a link someone else sent would otherwise set a password on their account.
+    return el('section', {}, el('h2', {}, this.t('ui.reset.title')), el('p', {}, this.t('ui.reset.for', { Address: email })), form, this.backButton());
   }
 
   private backButton(): HTMLButtonElement {

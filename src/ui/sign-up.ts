@@ -26,13 +26,20 @@ export class AuthgateSignUp extends AuthgateElement {
   }
 
   private activationView(id: string, code: string): Node {
-    const heading = el('h2', {}, this.t('ui.signUp.activating'));
-    void this.act(undefined, this.t('ui.busy'), async () => {
-      await this.client.signUp.activate(id, code);
-      heading.textContent = this.t('ui.signUp.activated');
-      this.status.textContent = this.t('ui.signUp.activatedNext');
-    });
-    return el('section', {}, heading, this.otherScreen('sign-in-href', '', this.t('ui.signUp.signIn')));
+    // The code leaves the address at once (history, a Referer, a page script); a click activates,
+    // so a link opened by a mail scanner, or by someone who did not sign up, activates nothing.
+    history.replaceState(null, '', location.pathname.replace(/\/active\/[^/]+$/, '/'));
+    const heading = el('h2', {}, this.t('ui.signUp.activateQuestion'));
+    const activate = this.button(this.t('ui.signUp.activate'), (button) =>
+      this.act(button, this.t('ui.busy'), async () => {
+        await this.client.signUp.activate(id, code);
+        heading.textContent = this.t('ui.signUp.activated');
+        button.remove();
+        this.status.textContent = this.t('ui.signUp.activatedNext');
+      }),
+    );
+    activate.classList.add('primary');
+    return el('section', {}, heading, el('p', {}, this.t('ui.signUp.activateNotYou')), activate, this.otherScreen('sign-in-href', '', this.t('ui.signUp.signIn')));
   }
 
   private sentView(email: string, password: string): Node {

@@ -53,7 +53,18 @@ function checked(answer: unknown): ScreenConfig {
   return a as ScreenConfig;
 }
 
-/** `template` with each `{{.Name}}` replaced by `values.Name` (text only: the result is set as text, never as markup). */
+/**
+ * `template` with each `{{.Name}}` replaced by `values.Name` (text only: the result is set as text,
+ * never as markup). A value with right-to-left letters or direction controls is isolated
+ * (U+2068 … U+2069): a name with an override cannot reverse the sentence around it.
+ */
 export function fill(template: string, values: Record<string, string> = {}): string {
-  return template.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_all, name: string) => (Object.hasOwn(values, name) && isText(values[name]) ? values[name] : ''));
+  return template.replace(/\{\{\s*\.(\w+)\s*\}\}/g, (_all, name: string) => {
+    const value = Object.hasOwn(values, name) ? values[name] : undefined;
+    if (!isText(value)) return '';
+    return BIDI.test(value) ? `\u2068${value}\u2069` : value;
+  });
 }
+
+/** Direction controls (embeddings, overrides, isolates, marks) and right-to-left scripts. */
+const BIDI = /[\u200e\u200f\u202a-\u202e\u2066-\u2069\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;

@@ -9,6 +9,17 @@ import { THEME_CSS } from './ui-theme';
 const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;
 
 let sheet: CSSStyleSheet | undefined;
+/** Origins a `base-url` may name besides the page's own (see {@link allowOrigins}). */
+const allowedOrigins = new Set<string>();
+
+/**
+ * Lets the screens' `base-url` name these origins (an API on another host). Any other origin in a
+ * `base-url` is refused: an element injected into the page (user content, a CMS field) must not send
+ * the passwords typed into it, or the XSRF token, elsewhere.
+ */
+export function allowOrigins(origins: readonly string[]): void {
+  for (const origin of origins) allowedOrigins.add(new URL(origin).origin);
+}
 /** Ids of fields, unique in the page (each screen's shadow root would do; one counter is simpler). */
 let fieldCount = 0;
 const clients = new Map<string, AuthClient>();
@@ -49,7 +60,22 @@ export abstract class AuthgateElement extends Base {
 
   /** The options of this screen's client, as text: one client, and one configuration, per app. */
   private get clientKey(): string {
-    return JSON.stringify({ baseUrl: this.getAttribute('base-url') ?? '', authPath: this.authPath, accountPath: this.getAttribute('account-path') ?? '/account' });
+    return JSON.stringify({ baseUrl: this.baseUrl, authPath: this.authPath, accountPath: this.getAttribute('account-path') ?? '/account' });
+  }
+
+  /** The `base-url`, when it is the page's origin or one allowed by {@link allowOrigins}; else the page's own. */
+  private get baseUrl(): string {
+    const given = this.getAttribute('base-url');
+    if (given === null || given === '') return '';
+    let origin: string | undefined;
+    try {
+      origin = new URL(given, location.href).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (origin !== undefined && (origin === location.origin || allowedOrigins.has(origin))) return given;
+    console.error(`<${this.localName}>: base-url ${JSON.stringify(given)} is another origin, not allowed by allowOrigins(): the page's own is used`);
+    return '';
   }
 
   /** Where the auth router is mounted (the `auth-path` attribute). */

@@ -28,6 +28,7 @@ form, .stack { display: flex; flex-direction: column; gap: 0.75rem; margin-block
 label, .field { display: flex; flex-direction: column; gap: 0.25rem; font-weight: 600; }
 .field .row input { flex: 1; min-inline-size: 0; }
 button.reveal { font-weight: 400; min-block-size: auto; padding-inline: 0.75rem; }
+select { max-inline-size: 100%; }
 input, select { font: inherit; padding: 0.6rem 0.75rem; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_bg); color: var(--_fg); }
 button, a.button { font: inherit; font-weight: 600; text-align: center; text-decoration: none; padding: 0.6rem 1rem; border-radius: var(--_radius); cursor: pointer; border: 1px solid var(--_primary); background: var(--_bg); color: var(--_primary); min-block-size: 2.75rem; }
 button.primary { background: var(--_primary); color: var(--_on-primary); }

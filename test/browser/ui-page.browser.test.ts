@@ -46,6 +46,10 @@ run('the plain-page example (npm run example:screens): the screens with an impor
     // The activation link lands on the page, whose sign-up screen activates the account.
     expect(new URL(link).pathname).toMatch(/^\/welcome\/active\//);
     await page.goto(link);
+    // The code leaves the address at once, and only a click activates.
+    await page.locator('authgate-sign-up h2 >> text=Activate this account?').waitFor();
+    expect(new URL(page.url()).search).toBe('');
+    await page.click('authgate-sign-up button.primary');
     await page.locator('authgate-sign-up h2 >> text=Your account is active').waitFor();
     await page.goto(base);
     await page.fill('authgate-sign-in input[name=user]', 'pat@example.com');
@@ -67,6 +71,9 @@ run('the plain-page example (npm run example:screens): the screens with an impor
     const other = await context.newPage();
     await other.goto(resetLink);
     expect(await other.locator('authgate-sign-in input[name=code]').inputValue()).not.toBe('');
+    // It says whose password, and the code is gone from the address.
+    await other.locator('authgate-sign-in >> text=For the account pat@example.com.').waitFor();
+    expect(new URL(other.url()).hash).toBe('');
     await other.fill('authgate-sign-in input[name=password]', 'another plain page passphrase');
     await other.click('authgate-sign-in button[type=submit]');
     await other.locator('authgate-sign-in [role=status] >> text=Your password is changed. Sign in with it.').waitFor();

@@ -72,6 +72,7 @@ run('<authgate-sign-in> in chromium, under a strict CSP', () => {
           '/hostile',
           (req, res) => void res.type('html').send(uiPage('Next', `<main><h1>Next</h1><authgate-sign-in redirect="${String(req.query.next).replace(/"/g, '&quot;')}"></authgate-sign-in></main>`)),
         );
+        app.get('/elsewhere', (_req, res) => void res.type('html').send(uiPage('Elsewhere', '<main><h1>Elsewhere</h1><authgate-sign-in base-url="http://127.0.0.1:9"></authgate-sign-in></main>')));
         app.get('/junk/screens', (_req, res) => void res.json({ lang: 'en', dir: 'ltr', words: null, providers: [{ name: 'x' }], plugins: [] }));
         app.get('/junk', (_req, res) => void res.type('html').send(uiPage('Junk', '<main><h1>Junk</h1><authgate-sign-in auth-path="/junk"></authgate-sign-in></main>')));
         return app;
@@ -165,6 +166,17 @@ run('<authgate-sign-in> in chromium, under a strict CSP', () => {
     await page.goto(`${base}/junk`);
     await page.locator('authgate-sign-in [role=alert] >> text=authgate: the sign-in settings could not be loaded.').waitFor();
     expect(errors.join('\n')).toMatch(/<authgate-sign-in>: \/junk\/screens did not answer a screen configuration \(is the auth router mounted there\? see the base-url and auth-path attributes\)/);
+    await context.close();
+  }, 60_000);
+
+  it('refuses a base-url of another origin (an injected element must not send passwords elsewhere) and uses the page’s own', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+    await page.goto(`${base}/elsewhere`);
+    await page.locator('authgate-sign-in h2 >> text=Sign in').waitFor();
+    expect(errors.join('\n')).toMatch(/base-url "http:\/\/127\.0\.0\.1:9" is another origin, not allowed by allowOrigins\(\): the page's own is used/);
     await context.close();
   }, 60_000);
 
@@ -344,10 +356,10 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     await context.close();
   }, 60_000);
 
-  it('the account screen: saves a name, ends the other sessions, makes an API key shown once, turns two-step verification on with the QR code and a first code, changes the password and the e-mail address', async () => {
-    const signIn = async (page: Page, password: string): Promise<void> => {
+  it('the account screen: saves a name, ends the other sessions, makes an API key shown once, turns two-step verification on with the QR code and a first code, changes the password and the e-mail address; the next sign-in asks for the second factor', async () => {
+    const signIn = async (page: Page, password: string, email = 'robin@example.com'): Promise<void> => {
       await page.goto(base);
-      await page.fill('authgate-sign-in input[name=user]', 'robin@example.com');
+      await page.fill('authgate-sign-in input[name=user]', email);
       await page.fill('authgate-sign-in input[name=password]', password);
       await page.click('authgate-sign-in button[type=submit]');
     };
@@ -415,6 +427,23 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     await page.click('authgate-account section[aria-labelledby=profile] button[type=submit] >> text=Verify');
     await page.locator('authgate-account [role=status] >> text=Your e-mail address is changed.').waitFor();
     await context.close();
+
+    // Signing in again now asks for the second factor, in the same screen.
+    const again = await browser.newContext({ locale: 'en-US' });
+    const next = await again.newPage();
+    await signIn(next, 'a third long passphrase', 'robin.new@example.com');
+    await next.locator('authgate-sign-in h2 >> text=Enter the code from your authenticator app').waitFor();
+    expect(await next.evaluate(() => document.querySelector('authgate-sign-in')!.shadowRoot!.activeElement?.getAttribute('name'))).toBe('code');
+    await next.fill('authgate-sign-in input[name=code]', '000000');
+    await next.click('authgate-sign-in button[type=submit]');
+    await next.locator('authgate-sign-in [role=alert]').waitFor();
+    expect(await next.locator('authgate-sign-in [role=alert]').textContent()).not.toBe('');
+    // The code of the next 30 s: the current one was used to turn two-step on, and a used code is refused.
+    await awayFromStepEdge();
+    await next.fill('authgate-sign-in input[name=code]', codeNow(secret, 1));
+    await next.click('authgate-sign-in button[type=submit]');
+    await next.locator('authgate-sign-in [role=status] >> text=/^Signed in as /').waitFor();
+    await again.close();
   }, 90_000);
 });
 
@@ -487,7 +516,9 @@ run('<authgate-organization> and <authgate-org-switcher> in chromium', () => {
       (url) => {
         const orgs = organizations({ sender: senderFunc((_to, text) => void invitations.push(/(http\S+)/.exec(text)![1]!)) });
         const ssoPlugin = sso({ key: 'ui-sso-key-0123456789abcdef0123456789', dns: { servers: [dns.server], timeoutMs: 1000 } });
-        return makeApp({ url, plugins: [orgs, ssoPlugin, scim()] }).app;
+        const { app } = makeApp({ url, plugins: [orgs, ssoPlugin, scim()] });
+        app.get('/framer', (_req, res) => void res.type('html').send(uiPage('Framer', '<main><h1>Framer</h1><iframe src="/" title="The app"></iframe></main>')));
+        return app;
       },
       uiPage('Team', '<header><authgate-org-switcher></authgate-org-switcher></header><main><h1>Team</h1><authgate-sign-in></authgate-sign-in><authgate-organization></authgate-organization></main>'),
     ));
@@ -551,8 +582,19 @@ run('<authgate-organization> and <authgate-org-switcher> in chromium', () => {
     await page.reload();
     const samRole = page.locator('authgate-organization select[aria-label="Role of sam"]');
     await samRole.waitFor();
+    // An arrow key on the closed select changes nothing: the role is saved by its button.
+    await samRole.focus();
+    await page.keyboard.press('ArrowDown');
+    await page.waitForTimeout(300);
+    expect(await page.locator('authgate-organization [role=status]').textContent()).toBe('');
     await samRole.selectOption('admin');
+    await page.click('authgate-organization section[aria-labelledby=members] li:has-text("sam") >> text=Change role');
     await page.locator('authgate-organization [role=status] >> text=sam is now admin.').waitFor();
+    // Each member's row says the address they were invited at, beside the name they chose.
+    expect(await page.locator('authgate-organization section[aria-labelledby=members] li:has-text("sam") bdi').allTextContents()).toEqual([
+      'sam',
+      expect.stringMatching(/^sam@example\.com · admin · /),
+    ]);
     await page.click('authgate-organization section[aria-labelledby=members] li:has-text("sam") >> text=Remove');
     await page.locator('authgate-organization [role=status] >> text=sam is removed.').waitFor();
     expect(await page.locator('authgate-organization section[aria-labelledby=members] li').count()).toBe(1);
@@ -583,4 +625,24 @@ run('<authgate-organization> and <authgate-org-switcher> in chromium', () => {
     await page.locator('authgate-organization h2 >> text=Side Project').waitFor();
     await context.close();
   }, 90_000);
+
+  it('in a frame of another page, the organization screen refuses its changes (clickjacking) and says why to the developer', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
+    await page.goto(base);
+    await page.fill('authgate-sign-in input[name=user]', 'olga');
+    await page.fill('authgate-sign-in input[name=password]', 'pw');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('authgate-organization h2').waitFor();
+    await page.goto(`${base}/framer`);
+    const frame = page.frameLocator('iframe');
+    await frame.locator('authgate-organization input[name=email]').fill('framed@example.com');
+    await frame.locator('authgate-organization button[type=submit]', { hasText: 'Invite' }).click();
+    await frame.locator('authgate-organization [role=alert]').waitFor();
+    expect(errors.join('\n')).toMatch(/<authgate-organization>: inside a frame, changes are refused \(clickjacking\); add allow-framed if the framing page is yours/);
+    expect(await frame.locator('authgate-organization section[aria-labelledby=invitations] li').count()).toBe(0);
+    await context.close();
+  }, 60_000);
 });

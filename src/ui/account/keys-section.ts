@@ -7,7 +7,8 @@ export function apiKeysSection(kit: SectionKit): HTMLElement {
   let made: string | undefined;
   return section(kit, 'api-keys', kit.t('ui.account.apiKeys'), async (redraw) => {
     const keys = await kit.client.apiKeys.list();
-    const shown = made === undefined ? [] : [el('p', {}, kit.t('ui.account.keyOnce')), el('p', {}, el('code', { class: 'secret' }, made))];
+    // "Done" draws the part again without it: the key does not stay in the page.
+    const shown = made === undefined ? [] : [el('p', {}, kit.t('ui.account.keyOnce')), el('p', {}, el('code', { class: 'secret' }, made)), kit.button(kit.t('ui.done'), () => redraw())];
     made = undefined;
     const list = itemList(
       keys.map((k) => ({

@@ -38,7 +38,15 @@ export function itemList(items: Array<{ text: string; detail?: string | undefine
   return el(
     'ul',
     { class: 'items' },
-    ...items.map((item) => el('li', {}, el('span', {}, item.text, item.detail ? el('span', { class: 'label' }, ` · ${item.detail}`) : undefined), el('span', { class: 'row' }, ...item.actions))),
+    // <bdi>: a name written right to left, or with a direction override, cannot reorder the rest of its row.
+    ...items.map((item) =>
+      el(
+        'li',
+        {},
+        el('span', {}, el('bdi', {}, item.text), item.detail ? el('span', { class: 'label' }, ' · ', el('bdi', {}, item.detail)) : undefined),
+        el('span', { class: 'row' }, ...item.actions),
+      ),
+    ),
   );
 }
 

@@ -69,7 +69,8 @@ export function scimSection(kit: SectionKit, org: ClientOrganization): HTMLEleme
   let made: { token: string; baseUrl: string } | undefined;
   return section(kit, 'scim', kit.t('ui.org.scim'), async (redraw) => {
     const tokens = await kit.client.request<ScimToken[]>('GET', base);
-    const shown = made === undefined ? [] : [el('p', {}, kit.t('ui.org.scimOnce', { Url: made.baseUrl })), el('p', {}, el('code', { class: 'secret' }, made.token))];
+    const shown =
+      made === undefined ? [] : [el('p', {}, kit.t('ui.org.scimOnce', { Url: made.baseUrl })), el('p', {}, el('code', { class: 'secret' }, made.token)), kit.button(kit.t('ui.done'), () => redraw())];
     made = undefined;
     const list = itemList(
       tokens.map((t) => ({

@@ -4,6 +4,12 @@ import { changeButton, itemList, section, when, type SectionKit } from '../accou
 
 const BUILT_IN_ROLES = ['member', 'admin', 'owner'];
 
+/** The rank of a built-in role (the server's one hierarchy: member < admin < owner); another role ranks as a member's. */
+const rank = (role: string): number => Math.max(0, BUILT_IN_ROLES.indexOf(role));
+
+/** The highest built-in rank among `roles`. */
+const highest = (roles: readonly string[]): number => Math.max(0, ...roles.map(rank));
+
 /** Whether the person may do `permission` in `org` (an owner may do everything). */
 export function may(org: ClientOrganization, permission: string): boolean {
   return org.permissions.includes('*') || org.permissions.includes(permission);
@@ -19,23 +25,30 @@ export function membersSection(kit: SectionKit, org: ClientOrganization, me: str
         members.map((m) => {
           const name = m.name ?? m.userId;
           const actions: Node[] = [];
-          if (may(org, 'member:update') && m.userId !== me) {
-            const select = el('select', { 'aria-label': kit.t('ui.org.roleOf', { Name: name }) }, ...roles.map((r) => el('option', { value: r, selected: m.roles[0] === r }, r)));
-            select.addEventListener(
-              'change',
-              () =>
-                void kit.act(undefined, kit.t('ui.busy'), async () => {
-                  await kit.client.orgs.updateMember(org.slug, m.userId, { role: select.value });
-                  kit.say(kit.t('ui.org.roleChanged', { Name: name, Role: select.value }));
-                  await redraw();
-                }),
+          // Nobody touches a member above their own rank; the server refuses it, the screen does not offer it.
+          const reachable = m.userId !== me && highest(m.roles) <= highest(org.roles);
+          if (may(org, 'member:update') && reachable) {
+            // Only the roles the person may grant; the member's other roles (an app's, such as billing) are kept.
+            const grantable = roles.filter((r) => rank(r) <= highest(org.roles) && BUILT_IN_ROLES.includes(r));
+            const current = BUILT_IN_ROLES[highest(m.roles)] ?? 'member';
+            const select = el('select', { 'aria-label': kit.t('ui.org.roleOf', { Name: name }) }, ...grantable.map((r) => el('option', { value: r, selected: r === current }, r)));
+            // Saved by its button, not by the select's change: an arrow key on a closed select must not change a role.
+            const save = kit.button(kit.t('ui.org.changeRole'), (button) =>
+              kit.act(button, kit.t('ui.busy'), async () => {
+                if (select.value === current) return;
+                const kept = m.roles.filter((r) => !BUILT_IN_ROLES.includes(r));
+                await kit.client.orgs.updateMember(org.slug, m.userId, { roles: [select.value, ...kept] });
+                kit.say(kit.t('ui.org.roleChanged', { Name: name, Role: select.value }));
+                await redraw();
+              }),
             );
-            actions.push(select);
+            actions.push(select, save);
           }
-          if (may(org, 'member:remove') && m.userId !== me) {
+          if (may(org, 'member:remove') && reachable) {
             actions.push(changeButton(kit, kit.t('ui.account.remove'), () => kit.client.orgs.removeMember(org.slug, m.userId), kit.t('ui.account.removed', { Name: name }), redraw));
           }
-          return { text: name, detail: `${m.roles.join(', ')} · ${when(m.joined, kit.config.lang)}`, actions };
+          // Who they are beyond the name they chose: the address they were invited at.
+          return { text: name, detail: `${m.invitedAs ? `${m.invitedAs} · ` : ''}${m.roles.join(', ')} · ${when(m.joined, kit.config.lang)}`, actions };
         }),
         kit.t('ui.account.none'),
       ),
