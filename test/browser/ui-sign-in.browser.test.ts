@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildSync } from 'esbuild';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { EmailSender, senderFunc } from '../../src';
+import { EmailSender, hashId, senderFunc } from '../../src';
 import { accounts } from '../../src/accounts';
 import { organizations } from '../../src/organizations';
 import { apiKeys } from '../../src/api-keys';
@@ -14,6 +14,13 @@ import { mailTo } from '../support/account-app';
 import { startSmtpPeer, type SmtpPeer } from '../support/smtp-peer';
 import { makeApp } from '../support/auth-app';
 import { browserRequired, browserUnavailableReason } from '../support/browser';
+import { virtualAuthenticator } from '../support/example-browser';
+import { startSsoDemo, type SsoDemo } from '../../examples/server/sso-demo';
+import type { OrganizationsPlugin } from '../../src/organizations';
+import type { SsoPlugin } from '../../src/plugins/sso';
+import { freePort } from '../support/ports';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { startUiApp, uiPage, uiScript } from '../support/ui-bundle';
 
 const run = browserUnavailableReason() && !browserRequired ? describe.skip : describe;
@@ -643,6 +650,93 @@ run('<authgate-organization> and <authgate-org-switcher> in chromium', () => {
     await frame.locator('authgate-organization [role=alert]').waitFor();
     expect(errors.join('\n')).toMatch(/<authgate-organization>: inside a frame, changes are refused \(clickjacking\); add allow-framed if the framing page is yours/);
     expect(await frame.locator('authgate-organization section[aria-labelledby=invitations] li').count()).toBe(0);
+    await context.close();
+  }, 60_000);
+});
+
+run('passkeys in the screens: added on the account screen, then signing in with one', () => {
+  let base: string;
+  let browser: Browser;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ base, browser, close } = await startUiApp(
+      (url) =>
+        makeApp({ url }, (auth) => {
+          auth.addPasskeyProvider('passkey', { rpName: 'screens test', userIdOf: async (name) => hashId('local', name) });
+        }).app,
+      // The passkey ceremonies need @simplewebauthn/browser: the page loads the provider's copy of it.
+      uiPage('Passkeys', '<script src="/auth/passkey/client.js"></script><main><h1>Passkeys</h1><authgate-sign-in></authgate-sign-in><authgate-account></authgate-account></main>'),
+      'localhost',
+    ));
+  }, 60_000);
+  afterAll(() => close?.());
+
+  it('adds a passkey from the account screen, signs out, and signs in with the passkey button', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    const violations: string[] = [];
+    page.on('console', (message) => void (/Content Security Policy/i.test(message.text()) && violations.push(message.text())));
+    await page.goto(base);
+    await virtualAuthenticator(page);
+    await page.fill('authgate-sign-in input[name=user]', 'pia');
+    await page.fill('authgate-sign-in input[name=password]', 'pw');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('authgate-account section[aria-labelledby=passkeys] >> text=None yet.').waitFor();
+    await page.click('authgate-account >> text=Add a passkey');
+    await page.locator('authgate-account [role=status] >> text=/ is added\\.$/').waitFor();
+    expect(await page.locator('authgate-account section[aria-labelledby=passkeys] li').count()).toBe(1);
+    const xsrf = (await context.cookies(base)).find((c) => c.name === 'XSRF-TOKEN')!.value;
+    expect((await page.request.post(`${base}/auth/logout`, { headers: { 'X-XSRF-TOKEN': xsrf } })).status()).toBe(200);
+    await page.reload();
+    await page.click('authgate-sign-in >> text=Sign in with a passkey');
+    await page.locator('authgate-sign-in [role=status] >> text=Signed in as pia.').waitFor();
+    expect(violations).toEqual([]);
+    await context.close();
+  }, 60_000);
+});
+
+run('single sign-on from the sign-in screen, with the example’s customer IdP (samlify) on another port', () => {
+  let base: string;
+  let browser: Browser;
+  let close: () => Promise<void>;
+  let demo: SsoDemo;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'authgate-ui-sso-'));
+    demo = await startSsoDemo(await freePort(), join(dir, 'customer-idp.json'));
+    let plugins: { orgs: OrganizationsPlugin; sso: SsoPlugin } | undefined;
+    ({ base, browser, close } = await startUiApp(
+      (url) => {
+        plugins = {
+          orgs: organizations({ sender: senderFunc(() => undefined) }),
+          sso: sso({ key: 'ui-sso-demo-key-0123456789abcdef0123456789', privateOrigins: [demo.config.customerIdpOrigin], dns: { servers: [demo.config.ssoDns], timeoutMs: 1000 } }),
+        };
+        return makeApp({ url, plugins: [plugins.orgs, plugins.sso] }).app;
+      },
+      uiPage('SSO', '<header><authgate-user-button></authgate-user-button></header><main><h1>SSO</h1><authgate-sign-in redirect="/"></authgate-sign-in></main>'),
+    ));
+    await demo.setUp(plugins!, `${base}/auth`);
+  }, 60_000);
+  afterAll(async () => {
+    await close?.();
+    await demo?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('the work e-mail goes to the organization’s IdP, and the person comes back signed in', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(base);
+    await page.fill('authgate-sign-in input[name=email]', 'someone@customer.test');
+    await page.click('authgate-sign-in >> text=Continue with SSO');
+    await page.waitForSelector('#idp-sign-in');
+    expect(new URL(page.url()).origin).toBe(demo.config.customerIdpOrigin);
+    await page.fill('#idp-name', 'Sky Customer');
+    await page.click('#idp-sign-in');
+    await page.waitForURL(`${base}/`);
+    await page.locator('authgate-user-button button.user >> text=Sky Customer').waitFor();
     await context.close();
   }, 60_000);
 });

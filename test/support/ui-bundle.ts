@@ -26,12 +26,13 @@ export interface UiApp {
 
 /**
  * Starts the app `make` builds for its base URL on a free port, behind {@link STRICT_CSP}, with the
- * screens at `/ui.mjs`, axe-core at `/axe.js` and `page` at `/`; and chromium.
+ * screens at `/ui.mjs`, axe-core at `/axe.js` and `page` at `/`; and chromium. The page is opened by `host`.
  */
-export async function startUiApp(make: (base: string) => Express, page: string): Promise<UiApp> {
+export async function startUiApp(make: (base: string) => Express, page: string, host: '127.0.0.1' | 'localhost' = '127.0.0.1'): Promise<UiApp> {
   const server = http.createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // `localhost` for passkeys: browsers refuse an IP address as a relying party.
+  const base = `http://${host}:${(server.address() as AddressInfo).port}`;
   const ui = uiScript();
   const axe = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   const outer = express();
