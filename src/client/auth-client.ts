@@ -29,6 +29,13 @@ export interface AuthClientOptions {
   refreshOnFocus?: boolean | undefined;
   /** Also ask every so many ms while subscribed (0: never). @default 0 */
   refreshEveryMs?: number | undefined;
+  /**
+   * Solves a CAPTCHA when the server answers `captcha_required` (the `captcha()` plugin): given the
+   * refused call, it shows the service's widget and resolves to its token, or `undefined` to give
+   * up. The call is then sent once more with the token in `X-Captcha-Token`. @default none (the
+   * refusal is thrown)
+   */
+  captcha?: ((call: { method: string; path: string }) => Promise<string | undefined>) | undefined;
 }
 
 /**

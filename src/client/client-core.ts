@@ -45,32 +45,42 @@ function transport(options: AuthClientOptions): Pick<ClientCore, 'call'> {
       .document?.cookie.split('; ')
       .find((c) => c.startsWith(xsrfCookie))
       ?.slice(xsrfCookie.length);
-  return {
-    async call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
-      const token = xsrf();
-      let res: Response;
-      try {
-        res = await fetchFn(base + path, {
-          method,
-          credentials: options.credentials ?? 'include',
-          headers: { ...(token ? { [options.xsrfHeader ?? 'X-XSRF-TOKEN']: decodeURIComponent(token) } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-      } catch (err) {
-        // The path only: a query may hold a token.
-        throw new AuthClientError('network_error', `no answer from ${base + path.split('?')[0]}: ${String(err)}`);
-      }
-      const text = await res.text();
-      let data: unknown;
-      try {
-        data = text === '' ? undefined : JSON.parse(text);
-      } catch {
-        if (res.ok) throw new AuthClientError('invalid_response', `${path.split('?')[0]} did not answer JSON`, res.status);
-      }
-      if (!res.ok) throw errorOfAnswer(res.status, data, res.headers.get('Retry-After'));
-      return data as T;
-    },
+  const call = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> => {
+    try {
+      return await send<T>(method, path, body, headers);
+    } catch (err) {
+      // Asked for a CAPTCHA: the app's widget answers, and the same call goes once more with its token.
+      if (!(err instanceof AuthClientError) || err.code !== 'captcha_required' || options.captcha === undefined || headers['X-Captcha-Token'] !== undefined) throw err;
+      const solved = await options.captcha({ method, path: path.split('?')[0] ?? path });
+      if (solved === undefined) throw err;
+      return send<T>(method, path, body, { ...headers, 'X-Captcha-Token': solved });
+    }
   };
+  const send = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> => {
+    const token = xsrf();
+    let res: Response;
+    try {
+      res = await fetchFn(base + path, {
+        method,
+        credentials: options.credentials ?? 'include',
+        headers: { ...(token ? { [options.xsrfHeader ?? 'X-XSRF-TOKEN']: decodeURIComponent(token) } : {}), ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (err) {
+      // The path only: a query may hold a token.
+      throw new AuthClientError('network_error', `no answer from ${base + path.split('?')[0]}: ${String(err)}`);
+    }
+    const text = await res.text();
+    let data: unknown;
+    try {
+      data = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      if (res.ok) throw new AuthClientError('invalid_response', `${path.split('?')[0]} did not answer JSON`, res.status);
+    }
+    if (!res.ok) throw errorOfAnswer(res.status, data, res.headers.get('Retry-After'));
+    return data as T;
+  };
+  return { call };
 }
 
 /** Loads `@simplewebauthn/browser`: the option, the global of `/auth/passkey/client.js`, else the package. */

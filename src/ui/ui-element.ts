@@ -9,6 +9,19 @@ import { THEME_CSS } from './ui-theme';
 const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;
 
 let sheet: CSSStyleSheet | undefined;
+/** The page's CAPTCHA widget, when it gave one (see {@link useCaptcha}). */
+let captchaSolver: ((call: { method: string; path: string }) => Promise<string | undefined>) | undefined;
+
+/**
+ * Gives the screens the page's CAPTCHA widget: when the server answers `captcha_required` (the
+ * `captcha()` plugin), `solve` shows the widget (Turnstile, hCaptcha, reCAPTCHA) and resolves to
+ * its token, or `undefined` when the person gave up; the screen then sends the same request once
+ * more with the token. Without it the screen shows the refusal.
+ */
+export function useCaptcha(solve: (call: { method: string; path: string }) => Promise<string | undefined>): void {
+  captchaSolver = solve;
+}
+
 /** Origins a `base-url` may name besides the page's own (see {@link allowOrigins}). */
 const allowedOrigins = new Set<string>();
 
@@ -54,7 +67,11 @@ export abstract class AuthgateElement extends Base {
   protected get client(): AuthClient {
     const key = this.clientKey;
     let client = clients.get(key);
-    if (client === undefined) clients.set(key, (client = createAuthClient(JSON.parse(key) as { baseUrl: string; authPath: string; accountPath: string })));
+    if (client === undefined) {
+      const options = JSON.parse(key) as { baseUrl: string; authPath: string; accountPath: string };
+      client = createAuthClient({ ...options, captcha: (call) => (captchaSolver ? captchaSolver(call) : Promise.resolve(undefined)) });
+      clients.set(key, client);
+    }
     return client;
   }
 

@@ -19,6 +19,8 @@ import { startSsoDemo, type SsoDemo } from '../../examples/server/sso-demo';
 import type { OrganizationsPlugin } from '../../src/organizations';
 import type { SsoPlugin } from '../../src/plugins/sso';
 import { freePort } from '../support/ports';
+import { captcha } from '../../src/captcha';
+import { startCaptchaPeer, type CaptchaPeer } from '../support/captcha-peer';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { startUiApp, uiPage, uiScript } from '../support/ui-bundle';
@@ -737,6 +739,58 @@ run('single sign-on from the sign-in screen, with the example’s customer IdP (
     await page.click('#idp-sign-in');
     await page.waitForURL(`${base}/`);
     await page.locator('authgate-user-button button.user >> text=Sky Customer').waitFor();
+    await context.close();
+  }, 60_000);
+});
+
+run('a CAPTCHA the server asks for, solved by the page’s widget (useCaptcha), with the siteverify stand-in', () => {
+  let base: string;
+  let browser: Browser;
+  let close: () => Promise<void>;
+  let peer: CaptchaPeer;
+
+  beforeAll(async () => {
+    peer = await startCaptchaPeer('captcha-secret');
+    ({ base, browser, close } = await startUiApp(
+      (url) => {
+        const { app } = makeApp({
+          url,
+          plugins: [captcha({ service: 'turnstile', secret: 'captcha-secret', verifyUrl: `${peer.origin}/turnstile/v0/siteverify`, actions: { login: 'always' } })],
+        });
+        // The page's widget: the first time the person gives up, the second time it answers.
+        app.get(
+          '/widget.mjs',
+          (_req, res) =>
+            void res
+              .type('js')
+              .send(
+                "import { useCaptcha } from '/ui.mjs'; let asked = 0; useCaptcha(async (call) => { asked += 1; window.asked = [...(window.asked ?? []), call.path]; return asked === 1 ? undefined : 'good-token'; });",
+              ),
+        );
+        return app;
+      },
+      uiPage('CAPTCHA', '<main><h1>CAPTCHA</h1><authgate-sign-in></authgate-sign-in></main><script type="module" src="/widget.mjs"></script>'),
+    ));
+  }, 60_000);
+  afterAll(async () => {
+    await close?.();
+    await peer?.close();
+  });
+
+  it('shows the refusal when the widget gives up, and signs in with its token the next time', async () => {
+    peer.issue('good-token', { hostname: '127.0.0.1', action: 'login' });
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(base);
+    await page.fill('authgate-sign-in input[name=user]', 'cai');
+    await page.fill('authgate-sign-in input[name=password]', 'pw');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('authgate-sign-in [role=alert]').waitFor();
+    expect(await page.locator('authgate-sign-in [role=alert]').textContent()).not.toBe('');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('authgate-sign-in [role=status] >> text=Signed in as cai.').waitFor();
+    expect(await page.evaluate(() => (window as unknown as { asked: string[] }).asked)).toEqual(['/auth/local/login', '/auth/local/login']);
+    expect(peer.requests.map((r) => r.form.response)).toEqual(['good-token']);
     await context.close();
   }, 60_000);
 });
