@@ -8,12 +8,28 @@ import { AuthgateElement } from './ui-element';
  * an address in use) is shown as it says it.
  */
 export class AuthgateSignUp extends AuthgateElement {
+  private unsubscribe: (() => void) | undefined;
+  private signedInShown = false;
+
+  /** Stops following the session. @internal */
+  disconnectedCallback(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+  }
+
   protected render(): Node {
     if (!this.config.plugins.includes('accounts')) return el('p', {}, this.t('ui.signUp.off'));
     // Opened by the activation link (the account service's baseUrl pointing at this page): activate here.
     const activation = /\/active\/([^/]+)$/.exec(location.pathname);
     const code = new URLSearchParams(location.search).get('code');
     if (activation !== null && code !== null) return this.activationView(decodeURIComponent(activation[1] ?? ''), code);
+    // Someone signed in has an account: say so instead of a form (and show the form again after a sign-out).
+    this.unsubscribe ??= this.client.subscribe((session) => {
+      if ((session.status === 'signed-in') !== this.signedInShown) this.show(this.render());
+    });
+    const session = this.client.session;
+    this.signedInShown = session.status === 'signed-in';
+    if (session.status === 'signed-in' && session.user !== null) return el('p', {}, this.t('ui.signUp.signedIn', { User: session.user.name }));
     const form = this.form(
       this.t('ui.signUp.submit'),
       [this.field(this.t('ui.signIn.email'), { name: 'email', type: 'email', autocomplete: 'email' }), this.newPassword()],

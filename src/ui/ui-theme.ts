@@ -15,6 +15,8 @@ export const THEME_CSS = `
   --_error: light-dark(var(--authgate-color-error, #b42318), var(--authgate-color-error-dark, #fca5a5));
   --_radius: var(--authgate-radius, 0.5rem);
   display: block;
+  /* As wide as it may be, whatever the step: the screen does not jump between a form and a message. */
+  inline-size: 100%;
   max-inline-size: 26rem;
   color: var(--_fg);
   font: var(--authgate-font, 1rem/1.5 system-ui, sans-serif);
@@ -43,7 +45,7 @@ a { color: var(--_primary); }
 .status { color: var(--_fg); margin: 0; }
 button.user { display: inline-flex; align-items: center; gap: 0.5rem; border-color: var(--_border); color: var(--_fg); }
 button.user img { border-radius: 50%; inline-size: 2rem; block-size: 2rem; }
-:host(authgate-user-button) { display: inline-block; position: relative; }
+:host(authgate-user-button) { display: inline-block; position: relative; inline-size: auto; }
 .menu { position: absolute; inset-inline-end: 0; max-inline-size: calc(100vw - 1rem); z-index: 10; min-inline-size: 14rem; margin-block: 0.5rem 0; padding: 0.5rem; border: 1px solid var(--_border); border-radius: var(--_radius); background: var(--_bg); box-shadow: 0 4px 16px rgb(0 0 0 / 0.15); }
 .menu.start { inset-inline-end: auto; inset-inline-start: 0; }
 .menu button[aria-current='true'] { background: var(--_primary); color: var(--_on-primary); }

@@ -294,7 +294,8 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     await page.fill('authgate-sign-in input[name=password]', 'a long first passphrase');
     await page.click('authgate-sign-in button[type=submit]');
     await page.locator('authgate-sign-in [role=status] >> text=/^Signed in as /').waitFor();
-    // The user button follows the session: it shows the user at once.
+    // The sign-up screen says the person has an account; the user button shows them at once.
+    await page.locator('authgate-sign-up >> text=You are signed in as robin@example.com: you have an account.').waitFor();
     const toggle = page.locator('authgate-user-button button.user');
     await toggle.waitFor();
     expect(await toggle.getAttribute('aria-expanded')).toBe('false');

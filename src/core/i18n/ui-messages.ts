@@ -136,6 +136,7 @@ export const UI_MESSAGES: MessagesByLocale = {
     'ui.signUp.activateNotYou': 'Activate only if you signed up yourself: the account keeps the password chosen at sign-up.',
     'ui.reset.for': 'For the account {{.Address}}.',
     'ui.done': 'Done',
+    'ui.signUp.signedIn': 'You are signed in as {{.User}}: you have an account.',
   },
   de: {
     'ui.signIn.title': 'Anmelden',
@@ -271,6 +272,7 @@ export const UI_MESSAGES: MessagesByLocale = {
     'ui.signUp.activateNotYou': 'Aktivieren Sie nur, wenn Sie sich selbst registriert haben: Das Konto behält das bei der Registrierung gewählte Passwort.',
     'ui.reset.for': 'Für das Konto {{.Address}}.',
     'ui.done': 'Fertig',
+    'ui.signUp.signedIn': 'Sie sind als {{.User}} angemeldet: Sie haben ein Konto.',
   },
   fr: {
     'ui.signIn.title': 'Se connecter',
@@ -406,6 +408,7 @@ export const UI_MESSAGES: MessagesByLocale = {
     'ui.signUp.activateNotYou': 'N’activez que si vous vous êtes inscrit vous-même : le compte garde le mot de passe choisi à l’inscription.',
     'ui.reset.for': 'Pour le compte {{.Address}}.',
     'ui.done': 'Terminé',
+    'ui.signUp.signedIn': 'Vous êtes connecté en tant que {{.User}} : vous avez un compte.',
   },
   es: {
     'ui.signIn.title': 'Iniciar sesión',
@@ -541,5 +544,6 @@ export const UI_MESSAGES: MessagesByLocale = {
     'ui.signUp.activateNotYou': 'Active solo si se registró usted: la cuenta conserva la contraseña elegida al registrarse.',
     'ui.reset.for': 'Para la cuenta {{.Address}}.',
     'ui.done': 'Listo',
+    'ui.signUp.signedIn': 'Ha iniciado sesión como {{.User}}: ya tiene una cuenta.',
   },
 };
