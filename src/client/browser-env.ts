@@ -24,5 +24,5 @@ export const env = (): BrowserEnv => globalThis as unknown as BrowserEnv;
 /** The two ceremonies of `@simplewebauthn/browser` (v11 and later) the passkey methods run. */
 export interface WebAuthnBrowser {
   startRegistration(args: { optionsJSON: never }): Promise<unknown>;
-  startAuthentication(args: { optionsJSON: never }): Promise<unknown>;
+  startAuthentication(args: { optionsJSON: never; useBrowserAutofill?: boolean }): Promise<unknown>;
 }

@@ -45,8 +45,12 @@ export interface SignInApi {
   redirect(provider: string, redirect?: RedirectOptions): void;
   /** Sends the browser to its organization's identity provider, found by work e-mail or organization. */
   sso(by: { email: string } | { org: string }, redirect?: RedirectOptions): void;
-  /** Signs in with a passkey: any of the site's, or those of `user`. */
-  passkey(input?: { user?: string; provider?: string }): Promise<SignInResult>;
+  /**
+   * Signs in with a passkey: any of the site's, or those of `user`. With `autofill`, the browser
+   * offers the passkeys in the autofill of a field with `autocomplete="username webauthn"` and the
+   * call resolves when one is chosen (conditional mediation); another ceremony cancels it.
+   */
+  passkey(input?: { user?: string; provider?: string; autofill?: boolean }): Promise<SignInResult>;
 }
 
 /** Sign-up with the account service. */

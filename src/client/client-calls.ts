@@ -36,10 +36,10 @@ export function signInCalls(c: ClientCore): Pick<AuthClient, 'signIn' | 'signOut
       url: c.loginUrl,
       redirect: (provider: string, redirect?: RedirectOptions): void => c.go(c.loginUrl(provider, redirect)),
       sso: (by: { email: string } | { org: string }, redirect?: RedirectOptions): void => c.go(c.loginUrl('sso', redirect, by)),
-      passkey: async (input: { user?: string; provider?: string } = {}): Promise<SignInResult> => {
+      passkey: async (input: { user?: string; provider?: string; autofill?: boolean } = {}): Promise<SignInResult> => {
         const path = `/${enc(input.provider ?? 'passkey')}/login`;
         const optionsJSON = await c.auth('POST', path, input.user ? { user: input.user } : {});
-        const response = await c.ceremony((lib) => lib.startAuthentication({ optionsJSON: optionsJSON as never }));
+        const response = await c.ceremony((lib) => lib.startAuthentication({ optionsJSON: optionsJSON as never, ...(input.autofill ? { useBrowserAutofill: true } : {}) }));
         return c.loggedIn(c.auth('POST', path, { response }));
       },
     },

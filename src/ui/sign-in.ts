@@ -43,7 +43,10 @@ export class AuthgateSignIn extends AuthgateElement {
     const parts: Node[] = [el('h2', {}, this.t('ui.signIn.title'))];
     if (direct || accounts) parts.push(this.passwordForm(direct?.name, accounts));
     const others: Node[] = [];
-    if (passkey) others.push(this.button(this.t('ui.signIn.passkey'), (b) => this.act(b, this.t('ui.busy'), async () => this.done(await this.client.signIn.passkey({ provider: passkey.name })))));
+    if (passkey) {
+      others.push(this.button(this.t('ui.signIn.passkey'), (b) => this.act(b, this.t('ui.busy'), async () => this.done(await this.client.signIn.passkey({ provider: passkey.name })))));
+      this.offerAutofill(passkey.name);
+    }
     for (const p of elsewhere) others.push(this.button(this.t('ui.signIn.with', { Provider: providerLabel(p.name) }), () => this.client.signIn.redirect(p.name, this.redirectTarget())));
     if (link) others.push(this.linkForm(link.name));
     if (providers.some((p) => p.name === 'sso')) {
@@ -61,6 +64,19 @@ export class AuthgateSignIn extends AuthgateElement {
     const signUp = this.otherScreen('sign-up-href', this.t('ui.signIn.noAccount'), this.t('ui.signIn.signUp'));
     if (signUp) parts.push(signUp);
     return el('section', {}, ...parts);
+  }
+
+  /**
+   * Offers the site's passkeys in the browser's autofill of the user field, where the browser can
+   * (conditional mediation): choosing one signs in. The passkey button, or leaving, cancels it.
+   */
+  private offerAutofill(provider: string): void {
+    const credential = (globalThis as { PublicKeyCredential?: { isConditionalMediationAvailable?: () => Promise<boolean> } }).PublicKeyCredential;
+    void (credential?.isConditionalMediationAvailable?.() ?? Promise.resolve(false))
+      .then((available) => (available ? this.client.signIn.passkey({ provider, autofill: true }) : undefined))
+      .then((result) => result && this.done(result))
+      // Cancelled by another ceremony, or refused: the other ways in stay.
+      .catch(() => undefined);
   }
 
   private passwordForm(direct: string | undefined, accounts: boolean): HTMLFormElement {

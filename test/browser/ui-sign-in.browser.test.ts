@@ -19,6 +19,7 @@ import { startSsoDemo, type SsoDemo } from '../../examples/server/sso-demo';
 import type { OrganizationsPlugin } from '../../src/organizations';
 import type { SsoPlugin } from '../../src/plugins/sso';
 import { freePort } from '../support/ports';
+import { eventually } from '../support/eventually';
 import { captcha } from '../../src/captcha';
 import { startCaptchaPeer, type CaptchaPeer } from '../support/captcha-peer';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -675,7 +676,7 @@ run('passkeys in the screens: added on the account screen, then signing in with 
   }, 60_000);
   afterAll(() => close?.());
 
-  it('adds a passkey from the account screen, signs out, and signs in with the passkey button', async () => {
+  it('adds a passkey from the account screen, signs out, offers it in the autofill, and signs in with the passkey button', async () => {
     const context = await browser.newContext({ locale: 'en-US' });
     const page = await context.newPage();
     const violations: string[] = [];
@@ -691,7 +692,13 @@ run('passkeys in the screens: added on the account screen, then signing in with 
     expect(await page.locator('authgate-account section[aria-labelledby=passkeys] li').count()).toBe(1);
     const xsrf = (await context.cookies(base)).find((c) => c.name === 'XSRF-TOKEN')!.value;
     expect((await page.request.post(`${base}/auth/logout`, { headers: { 'X-XSRF-TOKEN': xsrf } })).status()).toBe(200);
+    // The sign-in screen offers the passkeys in the browser's autofill at once (conditional mediation: its
+    // options are asked on load); the button cancels that and asks in a dialog of its own.
+    const asked: string[] = [];
+    page.on('request', (req) => void (req.method() === 'POST' && req.url().endsWith('/auth/passkey/login') && asked.push(req.postData() ?? '')));
     await page.reload();
+    await page.locator('authgate-sign-in h2').waitFor();
+    await eventually(async () => expect(asked.length).toBe(1));
     await page.click('authgate-sign-in >> text=Sign in with a passkey');
     await page.locator('authgate-sign-in [role=status] >> text=Signed in as pia.').waitFor();
     expect(violations).toEqual([]);
