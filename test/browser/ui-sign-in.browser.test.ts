@@ -25,6 +25,11 @@ import { startCaptchaPeer, type CaptchaPeer } from '../support/captcha-peer';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { startUiApp, uiPage, uiScript } from '../support/ui-bundle';
+import type { Locator } from 'playwright-core';
+
+/** A list redraws after its status line is said, so a count is waited for, not read once. */
+const countIs = (locator: Locator, expected: number): Promise<void> =>
+  eventually(async () => expect(await locator.count()).toBe(expected), 5000, 100);
 
 const run = browserUnavailableReason() && !browserRequired ? describe.skip : describe;
 
@@ -112,7 +117,7 @@ run('<authgate-sign-in> in chromium, under a strict CSP', () => {
     const { page, violations } = await open(context);
     const buttons = await page.locator('authgate-sign-in button:not(.reveal)').allTextContents();
     expect(buttons).toEqual(['Sign in', 'Continue with GitHub', 'E-mail me a sign-in link']);
-    expect(await page.locator('authgate-sign-in >> text=Continue with SSO').count()).toBe(0);
+    await countIs(page.locator('authgate-sign-in >> text=Continue with SSO'), 0);
     const found = await axeViolations(page);
     expect(found).toEqual([]);
     expect(await fitsPhone(page)).toEqual([]);
@@ -275,7 +280,7 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     expect(await axeViolations(page)).toEqual([]);
     // The link to the other screen is there for a page of this site, and left out for anything else.
     expect(await page.locator('authgate-sign-up a').getAttribute('href')).toBe(`${base}/#sign-in`);
-    expect(await page.locator('authgate-sign-in a').count()).toBe(0);
+    await countIs(page.locator('authgate-sign-in a'), 0);
     // "Show" shows the password typed, and says it is pressed.
     await page.fill('authgate-sign-up input[name=password]', 'peek');
     await page.click('authgate-sign-up button.reveal');
@@ -363,7 +368,7 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     await page.locator('authgate-account section[aria-labelledby=sessions] li').first().waitFor();
     const headings = await page.locator('authgate-account h3').allTextContents();
     expect(headings).toEqual(['Where you are signed in', 'Two-step verification', 'API keys']);
-    expect(await page.locator('authgate-account section p.error').count()).toBe(0);
+    await countIs(page.locator('authgate-account section p.error'), 0);
     await context.close();
   }, 60_000);
 
@@ -390,12 +395,12 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     await page.reload();
     await page.locator('authgate-account #sessions ~ div li >> nth=1').waitFor();
     // This device, the other browser, and the session the first test left.
-    expect(await page.locator('authgate-account section[aria-labelledby=sessions] li').count()).toBe(3);
-    expect(await page.locator('authgate-account section[aria-labelledby=sessions] li >> text=/^This device/').count()).toBe(1);
+    await countIs(page.locator('authgate-account section[aria-labelledby=sessions] li'), 3);
+    await countIs(page.locator('authgate-account section[aria-labelledby=sessions] li >> text=/^This device/'), 1);
     expect(await axeViolations(page)).toEqual([]);
     await page.click('authgate-account >> text=Sign out everywhere else');
     await page.locator('authgate-account [role=status] >> text=That session is ended.').waitFor();
-    expect(await page.locator('authgate-account section[aria-labelledby=sessions] li').count()).toBe(1);
+    await countIs(page.locator('authgate-account section[aria-labelledby=sessions] li'), 1);
     expect((await (await elsewhere.newPage()).request.get(`${base}/auth/user`)).status()).toBe(401);
     await elsewhere.close();
 
@@ -576,7 +581,7 @@ run('<authgate-organization> and <authgate-org-switcher> in chromium', () => {
     await page.locator('authgate-organization section[aria-labelledby=invitations] li >> text=sam@example.com').waitFor();
     await page.click('authgate-organization section[aria-labelledby=invitations] >> text=Cancel');
     await page.locator('authgate-organization [role=status] >> text=sam@example.com is removed.').waitFor();
-    expect(await page.locator('authgate-organization section[aria-labelledby=invitations] li').count()).toBe(0);
+    await countIs(page.locator('authgate-organization section[aria-labelledby=invitations] li'), 0);
     await page.fill('authgate-organization input[name=email]', 'sam@example.com');
     await page.click('authgate-organization >> text=Invite');
     await page.locator('authgate-organization section[aria-labelledby=invitations] li >> text=sam@example.com').waitFor();
@@ -608,7 +613,7 @@ run('<authgate-organization> and <authgate-org-switcher> in chromium', () => {
     ]);
     await page.click('authgate-organization section[aria-labelledby=members] li:has-text("sam") >> text=Remove');
     await page.locator('authgate-organization [role=status] >> text=sam is removed.').waitFor();
-    expect(await page.locator('authgate-organization section[aria-labelledby=members] li').count()).toBe(1);
+    await countIs(page.locator('authgate-organization section[aria-labelledby=members] li'), 1);
 
     // The owner's single sign-on: a domain proved by its TXT record, and the connection set-up page.
     await page.fill('authgate-organization input[name=domain]', 'olga.example');
@@ -653,7 +658,7 @@ run('<authgate-organization> and <authgate-org-switcher> in chromium', () => {
     await frame.locator('authgate-organization button[type=submit]', { hasText: 'Invite' }).click();
     await frame.locator('authgate-organization [role=alert]').waitFor();
     expect(errors.join('\n')).toMatch(/<authgate-organization>: inside a frame, changes are refused \(clickjacking\); add allow-framed if the framing page is yours/);
-    expect(await frame.locator('authgate-organization section[aria-labelledby=invitations] li').count()).toBe(0);
+    await countIs(frame.locator('authgate-organization section[aria-labelledby=invitations] li'), 0);
     await context.close();
   }, 60_000);
 });
@@ -689,7 +694,7 @@ run('passkeys in the screens: added on the account screen, then signing in with 
     await page.locator('authgate-account section[aria-labelledby=passkeys] >> text=None yet.').waitFor();
     await page.click('authgate-account >> text=Add a passkey');
     await page.locator('authgate-account [role=status] >> text=/ is added\\.$/').waitFor();
-    expect(await page.locator('authgate-account section[aria-labelledby=passkeys] li').count()).toBe(1);
+    await countIs(page.locator('authgate-account section[aria-labelledby=passkeys] li'), 1);
     const xsrf = (await context.cookies(base)).find((c) => c.name === 'XSRF-TOKEN')!.value;
     expect((await page.request.post(`${base}/auth/logout`, { headers: { 'X-XSRF-TOKEN': xsrf } })).status()).toBe(200);
     // The sign-in screen offers the passkeys in the browser's autofill at once (conditional mediation: its

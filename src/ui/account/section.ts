@@ -55,13 +55,17 @@ export function when(ms: number, lang: string): string {
   return new Intl.DateTimeFormat(lang, { dateStyle: 'medium', timeStyle: 'short' }).format(ms);
 }
 
-/** A button that makes `change`, then says `done` and draws its part again (remove, revoke, unlink, end). */
+/** A button that makes `change`, draws its part again, then says `done` (remove, revoke, unlink, end). */
 export function changeButton(kit: SectionKit, label: string, change: () => Promise<unknown>, done: string, redraw: () => Promise<void>): HTMLButtonElement {
   return kit.button(label, (button) =>
     kit.act(button, kit.t('ui.busy'), async () => {
       await change();
-      kit.say(done);
-      await redraw();
+      // The list is redrawn before the change is announced, so what is said matches what is shown.
+      try {
+        await redraw();
+      } finally {
+        kit.say(done);
+      }
     }),
   );
 }
