@@ -28,8 +28,7 @@ import { startUiApp, uiPage, uiScript } from '../support/ui-bundle';
 import type { Locator } from 'playwright-core';
 
 /** A list redraws after its status line is said, so a count is waited for, not read once. */
-const countIs = (locator: Locator, expected: number): Promise<void> =>
-  eventually(async () => expect(await locator.count()).toBe(expected), 5000, 100);
+const countIs = (locator: Locator, expected: number): Promise<void> => eventually(async () => expect(await locator.count()).toBe(expected), 5000, 100);
 
 const run = browserUnavailableReason() && !browserRequired ? describe.skip : describe;
 
