@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import express, { type Express } from 'express';
-import { clientScript } from './client-bundle';
+import { clientScript, uiScript } from './client-bundle';
 import { StartupError } from './startup';
 import { exampleSender } from './mail';
 import { consoleLogger, logTo, createAuth, getUser, hashId, loadApplePrivateKeyFromFile, mustGetUser, setAdmin, type AccountRouter, type Auth, type DevServer, type Logger } from '../../src';
@@ -143,8 +143,9 @@ export function readExampleConfig(env: NodeJS.ProcessEnv = process.env, logger: 
 
 const PAGE = readFileSync(join(__dirname, 'page.html'), 'utf8');
 const PAGE_SCRIPT = readFileSync(join(__dirname, 'page.js'), 'utf8');
-const LANDING = readFileSync(join(__dirname, 'landing.html'), 'utf8');
+const PAGE_STYLE = readFileSync(join(__dirname, 'page.css'), 'utf8');
 const CLIENT_SCRIPT = clientScript();
+const UI_SCRIPT = uiScript();
 
 /** The mails of the account service: their codes also come as links to the page, in the fragment (never sent to a server). */
 function accountMails(url: string): { resetTemplate: string; emailChangeTemplate: string } {
@@ -260,10 +261,10 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   app.use('/auth', authRouter);
   app.use('/avatar', avatarRouter);
   app.use(idp.router);
-  // The activation link of the mail: a page for a browser, which then calls the same URL for its JSON.
+  // The activation link of the mail opens the page, whose sign-up screen activates on a click.
   app.get('/account/active/:id', (req, res, next) => {
     if (!(req.headers.accept ?? '').includes('text/html')) return next();
-    res.type('html').send(LANDING);
+    res.type('html').send(PAGE);
   });
   app.use('/account', accountService.router);
   app.get('/private', m.auth, (req, res) => {
@@ -290,8 +291,15 @@ export function createExampleApp(config: ExampleConfig): { app: Express; auth: A
   app.get('/page.js', (_req, res) => {
     res.type('js').send(PAGE_SCRIPT);
   });
+  app.get('/page.css', (_req, res) => {
+    res.type('css').send(PAGE_STYLE);
+  });
   app.get('/client.mjs', (_req, res) => {
     res.type('js').send(CLIENT_SCRIPT);
+  });
+  // The screens; an app from the package serves express.static(browserModules) instead.
+  app.get('/ui.mjs', (_req, res) => {
+    res.type('js').send(UI_SCRIPT);
   });
   return { app, auth, dev, accounts: accountRouter, orgs, sso: ssoPlugin };
 }

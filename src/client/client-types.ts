@@ -151,7 +151,8 @@ export interface ClientLinkedLogin {
   Provider: string;
   UserId: string;
   Name: string;
-  Linked: number;
+  /** When it was linked (ISO 8601; the account's creation for its own). */
+  Linked: string;
   Primary?: boolean;
 }
 

@@ -5,7 +5,7 @@ import { AuthgateSignIn } from './sign-in';
 import { AuthgateSignUp } from './sign-up';
 import { AuthgateUserButton } from './user-button';
 
-export { allowOrigins, AuthgateElement, useCaptcha } from './ui-element';
+export { allowOrigins, AuthgateElement, screenClient, useCaptcha, type ScreenClientOptions } from './ui-element';
 export { AuthgateAccount } from './account/account';
 export { AuthgateOrgSwitcher } from './org/org-switcher';
 export { AuthgateOrganization } from './org/organization';

@@ -1,3 +1,4 @@
+import { isAuthClientError } from '../client/client-errors';
 import type { ClientUser } from '../client/client-types';
 import type { SectionKit } from './account/section';
 import { el } from './ui-dom';
@@ -16,7 +17,11 @@ export abstract class SessionScreen extends AuthgateElement {
 
   protected render(): Node {
     this.unsubscribe ??= this.client.subscribe((session) => {
-      if (`${session.status}:${session.user?.id ?? ''}` !== this.drawnFor) this.show(this.render());
+      if (`${session.status}:${session.user?.id ?? ''}` === this.drawnFor) return;
+      // Someone else now (signed out, an admin's impersonation ended): nothing said to the one before stays.
+      this.error.textContent = '';
+      this.status.textContent = '';
+      this.show(this.render());
     });
     const session = this.client.session;
     this.drawnFor = `${session.status}:${session.user?.id ?? ''}`;
@@ -29,14 +34,45 @@ export abstract class SessionScreen extends AuthgateElement {
   }
 
   /** Stops following the session. @internal */
-  disconnectedCallback(): void {
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
     this.unsubscribe?.();
     this.unsubscribe = undefined;
   }
 
   /** Every change of the screen, refused inside another page's frame unless `allow-framed` is set (clickjacking). */
   protected override act(button: HTMLButtonElement | undefined, busy: string, action: () => Promise<void>): Promise<void> {
-    return super.act(button, busy, this.framed() ? () => Promise.reject(new Error('refused in a frame')) : action);
+    if (this.framed()) return super.act(button, busy, () => Promise.reject(new Error('refused in a frame')));
+    return super.act(button, busy, async () => {
+      try {
+        await action();
+      } catch (err) {
+        if (isAuthClientError(err) && err.code === 'step_up_required') void this.offerStepUp(() => this.act(button, busy, action));
+        throw err;
+      }
+    });
+  }
+
+  /**
+   * A change refused for an old login (`step_up_required`): with two-factor on, a code makes the
+   * login fresh and the change is made again; without it the alert says to sign in again.
+   */
+  private async offerStepUp(retry: () => Promise<void>): Promise<void> {
+    if (!this.config.plugins.includes('two-factor') || this.body.querySelector('form.step-up')) return;
+    const status = await this.client.twoFactor.status().catch(() => ({ enabled: false }));
+    if (status.enabled !== true) return;
+    const form: HTMLFormElement = this.form(
+      this.t('ui.signIn.verify'),
+      [this.field(this.t('ui.signIn.secondFactor'), { name: 'code', autocomplete: 'one-time-code', inputmode: 'numeric' })],
+      async ({ code = '' }) => {
+        await this.client.twoFactor.stepUp(code);
+        form.remove();
+        await retry();
+      },
+    );
+    form.classList.add('step-up');
+    this.error.after(form);
+    form.querySelector('input')?.focus();
   }
 
   /**

@@ -3,6 +3,23 @@ import { isAuthClientError } from '../client/client-errors';
 import { el } from './ui-dom';
 import { AuthgateElement } from './ui-element';
 import { providerLabel } from './provider-names';
+import { keepInvitation, pendingInvitation } from './org/invitation';
+import { onSignInHint, signInHintWaits, takeSignInHint } from './sign-in-hint';
+
+/** The identity provider's interaction already ended a session for (`fresh=1` ends one once per interaction). */
+const FRESH = 'authgate-idp-fresh';
+
+/** The page of this site that opened the screen for an app of its identity provider (`?return_to=`), if any. */
+function idpReturn(): string | null {
+  const target = new URLSearchParams(location.search).get('return_to');
+  if (target === null) return null;
+  try {
+    const url = new URL(target, location.href);
+    return url.origin === location.origin ? url.href : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * `<authgate-sign-in>`: every way in that the server has turned on, and only those: a password
@@ -12,20 +29,30 @@ import { providerLabel } from './provider-names';
  * account service.
  *
  * When signed in it fires `authgate-signed-in` (`detail`: the user) and, with a `redirect`
- * attribute, goes there.
+ * attribute, goes there. Opened by the identity provider for one of its apps (`?return_to=` of this
+ * site, `&fresh=1` to end the session here first), it goes back there once signed in. An invitation
+ * opened from its mail (`#invitation=`) is kept for `<authgate-organization>`, and said here.
  */
 export class AuthgateSignIn extends AuthgateElement {
   private unsubscribe: (() => void) | undefined;
+  private idpFollowed = false;
+  private stopHints: (() => void) | undefined;
+  protected override readonly fragmentKeys = ['reset', 'invitation'];
 
   protected render(): Node {
+    keepInvitation();
+    void this.followIdp();
     // Signed out elsewhere (another tab, the user button): the form again, without old news.
+    const again = (): void => {
+      this.signedInShown = false;
+      this.status.textContent = '';
+      this.show(this.render());
+    };
     this.unsubscribe ??= this.client.subscribe((session) => {
-      if (session.status === 'signed-out' && this.signedInShown) {
-        this.signedInShown = false;
-        this.status.textContent = '';
-        this.show(this.render());
-      }
+      if (session.status === 'signed-out' && (this.signedInShown || signInHintWaits())) again();
     });
+    // A hint left once the session had already ended here (the screen learnt it first).
+    this.stopHints ??= onSignInHint(() => this.client.session.status === 'signed-out' && again());
     const { providers, plugins } = this.config;
     // Opened by a reset mail's link (`#reset=<code>&email=<address>`): the reset form, filled in.
     const reset = new URLSearchParams(location.hash.replace(/^#/, ''));
@@ -41,7 +68,17 @@ export class AuthgateSignIn extends AuthgateElement {
     const link = providers.find((p) => p.methods.includes('otp'));
     const elsewhere = providers.filter((p) => p.methods.length === 0 && p.name !== 'sso' && p.name !== 'telegram');
     const parts: Node[] = [el('h2', {}, this.t('ui.signIn.title'))];
-    if (direct || accounts) parts.push(this.passwordForm(direct?.name, accounts));
+    if (idpReturn() !== null) parts.push(el('p', { class: 'label' }, this.t('ui.signIn.appWaits')));
+    if (pendingInvitation.get() !== null) parts.push(el('p', { class: 'label' }, this.t('ui.signIn.invited')));
+    // Signed out by a change on another screen (an e-mail moved): why, and the new name ready.
+    const hint = takeSignInHint();
+    if (direct || accounts) {
+      const form = this.passwordForm(direct?.name, accounts);
+      const user = form.querySelector<HTMLInputElement>('input[name=user]');
+      if (hint && user) user.value = hint.user;
+      parts.push(form);
+    }
+    if (hint) queueMicrotask(() => (this.status.textContent = hint.said));
     const others: Node[] = [];
     if (passkey) {
       others.push(this.button(this.t('ui.signIn.passkey'), (b) => this.act(b, this.t('ui.busy'), async () => this.done(await this.client.signIn.passkey({ provider: passkey.name })))));
@@ -96,13 +133,19 @@ export class AuthgateSignIn extends AuthgateElement {
     return form;
   }
 
+  /** The e-mail link form: the mailed link lands on the `redirect` page, else on this one, signed in. */
   private linkForm(provider: string): HTMLFormElement {
     return this.form(
       this.t('ui.signIn.emailLink'),
       [this.field(this.t('ui.signIn.emailAddress'), { name: 'address', type: 'email', autocomplete: 'email' })],
       async ({ address = '' }) => {
         // The name in the link's token: the address's local part (the server keeps names to 64 characters).
-        await this.client.signIn.emailLink({ address, user: address.split('@')[0]?.slice(0, 64) || address.slice(0, 64), provider, from: this.redirectTarget()?.from });
+        await this.client.signIn.emailLink({
+          address,
+          user: address.split('@')[0]?.slice(0, 64) || address.slice(0, 64),
+          provider,
+          from: this.redirectTarget()?.from ?? location.pathname + location.search,
+        });
         this.status.textContent = this.t('ui.signIn.linkSent', { Address: address });
       },
       false,
@@ -170,14 +213,34 @@ export class AuthgateSignIn extends AuthgateElement {
     this.show(el('div', {}));
     this.status.textContent = this.t('ui.signIn.signedIn', { User: result.user.name });
     this.announce('signed-in', result.user);
-    const target = this.getAttribute('redirect');
+    const target = this.getAttribute('redirect') ?? idpReturn();
     if (target !== null) this.go(target);
   }
 
+  /**
+   * For the identity provider's app: a session already here goes back at once; one the app asked to
+   * be new (`fresh=1`) is ended first, once for that interaction (back from a sign-in it stays).
+   */
+  private async followIdp(): Promise<void> {
+    const target = idpReturn();
+    if (target === null || this.idpFollowed) return;
+    this.idpFollowed = true;
+    if (new URLSearchParams(location.search).get('fresh') === '1' && sessionStorage.getItem(FRESH) !== target) {
+      sessionStorage.setItem(FRESH, target);
+      await this.client.signOut().catch(() => undefined);
+      return;
+    }
+    const session = await this.client.refresh().catch(() => undefined);
+    if (session?.status === 'signed-in') this.go(target);
+  }
+
   /** Stops following the session. @internal */
-  disconnectedCallback(): void {
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
     this.unsubscribe?.();
     this.unsubscribe = undefined;
+    this.stopHints?.();
+    this.stopHints = undefined;
   }
 
   private redirectTarget(): { from: string } | undefined {

@@ -12,7 +12,8 @@ export class AuthgateSignUp extends AuthgateElement {
   private signedInShown = false;
 
   /** Stops following the session. @internal */
-  disconnectedCallback(): void {
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
     this.unsubscribe?.();
     this.unsubscribe = undefined;
   }
@@ -44,7 +45,8 @@ export class AuthgateSignUp extends AuthgateElement {
   private activationView(id: string, code: string): Node {
     // The code leaves the address at once (history, a Referer, a page script); a click activates,
     // so a link opened by a mail scanner, or by someone who did not sign up, activates nothing.
-    history.replaceState(null, '', location.pathname.replace(/\/active\/[^/]+$/, '/'));
+    // The address becomes the site's root: the link's path is the account router's, not a page.
+    history.replaceState(null, '', '/');
     const heading = el('h2', {}, this.t('ui.signUp.activateQuestion'));
     const activate = this.button(this.t('ui.signUp.activate'), (button) =>
       this.act(button, this.t('ui.busy'), async () => {

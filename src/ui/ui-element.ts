@@ -33,6 +33,32 @@ const allowedOrigins = new Set<string>();
 export function allowOrigins(origins: readonly string[]): void {
   for (const origin of origins) allowedOrigins.add(new URL(origin).origin);
 }
+/** Where the screens' app is: the same as their `base-url`, `auth-path` and `account-path` attributes. */
+export interface ScreenClientOptions {
+  /** @default the page's origin */
+  baseUrl?: string | undefined;
+  /** @default `/auth` */
+  authPath?: string | undefined;
+  /** @default `/account` */
+  accountPath?: string | undefined;
+}
+
+const keyOf = (options: ScreenClientOptions): string => JSON.stringify({ baseUrl: options.baseUrl ?? '', authPath: options.authPath ?? '/auth', accountPath: options.accountPath ?? '/account' });
+
+/**
+ * The client the screens of an app use (one per app): a page script that follows the session
+ * (`subscribe`) or calls the server uses this one, so it sees every change the screens make at once.
+ */
+export function screenClient(options: ScreenClientOptions = {}): AuthClient {
+  const key = keyOf(options);
+  let client = clients.get(key);
+  if (client === undefined) {
+    client = createAuthClient({ ...(JSON.parse(key) as Required<ScreenClientOptions>), captcha: (call) => (captchaSolver ? captchaSolver(call) : Promise.resolve(undefined)) });
+    clients.set(key, client);
+  }
+  return client;
+}
+
 /** Ids of fields, unique in the page (each screen's shadow root would do; one counter is simpler). */
 let fieldCount = 0;
 const clients = new Map<string, AuthClient>();
@@ -52,7 +78,8 @@ export abstract class AuthgateElement extends Base {
   protected readonly status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
   /** The error of the last action: read out, and focused. */
   protected readonly error = el('p', { class: 'error', role: 'alert', tabindex: '-1' });
-  private readonly body = el('div', { part: 'body' });
+  /** The screen's content between its alert and its live region. */
+  protected readonly body = el('div', { part: 'body' });
 
   constructor() {
     super();
@@ -65,19 +92,16 @@ export abstract class AuthgateElement extends Base {
 
   /** The client of the app this screen talks to. */
   protected get client(): AuthClient {
-    const key = this.clientKey;
-    let client = clients.get(key);
-    if (client === undefined) {
-      const options = JSON.parse(key) as { baseUrl: string; authPath: string; accountPath: string };
-      client = createAuthClient({ ...options, captcha: (call) => (captchaSolver ? captchaSolver(call) : Promise.resolve(undefined)) });
-      clients.set(key, client);
-    }
-    return client;
+    return screenClient(this.clientOptions);
+  }
+
+  private get clientOptions(): ScreenClientOptions {
+    return { baseUrl: this.baseUrl, authPath: this.authPath, accountPath: this.getAttribute('account-path') ?? '/account' };
   }
 
   /** The options of this screen's client, as text: one client, and one configuration, per app. */
   private get clientKey(): string {
-    return JSON.stringify({ baseUrl: this.baseUrl, authPath: this.authPath, accountPath: this.getAttribute('account-path') ?? '/account' });
+    return keyOf(this.clientOptions);
   }
 
   /** The `base-url`, when it is the page's origin or one allowed by {@link allowOrigins}; else the page's own. */
@@ -100,8 +124,25 @@ export abstract class AuthgateElement extends Base {
     return this.getAttribute('auth-path') ?? '/auth';
   }
 
+  /**
+   * The keys of a mail's link this screen reads from the page's fragment (`#reset=`,
+   * `#email-code=`, `#invitation=`): a link opened while the page is already open changes only the
+   * fragment, and the screen is drawn again for it.
+   */
+  protected readonly fragmentKeys: readonly string[] = [];
+  private readonly hashChanged = (): void => {
+    const fragment = new URLSearchParams(location.hash.replace(/^#/, ''));
+    if (this.config !== undefined && this.fragmentKeys.some((key) => fragment.has(key))) this.show(this.render());
+  };
+
+  /** Stops following the page's fragment. @internal */
+  disconnectedCallback(): void {
+    window.removeEventListener('hashchange', this.hashChanged);
+  }
+
   /** Loads the configuration, then draws the screen. @internal */
   connectedCallback(): void {
+    window.addEventListener('hashchange', this.hashChanged);
     screenConfig(this.client, this.clientKey, this.authPath, this.getAttribute('lang'))
       .then((config) => {
         this.config = config;

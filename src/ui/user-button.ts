@@ -6,7 +6,8 @@ import { AuthgateElement } from './ui-element';
  * `<authgate-user-button>`: the signed-in user's avatar and name; pressed, it opens a list with
  * the organizations to act in (with the organizations plugin) and "Sign out". It follows the
  * session (a sign-out in another tab shows at once) and is empty while nobody is signed in.
- * Fires `authgate-signed-out` and `authgate-org-switched` (`detail`: the organization).
+ * While an admin acts as the user (the admin plugin's impersonation) it says so beside the button,
+ * with the way back. Fires `authgate-signed-out` and `authgate-org-switched` (`detail`: the organization).
  */
 export class AuthgateUserButton extends AuthgateElement {
   private unsubscribe: (() => void) | undefined;
@@ -31,7 +32,8 @@ export class AuthgateUserButton extends AuthgateElement {
   }
 
   /** Stops following the session. @internal */
-  disconnectedCallback(): void {
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     document.removeEventListener('click', this.outside);
@@ -69,12 +71,36 @@ export class AuthgateUserButton extends AuthgateElement {
     toggle.addEventListener('keydown', onKey);
     list.addEventListener('keydown', onKey);
     toggle.setAttribute('aria-label', this.t('ui.userButton.label', { User: user.name }));
-    return el('div', {}, toggle, list);
+    const acting = el('div', { class: 'row' });
+    if (this.config.plugins.includes('admin')) void this.impersonation(acting, user.name);
+    return el('div', { class: 'row' }, acting, el('div', {}, toggle, list));
+  }
+
+  /** An admin acting as the user: who, until when, and a button back to the admin's own session. */
+  private async impersonation(into: HTMLElement, user: string): Promise<void> {
+    const path = `${this.authPath}/admin/impersonation`;
+    const state = await this.client.request<{ active: boolean; admin?: { name: string }; expires?: number }>('GET', path).catch(() => ({ active: false }) as const);
+    if (!state.active || state.admin === undefined) return;
+    const until = new Intl.DateTimeFormat(this.config.lang, { timeStyle: 'short' }).format(state.expires ?? Date.now());
+    into.replaceChildren(
+      el('span', { class: 'label', role: 'status' }, this.t('ui.userButton.actingAs', { Admin: state.admin.name, User: user, Time: until })),
+      this.button(this.t('ui.userButton.stopActing'), (button) =>
+        this.act(button, this.t('ui.busy'), async () => {
+          await this.client.request('POST', `${path}/stop`);
+          await this.client.refresh();
+        }),
+      ),
+    );
   }
 
   private async fill(list: HTMLElement): Promise<void> {
     const signOut = this.button(this.t('ui.userButton.signOut'), (button) =>
       this.act(button, this.t('ui.busy'), async () => {
+        // Signed in through an organization's IdP: its logout page ends the session here and offers the IdP's (single logout).
+        if (this.config.plugins.includes('sso') && typeof this.client.session.user?.attrs?.sso_connection === 'string') {
+          location.assign(`${this.getAttribute('base-url') ?? ''}${this.authPath}/sso/logout`);
+          return;
+        }
         await this.client.signOut();
         this.announce('signed-out', null);
       }),

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_USERS } from '../../examples/server/app';
 import { SHOTS } from '../support/browser';
-import { browserIt, startBrowserExample, type BrowserExample } from '../support/example-browser';
+import { browserIt, shownUser, signedInShown, signInWith, startBrowserExample, type BrowserExample } from '../support/example-browser';
 
 describe('the admin console in headless chromium', () => {
   let example: BrowserExample | undefined;
@@ -26,10 +26,8 @@ describe('the admin console in headless chromium', () => {
 
   const signIn = async (page: Page, user: string): Promise<void> => {
     await page.goto(base);
-    await page.waitForSelector('#logged-out:not(.hidden)');
-    await page.fill('#user', user);
-    await page.fill('#passwd', DEMO_USERS[user]!);
-    await page.click('#direct-login');
+    await page.waitForSelector('body[data-session=signed-out]');
+    await signInWith(page, user, DEMO_USERS[user]!);
   };
 
   browserIt(
@@ -37,7 +35,7 @@ describe('the admin console in headless chromium', () => {
     async () => {
       const demo = await (await browser.newContext()).newPage();
       await signIn(demo, 'demo');
-      await demo.waitForSelector('#logged-in:not(.hidden)');
+      await signedInShown(demo);
       expect(await demo.isHidden('#admin-console')).toBe(true);
       const refused = await demo.goto(`${base}/auth/admin/`);
       expect(refused?.status()).toBe(403);
@@ -46,15 +44,16 @@ describe('the admin console in headless chromium', () => {
 
       const admin = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
       await signIn(admin, 'admin');
-      await admin.waitForSelector('#logged-in:not(.hidden)');
-      // The console's link looks like its neighbours, the small secondary buttons.
+      await signedInShown(admin);
+      // The console's link looks like its neighbours, the route buttons.
       const looks = (selector: string): Promise<string> =>
         admin.$eval(selector, (el) => ['padding', 'font-size', 'background-color', 'border-radius'].map((p) => getComputedStyle(el).getPropertyValue(p)).join(' '));
-      expect(await looks('#admin-console')).toBe(await looks('#call-admin'));
+      await admin.waitForSelector('#admin-console:not([hidden])');
+      expect(await looks('#admin-console')).toBe(await looks('button[data-call="/admin"]'));
       // An organization for the console's list.
-      await admin.fill('#org-name', 'Ops Team');
-      await admin.click('#create-org');
-      await admin.waitForFunction("document.getElementById('org-title').textContent === 'Members of Ops Team'");
+      await admin.fill('authgate-organization input[name=name][autocomplete=organization]', 'Ops Team');
+      await admin.click('authgate-organization >> text=Create an organization');
+      await admin.locator('authgate-organization h2 >> text=Ops Team').waitFor();
       await admin.click('#admin-console');
       await admin.waitForURL(`${base}/auth/admin/`);
       await admin.waitForSelector('#users tr.user-row');
@@ -72,12 +71,8 @@ describe('the admin console in headless chromium', () => {
       await admin.click('#ban');
       await admin.locator('#message', { hasText: 'demo is banned; 1 sessions ended' }).waitFor();
       await admin.locator('#user-facts', { hasText: 'banned (testing the console)' }).waitFor();
-      await demo.goto(base);
-      await demo.waitForSelector('#logged-out:not(.hidden)');
-      await demo.fill('#user', 'demo');
-      await demo.fill('#passwd', DEMO_USERS.demo!);
-      await demo.click('#direct-login');
-      await demo.waitForFunction("document.getElementById('direct-error').textContent.includes('banned')");
+      await signIn(demo, 'demo');
+      await demo.locator('authgate-sign-in [role=alert] >> text=/banned/').waitFor();
 
       await until(async () => (await admin.locator('#user-events li', { hasText: 'user.banned by admin' }).count()) === 1);
       // The operator's views: the audit log filtered to bans, organizations and their members, the identity provider's apps.
@@ -96,33 +91,34 @@ describe('the admin console in headless chromium', () => {
       await admin.screenshot({ path: join(SHOTS, 'admin-console-operator.png'), fullPage: true });
       await admin.click('#unban');
       await admin.locator('#message', { hasText: 'demo is no longer banned' }).waitFor();
-      await demo.click('#direct-login');
-      await demo.waitForSelector('#logged-in:not(.hidden)');
+      await demo.click('authgate-sign-in button[type=submit]');
+      await signedInShown(demo);
       // Its recent activity tells what happened: the suspension and the sign-ins.
-      await demo.waitForFunction(
-        "document.getElementById('activity').textContent.includes('Suspended by an admin') && document.getElementById('activity').textContent.includes('Signed in via local')",
-      );
+      const activity = demo.locator('authgate-account section[aria-labelledby=activity]');
+      await activity.locator('li >> text=Suspended by an admin').waitFor();
+      await activity.locator('li:has-text("Signed in") >> text=/local/').first().waitFor();
 
       // Act as demo: back on the app's page with a banner, then back to the admin's own session.
       await admin.click('#impersonate');
       await admin.waitForURL(`${base}/`);
-      await admin.waitForSelector('#impersonation:not(.hidden)');
-      expect(await admin.textContent('#user-name')).toBe('demo');
-      expect(await admin.textContent('#impersonation-text')).toContain('admin, you act as demo');
+      const acting = admin.locator('authgate-user-button [role=status]:has-text("you act as")');
+      await acting.waitFor();
+      expect(await shownUser(admin)).toBe('demo');
+      expect(await acting.textContent()).toContain('admin, you act as demo');
       await admin.screenshot({ path: join(SHOTS, 'impersonation-banner.png') });
-      // An impersonation never passes step-up: turning on two-factor asks to confirm it is you.
-      await admin.click('#enroll-2fa');
-      await admin.waitForSelector('#step-up:not(.hidden)');
-      expect(await admin.textContent('#error')).not.toBe('');
-      await admin.click('#stop-impersonation');
-      await admin.waitForSelector('#impersonation.hidden', { state: 'attached' });
-      await admin.waitForFunction("document.getElementById('user-name').textContent === 'admin'");
-      // Back as the admin, nothing of the impersonated session's page stays: no step-up card, no error.
-      expect(await admin.isHidden('#step-up')).toBe(true);
-      expect(await admin.textContent('#error')).toBe('');
+      // An impersonation never passes step-up: turning on two-factor is refused, and says why.
+      await admin.click('authgate-account section[aria-labelledby=two-factor] >> text=Turn on');
+      const alert = admin.locator('authgate-account [role=alert]');
+      await admin.locator('authgate-account [role=alert] >> text=/an admin acting as this user cannot change its credentials/').waitFor();
+      await admin.click('authgate-user-button >> text=Stop acting as this user');
+      await admin.locator('authgate-user-button button.user >> text=admin').waitFor();
+      expect(await acting.count()).toBe(0);
+      // Back as the admin, nothing of the impersonated session's page stays: no error.
+      await admin.locator('authgate-account section[aria-labelledby=activity] li >> nth=0').waitFor();
+      expect(await alert.textContent()).toBe('');
       // Recent activity speaks words, never raw event names.
-      await admin.waitForFunction("document.getElementById('activity').textContent.includes('Signed in')");
-      expect(await admin.textContent('#activity')).not.toMatch(/\b[a-z_]+\.[a-z_.]+\b/);
+      await admin.locator('authgate-account section[aria-labelledby=activity] li >> text=Signed in').first().waitFor();
+      expect(await admin.locator('authgate-account section[aria-labelledby=activity]').textContent()).not.toMatch(/\b[a-z_]+\.[a-z_.]+\b/);
 
       // On a phone-sized screen, with the keyboard: search and open a user.
       const phone = await admin.context().newPage();

@@ -13,25 +13,25 @@ describe('API keys on the example page in headless chromium', () => {
   afterAll(() => example?.close());
 
   browserIt(
-    'creates a key (shown once, with a curl line), the key works from outside the browser, deleting it stops it',
+    'creates a key on the account screen (shown once, gone with Done), the key works from outside the browser, removing it stops it',
     async () => {
       const page = await (await browser.newContext()).newPage();
       await signInOnPage(page, base, 'demo');
-      await page.fill('#api-key-name', 'CI');
-      await page.click('#create-api-key');
-      await page.waitForSelector('#new-api-key:not(.hidden)');
-      const key = (await page.textContent('#new-api-key-value')) ?? '';
+      const keys = page.locator('authgate-account section[aria-labelledby=api-keys]');
+      await keys.locator('input[name=name]').fill('CI');
+      await keys.locator('button[type=submit]').click();
+      const key = (await keys.locator('code.secret').textContent()) ?? '';
       expect(key).toMatch(/^agk_/);
-      expect(await page.textContent('#api-key-curl')).toContain(`Bearer ${key}`);
-      await page.waitForFunction("document.querySelectorAll('#api-keys li.api-key').length === 1");
-      expect(await page.textContent('#api-keys')).not.toContain(key);
+      await keys.locator('text=Done').click();
+      await keys.locator('li >> text=/^CI/').waitFor();
+      expect(await keys.textContent()).not.toContain(key);
 
       const whoami = await fetch(`${base}/api/whoami`, { headers: { authorization: `Bearer ${key}` } });
       expect(whoami.status).toBe(200);
       expect(await whoami.json()).toMatchObject({ user: 'demo', apiKey: { scopes: [] } });
 
-      await page.click('#api-keys li.api-key button.delete-api-key');
-      await page.waitForFunction("document.getElementById('api-keys-notice').textContent.includes('was deleted')");
+      await keys.locator('li >> text=Remove').click();
+      await page.locator('authgate-account [role=status] >> text=CI is removed.').waitFor();
       expect((await fetch(`${base}/api/whoami`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
       await page.context().close();
     },
@@ -39,27 +39,29 @@ describe('API keys on the example page in headless chromium', () => {
   );
 
   browserIt(
-    'creates a key for an organization the user owns: it acts as that organization in /workspace, listed with its roles',
+    'creates a key on the organization screen of an organization the user owns: it acts as that organization in /workspace, listed with its roles',
     async () => {
       const page = await (await browser.newContext()).newPage();
       await signInOnPage(page, base, 'demo');
-      await page.fill('#org-name', 'Key Makers');
-      await page.click('#create-org');
-      await page.waitForFunction("[...document.querySelectorAll('#api-key-holder option')].some((o) => o.textContent === 'Key Makers')");
-      await page.selectOption('#api-key-holder', { label: 'Key Makers' });
-      await page.fill('#api-key-name', 'partner');
-      await page.click('#create-api-key');
-      await page.waitForSelector('#new-api-key:not(.hidden)');
-      const key = (await page.textContent('#new-api-key-value')) ?? '';
-      expect(await page.textContent('#api-key-curl')).toContain('/workspace');
-      await page.waitForFunction("document.getElementById('api-keys').textContent.includes('for Key Makers as member')");
+      await page.fill('authgate-organization input[name=name][autocomplete=organization]', 'Key Makers');
+      await page.click('authgate-organization >> text=Create an organization');
+      await page.locator('authgate-organization h2 >> text=Key Makers').waitFor();
+      const keys = page.locator('authgate-organization section[aria-labelledby=api-keys]');
+      await keys.locator('input[name=name]').fill('partner');
+      await keys.locator('button[type=submit]').click();
+      const key = (await keys.locator('code.secret').textContent()) ?? '';
+      expect(key).toMatch(/^agk_/);
+      await keys.locator('text=Done').click();
+      await keys.locator('li:has-text("partner") >> text=/member/').waitFor();
+      // The person's own keys stay apart.
+      expect(await page.locator('authgate-account section[aria-labelledby=api-keys] li').count()).toBe(0);
 
       const workspace = await fetch(`${base}/workspace`, { headers: { authorization: `Bearer ${key}` } });
       expect(workspace.status).toBe(200);
       expect(await workspace.json()).toMatchObject({ org: { name: 'Key Makers' }, roles: ['member'] });
 
-      await page.click('#api-keys li.api-key button.delete-api-key');
-      await page.waitForFunction("document.getElementById('api-keys-notice').textContent.includes('was deleted')");
+      await keys.locator('li >> text=Remove').click();
+      await page.locator('authgate-organization [role=status] >> text=partner is removed.').waitFor();
       expect((await fetch(`${base}/workspace`, { headers: { authorization: `Bearer ${key}` } })).status).toBe(401);
       await page.context().close();
     },

@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { DEMO_USERS } from '../../examples/server/app';
 import { codeInPage, clientPage, okInPage } from '../support/client-page';
-import { browserIt, fromLog, signInOnPage, startBrowserExample, virtualAuthenticator, type BrowserExample } from '../support/example-browser';
+import { browserIt, fromLog, signedInShown, signInOnPage, signOutOnPage, startBrowserExample, virtualAuthenticator, whoAmI, type BrowserExample } from '../support/example-browser';
 import { codeNow } from '../support/totp-code';
 
 describe('authgate/client in headless chromium against the example server', () => {
@@ -55,18 +55,18 @@ describe('authgate/client in headless chromium against the example server', () =
     await signInOnPage(first, base, 'demo');
     const second = await context.newPage();
     await second.goto(base);
-    await second.waitForSelector('#logged-in:not(.hidden)');
-    await first.click('#logout');
-    await second.waitForSelector('#logged-out:not(.hidden)');
-    expect(await second.textContent('#status')).toBe('Not signed in.');
+    await signedInShown(second);
+    await signOutOnPage(first);
+    await second.waitForSelector('body[data-session=signed-out]');
+    await second.locator('authgate-user-button button.user').waitFor({ state: 'detached' });
 
     // An admin bans the user from elsewhere; the page learns it when it is looked at again.
     await signInOnPage(first, base, 'demo');
     const admin = await signedIn(await browser.newContext(), 'admin');
-    const demoId = await first.textContent('#user-id');
+    const demoId = (await whoAmI(first)).id;
     await okInPage(admin, `c.request('POST', '/auth/admin/users/${demoId}/ban', { reason: 'test' })`);
     await first.evaluate("document.dispatchEvent(new Event('visibilitychange'))");
-    await first.waitForSelector('#logged-out:not(.hidden)');
+    await first.waitForSelector('body[data-session=signed-out]');
     await okInPage(admin, `c.request('POST', '/auth/admin/users/${demoId}/unban')`);
     await context.close();
   });

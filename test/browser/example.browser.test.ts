@@ -2,7 +2,27 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_USERS } from '../../examples/server/app';
 import { SHOTS } from '../support/browser';
-import { browserIt, fromLog as fromLog_, signUpAndActivate as signUpAndActivate_, startBrowserExample, type BrowserExample } from '../support/example-browser';
+import {
+  browserIt,
+  callOnPage,
+  fromLog as fromLog_,
+  pageJson,
+  shownUser,
+  signedInShown,
+  signInWith,
+  signOutOnPage,
+  signUpAndActivate as signUpAndActivate_,
+  startBrowserExample,
+  whoAmI,
+  type BrowserExample,
+} from '../support/example-browser';
+
+/** Continues with SSO from the sign-in screen with a work e-mail of the demo's customer. */
+async function ssoFromSignIn(page: Page): Promise<void> {
+  await page.fill('authgate-sign-in input[name=email][autocomplete=email]', 'someone@customer.test');
+  await page.click('authgate-sign-in >> text=Continue with SSO');
+  await page.waitForSelector('#idp-sign-in');
+}
 
 describe('example in headless chromium', () => {
   let example: BrowserExample | undefined;
@@ -20,31 +40,32 @@ describe('example in headless chromium', () => {
   const signUpAndActivate = (page: Page, email: string, pwd: string): Promise<void> => signUpAndActivate_(example!, page, email, pwd);
 
   browserIt(
-    "signs someone@customer.test in through the customer's identity provider (SAML) with a work e-mail",
+    "signs someone@customer.test in through the customer's identity provider (SAML) with a work e-mail, and out through it",
     async () => {
       const page = await (await browser.newContext()).newPage();
       await page.goto(base);
-      await page.waitForSelector('#logged-out:not(.hidden)');
-      expect(await page.inputValue('#sso-email')).toBe('someone@customer.test');
-      await page.click('#sso-login');
+      await page.waitForSelector('body[data-session=signed-out]');
+      await ssoFromSignIn(page);
       // The IdP's own page (another origin), then its form posts the answer back to the app.
-      await page.waitForSelector('#idp-sign-in');
       expect(new URL(page.url()).pathname).toBe('/sso');
       await page.fill('#idp-name', 'Sam Customer');
       await page.click('#idp-sign-in');
-      await page.waitForSelector('#logged-in:not(.hidden)');
+      await signedInShown(page);
       expect(page.url()).toBe(`${base}/`);
-      expect(await page.textContent('#user-name')).toBe('Sam Customer');
-      const orgs = await page.evaluate(async () => (await fetch('/auth/orgs', { headers: { 'X-XSRF-TOKEN': document.cookie.replace(/.*XSRF-TOKEN=([^;]+).*/, '$1') } })).json());
+      expect(await shownUser(page)).toBe('Sam Customer');
+      const orgs = await pageJson(page, '/auth/orgs');
       expect(orgs).toMatchObject([{ name: 'Customer Inc.', roles: ['member'] }]);
+      // The organization screen shows the organization the IdP put the person in.
+      await page.locator('authgate-organization h2 >> text=Customer Inc.').waitFor();
       await page.screenshot({ path: join(SHOTS, 'sso-signed-in.png') });
-      // Signing out goes through the IdP too: the page's button, the IdP's answer, back on the app signed out.
-      await page.click('#logout');
+      // Signing out goes through the IdP too: the user button, the IdP's answer, back on the app signed out.
+      await page.click('authgate-user-button button.user');
+      await page.click('authgate-user-button >> text=Sign out');
       await page.waitForSelector('form[action$="/auth/sso/idp-logout"] button');
       expect(await page.textContent('h1')).toBe('You are signed out');
       await page.click('form button');
       await page.waitForURL(`${base}/`);
-      await page.waitForSelector('#logged-out:not(.hidden)');
+      await page.waitForSelector('body[data-session=signed-out]');
       await page.context().close();
     },
     60_000,
@@ -55,11 +76,13 @@ describe('example in headless chromium', () => {
     async () => {
       const page = await (await browser.newContext({ viewport: { width: 1280, height: 1000 } })).newPage();
       await page.goto(base);
-      await page.fill('#user', 'admin');
-      await page.fill('#passwd', DEMO_USERS.admin!);
-      await page.click('#direct-login');
-      await page.waitForSelector('#logged-in:not(.hidden)');
-      const opened = await page.goto(`${base}/auth/orgs/customer/sso`);
+      await signInWith(page, 'admin', DEMO_USERS.admin!);
+      await signedInShown(page);
+      // The organization screen links its admin to the SSO set-up page.
+      await page.locator('authgate-organization h2 >> text=Customer Inc.').waitFor();
+      await page.click('authgate-organization >> text=Set up a connection');
+      await page.waitForURL(`${base}/auth/orgs/customer/sso`);
+      const opened = await page.reload();
       expect(opened?.headers()['content-security-policy']).toContain("script-src 'self'");
       await page.locator('#domains tr[data-domain="customer.test"]', { hasText: 'verified' }).waitFor();
       const connection = page.locator('#connections .connection').first();
@@ -79,8 +102,7 @@ describe('example in headless chromium', () => {
       expect(await page.textContent('body')).toContain('someone@customer.test');
       // The admin is still the admin: the test made no session.
       await page.goto(base);
-      await page.waitForSelector('#logged-in:not(.hidden)');
-      expect(await page.textContent('#user-name')).toBe('admin');
+      expect(await shownUser(page)).toBe('admin');
       // The admin console lists every organization's domains and connections.
       await page.goto(`${base}/auth/admin/`);
       await page.locator('#sso-list li', { hasText: 'Customer Inc.: ' }).waitFor();
@@ -88,97 +110,88 @@ describe('example in headless chromium', () => {
       expect(await page.textContent('#sso-list')).toContain('Customer IdP (example) [saml]');
       // Signed out again: the other tests count the admin's sessions.
       await page.goto(base);
-      await page.click('#logout');
-      await page.waitForSelector('#logged-out:not(.hidden)');
+      await signOutOnPage(page);
       await page.context().close();
     },
     60_000,
   );
 
   browserIt(
-    'logs in by an e-mail link; the mailed links of an e-mail change and a password reset fill in the page',
+    'logs in by an e-mail link; the mailed links of an e-mail change and a password reset open their forms filled in',
     async () => {
       const page = await (await browser.newContext()).newPage();
       await page.goto(base);
-      await page.waitForSelector('#logged-out:not(.hidden)');
+      await page.waitForSelector('body[data-session=signed-out]');
       let mark = logLines.length;
-      await page.click('#email-form >> xpath=..');
-      await page.fill('#email-user', 'reader');
-      await page.fill('#email-address', 'reader@example.com');
-      await page.click('#email-login');
-      await page.waitForFunction("document.getElementById('email-notice').textContent.includes('reader@example.com')");
+      await page.fill('authgate-sign-in input[name=address]', 'reader@example.com');
+      await page.click('authgate-sign-in >> text=E-mail me a sign-in link');
+      await page.locator('authgate-sign-in [role=status] >> text=/reader@example.com/').waitFor();
       await page.goto(await fromLog(/(http:\/\/\S+\/auth\/email\/login\?token=\S+)/, mark));
-      await page.waitForSelector('#logged-in:not(.hidden)');
-      expect(await page.textContent('#user-name')).toBe('reader');
-      await page.click('#logout');
-      await page.waitForSelector('#logged-out:not(.hidden)');
+      expect(await shownUser(page)).toBe('reader');
+      await signOutOnPage(page);
 
       await signUpAndActivate(page, 'mover@example.com', 'mover lantern pass');
       await page.goto(base);
-      await page.fill('#account-email', 'mover@example.com');
-      await page.fill('#account-pwd', 'mover lantern pass');
-      await page.click('#account-login');
-      await page.waitForSelector('#profile-form:not(.hidden)');
+      await signInWith(page, 'mover@example.com', 'mover lantern pass');
+      const profile = page.locator('authgate-account section[aria-labelledby=profile]');
+      await profile.locator('input[name=email]').waitFor();
       mark = logLines.length;
-      await page.click('#danger-box summary');
-      await page.fill('#new-email', 'moved@example.com');
-      await page.fill('#account-action-pwd', 'mover lantern pass');
-      await page.click('#change-email');
-      await page.waitForFunction("document.getElementById('profile-notice').textContent.length > 0");
+      await profile.locator('input[name=email]').fill('moved@example.com');
+      await profile.locator('form:has(input[name=email]) input[name=password]').fill('mover lantern pass');
+      await profile.locator('text=Change e-mail address').click();
+      await page.locator('authgate-account [role=status] >> text=/moved@example.com/').waitFor();
       const changeLink = await fromLog(/(http:\/\/\S+\/#email-code=[0-9a-f]{32})/, mark);
       await page.goto(changeLink);
-      await page.waitForSelector('#profile-form:not(.hidden)');
-      expect(await page.inputValue('#email-code')).toMatch(/^[0-9a-f]{32}$/);
+      // The link opens the confirmation with its code, and leaves the address bar.
+      await profile.locator('input[name=code]').waitFor();
+      expect(await profile.locator('input[name=code]').inputValue()).toMatch(/^[0-9a-f]{32}$/);
       expect(page.url()).toBe(`${base}/`);
-      await page.click('#confirm-email');
-      await page.waitForSelector('#logged-out:not(.hidden)');
+      await profile.locator('form:has(input[name=code]) button[type=submit]').click();
+      // The move ends the sessions of the old address.
+      await page.waitForSelector('body[data-session=signed-out]');
 
       mark = logLines.length;
-      await page.click('#forgot-box summary');
-      await page.fill('#forgot-email', 'moved@example.com');
-      await page.click('#forgot');
-      await page.waitForFunction("document.getElementById('forgot-notice').textContent.length > 0");
-      // The link alone fills the page: the code and the address (nothing typed again).
+      await page.click('authgate-sign-in >> text=Forgot your password?');
+      await page.fill('authgate-sign-in input[name=email]', 'moved@example.com');
+      await page.click('authgate-sign-in button[type=submit]');
+      await page.locator('authgate-sign-in h2 >> text=Choose a new password').waitFor();
+      // The link alone fills the form: the code and the address (nothing typed again).
       await page.goto(await fromLog(/(http:\/\/\S+\/#reset=[0-9a-f]{32}&email=\S+)/, mark));
-      await page.waitForSelector('#logged-out:not(.hidden)');
-      expect(await page.evaluate("document.getElementById('forgot-box').open")).toBe(true);
-      expect(await page.inputValue('#reset-code')).toMatch(/^[0-9a-f]{32}$/);
-      expect(await page.inputValue('#forgot-email')).toBe('moved@example.com');
-      await page.fill('#reset-pwd', 'moved lantern pass');
-      await page.click('#reset');
-      await page.waitForFunction("document.getElementById('reset-notice').textContent.includes('Password changed')");
-      await page.fill('#account-email', 'moved@example.com');
-      await page.fill('#account-pwd', 'moved lantern pass');
-      await page.click('#account-login');
-      await page.waitForSelector('#logged-in:not(.hidden)');
-      expect(await page.textContent('#user-name')).toBe('moved@example.com');
+      await page.locator('authgate-sign-in >> text=For the account moved@example.com.').waitFor();
+      expect(await page.locator('authgate-sign-in input[name=code]').inputValue()).toMatch(/^[0-9a-f]{32}$/);
+      expect(page.url()).toBe(`${base}/`);
+      await page.fill('authgate-sign-in input[name=password]', 'moved lantern pass');
+      await page.click('authgate-sign-in button[type=submit]');
+      await page.locator('authgate-sign-in [role=status] >> text=Your password is changed. Sign in with it.').waitFor();
+      await signInWith(page, 'moved@example.com', 'moved lantern pass');
+      expect(await shownUser(page)).toBe('moved@example.com');
       await page.context().close();
     },
     60_000,
   );
 
   browserIt(
-    'works on a phone-sized screen and with the keyboard alone; an error shows next to its form',
+    'works on a phone-sized screen and with the keyboard alone; an error shows in the screen and takes the focus',
     async () => {
       const page = await (await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 })).newPage();
       await page.goto(base);
-      await page.waitForSelector('#logged-out:not(.hidden)');
+      await page.waitForSelector('body[data-session=signed-out]');
       expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
       await page.screenshot({ path: join(SHOTS, 'phone-sign-in.png'), fullPage: true });
-      await page.focus('#user');
-      await page.keyboard.press('Control+A');
+      await page.focus('authgate-sign-in input[name=user]');
       await page.keyboard.type('demo');
       await page.keyboard.press('Tab');
       await page.keyboard.type('not-the-password');
       await page.keyboard.press('Enter');
-      await page.waitForFunction("document.getElementById('direct-error').textContent.includes('incorrect user or password')");
-      expect(await page.evaluate("document.getElementById('direct-form').contains(document.getElementById('direct-error'))")).toBe(true);
-      await page.focus('#passwd');
+      const alert = page.locator('authgate-sign-in [role=alert]');
+      await page.locator('authgate-sign-in [role=alert] >> text=/incorrect user or password/i').waitFor();
+      expect(await page.evaluate(() => document.querySelector('authgate-sign-in')!.shadowRoot!.activeElement?.getAttribute('role'))).toBe('alert');
+      await page.focus('authgate-sign-in input[name=password]');
       await page.keyboard.press('Control+A');
       await page.keyboard.type(DEMO_USERS.demo!);
       await page.keyboard.press('Enter');
-      await page.waitForSelector('#logged-in:not(.hidden)');
-      expect(await page.textContent('#direct-error')).toBe('');
+      await signedInShown(page);
+      expect(await alert.textContent()).toBe('');
       expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
       await page.screenshot({ path: join(SHOTS, 'phone-signed-in.png'), fullPage: true });
       await page.context().close();
@@ -187,32 +200,31 @@ describe('example in headless chromium', () => {
   );
 
   browserIt(
-    'logs in with the direct form, shows name and avatar, calls /private, logs out',
+    'logs in with a demo user, shows name and avatar, calls /private, logs out',
     async () => {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       await page.goto(base);
-      await page.waitForSelector('#logged-out:not(.hidden)');
+      await page.waitForSelector('body[data-session=signed-out]');
       await page.screenshot({ path: join(SHOTS, 'sign-in.png'), fullPage: true });
-      await page.fill('#user', 'demo');
-      await page.fill('#passwd', DEMO_USERS.demo!);
-      await page.click('#direct-login');
-      await page.waitForSelector('#logged-in:not(.hidden)');
-      expect(await page.textContent('#user-name')).toBe('demo');
-      // page-side expressions are strings: this file is type-checked without DOM types
-      await page.waitForFunction("(() => { const img = document.getElementById('avatar'); return img && img.complete && img.naturalWidth > 0; })()");
-      expect(await page.getAttribute('#avatar', 'src')).toMatch(new RegExp(`^${base}/avatar/[0-9a-f]{40}\\.image$`));
+      await signInWith(page, 'demo', DEMO_USERS.demo!);
+      expect(await shownUser(page)).toBe('demo');
+      const avatar = page.locator('authgate-user-button button.user img');
+      expect(await avatar.getAttribute('src')).toMatch(new RegExp(`^${base}/avatar/[0-9a-f]{40}\\.image$`));
+      await page.waitForFunction(() => {
+        const img = document.querySelector('authgate-user-button')?.shadowRoot?.querySelector('img');
+        return img !== null && img !== undefined && img.complete && img.naturalWidth > 0;
+      });
       const cookies = await page.context().cookies();
       expect(cookies.find((c) => c.name === 'JWT')?.httpOnly).toBe(true);
       expect(cookies.find((c) => c.name === 'XSRF-TOKEN')?.httpOnly).toBe(false);
 
-      await page.click('#call-private');
-      await page.waitForFunction("document.getElementById('output').textContent.includes('protected route')");
-      expect(await page.textContent('#output')).toContain('"status": 200');
+      const answer = await callOnPage(page, '/private');
+      expect(answer).toMatch(/^200 \/private/);
+      expect(answer).toContain('this is a protected route');
+      expect(await callOnPage(page, '/admin')).toMatch(/^403 \/admin/);
       await page.screenshot({ path: join(SHOTS, 'signed-in.png'), fullPage: true });
 
-      await page.click('#logout');
-      await page.waitForSelector('#logged-out:not(.hidden)');
-      expect(await page.textContent('#status')).toBe('Not signed in.');
+      await signOutOnPage(page);
       expect((await page.context().cookies()).find((c) => c.name === 'JWT')).toBeUndefined();
       await page.close();
     },
@@ -220,172 +232,126 @@ describe('example in headless chromium', () => {
   );
 
   browserIt(
-    'lists the sessions of two browsers and signs the other one out from the first, which stays logged in',
+    'lists the sessions of two browsers and signs the other one out from the first, which stays signed in',
     async () => {
       const logIn = async (): Promise<Page> => {
         const page = await (await browser.newContext()).newPage();
         await page.goto(base);
-        await page.waitForSelector('#logged-out:not(.hidden)');
-        await page.fill('#user', 'admin');
-        await page.fill('#passwd', DEMO_USERS.admin!);
-        await page.click('#direct-login');
-        await page.waitForSelector('#logged-in:not(.hidden)');
+        await signInWith(page, 'admin', DEMO_USERS.admin!);
+        await signedInShown(page);
         return page;
       };
       const first = await logIn();
       const second = await logIn();
       await first.reload();
-      await first.waitForFunction("document.querySelectorAll('#sessions li.session').length === 2");
-      const items = await first.$$eval('#sessions li.session', (lis) => lis.map((li) => li.textContent ?? ''));
-      expect(items.filter((t) => t.includes('(this one)'))).toHaveLength(1);
-      expect(items.every((t) => t.includes('Chrome') && t.includes('via local'))).toBe(true);
-      // Sign out the other one (the list is newest first: the second browser's session is on top).
-      await first.click('#sessions li.session:not(:has-text("(this one)")) button.revoke-session');
-      await first.waitForFunction("document.querySelectorAll('#sessions li.session').length === 1");
-      await second.click('#call-private');
-      await second.waitForFunction("document.getElementById('output').textContent.includes('401')");
-      await first.click('#call-private');
-      await first.waitForFunction("document.getElementById('output').textContent.includes('protected route')");
-      await first.click('#logout');
-      await first.waitForSelector('#logged-out:not(.hidden)');
+      const sessions = first.locator('authgate-account section[aria-labelledby=sessions] li');
+      await first.locator('authgate-account section[aria-labelledby=sessions] li >> nth=1').waitFor();
+      expect(await sessions.count()).toBe(2);
+      const items = await sessions.allTextContents();
+      expect(items.filter((t) => t.startsWith('This device'))).toHaveLength(1);
+      expect(items.every((t) => t.includes('Chrome') && t.includes('local'))).toBe(true);
+      await first.click('authgate-account section[aria-labelledby=sessions] li:not(:has-text("This device")) >> text=Sign out there');
+      await first.locator('authgate-account [role=status] >> text=That session is ended.').waitFor();
+      expect(await sessions.count()).toBe(1);
+      expect(await callOnPage(second, '/private')).toMatch(/^401 /);
+      expect(await callOnPage(first, '/private')).toMatch(/^200 /);
+      await signOutOnPage(first);
       await Promise.all([first.context().close(), second.context().close()]);
     },
     60_000,
   );
 
   browserIt(
-    'resets a forgotten password with the mailed code, logs in with it, and deletes the account',
+    'signs up, activates from the mailed link with a click, signs in with the account, saves the profile, and deletes the account',
     async () => {
       const page = await browser.newPage();
       await page.goto(base);
-      await page.waitForSelector('#logged-out:not(.hidden)');
-      await signUpAndActivate(page, 'forgetful@example.com', 'first lantern pass');
-      await page.goto(base);
-      await page.waitForSelector('#logged-out:not(.hidden)');
-      const mark = logLines.length;
-      await page.click('#forgot-box summary');
-      await page.fill('#forgot-email', 'forgetful@example.com');
-      await page.click('#forgot');
-      await page.waitForFunction("document.getElementById('output').textContent.includes('reset code')");
-      await page.fill('#reset-code', await fromLog(/code is:\s*([0-9a-f]{32})/, mark));
-      await page.fill('#reset-pwd', 'second lantern pass');
-      await page.click('#reset');
-      await page.waitForFunction("document.getElementById('output').textContent.includes('Password changed')");
-      await page.fill('#account-email', 'forgetful@example.com');
-      await page.fill('#account-pwd', 'second lantern pass');
-      await page.click('#account-login');
-      await page.waitForSelector('#profile-form:not(.hidden)');
-      await page.click('#danger-box summary');
-      await page.fill('#account-action-pwd', 'second lantern pass');
-      await page.click('#delete-account');
-      await page.waitForSelector('#logged-out:not(.hidden)');
-      await page.fill('#account-email', 'forgetful@example.com');
-      await page.fill('#account-pwd', 'second lantern pass');
-      await page.click('#account-login');
-      await page.waitForFunction("document.getElementById('error').textContent.length > 0");
-      await page.close();
-    },
-    60_000,
-  );
-
-  browserIt(
-    'signs up, activates from the mailed link, logs in with the account and saves the profile',
-    async () => {
-      const page = await browser.newPage();
-      await page.goto(base);
-      await page.waitForSelector('#logged-out:not(.hidden)');
+      await page.waitForSelector('body[data-session=signed-out]');
       await signUpAndActivate(page, 'browser@example.com', 'browser-pass-1');
-      expect(await page.textContent('#message')).toContain('Your account is active');
       await page.screenshot({ path: join(SHOTS, 'activation.png') });
       await page.goto(base);
-      await page.waitForSelector('#logged-out:not(.hidden)');
-      await page.fill('#account-email', 'browser@example.com');
-      await page.fill('#account-pwd', 'browser-pass-1');
-      await page.click('#account-login');
-      await page.waitForSelector('#logged-in:not(.hidden)');
-      expect(await page.textContent('#user-name')).toBe('browser@example.com');
-      await page.waitForSelector('#profile-form:not(.hidden)');
-      await page.fill('#first-name', 'Brow');
-      await page.fill('#last-name', 'Ser');
-      await page.click('#save-profile');
-      await page.waitForFunction("document.getElementById('output').textContent.includes('Ser')");
-      await page.click('#logout');
-      await page.waitForSelector('#logged-out:not(.hidden)');
+      await signInWith(page, 'browser@example.com', 'browser-pass-1');
+      expect(await shownUser(page)).toBe('browser@example.com');
+      const profile = page.locator('authgate-account section[aria-labelledby=profile]');
+      await profile.locator('input[name=FirstName]').fill('Brow');
+      await profile.locator('input[name=LastName]').fill('Ser');
+      await profile.locator('text=Save').click();
+      await page.locator('authgate-account [role=status] >> text=Saved.').waitFor();
+      await page.reload();
+      await profile.locator('input[name=FirstName][value=Brow]').waitFor();
+      expect(await profile.locator('input[name=LastName]').inputValue()).toBe('Ser');
+      await profile.locator('form.danger input[name=password], form:has-text("Delete my account") input[name=password]').first().fill('browser-pass-1');
+      await profile.locator('text=Delete my account').click();
+      await page.waitForSelector('body[data-session=signed-out]');
+      await signInWith(page, 'browser@example.com', 'browser-pass-1');
+      await page.locator('authgate-sign-in [role=alert]').waitFor();
+      expect(await page.locator('authgate-sign-in [role=alert]').textContent()).not.toBe('');
       await page.close();
     },
     60_000,
   );
 
   browserIt(
-    'links the dev login to an account on the page, logs in with dev as the account, and unlinks it',
+    'links the dev login to an account from the account screen, signs in with dev as the account, and unlinks it',
     async () => {
       const page = await browser.newPage();
       await page.goto(base);
-      await page.waitForSelector('#logged-out:not(.hidden)');
       await signUpAndActivate(page, 'linker@example.com', 'linker-pass-1');
       await page.goto(base);
-      await page.fill('#account-email', 'linker@example.com');
-      await page.fill('#account-pwd', 'linker-pass-1');
-      await page.click('#account-login');
-      await page.waitForSelector('#profile-form:not(.hidden)');
-      await page.waitForSelector('#link-dev');
-      const accountId = await page.textContent('#user-id');
-      await page.click('#link-dev');
+      await signInWith(page, 'linker@example.com', 'linker-pass-1');
+      await signedInShown(page);
+      const accountId = (await whoAmI(page)).id;
+      const links = page.locator('authgate-account section[aria-labelledby=links]');
+      await links.locator('text=Link Dev').click();
       await page.waitForSelector('#username');
       await page.fill('#username', 'linked-dev-user');
       await page.click('#dev-login');
       await page.waitForURL(`${base}/`);
-      await page.waitForSelector('#logged-in:not(.hidden)');
-      expect(await page.textContent('#user-id')).toBe(accountId);
-      await page.waitForFunction("document.querySelectorAll('#logins li.linked-login').length === 2");
-      await page.locator('#links-box').screenshot({ path: join(SHOTS, 'linked-logins.png') });
-      expect(await page.textContent('#logins')).toContain('dev: linked-dev-user');
+      await page.locator('authgate-account [role=status] >> text=Dev is linked: it now signs in to this account.').waitFor();
+      expect((await whoAmI(page)).id).toBe(accountId);
+      await links.locator('li >> nth=1').waitFor();
+      expect(await links.locator('li').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('Dev: linked-dev-user')]));
+      await links.screenshot({ path: join(SHOTS, 'linked-logins.png') });
 
-      // Another browser logs in with dev and is the account.
+      // Another browser signs in with dev and is the account.
       const other = await (await browser.newContext()).newPage();
       await other.goto(base);
-      await other.click('#login-dev');
+      await other.click('authgate-sign-in >> text=Continue with Dev');
       await other.fill('#username', 'linked-dev-user');
       await other.click('#dev-login');
-      await other.waitForSelector('#logged-in:not(.hidden)');
-      expect(await other.textContent('#user-id')).toBe(accountId);
-      expect(await other.textContent('#user-name')).toBe('linker@example.com');
+      expect(await shownUser(other)).toBe('linker@example.com');
+      expect((await whoAmI(other)).id).toBe(accountId);
 
-      await page.click('#logins li.linked-login button.unlink');
-      await page.waitForFunction("document.querySelectorAll('#logins li.linked-login').length === 1");
-      await other.click('#call-private');
-      await other.waitForFunction("document.getElementById('output').textContent.includes('401')");
+      await links.locator('li:has-text("linked-dev-user") >> text=Unlink').click();
+      await page.locator('authgate-account [role=status] >> text=Dev is removed.').waitFor();
+      expect(await links.locator('li').count()).toBe(1);
+      expect(await callOnPage(other, '/private')).toMatch(/^401 /);
       await other.context().close();
-      await page.click('#logout');
-      await page.waitForSelector('#logged-out:not(.hidden)');
+      await signOutOnPage(page);
       await page.close();
     },
     60_000,
   );
 
   browserIt(
-    'logs in with dev: button, dev login form, back with name and avatar, /private, log out',
+    'logs in with dev: button, dev login form, back with name and avatar, /private, log out; a stale callback offers to start again',
     async () => {
       const page = await browser.newPage();
       await page.goto(base);
-      await page.click('#login-dev');
+      await page.click('authgate-sign-in >> text=Continue with Dev');
       await page.waitForSelector('#username');
       expect(page.url()).toContain('/login/oauth/authorize');
       await page.fill('#username', 'dev-user');
       await page.click('#dev-login');
       await page.waitForURL(`${base}/`);
-      await page.waitForSelector('#logged-in:not(.hidden)');
-      expect(await page.textContent('#user-name')).toBe('dev-user');
-      expect(await page.textContent('#user-id')).toMatch(/^dev_[0-9a-f]{40}$/);
-      await page.waitForFunction("(() => { const img = document.getElementById('avatar'); return img && img.complete && img.naturalWidth > 0; })()");
-      await page.click('#call-private');
-      await page.waitForFunction("document.getElementById('output').textContent.includes('dev-user')");
-      expect(await page.textContent('#output')).toContain('"status": 200');
-      await page.click('#logout');
-      await page.waitForSelector('#logged-out:not(.hidden)');
-      expect(await page.textContent('#status')).toBe('Not signed in.');
+      expect(await shownUser(page)).toBe('dev-user');
+      expect((await whoAmI(page)).id).toMatch(/^dev_[0-9a-f]{40}$/);
+      // Not an account of the account service: no profile or password part.
+      await page.locator('authgate-account section[aria-labelledby=sessions]').waitFor();
+      expect(await page.locator('authgate-account section[aria-labelledby=profile]').count()).toBe(0);
+      expect(await callOnPage(page, '/private')).toContain('dev-user');
+      await signOutOnPage(page);
 
-      // A stale callback (no login in progress): a page with a link that starts again.
       await page.goto(`${base}/auth/dev/callback?code=stale&state=stale`);
       expect(await page.textContent('h1')).toBe('The login did not complete');
       await page.screenshot({ path: join(SHOTS, 'failed-callback.png') });
@@ -410,9 +376,8 @@ describe('the SSO demo with its IdP on another site, over http (app on localhost
       const { base, browser } = example!;
       const page = await (await browser.newContext()).newPage();
       await page.goto(base);
-      await page.waitForSelector('#logged-out:not(.hidden)');
-      await page.click('#sso-login');
-      await page.waitForSelector('#idp-sign-in');
+      await page.waitForSelector('body[data-session=signed-out]');
+      await ssoFromSignIn(page);
       // The IdP is on another site than the app: its form's POST carries no Lax cookie of the app.
       expect(new URL(page.url()).hostname).toBe('127.0.0.1');
       expect(new URL(base).hostname).toBe('localhost');
@@ -420,9 +385,9 @@ describe('the SSO demo with its IdP on another site, over http (app on localhost
       await page.fill('#idp-name', 'Sam Customer');
       await page.click('#idp-sign-in');
       await finished;
-      await page.waitForSelector('#logged-in:not(.hidden)');
+      await signedInShown(page);
       expect(page.url()).toBe(`${base}/`);
-      expect(await page.textContent('#user-name')).toBe('Sam Customer');
+      expect(await shownUser(page)).toBe('Sam Customer');
       await page.close();
     },
     60_000,
@@ -444,16 +409,15 @@ describe('the SSO demo with its IdP on another site, over https (app on https://
       const parked: string[] = [];
       page.on('request', (req) => void (/\/auth\/sso\/finish\//.test(req.url()) && parked.push(req.url())));
       await page.goto(base);
-      await page.waitForSelector('#logged-out:not(.hidden)');
-      await page.click('#sso-login');
-      await page.waitForSelector('#idp-sign-in');
+      await page.waitForSelector('body[data-session=signed-out]');
+      await ssoFromSignIn(page);
       expect(new URL(page.url()).origin).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
       expect(new URL(base).protocol).toBe('https:');
       await page.fill('#idp-name', 'Tess Customer');
       await page.click('#idp-sign-in');
-      await page.waitForSelector('#logged-in:not(.hidden)');
+      await signedInShown(page);
       expect(page.url()).toBe(`${base}/`);
-      expect(await page.textContent('#user-name')).toBe('Tess Customer');
+      expect(await shownUser(page)).toBe('Tess Customer');
       expect(parked).toEqual([]);
       const cookies = await page.context().cookies(base);
       expect(cookies.find((c) => c.name === 'JWT')).toMatchObject({ secure: true, httpOnly: true });

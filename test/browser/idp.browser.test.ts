@@ -5,7 +5,7 @@ import type { Browser } from 'playwright-core';
 import { SECOND_APP_SECRET } from '../../examples/server/app';
 import { createSecondApp } from '../../examples/second-app/app';
 import { SHOTS } from '../support/browser';
-import { browserIt, startBrowserExample, type BrowserExample } from '../support/example-browser';
+import { browserIt, signInWith, startBrowserExample, type BrowserExample } from '../support/example-browser';
 import { freePort } from '../support/ports';
 
 describe('single sign-on between the two example apps, in headless chromium', () => {
@@ -44,10 +44,8 @@ describe('single sign-on between the two example apps, in headless chromium', ()
       expect(await page.textContent('#who')).toContain('Not signed in');
       await page.click('#login');
       // The first app's page, asked to sign in for the other app.
-      await page.waitForSelector('#idp-login:not(.hidden)');
-      await page.fill('#user', 'demo');
-      await page.fill('#passwd', 'demo-password');
-      await page.click('#direct-login');
+      await page.locator('authgate-sign-in >> text=An app asked you to sign in here; you go back to it once you are in.').waitFor();
+      await signInWith(page, 'demo', 'demo-password');
       // Back at the provider: the second app is not first-party, so the consent page asks.
       await page.waitForSelector('#allow');
       expect(await page.textContent('h1')).toContain('Second example app wants to');
@@ -57,10 +55,11 @@ describe('single sign-on between the two example apps, in headless chromium', ()
       expect(await page.textContent('#who')).toContain('Signed in as demo');
 
       await page.goto(base);
-      await page.waitForSelector('#apps li.app');
-      expect(await page.textContent('#apps')).toContain('Second example app');
-      await page.click('#apps li.app button.revoke-app');
-      await page.waitForFunction("document.getElementById('apps-notice').textContent.includes('can no longer act for you')");
+      const apps = page.locator('authgate-account section[aria-labelledby=apps]');
+      await apps.locator('li >> text=Second example app').waitFor();
+      await apps.locator('li >> text=Revoke').click();
+      await page.locator('authgate-account [role=status] >> text=Second example app is removed.').waitFor();
+      expect(await apps.locator('li').count()).toBe(0);
 
       await page.goto(`${second}/`);
       await page.click('#logout');
@@ -69,7 +68,7 @@ describe('single sign-on between the two example apps, in headless chromium', ()
       await page.waitForURL(`${second}/`);
       expect(await page.textContent('#who')).toContain('Not signed in');
       await page.goto(base);
-      await page.waitForSelector('#logged-out:not(.hidden)');
+      await page.waitForSelector('body[data-session=signed-out]');
       await page.context().close();
     },
     90_000,

@@ -1,27 +1,24 @@
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { SHOTS } from '../support/browser';
-import { browserIt, signInOnPage, startBrowserExample, type BrowserExample } from '../support/example-browser';
+import { browserIt, callOnPage, fromLog, signedInShown, signInOnPage, startBrowserExample, type BrowserExample } from '../support/example-browser';
 
 describe('organizations on the example page in headless chromium', () => {
   let example: BrowserExample | undefined;
   let base: string;
   let browser: Browser;
-  let logLines: string[] = [];
 
   beforeAll(async () => {
     example = await startBrowserExample('127.0.0.1', 'o'.repeat(32));
-    if (example) ({ base, browser, logLines } = example);
+    if (example) ({ base, browser } = example);
   }, 60_000);
   afterAll(() => example?.close());
 
-  const fromLog = async (pattern: RegExp, after: number): Promise<string> => {
-    for (let i = 0; i < 50; i++) {
-      const found = pattern.exec(logLines.slice(after).join('\n'))?.[1];
-      if (found) return found;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`nothing like ${pattern} in the log`);
+  /** Creates an organization on the organization screen; it becomes the one acted in. */
+  const createOrg = async (page: Page, name: string): Promise<void> => {
+    await page.fill('authgate-organization input[name=name][autocomplete=organization]', name);
+    await page.click('authgate-organization >> text=Create an organization');
+    await page.locator(`authgate-organization h2 >> text=${name}`).waitFor();
   };
 
   browserIt(
@@ -29,61 +26,55 @@ describe('organizations on the example page in headless chromium', () => {
     async () => {
       const owner = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
       await signInOnPage(owner, base, 'demo');
-      await owner.fill('#org-name', 'Rocket Labs');
-      await owner.click('#create-org');
-      await owner.waitForFunction("document.getElementById('orgs-notice').textContent.includes('Rocket Labs was created')");
-      await owner.waitForFunction("document.querySelector('#orgs li.org')?.textContent.includes('rocket-labs), owner, active')");
-      await owner.waitForFunction("document.getElementById('members').textContent.includes('demo: owner (you)')");
+      await createOrg(owner, 'Rocket Labs');
+      await owner.locator('authgate-organization [role=status] >> text=Rocket Labs is created; you act in it.').waitFor();
+      await owner.locator('authgate-organization section[aria-labelledby=members] li:has-text("demo") >> text=/owner/').waitFor();
 
-      const mark = logLines.length;
-      await owner.fill('#invite-email', 'Friend@Example.com');
-      await owner.selectOption('#invite-role', 'member');
-      await owner.click('#send-invite');
-      await owner.waitForFunction("document.getElementById('orgs-notice').textContent.includes('mailed to friend@example.com')");
-      const link = await fromLog(/(http:\/\/\S+\/#invitation=[A-Za-z0-9_-]+)/, mark);
+      const mark = example!.logLines.length;
+      await owner.fill('authgate-organization input[name=email]', 'Friend@Example.com');
+      await owner.selectOption('authgate-organization select[name=role]', 'member');
+      await owner.click('authgate-organization >> text=Invite');
+      await owner.locator('authgate-organization section[aria-labelledby=invitations] li >> text=friend@example.com').waitFor();
+      const link = await fromLog(example!, /(http:\/\/\S+\/#invitation=[A-Za-z0-9_-]+)/, mark);
 
       // The invitee opens the link before signing in; the page keeps the invitation through the login.
       const friend = await (await browser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
       await friend.goto(link);
-      await friend.waitForSelector('#logged-out:not(.hidden)');
+      await friend.waitForSelector('body[data-session=signed-out]');
+      // The token leaves the address bar; the sign-in screen says why the link was opened.
       expect(friend.url()).toBe(`${base}/`);
-      // The sign-in card says why the link was opened.
-      expect(await friend.textContent('#invited:not(.hidden)')).toContain('You were invited to join an organization');
-      await friend.click('#login-dev');
+      await friend.locator('authgate-sign-in >> text=/You were invited to an organization/').waitFor();
+      await friend.click('authgate-sign-in >> text=Continue with Dev');
       await friend.fill('#username', 'friend');
       await friend.click('#dev-login');
       await friend.waitForURL(`${base}/`);
-      await friend.waitForSelector('#invitation-box:not(.hidden)');
-      await friend.click('#accept-invitation');
-      await friend.waitForFunction("document.getElementById('orgs-notice').textContent.includes('You joined Rocket Labs as member')");
-      await friend.click('#call-workspace');
-      // The answer shows next to the button, in view (on a phone the page's top output is far away).
-      await friend.waitForFunction("document.getElementById('workspace-output').textContent.includes('you act in Rocket Labs')");
-      const box = await friend.locator('#workspace-output').boundingBox();
-      expect(box && box.y >= 0 && box.y < 844).toBe(true);
+      await signedInShown(friend);
+      await friend.click('authgate-organization >> text=Accept the invitation');
+      await friend.locator('authgate-organization [role=status] >> text=You joined Rocket Labs.').waitFor();
+      await friend.locator('authgate-organization h2 >> text=Rocket Labs').waitFor();
+      expect(await callOnPage(friend, '/workspace')).toContain('you act in Rocket Labs');
+      expect(await friend.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
       await friend.screenshot({ path: join(SHOTS, 'phone-organizations.png'), fullPage: true });
 
       // The owner sees the new member, makes it an admin: the next call of the friend shows it.
       await owner.reload();
-      await owner.waitForFunction("document.getElementById('members').textContent.includes('friend: member')");
-      await owner.click('#members li.member button.change-role');
-      await owner.waitForFunction("document.getElementById('orgs-notice').textContent.includes('is now admin')");
-      await friend.click('#call-workspace');
-      await friend.waitForFunction("document.getElementById('workspace-output').textContent.includes('\"admin\"')");
+      const friendRow = owner.locator('authgate-organization section[aria-labelledby=members] li:has-text("friend")');
+      await friendRow.waitFor();
+      await friendRow.locator('select').selectOption('admin');
+      await friendRow.locator('text=Change role').click();
+      await owner.locator('authgate-organization [role=status] >> text=friend is now admin.').waitFor();
+      expect(await callOnPage(friend, '/workspace')).toContain('"admin"');
       await owner.screenshot({ path: join(SHOTS, 'organizations.png'), fullPage: true });
 
-      // A second organization becomes the active one; switching back shows the first one's members again.
-      await owner.fill('#org-name', 'Side Project');
-      await owner.click('#create-org');
-      await owner.waitForFunction("document.getElementById('org-title').textContent === 'Members of Side Project'");
-      await owner.click('#orgs li.org button.activate-org');
-      await owner.waitForFunction("document.getElementById('org-title').textContent === 'Members of Rocket Labs'");
+      // A second organization becomes the active one; the switcher goes back to the first one's members.
+      await createOrg(owner, 'Side Project');
+      await owner.selectOption('authgate-org-switcher select', 'rocket-labs');
+      await owner.locator('authgate-organization h2 >> text=Rocket Labs').waitFor();
 
       // Removed: the friend's next call is refused, though its token still names the organization.
-      await owner.click('#members li.member button.remove-member');
-      await owner.waitForFunction("document.getElementById('orgs-notice').textContent.includes('was removed')");
-      await friend.click('#call-workspace');
-      await friend.waitForFunction("document.getElementById('workspace-output').textContent.includes('not_a_member')");
+      await owner.locator('authgate-organization section[aria-labelledby=members] li:has-text("friend") >> text=Remove').click();
+      await owner.locator('authgate-organization [role=status] >> text=friend is removed.').waitFor();
+      expect(await callOnPage(friend, '/workspace')).toContain('not_a_member');
       await owner.context().close();
       await friend.context().close();
     },
@@ -91,41 +82,45 @@ describe('organizations on the example page in headless chromium', () => {
   );
 
   browserIt(
-    "makes a SCIM token on the organization card; the card's curl lines add a person, who appears among the members, and deactivate them",
+    'makes a SCIM token on the organization screen; a directory adds a person with it, who appears among the members, and deactivates them',
     async () => {
       const owner = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
       await signInOnPage(owner, base, 'admin');
-      await owner.fill('#org-name', 'Directory Co');
-      await owner.click('#create-org');
-      await owner.waitForSelector('#scim-box:not(.hidden)');
-      await owner.click('#make-scim-token');
-      await owner.waitForSelector('#scim-made:not(.hidden)');
-      const token = (await owner.textContent('#scim-token')) as string;
-      const scimBase = (await owner.textContent('#scim-base')) as string;
+      await createOrg(owner, 'Directory Co');
+      const scim = owner.locator('authgate-organization section[aria-labelledby=scim]');
+      await scim.locator('input[name=name]').fill('Directory');
+      await scim.locator('button[type=submit]').click();
+      const token = (await scim.locator('code.secret').textContent())!;
       expect(token).toMatch(/^scim_[0-9a-f]{64}$/);
-      expect(scimBase).toBe(`${base}/auth/scim/v2`);
-      await owner.waitForFunction("document.getElementById('scim-tokens').textContent.includes('Directory (scim_')");
+      const scimBase = `${base}/auth/scim/v2`;
+      expect(await scim.textContent()).toContain(scimBase);
       await owner.screenshot({ path: join(SHOTS, 'organization-scim-token.png'), fullPage: true });
-      // The lines the card shows, sent as a directory sends them.
-      const lines = ((await owner.textContent('#scim-curl')) as string).split('\n');
-      const bodyOf = (index: number): string => /-d '(.*)'$/.exec(lines[index] as string)?.[1] as string;
-      const send = (method: string, url: string, body: string): Promise<Response> =>
-        fetch(url, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/scim+json' }, body });
-      expect(lines[1]).toContain(`curl -s -X POST ${scimBase}/Users`);
-      const added = await send('POST', `${scimBase}/Users`, bodyOf(2));
+      await scim.locator('text=Done').click();
+      await scim.locator('li >> text=/Directory \\(scim_/').waitFor();
+      // As Okta's provisioning sends them: a user, then "active": false.
+      const send = (method: string, url: string, body: unknown): Promise<Response> =>
+        fetch(url, { method, headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/scim+json' }, body: JSON.stringify(body) });
+      const added = await send('POST', `${scimBase}/Users`, {
+        schemas: ['urn:ietf:params:scim:schemas:core:2.0:User'],
+        userName: 'pat.lee@directory.test',
+        name: { givenName: 'Pat', familyName: 'Lee' },
+        emails: [{ primary: true, value: 'pat.lee@directory.test', type: 'work' }],
+        displayName: 'Pat Lee',
+        active: true,
+      });
       expect(added.status).toBe(201);
       const id = ((await added.json()) as { id: string }).id;
       await owner.reload();
-      await owner.waitForFunction("document.getElementById('members').textContent.includes('Pat Lee: member')");
-      expect(lines[4]).toContain(`curl -s -X PATCH ${scimBase}/Users/<id>`);
-      expect((await send('PATCH', `${scimBase}/Users/${id}`, bodyOf(5))).status).toBe(200);
+      await owner.locator('authgate-organization section[aria-labelledby=members] li >> text=Pat Lee').waitFor();
+      const patched = await send('PATCH', `${scimBase}/Users/${id}`, { schemas: ['urn:ietf:params:scim:api:messages:2.0:PatchOp'], Operations: [{ op: 'replace', value: { active: false } }] });
+      expect(patched.status).toBe(200);
       await owner.reload();
-      await owner.waitForFunction("document.getElementById('members').textContent.includes('admin: owner (you)')");
-      expect(await owner.textContent('#members')).not.toContain('Pat Lee');
+      await owner.locator('authgate-organization section[aria-labelledby=members] li >> nth=0').waitFor();
+      expect(await owner.locator('authgate-organization section[aria-labelledby=members]').textContent()).not.toContain('Pat Lee');
       await owner.screenshot({ path: join(SHOTS, 'organization-scim.png'), fullPage: true });
-      await owner.click('#scim-tokens button.revoke-scim-token');
-      await owner.waitForFunction("document.getElementById('orgs-notice').textContent.includes('The SCIM token was revoked')");
-      expect((await send('POST', `${scimBase}/Users`, bodyOf(2))).status).toBe(401);
+      await scim.locator('li >> text=Revoke').click();
+      await owner.locator('authgate-organization [role=status] >> text=Directory is removed.').waitFor();
+      expect((await send('GET', `${scimBase}/Users`, undefined)).status).toBe(401);
       await owner.context().close();
     },
     90_000,

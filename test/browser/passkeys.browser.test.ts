@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { DEMO_USERS } from '../../examples/server/app';
 import { SHOTS } from '../support/browser';
-import { browserIt, startBrowserExample, virtualAuthenticator, type BrowserExample } from '../support/example-browser';
+import { browserIt, callOnPage, shownUser, signedInShown, signInWith, signOutOnPage, startBrowserExample, virtualAuthenticator, type BrowserExample } from '../support/example-browser';
 import { readQrCode } from '../support/qr-code';
 import { totpCode } from '../support/totp-code';
 
@@ -34,10 +34,8 @@ describe('passkeys and two-factor on the example page in headless chromium', () 
 
   const logInDirect = async (page: Page, user: string): Promise<void> => {
     await page.goto(base);
-    await page.waitForSelector('#logged-out:not(.hidden)');
-    await page.fill('#user', user);
-    await page.fill('#passwd', DEMO_USERS[user]!);
-    await page.click('#direct-login');
+    await page.waitForSelector('body[data-session=signed-out]');
+    await signInWith(page, user, DEMO_USERS[user]!);
   };
 
   browserIt(
@@ -46,21 +44,20 @@ describe('passkeys and two-factor on the example page in headless chromium', () 
       const page = await (await browser.newContext()).newPage();
       const { cdp, authenticatorId } = await virtualAuthenticator(page);
       await logInDirect(page, 'demo');
-      await page.waitForSelector('#logged-in:not(.hidden)');
-      await page.click('#add-passkey');
-      await page.waitForFunction("document.querySelectorAll('#passkeys li.passkey').length === 1");
-      await page.locator('#passkeys-box').screenshot({ path: join(SHOTS, 'passkeys.png') });
-      await page.click('#logout');
-      await page.waitForSelector('#logged-out:not(.hidden)');
+      await signedInShown(page);
+      const passkeys = page.locator('authgate-account section[aria-labelledby=passkeys]');
+      await passkeys.locator('text=Add a passkey').click();
+      await passkeys.locator('li').waitFor();
+      await passkeys.screenshot({ path: join(SHOTS, 'passkeys.png') });
+      await signOutOnPage(page);
 
       // Capture the browser's answer on its way to the server.
       let captured: string | undefined;
       page.on('request', (r) => {
         if (r.url().endsWith('/auth/passkey/login') && r.postData()?.includes('"response"')) captured = r.postData() ?? undefined;
       });
-      await page.click('#passkey-login');
-      await page.waitForSelector('#logged-in:not(.hidden)');
-      expect(await page.textContent('#user-name')).toBe('demo');
+      await page.click('authgate-sign-in >> text=Sign in with a passkey');
+      expect(await shownUser(page)).toBe('demo');
       expect(captured).toBeDefined();
       const post = (body: string): Promise<{ status: number; error?: string }> =>
         page.evaluate(
@@ -109,10 +106,10 @@ describe('passkeys and two-factor on the example page in headless chromium', () 
         credential: { credentialId: randomBytes(16).toString('base64'), isResidentCredential: true, rpId: 'localhost', privateKey: key, userHandle: randomBytes(16).toString('base64'), signCount: 0 },
       });
       await stranger.goto(base);
-      await stranger.waitForSelector('#logged-out:not(.hidden)');
-      await stranger.click('#passkey-login');
-      await stranger.waitForFunction("document.getElementById('error').textContent.includes('not registered')");
-      expect(await stranger.isVisible('#logged-out')).toBe(true);
+      await stranger.waitForSelector('body[data-session=signed-out]');
+      await stranger.click('authgate-sign-in >> text=Sign in with a passkey');
+      await stranger.locator('authgate-sign-in [role=alert] >> text=/not registered/').waitFor();
+      expect(await stranger.getAttribute('body', 'data-session')).toBe('signed-out');
       await Promise.all([page.context().close(), foreignPage.context().close(), stranger.context().close()]);
     },
     90_000,
@@ -123,38 +120,38 @@ describe('passkeys and two-factor on the example page in headless chromium', () 
     async () => {
       const page = await (await browser.newContext()).newPage();
       await logInDirect(page, 'admin');
-      await page.waitForSelector('#logged-in:not(.hidden)');
-      expect(await page.textContent('#two-factor-status')).toBe('Off.');
-      await page.click('#enroll-2fa');
-      await page.waitForSelector('#enrolment:not(.hidden)');
-      expect(await page.getAttribute('#totp-qr', 'src')).toMatch(/^data:image\/svg\+xml;base64,/);
-      expect(await page.evaluate("document.getElementById('totp-qr').naturalWidth")).toBe(240);
-      await page.locator('#two-factor-box').screenshot({ path: join(SHOTS, 'two-factor-enrolment.png') });
-      const secret = (await page.textContent('#totp-secret')) ?? '';
-      expect(await readQrCode(await page.locator('#totp-qr').screenshot())).toMatch(new RegExp(`^otpauth://totp/.*[?&]secret=${secret}(&|$)`));
+      await signedInShown(page);
+      const part = page.locator('authgate-account section[aria-labelledby=two-factor]');
+      await part.locator('text=Off: a password alone signs you in.').waitFor();
+      await part.locator('text=Turn on').click();
+      const qr = part.locator('img');
+      await qr.waitFor();
+      expect(await qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;base64,/);
+      await part.screenshot({ path: join(SHOTS, 'two-factor-enrolment.png') });
+      const secret = (await part.locator('p code').textContent()) ?? '';
+      expect(await readQrCode(await qr.screenshot())).toMatch(new RegExp(`^otpauth://totp/.*[?&]secret=${secret}(&|$)`));
       const now = Math.floor(Date.now() / 1000);
       if (now % 30 > 26) await new Promise((r) => setTimeout(r, (31 - (now % 30)) * 1000));
-      await page.fill('#totp-code', totpCode(secret, Math.floor(Date.now() / 1000)));
-      await page.click('#confirm-2fa');
-      await page.waitForSelector('#recovery-codes:not(.hidden)');
-      expect(((await page.textContent('#recovery-codes')) ?? '').split('\n').filter((l) => /^[0-9a-f]{5}-[0-9a-f]{5}$/.test(l))).toHaveLength(10);
-      expect(await page.textContent('#two-factor-status')).toBe('On (10 recovery codes left).');
-      await page.click('#logout');
-      await page.waitForSelector('#logged-out:not(.hidden)');
+      await part.locator('input[name=code]').fill(totpCode(secret, Math.floor(Date.now() / 1000)));
+      await part.locator('button[type=submit]').click();
+      await part.locator('ul.codes li >> nth=0').waitFor();
+      expect((await part.locator('ul.codes li').allTextContents()).filter((l) => /^[0-9a-f]{5}-[0-9a-f]{5}$/.test(l))).toHaveLength(10);
+      await part.locator('button >> text=I saved them').click();
+      await part.locator('text=On. 10 recovery codes left.').waitFor();
+      await signOutOnPage(page);
 
       await logInDirect(page, 'admin');
-      await page.waitForSelector('#second-factor:not(.hidden)');
+      const code = page.locator('authgate-sign-in input[name=code]');
+      await code.waitFor();
       await page.screenshot({ path: join(SHOTS, 'second-factor.png') });
-      expect(await page.isVisible('#logged-in')).toBe(false);
-      await page.fill('#second-factor-code', '000000');
-      await page.click('#verify-2fa');
-      await page.waitForFunction("document.getElementById('error').textContent.length > 0");
-      await page.fill('#second-factor-code', totpCode(secret, Math.floor(Date.now() / 1000) + 30));
-      await page.click('#verify-2fa');
-      await page.waitForSelector('#logged-in:not(.hidden)');
-      expect(await page.textContent('#user-name')).toBe('admin');
-      await page.click('#call-admin');
-      await page.waitForFunction("document.getElementById('output').textContent.includes('admins only')");
+      expect(await page.getAttribute('body', 'data-session')).toBe('signed-out');
+      await code.fill('000000');
+      await page.click('authgate-sign-in button[type=submit]');
+      await page.locator('authgate-sign-in [role=alert]:not(:empty)').waitFor();
+      await code.fill(totpCode(secret, Math.floor(Date.now() / 1000) + 30));
+      await page.click('authgate-sign-in button[type=submit]');
+      expect(await shownUser(page)).toBe('admin');
+      expect(await callOnPage(page, '/admin')).toContain('admins only');
       await page.context().close();
     },
     90_000,

@@ -366,7 +366,7 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     await page.click('authgate-sign-in button[type=submit]');
     await page.locator('authgate-account section[aria-labelledby=sessions] li').first().waitFor();
     const headings = await page.locator('authgate-account h3').allTextContents();
-    expect(headings).toEqual(['Where you are signed in', 'Two-step verification', 'API keys']);
+    expect(headings).toEqual(['Where you are signed in', 'Two-step verification', 'API keys', 'Recent activity']);
     await countIs(page.locator('authgate-account section p.error'), 0);
     await context.close();
   }, 60_000);

@@ -171,7 +171,16 @@ describe('example server', () => {
       ...IN_MEMORY,
     });
     const page = await request(app).get('/').expect(200);
-    expect(page.text).toContain('id="direct-form"');
+    // The page is a layout of the screens (authgate/ui), which it loads with its own script.
+    expect(page.text).toContain('<authgate-sign-in');
+    expect(
+      (
+        await request(app)
+          .get('/ui.mjs')
+          .expect(200)
+          .expect('content-type', /javascript/)
+      ).text,
+    ).toContain('authgate-sign-in');
 
     const bad = await request(app).post('/auth/local/login').send({ user: 'demo', passwd: 'wrong' }).expect(403);
     expect(bad.body.error).toBe('incorrect user or password');

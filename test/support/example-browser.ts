@@ -92,13 +92,58 @@ export async function startBrowserExample(
   };
 }
 
-/** Signs a demo user in on the example page with the direct form and waits for the signed-in view. */
+/** Waits until the example page shows the screens of a signed-in session. */
+export async function signedInShown(page: Page): Promise<void> {
+  await page.waitForSelector('body[data-session=signed-in]');
+}
+
+/** Signs in on the example page's sign-in screen with a user name or e-mail address and a password. */
+export async function signInWith(page: Page, user: string, password: string): Promise<void> {
+  await page.fill('authgate-sign-in input[name=user]', user);
+  await page.fill('authgate-sign-in input[name=password]', password);
+  await page.click('authgate-sign-in button[type=submit]');
+}
+
+/** Signs a demo user in on the example page and waits for the signed-in view. */
 export async function signInOnPage(page: Page, base: string, user: keyof typeof DEMO_USERS & string): Promise<void> {
   await page.goto(base);
-  await page.fill('#user', user);
-  await page.fill('#passwd', DEMO_USERS[user]!);
-  await page.click('#direct-login');
-  await page.waitForSelector('#logged-in:not(.hidden)');
+  await signInWith(page, user, DEMO_USERS[user]!);
+  await signedInShown(page);
+}
+
+/** The name the user button shows (who is signed in). */
+export async function shownUser(page: Page): Promise<string> {
+  const button = page.locator('authgate-user-button button.user');
+  await button.waitFor();
+  return ((await button.textContent()) ?? '').trim();
+}
+
+/** Signs out with the user button and waits for the signed-out view. */
+export async function signOutOnPage(page: Page): Promise<void> {
+  await page.click('authgate-user-button button.user');
+  await page.click('authgate-user-button >> text=Sign out');
+  await page.waitForSelector('body[data-session=signed-out]');
+}
+
+/** What a GET of `path` answers the page's session (with the XSRF header, as a script of the page sends it). */
+export async function pageJson<T = unknown>(page: Page, path: string): Promise<T> {
+  return page.evaluate(async (at) => {
+    const xsrf = /(?:^|; )XSRF-TOKEN=([^;]*)/.exec(document.cookie)?.[1] ?? '';
+    return (await fetch(at, { headers: { 'X-XSRF-TOKEN': decodeURIComponent(xsrf) } })).json() as Promise<T>;
+  }, path);
+}
+
+/** The signed-in user as `GET /auth/user` answers the page (its id is not on the page). */
+export function whoAmI(page: Page): Promise<{ id: string; name: string; picture?: string }> {
+  return pageJson(page, '/auth/user');
+}
+
+/** Presses the routes card's button for `path` and the answer it shows (status, path, body). */
+export async function callOnPage(page: Page, path: string): Promise<string> {
+  await page.evaluate(() => (document.getElementById('output')!.textContent = ''));
+  await page.click(`button[data-call="${path}"]`);
+  await page.waitForFunction(() => (document.getElementById('output')?.textContent ?? '') !== '');
+  return (await page.textContent('#output')) ?? '';
 }
 
 /** The first match of `pattern` in what the example logged since line `after` (mails go to the log without SMTP_URL). */
@@ -111,28 +156,21 @@ export async function fromLog(example: BrowserExample, pattern: RegExp, after: n
   throw new Error(`nothing like ${pattern} in the log`);
 }
 
-/** Signs up on the page (left on its sign-up form) without opening the activation link; the link. */
+/** Signs up on the page's sign-up screen without opening the activation link; the link. */
 export async function signUpOnPage(example: BrowserExample, page: Page, email: string, pwd: string): Promise<string> {
   const mark = example.logLines.length;
-  await page.click('#signup-box summary');
-  await page.fill('#signup-email', email);
-  await page.fill('#signup-pwd', pwd);
-  await page.click('#signup');
-  await page.waitForFunction("document.getElementById('output').textContent.includes('activation')");
-  return fromLog(example, /(http:\/\/\S+\/account\/active\/\S+)/, mark);
+  await page.fill('authgate-sign-up input[name=email]', email);
+  await page.fill('authgate-sign-up input[name=password]', pwd);
+  await page.click('authgate-sign-up button[type=submit]');
+  await page.locator('authgate-sign-up h2 >> text=Check your mail').waitFor();
+  return fromLog(example, /(https?:\/\/\S+\/account\/active\/\S+)/, mark);
 }
 
-/** Signs up on the page and opens the mailed activation link (its landing page says the account is active). */
+/** Signs up on the page and opens the mailed activation link, where a click activates the account. */
 export async function signUpAndActivate(example: BrowserExample, page: Page, email: string, pwd: string): Promise<void> {
   await page.goto(await signUpOnPage(example, page, email, pwd));
-  await page.waitForFunction("document.getElementById('title').textContent === 'Account activated'");
-}
-
-/** Signs in with the account card's e-mail and password. */
-export async function accountSignIn(page: Page, email: string, pwd: string): Promise<void> {
-  await page.fill('#account-email', email);
-  await page.fill('#account-pwd', pwd);
-  await page.click('#account-login');
+  await page.click('authgate-sign-up button.primary');
+  await page.locator('authgate-sign-up h2 >> text=Your account is active').waitFor();
 }
 
 /** A virtual authenticator (DevTools protocol) on the page: a platform passkey store that verifies the user. */

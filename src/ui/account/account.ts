@@ -1,6 +1,7 @@
 import type { ClientUser } from '../../client/client-types';
 import { el } from '../ui-dom';
 import { SessionScreen } from '../session-screen';
+import { activitySection } from './activity-section';
 import { apiKeysSection, appsSection } from './keys-section';
 import { linksSection } from './links-section';
 import { passkeysSection } from './passkeys-section';
@@ -13,9 +14,11 @@ import { twoFactorSection } from './two-factor-section';
  * `<authgate-account>`: the signed-in person's account, in the parts the server has turned on:
  * the profile and e-mail address (with the account service), sessions (end one, end the others), passkeys, two-factor (QR code, first code, recovery codes),
  * the password (with the account service), linked logins, API keys and the apps let in (with the
- * identity provider). Signed out, it says so.
+ * identity provider), and the recent activity (with an audit store). Signed out, it says so.
  */
 export class AuthgateAccount extends SessionScreen {
+  protected override readonly fragmentKeys = ['email-code'];
+
   protected signedIn(user: ClientUser): Node {
     const { plugins, providers } = this.config;
     const kit = this.kit();
@@ -31,6 +34,7 @@ export class AuthgateAccount extends SessionScreen {
       account && plugins.includes('linked-logins') ? linksSection(kit) : undefined,
       plugins.includes('api-keys') ? apiKeysSection(kit) : undefined,
       plugins.includes('idp') ? appsSection(kit) : undefined,
+      plugins.includes('events') ? activitySection(kit) : undefined,
     ];
     return el('div', {}, el('h2', {}, this.t('ui.account.title')), ...parts.filter((p): p is HTMLElement => p !== undefined));
   }

@@ -1,4 +1,5 @@
 import { el } from '../ui-dom';
+import { leaveSignInHint } from '../sign-in-hint';
 import { section, type SectionKit } from './section';
 
 const NAME_FIELDS = [
@@ -7,8 +8,20 @@ const NAME_FIELDS = [
   ['NickName', 'ui.account.nickName', 'nickname'],
 ] as const;
 
-/** The account's profile (its names) and its e-mail address: a new one with the password, then the code mailed to it. */
+/** The code of an e-mail change's mail, opened as its link (`#email-code=<code>`): taken out of the address. */
+function mailedCode(): string | null {
+  const fragment = new URLSearchParams(location.hash.replace(/^#/, ''));
+  const code = fragment.get('email-code');
+  if (code === null) return null;
+  fragment.delete('email-code');
+  const rest = fragment.toString();
+  history.replaceState(history.state, '', `${location.pathname}${location.search}${rest === '' ? '' : `#${rest}`}`);
+  return code;
+}
+
+/** The account's profile (its names) and its e-mail address: a new one with the password, then the code mailed to it (typed, or brought by the mail's link). */
 export function profileSection(kit: SectionKit): HTMLElement {
+  let opened = mailedCode();
   return section(kit, 'profile', kit.t('ui.account.profile'), async (redraw) => {
     const profile = await kit.client.account.profile();
     const names = kit.form(
@@ -26,15 +39,20 @@ export function profileSection(kit: SectionKit): HTMLElement {
     );
     const confirm = kit.form(
       kit.t('ui.signIn.verify'),
-      [kit.field(kit.t('ui.reset.code'), { name: 'code', autocomplete: 'one-time-code' })],
+      [kit.field(kit.t('ui.reset.code'), { name: 'code', autocomplete: 'one-time-code', ...(opened === null ? {} : { value: opened }) })],
       async ({ code = '' }) => {
-        await kit.client.account.confirmEmail(code);
+        const moved = await kit.client.account.confirmEmail(code);
         kit.say(kit.t('ui.account.emailChanged'));
+        // The move ended the sessions of the old address, this one too: the sign-in screen says so
+        // with the new address filled in, and the screens learn it now.
+        leaveSignInHint({ said: kit.t('ui.account.emailMoved', { Address: moved.Email }), user: moved.Email });
+        await kit.client.refresh();
         await redraw();
       },
       false,
     );
-    confirm.hidden = true;
+    confirm.hidden = opened === null;
+    opened = null;
     const change = kit.form(
       kit.t('ui.account.changeEmail'),
       [
@@ -50,6 +68,18 @@ export function profileSection(kit: SectionKit): HTMLElement {
       },
       false,
     );
-    return [names, el('p', {}, kit.t('ui.account.email', { Address: profile.Email })), change, confirm];
+    if (!confirm.hidden) change.hidden = true;
+    // Deleting takes the password again; the sessions end with the account, so the page signs out.
+    const remove = kit.form(
+      kit.t('ui.account.delete'),
+      [kit.field(kit.t('ui.account.currentPassword'), { name: 'password', type: 'password', autocomplete: 'current-password' })],
+      async ({ password = '' }) => {
+        await kit.client.account.remove(password);
+        kit.say(kit.t('ui.account.deleted'));
+        await kit.client.refresh();
+      },
+      false,
+    );
+    return [names, el('p', {}, kit.t('ui.account.email', { Address: profile.Email })), change, confirm, el('p', { class: 'label' }, kit.t('ui.account.deleteHint')), remove];
   });
 }

@@ -24,7 +24,9 @@ export function section(kit: SectionKit, id: string, title: string, draw: (redra
   const redraw = async (): Promise<void> => {
     try {
       body.replaceChildren(...(await draw(redraw)));
-    } catch {
+    } catch (err) {
+      // The person sees a short error; the developer, which part failed and why.
+      console.error(`authgate: the ${id} part could not be drawn`, err);
       body.replaceChildren(el('p', { class: 'error' }, kit.t('ui.error.generic')));
     }
   };

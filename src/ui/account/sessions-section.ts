@@ -7,7 +7,14 @@ export function sessionsSection(kit: SectionKit): HTMLElement {
     const list = itemList(
       sessions.map((s) => ({
         text: s.current ? kit.t('ui.account.thisDevice') : s.userAgent || s.provider,
-        detail: when(s.refreshed || s.created, kit.config.lang),
+        // The browser, how it signed in (or the admin acting as the person there), and when.
+        detail: [
+          s.current ? s.userAgent : undefined,
+          s.impersonatedBy ? kit.t('ui.account.adminActing', { Admin: s.impersonatedBy.name }) : s.provider,
+          when(s.refreshed || s.created, kit.config.lang),
+        ]
+          .filter(Boolean)
+          .join(' · '),
         actions: s.current ? [] : [changeButton(kit, kit.t('ui.account.end'), () => kit.client.sessions.revoke(s.id), kit.t('ui.account.ended'), redraw)],
       })),
       kit.t('ui.account.none'),

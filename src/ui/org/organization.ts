@@ -1,15 +1,20 @@
+import { isAuthClientError } from '../../client/client-errors';
 import type { ClientOrganization, ClientUser } from '../../client/client-types';
 import { el } from '../ui-dom';
+import { keepInvitation, pendingInvitation } from './invitation';
 import { SessionScreen } from '../session-screen';
+import { apiKeysSection } from '../account/keys-section';
 import { scimSection, ssoSection } from './admin-sections';
 import { invitationsSection, may, membersSection } from './members-section';
 
 /**
  * `<authgate-organization>`: the organization the person acts in (or the one named by the `org`
  * attribute): its members with their roles, and its invitations; for its admins, single sign-on
- * (domains, connections) and SCIM tokens; what the person may change follows their role. Without an organization it says how to get one.
+ * (domains, connections) and SCIM tokens; for those who manage its API keys, the keys that act as
+ * it; what the person may change follows their role. Without an organization it says how to get one.
  */
 export class AuthgateOrganization extends SessionScreen {
+  protected override readonly fragmentKeys = ['invitation'];
   // Another screen switched the organization acted in: this one shows it.
   private readonly switched = (): void => this.show(this.render());
 
@@ -25,10 +30,15 @@ export class AuthgateOrganization extends SessionScreen {
     document.removeEventListener('authgate-org-switched', this.switched);
   }
 
+  protected override render(): Node {
+    keepInvitation();
+    return super.render();
+  }
+
   protected signedIn(user: ClientUser): Node {
     const holder = el('div', {}, el('p', { class: 'label' }, this.t('ui.busy')));
     void this.client.orgs.list().then(
-      (orgs) => holder.replaceChildren(this.view(orgs, user.id)),
+      (orgs) => holder.replaceChildren(...this.invitation(), this.view(orgs, user.id), this.create()),
       () => holder.replaceChildren(el('p', { class: 'error' }, this.t('ui.error.generic'))),
     );
     return holder;
@@ -37,7 +47,7 @@ export class AuthgateOrganization extends SessionScreen {
   private view(orgs: ClientOrganization[], me: string): Node {
     const wanted = this.getAttribute('org');
     const org = orgs.find((o) => (wanted === null ? o.active === true : o.slug === wanted || o.id === wanted)) ?? (wanted === null ? orgs[0] : undefined);
-    if (org === undefined) return el('p', {}, this.t('ui.org.none'));
+    if (org === undefined) return el('p', {}, this.t(wanted === null ? 'ui.org.none' : 'ui.org.notFound'));
     const kit = this.kit();
     // Single sign-on and the directory are the admins' (`org:update`), with their plugins.
     const admin = may(org, 'org:update');
@@ -51,6 +61,49 @@ export class AuthgateOrganization extends SessionScreen {
       invitationsSection(kit, org),
       admin && plugins.includes('sso') ? ssoSection(kit, org) : undefined,
       admin && plugins.includes('scim') ? scimSection(kit, org) : undefined,
+      plugins.includes('api-keys') && may(org, 'api-key:manage') ? apiKeysSection(kit, org) : undefined,
+    );
+  }
+
+  /** An invitation opened from its mail (`#invitation=<token>`): the button that accepts it. */
+  private invitation(): Node[] {
+    const token = pendingInvitation.get();
+    if (token === null) return [];
+    const box = el('div', { class: 'stack' }, el('p', {}, this.t('ui.org.invitedYou')));
+    box.append(
+      this.button(this.t('ui.org.accept'), (button) =>
+        this.act(button, this.t('ui.busy'), async () => {
+          try {
+            const { org } = await this.client.orgs.accept(token);
+            pendingInvitation.clear();
+            await this.client.orgs.activate(org.slug);
+            this.announce('org-switched', org);
+            this.show(this.render());
+            this.status.textContent = this.t('ui.org.joined', { Org: org.name });
+          } catch (err) {
+            // Refused (used, expired, another address): it will not take later either.
+            if (isAuthClientError(err) && err.status >= 400 && err.status < 500) pendingInvitation.clear();
+            throw err;
+          }
+        }),
+      ),
+    );
+    return [box];
+  }
+
+  /** A new organization by name (the person becomes its owner and acts in it). */
+  private create(): Node {
+    return this.form(
+      this.t('ui.org.create'),
+      [this.field(this.t('ui.org.name'), { name: 'name', autocomplete: 'organization', maxlength: '100' })],
+      async ({ name = '' }) => {
+        const org = await this.client.orgs.create({ name });
+        await this.client.orgs.activate(org.slug);
+        this.announce('org-switched', org);
+        this.show(this.render());
+        this.status.textContent = this.t('ui.org.created', { Org: org.name });
+      },
+      false,
     );
   }
 }
