@@ -806,3 +806,56 @@ run('a CAPTCHA the server asks for, solved by the page’s widget (useCaptcha), 
     await context.close();
   }, 60_000);
 });
+
+run('a change that needs a fresh login, on the account screen (stepUpMaxAge 10 s)', () => {
+  let base: string;
+  let browser: Browser;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ base, browser, close } = await startUiApp(
+      (url) => makeApp({ url, stepUpMaxAge: 10_000, twoFactor: { key: 'ui-step-up-key-0123456789abcdef01' } }).app,
+      uiPage('Step-up', '<main><h1>Step-up</h1><authgate-sign-in></authgate-sign-in><authgate-account></authgate-account></main>'),
+    ));
+  }, 60_000);
+  afterAll(() => close?.());
+
+  it('asks for a code under the refusal, makes the login fresh with it and makes the change; a wrong code changes nothing', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(base);
+    await page.fill('authgate-sign-in input[name=user]', 'sky');
+    await page.fill('authgate-sign-in input[name=password]', 'pw');
+    await page.click('authgate-sign-in button[type=submit]');
+    const part = page.locator('authgate-account section[aria-labelledby=two-factor]');
+    await part.locator('text=Turn on').click();
+    const secret = (await part.locator('p code').textContent())!;
+    await awayFromStepEdge();
+    await part.locator('input[name=code]').fill(codeNow(secret));
+    await part.locator('button[type=submit]').click();
+    const recovery = await part.locator('ul.codes li').allTextContents();
+    expect(recovery.length).toBeGreaterThanOrEqual(3);
+    await part.locator('text=I saved them').click();
+    // The login grows older than stepUpMaxAge.
+    await new Promise((r) => setTimeout(r, 10_500));
+    await part.locator('input[name=code]').fill(recovery[0]!);
+    await part.locator('text=Turn off').click();
+    await page.locator('authgate-account [role=alert] >> text=/the login is more than 10 seconds old/').waitFor();
+    const stepUp = page.locator('authgate-account form.step-up');
+    await stepUp.locator('input[name=code]').waitFor();
+    expect(await page.evaluate(() => document.querySelector('authgate-account')!.shadowRoot!.activeElement?.closest('form')?.className)).toBe('step-up');
+    await stepUp.locator('input[name=code]').fill('000000');
+    await stepUp.locator('button[type=submit]').click();
+    await page.locator('authgate-account [role=alert]:not(:empty)').waitFor();
+    expect(await page.locator('authgate-account [role=alert]').textContent()).not.toContain('Confirm it is you');
+    await part.locator('text=/^On\\./').waitFor();
+    await stepUp.locator('input[name=code]').fill(recovery[1]!);
+    await stepUp.locator('button[type=submit]').click();
+    await page.locator('authgate-account [role=status] >> text=Two-step verification is off.').waitFor();
+    expect(await stepUp.count()).toBe(0);
+    expect(await (await page.request.get(`${base}/auth/2fa`, { headers: { 'X-XSRF-TOKEN': (await context.cookies(base)).find((c) => c.name === 'XSRF-TOKEN')!.value } })).json()).toMatchObject({
+      enabled: false,
+    });
+    await context.close();
+  }, 60_000);
+});

@@ -182,7 +182,7 @@ export class Authenticator {
     if (claims.act !== undefined) throw stepUp('an admin acting as this user cannot change its credentials');
     const jti = claims.jti;
     if (typeof jti !== 'string' || jti === '' || (await this.sessions.registry.status(jti, (claims.user as User).id)) !== 'active') throw stepUp('this session is not a live one');
-    if (!options.anyAge && !this.isRecentLogin(claims)) throw stepUp(`the login is more than ${Math.round(this.options.stepUpMaxAgeSeconds / 60)} minutes old`);
+    if (!options.anyAge && !this.isRecentLogin(claims)) throw stepUp(`the login is more than ${ageInWords(this.options.stepUpMaxAgeSeconds)} old`);
     return claims;
   }
 
@@ -433,4 +433,9 @@ export class Authenticator {
     }
     throw new AuthError('unavailable', 'the token refresh did not finish in time, try again');
   }
+}
+
+/** A step-up's age limit as the message says it: whole minutes, else seconds (`stepUpMaxAge` may be 10 s). */
+function ageInWords(seconds: number): string {
+  return seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? '' : 's'}` : `${seconds} seconds`;
 }
