@@ -125,7 +125,10 @@ export interface OrgsApi {
   remove(org: string): Promise<Done>;
   /** The session acts in `org` from now on. */
   activate(org: string): Promise<ClientOrganization>;
+  /** The first page of the members (up to 1,000); {@link membersPage} pages through them all. */
   members(org: string): Promise<ClientMember[]>;
+  /** A page of the members: `limit` of them (1 to 1,000, @default 1000) from `cursor`; `next` is the cursor of the page after, when there is one. */
+  membersPage(org: string, page?: { cursor?: string | undefined; limit?: number | undefined }): Promise<{ members: ClientMember[]; next?: string }>;
   updateMember(org: string, userId: string, input: { role?: string; roles?: string[]; teams?: string[] }): Promise<ClientMember>;
   removeMember(org: string, userId: string): Promise<Done>;
   invite(org: string, input: { email: string; role?: string; roles?: string[] }): Promise<ClientInvitation>;

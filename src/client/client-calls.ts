@@ -153,6 +153,11 @@ export function orgCalls(c: ClientCore): Pick<AuthClient, 'orgs' | 'apiKeys'> {
         return active;
       },
       members: (org: string) => c.auth<ClientMember[]>('GET', orgPath(org, '/members')),
+      membersPage: async (org: string, page: { cursor?: string | undefined; limit?: number | undefined } = {}) => {
+        const query = new URLSearchParams({ ...(page.cursor === undefined ? {} : { cursor: page.cursor }), ...(page.limit === undefined ? {} : { limit: String(page.limit) }) }).toString();
+        const { items, next } = await c.authPage<ClientMember[]>(orgPath(org, `/members${query === '' ? '' : `?${query}`}`));
+        return next === undefined ? { members: items } : { members: items, next };
+      },
       updateMember: (org: string, userId: string, input: { role?: string; roles?: string[]; teams?: string[] }) => c.auth<ClientMember>('PATCH', orgPath(org, `/members/${enc(userId)}`), input),
       removeMember: (org: string, userId: string) => c.auth<Done>('DELETE', orgPath(org, `/members/${enc(userId)}`)),
       invite: (org: string, input: { email: string; role?: string; roles?: string[] }) => c.auth<ClientInvitation>('POST', orgPath(org, '/invitations'), input),

@@ -17,6 +17,8 @@ export interface ClientCore {
   call<T>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<T>;
   /** A call of the auth router (`authPath` + `path`). */
   auth<T>(method: string, path: string, body?: unknown): Promise<T>;
+  /** A GET of a paged list of the auth router: the page, and the `cursor` of its `Link: <…>; rel="next"`, if any. */
+  authPage<T>(path: string): Promise<{ items: T; next?: string }>;
   /** A call of the account service with an access token, traded for the session when needed (once again when it went stale). */
   account<T>(method: string, path: (id: string) => string, body?: unknown): Promise<T>;
   /** The account service's access token now held, if any. */
@@ -36,7 +38,7 @@ export interface ClientCore {
 }
 
 /** The XSRF-aware JSON transport of the client. */
-function transport(options: AuthClientOptions): Pick<ClientCore, 'call'> {
+function transport(options: AuthClientOptions): Pick<ClientCore, 'call'> & { page<T>(path: string): Promise<{ items: T; next?: string }> } {
   const base = options.baseUrl ?? '';
   const xsrfCookie = (options.xsrfCookie ?? 'XSRF-TOKEN') + '=';
   const fetchFn = options.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => globalThis.fetch(input, init));
@@ -45,7 +47,8 @@ function transport(options: AuthClientOptions): Pick<ClientCore, 'call'> {
       .document?.cookie.split('; ')
       .find((c) => c.startsWith(xsrfCookie))
       ?.slice(xsrfCookie.length);
-  const call = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> => {
+  const call = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> => (await answer<T>(method, path, body, headers)).data;
+  const answer = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ data: T; link: string | null }> => {
     try {
       return await send<T>(method, path, body, headers);
     } catch (err) {
@@ -56,7 +59,7 @@ function transport(options: AuthClientOptions): Pick<ClientCore, 'call'> {
       return send<T>(method, path, body, { ...headers, 'X-Captcha-Token': solved });
     }
   };
-  const send = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> => {
+  const send = async <T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ data: T; link: string | null }> => {
     const token = xsrf();
     let res: Response;
     try {
@@ -78,9 +81,21 @@ function transport(options: AuthClientOptions): Pick<ClientCore, 'call'> {
       if (res.ok) throw new AuthClientError('invalid_response', `${path.split('?')[0]} did not answer JSON`, res.status);
     }
     if (!res.ok) throw errorOfAnswer(res.status, data, res.headers.get('Retry-After'));
-    return data as T;
+    return { data: data as T, link: res.headers.get('Link') };
   };
-  return { call };
+  const page = async <T>(path: string): Promise<{ items: T; next?: string }> => {
+    const { data, link } = await answer<T>('GET', path);
+    const next = nextCursor(link);
+    return next === undefined ? { items: data } : { items: data, next };
+  };
+  return { call, page };
+}
+
+/** The `cursor` of the `rel="next"` link of a `Link` header (RFC 8288), if any. */
+function nextCursor(link: string | null): string | undefined {
+  const target = /<([^>]*)>\s*;\s*rel="?next"?/.exec(link ?? '')?.[1];
+  if (target === undefined) return undefined;
+  return new URLSearchParams(target.split('?')[1] ?? '').get('cursor') ?? undefined;
 }
 
 /** Loads `@simplewebauthn/browser`: the option, the global of `/auth/passkey/client.js`, else the package. */
@@ -100,7 +115,7 @@ export function createClientCore(options: AuthClientOptions): ClientCore {
   const base = options.baseUrl ?? '';
   const authPath = options.authPath ?? '/auth';
   const accountPath = options.accountPath ?? '/account';
-  const { call } = transport(options);
+  const { call, page } = transport(options);
   const auth = <T>(method: string, path: string, body?: unknown): Promise<T> => call<T>(method, authPath + path, body);
   const session = createSessionState(async () => {
     try {
@@ -117,6 +132,7 @@ export function createClientCore(options: AuthClientOptions): ClientCore {
   return {
     call,
     auth,
+    authPage: <T>(path: string) => page<T>(authPath + path),
     accountPath,
     session,
     heldAccountToken: () => accountToken,

@@ -524,12 +524,14 @@ run('<authgate-organization> and <authgate-org-switcher> in chromium', () => {
   let close: () => Promise<void>;
   const invitations: string[] = [];
   let dns: DnsPeer;
+  let orgsPlugin: OrganizationsPlugin;
 
   beforeAll(async () => {
     dns = await startDnsPeer();
     ({ base, browser, close } = await startUiApp(
       (url) => {
         const orgs = organizations({ sender: senderFunc((_to, text) => void invitations.push(/(http\S+)/.exec(text)![1]!)) });
+        orgsPlugin = orgs;
         const ssoPlugin = sso({ key: 'ui-sso-key-0123456789abcdef0123456789', dns: { servers: [dns.server], timeoutMs: 1000 } });
         const { app } = makeApp({ url, plugins: [orgs, ssoPlugin, scim()] });
         app.get('/framer', (_req, res) => void res.type('html').send(uiPage('Framer', '<main><h1>Framer</h1><iframe src="/" title="The app"></iframe></main>')));
@@ -638,6 +640,39 @@ run('<authgate-organization> and <authgate-org-switcher> in chromium', () => {
 
     await page.selectOption('authgate-org-switcher select', 'side-project');
     await page.locator('authgate-organization h2 >> text=Side Project').waitFor();
+    await context.close();
+  }, 90_000);
+
+  it('a directory-sized organization shows its members a page at a time: "Show more members" adds the next page', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(base);
+    await page.fill('authgate-sign-in input[name=user]', 'mira');
+    await page.fill('authgate-sign-in input[name=password]', 'pw');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('authgate-sign-in [role=status] >> text=/^Signed in as /').waitFor();
+    const xsrf = (await context.cookies(base)).find((c) => c.name === 'XSRF-TOKEN')!.value;
+    const made = await page.request.post(`${base}/auth/orgs`, { data: { name: 'Big Directory', slug: 'big-directory' }, headers: { 'X-XSRF-TOKEN': xsrf } });
+    expect(made.status()).toBe(201);
+    const owner = { id: ((await (await page.request.get(`${base}/auth/user`, { headers: { 'X-XSRF-TOKEN': xsrf } })).json()) as { id: string }).id, stepUp: async () => undefined };
+    // 130 people join by invitation, as a directory's sync would add them.
+    for (let i = 0; i < 130; i++) {
+      const email = `person${String(i).padStart(3, '0')}@big.example`;
+      await orgsPlugin.service.invite('big-directory', owner, { email, roles: ['member'] });
+      const token = new URL(invitations.at(-1)!).hash.replace(/^#invitation=/, '');
+      await orgsPlugin.service.accept({ id: `local_person${i}`, name: `person ${i}`, email, picture: '' }, token);
+    }
+    await page.reload();
+    await page.selectOption('authgate-org-switcher select', 'big-directory');
+    await page.locator('authgate-organization h2 >> text=Big Directory').waitFor();
+    const rows = page.locator('authgate-organization section[aria-labelledby=members] li');
+    await countIs(rows, 100);
+    await page.click('authgate-organization >> text=Show more members');
+    await page.locator('authgate-organization [role=status] >> text=131 members shown.').waitFor();
+    await countIs(rows, 131);
+    expect(await page.locator('authgate-organization >> text=Show more members').count()).toBe(0);
+    // Every member once: the pages neither overlap nor skip.
+    expect(new Set(await rows.allTextContents()).size).toBe(131);
     await context.close();
   }, 90_000);
 

@@ -173,6 +173,8 @@ export const UI_MESSAGES: MessagesByLocale = {
     'ui.account.adminActing': 'an admin ({{.Admin}}) acting as you',
     'ui.event.account.activated': 'Account activated',
     'ui.account.emailMoved': 'Your e-mail address is now {{.Address}}. That ended the sessions of the old one: sign in again with the new address.',
+    'ui.org.moreMembers': 'Show more members',
+    'ui.org.membersShown': '{{.Count}} members shown.',
   },
   de: {
     'ui.signIn.title': 'Anmelden',
@@ -345,6 +347,8 @@ export const UI_MESSAGES: MessagesByLocale = {
     'ui.account.adminActing': 'ein Admin ({{.Admin}}) handelt als Sie',
     'ui.event.account.activated': 'Konto aktiviert',
     'ui.account.emailMoved': 'Ihre E-Mail-Adresse ist jetzt {{.Address}}. Das hat die Sitzungen der alten beendet: Melden Sie sich mit der neuen Adresse erneut an.',
+    'ui.org.moreMembers': 'Weitere Mitglieder zeigen',
+    'ui.org.membersShown': '{{.Count}} Mitglieder angezeigt.',
   },
   fr: {
     'ui.signIn.title': 'Se connecter',
@@ -517,6 +521,8 @@ export const UI_MESSAGES: MessagesByLocale = {
     'ui.account.adminActing': 'un administrateur ({{.Admin}}) agit en votre nom',
     'ui.event.account.activated': 'Compte activé',
     'ui.account.emailMoved': "Votre adresse e-mail est désormais {{.Address}}. Les sessions de l'ancienne sont terminées : reconnectez-vous avec la nouvelle adresse.",
+    'ui.org.moreMembers': 'Afficher plus de membres',
+    'ui.org.membersShown': '{{.Count}} membres affichés.',
   },
   es: {
     'ui.signIn.title': 'Iniciar sesión',
@@ -689,5 +695,7 @@ export const UI_MESSAGES: MessagesByLocale = {
     'ui.account.adminActing': 'un administrador ({{.Admin}}) actúa como tú',
     'ui.event.account.activated': 'Cuenta activada',
     'ui.account.emailMoved': 'Tu dirección de correo es ahora {{.Address}}. Eso cerró las sesiones de la antigua: vuelve a iniciar sesión con la nueva dirección.',
+    'ui.org.moreMembers': 'Mostrar más miembros',
+    'ui.org.membersShown': '{{.Count}} miembros mostrados.',
   },
 };

@@ -1,8 +1,11 @@
-import type { ClientOrganization } from '../../client/client-types';
+import type { ClientMember, ClientOrganization } from '../../client/client-types';
 import { el } from '../ui-dom';
 import { changeButton, itemList, section, when, type SectionKit } from '../account/section';
 
 const BUILT_IN_ROLES = ['member', 'admin', 'owner'];
+
+/** Members asked for at a time: a directory-sized organization draws a page, then "Show more". */
+const MEMBERS_PER_PAGE = 100;
 
 /** The rank of a built-in role (the server's one hierarchy: member < admin < owner); another role ranks as a member's. */
 const rank = (role: string): number => Math.max(0, BUILT_IN_ROLES.indexOf(role));
@@ -15,11 +18,31 @@ export function may(org: ClientOrganization, permission: string): boolean {
   return org.permissions.includes('*') || org.permissions.includes(permission);
 }
 
-/** The members of an organization: each with its role (to change, with the right) and "Remove" (with the right). */
+/** The members of an organization, a page at a time ("Show more"): each with its role (to change, with the right) and "Remove" (with the right). */
 export function membersSection(kit: SectionKit, org: ClientOrganization, me: string): HTMLElement {
+  // The pages shown so far: "Show more" adds the next; a change draws the first page again.
+  let shown: ClientMember[] = [];
+  let next: string | undefined;
+  let more = false;
   return section(kit, 'members', kit.t('ui.org.members'), async (redraw) => {
-    const members = await kit.client.orgs.members(org.slug);
+    const page = await kit.client.orgs.membersPage(org.slug, { cursor: more ? next : undefined, limit: MEMBERS_PER_PAGE });
+    shown = more ? [...shown, ...page.members] : page.members;
+    next = page.next;
+    more = false;
+    const members = shown;
     const roles = [...new Set([...BUILT_IN_ROLES, ...members.flatMap((m) => m.roles)])];
+    const showMore =
+      next === undefined
+        ? []
+        : [
+            kit.button(kit.t('ui.org.moreMembers'), (button) =>
+              kit.act(button, kit.t('ui.busy'), async () => {
+                more = true;
+                await redraw();
+                kit.say(kit.t('ui.org.membersShown', { Count: String(shown.length) }));
+              }),
+            ),
+          ];
     return [
       itemList(
         members.map((m) => {
@@ -52,6 +75,7 @@ export function membersSection(kit: SectionKit, org: ClientOrganization, me: str
         }),
         kit.t('ui.account.none'),
       ),
+      ...showMore,
     ];
   });
 }
