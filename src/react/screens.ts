@@ -1,4 +1,4 @@
-import { createElement, useEffect, useRef, type ReactElement } from 'react';
+import { createElement, useEffect, useRef, type ReactElement, type ReactNode } from 'react';
 import type { ClientOrganization, ClientUser } from '../client/client-types';
 
 /** What a screen's element is told by attributes (see `docs/ui.md`). */
@@ -13,6 +13,10 @@ export interface ScreenProps {
   lang?: string | undefined;
   /** A class name for the element (its inside is themed by CSS custom properties). */
   className?: string | undefined;
+  /** Shown above the screen (its `header` slot), e.g. a logo. @default nothing */
+  header?: ReactNode;
+  /** Shown below the screen (its `footer` slot), e.g. terms or help. @default nothing */
+  footer?: ReactNode;
 }
 
 /** Props of {@link SignIn}. */
@@ -67,16 +71,21 @@ function useScreen(tag: string, props: ScreenProps & { redirect?: string | undef
       for (const [name, listener] of listeners) element.removeEventListener(`authgate-${name}`, listener);
     };
   }, [names]);
-  return createElement(tag, {
-    ref,
-    className: props.className,
-    'base-url': props.baseUrl,
-    'auth-path': props.authPath,
-    'account-path': props.accountPath,
-    lang: props.lang,
-    redirect: props.redirect,
-    org: props.org,
-  });
+  return createElement(
+    tag,
+    {
+      ref,
+      className: props.className,
+      'base-url': props.baseUrl,
+      'auth-path': props.authPath,
+      'account-path': props.accountPath,
+      lang: props.lang,
+      redirect: props.redirect,
+      org: props.org,
+    },
+    props.header === undefined ? null : createElement('div', { slot: 'header' }, props.header),
+    props.footer === undefined ? null : createElement('div', { slot: 'footer' }, props.footer),
+  );
 }
 
 /** `<authgate-sign-in>` as a React component (`import 'authgate/ui'` once in the page's code). */

@@ -69,7 +69,8 @@ const clients = new Map<string, AuthClient>();
  * and an alert for errors that takes the focus.
  *
  * Attributes: `base-url` (@default the page's origin), `auth-path` (@default `/auth`),
- * `account-path` (@default `/account`), `lang` (@default the browser's languages).
+ * `account-path` (@default `/account`), `lang` (@default the browser's languages). Slots: `header`
+ * (above the screen, e.g. a logo) and `footer` (below it, e.g. terms); the content is `part="body"`.
  */
 export abstract class AuthgateElement extends Base {
   /** The words and what the server has turned on, once {@link render} runs. */
@@ -87,7 +88,8 @@ export abstract class AuthgateElement extends Base {
     sheet ??= new CSSStyleSheet();
     if (sheet.cssRules.length === 0) sheet.replaceSync(THEME_CSS);
     root.adoptedStyleSheets = [sheet];
-    root.append(this.body);
+    // The page's own content around the screen: a logo above (slot="header"), terms or help below (slot="footer").
+    root.append(el('slot', { name: 'header' }), this.body, el('slot', { name: 'footer' }));
   }
 
   /** The client of the app this screen talks to. */

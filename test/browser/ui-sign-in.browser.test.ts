@@ -894,3 +894,35 @@ run('a change that needs a fresh login, on the account screen (stepUpMaxAge 10 s
     await context.close();
   }, 60_000);
 });
+
+run('the page’s own content in a screen’s slots', () => {
+  let base: string;
+  let browser: Browser;
+  let close: () => Promise<void>;
+
+  beforeAll(async () => {
+    ({ base, browser, close } = await startUiApp(
+      (url) => makeApp({ url }).app,
+      uiPage(
+        'Acme',
+        '<main><h1>Acme</h1><authgate-sign-in><strong slot="header" id="logo">Acme Inc.</strong><p slot="footer" id="terms">By signing in you accept our terms.</p></authgate-sign-in></main>',
+      ),
+    ));
+  }, 60_000);
+  afterAll(() => close?.());
+
+  it('shows slot="header" above the screen and slot="footer" below it, and axe finds nothing', async () => {
+    const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+    await page.goto(base);
+    const heading = page.locator('authgate-sign-in h2');
+    await heading.waitFor();
+    const logo = (await page.locator('#logo').boundingBox())!;
+    const title = (await heading.boundingBox())!;
+    const submit = (await page.locator('authgate-sign-in button[type=submit]').boundingBox())!;
+    const terms = (await page.locator('#terms').boundingBox())!;
+    expect(logo.y + logo.height).toBeLessThanOrEqual(title.y);
+    expect(terms.y).toBeGreaterThanOrEqual(submit.y + submit.height);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.context().close();
+  }, 60_000);
+});

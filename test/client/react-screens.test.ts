@@ -12,5 +12,9 @@ describe('the screens of authgate/react on a server render', () => {
     expect(renderToString(createElement(Account, {}))).toBe('<authgate-account></authgate-account>');
     expect(renderToString(createElement(Organization, { org: 'acme' }))).toBe('<authgate-organization org="acme"></authgate-organization>');
     expect(renderToString(createElement(OrgSwitcher, { onOrgSwitched: () => undefined }))).toBe('<authgate-org-switcher></authgate-org-switcher>');
+    // The page's own content goes into the screen's slots.
+    expect(renderToString(createElement(SignIn, { header: createElement('strong', {}, 'Acme'), footer: 'Terms apply.' }))).toBe(
+      '<authgate-sign-in><div slot="header"><strong>Acme</strong></div><div slot="footer">Terms apply.</div></authgate-sign-in>',
+    );
   });
 });
