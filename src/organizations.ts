@@ -4,7 +4,7 @@ export { ORG_EVENT_TYPES } from './plugin-api/org-keys';
 export type { OrganizationOptions, ResolvedOrganizationOptions } from './plugins/organizations/org-options';
 export { DEFAULT_INVITATION_TEMPLATE } from './plugins/organizations/org-options';
 export { orgOf, type OrgContext } from './plugins/organizations/org-guards';
-export { OrgService, type OrgView, type MemberView, type OrgCaller } from './plugins/organizations/org-service';
+export { OrgService, type OrgView, type MemberView, type OrgCaller, type InvitationPreview } from './plugins/organizations/org-service';
 export { ORG_PERMISSIONS, OWNER, RoleBook, type OrgPermission } from './plugins/organizations/roles';
 export { ACTIVE_ORG_CLAIM } from './plugins/organizations/org-records';
 export { createOrgStore, ORG_STORE_SCHEMES } from './plugins/organizations/create-org-store';

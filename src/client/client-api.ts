@@ -3,6 +3,7 @@ import type {
   ClientApp,
   ClientEvent,
   ClientInvitation,
+  ClientInvitationPreview,
   ClientLinkedLogin,
   ClientMember,
   ClientOrganization,
@@ -135,6 +136,8 @@ export interface OrgsApi {
   invitations(org: string): Promise<ClientInvitation[]>;
   cancelInvitation(org: string, id: string): Promise<Done>;
   /** Accepts a mailed invitation's token for the signed-in user. */
+  /** What an invitation's token offers, before accepting it: the organization, the role, the address it went to (`forYou` when it is yours), who sent it. */
+  previewInvitation(token: string): Promise<ClientInvitationPreview>;
   accept(token: string): Promise<{ org: { id: string; name: string; slug: string }; role: string; roles: string[] }>;
 }
 
@@ -151,6 +154,8 @@ export interface ApiKeysApi {
 export interface LinksApi {
   /** Links the next login with `provider` to the signed-in user; opens an OAuth2 provider's login unless `navigate` is `false`. */
   start(provider: string, redirect?: RedirectOptions & { navigate?: boolean }): Promise<{ status: string; provider: string; expires: number }>;
+  /** Drops a started link (after a failed login, or a provider's page left), so it does not wait for the next login in this browser. */
+  cancel(provider: string): Promise<{ status: string }>;
   /** The account's logins: its own (`Primary`) and the linked ones. */
   list(): Promise<ClientLinkedLogin[]>;
   unlink(userId: string): Promise<Done>;

@@ -3,6 +3,7 @@ import type {
   ClientApp,
   ClientEvent,
   ClientInvitation,
+  ClientInvitationPreview,
   ClientLinkedLogin,
   ClientMember,
   ClientOrganization,
@@ -163,6 +164,7 @@ export function orgCalls(c: ClientCore): Pick<AuthClient, 'orgs' | 'apiKeys'> {
       invite: (org: string, input: { email: string; role?: string; roles?: string[] }) => c.auth<ClientInvitation>('POST', orgPath(org, '/invitations'), input),
       invitations: (org: string) => c.auth<ClientInvitation[]>('GET', orgPath(org, '/invitations')),
       cancelInvitation: (org: string, id: string) => c.auth<Done>('DELETE', orgPath(org, `/invitations/${enc(id)}`)),
+      previewInvitation: (token: string) => c.auth<ClientInvitationPreview>('POST', '/orgs/invitations/preview', { token }),
       accept: (token: string) => c.auth<{ org: { id: string; name: string; slug: string }; role: string; roles: string[] }>('POST', '/orgs/invitations/accept', { token }),
     },
 
@@ -187,6 +189,7 @@ export function linkCalls(c: ClientCore): Pick<AuthClient, 'links' | 'events' | 
         if (redirect?.navigate !== false) c.go(c.loginUrl(provider, redirect));
         return started;
       },
+      cancel: (provider: string) => c.auth<{ status: string }>('DELETE', `/${enc(provider)}/link`),
       list: async () => (await c.account<{ Items: ClientLinkedLogin[] }>('GET', (id) => `/profile/${id}/logins`)).Items,
       unlink: (userId: string) => c.account<Done>('DELETE', (id) => `/profile/${id}/logins/${enc(userId)}`),
     },

@@ -169,3 +169,16 @@ export interface ClientProfile {
   Company?: string;
   [field: string]: unknown;
 }
+
+/** What an invitation offers, before it is accepted. */
+export interface ClientInvitationPreview {
+  org: { name: string; slug: string };
+  /** The address the invitation was sent to. */
+  email: string;
+  /** Whether that is the signed-in user's own address. */
+  forYou: boolean;
+  role: string;
+  roles: string[];
+  invitedBy: string | null;
+  expires: number;
+}

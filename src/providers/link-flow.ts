@@ -99,6 +99,13 @@ export class LinkFlow {
     sendJson(res, 200, { status: 'linking', provider: provider.name, expires: Date.now() + LINK_DURATION_MS });
   }
 
+  /** Drops the link this browser started, if any (a login that failed, a provider's page left). */
+  cancel(res: ServerResponse): void {
+    this.tokens.clearCookie(res, LINK_COOKIE);
+    res.setHeader('Cache-Control', 'no-store');
+    sendJson(res, 200, { status: 'cancelled' });
+  }
+
   /** The link this browser started for a login with `provider`, if any. */
   async pending(req: LoginRequest, provider: string): Promise<LinkIntent | undefined> {
     if (this.links === undefined) return undefined;

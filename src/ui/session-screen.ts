@@ -11,6 +11,9 @@ import { AuthgateElement } from './ui-element';
 export abstract class SessionScreen extends AuthgateElement {
   private unsubscribe: (() => void) | undefined;
   private drawnFor = '';
+  private retry: (() => Promise<void>) | undefined;
+  /** The part (a `<section>`) of the last action: its news is said there. */
+  private acting: HTMLElement | undefined;
 
   /** The screen for `user`. */
   protected abstract signedIn(user: ClientUser): Node;
@@ -42,6 +45,7 @@ export abstract class SessionScreen extends AuthgateElement {
 
   /** Every change of the screen, refused inside another page's frame unless `allow-framed` is set (clickjacking). */
   protected override act(button: HTMLButtonElement | undefined, busy: string, action: () => Promise<void>): Promise<void> {
+    this.acting = button?.closest('section') ?? undefined;
     if (this.framed()) return super.act(button, busy, () => Promise.reject(new Error('refused in a frame')));
     return super.act(button, busy, async () => {
       try {
@@ -58,6 +62,8 @@ export abstract class SessionScreen extends AuthgateElement {
    * login fresh and the change is made again; without it the alert says to sign in again.
    */
   private async offerStepUp(retry: () => Promise<void>): Promise<void> {
+    // The change made again is the last one refused (not the first: the person may have tried another since).
+    this.retry = retry;
     if (!this.config.plugins.includes('two-factor') || this.body.querySelector('form.step-up')) return;
     const status = await this.client.twoFactor.status().catch(() => ({ enabled: false }));
     if (status.enabled !== true) return;
@@ -67,7 +73,9 @@ export abstract class SessionScreen extends AuthgateElement {
       async ({ code = '' }) => {
         await this.client.twoFactor.stepUp(code);
         form.remove();
-        await retry();
+        const again = this.retry;
+        this.retry = undefined;
+        await again?.();
       },
     );
     form.classList.add('step-up');
@@ -94,6 +102,18 @@ export abstract class SessionScreen extends AuthgateElement {
     return false;
   }
 
+  /** Says `text` in the live region of the part where the person last acted, else the screen's. */
+  private say(text: string): void {
+    const note = this.acting?.isConnected ? this.acting.querySelector<HTMLElement>(':scope > p.note') : null;
+    for (const other of this.body.querySelectorAll<HTMLElement>('p.note')) if (other !== note) other.textContent = '';
+    if (note === null) {
+      this.status.textContent = text;
+      return;
+    }
+    this.status.textContent = '';
+    note.textContent = text;
+  }
+
   /** The screen's helpers for its parts. */
   protected kit(): SectionKit {
     return {
@@ -106,7 +126,8 @@ export abstract class SessionScreen extends AuthgateElement {
       field: (label, attrs) => this.field(label, attrs),
       newPassword: (label) => this.newPassword(label),
       button: (text, onClick) => this.button(text, onClick),
-      say: (text) => void (this.status.textContent = text),
+      copy: (text) => this.copyButton(text),
+      say: (text) => this.say(text),
     };
   }
 }

@@ -6,20 +6,26 @@ import { providerLabel } from './provider-names';
 import { keepInvitation, pendingInvitation } from './org/invitation';
 import { onSignInHint, signInHintWaits, takeSignInHint } from './sign-in-hint';
 
-/** The identity provider's interaction already ended a session for (`fresh=1` ends one once per interaction). */
-const FRESH = 'authgate-idp-fresh';
-
-/** The page of this site that opened the screen for an app of its identity provider (`?return_to=`), if any. */
+/**
+ * The identity provider's interaction that opened this page (`?return_to=<issuer>/interaction/<uid>`
+ * of this site), if any. Nothing else is followed: a page of this site chosen by a link (a login
+ * route with a password in its query, a mailed sign-in link) would run with this site's own
+ * authority, a login forged from another site.
+ */
 function idpReturn(): string | null {
   const target = new URLSearchParams(location.search).get('return_to');
   if (target === null) return null;
   try {
     const url = new URL(target, location.href);
-    return url.origin === location.origin ? url.href : null;
+    const interaction = /\/interaction\/[A-Za-z0-9_-]+$/.test(url.pathname) && url.search === '' && url.hash === '';
+    return url.origin === location.origin && interaction ? url.href : null;
   } catch {
     return null;
   }
 }
+
+/** Whether the identity provider's app asked for a new login (`fresh=1`): the form shows even to someone signed in. */
+const freshAsked = (): boolean => idpReturn() !== null && new URLSearchParams(location.search).get('fresh') === '1';
 
 /**
  * `<authgate-sign-in>`: every way in that the server has turned on, and only those: a password
@@ -29,8 +35,9 @@ function idpReturn(): string | null {
  * account service.
  *
  * When signed in it fires `authgate-signed-in` (`detail`: the user) and, with a `redirect`
- * attribute, goes there. Opened by the identity provider for one of its apps (`?return_to=` of this
- * site, `&fresh=1` to end the session here first), it goes back there once signed in. An invitation
+ * attribute, goes there. Opened by the identity provider for one of its apps (`?return_to=` its
+ * interaction on this site), it goes back there once signed in; with `&fresh=1` (the app wants a new
+ * login) it asks for one even from someone signed in, and never signs anyone out by itself. An invitation
  * opened from its mail (`#invitation=`) is kept for `<authgate-organization>`, and said here.
  */
 export class AuthgateSignIn extends AuthgateElement {
@@ -50,6 +57,8 @@ export class AuthgateSignIn extends AuthgateElement {
     };
     this.unsubscribe ??= this.client.subscribe((session) => {
       if (session.status === 'signed-out' && (this.signedInShown || signInHintWaits())) again();
+      // Signed in elsewhere (another tab, a page loaded while signed in): no form to fill.
+      else if (session.status === 'signed-in' && !this.signedInShown) this.show(this.render());
     });
     // A hint left once the session had already ended here (the screen learnt it first).
     this.stopHints ??= onSignInHint(() => this.client.session.status === 'signed-out' && again());
@@ -61,6 +70,9 @@ export class AuthgateSignIn extends AuthgateElement {
       history.replaceState(null, '', location.pathname + location.search);
       return this.resetView(reset.get('email') ?? '', reset.get('reset') ?? '');
     }
+    const session = this.client.session;
+    if (session.status === 'loading') void this.client.refresh().catch(() => undefined);
+    if (session.status === 'signed-in' && session.user !== null && !freshAsked()) return this.signedInView(session.user);
     // The account service signs in by e-mail at its own provider; any other password provider by user name.
     const accounts = plugins.includes('accounts');
     const direct = providers.find((p) => p.methods.includes('pwd') && p.name !== 'accounts');
@@ -68,7 +80,7 @@ export class AuthgateSignIn extends AuthgateElement {
     const link = providers.find((p) => p.methods.includes('otp'));
     const elsewhere = providers.filter((p) => p.methods.length === 0 && p.name !== 'sso' && p.name !== 'telegram');
     const parts: Node[] = [el('h2', {}, this.t('ui.signIn.title'))];
-    if (idpReturn() !== null) parts.push(el('p', { class: 'label' }, this.t('ui.signIn.appWaits')));
+    if (idpReturn() !== null) parts.push(el('p', { class: 'label' }, this.t(freshAsked() ? 'ui.signIn.appWantsFresh' : 'ui.signIn.appWaits')));
     if (pendingInvitation.get() !== null) parts.push(el('p', { class: 'label' }, this.t('ui.signIn.invited')));
     // Signed out by a change on another screen (an e-mail moved): why, and the new name ready.
     const hint = takeSignInHint();
@@ -153,10 +165,11 @@ export class AuthgateSignIn extends AuthgateElement {
   }
 
   private secondFactorView(): Node {
-    const form = this.form(this.t('ui.signIn.verify'), [this.field(this.t('ui.signIn.code'), { name: 'code', inputmode: 'numeric', autocomplete: 'one-time-code' })], async ({ code = '' }) =>
+    // No numeric keyboard: a recovery code has letters.
+    const form = this.form(this.t('ui.signIn.verify'), [this.field(this.t('ui.signIn.code'), { name: 'code', autocomplete: 'one-time-code' })], async ({ code = '' }) =>
       this.done(await this.client.twoFactor.verify(code)),
     );
-    return el('section', {}, el('h2', {}, this.t('ui.signIn.secondFactor')), form);
+    return el('section', {}, el('h2', {}, this.t('ui.signIn.secondFactor')), el('p', { class: 'label' }, this.t('ui.signIn.codeHint')), form, this.backButton());
   }
 
   private forgotView(): Node {
@@ -218,18 +231,22 @@ export class AuthgateSignIn extends AuthgateElement {
   }
 
   /**
-   * For the identity provider's app: a session already here goes back at once; one the app asked to
-   * be new (`fresh=1`) is ended first, once for that interaction (back from a sign-in it stays).
+   * Someone already signed in (the page loaded so, or another tab signed in): who, and the
+   * `redirect` followed. The identity provider's `return_to` is {@link followIdp}'s (not followed when the app asked for a new login).
    */
+  private signedInView(user: { name: string }): Node {
+    this.signedInShown = true;
+    queueMicrotask(() => (this.status.textContent = this.t('ui.signIn.signedIn', { User: user.name })));
+    const target = this.getAttribute('redirect');
+    if (target !== null) this.go(target);
+    return el('div', {});
+  }
+
+  /** For the identity provider's app: a session already here goes back at once, unless the app asked for a new login. */
   private async followIdp(): Promise<void> {
     const target = idpReturn();
-    if (target === null || this.idpFollowed) return;
+    if (target === null || freshAsked() || this.idpFollowed) return;
     this.idpFollowed = true;
-    if (new URLSearchParams(location.search).get('fresh') === '1' && sessionStorage.getItem(FRESH) !== target) {
-      sessionStorage.setItem(FRESH, target);
-      await this.client.signOut().catch(() => undefined);
-      return;
-    }
     const session = await this.client.refresh().catch(() => undefined);
     if (session?.status === 'signed-in') this.go(target);
   }

@@ -48,16 +48,18 @@ export class AuthgateSignUp extends AuthgateElement {
     // The address becomes the site's root: the link's path is the account router's, not a page.
     history.replaceState(null, '', '/');
     const heading = el('h2', {}, this.t('ui.signUp.activateQuestion'));
+    const warning = el('p', {}, this.t('ui.signUp.activateNotYou'));
     const activate = this.button(this.t('ui.signUp.activate'), (button) =>
       this.act(button, this.t('ui.busy'), async () => {
         await this.client.signUp.activate(id, code);
         heading.textContent = this.t('ui.signUp.activated');
         button.remove();
+        warning.remove();
         this.status.textContent = this.t('ui.signUp.activatedNext');
       }),
     );
     activate.classList.add('primary');
-    return el('section', {}, heading, el('p', {}, this.t('ui.signUp.activateNotYou')), activate, this.otherScreen('sign-in-href', '', this.t('ui.signUp.signIn')));
+    return el('section', {}, heading, el('div', { class: 'stack' }, warning, activate), this.otherScreen('sign-in-href', '', this.t('ui.signUp.signIn')));
   }
 
   private sentView(email: string, password: string): Node {
@@ -68,6 +70,6 @@ export class AuthgateSignUp extends AuthgateElement {
       }),
     );
     this.status.textContent = this.t('ui.signUp.sent', { Address: email });
-    return el('section', {}, el('h2', {}, this.t('ui.signUp.checkMail')), el('div', { class: 'stack' }, again));
+    return el('section', {}, el('h2', {}, this.t('ui.signUp.checkMail')), el('p', {}, this.t('ui.signUp.noMail')), el('div', { class: 'stack' }, again));
   }
 }

@@ -59,6 +59,13 @@ export function screenClient(options: ScreenClientOptions = {}): AuthClient {
   return client;
 }
 
+/** The server's words as a sentence: a capital first letter and a full stop ("the current password is wrong" → "The current password is wrong."). */
+function sentence(message: string): string {
+  const text = message.trim();
+  if (text === '') return text;
+  return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?…]$/.test(text) ? '' : '.');
+}
+
 /** Ids of fields, unique in the page (each screen's shadow root would do; one counter is simpler). */
 let fieldCount = 0;
 const clients = new Map<string, AuthClient>();
@@ -79,6 +86,7 @@ export abstract class AuthgateElement extends Base {
   protected readonly status = el('p', { class: 'status', role: 'status', 'aria-live': 'polite' });
   /** The error of the last action: read out, and focused. */
   protected readonly error = el('p', { class: 'error', role: 'alert', tabindex: '-1' });
+  private leaving = false;
   /** The screen's content between its alert and its live region. */
   protected readonly body = el('div', { part: 'body' });
 
@@ -98,7 +106,20 @@ export abstract class AuthgateElement extends Base {
   }
 
   private get clientOptions(): ScreenClientOptions {
-    return { baseUrl: this.baseUrl, authPath: this.authPath, accountPath: this.getAttribute('account-path') ?? '/account' };
+    return { baseUrl: this.baseUrl, authPath: this.authPath, accountPath: this.accountPath };
+  }
+
+  /**
+   * A path attribute, when it is a path of the app: one leading `/`, no `//`, `\` or other origin
+   * (`//evil.example/auth` would send what is typed elsewhere, past the `base-url` check); else
+   * `fallback`, said to the developer.
+   */
+  private checkedPath(name: string, fallback: string): string {
+    const given = this.getAttribute(name);
+    if (given === null) return fallback;
+    if (/^\/(?![/\\])[^\\?#]*$/.test(given) && !given.includes('//')) return given.replace(/\/+$/, '');
+    console.error(`<${this.localName}>: ${name} ${JSON.stringify(given)} is not a path of the app (it must start with one /): ${fallback} is used`);
+    return fallback;
   }
 
   /** The options of this screen's client, as text: one client, and one configuration, per app. */
@@ -107,7 +128,7 @@ export abstract class AuthgateElement extends Base {
   }
 
   /** The `base-url`, when it is the page's origin or one allowed by {@link allowOrigins}; else the page's own. */
-  private get baseUrl(): string {
+  protected get baseUrl(): string {
     const given = this.getAttribute('base-url');
     if (given === null || given === '') return '';
     let origin: string | undefined;
@@ -121,9 +142,14 @@ export abstract class AuthgateElement extends Base {
     return '';
   }
 
-  /** Where the auth router is mounted (the `auth-path` attribute). */
+  /** Where the auth router is mounted (the `auth-path` attribute, when it is a path of the app). */
   protected get authPath(): string {
-    return this.getAttribute('auth-path') ?? '/auth';
+    return this.checkedPath('auth-path', '/auth');
+  }
+
+  /** Where the account service is mounted (the `account-path` attribute, when it is a path of the app). */
+  protected get accountPath(): string {
+    return this.checkedPath('account-path', '/account');
   }
 
   /**
@@ -187,7 +213,7 @@ export abstract class AuthgateElement extends Base {
       if (this.status.textContent === busy) this.status.textContent = '';
     } catch (err) {
       this.status.textContent = '';
-      this.error.textContent = isAuthClientError(err) && err.status !== 0 && err.status < 500 ? err.message : this.t('ui.error.generic');
+      this.error.textContent = isAuthClientError(err) && err.status !== 0 && err.status < 500 ? sentence(err.message) : this.t('ui.error.generic');
       this.error.focus();
     } finally {
       if (button) button.disabled = false;
@@ -243,6 +269,16 @@ export abstract class AuthgateElement extends Base {
     return this.field(label, { name: 'password', type: 'password', autocomplete: 'new-password', minlength: '8', maxlength: '256' });
   }
 
+  /** A "Copy" button that puts `text` on the clipboard (a secret shown once), and says so. */
+  protected copyButton(text: string): HTMLButtonElement {
+    return this.button(this.t('ui.copy'), (button) =>
+      this.act(button, this.t('ui.busy'), async () => {
+        await navigator.clipboard.writeText(text);
+        this.status.textContent = this.t('ui.copied');
+      }),
+    );
+  }
+
   /** Moves the focus to the screen's first field (a new step of a flow). */
   protected focusFirstField(): void {
     this.shadowRoot?.querySelector('input')?.focus();
@@ -261,11 +297,21 @@ export abstract class AuthgateElement extends Base {
    */
   protected go(target: string): void {
     const url = this.ownPage(target);
-    if (url !== undefined) location.assign(url);
-    else console.error(`<${this.localName}>: redirect ${JSON.stringify(target)} is not a page of this site: not followed`);
+    if (url !== undefined) {
+      // Once: a session change and the action that made it may both ask to go. Never to this very
+      // page: a page whose screen redirects to itself would load forever.
+      if (this.leaving || url.split('#')[0] === location.href.split('#')[0]) return;
+      this.leaving = true;
+      location.assign(url);
+    } else console.error(`<${this.localName}>: redirect ${JSON.stringify(target)} is not a page of this site: not followed`);
   }
 
-  /** `target` as a URL of a page of this site (http or https, the page's origin), else `undefined`. */
+  /**
+   * `target` as a URL of a page of this site (http or https, the page's origin), else `undefined`.
+   * Routes of the auth router and the account service are no pages: a screen that went there by
+   * script would send this site's own request (a login with a password in the query, a mailed
+   * link), which a link from another site could not.
+   */
   protected ownPage(target: string): string | undefined {
     let url: URL | undefined;
     try {
@@ -273,6 +319,10 @@ export abstract class AuthgateElement extends Base {
     } catch {
       return undefined;
     }
+    // Express matches routes without regard to case.
+    const at = url.pathname.toLowerCase();
+    const under = (path: string): boolean => path !== '' && (at === path.toLowerCase() || at.startsWith(`${path.toLowerCase()}/`));
+    if (under(this.authPath) || under(this.accountPath)) return undefined;
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === location.origin ? url.href : undefined;
   }
 

@@ -41,6 +41,7 @@ a { color: var(--_primary); }
 .or { display: flex; align-items: center; gap: 0.75rem; color: var(--_muted); margin-block: 0.5rem 1rem; }
 .or::before, .or::after { content: ''; flex: 1; border-block-start: 1px solid var(--_border); }
 .error { color: var(--_error); font-weight: 600; margin: 0; }
+.warning { border-inline-start: 4px solid var(--_error); padding-inline-start: 0.75rem; margin: 0; }
 .error:empty, .status:empty { display: none; }
 .status { color: var(--_fg); margin: 0; }
 button.user { display: inline-flex; align-items: center; gap: 0.5rem; border-color: var(--_border); color: var(--_fg); }
@@ -53,8 +54,10 @@ button.user img { border-radius: 50%; inline-size: 2rem; block-size: 2rem; }
 h3 { font-size: 1.1rem; margin-block: 1.5rem 0.5rem; }
 .items, .codes { list-style: none; margin: 0; padding: 0; display: flex; flex-direction: column; gap: 0.5rem; }
 .items li { display: flex; flex-wrap: wrap; align-items: center; justify-content: space-between; gap: 0.5rem; padding-block: 0.5rem; border-block-end: 1px solid var(--_border); }
-.row { display: flex; gap: 0.5rem; }
-.codes { flex-direction: row; flex-wrap: wrap; }
+.row { display: flex; flex-wrap: wrap; align-items: center; gap: 0.5rem; }
+.row.end { justify-content: flex-end; }
+.codes { display: grid; grid-template-columns: repeat(auto-fill, minmax(8.5rem, 1fr)); }
+.codes li { padding: 0.25rem 0.5rem; border: 1px solid var(--_border); border-radius: var(--_radius); text-align: center; }
 code { font-family: ui-monospace, monospace; overflow-wrap: anywhere; }
 code.secret { display: block; padding: 0.5rem; border: 1px dashed var(--_border); border-radius: var(--_radius); }
 img { max-inline-size: 100%; }

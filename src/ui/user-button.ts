@@ -71,9 +71,9 @@ export class AuthgateUserButton extends AuthgateElement {
     toggle.addEventListener('keydown', onKey);
     list.addEventListener('keydown', onKey);
     toggle.setAttribute('aria-label', this.t('ui.userButton.label', { User: user.name }));
-    const acting = el('div', { class: 'row' });
+    const acting = el('div', { class: 'row end' });
     if (this.config.plugins.includes('admin')) void this.impersonation(acting, user.name);
-    return el('div', { class: 'row' }, acting, el('div', {}, toggle, list));
+    return el('div', { class: 'row end' }, acting, el('div', {}, toggle, list));
   }
 
   /** An admin acting as the user: who, until when, and a button back to the admin's own session. */
@@ -98,7 +98,7 @@ export class AuthgateUserButton extends AuthgateElement {
       this.act(button, this.t('ui.busy'), async () => {
         // Signed in through an organization's IdP: its logout page ends the session here and offers the IdP's (single logout).
         if (this.config.plugins.includes('sso') && typeof this.client.session.user?.attrs?.sso_connection === 'string') {
-          location.assign(`${this.getAttribute('base-url') ?? ''}${this.authPath}/sso/logout`);
+          location.assign(`${this.baseUrl}${this.authPath}/sso/logout`);
           return;
         }
         await this.client.signOut();

@@ -172,7 +172,13 @@ describeOnEveryAccountStore('linked logins', (ctx) => {
     const crossSite = await browser.on(request(t.app).post('/auth/dev/link')).set('Origin', 'https://evil.example');
     expect(crossSite.status).toBe(403);
     const get = await browser.on(request(t.app).get('/auth/dev/link')).expect(405);
-    expect(get.headers.allow).toBe('POST');
+    expect(get.headers.allow).toBe('POST, DELETE');
+    // A started link can be dropped (the screen does it after a wrong password): the cookie goes.
+    const dropped = await browser.on(request(t.app).delete('/auth/dev/link')).expect(200);
+    expect(dropped.body).toEqual({ status: 'cancelled' });
+    expect(String(dropped.headers['set-cookie'])).toMatch(/LINK-TOKEN=;/);
+    // Without a session it drops nothing of anyone's: it only clears this browser's cookie.
+    expect((await request(t.app).delete('/auth/dev/link').expect(200)).body).toEqual({ status: 'cancelled' });
     await browser.on(request(t.app).post('/auth/nope/link')).expect(404);
     expect((await startLink(t.app, browser, 'accounts')).status).toBe(409);
     expect(browser.get('LINK-TOKEN')).toBeUndefined();

@@ -109,7 +109,7 @@ describe('the admin console in headless chromium', () => {
       // An impersonation never passes step-up: turning on two-factor is refused, and says why.
       await admin.click('authgate-account section[aria-labelledby=two-factor] >> text=Turn on');
       const alert = admin.locator('authgate-account [role=alert]');
-      await admin.locator('authgate-account [role=alert] >> text=/an admin acting as this user cannot change its credentials/').waitFor();
+      await admin.locator('authgate-account [role=alert] >> text=/an admin acting as this user cannot change its credentials/i').waitFor();
       await admin.click('authgate-user-button >> text=Stop acting as this user');
       await admin.locator('authgate-user-button button.user >> text=admin').waitFor();
       expect(await acting.count()).toBe(0);
@@ -135,6 +135,10 @@ describe('the admin console in headless chromium', () => {
       await phone.keyboard.press('Enter');
       await phone.locator('#user-title', { hasText: /^admin$/ }).waitFor();
       await phone.screenshot({ path: join(SHOTS, 'phone-admin-console.png'), fullPage: true });
+      // Nothing wider than the screen, on a phone and on a desktop.
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await phone.setViewportSize({ width: 1280, height: 900 });
+      expect(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await demo.context().close();
       await admin.context().close();
     },

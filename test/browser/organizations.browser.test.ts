@@ -49,6 +49,10 @@ describe('organizations on the example page in headless chromium', () => {
       await friend.click('#dev-login');
       await friend.waitForURL(`${base}/`);
       await signedInShown(friend);
+      // Before accepting, the screen says what the link offers: the organization, the role, the address it went to.
+      await friend.locator('authgate-organization >> text=You were invited to join Rocket Labs as member, at friend@example.com.').waitFor();
+      await friend.locator('authgate-organization >> text=Sent by demo.').waitFor();
+      await friend.locator('authgate-organization button >> text=Decline').waitFor();
       await friend.click('authgate-organization >> text=Accept the invitation');
       await friend.locator('authgate-organization [role=status] >> text=You joined Rocket Labs.').waitFor();
       await friend.locator('authgate-organization h2 >> text=Rocket Labs').waitFor();

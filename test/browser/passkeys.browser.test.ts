@@ -122,7 +122,7 @@ describe('passkeys and two-factor on the example page in headless chromium', () 
       await logInDirect(page, 'admin');
       await signedInShown(page);
       const part = page.locator('authgate-account section[aria-labelledby=two-factor]');
-      await part.locator('text=Off: a password alone signs you in.').waitFor();
+      await part.locator('text=Off: signing in asks for no code.').waitFor();
       await part.locator('text=Turn on').click();
       const qr = part.locator('img');
       await qr.waitFor();

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { buildSync } from 'esbuild';
@@ -129,7 +131,7 @@ run('<authgate-sign-in> in chromium, under a strict CSP', () => {
     await page.keyboard.press('Enter');
     const alert = page.locator('authgate-sign-in [role=alert]');
     await alert.waitFor();
-    expect(await alert.textContent()).toBe('incorrect user or password');
+    expect(await alert.textContent()).toBe('Incorrect user or password.');
     expect(await page.evaluate(() => document.querySelector('authgate-sign-in')!.shadowRoot!.activeElement?.getAttribute('role'))).toBe('alert');
     // From the error above the form, Tab reaches the user field, then the password.
     await page.keyboard.press('Tab');
@@ -421,13 +423,21 @@ run('<authgate-sign-up>, the reset flow and <authgate-user-button> with the acco
     await page.click('authgate-account section[aria-labelledby=two-factor] button[type=submit]');
     await page.locator('authgate-account [role=status] >> text=Two-step verification is on.').waitFor();
     expect(await page.locator('authgate-account ul.codes li').count()).toBeGreaterThanOrEqual(8);
+    const recovery = (await page.locator('authgate-account ul.codes li').first().textContent())!;
     await page.click('authgate-account >> text=I saved them');
     await page.locator('authgate-account >> text=/^On\\. \\d+ recovery codes left\\.$/').waitFor();
 
+    // A new password ends every session of the account, this one too: the sign-in screen says so, the address filled in.
     await page.fill('authgate-account input[name=current]', 'a second long passphrase');
     await page.fill('authgate-account section[aria-labelledby=password] input[name=password]', 'a third long passphrase');
     await page.click('authgate-account >> text=Change password');
-    await page.locator('authgate-account [role=status] >> text=Your password is changed.').waitFor();
+    await page.locator('authgate-sign-in [role=status] >> text=/^Your password is changed, and that ended your sessions/').waitFor();
+    expect(await page.locator('authgate-sign-in input[name=user]').inputValue()).toBe('robin@example.com');
+    await page.fill('authgate-sign-in input[name=password]', 'a third long passphrase');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.fill('authgate-sign-in input[name=code]', recovery);
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('authgate-account input[name=FirstName]').waitFor();
     expect(await page.locator('authgate-account input[name=FirstName]').inputValue()).toBe('Robin');
 
     // A new e-mail address: asked with the password, confirmed with the code mailed to it.
@@ -603,7 +613,7 @@ run('<authgate-organization> and <authgate-org-switcher> in chromium', () => {
     await samRole.focus();
     await page.keyboard.press('ArrowDown');
     await page.waitForTimeout(300);
-    expect(await page.locator('authgate-organization [role=status]').textContent()).toBe('');
+    expect((await page.locator('authgate-organization [role=status]').allTextContents()).join('')).toBe('');
     await samRole.selectOption('admin');
     await page.click('authgate-organization section[aria-labelledby=members] li:has-text("sam") >> text=Change role');
     await page.locator('authgate-organization [role=status] >> text=sam is now admin.').waitFor();
@@ -875,7 +885,8 @@ run('a change that needs a fresh login, on the account screen (stepUpMaxAge 10 s
     await new Promise((r) => setTimeout(r, 10_500));
     await part.locator('input[name=code]').fill(recovery[0]!);
     await part.locator('text=Turn off').click();
-    await page.locator('authgate-account [role=alert] >> text=/the login is more than 10 seconds old/').waitFor();
+    await page.locator('authgate-account [role=alert]:not(:empty)').waitFor();
+    expect(await page.locator('authgate-account [role=alert]').textContent()).toMatch(/^The login is more than 10 seconds old/);
     const stepUp = page.locator('authgate-account form.step-up');
     await stepUp.locator('input[name=code]').waitFor();
     expect(await page.evaluate(() => document.querySelector('authgate-account')!.shadowRoot!.activeElement?.closest('form')?.className)).toBe('step-up');
@@ -924,5 +935,120 @@ run('the page’s own content in a screen’s slots', () => {
     expect(terms.y).toBeGreaterThanOrEqual(submit.y + submit.height);
     expect(await axeViolations(page)).toEqual([]);
     await page.context().close();
+  }, 60_000);
+});
+
+run('what a link or an injected element cannot make the screens do (attacks on their new paths)', () => {
+  let base: string;
+  let browser: Browser;
+  let close: () => Promise<void>;
+  let evil: http.Server;
+  let evilBase: string;
+  const evilHits: string[] = [];
+  const mails: string[] = [];
+
+  beforeAll(async () => {
+    evil = http.createServer((req, res) => {
+      evilHits.push(`${req.method} ${req.url}`);
+      res.setHeader('Access-Control-Allow-Origin', '*');
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+    evilBase = `http://127.0.0.1:${(evil.address() as AddressInfo).port}`;
+    ({ base, browser, close } = await startUiApp(
+      (url) => {
+        const accountsPlugin = accounts({ store: 'memory://', sender: senderFunc((_to, text) => void mails.push(text)), baseUrl: `${url}/account`, bcryptRounds: 4 });
+        const { app } = makeApp({ url, plugins: [accountsPlugin] });
+        app.use('/account', accountsPlugin.router);
+        app.get(
+          '/injected',
+          (_req, res) => void res.type('html').send(uiPage('Injected', `<main><h1>Injected</h1><authgate-sign-in auth-path="//${new URL(evilBase).host}/auth"></authgate-sign-in></main>`)),
+        );
+        return app;
+      },
+      uiPage('Links', '<main><h1>Links</h1><authgate-sign-in></authgate-sign-in><authgate-account></authgate-account></main>'),
+      'localhost',
+    ));
+  }, 60_000);
+  afterAll(async () => {
+    await close?.();
+    await new Promise((resolve) => evil?.close(resolve));
+  });
+
+  const signIn = async (page: Page, user: string): Promise<void> => {
+    await page.fill('authgate-sign-in input[name=user]', user);
+    await page.fill('authgate-sign-in input[name=password]', 'pw');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('authgate-sign-in [role=status] >> text=/^Signed in as /').waitFor();
+  };
+
+  it('return_to follows only an identity provider interaction of this site: a login route with a password in its query is not opened, and fresh=1 signs nobody out', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(base);
+    await signIn(page, 'victim');
+    const requests: string[] = [];
+    page.on('request', (r) => void requests.push(new URL(r.url()).pathname + new URL(r.url()).search));
+    const forged = `${base}/?return_to=${encodeURIComponent('/auth/local/login?user=mallory&passwd=pw&from=/')}`;
+    await page.goto(forged);
+    await page.locator('authgate-sign-in [role=status] >> text=Signed in as victim.').waitFor();
+    await page.waitForTimeout(500);
+    expect(requests.filter((r) => r.startsWith('/auth/local/login'))).toEqual([]);
+    expect(
+      ((await (await page.request.get(`${base}/auth/user`, { headers: { 'X-XSRF-TOKEN': (await context.cookies(base)).find((c) => c.name === 'XSRF-TOKEN')!.value } })).json()) as { name: string })
+        .name,
+    ).toBe('victim');
+    // A fresh=1 link asks for a new sign-in, and ends no session by itself.
+    await page.goto(`${base}/?return_to=${encodeURIComponent('/oidc/interaction/abc123')}&fresh=1`);
+    await page.locator('authgate-sign-in >> text=An app asks you to sign in again here; you go back to it once you are in.').waitFor();
+    expect((await page.request.get(`${base}/auth/user`, { headers: { 'X-XSRF-TOKEN': (await context.cookies(base)).find((c) => c.name === 'XSRF-TOKEN')!.value } })).status()).toBe(200);
+    // Without fresh=1, a signed-in person goes back to the interaction at once.
+    const back = page.waitForRequest((r) => new URL(r.url()).pathname === '/oidc/interaction/abc123');
+    await page.goto(`${base}/?return_to=${encodeURIComponent(`${base}/oidc/interaction/abc123`)}`);
+    await back;
+    await context.close();
+  }, 60_000);
+
+  it('an injected screen with an auth-path of another host uses /auth: what is typed into it goes nowhere else', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    await page.goto(`${base}/injected`);
+    await page.fill('authgate-sign-in input[name=user]', 'victim');
+    await page.fill('authgate-sign-in input[name=password]', 'pw');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('authgate-sign-in [role=status] >> text=/^Signed in as /').waitFor();
+    expect(evilHits).toEqual([]);
+    expect(errors.some((e) => e.includes('auth-path') && e.includes('is not a path of the app'))).toBe(true);
+    await context.close();
+  }, 60_000);
+
+  it('a wrong password in "Link …" leaves no started link waiting for the next login in this browser', async () => {
+    const context = await browser.newContext({ locale: 'en-US' });
+    const page = await context.newPage();
+    await page.goto(base);
+    const xsrf = async (): Promise<string> => (await context.cookies(base)).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+    // An account of the account service, signed in by e-mail: its account screen links other logins.
+    const made = await page.request.post(`${base}/account/signup`, {
+      data: { Email: 'linker@example.com', Pwd: 'linker long passphrase', PwdRepeat: 'linker long passphrase' },
+      headers: { 'X-XSRF-TOKEN': await xsrf() },
+    });
+    expect(made.status()).toBeLessThan(300);
+    const activation = /(\/account\/active\/\S+)/.exec(mails.at(-1)!)![1]!;
+    expect((await page.request.get(`${base}${activation}`, { headers: { Accept: 'application/json' } })).status()).toBe(200);
+    await page.fill('authgate-sign-in input[name=user]', 'linker@example.com');
+    await page.fill('authgate-sign-in input[name=password]', 'linker long passphrase');
+    await page.click('authgate-sign-in button[type=submit]');
+    const links = page.locator('authgate-account section[aria-labelledby=links]');
+    await links.locator('input[name=user]').fill('mallory');
+    await links.locator('input[name=password]').fill('not the password');
+    await links.locator('button[type=submit]').click();
+    await page.locator('authgate-account [role=alert]:not(:empty)').waitFor();
+    await eventually(async () => expect((await context.cookies(base)).find((c) => c.name === 'LINK-TOKEN')).toBeUndefined(), 3000, 100);
+    // The next login with that provider in this browser is a login of its own, linked to nobody.
+    expect((await page.request.post(`${base}/auth/local/login`, { data: { user: 'mallory', passwd: 'pw' }, headers: { 'X-XSRF-TOKEN': await xsrf() } })).status()).toBe(200);
+    expect(((await (await page.request.get(`${base}/auth/user`, { headers: { 'X-XSRF-TOKEN': await xsrf() } })).json()) as { name: string }).name).toBe('mallory');
+    await context.close();
   }, 60_000);
 });

@@ -382,6 +382,7 @@ export function describeFuzz(name: string, pick: (route: string) => boolean, run
         '/auth/nope/login',
         '/auth/orgs',
         '/auth/orgs/invitations/accept',
+        '/auth/orgs/invitations/preview',
         '/auth/orgs/:org',
         '/auth/orgs/:org/activate',
         '/auth/orgs/:org/members',

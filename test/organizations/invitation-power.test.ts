@@ -117,4 +117,29 @@ describe('an invitation carries its inviter’s power as it is when accepted', (
     expect((await mailTo(smtp, email, noticeSince)).body).toContain('1 pending invitation');
     expect((await accept('guest', token)).body).toMatchObject({ code: 'invitation_invalid' });
   });
+
+  it('its page shows what it offers before anyone accepts: the organization, the role, the address, who sent it; a look uses nothing up', async () => {
+    const owner = await new Browser(t.app).login('preview-owner');
+    const { id: org } = (await owner.post('/auth/orgs', { name: 'Preview Co' })).body as { id: string };
+    const token = await invite(owner, org, 'guest@example.com', 'admin');
+    const stranger = await new Browser(t.app).login('stranger');
+    const offer = await stranger.post('/auth/orgs/invitations/preview', { token });
+    expect(offer.status).toBe(200);
+    // A local login has no address: the invitation is not "for" it, and the screen says so.
+    expect(offer.body).toEqual({
+      org: { name: 'Preview Co', slug: expect.any(String) },
+      email: 'guest@example.com',
+      forYou: false,
+      role: 'admin',
+      roles: ['admin'],
+      invitedBy: 'preview-owner',
+      expires: expect.any(Number),
+    });
+    expect((await stranger.post('/auth/orgs/invitations/preview', { token })).status).toBe(200);
+    expect((await accept('guest', token)).status).toBe(200);
+    expect((await stranger.post('/auth/orgs/invitations/preview', { token })).body).toMatchObject({ code: 'invitation_invalid' });
+    expect((await stranger.post('/auth/orgs/invitations/preview', { token: 'x'.repeat(43) })).body).toMatchObject({ code: 'invitation_invalid' });
+    // Signed out, nothing is shown.
+    expect((await request(t.app).post('/auth/orgs/invitations/preview').send({ token })).status).toBe(401);
+  });
 });

@@ -6,7 +6,7 @@ import type { LinkFlow, LoginLinks } from '../../plugin-kit/providers';
 /**
  * Linked logins, a core plugin: its `resolve` phase completes a link started in this browser (the
  * owner gets a new session) or resolves a linked login to its owner; `POST /<provider>/link`
- * starts a link. The links themselves come from `auth.useLoginLinks(...)`.
+ * starts a link, `DELETE /<provider>/link` drops it. The links themselves come from `auth.useLoginLinks(...)`.
  */
 export function linkedLogins(flow: LinkFlow): AuthPlugin {
   return {
@@ -22,6 +22,12 @@ export function linkedLogins(flow: LinkFlow): AuthPlugin {
               if (provider === undefined) return sendJson(res, 404, errorBody(404, `provider ${String(req.params.provider).slice(0, 64)} not supported`));
               return flow.start(res, await ctx.authenticator.stepUpClaims(req, res), provider);
             }),
+          },
+          {
+            // Cancels a started link: a password that failed must not leave it waiting for the next login in this browser.
+            method: 'DELETE',
+            path: '/:provider/link',
+            handler: (_req, res) => flow.cancel(res),
           },
         ],
         services: { [LOGIN_LINKS_SERVICE]: { use: (links: LoginLinks) => flow.use(links) } satisfies LoginLinksService },

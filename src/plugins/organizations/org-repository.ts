@@ -188,6 +188,12 @@ export class OrgRepository extends Repository<OrgRecord> implements OrgStore {
   }
 
   /** @inheritdoc */
+  async invitation(id: string): Promise<OrgInvitation | undefined> {
+    await this.ready();
+    return this.invites.get(id);
+  }
+
+  /** @inheritdoc */
   async takeInvitation(id: string): Promise<OrgInvitation | undefined> {
     await this.ready();
     return this.invites.delete(id);

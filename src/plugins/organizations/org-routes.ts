@@ -90,6 +90,11 @@ function organizationRoutes({ orgs, authenticator, deps, limit, org, leaveActive
       await limit('orgCreatePerUser', caller.id);
       sendJson(res, 201, await orgs.create(caller.user, input));
     }),
+    on('POST', '/orgs/invitations/preview', async (req, res, caller) => {
+      const token = tokenField(objectBody(req).token);
+      await limit('orgAcceptPerIp', clientIp(req));
+      sendJson(res, 200, await orgs.previewInvitation(caller.user, token));
+    }),
     on('POST', '/orgs/invitations/accept', async (req, res, caller) => {
       const token = tokenField(objectBody(req).token);
       await limit('orgAcceptPerIp', clientIp(req));

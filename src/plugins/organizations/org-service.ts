@@ -1,4 +1,4 @@
-import { type Translations, AuthError, type AuthErrorReason, type Logger, describeSendFailure, renderTemplate, logTo } from '../../plugin-kit/helpers';
+import { type Translations, AuthError, type AuthErrorReason, type Logger, canonicalEmail, describeSendFailure, renderTemplate, logTo } from '../../plugin-kit/helpers';
 import type { OrgAuthority, PluginEvents, PluginUsers } from '../../plugin-kit/plugin-api';
 import type { User } from '../../plugin-kit/sessions';
 import { createHash, randomBytes } from 'node:crypto';
@@ -8,6 +8,20 @@ import { type MemberPage, type OrgInvitation, type OrgMember, type OrgRecord, ty
 import { MemberWrites, recordRoles, rolesOf } from './member-writes';
 import { ORG_PERMISSIONS, OWNER } from './roles';
 import { DirectorySync } from './directory-sync';
+
+/** What an invitation offers, shown before it is accepted (`POST /auth/orgs/invitations/preview`). */
+export interface InvitationPreview {
+  org: { name: string; slug: string };
+  /** The address the invitation was sent to. */
+  email: string;
+  /** Whether that is the signed-in user's own address. */
+  forYou: boolean;
+  role: string;
+  roles: string[];
+  /** The inviter's name, when known. */
+  invitedBy: string | null;
+  expires: number;
+}
 
 /** Who asks, as the service sees it: the user, and how to demand a fresh login for the gravest changes. */
 export interface OrgCaller {
@@ -471,6 +485,30 @@ export class OrgService implements OrgAuthority {
    * Accepts an invitation for the logged-in user: the token came through the invited mailbox, and
    * is taken once (of racing accepts, in any instance, one wins). The user joins with the roles it names.
    */
+  /**
+   * What an invitation's token offers, before anyone accepts it: the organization, the roles, the
+   * address it went to and whether that is `user`'s, who sent it. Its page shows this, so a link
+   * someone else sent names what joining means (a token proves the mailbox only to its holder).
+   */
+  async previewInvitation(user: User, token: string): Promise<InvitationPreview> {
+    const invalid = (): AuthError => refuse('bad_request', 'this invitation is not valid: it was used, cancelled or has expired', 'invitation_invalid');
+    if (this.store.invitation === undefined) throw new AuthError('not_found', 'this organization store shows no invitation before it is accepted');
+    const invitation = await this.store.invitation(invitationId(token));
+    if (invitation === undefined || invitation.expires <= Date.now()) throw invalid();
+    const [org, inviter] = await Promise.all([this.store.get(invitation.orgId), this.deps.users.get(invitation.inviter).catch(() => undefined)]);
+    if (org === undefined) throw invalid();
+    const mine = typeof user.email === 'string' && canonicalEmail(user.email) === invitation.email;
+    return {
+      org: { name: org.name, slug: org.slug },
+      email: invitation.email,
+      forYou: mine,
+      role: this.mainRole(invitation.roles),
+      roles: invitation.roles,
+      invitedBy: inviter?.name ?? null,
+      expires: invitation.expires,
+    };
+  }
+
   async accept(user: User, token: string): Promise<{ org: { id: string; name: string; slug: string }; role: string; roles: string[] }> {
     const invalid = (): AuthError => refuse('bad_request', 'this invitation is not valid: it was used, cancelled or has expired', 'invitation_invalid');
     const invitation = await this.store.takeInvitation(invitationId(token));

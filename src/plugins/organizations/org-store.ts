@@ -135,6 +135,11 @@ export interface OrgStore {
   addInvitation(invitation: OrgInvitation): Promise<void>;
   /** An organization's invitations, oldest first (expired ones too, until deleted). */
   invitations(orgId: string): Promise<OrgInvitation[]>;
+  /**
+   * The invitation with this id, left in place (what its link's page shows before the person
+   * accepts). A store of your own may leave it out: the page then shows no preview. @default none
+   */
+  invitation?(id: string): Promise<OrgInvitation | undefined>;
   /** Reads and deletes in one step. */
   takeInvitation(id: string): Promise<OrgInvitation | undefined>;
   /** Deletes an invitation; `false` when there was none. */

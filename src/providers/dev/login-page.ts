@@ -31,7 +31,7 @@ export function devLoginPage(params: AuthorizeParams, text: LoginPageText = devP
     .join('\n      ');
   return `<!doctype html>
 <html lang="${escapeHtml(words.lang)}">
-<head><meta charset="utf-8"><title>${escapeHtml(text.title)}</title>
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(text.title)}</title>
 <style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;padding:0 1rem}
 input[type=text],input[type=password]{padding:.4rem;width:100%;box-sizing:border-box}button{margin-top:.8rem;padding:.4rem 1rem}
 .note{color:#a15c00}</style></head>

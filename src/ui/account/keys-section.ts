@@ -11,7 +11,20 @@ export function apiKeysSection(kit: SectionKit, org?: { id: string }): HTMLEleme
   return section(kit, 'api-keys', kit.t('ui.account.apiKeys'), async (redraw) => {
     const keys = await kit.client.apiKeys.list(org?.id);
     // "Done" draws the part again without it: the key does not stay in the page.
-    const shown = made === undefined ? [] : [el('p', {}, kit.t('ui.account.keyOnce')), el('p', {}, el('code', { class: 'secret' }, made)), kit.button(kit.t('ui.done'), () => redraw())];
+    const shown =
+      made === undefined
+        ? []
+        : [
+            el('p', {}, kit.t('ui.account.keyOnce')),
+            el('p', {}, el('code', { class: 'secret' }, made)),
+            el('p', { class: 'label' }, kit.t('ui.account.keyHow')),
+            el(
+              'div',
+              { class: 'row' },
+              kit.copy(made),
+              kit.button(kit.t('ui.done'), () => redraw()),
+            ),
+          ];
     made = undefined;
     const list = itemList(
       keys.map((k) => ({

@@ -46,8 +46,8 @@ export function profileSection(kit: SectionKit): HTMLElement {
         // The move ended the sessions of the old address, this one too: the sign-in screen says so
         // with the new address filled in, and the screens learn it now.
         leaveSignInHint({ said: kit.t('ui.account.emailMoved', { Address: moved.Email }), user: moved.Email });
-        await kit.client.refresh();
-        await redraw();
+        // Still signed in (a server that keeps this session): the profile shows the new address.
+        if ((await kit.client.refresh()).status === 'signed-in') await redraw();
       },
       false,
     );

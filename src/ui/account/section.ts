@@ -14,6 +14,8 @@ export interface SectionKit {
   field(label: string, attrs: Record<string, string>): HTMLElement;
   newPassword(label?: string): HTMLElement;
   button(text: string, onClick: (button: HTMLButtonElement) => unknown): HTMLButtonElement;
+  /** A "Copy" button for a secret shown once. */
+  copy(text: string): HTMLButtonElement;
   /** Says `text` in the polite live region. */
   say(text: string): void;
 }
@@ -31,7 +33,9 @@ export function section(kit: SectionKit, id: string, title: string, draw: (redra
     }
   };
   void redraw();
-  return el('section', { 'aria-labelledby': id }, el('h3', { id }, title), body);
+  // What an action of this part did is said here, beside it, not at the foot of a long screen.
+  const note = el('p', { class: 'status note', role: 'status' });
+  return el('section', { 'aria-labelledby': id }, el('h3', { id }, title), body, note);
 }
 
 /** A list of items, each with its text and its buttons. */

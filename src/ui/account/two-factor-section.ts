@@ -29,7 +29,12 @@ export function twoFactorSection(kit: SectionKit): HTMLElement {
           confirm.parentElement?.replaceChildren(
             el('p', {}, kit.t('ui.account.recoveryCodes')),
             el('ul', { class: 'codes', 'aria-label': kit.t('ui.account.recoveryCodes') }, ...done.recoveryCodes.map((c) => el('li', {}, el('code', {}, c)))),
-            kit.button(kit.t('ui.account.saved'), () => redraw()),
+            el(
+              'div',
+              { class: 'row' },
+              kit.copy(done.recoveryCodes.join('\n')),
+              kit.button(kit.t('ui.account.saved'), () => redraw()),
+            ),
           );
         });
         start.replaceWith(

@@ -70,7 +70,18 @@ export function scimSection(kit: SectionKit, org: ClientOrganization): HTMLEleme
   return section(kit, 'scim', kit.t('ui.org.scim'), async (redraw) => {
     const tokens = await kit.client.request<ScimToken[]>('GET', base);
     const shown =
-      made === undefined ? [] : [el('p', {}, kit.t('ui.org.scimOnce', { Url: made.baseUrl })), el('p', {}, el('code', { class: 'secret' }, made.token)), kit.button(kit.t('ui.done'), () => redraw())];
+      made === undefined
+        ? []
+        : [
+            el('p', {}, kit.t('ui.org.scimOnce', { Url: made.baseUrl })),
+            el('p', {}, el('code', { class: 'secret' }, made.token)),
+            el(
+              'div',
+              { class: 'row' },
+              kit.copy(made.token),
+              kit.button(kit.t('ui.done'), () => redraw()),
+            ),
+          ];
     made = undefined;
     const list = itemList(
       tokens.map((t) => ({
@@ -81,8 +92,8 @@ export function scimSection(kit: SectionKit, org: ClientOrganization): HTMLEleme
       kit.t('ui.account.none'),
     );
     const create = kit.form(
-      kit.t('ui.account.createKey'),
-      [kit.field(kit.t('ui.account.keyName'), { name: 'name', maxlength: '100' })],
+      kit.t('ui.org.createToken'),
+      [kit.field(kit.t('ui.org.tokenName'), { name: 'name', maxlength: '100' })],
       async ({ name = '' }) => {
         made = await kit.client.request<{ token: string; baseUrl: string }>('POST', base, { name });
         await redraw();

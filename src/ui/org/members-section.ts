@@ -71,7 +71,7 @@ export function membersSection(kit: SectionKit, org: ClientOrganization, me: str
             actions.push(changeButton(kit, kit.t('ui.account.remove'), () => kit.client.orgs.removeMember(org.slug, m.userId), kit.t('ui.account.removed', { Name: name }), redraw));
           }
           // Who they are beyond the name they chose: the address they were invited at.
-          return { text: name, detail: `${m.invitedAs ? `${m.invitedAs} · ` : ''}${m.roles.join(', ')} · ${when(m.joined, kit.config.lang)}`, actions };
+          return { text: name, detail: `${m.invitedAs && m.invitedAs !== name ? `${m.invitedAs} · ` : ''}${m.roles.join(', ')} · ${when(m.joined, kit.config.lang)}`, actions };
         }),
         kit.t('ui.account.none'),
       ),
@@ -80,21 +80,25 @@ export function membersSection(kit: SectionKit, org: ClientOrganization, me: str
   });
 }
 
-/** The pending invitations: each to cancel, and a new one by e-mail and role (with the rights). */
+/** The pending invitations, each to cancel (with that right), and a new one by e-mail and role (with that right). */
 export function invitationsSection(kit: SectionKit, org: ClientOrganization): HTMLElement {
   return section(kit, 'invitations', kit.t('ui.org.invitations'), async (redraw) => {
-    const invitations = await kit.client.orgs.invitations(org.slug);
-    const list = itemList(
-      invitations.map((i) => ({
-        text: i.email,
-        detail: `${i.roles.join(', ')} · ${kit.t('ui.org.expires', { When: when(i.expires, kit.config.lang) })}`,
-        actions: may(org, 'invitation:cancel')
-          ? [changeButton(kit, kit.t('ui.org.cancel'), () => kit.client.orgs.cancelInvitation(org.slug, i.id), kit.t('ui.account.removed', { Name: i.email }), redraw)]
-          : [],
-      })),
-      kit.t('ui.account.none'),
-    );
-    if (!may(org, 'invitation:create')) return [list];
+    // The pending ones are listed to those who may cancel them (the server's rule for the list).
+    const invitations = may(org, 'invitation:cancel') ? await kit.client.orgs.invitations(org.slug) : undefined;
+    const list =
+      invitations === undefined
+        ? []
+        : [
+            itemList(
+              invitations.map((i) => ({
+                text: i.email,
+                detail: `${i.roles.join(', ')} · ${kit.t('ui.org.expires', { When: when(i.expires, kit.config.lang) })}`,
+                actions: [changeButton(kit, kit.t('ui.org.cancel'), () => kit.client.orgs.cancelInvitation(org.slug, i.id), kit.t('ui.account.removed', { Name: i.email }), redraw)],
+              })),
+              kit.t('ui.account.none'),
+            ),
+          ];
+    if (!may(org, 'invitation:create')) return list;
     const role = el('select', { name: 'role' }, ...BUILT_IN_ROLES.filter((r) => r !== 'owner').map((r) => el('option', { value: r }, r)));
     const invite = kit.form(
       kit.t('ui.org.invite'),
@@ -106,6 +110,6 @@ export function invitationsSection(kit: SectionKit, org: ClientOrganization): HT
       },
       false,
     );
-    return [list, invite];
+    return [...list, invite];
   });
 }

@@ -8,6 +8,25 @@ import { SessionScreen } from '../session-screen';
  * (`detail`: the organization). Empty without organizations.
  */
 export class AuthgateOrgSwitcher extends SessionScreen {
+  // Another screen made or joined an organization, or switched: the list is asked again.
+  private readonly changed = (event: Event): void => {
+    if (event.target !== this) this.show(this.render());
+  };
+
+  /** Follows the organizations the other screens make, join and switch to, besides the session. @internal */
+  override connectedCallback(): void {
+    super.connectedCallback();
+    document.addEventListener('authgate-org-switched', this.changed);
+    document.addEventListener('authgate-orgs-changed', this.changed);
+  }
+
+  /** @internal */
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    document.removeEventListener('authgate-org-switched', this.changed);
+    document.removeEventListener('authgate-orgs-changed', this.changed);
+  }
+
   protected signedIn(_user: ClientUser): Node {
     const holder = el('div', {});
     void this.client.orgs.list().then((orgs) => {

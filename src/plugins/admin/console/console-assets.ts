@@ -92,8 +92,8 @@ export const CONSOLE_STYLE = `:root { --fg: #1d2330; --muted: #5b6475; --line: #
 body { margin: 0; font: 16px/1.5 system-ui, sans-serif; color: var(--fg); background: var(--bg); }
 header { display: flex; justify-content: space-between; align-items: center; gap: 1rem; padding: 1rem clamp(1rem, 4vw, 2rem); background: #fff; border-bottom: 1px solid var(--line); }
 h1 { font-size: 1.2rem; margin: 0; }
-main { max-width: 60rem; margin: 0 auto; padding: 1rem clamp(.75rem, 3vw, 2rem); display: grid; gap: 1rem; }
-.card { background: #fff; border: 1px solid var(--line); border-radius: .75rem; padding: 1rem 1.25rem; }
+main { max-width: 60rem; margin: 0 auto; padding: 1rem clamp(.75rem, 3vw, 2rem); display: grid; grid-template-columns: minmax(0, 1fr); gap: 1rem; }
+.card { background: #fff; border: 1px solid var(--line); border-radius: .75rem; padding: 1rem 1.25rem; min-width: 0; overflow-x: auto; }
 h2 { font-size: 1.1rem; margin: 0 0 .5rem; } h3 { font-size: .95rem; margin: 1rem 0 .25rem; color: var(--muted); }
 label { display: block; margin: .5rem 0 .25rem; font-size: .92rem; color: var(--muted); }
 input { width: 100%; padding: .55rem .7rem; font: inherit; border: 1px solid var(--line); border-radius: .5rem; }
@@ -104,7 +104,7 @@ button.secondary { background: #fff; color: var(--accent); } button.danger { bac
 button.link { background: none; border: 0; color: var(--accent); padding: 0; margin: 0; text-align: left; font-weight: 600; text-decoration: underline; }
 :focus-visible { outline: 3px solid color-mix(in srgb, var(--accent) 45%, transparent); outline-offset: 2px; }
 table { width: 100%; border-collapse: collapse; margin-top: .75rem; font-size: .93rem; }
-th, td { text-align: left; padding: .5rem .4rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th, td { text-align: left; padding: .5rem .4rem; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
 td small { display: block; color: var(--muted); word-break: break-all; }
 .banned { color: var(--bad); font-weight: 600; } .active { color: var(--good); }
 ul { padding-left: 1.1rem; margin: .25rem 0; } dl { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: 0; } dt { color: var(--muted); } dd { margin: 0; word-break: break-all; }
