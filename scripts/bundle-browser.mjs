@@ -3,7 +3,13 @@
 import { build } from 'esbuild';
 
 await build({
-  entryPoints: { client: 'src/client.ts', react: 'src/react.ts', ui: 'src/ui/index.ts' },
+  entryPoints: {
+    client: 'src/client.ts',
+    react: 'src/react.ts',
+    ui: 'src/ui/index.ts',
+    // Each screen alone (`authgate/ui/sign-in`...), sharing its chunks with the others.
+    ...Object.fromEntries(['sign-in', 'sign-up', 'user-button', 'account', 'organization', 'org-switcher'].map((screen) => [`ui-${screen}`, `src/ui/elements/${screen}.ts`])),
+  },
   outdir: 'dist/esm',
   bundle: true,
   splitting: true,

@@ -11,10 +11,12 @@ export function clientScript(): string {
 
 /**
  * `authgate/ui` (the drop-in screens, with the client they use) as one ES module, bundled from the
- * source; the package ships it as `ui.mjs` in `browserModules`.
+ * source; the package ships it as `ui.mjs` in `browserModules`. With `screen` (`sign-in`...), that
+ * screen alone (`authgate/ui/sign-in`, shipped as `ui-sign-in.mjs`).
  */
-export function uiScript(options: { minify?: boolean } = {}): string {
-  return browserModule(join(__dirname, '..', '..', 'src', 'ui', 'index.ts'), options.minify);
+export function uiScript(options: { minify?: boolean; screen?: string } = {}): string {
+  const entry = options.screen === undefined ? join('ui', 'index.ts') : join('ui', 'elements', `${options.screen}.ts`);
+  return browserModule(join(__dirname, '..', '..', 'src', entry), options.minify);
 }
 
 function browserModule(entry: string, minify = false): string {

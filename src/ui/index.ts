@@ -1,4 +1,5 @@
 import { AuthgateAccount } from './account/account';
+import { defineElement } from './define-element';
 import { AuthgateOrgSwitcher } from './org/org-switcher';
 import { AuthgateOrganization } from './org/organization';
 import { AuthgateSignIn } from './sign-in';
@@ -28,8 +29,7 @@ export const AUTHGATE_ELEMENTS = {
 
 /** Registers the screens' elements (done on import in a browser; a second call does nothing). */
 export function defineAuthgateElements(): void {
-  if (typeof customElements === 'undefined') return;
-  for (const [name, element] of Object.entries(AUTHGATE_ELEMENTS)) if (customElements.get(name) === undefined) customElements.define(name, element);
+  for (const [name, element] of Object.entries(AUTHGATE_ELEMENTS)) defineElement(name, element);
 }
 
 defineAuthgateElements();

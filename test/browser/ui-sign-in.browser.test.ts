@@ -60,9 +60,10 @@ async function axeViolations(page: Page): Promise<string[]> {
 }
 
 describe('authgate/ui: size', () => {
-  it('the screens, minified and gzipped with the client they use, stay under 30 KB', () => {
+  it('the screens, minified and gzipped with the client they use, stay under 30 KB; each screen alone is smaller', () => {
     const size = gzipSync(uiScript({ minify: true })).length;
     expect(size).toBeLessThan(30 * 1024);
+    for (const screen of ['sign-in', 'sign-up', 'user-button', 'account', 'organization', 'org-switcher']) expect(gzipSync(uiScript({ minify: true, screen })).length).toBeLessThan(size);
   });
 });
 
@@ -912,8 +913,17 @@ run('the page’s own content in a screen’s slots', () => {
   let close: () => Promise<void>;
 
   beforeAll(async () => {
+    const signInAlone = uiScript({ screen: 'sign-in' });
     ({ base, browser, close } = await startUiApp(
-      (url) => makeApp({ url }).app,
+      (url) => {
+        const { app } = makeApp({ url });
+        app.get('/ui-sign-in.mjs', (_req, res) => void res.type('js').send(signInAlone));
+        app.get(
+          '/alone',
+          (_req, res) => void res.type('html').send(uiPage('Alone', '<main><h1>Alone</h1><authgate-sign-in></authgate-sign-in><authgate-account></authgate-account></main>', '/ui-sign-in.mjs')),
+        );
+        return app;
+      },
       uiPage(
         'Acme',
         '<main><h1>Acme</h1><authgate-sign-in><strong slot="header" id="logo">Acme Inc.</strong><p slot="footer" id="terms">By signing in you accept our terms.</p></authgate-sign-in></main>',
@@ -921,6 +931,17 @@ run('the page’s own content in a screen’s slots', () => {
     ));
   }, 60_000);
   afterAll(() => close?.());
+
+  it('a screen loads alone (authgate/ui/sign-in): it works, and no other element is defined', async () => {
+    const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
+    await page.goto(`${base}/alone`);
+    await page.fill('authgate-sign-in input[name=user]', 'solo');
+    await page.fill('authgate-sign-in input[name=password]', 'pw');
+    await page.click('authgate-sign-in button[type=submit]');
+    await page.locator('authgate-sign-in [role=status] >> text=Signed in as solo.').waitFor();
+    expect(await page.evaluate(() => ['authgate-sign-in', 'authgate-account'].map((name) => customElements.get(name) !== undefined))).toEqual([true, false]);
+    await page.context().close();
+  }, 60_000);
 
   it('shows slot="header" above the screen and slot="footer" below it, and axe finds nothing', async () => {
     const page = await (await browser.newContext({ locale: 'en-US' })).newPage();
