@@ -9,7 +9,7 @@ import { createAuth } from '../../src';
 
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'authgate-bench-ava-'));
-  const auth = createAuth({ rateLimits: false, url: 'http://127.0.0.1:8080', secret: 'bench-secret-0123456789abcdef', avatarStore: root });
+  const auth = createAuth({ rateLimits: false, url: 'http://127.0.0.1:8080', secret: 'bench-secret-0123456789abcdef0123456789', avatarStore: root });
   const picture = await auth.avatars.put({ name: 'bench', id: 'local_bench', picture: '' });
   const avatarId = picture.split('/').pop() as string;
 
