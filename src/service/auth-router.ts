@@ -11,6 +11,7 @@ import type { Logger } from '../base/logger';
 import type { Authenticator } from '../core/middleware/authenticator';
 import type { LoginRequest, Provider, ProviderAction, ProviderKit } from '../providers/provider';
 import type { TokenService } from '../core/token/token-service';
+import { LINK_COOKIE } from '../providers/link-flow';
 import type { Claims } from '../core/token/claims';
 import { jtiHash } from '../core/sessions/session-registry';
 import { RouteTable } from './route-table';
@@ -173,9 +174,14 @@ function providerRoute(deps: AuthRouterDeps, loggedOut: (req: Request, claims: C
     if (action === 'login') {
       // A link from another site must not end this browser's session by putting a login's handshake in its cookie
       // (the providers that come back to a callback keep one there; a mailed link's confirmation does not).
-      if (provider.callback !== undefined && req.method === 'GET' && deps.crossSite.isCrossSite(req) && (await holdsSession(req))) {
+      const signedIn = await holdsSession(req);
+      if (provider.callback !== undefined && req.method === 'GET' && deps.crossSite.isCrossSite(req) && signedIn) {
         throw new AuthError('forbidden', 'this browser is signed in already: start another login on this site, not from a link of another one', { reason: 'cross_site' });
       }
+      // A link is completed only by a login started while the session that asked for it is held: a
+      // link left behind (a provider's page abandoned, which took the session cookie's place) must
+      // not catch whoever logs in next in this browser.
+      if (!signedIn && (req.headers.cookie ?? '').includes(`${LINK_COOKIE}=`)) tokens.clearCookie(res, LINK_COOKIE);
       return provider.login(loginReq, res, kit);
     }
     if (action === 'callback') {

@@ -46,6 +46,11 @@ export abstract class SessionScreen extends AuthgateElement {
   /** Every change of the screen, refused inside another page's frame unless `allow-framed` is set (clickjacking). */
   protected override act(button: HTMLButtonElement | undefined, busy: string, action: () => Promise<void>): Promise<void> {
     this.acting = button?.closest('section') ?? undefined;
+    // Another action than the step-up's own: the change waiting for a code is not made later behind the person's back.
+    if (button?.closest('form.step-up') === null || button === undefined) {
+      this.retry = undefined;
+      this.body.querySelector('form.step-up')?.remove();
+    }
     if (this.framed()) return super.act(button, busy, () => Promise.reject(new Error('refused in a frame')));
     return super.act(button, busy, async () => {
       try {

@@ -4,6 +4,7 @@ import { isAuthClientError } from '../client/client-errors';
 import { fill, screenConfig, type ScreenConfig } from './ui-config';
 import { el, fieldsOf } from './ui-dom';
 import { THEME_CSS } from './ui-theme';
+import { pendingInvitation } from './org/invitation';
 
 // On a server render there is no HTMLElement: the classes still load, and define nothing.
 const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as typeof HTMLElement;
@@ -55,6 +56,7 @@ export function screenClient(options: ScreenClientOptions = {}): AuthClient {
   if (client === undefined) {
     client = createAuthClient({ ...(JSON.parse(key) as Required<ScreenClientOptions>), captcha: (call) => (captchaSolver ? captchaSolver(call) : Promise.resolve(undefined)) });
     clients.set(key, client);
+    forgetAtSignOut(client);
   }
   return client;
 }
@@ -64,6 +66,15 @@ function sentence(message: string): string {
   const text = message.trim();
   if (text === '') return text;
   return text.charAt(0).toUpperCase() + text.slice(1) + (/[.!?…]$/.test(text) ? '' : '.');
+}
+
+/** At a sign-out (by any screen, another tab, a ban), what the tab kept for the person goes: an invitation they opened is not offered to whoever signs in next. */
+function forgetAtSignOut(client: AuthClient): void {
+  let was = client.session.status;
+  client.subscribe((session) => {
+    if (was === 'signed-in' && session.status === 'signed-out') pendingInvitation.clear();
+    if (session.status !== 'loading') was = session.status;
+  });
 }
 
 /** Ids of fields, unique in the page (each screen's shadow root would do; one counter is simpler). */
@@ -117,8 +128,9 @@ export abstract class AuthgateElement extends Base {
   private checkedPath(name: string, fallback: string): string {
     const given = this.getAttribute(name);
     if (given === null) return fallback;
-    if (/^\/(?![/\\])[^\\?#]*$/.test(given) && !given.includes('//')) return given.replace(/\/+$/, '');
-    console.error(`<${this.localName}>: ${name} ${JSON.stringify(given)} is not a path of the app (it must start with one /): ${fallback} is used`);
+    // Plain segments only: no `//`, backslash, `.` or `..` (`/auth/.` would hide the routes from the redirect rule), no `%`.
+    if (given === '/' || /^(\/[A-Za-z0-9_~-]+)+\/?$/.test(given)) return given.replace(/\/+$/, '');
+    console.error(`<${this.localName}>: ${name} ${JSON.stringify(given)} is not a path of the app (plain segments after one /): ${fallback} is used`);
     return fallback;
   }
 
@@ -127,17 +139,26 @@ export abstract class AuthgateElement extends Base {
     return keyOf(this.clientOptions);
   }
 
-  /** The `base-url`, when it is the page's origin or one allowed by {@link allowOrigins}; else the page's own. */
+  /**
+   * The `base-url` as an absolute URL (origin and path, nothing else), when its origin is the
+   * page's or one allowed by {@link allowOrigins}; else the page's own (`''`). A relative value is
+   * resolved first: joined as text, `/` and an `auth-path` of `/other.host/auth` would make
+   * `//other.host/auth`, another origin.
+   */
   protected get baseUrl(): string {
     const given = this.getAttribute('base-url');
     if (given === null || given === '') return '';
-    let origin: string | undefined;
+    let url: URL | undefined;
     try {
-      origin = new URL(given, location.href).origin;
+      url = new URL(given, location.href);
     } catch {
-      origin = undefined;
+      url = undefined;
     }
-    if (origin !== undefined && (origin === location.origin || allowedOrigins.has(origin))) return given;
+    const plain = url !== undefined && (url.protocol === 'http:' || url.protocol === 'https:') && url.search === '' && url.hash === '' && url.username === '' && url.password === '';
+    if (url !== undefined && plain && (url.origin === location.origin || allowedOrigins.has(url.origin))) {
+      const path = url.pathname.replace(/\/+$/, '');
+      return url.origin === location.origin && path === '' ? '' : url.origin + path;
+    }
     console.error(`<${this.localName}>: base-url ${JSON.stringify(given)} is another origin, not allowed by allowOrigins(): the page's own is used`);
     return '';
   }
@@ -231,7 +252,9 @@ export abstract class AuthgateElement extends Base {
       {
         onsubmit: (event) => {
           event.preventDefault();
-          void this.act(button, this.t('ui.busy'), () => run(fieldsOf(form)));
+          // The values as sent: an action made again later (after a step-up) sends these, not what the form holds then.
+          const values = fieldsOf(form);
+          void this.act(button, this.t('ui.busy'), () => run(values));
         },
       },
       ...fields,
@@ -319,10 +342,11 @@ export abstract class AuthgateElement extends Base {
     } catch {
       return undefined;
     }
-    // Express matches routes without regard to case.
+    // Where the routers are, as the client reaches them (under base-url's path too), and at the
+    // attributes' paths on this page's origin. Express matches routes without regard to case.
     const at = url.pathname.toLowerCase();
-    const under = (path: string): boolean => path !== '' && (at === path.toLowerCase() || at.startsWith(`${path.toLowerCase()}/`));
-    if (under(this.authPath) || under(this.accountPath)) return undefined;
+    const mounts = [this.authPath, this.accountPath].flatMap((path) => [new URL(`${this.baseUrl}${path}/`, location.href), new URL(`${path}/`, location.href)]);
+    if (mounts.some((mount) => mount.origin === url.origin && (at.startsWith(mount.pathname.toLowerCase()) || `${at}/` === mount.pathname.toLowerCase()))) return undefined;
     return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === location.origin ? url.href : undefined;
   }
 

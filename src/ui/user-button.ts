@@ -1,5 +1,6 @@
 import type { ClientOrganization, SessionSnapshot } from '../client/client-types';
 import { el } from './ui-dom';
+import { pendingInvitation } from './org/invitation';
 import { AuthgateElement } from './ui-element';
 
 /**
@@ -98,6 +99,7 @@ export class AuthgateUserButton extends AuthgateElement {
       this.act(button, this.t('ui.busy'), async () => {
         // Signed in through an organization's IdP: its logout page ends the session here and offers the IdP's (single logout).
         if (this.config.plugins.includes('sso') && typeof this.client.session.user?.attrs?.sso_connection === 'string') {
+          pendingInvitation.clear();
           location.assign(`${this.baseUrl}${this.authPath}/sso/logout`);
           return;
         }

@@ -80,6 +80,22 @@ describeOnEveryAccountStore('linked logins', (ctx) => {
     return t;
   };
 
+  it("a link left at the provider's page does not catch whoever logs in next in this browser", async () => {
+    const t = await linkApp();
+    await activeUser(t.app, ctx.peer, 'olive@example.com', 'olive-password');
+    const browser = new CookieJar();
+    await accountLogin(t.app, browser, 'olive@example.com', 'olive-password');
+    expect((await startLink(t.app, browser, 'dev')).status).toBe(200);
+    // The owner goes to the provider's page (its handshake takes the session cookie's place) and leaves it there.
+    browser.keep(await browser.on(request(t.app).get('/auth/dev/login')).expect(302));
+    expect(browser.get('LINK-TOKEN')).toBeDefined();
+    // Someone else, later, in the same browser: a login of their own.
+    const next = await devLogin(t.app, browser, 'passer-by');
+    expect(next.body).toMatchObject({ id: hashId('dev', 'passer-by') });
+    expect(browser.get('LINK-TOKEN')).toBeUndefined();
+    expect(await t.accounts.store.accountOfLogin(hashId('dev', 'passer-by'))).toBeUndefined();
+  });
+
   it('links an OAuth2 login to the account: later logins with it are the account, its own sessions end, the list shows it', async () => {
     const t = await linkApp();
     const { id, token } = await activeUser(t.app, ctx.peer, 'alice@example.com', 'alice-password');

@@ -15,7 +15,6 @@ import { invitationsSection, may, membersSection } from './members-section';
  */
 export class AuthgateOrganization extends SessionScreen {
   protected override readonly fragmentKeys = ['invitation'];
-  private lastStatus = '';
   // Another screen switched the organization acted in: this one shows it.
   private readonly switched = (): void => this.show(this.render());
 
@@ -33,10 +32,6 @@ export class AuthgateOrganization extends SessionScreen {
 
   protected override render(): Node {
     keepInvitation();
-    // Signed out after being signed in: an invitation this tab held is not offered to whoever signs in next.
-    const status = this.client.session.status;
-    if (this.lastStatus === 'signed-in' && status === 'signed-out') pendingInvitation.clear();
-    this.lastStatus = status;
     return super.render();
   }
 
