@@ -14,7 +14,8 @@ import {
   virtualAuthenticator,
   type BrowserExample,
 } from '../support/example-browser';
-import { awayFromStepEdge, codeNow } from '../support/totp-code';
+import { codeNow } from '../support/totp-code';
+import { turnOnTwoFactor } from '../support/ui-steps';
 
 /** What a newcomer meets on the example page: each test is one way it used to trip them. */
 describe('the example page never trips a newcomer (headless chromium)', () => {
@@ -40,24 +41,11 @@ describe('the example page never trips a newcomer (headless chromium)', () => {
     return page;
   };
 
-  /** Turns two-factor on from the account screen; the TOTP secret. */
-  const turnOnTwoFactor = async (page: Page): Promise<string> => {
-    const part = page.locator('authgate-account section[aria-labelledby=two-factor]');
-    await part.locator('text=Turn on').click();
-    const secret = (await part.locator('p code').textContent())!;
-    await awayFromStepEdge();
-    await part.locator('input[name=code]').fill(codeNow(secret));
-    await part.locator('button[type=submit]').click();
-    await part.locator('ul.codes li >> nth=0').waitFor();
-    await part.locator('button >> text=/saved/i').click();
-    return secret;
-  };
-
   browserIt(
     'with two-factor on, one code signs in and opens the profile; on a phone the code is on the first screen',
     async () => {
       const page = await withAccount('twice@example.com', 'twice lantern pass', { width: 390, height: 844 });
-      const secret = await turnOnTwoFactor(page);
+      const { secret } = await turnOnTwoFactor(page);
       await signOutOnPage(page);
       await page.evaluate('window.scrollTo(0, 0)');
       await signInWith(page, 'twice@example.com', 'twice lantern pass');

@@ -27,6 +27,7 @@ import { startCaptchaPeer, type CaptchaPeer } from '../support/captcha-peer';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { startUiApp, uiPage, uiScript } from '../support/ui-bundle';
+import { turnOnTwoFactor } from '../support/ui-steps';
 import type { Locator } from 'playwright-core';
 
 /** A list redraws after its status line is said, so a count is waited for, not read once. */
@@ -874,14 +875,8 @@ run('a change that needs a fresh login, on the account screen (stepUpMaxAge 10 s
     await page.fill('authgate-sign-in input[name=password]', 'pw');
     await page.click('authgate-sign-in button[type=submit]');
     const part = page.locator('authgate-account section[aria-labelledby=two-factor]');
-    await part.locator('text=Turn on').click();
-    const secret = (await part.locator('p code').textContent())!;
-    await awayFromStepEdge();
-    await part.locator('input[name=code]').fill(codeNow(secret));
-    await part.locator('button[type=submit]').click();
-    const recovery = await part.locator('ul.codes li').allTextContents();
+    const { recovery } = await turnOnTwoFactor(page);
     expect(recovery.length).toBeGreaterThanOrEqual(3);
-    await part.locator('text=I saved them').click();
     // The login grows older than stepUpMaxAge (its time is kept in whole seconds: 12 s is surely past 10).
     await new Promise((r) => setTimeout(r, 12_000));
     await part.locator('input[name=code]').fill(recovery[0]!);
