@@ -23,6 +23,8 @@ describe('API keys on the example page in headless chromium', () => {
       const key = (await keys.locator('code.secret').textContent()) ?? '';
       expect(key).toMatch(/^agk_/);
       await keys.locator('text=Done').click();
+      // "Done" draws the part again without the secret.
+      await keys.locator('code.secret').waitFor({ state: 'detached' });
       await keys.locator('li >> text=/^CI/').waitFor();
       expect(await keys.textContent()).not.toContain(key);
 
@@ -52,6 +54,8 @@ describe('API keys on the example page in headless chromium', () => {
       const key = (await keys.locator('code.secret').textContent()) ?? '';
       expect(key).toMatch(/^agk_/);
       await keys.locator('text=Done').click();
+      // "Done" draws the part again without the secret.
+      await keys.locator('code.secret').waitFor({ state: 'detached' });
       await keys.locator('li:has-text("partner") >> text=/member/').waitFor();
       // The person's own keys stay apart.
       expect(await page.locator('authgate-account section[aria-labelledby=api-keys] li').count()).toBe(0);

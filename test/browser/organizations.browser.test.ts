@@ -100,6 +100,8 @@ describe('organizations on the example page in headless chromium', () => {
       expect(await scim.textContent()).toContain(scimBase);
       await owner.screenshot({ path: join(SHOTS, 'organization-scim-token.png'), fullPage: true });
       await scim.locator('text=Done').click();
+      // "Done" draws the part again without the secret.
+      await scim.locator('code.secret').waitFor({ state: 'detached' });
       await scim.locator('li >> text=/Directory \\(scim_/').waitFor();
       // As Okta's provisioning sends them: a user, then "active": false.
       const send = (method: string, url: string, body: unknown): Promise<Response> =>
