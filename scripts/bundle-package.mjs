@@ -1,0 +1,101 @@
+// After tsc and lazy-entries: the modules createAuth() loads become one file, dist/core-modules.js. Node
+// pays for each file it loads (resolving, reading, compiling), and createAuth() needs about 150
+// modules: one by one they cost more than the 20% over express + jsonwebtoken that start-up may
+// cost. Only those go in: a bundle of everything would make every app compile every plugin. Each
+// module in it still runs when it is first required (esbuild wraps it), and every other file of
+// dist/ requires a core module from there, so there is one `AuthError` whichever entry point an app
+// imports. The entry points keep tsc's export lines, which Node reads for `import { x } from 'authgate'`.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { build } from 'esbuild';
+
+const DIST = resolve('dist');
+const CORE = 'core-modules.js';
+const LOCAL_REQUIRE = /require\("(\.\.?\/[^"]+)"\)/g;
+const EXPORT_STAR = /^__exportStar\(require\("(\.\.?\/[^"]+)"\), exports\);$/m;
+
+const inDist = (file) => relative(DIST, file).split(sep).join('/');
+const resolveFrom = (file, path) => inDist(createRequire(file).resolve(path));
+/** Every file of dist/ that Node runs (the browser modules in esm/ are another build). */
+function nodeFiles(dir = DIST) {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (path === join(DIST, 'esm')) return [];
+    if (statSync(path).isDirectory()) return nodeFiles(path);
+    return name.endsWith('.js') ? [path] : [];
+  });
+}
+
+const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+const targets = [...Object.values(pkg.bin ?? {}), ...Object.values(pkg.exports).map((target) => (typeof target === 'object' ? target.default : target))];
+const entries = new Set(targets.map((file) => inDist(resolve(file))).filter((file) => file.endsWith('.js') && !file.startsWith('esm/') && !file.startsWith('..')));
+
+// The core: what the root entry, createAuth() and its handlers load.
+const probe = `const auth = require('./index.js').createAuth({ url: 'http://127.0.0.1:8080', secret: 'bundle-package-probe-secret-0123456789' });
+auth.handlers();
+console.log(JSON.stringify(Object.keys(require.cache)));
+process.exit(0);`;
+const loaded = JSON.parse(execFileSync(process.execPath, ['-e', probe], { cwd: DIST, encoding: 'utf8' }));
+const core = new Set(
+  loaded
+    .filter((file) => file.startsWith(DIST + sep) && !file.startsWith(join(DIST, 'esm') + sep))
+    .map(inDist)
+    .filter((file) => !entries.has(file)),
+);
+
+// An entry point that is `export * from './x'` of a core module names each export, as the
+// re-exporting entry points do: Node's export detection cannot follow a require into the bundle.
+for (const entry of entries) {
+  const file = join(DIST, entry);
+  const text = readFileSync(file, 'utf8');
+  const star = EXPORT_STAR.exec(text);
+  if (star === null || !core.has(resolveFrom(file, star[1]))) continue;
+  const names = Object.keys(createRequire(file)(file)).filter((name) => name !== '__esModule');
+  const lines = names.map((name) => `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: function () { return target.${name}; } });`);
+  writeFileSync(file, ['"use strict";', 'Object.defineProperty(exports, "__esModule", { value: true });', `var target = require("${star[1]}");`, ...lines, ''].join('\n'));
+}
+
+await build({
+  stdin: {
+    contents: `const modules = {\n${[...core].map((key) => `  ${JSON.stringify(key)}: () => require("./${key}"),`).join('\n')}\n};\nexports.load = (key) => modules[key]();\n`,
+    resolveDir: DIST,
+    sourcefile: 'core-index.js',
+  },
+  outfile: join(DIST, CORE),
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  packages: 'external',
+  logLevel: 'warning',
+  legalComments: 'none',
+  plugins: [
+    {
+      name: 'core-only',
+      setup(builder) {
+        // A module outside the core stays its own file, required from dist/ where the bundle lives.
+        builder.onResolve({ filter: /^\.\.?\// }, (args) => {
+          const key = resolveFrom(join(args.resolveDir, 'x.js'), args.path);
+          return core.has(key) ? { path: join(DIST, key) } : { path: `./${key}`, external: true };
+        });
+      },
+    },
+  ],
+});
+
+// Every other file requires the core's modules from the bundle.
+for (const file of nodeFiles()) {
+  const key = inDist(file);
+  if (key === CORE || core.has(key)) continue;
+  const bundle = relative(dirname(file), join(DIST, CORE)).split(sep).join('/');
+  const text = readFileSync(file, 'utf8');
+  const redirected = text.replace(LOCAL_REQUIRE, (call, path) => {
+    const target = resolveFrom(file, path);
+    return core.has(target) ? `require("${bundle.startsWith('.') ? bundle : `./${bundle}`}").load(${JSON.stringify(target)})` : call;
+  });
+  if (redirected !== text) writeFileSync(file, redirected);
+}
+for (const key of core) rmSync(join(DIST, key));
+console.log(`bundle-package: ${core.size} core modules in dist/${CORE} (${Math.round(statSync(join(DIST, CORE)).size / 1024)} KiB)`);
