@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { requestSlot } from '../internal/request-slot';
 
 /** What a request acting through an API key carries: `apiKeyOf(req)`. */
 export interface ApiKeyUse {
@@ -13,10 +14,7 @@ export interface ApiKeyUse {
   org?: { readonly id: string; readonly roles: readonly string[] } | undefined;
 }
 
-/** By request, shared by every loaded copy of authgate (as the request users are). */
-const REGISTRY = Symbol.for('authgate.request-api-keys-v1');
-// eslint-disable-next-line no-restricted-syntax -- a symbol of our own
-const uses: WeakMap<IncomingMessage, ApiKeyUse> = ((globalThis as Record<symbol, unknown>)[REGISTRY] ??= new WeakMap()) as WeakMap<IncomingMessage, ApiKeyUse>;
+const uses = requestSlot<ApiKeyUse>('request-api-key-v2');
 
 /** The key a request acts through (behind `m.auth`), or `undefined` for a session. */
 export function apiKeyOf(req: IncomingMessage): ApiKeyUse | undefined {

@@ -1,6 +1,18 @@
 const SLOTS = 1 << 16;
 
 /**
+ * A 32-bit fingerprint of a token: FNV-1a over its last 12 characters, which in a token that
+ * passes are the signature's (HMAC output, uniformly random). Equal tokens have equal
+ * fingerprints; different ones rarely do, so a table keyed by it still compares the token.
+ */
+export function tokenFingerprint(token: string): number {
+  const n = token.length;
+  let hash = 0x811c9dc5;
+  for (let i = Math.max(0, n - 12); i < n; i++) hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193);
+  return hash;
+}
+
+/**
  * Remembers, in fixed tables of 64 Ki numbers, fingerprints of tokens seen recently. The verified-
  * token cache admits a token only when it comes back while the cache could still hold it: a site
  * with more users than the cache holds would otherwise fill it with tokens whose next request comes
@@ -17,10 +29,7 @@ export class SeenFilter {
 
   /** `true` when `token` was probably seen within the last `window` calls (give or take one window); records it either way. */
   seenRecently(token: string): boolean {
-    // The signature's last characters are uniformly random (HMAC output) in tokens that pass.
-    const n = token.length;
-    let hash = 0x811c9dc5;
-    for (let i = Math.max(0, n - 12); i < n; i++) hash = Math.imul(hash ^ token.charCodeAt(i), 0x01000193);
+    const hash = tokenFingerprint(token);
     const slot = hash & (SLOTS - 1);
     const print = hash | 1;
     // Epochs start at 1, so an empty slot (0) is never recent.

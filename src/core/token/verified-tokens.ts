@@ -1,6 +1,6 @@
 import { BoundedMap } from '../../internal/bounded-map';
 import { cloneClaims, type Claims } from './claims';
-import { SeenFilter } from './seen-filter';
+import { SeenFilter, tokenFingerprint } from './seen-filter';
 
 /** A token whose signature was checked, with what checked it. */
 export interface VerifiedToken {
@@ -14,11 +14,13 @@ export interface VerifiedToken {
 
 /**
  * The verified-token cache: tokens whose signature was checked, at most `capacity` of them. Keyed
- * by the signature (43 characters, uniformly random) rather than the whole token, so a lookup
- * hashes a short string; an entry counts only for exactly the token it was made for.
+ * by a number made from the signature's last characters rather than by the token, so a lookup
+ * neither cuts nor hashes a string (a request whose token the cache has not seen pays for the
+ * lookup too); an entry counts only for exactly the token it was made for, so two tokens of one
+ * fingerprint only take each other's place.
  */
 export class VerifiedTokens {
-  private readonly entries: BoundedMap<string, VerifiedToken & { token: string }>;
+  private readonly entries: BoundedMap<number, VerifiedToken & { token: string }>;
   private readonly seen: SeenFilter;
 
   /** @param capacity - the most tokens kept (at least 2). */
@@ -29,18 +31,18 @@ export class VerifiedTokens {
 
   /** What is known of `token`, or `undefined`. */
   get(token: string): VerifiedToken | undefined {
-    const known = this.entries.get(signatureOf(token));
+    const known = this.entries.get(tokenFingerprint(token));
     return known !== undefined && known.token === token ? known : undefined;
   }
 
   /** Keeps (a copy of) a token just verified, when it came back soon enough to be found again while it is held. */
   offer(token: string, claims: Claims, aud: string | undefined, secret: string): void {
-    if (this.seen.seenRecently(token)) this.entries.set(signatureOf(token), { claims: frozenCopy(claims), aud, secret, token });
+    if (this.seen.seenRecently(token)) this.entries.set(tokenFingerprint(token), { claims: frozenCopy(claims), aud, secret, token });
   }
 
   /** Forgets `token`. */
   delete(token: string): void {
-    if (this.get(token) !== undefined) this.entries.delete(signatureOf(token));
+    if (this.get(token) !== undefined) this.entries.delete(tokenFingerprint(token));
   }
 
   /** How many tokens are held. */
@@ -57,8 +59,4 @@ function frozenCopy(claims: Claims): Claims {
     Object.freeze(copy.user);
   }
   return Object.freeze(copy);
-}
-
-function signatureOf(token: string): string {
-  return token.slice(token.lastIndexOf('.') + 1);
 }

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { apiKeyOf } from '../../plugin-kit/plugin-api';
 import { AuthError, configError } from '../../plugin-kit/helpers';
+import { requestSlot } from '../../plugin-kit/http';
 import type { GuardFactory, RequestCheck, Claims } from '../../plugin-kit/sessions';
 import type { Membership, MembershipCache } from './membership-cache';
 import { ACTIVE_ORG_CLAIM } from './org-records';
@@ -24,10 +25,7 @@ interface Passed {
   roles: RoleBook;
 }
 
-/** By request, shared by every loaded copy of authgate (as the request users are). */
-const REGISTRY = Symbol.for('authgate.request-orgs-v1');
-// eslint-disable-next-line no-restricted-syntax -- a symbol of our own
-const passed: WeakMap<IncomingMessage, Passed> = ((globalThis as Record<symbol, unknown>)[REGISTRY] ??= new WeakMap()) as WeakMap<IncomingMessage, Passed>;
+const passed = requestSlot<Passed>('request-org-v2');
 
 /**
  * The active organization of a request that passed `m.org()` or `m.can()`, with the member's
