@@ -64,8 +64,8 @@ async function main(): Promise<void> {
   });
 
   // The least a middleware that trusts a token must do: check its HS256 signature (with authgate's
-  // own key code) and parse its claims. No shape, time or audience checks, no user attached: a
-  // lower bound for the "distinct users" rows, not something to deploy.
+  // own key code) and parse its claims. No shape, time or audience checks: a lower bound for the
+  // "distinct users" rows, not something to deploy.
   const key = new Hs256Key(SECRET);
   const floor = express();
   floor.get(
@@ -74,7 +74,9 @@ async function main(): Promise<void> {
       const token = String(req.headers['x-jwt']);
       const lastDot = token.lastIndexOf('.');
       if (key.sign(token.slice(0, lastDot)) !== token.slice(lastDot + 1)) return void res.status(401).end();
-      const claims = JSON.parse(Buffer.from(token.slice(token.indexOf('.') + 1, lastDot), 'base64url').toString('utf8')) as { user: unknown };
+      const claims = JSON.parse(Buffer.from(token.slice(token.indexOf('.') + 1, lastDot), 'base64url').toString('utf8')) as { aud: string; user: { aud?: string } };
+      // The same body as the other routes: the user with its audience.
+      claims.user.aud = claims.aud;
       res.locals.user = claims.user;
       next();
     },
@@ -96,6 +98,8 @@ async function main(): Promise<void> {
     expressJwt: await listen(ej),
     passportJwt: await listen(pj),
     floor: await listen(floor),
+    // What this process has spent, so that the runner reports each variant's server CPU per request.
+    cpu: await listen(express().get('/cpu', (_req, res) => void res.json(process.cpuUsage()))),
   };
   for (const [name, c] of Object.entries(competitors)) ports[name] = await listen(c.app);
   // Every variant gets the same cookie header: each finds its own cookie in it.

@@ -5,6 +5,10 @@ import { AccountRepository } from '../account-repository';
 /**
  * Accounts in an embedded LevelDB folder (the default: nothing to install; one process at a time).
  * What an older version kept there is copied on first use, its e-mails moved to the canonical form.
+ *
+ * @deprecated Open it with `createAccountStore('level:///path')`, which gives this class for a `level://` URI
+ * (so `instanceof` holds). The class stays for code written for earlier versions; a database is
+ * named only by its URI, and the next major version drops it.
  */
 export class LevelAccountStore extends AccountRepository {
   /**

@@ -7,6 +7,10 @@ import { AccountRepository } from '../account-repository';
  * `authgate_accounts`, `authgate_account_tokens`, `authgate_account_logins`, each with `_idx` and
  * `_uniq`; an older version's `accounts`, `accounts_tokens` and `accounts_logins` are copied once,
  * at first use). `acc_db` still names the database.
+ *
+ * @deprecated Open it with `createAccountStore('mongodb://host/db')`, which gives this class for a `mongodb://` URI
+ * (so `instanceof` holds). The class stays for code written for earlier versions; a database is
+ * named only by its URI, and the next major version drops it.
  */
 export class MongoAccountStore extends AccountRepository {
   /**
