@@ -35,9 +35,15 @@ const entries = new Set(targets.map((file) => inDist(resolve(file))).filter((fil
 // The core: what the root entry, createAuth() and its handlers load.
 const probe = `const auth = require('./index.js').createAuth({ url: 'http://127.0.0.1:8080', secret: 'bundle-package-probe-secret-0123456789' });
 auth.handlers();
-console.log(JSON.stringify(Object.keys(require.cache)));
+console.log('\\n' + JSON.stringify(Object.keys(require.cache)));
 process.exit(0);`;
-const loaded = JSON.parse(execFileSync(process.execPath, ['-e', probe], { cwd: DIST, encoding: 'utf8' }));
+// The last line: createAuth() may log its start-up notes before it.
+const loaded = JSON.parse(
+  execFileSync(process.execPath, ['-e', probe], { cwd: DIST, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+    .trim()
+    .split('\n')
+    .at(-1),
+);
 const core = new Set(
   loaded
     .filter((file) => file.startsWith(DIST + sep) && !file.startsWith(join(DIST, 'esm') + sep))

@@ -96,8 +96,18 @@ describeProm('a real Prometheus scraping two instances over a shared Redis, thro
     expect(await query('sum(authgate_logins_total{authgate_outcome="succeeded"})')).toBe(320);
 
     await redis.restart();
-    await eventually(async () => expect([await loginAt(one, 'pw'), await loginAt(two, 'pw')]).toEqual([200, 200]), 30_000, 500);
+    // Tries before both instances reconnect may still let one login in: each success counts.
+    let afterRestart = 0;
+    await eventually(
+      async () => {
+        const answered = [await loginAt(one, 'pw'), await loginAt(two, 'pw')];
+        afterRestart += answered.filter((status) => status === 200).length;
+        expect(answered).toEqual([200, 200]);
+      },
+      30_000,
+      500,
+    );
     await eventually(async () => expect(await query('max(authgate_store_degraded)')).toBe(0), 30_000, 500);
-    await eventually(async () => expect(await query('sum(authgate_logins_total{authgate_outcome="succeeded"})')).toBe(322), 30_000, 500);
+    await eventually(async () => expect(await query('sum(authgate_logins_total{authgate_outcome="succeeded"})')).toBe(320 + afterRestart), 30_000, 500);
   }, 180_000);
 });
