@@ -94,9 +94,17 @@ export class DirectProvider implements Provider {
       logTo(kit.logger).error('{provider}: credential check threw {error}', { provider: this.name, error: errorName(err) });
       throw new AuthError('internal', 'failed to check user credentials', { cause: err });
     }
-    if (!ok) {
+    // An address the checker gave, other than the one typed, is asked about only now; a refusal of
+    // it (SSO enforced for its domain) is answered as a wrong password, or it would tell a stranger
+    // guessing that the password was right.
+    let refusedAs: string | undefined;
+    if (ok && email !== undefined && identityKey(email) !== identityKey(user)) refusedAs = await this.addressRefusal(kit, email);
+    if (!ok || refusedAs !== undefined) {
       // Failures only: strangers' wrong guesses must not keep the owner out (429 past the limit).
-      kit.event({ type: 'login.failed', userId: hashId(this.name, user), actor: { kind: 'user' }, data: { provider: this.name, identity: identityKey(user), reason: 'credentials_rejected' } }, req);
+      kit.event(
+        { type: 'login.failed', userId: hashId(this.name, user), actor: { kind: 'user' }, data: { provider: this.name, identity: identityKey(user), reason: refusedAs ?? 'credentials_rejected' } },
+        req,
+      );
       await kit.actionFailed('login', req, user);
       await kit.rateLimit('loginPerUser', `${this.name}:${identityKey(user)}`);
       throw new AuthError('forbidden', 'incorrect user or password', { reason: 'credentials_rejected' });
@@ -111,5 +119,16 @@ export class DirectProvider implements Provider {
       noAva: loginFlag(req, 'noava'),
       from: loginField(req, 'from'),
     });
+  }
+
+  /** Why the sign-in policy refuses `address` (403 only: an outage is answered as one), or `undefined`. */
+  private async addressRefusal(kit: ProviderKit, address: string): Promise<string | undefined> {
+    try {
+      await kit.checkSignIn(address, 'password');
+      return undefined;
+    } catch (err) {
+      if (err instanceof AuthError && err.status === 403) return err.reason;
+      throw err;
+    }
   }
 }

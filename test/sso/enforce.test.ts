@@ -96,6 +96,24 @@ describe('enforced SSO for a verified domain', () => {
     expect(peers.smtp.mails.length).toBe(sent);
   });
 
+  it('a user name whose checker gives an address of the enforced domain: the right password is answered as a wrong one, so a stranger guessing learns nothing of it', async () => {
+    t.auth.addDirectProvider('staff', (user, passwd) => (passwd === 'right' ? { subject: user, email: `${user}@customer.test` } : false));
+    t.auth.addDirectProvider('contractors', (user, passwd) => (passwd === 'right' ? { subject: user, email: `${user}@elsewhere.test` } : false));
+    const login = (provider: string, passwd: string): Promise<request.Response> => request(t.app).post(`/auth/${provider}/login`).send({ user: 'pat', passwd });
+    expect((await login('staff', 'right')).status).toBe(200);
+
+    expect((await t.owner.patch('/auth/orgs/acme/sso/domains/customer.test', { enforce: true })).status).toBe(200);
+    const right = await login('staff', 'right');
+    const wrong = await login('staff', 'wrong');
+    expect([right.status, right.body.code]).toEqual([403, 'credentials_rejected']);
+    expect(right.body).toEqual(wrong.body);
+    expect(String(right.headers['set-cookie'] ?? '')).not.toMatch(/JWT=[^;]+\./);
+    // An address of another domain signs in, and a typed address of the domain still hears why.
+    expect((await login('contractors', 'right')).status).toBe(200);
+    const typed = await request(t.app).post('/auth/staff/login').send({ user: 'pat@customer.test', passwd: 'right' });
+    expect([typed.status, typed.body.code]).toEqual([403, 'sso_required']);
+  });
+
   it('reaches every other login of an address in the domain: a passkey registered before enforcement is refused after it', async () => {
     t.auth.addDirectProvider('mail', (user, passwd) => (passwd === 'pw' ? { subject: user, email: user } : false));
     t.auth.addPasskeyProvider('passkey', { userIdOf: (name) => hashId('mail', name) });
