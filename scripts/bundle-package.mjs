@@ -14,7 +14,6 @@ import { build } from 'esbuild';
 const DIST = resolve('dist');
 const CORE = 'core-modules.js';
 const LOCAL_REQUIRE = /require\("(\.\.?\/[^"]+)"\)/g;
-const EXPORT_STAR = /^__exportStar\(require\("(\.\.?\/[^"]+)"\), exports\);$/m;
 
 const inDist = (file) => relative(DIST, file).split(sep).join('/');
 const resolveFrom = (file, path) => inDist(createRequire(file).resolve(path));
@@ -51,16 +50,32 @@ const core = new Set(
     .filter((file) => !entries.has(file)),
 );
 
-// An entry point that is `export * from './x'` of a core module names each export, as the
-// re-exporting entry points do: Node's export detection cannot follow a require into the bundle.
-for (const entry of entries) {
-  const file = join(DIST, entry);
-  const text = readFileSync(file, 'utf8');
-  const star = EXPORT_STAR.exec(text);
-  if (star === null || !core.has(resolveFrom(file, star[1]))) continue;
-  const names = Object.keys(createRequire(file)(file)).filter((name) => name !== '__esModule');
-  const lines = names.map((name) => `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: function () { return target.${name}; } });`);
-  writeFileSync(file, ['"use strict";', 'Object.defineProperty(exports, "__esModule", { value: true });', `var target = require("${star[1]}");`, ...lines, ''].join('\n'));
+// A file that is `export * from './x'` of a core module names each export instead, as the
+// re-exporting entry points do: Node's export detection for ES module imports follows a require
+// to a file, not into the bundle (`authgate/plugin` re-exports the kit's parts this way).
+const STAR_LINE = /^__exportStar\(require\("(\.\.?\/[^"]+)"\), exports\);$/;
+const OWN_EXPORTS = /\bexports\.([\w$]+)\s*=|^Object\.defineProperty\(exports, "([\w$]+)"/gm;
+const exportedNames = (file, path) => Object.keys(createRequire(file)(path)).filter((name) => name !== '__esModule' && name !== 'default');
+let stars = 0;
+for (const file of nodeFiles()) {
+  if (core.has(inDist(file))) continue;
+  const lines = readFileSync(file, 'utf8').split('\n');
+  if (!lines.some((line) => STAR_LINE.test(line))) continue;
+  // Names the file defines itself, then each `export *` in order: the first to name one wins.
+  const claimed = new Set([...lines.join('\n').matchAll(OWN_EXPORTS)].map((m) => m[1] ?? m[2]).filter((name) => name !== '__esModule'));
+  const named = lines.flatMap((line) => {
+    const star = STAR_LINE.exec(line);
+    if (star === null) return [line];
+    const names = exportedNames(file, star[1]).filter((name) => !claimed.has(name));
+    for (const name of names) claimed.add(name);
+    if (!core.has(resolveFrom(file, star[1]))) return [line];
+    const target = `star_${stars++}`;
+    return [
+      `var ${target} = require("${star[1]}");`,
+      ...names.map((name) => `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, get: function () { return ${target}.${name}; } });`),
+    ];
+  });
+  writeFileSync(file, named.join('\n'));
 }
 
 await build({

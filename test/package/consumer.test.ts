@@ -322,6 +322,31 @@ describe('the packed package in a fresh consumer project (npm pack, npm install,
     expect([seen.esmMatches, seen.same, seen.errorIsClass, seen.oneAuthError]).toEqual([true, true, true, true]);
   }, 60_000);
 
+  it('every subpath: an ES module import names what require() names, with the same values (the core is one file, which Node cannot read names through)', async () => {
+    const probe = `
+      import { createRequire } from 'node:module';
+      const require = createRequire(import.meta.url);
+      const exported = require('authgate/package.json').exports;
+      const subpaths = Object.keys(exported).filter((sub) => typeof exported[sub] === 'object' && exported[sub].import === undefined && exported[sub].default.endsWith('.js'));
+      const report = {};
+      for (const sub of subpaths) {
+        const name = 'authgate' + sub.slice(1);
+        const cjs = require(name);
+        const esm = await import(name);
+        const cjsNames = Object.keys(cjs).filter((n) => n !== '__esModule').sort();
+        const esmNames = Object.keys(esm).filter((n) => !['default', '__esModule', 'module.exports'].includes(n)).sort();
+        report[sub] = JSON.stringify(cjsNames) === JSON.stringify(esmNames) && esmNames.every((n) => esm[n] === cjs[n]) ? cjsNames.length : 'differs';
+      }
+      console.log(JSON.stringify(report));
+    `;
+    await writeFile(join(project, 'cjs', 'esm-names.mjs'), probe);
+    const { stdout } = await run(process.execPath, [join(project, 'cjs', 'esm-names.mjs')], { cwd: join(project, 'cjs') });
+    const report = JSON.parse(stdout) as Record<string, number | string>;
+    expect(Object.keys(report).length).toBeGreaterThanOrEqual(20);
+    expect(Object.entries(report).filter(([, seen]) => typeof seen !== 'number' || seen === 0)).toEqual([]);
+    expect(report['./plugin']).toBeGreaterThan(100);
+  }, 60_000);
+
   it('runs a plugin built in its own package on authgate/plugin alone (examples/plugin-allowlist): a record family on SQLite and PostgreSQL, routes with step-up, hooks on sign-in, translated refusals', async () => {
     await installOutsidePlugin(project, await packOutsidePlugin(work, tarball));
     const pg = await startPostgres();
